@@ -1,0 +1,3 @@
+from yacht.cli import main
+
+raise SystemExit(main())

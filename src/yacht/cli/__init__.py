@@ -1,0 +1,70 @@
+"""The `yacht` command. Each module in :mod:`yacht.cli.commands` adds its sub-commands.
+
+A module there defines ``ORDER`` (its place in the help) and
+``register(subparsers)``; handlers take the parsed arguments and return an
+exit status. Input problems raise :class:`CliError`: one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from yacht import __version__
+
+from . import commands
+from .common import CliError
+
+__all__ = ["CliError", "main", "make_parser"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="yacht",
+        description="The Yacht dice family: play, inspect rules, score, replay and analyse.",
+    )
+    parser.add_argument("--version", action="version", version=f"yacht-dice {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    modules = [importlib.import_module(f"{commands.__name__}.{m.name}")
+               for m in pkgutil.iter_modules(commands.__path__)]
+    for mod in sorted(modules, key=lambda m: getattr(m, "ORDER", 100)):
+        mod.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = make_parser()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list:
+        args_list = ["play"] if "play" in _command_names(parser) else ["--help"]
+    args = parser.parse_args(args_list)
+    func: Any = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(func(args) or 0)
+    except CliError as e:
+        print(f"yacht: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("yacht: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _command_names(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()

@@ -1,0 +1,1 @@
+"""Sub-command modules of `yacht`, found automatically (see :mod:`yacht.cli`)."""

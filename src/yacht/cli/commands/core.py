@@ -1,0 +1,204 @@
+"""Core commands: variants, rules, score, replay, selfplay."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import secrets
+from typing import Any
+
+from yacht.cli.common import CliError, add_variant_args, emit_json, parse_dice, ruleset_from_args
+
+ORDER = 10
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("variants", help="list the variants")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser("rules", help="show a variant's rules")
+    add_variant_args(p)
+    p.add_argument("--json", action="store_true", help="print the ruleset as JSON")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("score", help="what every box would score for some dice",
+                       description="DICE as 2,4,4,2,2 or 24422.")
+    add_variant_args(p)
+    p.add_argument("dice", help="the dice, e.g. 2,4,4,2,2 or 24422")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("replay", help="the scorecards after each turn of a saved game")
+    p.add_argument("file", help="a game record (JSON)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("selfplay", help="play a whole game by random moves and save it")
+    add_variant_args(p)
+    p.add_argument("--players", type=_players, default=1, metavar="N", help="1-8 (default 1)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (same seed, same game)")
+    p.add_argument("--out", required=True, metavar="FILE", help="where to save the record")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_selfplay)
+
+
+def _players(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players (1-8)") from None
+    if not 1 <= n <= 8:
+        raise argparse.ArgumentTypeError(f"{n} players is not allowed (accepted: 1-8)")
+    return n
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    from yacht.rules import all_variants
+
+    rows = []
+    for rs in all_variants():
+        rows.append({
+            "id": rs.id, "name": rs.name, "aliases": list(rs.aliases), "dice": rs.dice,
+            "rolls": rs.rolls, "columns": len(rs.columns), "categories": len(rs.categories),
+            "description": rs.description,
+            "options": {o.id: {"values": list(o.values), "default": o.default}
+                        for o in rs.options},
+        })
+    if args.json:
+        emit_json(rows)
+        return 0
+    w = max(len(r["id"]) for r in rows)
+    print(f"{'id':<{w}}  dice rolls boxes  options")
+    for r in rows:
+        opts = " ".join(f"{k}={'|'.join(v['values'])}" for k, v in r["options"].items())
+        boxes = f"{r['categories']}" + (f"x{r['columns']}" if r["columns"] > 1 else "")
+        print(f"{r['id']:<{w}}  {r['dice']:>4} {r['rolls']:>5} {boxes:>5}  {opts}")
+    print("\n`yacht rules VARIANT` explains one; aliases work too (e.g. crag, challenge).")
+    return 0
+
+
+def ruleset_json(rs: Any) -> dict[str, Any]:
+    return {
+        "id": rs.id, "name": rs.name, "description": rs.description, "origin": rs.origin,
+        "aliases": list(rs.aliases), "dice": rs.dice, "faces": rs.faces, "rolls": rs.rolls,
+        "columns": list(rs.columns),
+        "categories": [{"id": c.id, "label": c.label, "section": c.section,
+                        "scorer": c.scorer, "params": {k: v for k, v in c.params}}
+                       for c in rs.categories],
+        "upper_bonus": (None if rs.upper_bonus is None else {
+            "threshold": rs.upper_bonus.threshold, "comparison": rs.upper_bonus.comparison,
+            "amount": rs.upper_bonus.amount}),
+        "special_rules": [{"name": r.name, **{k: v for k, v in vars(r).items()}}
+                          for r in rs.special],
+        "options": dict(rs.option_values),
+    }
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from yacht.rules import rules_text
+
+    rs = ruleset_from_args(args.variant, args.option)
+    if args.json:
+        emit_json({**ruleset_json(rs), "text": rules_text(rs)})
+    else:
+        print(rules_text(rs), end="")
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    rs = ruleset_from_args(args.variant, args.option)
+    dice = parse_dice(args.dice, rs)
+    scores = rs.scores(dice)
+    if args.json:
+        emit_json({"variant": rs.id, "dice": list(dice), "scores": scores})
+        return 0
+    print(f"{rs.name}: {' '.join(map(str, dice))}")
+    w = max(len(c.label) for c in rs.categories)
+    for c in rs.categories:
+        print(f"  {c.label:<{w}}  {scores[c.id]:>3}")
+    return 0
+
+
+def _load(path: str) -> Any:
+    from yacht.engine import Record, RecordError
+
+    try:
+        return Record.load(path)
+    except RecordError as e:
+        raise CliError(str(e)) from None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from yacht.render import card_table
+
+    rec = _load(args.file)
+    rs = rec.ruleset
+    names = [p.name for p in rec.players]
+    turns = rec.turns()
+    final = rec.final_state()
+    if args.json:
+        emit_json({
+            "variant": rs.id, "options": dict(rs.option_values),
+            "players": [p.to_json() for p in rec.players],
+            "turns": [{"turn": t.number, "player": t.player, "dice": list(t.dice),
+                       "rolls": t.rolls, "category": t.category, "column": t.column,
+                       "points": t.points, "totals": t.totals} for t in turns],
+            "finished": final.is_terminal(),
+            "totals": final.returns(),
+            "winners": final.winners() if final.is_terminal() else [],
+        })
+        return 0
+    from yacht.engine import Score, TakeBack
+
+    print(f"{rs.name} ({rs.key}) - {', '.join(names)}")
+    state = rec.new_state()
+    for action in rec.actions:
+        if isinstance(action, Score):
+            me, dice = state.current, state.dice
+            pl = next(p for p in state.placements()
+                      if p.category == action.category and p.column == action.column)
+            state.apply(action)
+            col = f" (column {action.column + 1})" if len(rs.columns) > 1 else ""
+            print()
+            print(f"Turn {state.turns_taken(me)} - {names[me]}: {' '.join(map(str, dice))} "
+                  f"-> {rs.category(action.category).label}{col} for {pl.total}")
+            print(card_table(rs, names, [state.card(i) for i in range(len(names))]))
+        else:
+            state.apply(action)
+            if isinstance(action, TakeBack):
+                print("(that scoring was taken back)")
+    print()
+    if final.is_terminal():
+        win = final.winners()
+        res = final.returns()
+        if len(win) > 1:
+            print("Tie: " + ", ".join(f"{names[i]} {res[i]}" for i in win))
+        else:
+            print(f"Winner: {names[win[0]]} with {res[win[0]]}")
+    else:
+        print("The game is not finished.")
+    return 0
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from yacht.engine import Player, Record, State, random_turn
+
+    rs = ruleset_from_args(args.variant, args.option)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    rng = random.Random(seed)
+    players = [Player(f"Random {i + 1}", "computer", "random") for i in range(args.players)]
+    state = State(rs, players, rng=random.Random(seed + 1))
+    while not state.is_terminal():
+        random_turn(state, rng)
+    rec = Record.from_state(state, seed=seed, source="selfplay")
+    try:
+        rec.save(args.out)
+    except OSError as e:
+        raise CliError(f"cannot write {args.out}: {e.strerror or e}") from None
+    if args.json:
+        emit_json({"variant": rs.id, "options": dict(rs.option_values), "seed": seed,
+                   "out": args.out, "totals": state.returns(), "winners": state.winners()})
+    else:
+        print(f"{rs.name}: seed {seed}, totals {state.returns()} -> {args.out}")
+    return 0

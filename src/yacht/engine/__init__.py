@@ -1,0 +1,47 @@
+"""The game engine: a pure state machine with typed actions, Oops undo and records.
+
+>>> import random
+>>> from yacht.rules import get
+>>> s = State(get("ancient-yacht"), [Player("Ann"), Player("Cpu", "computer", "expert")],
+...           rng=random.Random(7))
+>>> s.apply(Roll()); len(s.dice), s.rolls_left
+(5, 2)
+"""
+
+from .actions import (
+    Action,
+    Choose,
+    GiveBack,
+    IllegalAction,
+    Roll,
+    Score,
+    TakeBack,
+    action_from_json,
+    action_to_json,
+)
+from .records import FORMAT, VERSION, Record, RecordError, TurnSummary
+from .randomplay import random_decision, random_turn
+from .state import Player, Rng, State, roll_probability
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Action",
+    "Choose",
+    "GiveBack",
+    "IllegalAction",
+    "Player",
+    "Record",
+    "RecordError",
+    "Rng",
+    "Roll",
+    "Score",
+    "State",
+    "TakeBack",
+    "TurnSummary",
+    "action_from_json",
+    "action_to_json",
+    "random_decision",
+    "random_turn",
+    "roll_probability",
+]

@@ -1,0 +1,109 @@
+"""The typed actions a game is made of, and their JSON form for records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "Action",
+    "Choose",
+    "GiveBack",
+    "IllegalAction",
+    "Roll",
+    "Score",
+    "TakeBack",
+    "action_from_json",
+    "action_to_json",
+]
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now. The state is left unchanged."""
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Roll the chosen dice (all of them at the start of a turn).
+
+    ``result`` is what the rolled dice show, in the order of their positions;
+    ``None`` asks the state's random number generator. The log always holds
+    the result, so a record replays without any randomness.
+    """
+
+    result: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Choose which dice (0-based positions) to roll again; replaces the choice."""
+
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Score:
+    """Score the dice in a box; ``column`` counts from 0."""
+
+    category: str
+    column: int = 0
+
+
+@dataclass(frozen=True)
+class GiveBack:
+    """Oops 1: give back the dice chosen for the next roll."""
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """Oops 2: take back the last scoring, until the next player rolls."""
+
+
+Action = Roll | Choose | Score | GiveBack | TakeBack
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The JSON object for an action (as stored in records).
+
+    >>> action_to_json(Score("chance"))
+    {'type': 'score', 'category': 'chance', 'column': 0}
+    """
+    if isinstance(action, Roll):
+        return {"type": "roll", "result": list(action.result or ())}
+    if isinstance(action, Choose):
+        return {"type": "choose", "dice": list(action.dice)}
+    if isinstance(action, Score):
+        return {"type": "score", "category": action.category, "column": action.column}
+    if isinstance(action, GiveBack):
+        return {"type": "give_back"}
+    return {"type": "take_back"}
+
+
+def _ints(value: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise ValueError(f"{what} must be a list of whole numbers")
+    return tuple(value)
+
+
+def action_from_json(obj: Any) -> Action:
+    """Parse an action object; raises ValueError naming what is wrong."""
+    if not isinstance(obj, dict) or "type" not in obj:
+        raise ValueError("an action must be an object with a 'type'")
+    kind = obj["type"]
+    if kind == "roll":
+        return Roll(_ints(obj.get("result"), "a roll's result"))
+    if kind == "choose":
+        return Choose(_ints(obj.get("dice"), "a choice's dice"))
+    if kind == "score":
+        cat, col = obj.get("category"), obj.get("column", 0)
+        if not isinstance(cat, str) or not isinstance(col, int) or isinstance(col, bool):
+            raise ValueError("a score needs a 'category' name and a whole-number 'column'")
+        return Score(cat, col)
+    if kind == "give_back":
+        return GiveBack()
+    if kind == "take_back":
+        return TakeBack()
+    raise ValueError(
+        f"unknown action type {kind!r} (accepted: roll, choose, score, give_back, take_back)")

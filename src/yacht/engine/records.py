@@ -1,0 +1,212 @@
+"""Game records: ruleset id + options + players + the action log, saved as versioned JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from yacht.rules import OptionError, Ruleset, UnknownVariant, get
+
+from .actions import Action, IllegalAction, Score, TakeBack, action_from_json, action_to_json
+from .state import Player, Rng, State
+
+__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "TurnSummary"]
+
+FORMAT = "yacht-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: not ours, damaged, or from a newer version."""
+
+
+@dataclass
+class TurnSummary:
+    """What one scoring did: who, where, the points, and the totals after it."""
+
+    number: int
+    player: int
+    dice: tuple[int, ...]
+    rolls: int
+    category: str
+    column: int
+    points: int
+    totals: list[int]
+
+
+@dataclass
+class Record:
+    """Everything needed to rebuild a game exactly.
+
+    >>> from yacht.engine import Roll, Score
+    >>> s = State(get("tommys-crag"), [Player("Ann")])
+    >>> s.apply(Roll((6, 6, 1))); s.apply(Score("crag"))
+    >>> r = Record.from_state(s)
+    >>> Record.from_json(r.to_json()).final_state().returns()
+    [50]
+    """
+
+    variant: str
+    options: dict[str, str]
+    players: list[Player]
+    actions: list[Action] = field(default_factory=list)
+    created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_state(cls, state: State, **meta: Any) -> Record:
+        return cls(state.ruleset.id, dict(state.ruleset.option_values), list(state.players),
+                   list(state.log), meta=dict(meta))
+
+    @property
+    def ruleset(self) -> Ruleset:
+        try:
+            return get(self.variant, self.options)
+        except (UnknownVariant, OptionError) as e:
+            raise RecordError(str(e)) from None
+
+    def new_state(self, rng: Rng | None = None) -> State:
+        return State(self.ruleset, self.players, rng if rng is not None else random.Random(0))
+
+    def replay(self) -> Iterator[State]:
+        """Every state of the game: the start, then one after each action (clones)."""
+        state = self.new_state()
+        yield state.clone()
+        for i, action in enumerate(self.actions):
+            try:
+                state.apply(action)
+            except IllegalAction as e:
+                raise RecordError(f"action {i + 1} ({action_to_json(action)['type']}) "
+                                  f"cannot be replayed: {e}") from None
+            yield state.clone()
+
+    def final_state(self) -> State:
+        state = self.new_state()
+        for i, action in enumerate(self.actions):
+            try:
+                state.apply(action)
+            except IllegalAction as e:
+                raise RecordError(f"action {i + 1} cannot be replayed: {e}") from None
+        return state
+
+    def turns(self) -> list[TurnSummary]:
+        """The scorings that stand (those taken back are left out), in order."""
+        out: list[TurnSummary] = []
+        state = self.new_state()
+        for action in self.actions:
+            if isinstance(action, Score):
+                me, dice, rolls = state.current, state.dice, state.rolls
+                pl = next(p for p in state.placements()
+                          if p.category == action.category and p.column == action.column)
+                state.apply(action)
+                out.append(TurnSummary(len(out) + 1, me, dice, rolls, action.category,
+                                       action.column, pl.total, state.returns()))
+            else:
+                state.apply(action)
+                if isinstance(action, TakeBack) and out:
+                    out.pop()
+        return out
+
+    # --- JSON -------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "variant": self.variant,
+            "options": dict(self.options),
+            "players": [p.to_json() for p in self.players],
+            "created": self.created,
+            "meta": self.meta,
+            "actions": [action_to_json(a) for a in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Record:
+        """Parse and check a record; raises RecordError saying what is wrong."""
+        if not isinstance(obj, Mapping) or obj.get("format") != FORMAT:
+            raise RecordError("not a yacht game record (no 'format': 'yacht-record')")
+        version = obj.get("version")
+        if not isinstance(version, int) or version < 1:
+            raise RecordError("the record has no valid format version")
+        if version > VERSION:
+            raise RecordError(f"the record is format version {version}, newer than this "
+                              f"program reads (up to {VERSION}); upgrade yacht-dice")
+        try:
+            variant = obj["variant"]
+            options = obj.get("options", {})
+            if not isinstance(variant, str) or not isinstance(options, dict):
+                raise ValueError("'variant' must be text and 'options' an object")
+            options = {str(k): str(v) for k, v in options.items()}
+            players_raw = obj["players"]
+            if not isinstance(players_raw, list) or not players_raw:
+                raise ValueError("'players' must be a non-empty list")
+            players = [Player.from_json(p) for p in players_raw]
+            actions_raw = obj["actions"]
+            if not isinstance(actions_raw, list):
+                raise ValueError("'actions' must be a list")
+            actions = []
+            for i, a in enumerate(actions_raw):
+                try:
+                    actions.append(action_from_json(a))
+                except ValueError as e:
+                    raise ValueError(f"action {i + 1}: {e}") from None
+            meta = obj.get("meta", {})
+            created = obj.get("created", "")
+        except KeyError as e:
+            raise RecordError(f"the record has no {e.args[0]!r}") from None
+        except ValueError as e:
+            raise RecordError(str(e)) from None
+        rec = cls(variant, options, players, actions, str(created),
+                  dict(meta) if isinstance(meta, dict) else {})
+        rs = rec.ruleset
+        if not 1 <= len(players) <= rs.max_players:
+            raise RecordError(f"{len(players)} players (accepted: 1-{rs.max_players})")
+        rec.final_state()  # every action must replay
+        return rec
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"not valid JSON ({e.msg} at line {e.lineno})") from None
+        return cls.from_json(obj)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write atomically: a crash leaves the old file or the new one, never half."""
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(self.dumps())
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Record:
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError(f"{path} is not a text file") from None
+        try:
+            return cls.loads(text)
+        except RecordError as e:
+            raise RecordError(f"{path}: {e}") from None

@@ -1,0 +1,400 @@
+"""The game as a pure state machine: one State API for the UIs and every algorithm."""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+from math import factorial
+from typing import Any, Literal, Protocol
+
+from yacht.rules import Placement, Ruleset, Scorecard, Totals, TurnContext, counts_of
+
+from .actions import Action, Choose, GiveBack, IllegalAction, Roll, Score, TakeBack
+
+__all__ = ["Player", "Rng", "State", "roll_probability"]
+
+PlayerKind = Literal["person", "computer"]
+
+
+class Rng(Protocol):
+    """What the engine needs from a random number generator (``random.Random`` fits)."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat at the table: a person or a computer player of some level."""
+
+    name: str
+    kind: PlayerKind = "person"
+    level: str | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind == "computer"
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.level is not None:
+            d["level"] = self.level
+        return d
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Player:
+        if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
+            raise ValueError("a player must be an object with a 'name'")
+        kind = obj.get("kind", "person")
+        if kind not in ("person", "computer"):
+            raise ValueError(f"player kind {kind!r} is not person or computer")
+        level = obj.get("level")
+        if level is not None and not isinstance(level, str):
+            raise ValueError("a player's level must be text")
+        return cls(obj["name"], kind, level)
+
+
+def roll_probability(outcome: Sequence[int], faces: int = 6) -> Fraction:
+    """Chance that ``len(outcome)`` dice show this multiset.
+
+    >>> roll_probability((1, 1, 2))
+    Fraction(1, 72)
+    """
+    n = len(outcome)
+    ways = factorial(n)
+    for c in counts_of(outcome, faces):
+        ways //= factorial(c)
+    return Fraction(ways, faces**n)
+
+
+@dataclass
+class _Position:
+    """Everything that decides the game from here (no log, no RNG)."""
+
+    cards: list[Scorecard]
+    turns: list[int]
+    current: int
+    dice: tuple[int, ...] = ()
+    rolls: int = 0
+    chosen: frozenset[int] = frozenset()
+    undo: _Position | None = field(default=None, repr=False)
+
+    def key(self) -> tuple[Any, ...]:
+        return (tuple(self.cards), tuple(self.turns), self.current, self.dice, self.rolls,
+                self.chosen, self.undo.key() if self.undo else None)
+
+
+class State:
+    """A game of any variant for 1-8 players.
+
+    >>> import random
+    >>> from yacht.rules import get
+    >>> s = State(get("yatzy"), [Player("Ann")], rng=random.Random(1))
+    >>> s.apply(Roll((6, 6, 6, 2, 3)))
+    >>> s.apply(Score("sixes"))
+    >>> s.totals(0).grand
+    18
+    >>> s.apply(TakeBack()); s.dice
+    (6, 6, 6, 2, 3)
+    """
+
+    def __init__(self, ruleset: Ruleset, players: Sequence[Player], rng: Rng | None = None):
+        if not 1 <= len(players) <= ruleset.max_players:
+            raise ValueError(
+                f"{ruleset.id} takes {ruleset.min_players}-{ruleset.max_players} players, "
+                f"not {len(players)}")
+        self.ruleset = ruleset
+        self.players: tuple[Player, ...] = tuple(players)
+        self.rng: Rng = rng if rng is not None else secrets.SystemRandom()
+        self.log: list[Action] = []
+        self._p = _Position(
+            cards=[ruleset.new_card() for _ in players], turns=[0] * len(players), current=0)
+
+    # --- reading -------------------------------------------------------------
+    @property
+    def current(self) -> int:
+        """Index of the player on turn."""
+        return self._p.current
+
+    def current_player(self) -> int:
+        return self._p.current
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The dice showing, in position order; empty before the turn's first roll."""
+        return self._p.dice
+
+    @property
+    def rolls(self) -> int:
+        """Rolls made in this turn."""
+        return self._p.rolls
+
+    @property
+    def chosen(self) -> frozenset[int]:
+        """Positions of the dice chosen for the next roll."""
+        return self._p.chosen
+
+    def card(self, player: int) -> Scorecard:
+        return self._p.cards[player]
+
+    def turns_taken(self, player: int) -> int:
+        return self._p.turns[player]
+
+    def totals(self, player: int) -> Totals:
+        return self.ruleset.totals(self._p.cards[player])
+
+    def context(self) -> TurnContext:
+        p = self._p
+        return self.ruleset.context(p.cards[p.current], p.turns[p.current], p.rolls)
+
+    @property
+    def max_rolls(self) -> int:
+        """Rolls this turn allows."""
+        return self.ruleset.max_rolls(self.context())
+
+    @property
+    def rolls_left(self) -> int:
+        return self.max_rolls - self._p.rolls
+
+    def may_reroll(self) -> bool:
+        """Whether dice may be chosen and rolled again now (after the first roll)."""
+        if not self._p.dice:
+            return False
+        return self.ruleset.may_reroll(self.context(), counts_of(self._p.dice, self.ruleset.faces))
+
+    def placements(self) -> list[Placement]:
+        """Every box the current dice may be scored in now, with its points."""
+        if not self._p.dice or self.is_terminal():
+            return []
+        return self.ruleset.placements(
+            self.context(), counts_of(self._p.dice, self.ruleset.faces))
+
+    def is_terminal(self) -> bool:
+        return all(c.complete for c in self._p.cards)
+
+    def returns(self) -> list[int]:
+        """Each player's grand total (final when the game is over)."""
+        return [self.totals(i).grand for i in range(len(self.players))]
+
+    def winners(self) -> list[int]:
+        """Players with the highest total (more than one is a tie)."""
+        r = self.returns()
+        best = max(r)
+        return [i for i, v in enumerate(r) if v == best]
+
+    def can_give_back(self) -> bool:
+        return bool(self._p.chosen)
+
+    def can_take_back(self) -> bool:
+        return self._p.undo is not None
+
+    def position_key(self) -> tuple[Any, ...]:
+        """A hashable value equal for two states exactly when the game is in the same place."""
+        return (self.ruleset.key, self.players, self._p.key())
+
+    # --- actions -------------------------------------------------------------
+    def to_roll(self) -> tuple[int, ...]:
+        """Positions the next Roll would roll (all dice at the start of a turn)."""
+        if not self._p.dice:
+            return tuple(range(self.ruleset.dice))
+        return tuple(sorted(self._p.chosen))
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now, including the Oops ones.
+
+        Choices are listed once per distinct multiset of dice to roll again
+        (the lowest positions holding those values stand for all).
+        """
+        if self.is_terminal():
+            return [TakeBack()] if self.can_take_back() else []
+        acts: list[Action] = []
+        if not self._p.dice:
+            acts.append(Roll())
+        else:
+            if self.may_reroll():
+                acts.extend(Choose(c) for c in self._distinct_choices())
+                if self._p.chosen:
+                    acts.append(Roll())
+            seen = set()
+            for pl in self.placements():
+                if (pl.category, pl.column) not in seen:
+                    seen.add((pl.category, pl.column))
+                    acts.append(Score(pl.category, pl.column))
+        if self.can_give_back():
+            acts.append(GiveBack())
+        if self.can_take_back():
+            acts.append(TakeBack())
+        return acts
+
+    def _distinct_choices(self) -> list[tuple[int, ...]]:
+        by_face: dict[int, list[int]] = {}
+        for pos, v in enumerate(self._p.dice):
+            by_face.setdefault(v, []).append(pos)
+        faces = sorted(by_face)
+        out = []
+        for ks in product(*(range(len(by_face[f]) + 1) for f in faces)):
+            if sum(ks):
+                out.append(tuple(sorted(p for f, k in zip(faces, ks) for p in by_face[f][:k])))
+        return out
+
+    def chance_outcomes(self, exact: bool = False) -> list[tuple[tuple[int, ...], Any]]:
+        """The outcomes of the next roll as sorted dice multisets, with probabilities.
+
+        Apply one with ``Roll(outcome)``: the values go to the rolled positions in order.
+        """
+        n = len(self.to_roll())
+        faces = self.ruleset.faces
+        outs = []
+        for combo in _multisets(n, faces):
+            p = roll_probability(combo, faces)
+            outs.append((combo, p if exact else float(p)))
+        return outs
+
+    def check(self, action: Action) -> None:
+        """Raise IllegalAction if ``action`` is not allowed now; change nothing."""
+        p = self._p
+        rs = self.ruleset
+        if isinstance(action, TakeBack):
+            if p.undo is None:
+                raise IllegalAction("there is no scoring to take back (only a person's last "
+                                    "scoring, before the next roll)")
+            return
+        if self.is_terminal():
+            raise IllegalAction("the game is over")
+        if isinstance(action, Roll):
+            if p.dice and not self.may_reroll():
+                raise IllegalAction("no roll left in this turn: score the dice in an open box")
+            if p.dice and not p.chosen:
+                raise IllegalAction("choose at least one die to roll again, or score")
+            if action.result is not None:
+                n = len(self.to_roll())
+                if len(action.result) != n:
+                    raise IllegalAction(f"a roll of {n} dice needs {n} values, "
+                                        f"not {len(action.result)}")
+                bad = [v for v in action.result if not 1 <= v <= rs.faces]
+                if bad:
+                    raise IllegalAction(f"die value {bad[0]} is not a face (accepted: "
+                                        f"1-{rs.faces})")
+        elif isinstance(action, Choose):
+            if not p.dice:
+                raise IllegalAction("roll first: there are no dice to choose")
+            if not self.may_reroll():
+                raise IllegalAction("no roll left in this turn: dice cannot be chosen")
+            bad = [d for d in action.dice if not 0 <= d < rs.dice]
+            if bad:
+                raise IllegalAction(f"there is no die {bad[0] + 1} (accepted: 1-{rs.dice})")
+            if len(set(action.dice)) != len(action.dice):
+                raise IllegalAction("a die is chosen twice")
+        elif isinstance(action, GiveBack):
+            if not p.chosen:
+                raise IllegalAction("no dice are chosen, so none can be given back")
+        elif isinstance(action, Score):
+            if not p.dice:
+                raise IllegalAction("roll first: there are no dice to score")
+            if self._placement(action) is None:
+                self._explain_score(action)
+        else:  # pragma: no cover - exhaustive
+            raise IllegalAction(f"unknown action {action!r}")
+
+    def _placement(self, action: Score) -> Placement | None:
+        for pl in self.placements():
+            if pl.category == action.category and pl.column == action.column:
+                return pl
+        return None
+
+    def _explain_score(self, action: Score) -> None:
+        rs = self.ruleset
+        ids = [c.id for c in rs.categories]
+        if action.category not in ids:
+            raise IllegalAction(f"unknown box {action.category!r} (accepted: {', '.join(ids)})")
+        if not 0 <= action.column < len(rs.columns):
+            raise IllegalAction(f"there is no column {action.column + 1} (accepted: "
+                                f"1-{len(rs.columns)})")
+        allowed = sorted({pl.category for pl in self.placements()})
+        if not allowed:
+            raise IllegalAction("these dice cannot be scored yet: roll again")
+        raise IllegalAction(f"{action.category} cannot be scored now (open to these dice: "
+                            f"{', '.join(allowed)})")
+
+    def apply(self, action: Action) -> None:
+        """Play ``action``; the log records it (a Roll with its result).
+
+        Raises IllegalAction, leaving the state as it was, when it is not allowed.
+        """
+        self.check(action)
+        p = self._p
+        if isinstance(action, Roll):
+            positions = self.to_roll()
+            result = action.result
+            if result is None:
+                result = tuple(self.rng.randint(1, self.ruleset.faces) for _ in positions)
+            dice = list(p.dice) if p.dice else [0] * self.ruleset.dice
+            for pos, v in zip(positions, result):
+                dice[pos] = v
+            p.dice = tuple(dice)
+            p.rolls += 1
+            p.chosen = frozenset()
+            p.undo = None
+            self.log.append(Roll(tuple(result)))
+        elif isinstance(action, Choose):
+            p.chosen = frozenset(action.dice)
+            self.log.append(Choose(tuple(sorted(action.dice))))
+        elif isinstance(action, GiveBack):
+            p.chosen = frozenset()
+            self.log.append(action)
+        elif isinstance(action, Score):
+            pl = self._placement(action)
+            assert pl is not None
+            before = copy.copy(p)
+            before.undo = None
+            me = p.current
+            p.cards = list(p.cards)
+            p.cards[me] = self.ruleset.place(p.cards[me], pl)
+            p.turns = list(p.turns)
+            p.turns[me] += 1
+            p.dice, p.rolls, p.chosen = (), 0, frozenset()
+            p.current = self._next_player(me)
+            p.undo = None if self.players[me].is_computer else before
+            self.log.append(action)
+        elif isinstance(action, TakeBack):
+            assert p.undo is not None
+            self._p = p.undo
+            self.log.append(action)
+
+    def _next_player(self, me: int) -> int:
+        n = len(self.players)
+        for step in range(1, n + 1):
+            q = (me + step) % n
+            if not self._p.cards[q].complete:
+                return q
+        return me
+
+    def clone(self) -> State:
+        """An independent copy; the random generator is copied when it can be."""
+        new = copy.copy(self)
+        new.log = list(self.log)
+        new._p = copy.copy(self._p)
+        try:
+            new.rng = copy.deepcopy(self.rng)
+        except (TypeError, NotImplementedError):
+            new.rng = self.rng
+        return new
+
+    def __repr__(self) -> str:
+        return (f"<State {self.ruleset.id} player={self.current} dice={self.dice} "
+                f"rolls={self.rolls} chosen={sorted(self.chosen)} returns={self.returns()}>")
+
+
+def _multisets(n: int, faces: int) -> Iterator[tuple[int, ...]]:
+    """All sorted tuples of ``n`` values in 1..faces."""
+    def rec(start: int, left: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield ()
+            return
+        for v in range(start, faces + 1):
+            for rest in rec(v, left - 1):
+                yield (v, *rest)
+    return rec(1, n)

@@ -1,0 +1,51 @@
+"""Rules as data: one frozen :class:`Ruleset` per variant, looked up by id or alias.
+
+>>> from yacht.rules import get
+>>> get("ancient-yacht").scores([6, 6, 6, 6, 6])["full_house"]
+0
+"""
+
+from .hooks import ForcedFirstTurn, RepeatBox, SpecialRule, YahtzeeBonusJoker, all_same
+from .model import (
+    Category,
+    ColumnTotals,
+    Option,
+    OptionError,
+    Placement,
+    Ruleset,
+    Scorecard,
+    Totals,
+    TurnContext,
+    UpperBonus,
+)
+from .registry import UnknownVariant, all_variants, get, ids
+from .scoring import SCORERS, Counts, ScorerError, counts_of, dice_of
+from .text import rules_text
+
+__all__ = [
+    "SCORERS",
+    "Category",
+    "ColumnTotals",
+    "Counts",
+    "ForcedFirstTurn",
+    "Option",
+    "OptionError",
+    "Placement",
+    "RepeatBox",
+    "Ruleset",
+    "ScorerError",
+    "Scorecard",
+    "SpecialRule",
+    "Totals",
+    "TurnContext",
+    "UnknownVariant",
+    "UpperBonus",
+    "YahtzeeBonusJoker",
+    "all_same",
+    "all_variants",
+    "counts_of",
+    "dice_of",
+    "get",
+    "ids",
+    "rules_text",
+]

@@ -1,0 +1,234 @@
+"""Special rules as named, parameterized hooks.
+
+A :class:`SpecialRule` is called by :class:`~yacht.rules.model.Ruleset` at
+three points of a turn: how many rolls the turn allows, whether the player may
+roll again, and which placements (box + points) the dice allow. The engine,
+the solver and the UIs only ever see the result, so no code asks which
+variant is being played. The solver recognises each rule by its ``name`` and
+reads its parameters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar
+
+from .scoring import Counts
+
+if TYPE_CHECKING:
+    from .model import Placement, Ruleset, TurnContext
+
+__all__ = ["ForcedFirstTurn", "RepeatBox", "SpecialRule", "YahtzeeBonusJoker", "all_same"]
+
+
+def all_same(counts: Counts) -> bool:
+    """True when every die shows the same face (a yacht of any size)."""
+    return sum(1 for c in counts if c) == 1
+
+
+class SpecialRule:
+    """Base class: a rule that changes nothing. Subclasses override hooks."""
+
+    name: ClassVar[str] = "none"
+
+    def max_rolls(self, rs: Ruleset, ctx: TurnContext, rolls: int) -> int:
+        return rolls
+
+    def may_reroll(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> bool:
+        return True
+
+    def placements(
+        self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
+    ) -> list[Placement]:
+        return options
+
+    def describe(self, rs: Ruleset) -> list[str]:
+        """Sentences for the rules text."""
+        return []
+
+
+@dataclass(frozen=True)
+class RepeatBox(SpecialRule):
+    """A box that may be scored again for ``points`` whenever all dice match.
+
+    A repeat costs the turn but fills no box, so the player's game lasts one
+    turn longer (Tommy's Yahtzee board).
+    """
+
+    name: ClassVar[str] = "repeat_box"
+    category: str = "yahtzee"
+    points: int = 50
+
+    def placements(
+        self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
+    ) -> list[Placement]:
+        from .model import Placement
+
+        if not all_same(counts):
+            return options
+        i = rs.index(self.category)
+        extra = [
+            Placement(self.category, col, self.points, repeat=True)
+            for col in range(len(rs.columns))
+            if not ctx.card.is_open(col, i)
+        ]
+        return options + extra
+
+    def describe(self, rs: Ruleset) -> list[str]:
+        label = rs.category(self.category).label
+        return [
+            f"The {label} box may be scored more than once: whenever all dice match, "
+            f"the player may add another {self.points} to it, whatever it holds. "
+            "Such a repeat uses the turn but fills no box, so that player's game "
+            "lasts a turn longer; players who have filled every box wait for the others."
+        ]
+
+
+@dataclass(frozen=True)
+class ForcedFirstTurn(SpecialRule):
+    """Each player's first turn goes to ``category``, rolling until all dice match.
+
+    Up to ``free_rolls`` rolls the box scores its usual value; each further
+    roll costs ``penalty``, down to ``floor``. The roll that reaches the floor
+    is the last; if it does not match, the box gets ``floor`` (sunk).
+    """
+
+    name: ClassVar[str] = "forced_first_turn"
+    category: str = "yacht"
+    points: int = 50
+    free_rolls: int = 3
+    penalty: int = 5
+    floor: int = -95
+
+    @property
+    def last_roll(self) -> int:
+        return self.free_rolls + (self.points - self.floor) // self.penalty
+
+    def value(self, rolls: int) -> int:
+        """What the box scores when all dice match on roll number ``rolls``.
+
+        >>> ForcedFirstTurn().value(3), ForcedFirstTurn().value(4), ForcedFirstTurn().value(32)
+        (50, 45, -95)
+        """
+        return max(self.floor, self.points - self.penalty * max(0, rolls - self.free_rolls))
+
+    def max_rolls(self, rs: Ruleset, ctx: TurnContext, rolls: int) -> int:
+        return self.last_roll if ctx.turn == 0 else rolls
+
+    def may_reroll(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> bool:
+        return not (ctx.turn == 0 and all_same(counts))
+
+    def placements(
+        self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
+    ) -> list[Placement]:
+        from .model import Placement
+
+        if ctx.turn != 0:
+            return options
+        if all_same(counts):
+            return [Placement(self.category, 0, self.value(ctx.rolls))]
+        if ctx.rolls >= self.last_roll:
+            return [Placement(self.category, 0, self.floor)]
+        return []
+
+    def describe(self, rs: Ruleset) -> list[str]:
+        label = rs.category(self.category).label
+        return [
+            f"Each player's first turn must go to the {label} box. The player keeps "
+            f"rolling, holding any dice, until all {rs.dice} dice match. A match on "
+            f"rolls 1-{self.free_rolls} scores {self.points}; every roll after the "
+            f"{self.free_rolls}rd costs {self.penalty} points (roll 4 scores "
+            f"{self.value(self.free_rolls + 1)}). The score cannot go below {self.floor}: "
+            f"roll {self.last_roll} is the last, and if it is no match the box gets "
+            f"{self.floor} (the yacht is sunk)."
+        ]
+
+
+@dataclass(frozen=True)
+class YahtzeeBonusJoker(SpecialRule):
+    """Extra Yahtzees: a bonus while the box holds its points, and the Joker rule.
+
+    ``joker_option`` selects ``forced`` (official rules), ``free`` (joker
+    values once the box and the matching upper box are filled, any open box)
+    or ``none``; ``bonus_option`` turns the bonus ``on`` or ``off``.
+    """
+
+    name: ClassVar[str] = "yahtzee_bonus_joker"
+    category: str = "yahtzee"
+    bonus: int = 100
+    joker_points: tuple[tuple[str, int], ...] = (
+        ("full_house", 25), ("small_straight", 30), ("large_straight", 40))
+    joker_option: str = "joker"
+    bonus_option: str = "bonus"
+
+    def mode(self, ctx: TurnContext) -> str:
+        return ctx.settings.get(self.joker_option, "forced")
+
+    def bonus_on(self, ctx: TurnContext) -> bool:
+        return ctx.settings.get(self.bonus_option, "on") == "on"
+
+    def placements(
+        self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
+    ) -> list[Placement]:
+        if not all_same(counts):
+            return options
+        yi = rs.index(self.category)
+        face = next(f + 1 for f, c in enumerate(counts) if c)
+        upper = rs.upper_category(face)
+        result: list[Placement] = []
+        for col in range(len(rs.columns)):
+            here = [p for p in options if p.column == col]
+            box = ctx.card.boxes[col][yi]
+            if box is None:
+                result += here
+                continue
+            bonus = self.bonus if box > 0 and self.bonus_on(ctx) else 0
+            upper_open = upper is not None and ctx.card.is_open(col, rs.index(upper.id))
+            jokers = dict(self.joker_points)
+
+            def joker(p: Placement) -> Placement:
+                if p.category in jokers:
+                    return replace(p, points=jokers[p.category], joker=True)
+                return p
+
+            mode = self.mode(ctx)
+            if mode == "forced":
+                if upper_open:
+                    assert upper is not None
+                    here = [p for p in here if p.category == upper.id]
+                else:
+                    lower = [joker(p) for p in here
+                             if rs.category(p.category).section == "lower"]
+                    here = lower or here
+            elif mode == "free" and not upper_open:
+                here = [joker(p) for p in here]
+            result += [replace(p, bonus=p.bonus + bonus) for p in here]
+        return result
+
+    def describe(self, rs: Ruleset) -> list[str]:
+        label = rs.category(self.category).label
+        joker = dict(self.joker_points)
+        jtext = ", ".join(f"{rs.category(k).label} {v}" for k, v in joker.items())
+        mode = rs.option_values.get(self.joker_option, "forced")
+        lines = []
+        if rs.option_values.get(self.bonus_option, "on") == "on":
+            lines.append(
+                f"{label} bonus: every further {label} scores an extra {self.bonus} while "
+                f"the {label} box holds 50 (not when it was scratched with 0)."
+            )
+        if mode == "forced":
+            lines.append(
+                f"Joker (forced): a {label} rolled when the {label} box is already filled "
+                "must go to the upper box of its face if that is open; otherwise to any "
+                f"open lower box, where it scores as a joker ({jtext}, the others their "
+                "usual sum); if no lower box is open, to any open upper box for 0."
+            )
+        elif mode == "free":
+            lines.append(
+                f"Joker (free): once the {label} box and the upper box of its face are both "
+                f"filled, a {label} may go in any open box and scores as a joker there "
+                f"({jtext}, the others their usual sum)."
+            )
+        else:
+            lines.append(f"No Joker rule: an extra {label} scores like any other dice.")
+        return lines

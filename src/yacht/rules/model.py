@@ -1,0 +1,360 @@
+"""The data that makes a variant: categories, columns, bonus, options, special rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
+
+from .scoring import Counts, counts_of, describe, score
+
+if TYPE_CHECKING:
+    from .hooks import SpecialRule
+
+Section = Literal["upper", "lower"]
+
+__all__ = [
+    "Category",
+    "ColumnTotals",
+    "Option",
+    "OptionError",
+    "Placement",
+    "Ruleset",
+    "Scorecard",
+    "Totals",
+    "TurnContext",
+    "UpperBonus",
+]
+
+
+class OptionError(ValueError):
+    """An option name or value that the variant does not accept."""
+
+
+@dataclass(frozen=True)
+class Category:
+    """One box of the scorecard.
+
+    >>> c = Category("fours", "Fours", "upper", "face", (("face", 4),))
+    >>> c.score((4, 4, 1, 4, 2))
+    12
+    """
+
+    id: str
+    label: str
+    section: Section
+    scorer: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def parameters(self) -> Mapping[str, Any]:
+        return MappingProxyType(dict(self.params))
+
+    def score_counts(self, counts: Counts) -> int:
+        return score(self.scorer, counts, self.parameters)
+
+    def score(self, dice: Iterable[int], faces: int = 6) -> int:
+        return self.score_counts(counts_of(dice, faces))
+
+    def describe(self, dice: int) -> str:
+        return describe(self.scorer, self.parameters, dice)
+
+
+@dataclass(frozen=True)
+class UpperBonus:
+    """Points added to a column when its upper section reaches a threshold.
+
+    >>> UpperBonus(63, ">=", 35).earned(63), UpperBonus(63, ">", 35).earned(63)
+    (True, False)
+    """
+
+    threshold: int
+    comparison: Literal[">=", ">"]
+    amount: int
+
+    def earned(self, upper: int) -> bool:
+        return upper >= self.threshold if self.comparison == ">=" else upper > self.threshold
+
+    @property
+    def needed(self) -> int:
+        """The smallest upper total that earns the bonus."""
+        return self.threshold if self.comparison == ">=" else self.threshold + 1
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setting a player may choose for a variant.
+
+    ``field`` names an integer field of :class:`Ruleset` that the value
+    replaces (``"rolls"``); otherwise special rules read the value by id.
+    """
+
+    id: str
+    label: str
+    values: tuple[str, ...]
+    default: str
+    help: str
+    value_help: tuple[str, ...] = ()
+    field: str | None = None
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    """One player's card: ``boxes[column][category]`` is ``None`` while open.
+
+    ``extra`` holds points that belong to no box (the Yahtzee bonuses).
+    """
+
+    boxes: tuple[tuple[int | None, ...], ...]
+    extra: int = 0
+
+    @classmethod
+    def empty(cls, columns: int, categories: int) -> Scorecard:
+        return cls(tuple((None,) * categories for _ in range(columns)))
+
+    def is_open(self, column: int, category: int) -> bool:
+        return self.boxes[column][category] is None
+
+    @property
+    def filled(self) -> int:
+        return sum(1 for col in self.boxes for b in col if b is not None)
+
+    @property
+    def complete(self) -> bool:
+        return all(b is not None for col in self.boxes for b in col)
+
+    def with_box(self, column: int, category: int, value: int | None, extra: int = 0) -> Scorecard:
+        col = list(self.boxes[column])
+        col[category] = value
+        boxes = list(self.boxes)
+        boxes[column] = tuple(col)
+        return Scorecard(tuple(boxes), self.extra + extra)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"boxes": [list(c) for c in self.boxes], "extra": self.extra}
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A way to score the current dice: a box, the points, and any bonus.
+
+    ``repeat`` marks a score added to an already filled box (Tommy's
+    Yahtzee board); ``joker`` marks points given by a Joker rule.
+    """
+
+    category: str
+    column: int
+    points: int
+    bonus: int = 0
+    repeat: bool = False
+    joker: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.points + self.bonus
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """What a special rule may look at: the player's card and the turn so far."""
+
+    card: Scorecard
+    turn: int
+    rolls: int
+    settings: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class ColumnTotals:
+    upper: int
+    bonus: int
+    lower: int
+    multiplier: int
+
+    @property
+    def subtotal(self) -> int:
+        return self.upper + self.bonus + self.lower
+
+    @property
+    def weighted(self) -> int:
+        return self.subtotal * self.multiplier
+
+
+@dataclass(frozen=True)
+class Totals:
+    columns: tuple[ColumnTotals, ...]
+    extra: int
+
+    @property
+    def grand(self) -> int:
+        return sum(c.weighted for c in self.columns) + self.extra
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything that makes one variant, as data.
+
+    Special rules are hook objects (see :mod:`yacht.rules.hooks`); the engine
+    calls them at fixed points and never asks which variant it plays.
+
+    >>> from yacht.rules import get
+    >>> rs = get("yatzy")
+    >>> rs.dice, rs.rolls, len(rs.categories)
+    (5, 3, 15)
+    >>> rs.scores((6, 6, 6, 6, 6))["two_pairs"]
+    0
+    """
+
+    id: str
+    name: str
+    description: str
+    origin: str
+    dice: int
+    rolls: int
+    categories: tuple[Category, ...]
+    faces: int = 6
+    aliases: tuple[str, ...] = ()
+    columns: tuple[int, ...] = (1,)
+    upper_bonus: UpperBonus | None = None
+    options: tuple[Option, ...] = ()
+    special: tuple[SpecialRule, ...] = ()
+    min_players: int = 1
+    max_players: int = 8
+    notes: tuple[str, ...] = ()
+    settings: tuple[tuple[str, str], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.dice <= 10:
+            raise ValueError(f"{self.id}: dice must be 1-10, not {self.dice}")
+        if not self.settings and self.options:
+            object.__setattr__(self, "settings", tuple((o.id, o.default) for o in self.options))
+
+    # --- options ----------------------------------------------------------
+    @property
+    def option_values(self) -> Mapping[str, str]:
+        """The chosen value of every option (defaults where none was chosen)."""
+        return MappingProxyType(dict(self.settings))
+
+    def option(self, option_id: str) -> Option:
+        for o in self.options:
+            if o.id == option_id:
+                return o
+        accepted = ", ".join(o.id for o in self.options) or "none"
+        raise OptionError(f"{self.id} has no option {option_id!r} (options: {accepted})")
+
+    def configure(self, options: Mapping[str, str] | None = None, /, **more: str) -> Ruleset:
+        """This variant with options set; unknown names or values raise OptionError.
+
+        >>> from yacht.rules import get
+        >>> get("ancient-yacht-10").configure(rolls="3").rolls
+        3
+        """
+        chosen = dict(self.settings)
+        for key, value in {**(options or {}), **more}.items():
+            opt = self.option(key)
+            value = str(value).strip().lower()
+            if value not in opt.values:
+                raise OptionError(
+                    f"{self.id}: option {key} cannot be {value!r} (accepted: "
+                    f"{'|'.join(opt.values)})"
+                )
+            chosen[key] = value
+        changes: dict[str, Any] = {"settings": tuple((o.id, chosen[o.id]) for o in self.options)}
+        for opt in self.options:
+            if opt.field is not None:
+                changes[opt.field] = int(chosen[opt.id])
+        return replace(self, **changes)
+
+    @property
+    def key(self) -> str:
+        """Id plus every option value: one string per kind of game (high-score tables, caches)."""
+        if not self.settings:
+            return self.id
+        return self.id + "".join(f";{k}={v}" for k, v in self.settings)
+
+    # --- categories ---------------------------------------------------------
+    def index(self, category_id: str) -> int:
+        for i, c in enumerate(self.categories):
+            if c.id == category_id:
+                return i
+        raise KeyError(category_id)
+
+    def category(self, category_id: str) -> Category:
+        return self.categories[self.index(category_id)]
+
+    def upper_category(self, face: int) -> Category | None:
+        """The upper box that counts ``face`` (if the variant has one)."""
+        for c in self.categories:
+            if c.scorer == "face" and int(c.parameters["face"]) == face:
+                return c
+        return None
+
+    def scores(self, dice: Sequence[int]) -> dict[str, int]:
+        """What every category would score for ``dice`` on an empty card."""
+        counts = counts_of(dice, self.faces)
+        return {c.id: c.score_counts(counts) for c in self.categories}
+
+    @property
+    def turns(self) -> int:
+        """Boxes per player: the number of turns when no rule adds any."""
+        return len(self.categories) * len(self.columns)
+
+    # --- one turn -------------------------------------------------------------
+    def new_card(self) -> Scorecard:
+        return Scorecard.empty(len(self.columns), len(self.categories))
+
+    def context(self, card: Scorecard, turn: int = 0, rolls: int = 1) -> TurnContext:
+        return TurnContext(card, turn, rolls, self.option_values)
+
+    def max_rolls(self, ctx: TurnContext) -> int:
+        """Rolls allowed in this turn (a special rule may allow more)."""
+        limit = self.rolls
+        for rule in self.special:
+            limit = rule.max_rolls(self, ctx, limit)
+        return limit
+
+    def may_reroll(self, ctx: TurnContext, counts: Counts) -> bool:
+        """Whether the player may roll again after this roll."""
+        if ctx.rolls >= self.max_rolls(ctx):
+            return False
+        return all(rule.may_reroll(self, ctx, counts) for rule in self.special)
+
+    def placements(self, ctx: TurnContext, counts: Counts) -> list[Placement]:
+        """Every legal way to score these dice now, with the points each gives."""
+        options = [
+            Placement(cat.id, col, cat.score_counts(counts))
+            for col in range(len(self.columns))
+            for i, cat in enumerate(self.categories)
+            if ctx.card.is_open(col, i)
+        ]
+        for rule in self.special:
+            options = rule.placements(self, ctx, counts, options)
+        return options
+
+    def place(self, card: Scorecard, placement: Placement) -> Scorecard:
+        """The card after ``placement`` is scored on it."""
+        i = self.index(placement.category)
+        old = card.boxes[placement.column][i]
+        if placement.repeat:
+            value = (old or 0) + placement.points
+        else:
+            if old is not None:
+                raise ValueError(f"box {placement.category} is already filled")
+            value = placement.points
+        return card.with_box(placement.column, i, value, placement.bonus)
+
+    def totals(self, card: Scorecard) -> Totals:
+        cols = []
+        for col, mult in enumerate(self.columns):
+            upper = lower = 0
+            for i, cat in enumerate(self.categories):
+                v = card.boxes[col][i] or 0
+                if cat.section == "upper":
+                    upper += v
+                else:
+                    lower += v
+            bonus = (self.upper_bonus.amount
+                     if self.upper_bonus and self.upper_bonus.earned(upper) else 0)
+            cols.append(ColumnTotals(upper, bonus, lower, mult))
+        return Totals(tuple(cols), card.extra)

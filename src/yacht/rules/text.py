@@ -1,0 +1,92 @@
+"""The rules of a variant as readable text, generated from its ruleset.
+
+This is the help both user interfaces show and what `yacht rules` prints.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from .model import Ruleset
+
+__all__ = ["rules_text"]
+
+
+def _wrap(text: str, width: int, indent: str = "") -> list[str]:
+    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent) or [""]
+
+
+def rules_text(rs: Ruleset, width: int = 78) -> str:
+    """The rules of ``rs`` (with its chosen options) as plain text.
+
+    >>> from yacht.rules import get
+    >>> print(rules_text(get("tommys-crag")).splitlines()[0])
+    Tommy's Crag (tommys-crag)
+    """
+    out: list[str] = [f"{rs.name} ({rs.id})", "=" * len(f"{rs.name} ({rs.id})")]
+    out += _wrap(rs.description, width)
+    out.append(f"From: {rs.origin}.")
+    if rs.aliases:
+        out.append("Also called: " + ", ".join(rs.aliases) + ".")
+    out.append("")
+    cols = len(rs.columns)
+    boxes = len(rs.categories) * cols
+    out += _wrap(
+        f"Play: {rs.min_players}-{rs.max_players} players, people or computers, take turns. "
+        f"A turn starts by rolling all {rs.dice} dice; you may then choose any of them to roll "
+        f"again, up to {rs.rolls} rolls in all. After any roll you may score the dice in an "
+        f"open box; after the last roll you must. Every box is filled once, so the game "
+        f"lasts {boxes} turns per player, and the highest total wins (equal totals tie).",
+        width,
+    )
+    out += _wrap(
+        "Oops: dice chosen for a re-roll can be given back before the roll. Your last "
+        "score can be taken back until the next player rolls (not a computer's, and never "
+        "a roll).", width)
+    out.append("")
+    if cols > 1:
+        mults = " + ".join(
+            f"{m} x column {i + 1}" if m != 1 else f"column {i + 1}"
+            for i, m in enumerate(rs.columns))
+        out += _wrap(
+            f"Columns: every box exists in each of {cols} columns; you choose the column "
+            f"when you score. Total = {mults}.", width)
+        out.append("")
+    out.append("Boxes:")
+    label_w = max(len(c.label) for c in rs.categories)
+    for section in ("upper", "lower"):
+        cats = [c for c in rs.categories if c.section == section]
+        if not cats:
+            continue
+        out.append(f"  {section.capitalize()} section")
+        for c in cats:
+            head = f"    {c.label:<{label_w}}  "
+            body = textwrap.wrap(c.describe(rs.dice) + f" [{c.id}]", width - len(head))
+            out.append(head + body[0])
+            out += [" " * len(head) + line for line in body[1:]]
+    out.append("")
+    if rs.upper_bonus:
+        b = rs.upper_bonus
+        cmp = "at least" if b.comparison == ">=" else "more than"
+        out += _wrap(
+            f"Upper bonus: {b.amount} points when the upper section totals {cmp} "
+            f"{b.threshold}.", width)
+    else:
+        out.append("Upper bonus: none.")
+    for rule in rs.special:
+        for sentence in rule.describe(rs):
+            out += _wrap(sentence, width)
+    for note in rs.notes:
+        out += _wrap(note, width)
+    if rs.options:
+        out.append("")
+        out.append("Options (--option KEY=VALUE):")
+        values = rs.option_values
+        for o in rs.options:
+            out += _wrap(f"{o.id}: {o.help}", width, "  ")
+            for i, v in enumerate(o.values):
+                mark = "*" if values.get(o.id) == v else " "
+                extra = f" - {o.value_help[i]}" if i < len(o.value_help) else ""
+                dflt = " (default)" if v == o.default else ""
+                out += _wrap(f"{mark} {v}{dflt}{extra}", width, "    ")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,214 @@
+"""The variants, one frozen :class:`Ruleset` each, as ../shared/RULES.md settles them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .hooks import ForcedFirstTurn, RepeatBox, YahtzeeBonusJoker
+from .model import Category, Option, Ruleset, UpperBonus
+
+__all__ = ["VARIANTS"]
+
+_FACE_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
+SMALL_RUNS = ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6))
+LARGE_RUNS = ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))
+
+
+def cat(id: str, label: str, scorer: str, section: str = "lower", **params: Any) -> Category:
+    return Category(id, label, section, scorer, tuple(params.items()))  # type: ignore[arg-type]
+
+
+def upper(faces: int = 6) -> tuple[Category, ...]:
+    return tuple(
+        cat(_FACE_NAMES[f - 1], _FACE_NAMES[f - 1].capitalize(), "face", "upper", face=f)
+        for f in range(1, faces + 1)
+    )
+
+
+def classic13(straights: tuple[str, str, str, str], yacht: tuple[str, str]) -> tuple[Category, ...]:
+    """The 13 boxes shared by Windows Yacht, Yatsee, Yatcy, Tommy's Yahtzee and Yahtzee."""
+    ss_id, ss_label, ls_id, ls_label = straights
+    return upper() + (
+        cat("three_of_a_kind", "3 of a Kind", "of_a_kind", n=3, points="all"),
+        cat("four_of_a_kind", "4 of a Kind", "of_a_kind", n=4, points="all"),
+        cat("full_house", "Full House", "pattern", counts=(3, 2), points=25),
+        cat(ss_id, ss_label, "straight", runs=SMALL_RUNS, points=30),
+        cat(ls_id, ls_label, "straight", runs=LARGE_RUNS, points=40),
+        cat(yacht[0], yacht[1], "of_a_kind", n=5, points=50),
+        cat("chance", "Chance", "sum"),
+    )
+
+
+ANCIENT5 = upper() + (
+    cat("choice", "Choice", "sum"),
+    cat("full_house", "Full House", "pattern", counts=(3, 2), points="all"),
+    cat("four_of_a_kind", "4 of a Kind", "of_a_kind", n=4, points="all"),
+    cat("small_straight", "Small Straight", "straight", runs=SMALL_RUNS, points=15),
+    cat("large_straight", "Large Straight", "straight", runs=LARGE_RUNS, points=30),
+    cat("yacht", "Yacht", "of_a_kind", n=5, points=50),
+)
+
+ANCIENT10 = upper() + (
+    cat("choice", "Choice", "sum"),
+    cat("double_full_house", "Double Full House", "pattern", counts=(4, 3, 2, 1), points="all"),
+    cat("eight_of_a_kind", "8 of a Kind", "of_a_kind", n=8, points="all"),
+    cat("double_small_straight", "Double Small Straight", "straight", runs=SMALL_RUNS, copies=2,
+        points=30),
+    cat("double_large_straight", "Double Large Straight", "straight", runs=LARGE_RUNS, copies=2,
+        points=60),
+    cat("double_yacht", "Double Yacht", "of_a_kind", n=10, points=100),
+)
+
+ROLLS_OPTION = Option(
+    "rolls", "Rolls per turn", ("3", "4", "5"), "5",
+    "How many rolls each turn allows (the original's difficulty setting).",
+    ("hard", "medium", "easy"), field="rolls",
+)
+
+ANCIENT_ORIGIN = "Ancient Yacht / Ancient Yacht Challenge (1995, Windows 3.1)"
+TOMMY_ORIGIN = "Tommy's Yahtzee (1986, DOS)"
+BONUS_63 = UpperBonus(63, ">=", 35)
+
+VARIANTS: tuple[Ruleset, ...] = (
+    Ruleset(
+        id="ancient-yacht", name="Ancient Yacht",
+        description="The old game of Yacht: 5 dice, 12 boxes, no bonus.",
+        origin=ANCIENT_ORIGIN, dice=5, rolls=3, categories=ANCIENT5,
+        aliases=("ancient", "ay"),
+    ),
+    Ruleset(
+        id="ancient-yacht-double", name="Ancient Yacht, two columns",
+        description="Ancient Yacht with every box twice; the second column counts double.",
+        origin=ANCIENT_ORIGIN, dice=5, rolls=3, categories=ANCIENT5, columns=(1, 2),
+        aliases=("ancient-double", "ay2"),
+    ),
+    Ruleset(
+        id="ancient-yacht-10", name="Ancient Yacht Challenge",
+        description="Yacht with 10 dice: double straights, 8 of a kind, the double yacht.",
+        origin=ANCIENT_ORIGIN, dice=10, rolls=5, categories=ANCIENT10,
+        options=(ROLLS_OPTION,), aliases=("challenge", "ancient-10", "ay10"),
+    ),
+    Ruleset(
+        id="ancient-yacht-10-double", name="Ancient Yacht Challenge, two columns",
+        description="The 10-dice game with every box twice; the second column counts double.",
+        origin=ANCIENT_ORIGIN, dice=10, rolls=5, categories=ANCIENT10, columns=(1, 2),
+        options=(ROLLS_OPTION,), aliases=("challenge-double", "ancient-10-double", "ay10x2"),
+    ),
+    Ruleset(
+        id="windows-yacht", name="Windows Yacht",
+        description="The 13-box game: 35 bonus at 63 in the upper section.",
+        origin="Windows Yacht (1990, Windows)", dice=5, rolls=3,
+        categories=classic13(("small_straight", "Small Straight", "large_straight",
+                              "Large Straight"), ("yacht", "Yacht")),
+        upper_bonus=BONUS_63, aliases=("windows", "wy"),
+    ),
+    Ruleset(
+        id="yatsee", name="Yatsee",
+        description="The 13-box game; the 35 bonus needs more than 63.",
+        origin="Yatsee (1997, OS/2)", dice=5, rolls=3,
+        categories=classic13(("small_straight", "Small Straight", "large_straight",
+                              "Large Straight"), ("yatsee", "Yatsee")),
+        upper_bonus=UpperBonus(63, ">", 35), aliases=("os2",),
+    ),
+    Ruleset(
+        id="yatcy", name="Yatcy",
+        description="The 13-box game with a 30 bonus above 62, and a verdict on your score.",
+        origin="Yatcy (1994, Amiga)", dice=5, rolls=3,
+        categories=classic13(("short_straight", "Short Straight", "long_straight",
+                              "Long Straight"), ("yatcy", "Yatcy")),
+        upper_bonus=UpperBonus(62, ">", 30), aliases=("amiga",),
+        notes=("At the end of the game your score is judged against the author's 335.",),
+    ),
+    Ruleset(
+        id="tommys-yahtzee", name="Tommy's Yahtzee",
+        description="The 13-box game where the Yahtzee board can be scored again and again.",
+        origin=TOMMY_ORIGIN, dice=5, rolls=3,
+        categories=classic13(("small_straight", "Small Straight", "large_straight",
+                              "Large Straight"), ("yahtzee", "Yahtzee")),
+        upper_bonus=UpperBonus(62, ">", 35), special=(RepeatBox("yahtzee", 50),),
+        aliases=("tommy", "tommys"),
+    ),
+    Ruleset(
+        id="tommys-yacht", name="Tommy's Yacht",
+        description="12 boards; the first turn keeps rolling for the yacht, at a price.",
+        origin=TOMMY_ORIGIN, dice=5, rolls=3,
+        categories=upper() + (
+            cat("four_of_a_kind", "4 of a Kind", "of_a_kind", n=4, points="all"),
+            cat("full_house", "Full House", "pattern", counts=(3, 2), points="all"),
+            cat("little_straight", "Little Straight", "straight", runs=((1, 2, 3, 4, 5),),
+                points=30),
+            cat("big_straight", "Big Straight", "straight", runs=((2, 3, 4, 5, 6),), points=30),
+            cat("chance", "Chance", "sum"),
+            cat("yacht", "Yacht", "of_a_kind", n=5, points=50),
+        ),
+        special=(ForcedFirstTurn("yacht", 50, 3, 5, -95),), aliases=("tommy-yacht",),
+    ),
+    Ruleset(
+        id="tommys-crag", name="Tommy's Crag",
+        description="3 dice and one re-roll: straights, crag and thirteen.",
+        origin=TOMMY_ORIGIN, dice=3, rolls=2,
+        categories=upper() + (
+            cat("three_of_a_kind", "3 of a Kind", "of_a_kind", n=3, points=25),
+            cat("low_straight", "Low Straight", "straight", runs=((1, 2, 3),), points=20),
+            cat("high_straight", "High Straight", "straight", runs=((4, 5, 6),), points=20),
+            cat("odd_straight", "Odd Straight", "straight", runs=((1, 3, 5),), points=20),
+            cat("even_straight", "Even Straight", "straight", runs=((2, 4, 6),), points=20),
+            cat("crag", "Crag", "total", total=13, pair=True, points=50),
+            cat("thirteen", "Thirteen", "total", total=13, points=26),
+        ),
+        aliases=("crag",),
+    ),
+    Ruleset(
+        id="yahtzee", name="Yahtzee",
+        description="Today's official rules: 35 bonus at 63, Yahtzee bonus and the Joker.",
+        origin="Today's official rules", dice=5, rolls=3,
+        categories=classic13(("small_straight", "Small Straight", "large_straight",
+                              "Large Straight"), ("yahtzee", "Yahtzee")),
+        upper_bonus=BONUS_63, special=(YahtzeeBonusJoker(),),
+        options=(
+            Option("joker", "Joker rule", ("forced", "free", "none"), "forced",
+                   "How an extra Yahtzee may be placed.",
+                   ("official: upper box of its face first, then a lower box",
+                    "any open box, joker values once that upper box is filled",
+                    "no joker")),
+            Option("bonus", "Yahtzee bonus", ("on", "off"), "on",
+                   "An extra 100 for each further Yahtzee while the box holds 50.",
+                   ("+100 per extra Yahtzee", "no bonus")),
+        ),
+        aliases=("official", "american"),
+    ),
+    Ruleset(
+        id="yatzy", name="Yatzy",
+        description="The Scandinavian game: 15 boxes, pairs, 50 bonus at 63.",
+        origin="Scandinavian rules", dice=5, rolls=3,
+        categories=upper() + (
+            cat("one_pair", "One Pair", "pairs", pairs=1),
+            cat("two_pairs", "Two Pairs", "pairs", pairs=2),
+            cat("three_of_a_kind", "3 of a Kind", "of_a_kind", n=3, points="matched"),
+            cat("four_of_a_kind", "4 of a Kind", "of_a_kind", n=4, points="matched"),
+            cat("small_straight", "Small Straight", "straight", runs=((1, 2, 3, 4, 5),),
+                points=15),
+            cat("large_straight", "Large Straight", "straight", runs=((2, 3, 4, 5, 6),),
+                points=20),
+            cat("full_house", "Full House", "pattern", counts=(3, 2), points="all"),
+            cat("chance", "Chance", "sum"),
+            cat("yatzy", "Yatzy", "of_a_kind", n=5, points=50),
+        ),
+        upper_bonus=UpperBonus(63, ">=", 50), aliases=("scandinavian", "nordic"),
+    ),
+    Ruleset(
+        id="sackson-yacht", name="Yacht (Sackson)",
+        description="Yacht as in Sid Sackson's A Gamut of Games: 12 boxes, no bonus.",
+        origin="Sid Sackson, A Gamut of Games (1969)", dice=5, rolls=3,
+        categories=upper() + (
+            cat("full_house", "Full House", "pattern", counts=(3, 2), points="all"),
+            cat("four_of_a_kind", "Four of a Kind", "of_a_kind", n=4, points="matched"),
+            cat("little_straight", "Little Straight", "straight", runs=((1, 2, 3, 4, 5),),
+                points=30),
+            cat("big_straight", "Big Straight", "straight", runs=((2, 3, 4, 5, 6),), points=30),
+            cat("choice", "Choice", "sum"),
+            cat("yacht", "Yacht", "of_a_kind", n=5, points=50),
+        ),
+        aliases=("yacht", "sackson", "gamut"),
+    ),
+)
