@@ -1,0 +1,94 @@
+"""What every computer player is: given a state, a decision.
+
+Levels are looked up by name; each level's class lives in its own module and
+is imported only when asked for, so `yacht --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from yacht.engine import Action, Choose, Roll, Score, State
+from yacht.rules import Ruleset
+
+__all__ = ["LEVELS", "Decision", "RandomStrategy", "Strategy", "UnknownLevel", "make_player",
+           "play_turn"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Dice to roll again (positions, non-empty) or a box to score: exactly one of the two."""
+
+    reroll: tuple[int, ...] = ()
+    score: Score | None = None
+
+    def actions(self) -> list[Action]:
+        if self.score is not None:
+            return [self.score]
+        return [Choose(self.reroll), Roll()]
+
+
+class Strategy(Protocol):
+    """A computer player. ``decide`` is called with dice showing, for the player on turn."""
+
+    level: str
+
+    def decide(self, state: State) -> Decision: ...
+
+
+class UnknownLevel(LookupError):
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class RandomStrategy:
+    """Random legal decisions (for tests and the `selfplay` default)."""
+
+    level = "random"
+
+    def __init__(self, ruleset: Ruleset, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def decide(self, state: State) -> Decision:
+        options = state.placements()
+        if state.may_reroll() and (not options or self.rng.random() < 0.5):
+            n = state.ruleset.dice
+            pick = tuple(i for i in range(n) if self.rng.random() < 0.5) or (self.rng.randrange(n),)
+            return Decision(reroll=pick)
+        pl = self.rng.choice(options)
+        return Decision(score=Score(pl.category, pl.column))
+
+
+# level -> "module:Class"; the class is built as Class(ruleset)
+LEVELS: dict[str, str] = {
+    "random": "yacht.strategy.base:RandomStrategy",
+    "beginner": "yacht.strategy.heuristics:BeginnerStrategy",
+    "intermediate": "yacht.strategy.heuristics:IntermediateStrategy",
+    "expert": "yacht.strategy.expert:ExpertStrategy",
+}
+
+
+def make_player(level: str, ruleset: Ruleset) -> Strategy:
+    """The computer player of ``level`` for ``ruleset`` (with its options)."""
+    try:
+        target = LEVELS[level.strip().lower()]
+    except KeyError:
+        raise UnknownLevel(f"unknown level {level!r} (accepted: {', '.join(LEVELS)})") from None
+    module, _, name = target.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    player: Strategy = cls(ruleset)
+    return player
+
+
+def play_turn(state: State, strategy: Strategy) -> None:
+    """Let ``strategy`` play the current player's whole turn (rolls included)."""
+    player, turns = state.current, state.turns_taken(state.current)
+    while not state.is_terminal() and state.turns_taken(player) == turns:
+        if not state.dice:
+            state.apply(Roll())
+            continue
+        for action in strategy.decide(state).actions():
+            state.apply(action)
