@@ -20,7 +20,7 @@ def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
     >>> from yacht.rules import get
     >>> rs = get("tommys-crag")
     >>> print(card_table(rs, ["Ann"], [rs.new_card()]).splitlines()[0])
-    Box            Ann
+    Box               Ann
     """
     ncol = len(rs.columns)
     label_w = max([len(c.label) for c in rs.categories] + [len("Grand total"), 14])

@@ -19,8 +19,8 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
-from .records import FORMAT, VERSION, Record, RecordError, TurnSummary
 from .randomplay import random_decision, random_turn
+from .records import FORMAT, VERSION, Record, RecordError, TurnSummary
 from .state import Player, Rng, State, roll_probability
 
 __all__ = [

@@ -237,7 +237,8 @@ class State:
         out = []
         for ks in product(*(range(len(by_face[f]) + 1) for f in faces)):
             if sum(ks):
-                out.append(tuple(sorted(p for f, k in zip(faces, ks) for p in by_face[f][:k])))
+                out.append(tuple(sorted(
+                    p for f, k in zip(faces, ks, strict=True) for p in by_face[f][:k])))
         return out
 
     def chance_outcomes(self, exact: bool = False) -> list[tuple[tuple[int, ...], Any]]:
@@ -332,7 +333,7 @@ class State:
             if result is None:
                 result = tuple(self.rng.randint(1, self.ruleset.faces) for _ in positions)
             dice = list(p.dice) if p.dice else [0] * self.ruleset.dice
-            for pos, v in zip(positions, result):
+            for pos, v in zip(positions, result, strict=True):
                 dice[pos] = v
             p.dice = tuple(dice)
             p.rolls += 1

@@ -175,6 +175,13 @@ class YahtzeeBonusJoker(SpecialRule):
         yi = rs.index(self.category)
         face = next(f + 1 for f, c in enumerate(counts) if c)
         upper = rs.upper_category(face)
+        jokers = dict(self.joker_points)
+
+        def joker(p: Placement) -> Placement:
+            if p.category in jokers:
+                return replace(p, points=jokers[p.category], joker=True)
+            return p
+
         result: list[Placement] = []
         for col in range(len(rs.columns)):
             here = [p for p in options if p.column == col]
@@ -184,13 +191,6 @@ class YahtzeeBonusJoker(SpecialRule):
                 continue
             bonus = self.bonus if box > 0 and self.bonus_on(ctx) else 0
             upper_open = upper is not None and ctx.card.is_open(col, rs.index(upper.id))
-            jokers = dict(self.joker_points)
-
-            def joker(p: Placement) -> Placement:
-                if p.category in jokers:
-                    return replace(p, points=jokers[p.category], joker=True)
-                return p
-
             mode = self.mode(ctx)
             if mode == "forced":
                 if upper_open:

@@ -104,7 +104,7 @@ def _straight(counts: Counts, p: Params) -> int:
         for run in pick:
             for face in run:
                 need[face - 1] += 1
-        if all(n <= c for n, c in zip(need, counts)):
+        if all(n <= c for n, c in zip(need, counts, strict=True)):
             return int(p["points"])
     return 0
 

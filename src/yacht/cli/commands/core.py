@@ -56,7 +56,7 @@ def _players(text: str) -> int:
 def cmd_variants(args: argparse.Namespace) -> int:
     from yacht.rules import all_variants
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for rs in all_variants():
         rows.append({
             "id": rs.id, "name": rs.name, "aliases": list(rs.aliases), "dice": rs.dice,

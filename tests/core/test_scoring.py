@@ -1,0 +1,194 @@
+"""Table-driven scoring: every category of every variant, with the edge cases of RULES.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from yacht.rules import all_variants, get
+
+# (variant, dice, category, expected)
+CASES: list[tuple[str, str, str, int]] = [
+    # --- ancient-yacht (and the two-column game, same boxes) -----------------
+    ("ancient-yacht", "11135", "ones", 3),
+    ("ancient-yacht", "22234", "twos", 6),
+    ("ancient-yacht", "33312", "threes", 9),
+    ("ancient-yacht", "44441", "fours", 16),
+    ("ancient-yacht", "55123", "fives", 10),
+    ("ancient-yacht", "66666", "sixes", 30),
+    ("ancient-yacht", "12346", "sixes", 6),
+    ("ancient-yacht", "12345", "choice", 15),
+    ("ancient-yacht", "66655", "full_house", 28),
+    ("ancient-yacht", "22333", "full_house", 13),
+    ("ancient-yacht", "66666", "full_house", 0),      # five of a kind is not a full house
+    ("ancient-yacht", "66662", "full_house", 0),
+    ("ancient-yacht", "66662", "four_of_a_kind", 26),  # sum of all five dice
+    ("ancient-yacht", "66666", "four_of_a_kind", 30),
+    ("ancient-yacht", "66622", "four_of_a_kind", 0),
+    ("ancient-yacht", "12346", "small_straight", 15),
+    ("ancient-yacht", "23451", "small_straight", 15),
+    ("ancient-yacht", "34566", "small_straight", 15),
+    ("ancient-yacht", "12356", "small_straight", 0),
+    ("ancient-yacht", "12345", "large_straight", 30),
+    ("ancient-yacht", "65432", "large_straight", 30),
+    ("ancient-yacht", "12346", "large_straight", 0),
+    ("ancient-yacht", "44444", "yacht", 50),
+    ("ancient-yacht", "44443", "yacht", 0),
+    ("ancient-yacht-double", "66655", "full_house", 28),
+    ("ancient-yacht-double", "33333", "yacht", 50),
+    # --- ancient-yacht-10 -------------------------------------------------------
+    ("ancient-yacht-10", "1111111111", "ones", 10),
+    ("ancient-yacht-10", "6666655555", "sixes", 30),
+    ("ancient-yacht-10", "6666655555", "choice", 55),
+    ("ancient-yacht-10", "6666555443", "double_full_house", 50),  # the maximum
+    ("ancient-yacht-10", "1111222334", "double_full_house", 20),
+    ("ancient-yacht-10", "6666655443", "double_full_house", 0),   # counts 5,2,2,1
+    ("ancient-yacht-10", "6666555444", "double_full_house", 0),   # 4,3,3
+    ("ancient-yacht-10", "6666555442", "double_full_house", 49),  # any four faces
+    ("ancient-yacht-10", "6666666612", "eight_of_a_kind", 51),
+    ("ancient-yacht-10", "6666666666", "eight_of_a_kind", 60),
+    ("ancient-yacht-10", "6666666123", "eight_of_a_kind", 0),
+    ("ancient-yacht-10", "1234234566", "double_small_straight", 30),  # 1234 + 3456
+    ("ancient-yacht-10", "1234123466", "double_small_straight", 30),  # 1234 twice
+    ("ancient-yacht-10", "2345345666", "double_small_straight", 30),
+    ("ancient-yacht-10", "1234566666", "double_small_straight", 0),   # only one run
+    ("ancient-yacht-10", "1234512345", "double_large_straight", 60),
+    ("ancient-yacht-10", "1234523456", "double_large_straight", 60),  # any pairing
+    ("ancient-yacht-10", "2345623456", "double_large_straight", 60),
+    ("ancient-yacht-10", "1234523466", "double_large_straight", 0),   # 12345 + 2346: no
+    ("ancient-yacht-10", "1234523456", "double_small_straight", 30),  # large contains small
+    ("ancient-yacht-10", "5555555555", "double_yacht", 100),
+    ("ancient-yacht-10", "5555555554", "double_yacht", 0),
+    # --- windows-yacht / yatsee / yatcy / tommys-yahtzee / yahtzee --------------
+    ("windows-yacht", "33324", "three_of_a_kind", 15),
+    ("windows-yacht", "33322", "three_of_a_kind", 13),
+    ("windows-yacht", "33222", "four_of_a_kind", 0),
+    ("windows-yacht", "22221", "four_of_a_kind", 9),
+    ("windows-yacht", "55555", "four_of_a_kind", 25),
+    ("windows-yacht", "33322", "full_house", 25),
+    ("windows-yacht", "33333", "full_house", 0),
+    ("windows-yacht", "12346", "small_straight", 30),
+    ("windows-yacht", "12345", "small_straight", 30),
+    ("windows-yacht", "11234", "small_straight", 30),
+    ("windows-yacht", "12245", "small_straight", 0),
+    ("windows-yacht", "23456", "large_straight", 40),
+    ("windows-yacht", "12346", "large_straight", 0),
+    ("windows-yacht", "66666", "yacht", 50),
+    ("windows-yacht", "66666", "chance", 30),
+    ("windows-yacht", "11111", "small_straight", 0),  # no joker in Windows Yacht
+    ("yatsee", "44444", "yatsee", 50),
+    ("yatsee", "34562", "large_straight", 40),
+    ("yatsee", "22255", "full_house", 25),
+    ("yatcy", "13456", "short_straight", 30),
+    ("yatcy", "13456", "long_straight", 0),
+    ("yatcy", "15432", "long_straight", 40),
+    ("yatcy", "22222", "yatcy", 50),
+    ("yatcy", "66554", "chance", 26),
+    ("tommys-yahtzee", "11111", "yahtzee", 50),
+    ("tommys-yahtzee", "55566", "full_house", 25),
+    ("yahtzee", "66666", "yahtzee", 50),
+    ("yahtzee", "66666", "full_house", 0),  # joker only with a filled Yahtzee box
+    ("yahtzee", "34561", "small_straight", 30),
+    ("yahtzee", "44455", "three_of_a_kind", 22),
+    # --- tommys-yacht ----------------------------------------------------------
+    ("tommys-yacht", "66665", "four_of_a_kind", 29),
+    ("tommys-yacht", "66655", "full_house", 28),
+    ("tommys-yacht", "66666", "full_house", 0),
+    ("tommys-yacht", "12345", "little_straight", 30),
+    ("tommys-yacht", "12346", "little_straight", 0),
+    ("tommys-yacht", "23456", "big_straight", 30),
+    ("tommys-yacht", "12345", "big_straight", 0),
+    ("tommys-yacht", "13366", "chance", 19),
+    ("tommys-yacht", "22222", "yacht", 50),
+    # --- tommys-crag -----------------------------------------------------------
+    ("tommys-crag", "661", "crag", 50),
+    ("tommys-crag", "553", "crag", 50),
+    ("tommys-crag", "445", "crag", 50),
+    ("tommys-crag", "661", "thirteen", 26),   # a crag counts as thirteen too
+    ("tommys-crag", "634", "thirteen", 26),
+    ("tommys-crag", "634", "crag", 0),        # thirteen without a pair is no crag
+    ("tommys-crag", "652", "crag", 0),
+    ("tommys-crag", "652", "thirteen", 26),
+    ("tommys-crag", "444", "three_of_a_kind", 25),
+    ("tommys-crag", "444", "fours", 12),
+    ("tommys-crag", "443", "three_of_a_kind", 0),
+    ("tommys-crag", "321", "low_straight", 20),
+    ("tommys-crag", "654", "high_straight", 20),
+    ("tommys-crag", "531", "odd_straight", 20),
+    ("tommys-crag", "642", "even_straight", 20),
+    ("tommys-crag", "124", "low_straight", 0),
+    ("tommys-crag", "642", "high_straight", 0),
+    ("tommys-crag", "666", "sixes", 18),
+    ("tommys-crag", "666", "thirteen", 0),
+    # --- yatzy -----------------------------------------------------------------
+    ("yatzy", "33455", "one_pair", 10),    # highest pair
+    ("yatzy", "12345", "one_pair", 0),
+    ("yatzy", "66666", "one_pair", 12),    # five of a kind is a pair
+    ("yatzy", "33455", "two_pairs", 16),
+    ("yatzy", "33445", "two_pairs", 14),
+    ("yatzy", "33335", "two_pairs", 0),    # one face is not two pairs
+    ("yatzy", "66666", "two_pairs", 0),
+    ("yatzy", "33366", "two_pairs", 18),
+    ("yatzy", "33345", "three_of_a_kind", 9),   # only the three dice count
+    ("yatzy", "66666", "three_of_a_kind", 18),
+    ("yatzy", "33456", "three_of_a_kind", 0),
+    ("yatzy", "22226", "four_of_a_kind", 8),
+    ("yatzy", "66666", "four_of_a_kind", 24),
+    ("yatzy", "12345", "small_straight", 15),
+    ("yatzy", "23456", "small_straight", 0),    # exactly 1-2-3-4-5
+    ("yatzy", "12346", "small_straight", 0),
+    ("yatzy", "23456", "large_straight", 20),
+    ("yatzy", "12345", "large_straight", 0),
+    ("yatzy", "22333", "full_house", 13),
+    ("yatzy", "66666", "full_house", 0),
+    ("yatzy", "12345", "chance", 15),
+    ("yatzy", "11111", "yatzy", 50),
+    # --- sackson-yacht ---------------------------------------------------------
+    ("sackson-yacht", "33333", "four_of_a_kind", 12),  # the four matching dice only
+    ("sackson-yacht", "44441", "four_of_a_kind", 16),
+    ("sackson-yacht", "44411", "four_of_a_kind", 0),
+    ("sackson-yacht", "33322", "full_house", 13),
+    ("sackson-yacht", "33333", "full_house", 0),
+    ("sackson-yacht", "12345", "little_straight", 30),
+    ("sackson-yacht", "23456", "big_straight", 30),
+    ("sackson-yacht", "13456", "big_straight", 0),
+    ("sackson-yacht", "12345", "choice", 15),
+    ("sackson-yacht", "44444", "yacht", 50),
+]
+
+
+@pytest.mark.parametrize(("variant", "dice", "category", "expected"), CASES)
+def test_score_table(variant: str, dice: str, category: str, expected: int) -> None:
+    rs = get(variant)
+    assert rs.scores([int(d) for d in dice])[category] == expected
+
+
+def test_every_category_of_every_variant_has_cases() -> None:
+    """Each box of each variant is covered by a case (directly or by an identical box)."""
+    covered = {get(v).category(c) for v, _, c, _ in CASES}
+    missing = [(rs.id, cat.id) for rs in all_variants() for cat in rs.categories
+               if cat not in covered]
+    assert not missing
+
+
+PEER = Path(__file__).resolve().parents[2].parent / "shared" / "peer-tests" / \
+    "exercism-yacht-canonical.json"
+
+
+def _peer_cases() -> list[tuple[str, list[int], str, int]]:
+    data = json.loads(PEER.read_text())
+    return [(c["description"], c["input"]["dice"], c["input"]["category"], c["expected"])
+            for c in data["cases"]]
+
+
+@pytest.mark.parametrize(("description", "dice", "category", "expected"), _peer_cases())
+def test_exercism_canonical_sackson(description: str, dice: list[int], category: str,
+                                    expected: int) -> None:
+    rs = get("sackson-yacht")
+    assert rs.scores(dice)[category.replace(" ", "_")] == expected, description
+
+
+def test_peer_suite_is_complete() -> None:
+    assert len(_peer_cases()) == 29

@@ -1,0 +1,49 @@
+"""The code's own promises: types (mypy --strict), lint (ruff) and the docstring examples."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+# Modules whose `>>>` examples are run (pure modules; UI modules have none that run alone).
+DOCTEST_PACKAGES = ["yacht.rules", "yacht.engine", "yacht.strategy", "yacht.render"]
+
+
+def _modules() -> list[str]:
+    names = []
+    for pkg_name in DOCTEST_PACKAGES:
+        pkg = importlib.import_module(pkg_name)
+        names.append(pkg_name)
+        if hasattr(pkg, "__path__"):
+            for info in pkgutil.walk_packages(pkg.__path__, pkg_name + "."):
+                names.append(info.name)
+    return names
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def test_mypy_strict() -> None:
+    proc = subprocess.run([str(BIN / "mypy"), "--strict", "src/yacht"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_ruff() -> None:
+    proc = subprocess.run([str(BIN / "ruff"), "check", "--output-format", "concise",
+                           "src", "tests", "benchmarks"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
