@@ -173,16 +173,21 @@ def test_every_category_of_every_variant_has_cases() -> None:
     assert not missing
 
 
+# The peer suite lives in ../shared beside the checkout (CI lays it there too).
 PEER = Path(__file__).resolve().parents[2].parent / "shared" / "peer-tests" / \
     "exercism-yacht-canonical.json"
+needs_peer = pytest.mark.skipif(not PEER.exists(), reason=f"peer suite not found at {PEER}")
 
 
 def _peer_cases() -> list[tuple[str, list[int], str, int]]:
+    if not PEER.exists():
+        return []
     data = json.loads(PEER.read_text())
     return [(c["description"], c["input"]["dice"], c["input"]["category"], c["expected"])
             for c in data["cases"]]
 
 
+@needs_peer
 @pytest.mark.parametrize(("description", "dice", "category", "expected"), _peer_cases())
 def test_exercism_canonical_sackson(description: str, dice: list[int], category: str,
                                     expected: int) -> None:
@@ -190,5 +195,6 @@ def test_exercism_canonical_sackson(description: str, dice: list[int], category:
     assert rs.scores(dice)[category.replace(" ", "_")] == expected, description
 
 
+@needs_peer
 def test_peer_suite_is_complete() -> None:
     assert len(_peer_cases()) == 29
