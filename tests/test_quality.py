@@ -43,7 +43,7 @@ def test_mypy_strict() -> None:
 
 
 def test_ruff() -> None:
-    proc = subprocess.run([str(BIN / "ruff"), "check", "--output-format", "concise",
-                           "src", "tests", "benchmarks"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    dirs = [d for d in ("src", "tests", "benchmarks") if (ROOT / d).is_dir()]
+    proc = subprocess.run([str(BIN / "ruff"), "check", "--output-format", "concise", *dirs],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
