@@ -1,0 +1,261 @@
+"""Store commands: scores (the top tens), resume (saved games), stats (per player).
+
+Every command takes ``--db URL`` (an SQLAlchemy URL or a file path); without it
+the ``YACHT_DB`` environment variable, else the SQLite file in the user data
+directory, is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args
+
+if TYPE_CHECKING:
+    from yacht.engine import Action, State
+    from yacht.store import Store
+
+ORDER = 40
+
+_DB_HELP = ("database: an SQLAlchemy URL (sqlite:///FILE, postgresql+psycopg://USER@HOST/DB) "
+            "or a file path (default: $YACHT_DB, else yacht.sqlite3 in the user data directory)")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("scores", help="the top ten of a variant (or of every table)",
+                       description="High scores: a top ten per variant and option set. Games "
+                       "where the advisor was consulted are listed apart (--assisted).")
+    add_variant_args(p, variant=False)
+    p.add_argument("variant", nargs="?", help="variant id or alias (default: every table)")
+    p.add_argument("--assisted", action="store_true", help="the table of assisted games")
+    p.add_argument("--db", metavar="URL", help=_DB_HELP)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_scores)
+
+    p = sub.add_parser(
+        "resume", help="list unfinished games, show one, or play one action of it",
+        description="Without ID: the unfinished games. With ID (or a unique prefix): the game "
+        "as it stands. --action applies one action and saves it: roll [VALUES], choose "
+        "POSITIONS (e.g. choose 1,3), score BOX [COLUMN], give-back, take-back, computer.")
+    p.add_argument("id", nargs="?", help="a game id or a unique prefix of one")
+    p.add_argument("-a", "--action", metavar="ACTION", help="the action to apply and save")
+    p.add_argument("--delete", action="store_true", help="abandon the game (deletes it)")
+    p.add_argument("--export", metavar="FILE", help="write the game's record (for `yacht replay`)")
+    p.add_argument("--finished", action="store_true", help="list finished games instead")
+    p.add_argument("--db", metavar="URL", help=_DB_HELP)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_resume)
+
+    p = sub.add_parser("stats", help="statistics per player and variant",
+                       description="Games, wins (in games of 2 or more), average, best, "
+                       "upper-bonus rate, yachts rolled and the advisor's average "
+                       "expected-score loss per decision.")
+    p.add_argument("player", nargs="?", help="only this player (name, any case)")
+    p.add_argument("--computers", action="store_true", help="include computer players")
+    p.add_argument("--db", metavar="URL", help=_DB_HELP)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_stats)
+
+
+def _open(args: argparse.Namespace) -> Store:
+    from yacht.store import StoreError, open_store
+
+    try:
+        return open_store(args.db)
+    except StoreError as e:
+        raise CliError(str(e)) from None
+
+
+def _run(args: argparse.Namespace, fn: Any) -> int:
+    from yacht.store import StoreError
+    from yacht.store.play import ActionError
+
+    store = _open(args)
+    try:
+        return int(fn(store))
+    except (StoreError, ActionError) as e:
+        raise CliError(str(e)) from None
+    finally:
+        store.close()
+
+
+# --- scores ---------------------------------------------------------------------
+def cmd_scores(args: argparse.Namespace) -> int:
+    if args.variant is None and args.option:
+        raise CliError("--option needs a VARIANT")
+    rs = ruleset_from_args(args.variant, args.option) if args.variant else None
+
+    def go(store: Store) -> int:
+        from yacht.rules import UnknownVariant, get
+
+        if rs is not None:
+            tables = [(rs.key, args.assisted)]
+        else:
+            tables = [t for t in store.score_tables() if t[1] == args.assisted]
+        out = []
+        for key, assisted in tables:
+            variant, *opts = key.split(";")
+            try:
+                table_rs = get(variant, dict(o.split("=", 1) for o in opts))
+            except (UnknownVariant, ValueError):
+                continue  # a table of a variant this version does not know
+            entries = store.top_ten(table_rs, assisted)
+            out.append({"key": key, "variant": table_rs.id, "name": table_rs.name,
+                        "options": dict(table_rs.option_values), "assisted": assisted,
+                        "entries": [e.to_json() for e in entries]})
+        if args.json:
+            emit_json(out[0] if rs is not None else out)
+            return 0
+        if not out:
+            print("No high scores yet." + (" (assisted games)" if args.assisted else ""))
+        for i, t in enumerate(out):
+            if i:
+                print()
+            title = f"{t['name']} ({t['key']})" + (" - assisted" if t["assisted"] else "")
+            print(title)
+            if not t["entries"]:
+                print("  no scores yet")
+            for e in t["entries"]:
+                print(f"  {e['rank']:>2}. {e['name']:<20} {e['score']:>5}  "
+                      f"{e['date'][:10]}  game {e['game_id']}")
+        return 0
+
+    return _run(args, go)
+
+
+# --- resume ---------------------------------------------------------------------
+def _computer(state: State) -> list[Action]:
+    from yacht.strategy.base import UnknownLevel, make_player
+
+    player = state.players[state.current]
+    try:
+        strategy = make_player(player.level or "random", state.ruleset)
+    except (UnknownLevel, ImportError, AttributeError):
+        strategy = make_player("random", state.ruleset)
+    return strategy.decide(state).actions()
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    if args.id is None and (args.action or args.delete or args.export):
+        raise CliError("--action, --delete and --export need a game ID (see `yacht resume`)")
+    if sum(bool(x) for x in (args.action, args.delete, args.export)) > 1:
+        raise CliError("give only one of --action, --delete, --export")
+
+    def go(store: Store) -> int:
+        if args.id is None:
+            return _list_games(store, args)
+        game_id = store.resolve_id(args.id)
+        if args.delete:
+            store.delete_game(game_id)
+            if args.json:
+                emit_json({"deleted": game_id})
+            else:
+                print(f"Game {game_id} deleted.")
+            return 0
+        if args.export:
+            return _export(store, game_id, args)
+        if args.action is not None:
+            from yacht.store.play import action_text, apply_action
+
+            done = apply_action(store, game_id, args.action, computer=_computer)
+            rs = done.state.ruleset
+            if args.json:
+                emit_json({**_game_json(store, game_id),
+                           "applied": [action_text(a, rs) for a in done.actions],
+                           "high_scores": [e.to_json() for e in done.entries]})
+                return 0
+            print("Applied: " + "; ".join(action_text(a, rs) for a in done.actions))
+            for e in done.entries:
+                print(f"New high score: #{e.rank} {e.name} {e.score}"
+                      + (" (assisted)" if e.assisted else ""))
+        if args.json:
+            emit_json(_game_json(store, game_id))
+            return 0
+        from yacht.store.play import show_game
+
+        print(show_game(store, game_id))
+        return 0
+
+    return _run(args, go)
+
+
+def _list_games(store: Store, args: argparse.Namespace) -> int:
+    games = store.finished_games(limit=50) if args.finished else store.unfinished_games()
+    if args.json:
+        emit_json([g.to_json() for g in games])
+        return 0
+    if not games:
+        print("No finished games." if args.finished else "No unfinished games.")
+        return 0
+    print(f"{'id':<12}  {'variant':<28} {'turn':>7}  {'last played':<16}  players")
+    for g in games:
+        names = ", ".join(p.name + ("*" if p.is_computer else "") for p in g.players)
+        when = g.last_played.strftime("%Y-%m-%d %H:%M")
+        turn = f"{g.turn}/{g.turns}"
+        print(f"{g.id:<12}  {g.key:<28} {turn:>7}  {when:<16}  {names}")
+    if not args.finished:
+        print("\n`yacht resume ID` shows a game; `yacht resume ID --action roll` plays on "
+              "(* = computer).")
+    return 0
+
+
+def _game_json(store: Store, game_id: str) -> dict[str, Any]:
+    from yacht.store.play import legal_texts
+
+    info = store.game_info(game_id)
+    state = store.load_state(game_id)
+    rs = state.ruleset
+    return {
+        **info.to_json(),
+        "dice": list(state.dice), "chosen": [p + 1 for p in sorted(state.chosen)],
+        "rolls_left": state.rolls_left,
+        "on_turn": state.players[state.current].name,
+        "totals": state.returns(),
+        "cards": [[[v for v in col] for col in state.card(i).boxes]
+                  for i in range(len(state.players))],
+        "categories": [c.id for c in rs.categories],
+        "legal_actions": legal_texts(state),
+    }
+
+
+def _export(store: Store, game_id: str, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    rec = store.load_record(game_id)
+    path = Path(args.export)
+    if path.exists():
+        raise CliError(f"{path} exists; choose another file (it is never overwritten)")
+    try:
+        rec.save(path)
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror or e}") from None
+    if args.json:
+        emit_json({"id": game_id, "file": str(path)})
+    else:
+        print(f"Game {game_id} written to {path} (`yacht replay {path}`).")
+    return 0
+
+
+# --- stats ----------------------------------------------------------------------
+def cmd_stats(args: argparse.Namespace) -> int:
+    def go(store: Store) -> int:
+        rows = store.stats(args.player, include_computers=args.computers)
+        if args.json:
+            emit_json([r.to_json() for r in rows])
+            return 0
+        if not rows:
+            who = f" for {args.player}" if args.player else ""
+            print(f"No finished games{who}.")
+            return 0
+        print(f"{'player':<16} {'variant':<28} {'games':>5} {'wins':>7} {'avg':>7} "
+              f"{'best':>5} {'bonus':>6} {'yachts':>6} {'loss':>6}")
+        for r in rows:
+            wins = f"{r.wins}/{r.multiplayer_games}" if r.multiplayer_games else "-"
+            bonus = f"{r.upper_bonus_rate:.0%}" if r.upper_bonus_rate is not None else "-"
+            loss = f"{r.average_loss:.2f}" if r.average_loss is not None else "n/a"
+            print(f"{r.name[:16]:<16} {r.key[:28]:<28} {r.games:>5} {wins:>7} "
+                  f"{r.average:>7.1f} {r.best:>5} {bonus:>6} {r.yachts:>6} {loss:>6}")
+        return 0
+
+    return _run(args, go)

@@ -1,0 +1,17 @@
+"""The store: saved games, high scores and statistics on SQLAlchemy (see ``API.md``).
+
+>>> import os, tempfile
+>>> from yacht.engine import Player, Record
+>>> store = open_store(os.path.join(tempfile.mkdtemp(), "games.db"))
+>>> gid = store.start_game(Record("yatzy", {}, [Player("Ann")]))
+>>> [g.id for g in store.unfinished_games()] == [gid]
+True
+>>> store.close()
+"""
+
+from .core import GameInfo, PlayerStats, ScoreEntry, Store, open_store
+from .errors import StoreError
+from .opening import default_path
+
+__all__ = ["GameInfo", "PlayerStats", "ScoreEntry", "Store", "StoreError", "default_path",
+           "open_store"]

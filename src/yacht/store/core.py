@@ -1,0 +1,611 @@
+"""The store: saved games (every action as it happens), high scores and statistics."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import secrets
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine, Row, and_, delete, func, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+
+from yacht.engine import (
+    Action,
+    Player,
+    Record,
+    RecordError,
+    Rng,
+    State,
+    action_from_json,
+    action_to_json,
+)
+from yacht.rules import Ruleset
+
+from . import opening
+from .errors import StoreError, describe_db_error, is_locked_error
+from .schema import actions, decision_losses, games, results
+
+__all__ = ["GameInfo", "PlayerStats", "ScoreEntry", "Store", "open_store"]
+
+T = TypeVar("T")
+TOP = 10
+_RETRIES = 40
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One saved game, as listed by `yacht resume` (finished games too)."""
+
+    id: str
+    variant: str
+    options: dict[str, str]
+    key: str
+    players: list[Player]
+    turn: int
+    turns: int
+    current: int
+    actions: int
+    created: datetime
+    last_played: datetime
+    finished: datetime | None
+    assisted: bool
+    scores: list[int] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "variant": self.variant, "options": dict(self.options),
+            "key": self.key, "players": [p.to_json() for p in self.players],
+            "turn": self.turn, "turns": self.turns, "current": self.current,
+            "actions": self.actions, "created": self.created.isoformat(),
+            "last_played": self.last_played.isoformat(),
+            "finished": self.finished.isoformat() if self.finished else None,
+            "assisted": self.assisted, "scores": self.scores,
+        }
+
+
+@dataclass(frozen=True)
+class ScoreEntry:
+    """A line of a top ten."""
+
+    rank: int
+    name: str
+    score: int
+    date: datetime
+    game_id: str
+    key: str
+    assisted: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rank": self.rank, "name": self.name, "score": self.score,
+                "date": self.date.isoformat(), "game_id": self.game_id, "key": self.key,
+                "assisted": self.assisted}
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's record in one kind of game (``key`` = variant and options)."""
+
+    name: str
+    key: str
+    variant: str
+    games: int
+    wins: int
+    multiplayer_games: int
+    average: float
+    best: int
+    upper_bonus_rate: float | None
+    yachts: int
+    decisions: int
+    average_loss: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _aware(d: datetime) -> datetime:
+    return d.replace(tzinfo=UTC) if d.tzinfo is None else d.astimezone(UTC)
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
+
+
+def open_store(url: str | None = None) -> Store:
+    """Open (creating and migrating when needed) the store at ``url``.
+
+    ``None`` means ``$YACHT_DB``, else the SQLite file in the user data
+    directory. Raises :class:`StoreError` with a one-line message.
+
+    >>> import tempfile, os
+    >>> with open_store(os.path.join(tempfile.mkdtemp(), "t.db")) as s:
+    ...     s.unfinished_games()
+    []
+    """
+    target = opening.resolve(url)
+    created = False
+    if target.path is not None:
+        if target.path.exists():
+            opening.inspect_sqlite_file(target.path)
+        else:
+            opening.create_sqlite_file(target.path, make_dirs=target.is_default)
+            created = True
+    engine = opening.make_engine(target)
+    try:
+        backup = opening.migrate(engine, target)
+    except StoreError:
+        engine.dispose()
+        _remove_if_new(target, created)
+        raise
+    except (SQLAlchemyError, OSError) as e:
+        engine.dispose()
+        _remove_if_new(target, created)
+        raise StoreError(describe_db_error(e, target.location, "opening")) from None
+    return Store(engine, target, backup)
+
+
+def _remove_if_new(target: opening.Target, created: bool) -> None:
+    """A file this call created and could not set up is removed again (never any other)."""
+    if created and target.path is not None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            p = target.path.with_name(target.path.name + suffix)
+            try:
+                if suffix == "" and p.stat().st_size > 0:
+                    return
+                p.unlink()
+            except OSError:
+                pass
+
+
+class Store:
+    """Saved games, high scores and statistics in one SQL database (see API.md)."""
+
+    def __init__(self, engine: Engine, target: opening.Target, backup: str | None = None):
+        self._engine = engine
+        self._target = target
+        #: the copy made before migrating an older file, if one was made now
+        self.backup: str | None = backup
+
+    @property
+    def location(self) -> str:
+        """The file path, or the URL without password."""
+        return self._target.location
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    # --- transactions --------------------------------------------------------
+    def _tx(self, fn: Callable[[Connection], T], doing: str = "writing") -> T:
+        """Run ``fn`` in one transaction; retried while SQLite reports the file locked."""
+        for attempt in range(_RETRIES):
+            try:
+                with self._engine.begin() as conn:
+                    return fn(conn)
+            except OperationalError as e:
+                if is_locked_error(e) and attempt < _RETRIES - 1:
+                    time.sleep(min(0.5, 0.01 * (attempt + 1)) * (1 + random.random()))
+                    continue
+                raise StoreError(describe_db_error(e, self.location, doing)) from None
+            except IntegrityError as e:
+                raise StoreError(f"conflicting write to {self.location} "
+                                 f"({describe_db_error(e, self.location, doing)})") from None
+            except SQLAlchemyError as e:
+                raise StoreError(describe_db_error(e, self.location, doing)) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _read(self, fn: Callable[[Connection], T]) -> T:
+        return self._tx(fn, "reading")
+
+    def _game_row(self, conn: Connection, game_id: str, lock: bool = False) -> Row[Any]:
+        q = select(games).where(games.c.id == game_id)
+        if lock and conn.dialect.name == "postgresql":
+            q = q.with_for_update()
+        row = conn.execute(q).first()
+        if row is None:
+            raise StoreError(f"no game {game_id} in {self.location}")
+        return row
+
+    def _actions(self, conn: Connection, game_id: str) -> list[Action]:
+        rows = conn.execute(select(actions.c.idx, actions.c.action)
+                            .where(actions.c.game_id == game_id)
+                            .order_by(actions.c.idx)).all()
+        out: list[Action] = []
+        for i, (idx, raw) in enumerate(rows):
+            if idx != i:
+                raise StoreError(f"game {game_id} in {self.location} is damaged "
+                                 f"(action {i + 1} is missing)")
+            out.append(self._parse_action(game_id, i, raw))
+        return out
+
+    def _parse_action(self, game_id: str, i: int, raw: str) -> Action:
+        try:
+            return action_from_json(json.loads(raw))
+        except (ValueError, TypeError) as e:
+            raise StoreError(f"game {game_id} in {self.location} is damaged "
+                             f"(action {i + 1}: {e})") from None
+
+    def _record(self, row: Row[Any], acts: list[Action]) -> Record:
+        try:
+            players = [Player.from_json(p) for p in json.loads(row.players)]
+            header = json.loads(row.header)
+            options = {str(k): str(v) for k, v in json.loads(row.options).items()}
+        except (ValueError, TypeError, AttributeError) as e:
+            raise StoreError(f"game {row.id} in {self.location} is damaged ({e})") from None
+        return Record(row.variant, options, players, acts, str(header.get("created", "")),
+                      dict(header.get("meta") or {}))
+
+    def _replayed(self, rec: Record, game_id: str) -> State:
+        try:
+            return rec.final_state()
+        except (RecordError, ValueError) as e:
+            raise StoreError(f"game {game_id} in {self.location} cannot be replayed: {e}") \
+                from None
+
+    # --- games ----------------------------------------------------------------
+    def start_game(self, record: Record) -> str:
+        """Save a new unfinished game; returns its id."""
+        try:
+            state = record.final_state()
+        except (RecordError, ValueError) as e:
+            raise StoreError(f"the new game cannot be saved: it does not replay ({e})") from None
+        game_id = secrets.token_hex(6)
+        now = _now()
+        try:
+            header = _dump({"created": record.created, "meta": record.meta})
+        except (TypeError, ValueError) as e:
+            raise StoreError(f"the new game cannot be saved: its meta data is not JSON ({e})") \
+                from None
+        row = {
+            "id": game_id, "variant": record.variant, "options": _dump(record.options),
+            "table_key": state.ruleset.key,
+            "players": _dump([p.to_json() for p in record.players]),
+            "header": header,
+            "created": now, "last_played": now, "finished": None,
+            "n_actions": len(record.actions), "assisted": 0, "scores": None,
+        }
+
+        def go(conn: Connection) -> str:
+            conn.execute(insert(games).values(**row))
+            if record.actions:
+                conn.execute(insert(actions), [
+                    {"game_id": game_id, "idx": i, "action": _dump(action_to_json(a))}
+                    for i, a in enumerate(record.actions)])
+            return game_id
+
+        return self._tx(go)
+
+    def append_action(self, game_id: str, index: int, action: Action) -> None:
+        """Write action ``index`` (0-based) of the game's log; durable when it returns."""
+        if index < 0:
+            raise StoreError(f"action index {index} is negative")
+        raw = _dump(action_to_json(action))
+
+        def go(conn: Connection) -> None:
+            # the usual case in one statement: the game is open and this action comes next
+            moved = conn.execute(
+                update(games)
+                .where(and_(games.c.id == game_id, games.c.finished.is_(None),
+                            games.c.n_actions == index))
+                .values(n_actions=index + 1, last_played=_now()))
+            if moved.rowcount == 1:
+                conn.execute(insert(actions).values(game_id=game_id, idx=index, action=raw))
+                return
+            row = self._game_row(conn, game_id, lock=True)
+            if row.finished is not None:
+                raise StoreError(f"game {game_id} in {self.location} is finished")
+            n = row.n_actions
+            if index < n:
+                old = conn.execute(select(actions.c.action).where(
+                    and_(actions.c.game_id == game_id, actions.c.idx == index))).scalar()
+                if old is None or (old != raw and action_from_json(json.loads(old)) != action):
+                    raise StoreError(f"game {game_id} in {self.location} already has a "
+                                     f"different action {index + 1}")
+                return
+            if index > n:
+                raise StoreError(f"game {game_id} in {self.location} has {n} actions; "
+                                 f"action {index + 1} cannot come next")
+            conn.execute(insert(actions).values(game_id=game_id, idx=index, action=raw))
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(n_actions=n + 1, last_played=_now()))
+
+        self._tx(go)
+
+    def set_assisted(self, game_id: str, player: int | None = None) -> None:
+        """Mark that the advisor was consulted (by ``player``, or by every person)."""
+
+        def go(conn: Connection) -> None:
+            row = self._game_row(conn, game_id, lock=True)
+            players = [Player.from_json(p) for p in json.loads(row.players)]
+            if player is None:
+                mask = sum(1 << i for i, p in enumerate(players) if not p.is_computer)
+            elif 0 <= player < len(players):
+                mask = 1 << player
+            else:
+                raise StoreError(f"game {game_id} has no player {player} "
+                                 f"(seats 0-{len(players) - 1})")
+            if row.finished is not None:
+                return  # the results stand as they were entered
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(assisted=games.c.assisted.op("|")(mask)))
+
+        self._tx(go)
+
+    def record_decision_loss(self, game_id: str, loss: float, player: int | None = None) -> None:
+        """Store the advisor's expected-score loss of one decision (shown by `yacht stats`)."""
+        if not isinstance(loss, int | float) or not math.isfinite(loss) or loss < 0:
+            raise StoreError(f"a decision loss must be a finite number >= 0, not {loss!r}")
+        seat = player
+        if seat is None:
+            seat = self.load_state(game_id).current
+
+        def go(conn: Connection) -> None:
+            row = self._game_row(conn, game_id)
+            n = len(json.loads(row.players))
+            if not 0 <= seat < n:
+                raise StoreError(f"game {game_id} has no player {seat} (seats 0-{n - 1})")
+            conn.execute(insert(decision_losses).values(game_id=game_id, seat=seat,
+                                                        loss=float(loss)))
+
+        self._tx(go)
+
+    def finish_game(self, game_id: str, state: State) -> list[ScoreEntry]:
+        """Mark the game finished; enter results and high scores. Returns this game's new
+        top-ten entries (with rank); finishing an already finished game returns []."""
+        if not state.is_terminal():
+            raise StoreError(f"game {game_id} is not over yet; it cannot be finished")
+        rs = state.ruleset
+        rec = Record.from_state(state)
+        per_player = _results_of(rec, state)
+
+        def go(conn: Connection) -> list[ScoreEntry]:
+            row = self._game_row(conn, game_id, lock=True)
+            if row.finished is not None:
+                return []
+            if row.table_key != rs.key or json.loads(row.players) != [
+                    p.to_json() for p in state.players]:
+                raise StoreError(f"game {game_id} in {self.location} is a different game "
+                                 f"({row.table_key}) from the one being finished ({rs.key})")
+            stored = self._actions(conn, game_id)
+            log = list(state.log)
+            if stored != log[:len(stored)]:
+                raise StoreError(f"game {game_id} in {self.location}: the game being finished "
+                                 f"does not continue the saved actions")
+            if len(log) > len(stored):
+                conn.execute(insert(actions), [
+                    {"game_id": game_id, "idx": i, "action": _dump(action_to_json(a))}
+                    for i, a in enumerate(log) if i >= len(stored)])
+            now = _now()
+            conn.execute(update(games).where(games.c.id == game_id).values(
+                finished=now, last_played=now, n_actions=len(log),
+                scores=_dump(state.returns())))
+            mask = int(row.assisted)
+            assisted_tables: set[bool] = set()
+            rows = []
+            for seat, res in enumerate(per_player):
+                assisted = bool(mask & (1 << seat)) and res["kind"] == "person"
+                if res["kind"] == "person":
+                    assisted_tables.add(assisted)
+                rows.append({**res, "game_id": game_id, "seat": seat, "variant": rs.id,
+                             "table_key": rs.key, "assisted": assisted, "finished": now})
+            conn.execute(insert(results), rows)
+            out: list[ScoreEntry] = []
+            for assisted in sorted(assisted_tables):
+                out += [e for e in self._top(conn, rs.key, assisted) if e.game_id == game_id]
+            return out
+
+        return self._tx(go)
+
+    def delete_game(self, game_id: str) -> None:
+        """Abandon an unfinished game (finished games stay for the records)."""
+
+        def go(conn: Connection) -> None:
+            row = self._game_row(conn, game_id, lock=True)
+            if row.finished is not None:
+                raise StoreError(f"game {game_id} is finished; finished games are kept")
+            for table in (actions, decision_losses):
+                conn.execute(delete(table).where(table.c.game_id == game_id))
+            conn.execute(delete(games).where(games.c.id == game_id))
+
+        self._tx(go)
+
+    # --- reading ----------------------------------------------------------------
+    def resolve_id(self, prefix: str) -> str:
+        """The full id of the one game whose id starts with ``prefix``."""
+        p = prefix.strip().lower()
+        if not p or not all(c in "0123456789abcdef" for c in p):
+            raise StoreError(f"{prefix!r} is not a game id (hex digits, see `yacht resume`)")
+
+        def go(conn: Connection) -> str:
+            ids = list(conn.execute(select(games.c.id).where(games.c.id.startswith(p))
+                                    .limit(2)).scalars())
+            if not ids:
+                raise StoreError(f"no game {p} in {self.location}")
+            if len(ids) > 1:
+                raise StoreError(f"{p} fits more than one game in {self.location}; "
+                                 f"give more digits")
+            return str(ids[0])
+
+        return self._read(go)
+
+    def load_record(self, game_id: str) -> Record:
+        """The game's record (all actions so far)."""
+
+        def go(conn: Connection) -> Record:
+            row = self._game_row(conn, game_id)
+            return self._record(row, self._actions(conn, game_id))
+
+        return self._read(go)
+
+    def load_state(self, game_id: str, rng: Rng | None = None) -> State:
+        """The game replayed to its last action, ready to go on (``rng`` draws new rolls)."""
+        rec = self.load_record(game_id)
+        try:
+            state = State(rec.ruleset, rec.players, rng if rng is not None else random.Random())
+            for a in rec.actions:
+                state.apply(a)
+        except (RecordError, ValueError) as e:
+            raise StoreError(f"game {game_id} in {self.location} cannot be replayed: {e}") \
+                from None
+        return state
+
+    def _info(self, row: Row[Any], acts: list[Action]) -> GameInfo:
+        rec = self._record(row, acts)
+        state = self._replayed(rec, row.id)
+        turns = state.ruleset.turns
+        cur = state.current
+        turn = turns if state.is_terminal() else min(turns, state.turns_taken(cur) + 1)
+        return GameInfo(
+            id=row.id, variant=row.variant, options=dict(rec.options), key=row.table_key,
+            players=list(rec.players), turn=turn, turns=turns, current=cur,
+            actions=len(acts), created=_aware(row.created),
+            last_played=_aware(row.last_played),
+            finished=_aware(row.finished) if row.finished is not None else None,
+            assisted=bool(row.assisted),
+            scores=json.loads(row.scores) if row.scores else None)
+
+    def _infos(self, where: Any, order: Any, limit: int | None) -> list[GameInfo]:
+        def go(conn: Connection) -> list[GameInfo]:
+            q = select(games).where(where).order_by(order, games.c.id)
+            if limit is not None:
+                q = q.limit(limit)
+            rows = conn.execute(q).all()
+            by_game: dict[str, list[Action]] = {r.id: [] for r in rows}
+            if rows:
+                for gid, idx, raw in conn.execute(
+                        select(actions.c.game_id, actions.c.idx, actions.c.action)
+                        .where(actions.c.game_id.in_(list(by_game)))
+                        .order_by(actions.c.game_id, actions.c.idx)):
+                    lst = by_game[gid]
+                    if idx != len(lst):
+                        raise StoreError(f"game {gid} in {self.location} is damaged "
+                                         f"(action {len(lst) + 1} is missing)")
+                    lst.append(self._parse_action(gid, idx, raw))
+            return [self._info(r, by_game[r.id]) for r in rows]
+
+        return self._read(go)
+
+    def unfinished_games(self) -> list[GameInfo]:
+        """Games that can be resumed, most recently played first."""
+        return self._infos(games.c.finished.is_(None), games.c.last_played.desc(), None)
+
+    def finished_games(self, limit: int | None = None) -> list[GameInfo]:
+        """Finished games, newest first."""
+        return self._infos(games.c.finished.is_not(None), games.c.finished.desc(), limit)
+
+    def game_info(self, game_id: str) -> GameInfo:
+        infos = self._infos(games.c.id == game_id, games.c.id, None)
+        if not infos:
+            raise StoreError(f"no game {game_id} in {self.location}")
+        return infos[0]
+
+    def _top(self, conn: Connection, key: str, assisted: bool) -> list[ScoreEntry]:
+        q = (select(results.c.name, results.c.score, results.c.finished, results.c.game_id)
+             .where(and_(results.c.table_key == key, results.c.assisted.is_(assisted),
+                         results.c.kind == "person"))
+             .order_by(results.c.score.desc(), results.c.finished, results.c.id)
+             .limit(TOP))
+        return [ScoreEntry(i + 1, name, int(score), _aware(fin), gid, key, assisted)
+                for i, (name, score, fin, gid) in enumerate(conn.execute(q))]
+
+    def top_ten(self, ruleset: Ruleset, assisted: bool = False) -> list[ScoreEntry]:
+        """The ten best scores by people in this variant with these options."""
+        return self._read(lambda conn: self._top(conn, ruleset.key, assisted))
+
+    def score_tables(self) -> list[tuple[str, bool]]:
+        """Every (ruleset key, assisted) that has high-score entries, sorted."""
+        def go(conn: Connection) -> list[tuple[str, bool]]:
+            q = (select(results.c.table_key, results.c.assisted)
+                 .where(results.c.kind == "person").distinct())
+            return sorted((str(k), bool(a)) for k, a in conn.execute(q))
+
+        return self._read(go)
+
+    def stats(self, player: str | None = None,
+              include_computers: bool = False) -> list[PlayerStats]:
+        """Per player name and kind of game: games, wins, average, best, bonus rate, ..."""
+
+        def go(conn: Connection) -> tuple[list[Any], list[Any]]:
+            q = select(results)
+            if not include_computers:
+                q = q.where(results.c.kind == "person")
+            if player is not None:
+                q = q.where(func.lower(results.c.name) == player.strip().lower())
+            res = list(conn.execute(q.order_by(results.c.id)).all())
+            losses: list[Any] = []
+            if res:
+                losses = list(conn.execute(
+                    select(decision_losses.c.game_id, decision_losses.c.seat,
+                           decision_losses.c.loss)
+                    .join(results, and_(results.c.game_id == decision_losses.c.game_id,
+                                        results.c.seat == decision_losses.c.seat))
+                    .where(results.c.id.in_([r.id for r in res]))).all())
+            return res, losses
+
+        res, losses = self._read(go)
+        return _aggregate(res, losses)
+
+
+def _results_of(rec: Record, state: State) -> list[dict[str, Any]]:
+    """Each player's result of a finished game (kind, score, won, bonus, yachts)."""
+    rs = state.ruleset
+    scores = state.returns()
+    winners = set(state.winners())
+    multi = len(state.players) > 1
+    yachts = [0] * len(state.players)
+    try:
+        for t in rec.turns():
+            if len(t.dice) == rs.dice and len(set(t.dice)) == 1:
+                yachts[t.player] += 1
+    except RecordError as e:
+        raise StoreError(f"the finished game cannot be replayed: {e}") from None
+    out = []
+    for seat, p in enumerate(state.players):
+        bonus: bool | None = None
+        if rs.upper_bonus is not None:
+            bonus = any(c.bonus > 0 for c in state.totals(seat).columns)
+        out.append({"name": p.name, "kind": p.kind, "score": scores[seat],
+                    "won": multi and seat in winners, "multiplayer": multi,
+                    "upper_bonus": bonus, "yachts": yachts[seat]})
+    return out
+
+
+def _aggregate(res: Sequence[Any], losses: Iterable[Any]) -> list[PlayerStats]:
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for r in res:
+        groups.setdefault((r.name, r.table_key), []).append(r)
+    seat_group = {(r.game_id, r.seat): (r.name, r.table_key) for r in res}
+    loss_sum: dict[tuple[str, str], list[float]] = {}
+    for gid, seat, loss in losses:
+        g = seat_group.get((gid, seat))
+        if g is not None:
+            loss_sum.setdefault(g, []).append(float(loss))
+    out = []
+    for (name, key), rows in sorted(groups.items(), key=lambda kv: (kv[0][0].lower(), kv[0][1])):
+        bonus = [r.upper_bonus for r in rows if r.upper_bonus is not None]
+        ls = loss_sum.get((name, key), [])
+        out.append(PlayerStats(
+            name=name, key=key, variant=rows[0].variant, games=len(rows),
+            wins=sum(1 for r in rows if r.won),
+            multiplayer_games=sum(1 for r in rows if r.multiplayer),
+            average=sum(r.score for r in rows) / len(rows),
+            best=max(r.score for r in rows),
+            upper_bonus_rate=(sum(1 for b in bonus if b) / len(bonus)) if bonus else None,
+            yachts=sum(r.yachts for r in rows),
+            decisions=len(ls), average_loss=(sum(ls) / len(ls)) if ls else None))
+    return out

@@ -1,0 +1,55 @@
+"""StoreError and the translation of database errors into one-line messages."""
+
+from __future__ import annotations
+
+__all__ = ["StoreError", "describe_db_error", "is_locked_error"]
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked: one line saying what is wrong and where.
+
+    >>> str(StoreError("no game 12ab in /tmp/x.db"))
+    'no game 12ab in /tmp/x.db'
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "store error"
+
+
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None) or exc
+    text = str(orig).strip()
+    return text.splitlines()[0].strip() if text else type(orig).__name__
+
+
+def is_locked_error(exc: BaseException) -> bool:
+    """SQLite's "database is locked"/"busy": worth retrying."""
+    text = _first_line(exc).lower()
+    return "database is locked" in text or "database is busy" in text or "sqlite_busy" in text
+
+
+def describe_db_error(exc: BaseException, location: str, doing: str = "using") -> str:
+    """One line for a database error at ``location``.
+
+    >>> describe_db_error(Exception("database or disk is full"), "/m/x.db", "writing")
+    'disk full writing /m/x.db'
+    >>> describe_db_error(Exception("file is not a database"), "/m/x.db")
+    '/m/x.db is damaged or not a yacht database (file is not a database)'
+    """
+    line = _first_line(exc)
+    low = line.lower()
+    if "disk is full" in low or "no space left" in low or "disk full" in low:
+        return f"disk full {doing} {location}"
+    if "readonly" in low or "read-only" in low or "read only" in low:
+        return f"{location} is read-only (cannot write the database)"
+    if "malformed" in low or "not a database" in low or "disk i/o error" in low \
+            or "database corrupt" in low:
+        return f"{location} is damaged or not a yacht database ({line})"
+    if "unable to open database file" in low:
+        return f"cannot open {location} (missing directory, no permission or read-only)"
+    if "locked" in low or "busy" in low:
+        return f"{location} stayed busy (another program holds it locked)"
+    if "connection" in low or "could not translate host" in low or "password" in low \
+            or "does not exist" in low and "database" in low:
+        return f"cannot connect to {location}: {line}"
+    return f"database error {doing} {location}: {line}"

@@ -1,0 +1,1 @@
+"""Schema revisions, oldest first: yacht_0001, yacht_0002."""

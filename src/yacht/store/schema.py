@@ -1,0 +1,79 @@
+"""The tables, as SQLAlchemy Core objects (the migrations create the same tables)."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+__all__ = ["HEAD", "REVISIONS", "actions", "decision_losses", "games", "metadata", "results"]
+
+#: Every schema revision this version knows, oldest first; the last is the newest.
+REVISIONS = ("yacht_0001", "yacht_0002")
+HEAD = REVISIONS[-1]
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("variant", String(64), nullable=False),
+    Column("options", Text, nullable=False),          # JSON object
+    Column("table_key", String(255), nullable=False),  # ruleset.key
+    Column("players", Text, nullable=False),          # JSON list of players
+    Column("header", Text, nullable=False),           # JSON: record created + meta
+    Column("created", DateTime, nullable=False),      # naive UTC
+    Column("last_played", DateTime, nullable=False),
+    Column("finished", DateTime, nullable=True),
+    Column("n_actions", Integer, nullable=False),
+    Column("assisted", Integer, nullable=False),      # bit mask of seats
+    Column("scores", Text, nullable=True),            # JSON list when finished
+)
+
+actions = Table(
+    "actions", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("action", Text, nullable=False),           # JSON action
+)
+
+results = Table(
+    "results", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("variant", String(64), nullable=False),
+    Column("table_key", String(255), nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("multiplayer", Boolean, nullable=False),
+    Column("upper_bonus", Boolean, nullable=True),
+    Column("yachts", Integer, nullable=False),
+    Column("assisted", Boolean, nullable=False),
+    Column("finished", DateTime, nullable=False),
+)
+Index("ix_results_table", results.c.table_key, results.c.assisted, results.c.kind,
+      results.c.score)
+Index("ix_results_name", results.c.name)
+Index("ix_games_finished", games.c.finished)
+
+decision_losses = Table(
+    "decision_losses", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("loss", Float, nullable=False),
+)
+Index("ix_decision_losses_game", decision_losses.c.game_id)

@@ -1,0 +1,210 @@
+"""`yacht scores`, `yacht resume`, `yacht stats` (in-process, through yacht.cli.main)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from store_helpers import play_into, random_game
+
+from yacht.cli import main
+from yacht.engine import Player, Record, Roll, Score, State
+from yacht.rules import get
+from yacht.store import Store, open_store
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(list(argv)) == 0, capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out
+
+
+def fail(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(list(argv)) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("yacht: error: ") and err.count("\n") == 1, err
+    return err
+
+
+def finish_some(store: Store) -> None:
+    for seed, name in enumerate(["Ann", "Bob", "Ann"]):
+        st = random_game(get("yatzy"), [Player(name)], seed)
+        store.finish_game(play_into(store, st), st)
+    st = random_game(get("ancient-yacht-10", {"rolls": "3"}), [Player("Cy")], 9)
+    store.finish_game(play_into(store, st), st)
+
+
+# --- scores -------------------------------------------------------------------------
+def test_scores(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "No high scores yet." in run(capsys, "scores", "--db", db_url)
+    with open_store(db_url) as s:
+        finish_some(s)
+        top = s.top_ten(get("yatzy"))
+    out = run(capsys, "scores", "yatzy", "--db", db_url)
+    lines = [ln for ln in out.splitlines() if ln.strip()[:2].strip().rstrip(".").isdigit()]
+    assert len(lines) == 3 and lines[0].split()[1] == top[0].name
+    assert str(top[0].score) in lines[0]
+    data = json.loads(run(capsys, "scores", "yatzy", "--json", "--db", db_url))
+    assert data["key"] == "yatzy" and data["assisted"] is False
+    assert [(e["rank"], e["name"], e["score"]) for e in data["entries"]] == [
+        (e.rank, e.name, e.score) for e in top]
+    ten3 = json.loads(run(capsys, "scores", "ancient-yacht-10", "-o", "rolls=3", "--json",
+                          "--db", db_url))
+    assert [e["name"] for e in ten3["entries"]] == ["Cy"]
+    ten5 = json.loads(run(capsys, "scores", "ancient-yacht-10", "--json", "--db", db_url))
+    assert ten5["entries"] == []
+    every = json.loads(run(capsys, "scores", "--json", "--db", db_url))
+    assert sorted(t["key"] for t in every) == sorted(["yatzy", "ancient-yacht-10;rolls=3"])
+    assert json.loads(run(capsys, "scores", "--assisted", "--json", "--db", db_url)) == []
+
+
+def test_scores_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "s.db")
+    assert "nosuch" in fail(capsys, "scores", "nosuch", "--db", db)
+    assert "rolls" in fail(capsys, "scores", "ancient-yacht-10", "-o", "rolls=7", "--db", db)
+    fail(capsys, "scores", "-o", "rolls=3", "--db", db)
+    fail(capsys, "scores", "yatzy", "-o", "junk", "--db", db)
+
+
+def test_yacht_db_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "env.db"
+    monkeypatch.setenv("YACHT_DB", str(db))
+    with open_store(str(db)) as s:
+        finish_some(s)
+    assert "Ann" in run(capsys, "scores", "yatzy")
+    assert "Ann" in run(capsys, "stats")
+
+
+# --- resume -------------------------------------------------------------------------
+def test_resume_lists_shows_and_plays(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "No unfinished games." in run(capsys, "resume", "--db", db_url)
+    assert json.loads(run(capsys, "resume", "--json", "--db", db_url)) == []
+    with open_store(db_url) as s:
+        gid = s.start_game(Record("yatzy", {}, [Player("Ann"), Player("Bob")]))
+    out = run(capsys, "resume", "--db", db_url)
+    assert gid in out and "yatzy" in out and "1/15" in out and "Ann, Bob" in out
+    listed = json.loads(run(capsys, "resume", "--json", "--db", db_url))
+    assert [g["id"] for g in listed] == [gid] and listed[0]["turn"] == 1
+
+    shown = run(capsys, "resume", gid[:6], "--db", db_url)
+    assert "On turn: Ann" in shown and "Dice: not rolled yet" in shown
+    assert "Rolls left: 3" in shown and "Actions: roll" in shown
+
+    out = run(capsys, "resume", gid, "--action", "roll 6,6,6,2,3", "--db", db_url)
+    assert "Applied: roll 6,6,6,2,3" in out and "Dice: 6 6 6 2 3" in out
+    assert "score sixes (18)" in out and "Rolls left: 2" in out
+    run(capsys, "resume", gid, "-a", "choose 4,5", "--db", db_url)
+    data = json.loads(run(capsys, "resume", gid, "-a", "give-back", "--json", "--db", db_url))
+    assert data["applied"] == ["give-back"] and data["chosen"] == []
+    run(capsys, "resume", gid, "-a", "score Sixes", "--db", db_url)
+    data = json.loads(run(capsys, "resume", gid, "--json", "--db", db_url))
+    assert data["on_turn"] == "Bob" and data["totals"] == [18, 0]
+    assert "take-back" in data["legal_actions"]
+    run(capsys, "resume", gid, "-a", "take-back", "--db", db_url)
+    data = json.loads(run(capsys, "resume", gid, "--json", "--db", db_url))
+    assert data["on_turn"] == "Ann" and data["dice"] == [6, 6, 6, 2, 3]
+    with open_store(db_url) as s:
+        assert len(s.load_record(gid).actions) == 5
+
+
+def test_resume_bad_input_saves_nothing(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "r.db")
+    with open_store(db) as s:
+        gid = s.start_game(Record("yatzy", {}, [Player("Ann")]))
+    for action, words in [("dance", "unknown action"), ("score chance", "not allowed now"),
+                          ("choose 1", "not allowed now"), ("roll 1,2", "needs 5 values"),
+                          ("roll 1,2,3,4,9", "needs 5 values"), ("computer", "not a computer"),
+                          ("score", "needs a box")]:
+        assert words in fail(capsys, "resume", gid, "-a", action, "--db", db)
+    run(capsys, "resume", gid, "-a", "roll", "--db", db)
+    assert "no box" in fail(capsys, "resume", gid, "-a", "score nothing", "--db", db)
+    assert "positions 1-5" in fail(capsys, "resume", gid, "-a", "choose 7", "--db", db)
+    assert "no game" in fail(capsys, "resume", "abcdef", "--db", db)
+    assert "not a game id" in fail(capsys, "resume", "zz!", "--db", db)
+    fail(capsys, "resume", "--action", "roll", "--db", db)
+    fail(capsys, "resume", gid, "--delete", "--export", "x", "--db", db)
+    with open_store(db) as s:
+        assert len(s.load_record(gid).actions) == 1
+
+
+def test_resume_to_the_end_enters_the_high_scores(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "e.db")
+    with open_store(db) as s:
+        state = State(get("tommys-crag"), [Player("Ann"), Player("Cpu", "computer", "random")])
+        gid = s.start_game(Record.from_state(state))
+    data = json.loads(run(capsys, "resume", gid, "--json", "--db", db))
+    for _ in range(300):
+        if data["on_turn"] == "Cpu":
+            action = "computer"
+        elif not data["dice"]:
+            action = "roll"
+        else:
+            action = next(a for a in data["legal_actions"] if a.startswith("score"))
+            action = action.rsplit(" (", 1)[0]
+        if data["turn"] == data["turns"] and data["on_turn"] == "Cpu" and data["dice"]:
+            break  # the last decision: play it in text to see the messages
+        data = json.loads(run(capsys, "resume", gid, "-a", action, "--json", "--db", db))
+        assert data["finished"] is None and data["high_scores"] == []
+    out = run(capsys, "resume", gid, "-a", "computer", "--db", db)
+    while "Finished" not in out:  # the computer may roll again before it scores
+        out = run(capsys, "resume", gid, "-a", "computer", "--db", db)
+    assert "New high score: #1 Ann" in out
+    assert "Finished: Ann" in out
+    assert "No unfinished games." in run(capsys, "resume", "--db", db)
+    assert gid in run(capsys, "resume", "--finished", "--db", db)
+    assert "is finished" in fail(capsys, "resume", gid, "-a", "roll", "--db", db)
+    # the finished game keeps its record for `yacht replay`
+    rec_file = tmp_path / "game.json"
+    run(capsys, "resume", gid, "--export", str(rec_file), "--db", db)
+    replay = json.loads(run(capsys, "replay", str(rec_file), "--json"))
+    assert replay["finished"] is True
+    assert "never overwritten" in fail(capsys, "resume", gid, "--export", str(rec_file),
+                                       "--db", db)
+
+
+def test_resume_delete(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "d.db")
+    with open_store(db) as s:
+        gid = s.start_game(Record("yatzy", {}, [Player("Ann")]))
+    assert json.loads(run(capsys, "resume", gid, "--delete", "--json", "--db", db)) == {
+        "deleted": gid}
+    assert "No unfinished games." in run(capsys, "resume", "--db", db)
+
+
+# --- stats --------------------------------------------------------------------------
+def test_stats(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "No finished games." in run(capsys, "stats", "--db", db_url)
+    with open_store(db_url) as s:
+        finish_some(s)
+        st = State(get("yatzy"), [Player("Dee"), Player("Cpu", "computer", "random")])
+        while not st.is_terminal():
+            st.apply(Roll((6, 6, 6, 6, 6)))
+            st.apply(Score(st.placements()[0].category))
+        gid = play_into(s, st)
+        s.record_decision_loss(gid, 3.0, player=0)
+        s.finish_game(gid, st)
+    out = run(capsys, "stats", "--db", db_url)
+    assert "n/a" in out and "3.00" in out
+    rows = json.loads(run(capsys, "stats", "ann", "--json", "--db", db_url))
+    assert [(r["name"], r["key"], r["games"]) for r in rows] == [("Ann", "yatzy", 2)]
+    assert rows[0]["average_loss"] is None
+    dee = json.loads(run(capsys, "stats", "Dee", "--json", "--db", db_url))[0]
+    assert dee["yachts"] == 15 and dee["average_loss"] == 3.0 and dee["wins"] in (0, 1)
+    assert dee["multiplayer_games"] == 1
+    names = {r["name"] for r in json.loads(run(capsys, "stats", "--computers", "--json",
+                                               "--db", db_url))}
+    assert names == {"Ann", "Bob", "Cy", "Dee", "Cpu"}
+    assert "No finished games for Zed." in run(capsys, "stats", "Zed", "--db", db_url)
+
+
+def test_help_lists_the_store_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for cmd in ("scores", "resume", "stats"):
+        assert cmd in out
