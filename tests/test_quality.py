@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
 # Modules whose `>>>` examples are run (pure modules; UI modules have none that run alone).
-DOCTEST_PACKAGES = ["yacht.rules", "yacht.engine", "yacht.strategy", "yacht.store", "yacht.render"]
+DOCTEST_PACKAGES = ["yacht.rules", "yacht.engine", "yacht.strategy", "yacht.store",
+                    "yacht.session", "yacht.render"]
 
 
 def _modules() -> list[str]:

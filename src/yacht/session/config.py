@@ -1,0 +1,170 @@
+"""The remembered setup choices: a small JSON file in the user's config folder.
+
+The folder is ``platformdirs.user_config_dir("yacht-dice")``, or
+``$YACHT_CONFIG_DIR`` when set (tests use it). A damaged or missing file
+gives the defaults; the file is written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["SPEEDS", "Config", "PlayerSpec", "config_path", "load_config", "save_config",
+           "KINDS", "Launch", "parse_players"]
+
+#: computer speed -> seconds between the steps of a computer turn
+SPEEDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.25, "instant": 0.0}
+
+#: the kinds a seat can have: a person, or a computer of a level
+KINDS: tuple[str, ...] = ("person", "beginner", "intermediate", "expert")
+
+
+@dataclass
+class PlayerSpec:
+    """One seat as the setup screen shows it: a name and a kind (person or a level)."""
+
+    name: str
+    kind: str = "person"  # "person" or a computer level
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind != "person"
+
+
+def _default_players() -> list[PlayerSpec]:
+    return [PlayerSpec("You", "person"), PlayerSpec("Computer", "intermediate")]
+
+
+@dataclass
+class Config:
+    variant: str = "yahtzee"
+    options: dict[str, dict[str, str]] = field(default_factory=dict)  # per variant id
+    players: list[PlayerSpec] = field(default_factory=_default_players)
+    demo: bool = False
+    speed: str = "normal"
+    sound: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Config:
+        """Whatever can be read of ``obj``; anything wrong falls back to the default."""
+        c = cls()
+        if not isinstance(obj, dict):
+            return c
+        if isinstance(obj.get("variant"), str):
+            c.variant = obj["variant"]
+        opts = obj.get("options")
+        if isinstance(opts, dict):
+            c.options = {str(k): {str(a): str(b) for a, b in v.items()}
+                         for k, v in opts.items() if isinstance(v, dict)}
+        players = obj.get("players")
+        if isinstance(players, list):
+            ps = [PlayerSpec(str(p["name"])[:20], str(p.get("kind", "person")))
+                  for p in players
+                  if isinstance(p, dict) and isinstance(p.get("name"), str) and p["name"].strip()]
+            ps = [p if p.kind in KINDS else PlayerSpec(p.name, "intermediate") for p in ps]
+            if 1 <= len(ps) <= 8:
+                c.players = ps
+        if isinstance(obj.get("demo"), bool):
+            c.demo = obj["demo"]
+        if obj.get("speed") in SPEEDS:
+            c.speed = obj["speed"]
+        if isinstance(obj.get("sound"), bool):
+            c.sound = obj["sound"]
+        return c
+
+
+def config_path() -> Path:
+    base = os.environ.get("YACHT_CONFIG_DIR")
+    if not base:
+        import platformdirs
+
+        base = platformdirs.user_config_dir("yacht-dice")
+    return Path(base) / "setup.json"
+
+
+def load_config() -> Config:
+    try:
+        return Config.from_json(json.loads(config_path().read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return Config()
+
+
+def save_config(config: Config) -> str | None:
+    """Write the choices; returns a one-line problem instead of raising."""
+    path = config_path()
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(config.to_json(), indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as e:
+        return f"cannot save the setup in {path}: {e.strerror or e}"
+    finally:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+    return None
+
+
+def parse_players(text: str) -> list[PlayerSpec]:
+    """``"Ann,Bob,cpu:expert"`` -> seats; raises ValueError naming the problem.
+
+    A computer is ``cpu`` or ``cpu:LEVEL`` (``beginner``, ``intermediate``,
+    ``expert``; default intermediate), optionally named ``Name=cpu:LEVEL``.
+
+    >>> [(p.name, p.kind) for p in parse_players("Ann, cpu:expert")]
+    [('Ann', 'person'), ('Expert', 'expert')]
+    """
+    out: list[PlayerSpec] = []
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or any(not t for t in items):
+        raise ValueError(f"players {text!r}: give names separated by commas, "
+                         "e.g. Ann,Bob,cpu:expert")
+    for item in items:
+        name, sep, kind = item.partition("=")
+        if not sep:
+            name, kind = ("", item) if item.lower().startswith("cpu") else (item, "person")
+        kind = kind.strip().lower()
+        if kind.startswith("cpu"):
+            _, _, level = kind.partition(":")
+            level = level.strip() or "intermediate"
+            if level not in KINDS[1:] and level != "random":
+                raise ValueError(f"unknown computer level {level!r} (accepted: beginner, "
+                                 "intermediate, expert)")
+            kind = level
+        elif kind != "person":
+            raise ValueError(f"player {item!r}: a kind is person or cpu:LEVEL")
+        name = name.strip() or kind.capitalize()
+        if len(name) > 20:
+            raise ValueError(f"player name {name!r} is longer than 20 characters")
+        out.append(PlayerSpec(name, kind))
+    if not 1 <= len(out) <= 8:
+        raise ValueError(f"{len(out)} players is not allowed (accepted: 1-8)")
+    return out
+
+
+@dataclass
+class Launch:
+    """What the command line asked for; empty means "show the setup screen"."""
+
+    variant: str | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    players: list[PlayerSpec] | None = None
+    demo: bool = False
+    seed: int | None = None
+    resume: str | None = None
+    speed: str | None = None
+    sound: bool | None = None
+
+    @property
+    def direct(self) -> bool:
+        """Whether to start the game at once (a shortcut was given)."""
+        return self.players is not None or self.demo or self.variant is not None

@@ -1,0 +1,237 @@
+"""The application: opens the store, remembers the setup, moves between the screens."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from yacht.session import (
+    Config,
+    Launch,
+    PlayerSpec,
+    Session,
+    SessionError,
+    load_config,
+    save_config,
+)
+from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
+
+__all__ = ["Launch", "YachtApp", "make_app"]
+
+
+class YachtApp(App[int]):
+    """Yacht: the whole dice family in the terminal."""
+
+    TITLE = "Yacht"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    HORIZONTAL_BREAKPOINTS = [(0, "-normal"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+    BINDINGS = [
+        Binding("ctrl+c", "quit_now", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(self, launch: Launch | None = None, *, store: StoreLike | None = None,
+                 open_store: bool = True, strategy_factory: StrategyFactory | None = None,
+                 rng: random.Random | None = None) -> None:
+        super().__init__()
+        self.launch = launch or Launch()
+        self.store: StoreLike | None = store
+        self._open_store = open_store and store is None
+        self.strategy_factory = strategy_factory
+        self.rng = rng
+        self.config: Config = load_config()
+        if self.launch.speed:
+            self.config.speed = self.launch.speed
+        if self.launch.sound is not None:
+            self.config.sound = self.launch.sound
+        self.store_problem: str | None = None
+        self.offered = False  # saved games were offered already
+
+    # --- start ------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.sessions: list[Session] = []  # games started before the store was open
+        self.store_ready = not self._open_store
+        la = self.launch
+        if self._open_store:
+            # opening the store (SQLAlchemy, migrations) takes a while: the first screen
+            # comes at once, and the store joins when it is open
+            self.run_worker(self._open_store_in_thread, thread=True, group="store")
+        if la.resume:
+            if self.store_ready:
+                self.after_store()
+            return  # after_store() resumes it
+        if la.direct and self.start_from_launch():
+            if self.store_ready:
+                self.after_store()
+            return
+        self.show_setup()
+        if self.store_ready:
+            self.after_store()
+
+    def _open_store_in_thread(self) -> None:
+        try:
+            from yacht.store import open_store
+
+            store: Any = open_store()
+            problem = None
+        except Exception as e:  # StoreError, or no store package: play without saving
+            store, problem = None, f"games are not saved: {e}"
+        self.call_from_thread(self._store_opened, store, problem)
+
+    def _store_opened(self, store: StoreLike | None, problem: str | None) -> None:
+        self.store = store
+        self.store_problem = problem
+        self.store_ready = True
+        self.after_store()
+
+    def after_store(self) -> None:
+        """The store is open (or cannot be): save running games, resume, offer saved ones."""
+        from .screens.setup import SetupScreen
+
+        if self.store_problem:
+            self.notify(self.store_problem, severity="warning", timeout=8)
+        if self.store is not None:
+            for session in self.sessions:
+                session.attach_store(self.store)
+        self.sessions = []
+        if self.launch.resume:
+            game_id, self.launch.resume = self.launch.resume, None
+            if not self.resume_game(game_id):
+                self.show_setup()
+            return
+        if isinstance(self.screen, SetupScreen) and not self.offered:
+            self.offered = True
+            games = self.unfinished()
+            if games:
+                from .screens.resume import ResumeScreen
+
+                self.push_screen(ResumeScreen(games))
+
+    def unfinished(self) -> list[Any]:
+        st: Any = self.store
+        if st is None or not hasattr(st, "unfinished_games"):
+            return []
+        try:
+            return list(st.unfinished_games())
+        except Exception as e:
+            self.notify(f"cannot list saved games: {e}", severity="warning")
+            return []
+
+    def start_from_launch(self) -> bool:
+        la = self.launch
+        cfg = self.config
+        variant = la.variant or cfg.variant
+        players = la.players or ([PlayerSpec(f"Computer {i + 1}", k) for i, k in
+                                  enumerate(("intermediate", "expert"))] if la.demo
+                                 else cfg.players)
+        if la.demo:
+            players = [p if p.is_computer else PlayerSpec(p.name, "intermediate")
+                       for p in players]
+        options = la.options or cfg.options.get(variant, {})
+        return self.start_game(variant, options, players)
+
+    def show_setup(self) -> None:
+        from .screens.setup import SetupScreen
+
+        self.switch_or_push(SetupScreen())
+
+    def switch_or_push(self, screen: Any) -> None:
+        # keep exactly one screen over the default one
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen)
+
+    # --- games ------------------------------------------------------------------
+    def new_rng(self) -> random.Random:
+        if self.rng is not None:
+            return self.rng
+        if self.launch.seed is not None:
+            return random.Random(self.launch.seed)
+        return random.SystemRandom()
+
+    def start_game(self, variant: str, options: dict[str, str],
+                   players: list[PlayerSpec]) -> bool:
+        """Start a new game and show the table; False (and a message) if it cannot start."""
+        from yacht.rules import OptionError, UnknownVariant, get
+
+        try:
+            rs = get(variant, options)
+            session = Session(rs, players_from_specs(players), store=self.store,
+                              rng=self.new_rng(), strategy_factory=self.strategy_factory,
+                              meta={"source": "tui"})
+        except (UnknownVariant, OptionError, SessionError) as e:
+            self.notify(str(e), severity="error")
+            return False
+        if not getattr(self, "store_ready", True):
+            self.sessions.append(session)
+        self.last_start = (variant, dict(options), list(players))
+        self.show_game(session)
+        return True
+
+    def play_again(self) -> None:
+        start = getattr(self, "last_start", None)
+        if start is None or not self.start_game(*start):
+            self.show_setup()
+
+    def resume_game(self, game_id: str) -> bool:
+        if self.store is None:
+            self.notify("there is no store to resume from", severity="error")
+            return False
+        try:
+            session = Session.resume(self.store, game_id, rng=self.new_rng(),
+                                     strategy_factory=self.strategy_factory)
+        except SessionError as e:
+            self.notify(str(e), severity="error")
+            return False
+        rs = session.ruleset
+        self.last_start = (rs.id, dict(rs.option_values),
+                           [PlayerSpec(p.name, p.level or "intermediate") if p.is_computer
+                            else PlayerSpec(p.name) for p in session.players])
+        self.show_game(session)
+        return True
+
+    def show_game(self, session: Session) -> None:
+        from .screens.game import GameScreen
+
+        self.switch_or_push(GameScreen(session))
+
+    def show_end(self, session: Session) -> None:
+        from .screens.end import EndScreen
+
+        self.switch_or_push(EndScreen(session))
+
+    def remember(self, config: Config) -> None:
+        self.config = config
+        problem = save_config(config)
+        if problem:
+            self.notify(problem, severity="warning")
+
+    # --- sound ------------------------------------------------------------------
+    def sound(self) -> None:
+        if self.config.sound:
+            self.bell()
+
+    def toggle_sound(self) -> None:
+        self.config.sound = not self.config.sound
+        save_config(self.config)
+        self.notify("Sound on" if self.config.sound else "Sound off", timeout=2)
+
+    def action_quit_now(self) -> None:
+        self.exit(0)
+
+    def on_unmount(self) -> None:
+        st: Any = self.store
+        if self._open_store and st is not None and hasattr(st, "close"):
+            try:
+                st.close()
+            except Exception:
+                pass
+
+
+def make_app(launch: Launch | None = None, **kw: Any) -> YachtApp:
+    """The game application (``yacht play``); keyword arguments go to :class:`YachtApp`."""
+    return YachtApp(launch, **kw)

@@ -1,0 +1,98 @@
+"""Small modal screens: confirm, the Oops menu, the hint, the help."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+__all__ = ["ChoiceDialog", "HelpScreen", "TextDialog"]
+
+
+class ChoiceDialog(ModalScreen[str | None]):
+    """A question with buttons; dismisses with the chosen button's id (None on Esc)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, text: str, choices: list[tuple[str, str, bool]],
+                 **kw: str) -> None:
+        """``choices``: (id, label, enabled); keys 1-9 press them in order."""
+        super().__init__(**kw)
+        self.title_text = title
+        self.text = text
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            if self.text:
+                yield Static(self.text, classes="dialog-text")
+            with Vertical(classes="dialog-buttons"):
+                for n, (cid, label, enabled) in enumerate(self.choices, 1):
+                    yield Button(f"{n}  {label}", id=f"choice-{cid}", disabled=not enabled,
+                                 variant="primary" if n == 1 and enabled else "default")
+
+    def on_mount(self) -> None:
+        for b in self.query(Button):
+            if not b.disabled:
+                b.focus()
+                break
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id:
+            self.dismiss(event.button.id.removeprefix("choice-"))
+
+    def on_key(self, event: events.Key) -> None:
+        ch = event.character
+        if ch and ch.isdigit() and ch != "0":
+            n = int(ch)
+            if n <= len(self.choices):
+                cid, _, enabled = self.choices[n - 1]
+                if enabled:
+                    self.dismiss(cid)
+                else:
+                    self.notify("that choice is not possible now", severity="warning")
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TextDialog(ModalScreen[None]):
+    """A title and scrollable text; any of Esc, Enter or q closes it."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("enter", "close", "Close", show=False),
+        Binding("q", "close", "Close", show=False),
+    ]
+
+    def __init__(self, title: str, text: str, **kw: str) -> None:
+        super().__init__(**kw)
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label(self.title_text, classes="dialog-title")
+            with VerticalScroll(classes="dialog-scroll"):
+                yield Static(self.text, classes="dialog-text", markup=False)
+            with Horizontal(classes="dialog-buttons-row"):
+                yield Button("Close (Esc)", id="close", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class HelpScreen(TextDialog):
+    """The variant's rules (as `yacht rules` prints them) and the keys."""

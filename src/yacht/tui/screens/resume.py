@@ -1,0 +1,76 @@
+"""At start: saved games that were not finished, offered for resuming."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+__all__ = ["ResumeScreen"]
+
+
+def describe(info: Any) -> str:
+    from yacht.rules import get
+
+    try:
+        name = get(info.variant, info.options).name
+    except Exception:
+        name = str(info.variant)
+    players = ", ".join(p.name for p in info.players)
+    when = info.last_played.astimezone().strftime("%Y-%m-%d %H:%M")
+    return f"{name} - {players} - turn {info.turn} - {when}"
+
+
+class ResumeScreen(Screen[None]):
+    """Continue a saved game, or start a new one."""
+
+    BINDINGS = [
+        Binding("n", "new", "New game"),
+        Binding("escape", "new", "Setup", show=False),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, games: list[Any]) -> None:
+        super().__init__()
+        self.games = games
+
+    def compose(self) -> ComposeResult:
+        yield Static(" Yacht - unfinished games", id="title")
+        with Vertical(id="resume"):
+            yield Label("Continue a saved game (Enter or click), or start a new one (n).")
+            yield OptionList(
+                *[Option(describe(g), id=g.id) for g in self.games[:20]],
+                Option("Start a new game", id="__new__"), id="games")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        from ..app import YachtApp
+
+        app = self.app
+        assert isinstance(app, YachtApp)
+        if event.option.id == "__new__" or event.option.id is None:
+            self.dismiss_to_setup()
+        elif not app.resume_game(event.option.id):
+            app.show_setup()
+
+    def dismiss_to_setup(self) -> None:
+        from ..app import YachtApp
+
+        app = self.app
+        assert isinstance(app, YachtApp)
+        app.show_setup()
+
+    def action_new(self) -> None:
+        from ..app import YachtApp
+
+        app = self.app
+        assert isinstance(app, YachtApp)
+        app.show_setup()

@@ -1,0 +1,224 @@
+"""The setup: variant and its options, the players, demo mode, speed and sound."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+
+from yacht.rules import Ruleset, all_variants, get
+from yacht.session import KINDS, SPEEDS, Config, PlayerSpec
+
+if TYPE_CHECKING:
+    from ..app import YachtApp
+
+__all__ = ["SetupScreen"]
+
+MAX_PLAYERS = 8
+KIND_LABELS = {"person": "Person", "beginner": "Computer: beginner",
+               "intermediate": "Computer: intermediate", "expert": "Computer: expert"}
+
+
+class SetupScreen(Screen[None]):
+    """Choose the game; the choices are remembered for the next time."""
+
+    BINDINGS = [
+        Binding("f5", "start", "Start"),
+        Binding("ctrl+s", "start", "Start", show=False),
+        Binding("f2", "toggle_demo", "Demo"),
+        Binding("f3", "add_player", "+ Player"),
+        Binding("f4", "remove_player", "- Player"),
+        Binding("f1", "help", "Rules"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 1
+        self.shown_variant: str | None = None
+
+    @property
+    def yacht_app(self) -> YachtApp:
+        from ..app import YachtApp
+
+        app = self.app
+        assert isinstance(app, YachtApp)
+        return app
+
+    def compose(self) -> ComposeResult:
+        cfg: Config = self.yacht_app.config
+        variants = all_variants()
+        ids = [rs.id for rs in variants]
+        variant = cfg.variant if cfg.variant in ids else "yahtzee"
+        self.count = len(cfg.players)
+        yield Static(" Yacht - a new game", id="title")
+        with VerticalScroll(id="setup"):
+            with Horizontal(classes="row"):
+                yield Label("Variant", classes="field")
+                yield Select([(rs.name, rs.id) for rs in variants], value=variant,
+                             allow_blank=False, id="variant", compact=True)
+            yield Static(get(variant).description, id="description")
+            yield Vertical(id="options")
+            yield Label("Players (1-8): a name and a kind each", classes="section")
+            for i in range(MAX_PLAYERS):
+                spec = cfg.players[i] if i < len(cfg.players) else PlayerSpec(
+                    f"Player {i + 1}", "person" if i == 0 else "intermediate")
+                with Horizontal(classes="row player", id=f"player-{i}"):
+                    yield Label(f"{i + 1}.", classes="num")
+                    yield Input(spec.name, max_length=20, id=f"name-{i}",
+                                placeholder=f"Player {i + 1}", compact=True)
+                    yield Select([(KIND_LABELS[k], k) for k in KINDS], value=spec.kind,
+                                 allow_blank=False, id=f"kind-{i}", compact=True)
+            with Horizontal(classes="row"):
+                yield Label("", classes="num")
+                yield Button("+ Player (F3)", id="add", compact=True)
+                yield Button("- Player (F4)", id="remove", compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Computer speed", classes="field")
+                yield Select([(k.capitalize(), k) for k in SPEEDS], value=cfg.speed,
+                             allow_blank=False, id="speed", compact=True)
+            with Horizontal(classes="row"):
+                yield Checkbox("Demo: computers play every seat (F2)", cfg.demo, id="demo",
+                               compact=True)
+            with Horizontal(classes="row"):
+                yield Checkbox("Sound: the bell on roll and score", cfg.sound, id="sound",
+                               compact=True)
+            with Horizontal(classes="row buttons"):
+                yield Button("Start (F5)", id="start", variant="primary", compact=True)
+                yield Button("Quit (Ctrl+Q)", id="quit", variant="error", compact=True)
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.show_players()
+        await self.fill_options(str(self.query_one("#variant", Select).value))
+        self.query_one("#start", Button).focus(scroll_visible=False)
+
+    def show_players(self) -> None:
+        for i in range(MAX_PLAYERS):
+            self.query_one(f"#player-{i}").display = i < self.count
+        self.query_one("#remove", Button).disabled = self.count <= 1
+        self.query_one("#add", Button).disabled = self.count >= MAX_PLAYERS
+
+    async def fill_options(self, variant: str) -> None:
+        if variant == self.shown_variant:
+            return
+        self.shown_variant = variant
+        rs = get(variant)
+        self.query_one("#description", Static).update(rs.description)
+        box = self.query_one("#options", Vertical)
+        await box.remove_children()
+        chosen = self.yacht_app.config.options.get(rs.id, {})
+        rows = []
+        for opt in rs.options:
+            value = chosen.get(opt.id, opt.default)
+            if value not in opt.values:
+                value = opt.default
+            labels = [f"{v} - {opt.value_help[i]}" if i < len(opt.value_help) else v
+                      for i, v in enumerate(opt.values)]
+            rows.append(Horizontal(
+                Label(opt.label, classes="field"),
+                Select(list(zip(labels, opt.values, strict=True)), value=value,
+                       allow_blank=False, id=f"opt-{opt.id}", classes="option", compact=True),
+                classes="row"))
+        if rows:
+            await box.mount_all(rows)
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "variant" and event.value != Select.BLANK:
+            await self.fill_options(str(event.value))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        bid = event.button.id
+        if bid == "start":
+            self.action_start()
+        elif bid == "quit":
+            self.app.exit(0)
+        elif bid == "add":
+            self.action_add_player()
+        elif bid == "remove":
+            self.action_remove_player()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_start()
+
+    def action_add_player(self) -> None:
+        if self.count < MAX_PLAYERS:
+            self.count += 1
+            self.show_players()
+            self.query_one(f"#name-{self.count - 1}", Input).focus()
+
+    def action_remove_player(self) -> None:
+        if self.count > 1:
+            self.count -= 1
+            self.show_players()
+
+    def action_toggle_demo(self) -> None:
+        sw = self.query_one("#demo", Checkbox)
+        sw.value = not sw.value
+
+    def action_help(self) -> None:
+        from yacht.rules import rules_text
+
+        from .dialogs import HelpScreen
+
+        rs = self.current_ruleset()
+        if rs is not None:
+            self.app.push_screen(HelpScreen(f"Rules: {rs.name}", rules_text(rs, 64)))
+
+    def current_ruleset(self) -> Ruleset | None:
+        from yacht.rules import OptionError
+
+        variant = str(self.query_one("#variant", Select).value)
+        options = self.current_options()
+        try:
+            return get(variant, options)
+        except OptionError as e:
+            self.notify(str(e), severity="error")
+            return None
+
+    def current_options(self) -> dict[str, str]:
+        out = {}
+        for sel in self.query("Select.option").results(Select):
+            if sel.id and sel.value != Select.BLANK:
+                out[sel.id.removeprefix("opt-")] = str(sel.value)
+        return out
+
+    def collect(self) -> Config | None:
+        cfg = self.yacht_app.config
+        players = []
+        for i in range(self.count):
+            name = self.query_one(f"#name-{i}", Input).value.strip() or f"Player {i + 1}"
+            kind = str(self.query_one(f"#kind-{i}", Select).value)
+            if kind not in KINDS:
+                kind = "person"
+            players.append(PlayerSpec(name[:20], kind))
+        names = [p.name.lower() for p in players]
+        if len(set(names)) != len(names):
+            self.notify("Two players have the same name: give each a different one",
+                        severity="error")
+            return None
+        variant = str(self.query_one("#variant", Select).value)
+        options = dict(cfg.options)
+        options[variant] = self.current_options()
+        speed = str(self.query_one("#speed", Select).value)
+        return Config(variant=variant, options=options, players=players,
+                      demo=self.query_one("#demo", Checkbox).value,
+                      speed=speed if speed in SPEEDS else "normal",
+                      sound=self.query_one("#sound", Checkbox).value)
+
+    def action_start(self) -> None:
+        cfg = self.collect()
+        if cfg is None:
+            return
+        self.yacht_app.remember(cfg)
+        players = cfg.players
+        if cfg.demo:
+            players = [p if p.is_computer else PlayerSpec(p.name, "intermediate")
+                       for p in players]
+        self.yacht_app.start_game(cfg.variant, cfg.options.get(cfg.variant, {}), players)

@@ -1,0 +1,141 @@
+"""Dice drawn as faces with pips; the ones chosen for the re-roll are set apart."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+__all__ = ["DiceRow", "Die", "face_lines"]
+
+_PIPS: dict[int, tuple[int, ...]] = {  # cells of a 3x3 grid, row by row
+    1: (4,), 2: (2, 6), 3: (2, 4, 6), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8),
+    6: (0, 2, 3, 5, 6, 8),
+}
+
+
+def face_lines(value: int, gap: int = 1) -> list[str]:
+    """Three lines of pips for ``value`` (0 = no die yet), ``gap`` spaces between columns."""
+    width = 3 + 2 * gap
+    if value == 0:
+        return [" " * width, "?".center(width), " " * width]
+    cells = _PIPS.get(value)
+    if cells is None:
+        return [" " * width, str(value).center(width), " " * width]
+    return [(" " * gap).join("●" if r * 3 + c in cells else " " for c in range(3))
+            for r in range(3)]
+
+
+class Die(Static):
+    """One die: its face, and under it the key that chooses it (▲ when chosen)."""
+
+    value: reactive[int] = reactive(0)
+    chosen: reactive[bool] = reactive(False)
+    cursor: reactive[bool] = reactive(False)
+
+    class Clicked(Message):
+        def __init__(self, index: int) -> None:
+            self.index = index
+            super().__init__()
+
+    def __init__(self, index: int, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.index = index
+
+    def render(self) -> str:
+        key = str((self.index + 1) % 10)
+        side = "▲" if self.chosen else " "
+        mark = f"{side}[{key}]{side}" if self.cursor else f"{side} {key} {side}"
+        width = self.content_size.width
+        if width >= 9 and self.content_size.height >= 6:  # a big die for a big terminal
+            face = [line.center(width) for line in face_lines(self.value, 3)]
+            return "\n".join(["", *face, "", mark.center(width)])
+        return "\n".join([*face_lines(self.value), mark])
+
+    def watch_chosen(self, chosen: bool) -> None:
+        self.set_class(chosen, "-chosen")
+
+    def watch_value(self, value: int) -> None:
+        self.set_class(value == 0, "-blank")
+
+    def watch_cursor(self, cursor: bool) -> None:
+        self.set_class(cursor, "-cursor")
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Clicked(self.index))
+
+
+class DiceRow(Widget, can_focus=True):
+    """All the dice; focus it to move among them with the arrows and choose with Space."""
+
+    BINDINGS = [
+        Binding("left", "move(-1)", "Previous die", show=False),
+        Binding("right", "move(1)", "Next die", show=False),
+        Binding("space", "toggle_die", "Choose die", show=False),
+    ]
+
+    class Toggle(Message):
+        """The player asks to choose or un-choose die ``index``."""
+
+        def __init__(self, index: int) -> None:
+            self.index = index
+            super().__init__()
+
+    cursor: reactive[int] = reactive(0)
+
+    def __init__(self, count: int, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.count = count
+
+    def compose(self) -> ComposeResult:
+        per_row = 5
+        for start in range(0, self.count, per_row):
+            with Horizontal(classes="dice-line"):
+                for i in range(start, min(self.count, start + per_row)):
+                    yield Die(i, id=f"die-{i}")
+
+    def show(self, dice: tuple[int, ...], chosen: frozenset[int], dim: bool = False) -> None:
+        for die in self.query(Die):
+            die.value = dice[die.index] if die.index < len(dice) else 0
+            die.chosen = die.index in chosen
+        self.set_class(dim, "-previous")
+
+    def _paint_cursor(self, focused: bool | None = None) -> None:
+        focused = self.has_focus if focused is None else focused
+        for die in self.query(Die):
+            die.cursor = focused and die.index == self.cursor
+
+    def watch_cursor(self) -> None:
+        self._paint_cursor()
+
+    def on_focus(self) -> None:
+        self._paint_cursor(True)
+
+    def on_blur(self) -> None:
+        self._paint_cursor(False)
+
+    def on_key(self, event: events.Key) -> None:
+        # handled here rather than by bindings, so keys keep their order
+        if event.key in ("left", "right"):
+            event.stop()
+            self.action_move(-1 if event.key == "left" else 1)
+        elif event.key == "space":
+            event.stop()
+            self.action_toggle_die()
+
+    def action_move(self, step: int) -> None:
+        self.cursor = (self.cursor + step) % self.count
+
+    def action_toggle_die(self) -> None:
+        self.post_message(self.Toggle(self.cursor))
+
+    def on_die_clicked(self, message: Die.Clicked) -> None:
+        message.stop()
+        self.cursor = message.index
+        self.post_message(self.Toggle(message.index))

@@ -1,0 +1,94 @@
+"""The plain game driven through a pipe, as a script or a screen reader would."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from yacht.rules import get
+from yacht.session import category_keys
+
+CRAG_LETTERS = list(category_keys(get("tommys-crag")).values())
+
+
+def play(args: list[str], text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, YACHT_DB=str(tmp_path / "db.sqlite3"),
+               YACHT_CONFIG_DIR=str(tmp_path / "cfg"), NO_COLOR="1")
+    return subprocess.run([sys.executable, "-m", "yacht", "play", *args], input=text,
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def whole_crag_game() -> str:
+    # each turn: roll, then score the next box by its letter
+    return "".join(f"\n{k}\n" for k in CRAG_LETTERS)
+
+
+def test_a_whole_game_from_a_pipe(tmp_path: Path) -> None:
+    r = play(["tommys-crag", "--players", "Ann", "--seed", "4"], whole_crag_game(), tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    out = r.stdout
+    assert out.count("Ann scores ") == 13
+    assert "Game over." in out and "Grand total" in out
+    total = int(re.search(r"Ann scored (-?\d+)\.", out).group(1))  # type: ignore[union-attr]
+    assert "of a possible 244" in out
+    assert re.search(rf"1\. Ann\s+{total} .*\*new\*", out)
+    # the same seed gives the same game
+    again = play(["tommys-crag", "--players", "Ann", "--seed", "4", "--plain"],
+                 whole_crag_game(), tmp_path)
+    assert f"Ann scored {total}." in again.stdout
+
+
+def test_end_of_input_saves_and_resume_continues(tmp_path: Path) -> None:
+    first = "".join(f"\n{k}\n" for k in CRAG_LETTERS[:5])
+    r = play(["crag", "--players", "Ann", "--seed", "2"], first, tmp_path)
+    assert r.returncode == 0, r.stderr
+    m = re.search(r"yacht play --resume (\w+)", r.stdout)
+    assert m, r.stdout
+    # a start without a game named mentions the saved one
+    other = play(["--plain"], "", tmp_path)
+    assert f"yacht play --resume {m.group(1)}" in other.stdout
+    assert "Unfinished: tommys-crag (Ann)" in other.stdout
+    rest = "".join(f"\n{k}\n" for k in CRAG_LETTERS[5:])
+    r2 = play(["--resume", m.group(1)], rest, tmp_path)
+    assert r2.returncode == 0, r2.stderr
+    assert r2.stdout.count("Ann scores ") == 8
+    assert "Game over." in r2.stdout
+
+
+def test_bad_input_is_answered_and_the_game_goes_on(tmp_path: Path) -> None:
+    script = "zz\n\n9\n1 7\nqq\nthirteen 3\n?\nc\nb\n" + "".join(
+        f"\n{k}\n" for k in CRAG_LETTERS)
+    r = play(["crag", "--players", "Ann", "--seed", "1"], script, tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "Press Enter to roll" in out
+    assert "Dice are numbered 1-3" in out
+    assert "No box 'qq'" in out
+    assert "Box letters:" in out  # the help
+    assert "Game over." in out
+
+
+def test_reroll_singlets_oops_and_computer_turns(tmp_path: Path) -> None:
+    script = "\n1 2\nm\no\nw\n" + whole_crag_game()
+    r = play(["crag", "--players", "Ann,Cpu=cpu:beginner", "--seed", "3"], script, tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "Roll 2 of 2." in out
+    assert "Taken back." in out
+    assert re.search(r"Cpu rolls: \d \d \d\.", out)
+    assert "Cpu scores " in out
+
+
+def test_errors_on_the_command_line_are_one_line(tmp_path: Path) -> None:
+    for args, match in [(["nosuch"], "unknown variant"),
+                        (["yahtzee", "--players", "a,,b"], "separated by commas"),
+                        (["yahtzee", "-o", "joker=maybe"], "joker"),
+                        (["--resume", "feedbeef0000"], "no game")]:
+        r = play([*args, "--plain"], "", tmp_path)
+        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and match in lines[0], r.stderr

@@ -1,0 +1,496 @@
+"""Pilot tests: every flow of the terminal game, by keyboard and by mouse."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.widgets import Button, Select
+from tui_helpers import fast_forward, game, run, settle
+
+from yacht.rules import get
+from yacht.session import Launch, PlayerSpec, category_keys, load_config
+from yacht.tui import YachtApp
+from yacht.tui.screens.dialogs import ChoiceDialog, HelpScreen, TextDialog
+from yacht.tui.screens.end import EndScreen
+from yacht.tui.screens.game import GameScreen
+from yacht.tui.screens.resume import ResumeScreen
+from yacht.tui.screens.setup import SetupScreen
+from yacht.tui.widgets import DiceRow, ScoreCard
+
+App = Callable[..., YachtApp]
+CRAG = Launch(variant="tommys-crag", players=[PlayerSpec("Ann")])
+CRAG_KEYS = list(category_keys(get("tommys-crag")).values())
+
+
+@run
+async def test_setup_starts_the_chosen_game_and_remembers_it(new_app: App) -> None:
+    app = new_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, SetupScreen)
+        app.screen.query_one("#variant", Select).value = "ancient-yacht-10"
+        await pilot.pause()
+        # the variant's options appear: rolls for the 10 dice
+        rolls = app.screen.query_one("#opt-rolls", Select)
+        rolls.value = "3"
+        await pilot.click("#add")
+        await pilot.pause()
+        assert app.screen.count == 3
+        await pilot.click("#start")
+        await settle(pilot)
+        g = game(pilot)
+        assert g.session.ruleset.id == "ancient-yacht-10"
+        assert g.session.ruleset.rolls == 3
+        assert len(g.session.players) == 3
+    cfg = load_config()
+    assert cfg.variant == "ancient-yacht-10"
+    assert cfg.options["ancient-yacht-10"] == {"rolls": "3"}
+    assert len(cfg.players) == 3
+
+
+@run
+async def test_setup_keyboard_only_and_duplicate_names(new_app: App) -> None:
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.press("f3")  # one more player
+        await pilot.pause()
+        name = screen.query_one(f"#name-{screen.count - 1}")
+        assert name.has_focus
+        await pilot.press("ctrl+a", "ctrl+k", *"You")  # the same name as seat 1
+        await pilot.press("f5")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)  # refused, with a message, stays
+        await pilot.press("ctrl+a", "ctrl+k", *"Zoe")
+        await pilot.press("f2", "f5")  # demo on, start
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, (GameScreen, EndScreen))  # instant demo may be over
+        assert screen.session.demo
+        assert [p.name for p in screen.session.players][-1] == "Zoe"
+
+
+@run
+async def test_roll_choose_and_score_by_keyboard(new_app: App) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        st = g.session.state
+        await pilot.press("r")
+        assert len(st.dice) == 3 and st.rolls == 1
+        await pilot.press("1", "3")
+        assert st.chosen == frozenset({0, 2})
+        await pilot.press("3")
+        assert st.chosen == frozenset({0})
+        await pilot.press("a")
+        assert st.chosen == frozenset({0, 1, 2})
+        await pilot.press("n")
+        assert st.chosen == frozenset()
+        await pilot.press("r")  # nothing chosen: a message, no roll
+        assert st.rolls == 1
+        await pilot.press("2", "enter")  # focus is on the Roll button
+        assert st.rolls == 2 and not st.may_reroll()
+        dice = st.dice
+        await pilot.press("w")  # Thirteen by its letter
+        assert st.card(0).boxes[0][get("tommys-crag").index("thirteen")] is not None
+        assert st.turns_taken(0) == 1 and st.dice == ()
+        # the last dice stay visible until the next roll
+        shown = tuple(d.value for d in app.screen.query("Die"))
+        assert shown == dice
+        assert "Thirteen" in str(g.query_one("#log").render())
+
+
+@run
+async def test_tab_arrows_space_and_enter(new_app: App) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        st = g.session.state
+        dice_row = g.query_one(DiceRow)
+        card = g.query_one(ScoreCard)
+        await pilot.press("shift+tab")
+        assert dice_row.has_focus
+        await pilot.press("enter")  # Enter on the dice rolls
+        assert st.rolls == 1
+        await pilot.press("right", "space", "right", "space")
+        assert st.chosen == frozenset({1, 2})
+        await pilot.press("left", "space")
+        assert st.chosen == frozenset({2})
+        await pilot.press("tab", "tab")
+        assert card.has_focus
+        # down to Twos on Ann's card, then Enter scores it
+        card.move_to("twos", 0, 0)
+        await pilot.press("enter")
+        assert st.turns_taken(0) == 1
+        assert st.card(0).boxes[0][1] is not None
+
+
+@run
+async def test_mouse_only_turn(new_app: App) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        st = g.session.state
+        assert await pilot.click("#roll")
+        assert st.rolls == 1
+        await pilot.click("#die-1")
+        assert st.chosen == frozenset({1})
+        await pilot.click("#die-1")
+        assert st.chosen == frozenset()
+        await pilot.click("#die-0")
+        await pilot.click("#roll")
+        assert st.rolls == 2
+        card = g.query_one(ScoreCard)
+        # one click on Ann's Sixes box scores it
+        row = next(r for (r, c), cell in card.cells.items()
+                   if cell.category == "sixes" and cell.player == 0)
+        col = next(c for (r, c), cell in card.cells.items()
+                   if r == row and cell.player == 0)
+        x = sum(card.columns[k].get_render_width(card) for k in list(card.columns)[:col]) + 2
+        await pilot.click(ScoreCard, offset=(x, row + 1))
+        assert st.turns_taken(0) == 1
+        assert st.card(0).boxes[0][5] is not None
+
+
+@run
+async def test_both_oops(new_app: App) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        s = g.session
+        await pilot.press("r", "1", "2", "o")
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("1")  # give me back my dice
+        assert s.state.chosen == frozenset()
+        dice = s.state.dice
+        await pilot.press("e")  # Ones
+        assert s.state.turns_taken(0) == 1
+        await pilot.press("o")
+        await pilot.press("1")  # not possible now: stays open
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("2")  # I scored the wrong box
+        assert s.state.turns_taken(0) == 0 and s.state.dice == dice
+        assert isinstance(app.screen, type(g))
+        await pilot.press("o", "escape")
+        assert app.screen is g
+
+
+@run
+async def test_computer_turn_step_by_step_after_the_pause(new_app: App) -> None:
+    launch = Launch(variant="tommys-crag",
+                    players=[PlayerSpec("Ann"), PlayerSpec("Cpu", "beginner")])
+    app = new_app(launch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        s = g.session
+        await pilot.press("r", "x")
+        await settle(pilot)
+        # the Next Player pause: the computer waits, Oops is still possible
+        assert g.paused and s.is_computer_turn() and s.state.dice == ()
+        assert str(g.query_one("#roll", Button).label) == "Next player"
+        await pilot.press("1")  # a person's key does nothing to the computer's turn
+        assert s.state.dice == ()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert s.state.current == 0 and s.state.turns_taken(1) == 1
+        assert s.last_score is not None and s.last_score.player == 1
+        # its final dice are left visible
+        assert tuple(d.value for d in g.query("Die")) == s.last_score.dice
+        assert any("Cpu:" in m for m in g.messages)
+
+
+@run
+async def test_demo_plays_to_the_end(new_app: App) -> None:
+    app = new_app(Launch(variant="tommys-crag", demo=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(40):
+            await settle(pilot)
+            if isinstance(app.screen, EndScreen):
+                break
+        assert isinstance(app.screen, EndScreen)
+        s = app.screen.session
+        assert s.demo and s.is_over() and s.finished
+        assert "wins" in str(app.screen.query_one("#result").render()) or \
+            "tie" in str(app.screen.query_one("#result").render())
+
+
+async def play_crag_to_the_end(pilot: Any) -> None:
+    for key in CRAG_KEYS:
+        await pilot.press("r", key)
+    await settle(pilot)
+
+
+@run
+async def test_game_end_top_ten_and_play_again(new_app: App) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await play_crag_to_the_end(pilot)
+        assert g.session.is_over() and g.paused
+        await pilot.press("o", "2")  # the last scoring can still be taken back
+        assert not g.session.is_over()
+        await pilot.press(CRAG_KEYS[-1])
+        await pilot.press("enter")
+        await settle(pilot)
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        total = g.session.state.returns()[0]
+        assert f"Ann scored {total}" in str(end.query_one("#result").render())
+        assert "of a possible 244" in str(end.query_one(".comment").render())
+        assert [e.name for e in end.new_entries] == ["Ann"]
+        table = end.query_one("#topten")
+        first = [str(c) for c in table.get_row_at(0)]
+        assert first[0] == "1*" and first[1] == "Ann" and first[2] == str(total)
+        await pilot.press("p")  # play again, same options
+        await settle(pilot)
+        again = game(pilot)
+        assert again is not g and again.session.ruleset.id == "tommys-crag"
+        assert again.session.state.turns_taken(0) == 0
+        await pilot.press("q", "1")
+    assert app.return_value == 0
+
+
+@run
+async def test_end_new_game_goes_to_setup(new_app: App) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        fast_forward(game(pilot))
+        await pilot.press("r", CRAG_KEYS[-1], "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, SetupScreen)
+
+
+@run
+async def test_quit_saves_and_the_next_start_offers_resume(new_app: App, store: Any) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r", "e", "r", "t", "r")
+        s = game(pilot).session
+        key = s.state.position_key()
+        await pilot.press("q")
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("escape")  # stay
+        assert app.screen is game(pilot)
+        await pilot.press("q", "1")
+    assert [g.id for g in store.unfinished_games()] == [s.game_id]
+    app2 = new_app(seed=9)
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app2.screen, ResumeScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        back = game(pilot).session
+        assert back.game_id == s.game_id and back.state.position_key() == key
+        await pilot.press("f")  # and it goes on
+        assert back.state.turns_taken(0) == 3
+
+
+@run
+async def test_resume_by_id_and_abandon(new_app: App, store: Any) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        gid = game(pilot).session.game_id
+    app2 = new_app(Launch(resume=gid))
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert game(pilot).session.game_id == gid
+        await pilot.press("escape")
+        assert isinstance(app2.screen, ChoiceDialog)
+        await pilot.press("2")  # leave and delete the game
+        await settle(pilot)
+        assert isinstance(app2.screen, SetupScreen)
+    assert store.unfinished_games() == []
+    app3 = new_app(Launch(resume="nosuchgame00"))
+    async with app3.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app3.screen, SetupScreen)  # a message, then the setup
+
+
+@run
+async def test_hint(new_app: App) -> None:
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await pilot.press("h")  # before the roll: a message only
+        await settle(pilot)
+        assert app.screen is g and not g.session.assisted
+        await pilot.press("r", "h")
+        for _ in range(100):
+            await settle(pilot)
+            if isinstance(app.screen, TextDialog) or not g.session.assisted:
+                break
+        assert isinstance(app.screen, TextDialog)
+        assert "1. " in app.screen.text and "assisted" in app.screen.text
+        assert g.session.assisted
+        await pilot.press("escape")
+        assert "assisted" in str(g.query_one("#title").render())
+
+
+@run
+async def test_help_shows_the_rules_and_keys(new_app: App) -> None:
+    from yacht.rules import rules_text
+
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert rules_text(get("tommys-crag"), 64) in app.screen.text
+        assert "Shift+letter" in app.screen.text
+        await pilot.press("escape")
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("enter")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+@run
+async def test_bell_toggles_and_rings(new_app: App) -> None:
+    app = new_app(CRAG)
+    rings: list[int] = []
+    app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        assert rings == []
+        await pilot.press("b")
+        assert app.config.sound
+        await pilot.press("r" if game(pilot).session.state.chosen else "1", "r")
+        assert len(rings) == 1
+        await pilot.press("e")
+        assert len(rings) == 2
+    assert load_config().sound
+
+
+@run
+async def test_two_columns_shift_letter_scores_column_two(new_app: App) -> None:
+    app = new_app(Launch(variant="ancient-yacht-double", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        s = game(pilot).session
+        rs = s.ruleset
+        letter = category_keys(rs)["choice"]
+        await pilot.press("r", letter.upper())
+        assert s.state.card(0).boxes[1][rs.index("choice")] is not None
+        assert s.state.card(0).boxes[0][rs.index("choice")] is None
+        await pilot.press("r", letter)  # column 1 is still open
+        assert s.state.card(0).boxes[0][rs.index("choice")] is not None
+        await pilot.press("r", letter)  # both full: a message, nothing changes
+        assert s.state.turns_taken(0) == 2
+
+
+@run
+async def test_forced_first_turn_rolls_on_until_a_yacht(new_app: App) -> None:
+    app = new_app(Launch(variant="tommys-yacht", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        s = g.session
+        await pilot.press("r")
+        # keep rolling until a yacht: beyond the usual 3 rolls
+        for _ in range(31):
+            if not s.state.may_reroll():
+                break
+            await pilot.press("a", "r")
+        assert s.state.rolls > 3 or not s.state.may_reroll()
+        assert "of up to 32" in str(g.query_one("#rolls").render()) or \
+            not s.state.may_reroll()
+        await pilot.press("e")  # Ones may not take a first turn
+        assert s.state.turns_taken(0) == 0
+        await pilot.press("y")
+        assert s.state.turns_taken(0) == 1
+
+
+KEYS = ["r", "enter", "space", "tab", "shift+tab", "up", "down", "left", "right", "a", "s",
+        "n", "1", "5", "0", "9", "e", "E", "x", "Y", "z", "o", "escape", "h", "b", "?",
+        "f1", "pageup", "home", "end", "delete", "backspace", "ctrl+x", "@", "é"]
+
+
+@run
+async def test_no_key_crashes_in_any_state(new_app: App) -> None:
+    app = new_app(Launch(variant="yahtzee",
+                         players=[PlayerSpec("Ann"), PlayerSpec("Cpu", "expert")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        seen_states = set()
+        for _ in range(2):
+            for key in KEYS:
+                await pilot.press(key)
+                await settle(pilot)
+                s = g.session.state
+                seen_states.add((bool(s.dice), bool(s.chosen), g.paused,
+                                 type(app.screen).__name__))
+                if isinstance(app.screen, (ChoiceDialog, TextDialog)):
+                    await pilot.press("escape")
+                    await settle(pilot)
+            if app.screen is not g:
+                break
+        assert app.is_running
+        # the keys went through several states: before a roll, dice chosen, the pause, dialogs
+        assert len(seen_states) >= 4, seen_states
+
+
+@run
+async def test_no_color_still_sets_chosen_dice_apart(new_app: App,
+                                                     monkeypatch: Any) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = new_app(CRAG)
+    assert app.no_color
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r", "2")
+        dice = list(app.screen.query("Die"))
+        marks = [str(d.render()).splitlines()[-1] for d in dice]
+        assert "▲" in marks[1] and "▲" not in marks[0] and "▲" not in marks[2]
+
+
+@run
+async def test_setup_offers_saved_games_and_new_game(new_app: App, store: Any) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await pilot.press("q", "1")
+    app2 = new_app()
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app2.screen, ResumeScreen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app2.screen, SetupScreen)
+    assert len(store.unfinished_games()) == 1  # still there for later
+
+
+@run
+async def test_speed_keys(new_app: App) -> None:
+    app = new_app(Launch(variant="tommys-crag",
+                         players=[PlayerSpec("Ann"), PlayerSpec("Cpu", "beginner")]),
+                  speed="normal")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("minus")
+        assert app.config.speed == "slow"
+        await pilot.press("minus")
+        assert app.config.speed == "slow"  # the slowest stays
+        await pilot.press("plus", "plus", "plus", "plus")
+        assert app.config.speed == "instant"
+        assert "speed instant" in str(game(pilot).query_one("#title").render())
+    assert load_config().speed == "instant"

@@ -1,0 +1,109 @@
+"""SVG snapshots of the main screens at 80x24 and 120x40 (seeded, date-free)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from tui_helpers import fast_forward, game, random_players, settle
+
+from yacht.session import Config, Launch, PlayerSpec, save_config
+from yacht.tui import YachtApp, make_app
+
+SIZES = [(80, 24), (120, 40)]
+FIXED = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
+
+
+class FixedDates:
+    """The real store, with every high-score date shown as one fixed day."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def finish_game(self, game_id: str, state: Any) -> list[Any]:
+        return [dataclasses.replace(e, date=FIXED)
+                for e in self.store.finish_game(game_id, state)]
+
+    def top_ten(self, ruleset: Any, assisted: bool = False) -> list[Any]:
+        return [dataclasses.replace(e, date=FIXED)
+                for e in self.store.top_ten(ruleset, assisted)]
+
+
+def build(store: Any, launch: Launch | None = None, seed: int = 1) -> YachtApp:
+    app = make_app(launch, store=FixedDates(store), strategy_factory=random_players,
+                   rng=random.Random(seed))
+    app.config.speed = "instant"
+    app.config.sound = False
+    return app
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_setup_screen(snap_compare: Any, store: Any, size: tuple[int, int]) -> None:
+    save_config(Config(variant="yahtzee", players=[PlayerSpec("Ann"),
+                                                   PlayerSpec("Max", "expert")],
+                       sound=False))
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+
+    assert snap_compare(build(store), terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_table_mid_turn(snap_compare: Any, store: Any, size: tuple[int, int]) -> None:
+    launch = Launch(variant="yahtzee", players=[PlayerSpec("Ann"), PlayerSpec("Bob")])
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("r", "v", "r", "1", "3")  # Ann: Chance; Bob rolls, picks two dice
+        await settle(pilot)
+
+    assert snap_compare(build(store, launch, seed=5), terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_table_two_columns_ten_dice(snap_compare: Any, store: Any,
+                                    size: tuple[int, int]) -> None:
+    launch = Launch(variant="ancient-yacht-10-double", players=[PlayerSpec("Ann")])
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("r", "2", "0")
+        await settle(pilot)
+
+    assert snap_compare(build(store, launch, seed=2), terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_end_screen(snap_compare: Any, store: Any, size: tuple[int, int]) -> None:
+    from yacht.rules import get
+    from yacht.session import category_keys
+
+    last = list(category_keys(get("tommys-crag")).values())[-1]
+    launch = Launch(variant="tommys-crag", players=[PlayerSpec("Ann")])
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        fast_forward(game(pilot))
+        await pilot.press("r", last, "enter")
+        await settle(pilot)
+
+    assert snap_compare(build(store, launch, seed=3), terminal_size=size, run_before=before)
+
+
+def test_help_screen(snap_compare: Any, store: Any) -> None:
+    launch = Launch(variant="tommys-crag", players=[PlayerSpec("Ann")])
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+
+    assert snap_compare(build(store, launch), terminal_size=(80, 24), run_before=before)
