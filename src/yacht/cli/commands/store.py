@@ -8,6 +8,7 @@ directory, is used.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING, Any
 
 from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args
@@ -35,13 +36,17 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser(
         "resume", help="list unfinished games, show one, or play one action of it",
-        description="Without ID: the unfinished games. With ID (or a unique prefix): the game "
-        "as it stands. --action applies one action and saves it: roll [VALUES], choose "
-        "POSITIONS (e.g. choose 1,3), score BOX [COLUMN], give-back, take-back, computer.")
+        description="Without ID: the unfinished games. With ID (or a unique prefix) in a "
+        "terminal: the game opens where it was left. --show prints it as it stands instead "
+        "(also what happens when the output is not a terminal). --action applies one action "
+        "and saves it: roll [VALUES], choose POSITIONS (e.g. choose 1,3), score BOX [COLUMN], "
+        "give-back, take-back, computer.")
     p.add_argument("id", nargs="?", help="a game id or a unique prefix of one")
     p.add_argument("-a", "--action", metavar="ACTION", help="the action to apply and save")
     p.add_argument("--delete", action="store_true", help="abandon the game (deletes it)")
     p.add_argument("--export", metavar="FILE", help="write the game's record (for `yacht replay`)")
+    p.add_argument("--show", action="store_true",
+                   help="print the game as it stands instead of opening it")
     p.add_argument("--finished", action="store_true", help="list finished games instead")
     p.add_argument("--db", metavar="URL", help=_DB_HELP)
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -172,12 +177,26 @@ def cmd_resume(args: argparse.Namespace) -> int:
         if args.json:
             emit_json(_game_json(store, game_id))
             return 0
+        if args.action is None and not args.show and sys.stdin.isatty() and sys.stdout.isatty():
+            return _open_game(store, game_id)
         from yacht.store.play import show_game
 
         print(show_game(store, game_id))
         return 0
 
     return _run(args, go)
+
+
+def _open_game(store: Store, game_id: str) -> int:
+    """Continue the game in the terminal game (the store stays the one given)."""
+    from yacht.session import Launch
+    from yacht.tui import make_app
+
+    if store.game_info(game_id).finished:
+        raise CliError(f"game {game_id} is finished (see it with `yacht replay` after "
+                       f"`yacht resume {game_id} --export FILE`)")
+    app = make_app(Launch(resume=game_id), store=store)
+    return int(app.run() or 0)
 
 
 def _list_games(store: Store, args: argparse.Namespace) -> int:
@@ -195,8 +214,8 @@ def _list_games(store: Store, args: argparse.Namespace) -> int:
         turn = f"{g.turn}/{g.turns}"
         print(f"{g.id:<12}  {g.key:<28} {turn:>7}  {when:<16}  {names}")
     if not args.finished:
-        print("\n`yacht resume ID` shows a game; `yacht resume ID --action roll` plays on "
-              "(* = computer).")
+        print("\n`yacht resume ID` continues a game (a unique start of the id is enough); "
+              "--show prints it, --action roll plays one action (* = computer).")
     return 0
 
 
