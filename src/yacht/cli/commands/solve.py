@@ -1,0 +1,97 @@
+"""`yacht solve`: build (or load) a variant's optimal-play table and report it."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args
+
+ORDER = 40
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "solve", help="solve a variant exactly: expected score under optimal solitaire play",
+        description="Build (or load from the cache) the table of optimal solitaire play for "
+                    "a variant and print its expected score, the number of card states, the "
+                    "seconds taken and the peak memory. Tables are kept in the user cache "
+                    "directory (override with YACHT_CACHE_DIR).")
+    add_variant_args(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the table cache (always build)")
+    p.add_argument("--workers", type=_workers, default=None, metavar="N",
+                   help="threads to build with (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_solve)
+
+
+def _workers(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers") from None
+    if not 1 <= n <= 64:
+        raise argparse.ArgumentTypeError(f"{n} workers is not allowed (accepted: 1-64)")
+    return n
+
+
+def _peak_rss() -> int:
+    try:
+        import resource
+        import sys
+
+        r = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return int(r if sys.platform == "darwin" else r * 1024)
+    except (ImportError, OSError):  # pragma: no cover - platform dependent
+        return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    import sys
+    import time
+
+    rs = ruleset_from_args(args.variant, args.option)
+    from yacht.strategy.solver import UnsupportedRuleset, solve
+
+    t0 = time.perf_counter()
+    try:
+        sol = solve(rs, cache=not args.no_cache,
+                    progress=(not args.quiet and not args.json and sys.stderr.isatty()),
+                    workers=args.workers)
+    except UnsupportedRuleset as e:
+        raise CliError(str(e)) from None
+    seconds = time.perf_counter() - t0
+    rss = _peak_rss()
+    info: dict[str, Any] = {
+        "variant": rs.id,
+        "options": dict(rs.option_values),
+        "expected_score": round(sol.expected_score, 6),
+        "states": sol.states,
+        "seconds": round(seconds, 3),
+        "build_seconds": round(sol.seconds, 3),
+        "from_cache": not sol.built,
+        "peak_memory_mb": round(max(rss, sol.peak_memory) / 2**20, 1),
+        "exact": sol.exact,
+    }
+    if not sol.exact:
+        info["upper_bound"] = None if sol.upper_bound is None else round(sol.upper_bound, 4)
+        info["note"] = sol.note
+    if args.json:
+        emit_json(info)
+        return 0
+    opts = " ".join(f"{k}={v}" for k, v in rs.option_values.items())
+    print(f"{rs.name}{' (' + opts + ')' if opts else ''}")
+    kind = "optimal" if sol.exact else "best computed strategy (approximate)"
+    print(f"  expected score ({kind}): {sol.expected_score:.4f}")
+    if not sol.exact:
+        if sol.upper_bound is not None:
+            print(f"  proven upper bound: {sol.upper_bound:.4f} "
+                  f"(gap {sol.upper_bound - sol.expected_score:.4f})")
+        print(f"  {sol.note}")
+    print(f"  card states: {sol.states:,}")
+    how = "loaded from cache" if not sol.built else "built"
+    print(f"  seconds: {seconds:.2f} ({how}; build took {sol.seconds:.2f})")
+    print(f"  peak memory: {info['peak_memory_mb']} MB")
+    return 0

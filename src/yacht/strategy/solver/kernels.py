@@ -1,0 +1,749 @@
+"""numba kernels: one turn of backward induction, layers of card states, self-play.
+
+Value layout: ``V[mask, flag * U + u]`` is the expected number of points
+still to come from the start of a turn with the boxes of ``mask`` filled,
+upper total ``u`` (capped at the bonus threshold) and ``flag`` = whether
+the Yahtzee-bonus box holds points. A turn is solved over dice multisets:
+
+* ``E0[d]``: best placement of the outcome ``d`` (points + value after);
+* keeps: ``K[s] = mean_f K[s + f]`` for every multiset ``s`` smaller than
+  ``n`` (adding the re-rolled dice one at a time gives the exact roll
+  distribution), with ``K[d] = E[d]`` on the ``n``-dice block;
+* ``E_next[d] = max over sub-multisets k of d of K[k]``, computed by
+  ``M[s] = max(K[s], M[s - f])`` in one pass;
+* the turn's value is ``K[empty]`` after the last level.
+
+Every kernel works on a block of ``W`` value columns at once (all upper
+totals of one mask), so the inner loops are contiguous and vectorise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+NEG = -1.0e30
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _vmax_shift(row: Any, lo: Any, hi: Any, src: Any, soff: Any, add: Any) -> Any:
+    """row[j] = max(row[j], src[soff + j] + add) for j in [lo, hi)."""
+    for j in range(lo, hi):
+        v = src[soff + j] + add
+        if v > row[j]:
+            row[j] = v
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def e0_block(m: Any, V: Any, U: Any, need: Any, bonus_amt: Any, score: Any, box_upper: Any,
+             box_mult: Any, nbox: Any, is_yacht: Any, yface: Any, ybox: Any, jmode: Any,
+             ybonus: Any, joker_pts: Any, upper_of_face: Any, rep_pts: Any, u_lo: Any,
+             u_hi: Any, f_lo: Any, f_hi: Any, x: Any, E0: Any, P0: Any, track: Any) -> Any:
+    """Best placement value of every n-dice outcome for mask ``m``.
+
+    Columns: ``(flag - f_lo) * (u_hi - u_lo + 1) + (u - u_lo)``. ``x`` holds the
+    value of the state itself (for repeat placements); ``P0`` records whether a
+    repeat was the best choice (the derivative used by the fixed-point solve).
+    """
+    nfull = E0.shape[0]
+    W = E0.shape[1]
+    wu = u_hi - u_lo + 1
+    ncap = U - 1
+    ybox_filled = ybox >= 0 and ((m >> ybox) & 1) == 1
+    rep = 0
+    for b in range(nbox):
+        if ((m >> b) & 1) == 1 and rep_pts[b] > rep:
+            rep = rep_pts[b]
+    any_lower = False
+    for b in range(nbox):
+        if ((m >> b) & 1) == 0 and not box_upper[b]:
+            any_lower = True
+    for d in range(nfull):
+        row = E0[d]
+        for j in range(W):
+            row[j] = NEG
+        yacht = is_yacht[d]
+        restrict = -1
+        lower_only = False
+        jok = False
+        if yacht and ybox_filled:
+            ub = upper_of_face[yface[d]]
+            upper_open = ub >= 0 and ((m >> ub) & 1) == 0
+            if jmode == 1:
+                if upper_open:
+                    restrict = ub
+                elif any_lower:
+                    lower_only = True
+                    jok = True
+            elif jmode == 2:
+                if not upper_open:
+                    jok = True
+        for flag in range(f_lo, f_hi + 1):
+            base = (flag - f_lo) * wu
+            rowf = row[base:base + wu]
+            extra = 0
+            if yacht and ybox_filled and flag == 1:
+                extra = ybonus
+            for b in range(nbox):
+                if ((m >> b) & 1) == 1:
+                    continue
+                if restrict >= 0 and b != restrict:
+                    continue
+                if lower_only and box_upper[b]:
+                    continue
+                pts = score[b, d]
+                if jok and joker_pts[b] >= 0:
+                    pts = joker_pts[b]
+                mult = box_mult[b]
+                val = float(pts * mult + extra)
+                nm = m | (1 << b)
+                nflag = flag
+                if b == ybox and ybonus > 0:
+                    nflag = 1 if pts > 0 else 0
+                vrow = V[nm]
+                off = nflag * U
+                if U > 1 and box_upper[b]:
+                    # u + pts below the threshold: plain shift
+                    hi1 = min(u_hi + 1, need - pts)
+                    if hi1 > u_lo:
+                        _vmax_shift(rowf, 0, hi1 - u_lo, vrow, off + u_lo + pts, val)
+                    # crossing the threshold now: bonus, capped
+                    lo2 = max(u_lo, need - pts)
+                    hi2 = min(u_hi + 1, need)
+                    if hi2 > lo2:
+                        v = val + bonus_amt * mult + vrow[off + ncap]
+                        for j in range(lo2 - u_lo, hi2 - u_lo):
+                            if v > rowf[j]:
+                                rowf[j] = v
+                    # already there
+                    lo3 = max(u_lo, need)
+                    if u_hi >= lo3:
+                        v = val + vrow[off + ncap]
+                        for j in range(lo3 - u_lo, u_hi + 1 - u_lo):
+                            if v > rowf[j]:
+                                rowf[j] = v
+                else:
+                    _vmax_shift(rowf, 0, wu, vrow, off + u_lo, val)
+            if yacht and rep > 0:
+                for j in range(wu):
+                    v = rep + x[base + j]
+                    if v > rowf[j]:
+                        rowf[j] = v
+        if track:
+            for j in range(W):
+                P0[d, j] = 0.0
+            if yacht and rep > 0:
+                for j in range(W):
+                    if rep + x[j] >= row[j]:
+                        P0[d, j] = 1.0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _avg_rows(K: Any, up: Any, s: Any, faces: Any, inv: Any) -> Any:
+    """K[s] = mean over faces f of K[up[s, f]]."""
+    W = K.shape[1]
+    krow = K[s]
+    src = K[up[s, 0]]
+    for w in range(W):
+        krow[w] = src[w]
+    for f in range(1, faces):
+        src = K[up[s, f]]
+        for w in range(W):
+            krow[w] += src[w]
+    for w in range(W):
+        krow[w] *= inv
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _max_rows(K: Any, down: Any, s: Any, faces: Any) -> Any:
+    """K[s] = max(K[s], K[down[s, f]] for every face f present)."""
+    W = K.shape[1]
+    krow = K[s]
+    for f in range(faces):
+        t = down[s, f]
+        if t >= 0:
+            trow = K[t]
+            for w in range(W):
+                a = trow[w]
+                b = krow[w]
+                krow[w] = a if a > b else b
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def levels_block(E0: Any, P0: Any, track: Any, up: Any, down: Any, full_start: Any, faces: Any,
+                 rolls: Any, K: Any, KP: Any, out: Any, outp: Any) -> Any:
+    """From the placement values ``E0`` to the value at the start of the turn.
+
+    ``K``/``KP`` are (nall, W) scratch; on return ``out`` (and ``outp``, the
+    chance that a repeat ends the turn) hold the turn values.
+    """
+    nfull, W = E0.shape
+    nall = K.shape[0]
+    inv = 1.0 / faces
+    for i in range(nfull):
+        for w in range(W):
+            K[full_start + i, w] = E0[i, w]
+    if track:
+        for i in range(nfull):
+            for w in range(W):
+                KP[full_start + i, w] = P0[i, w]
+    for level in range(rolls):
+        for s in range(full_start - 1, -1, -1):
+            _avg_rows(K, up, s, faces, inv)
+        if track:
+            for s in range(full_start - 1, -1, -1):
+                _avg_rows(KP, up, s, faces, inv)
+        if level == rolls - 1:
+            break
+        if track:
+            for s in range(1, nall):
+                for f in range(faces):
+                    t = down[s, f]
+                    if t >= 0:
+                        for w in range(W):
+                            if K[t, w] > K[s, w]:
+                                K[s, w] = K[t, w]
+                                KP[s, w] = KP[t, w]
+        else:
+            for s in range(1, nall):
+                _max_rows(K, down, s, faces)
+    for w in range(W):
+        out[w] = K[0, w]
+    if track:
+        for w in range(W):
+            outp[w] = KP[0, w]
+
+
+@njit(cache=True, nogil=True)
+def solve_mask(m: Any, V: Any, umax_m: Any, U: Any, need: Any, bonus_amt: Any, score: Any,
+               box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any, yface: Any, ybox: Any,
+               jmode: Any, ybonus: Any, joker_pts: Any, upper_of_face: Any, rep_pts: Any,
+               up: Any, down: Any, full_start: Any, faces: Any, rolls: Any, E0: Any, P0: Any,
+               K: Any, KP: Any, out: Any, outp: Any, x: Any) -> Any:
+    """Solve every (flag, upper total) state of one mask and store it in ``V[m]``.
+
+    With a repeat box the state's value is the fixed point ``x = g(x)`` of its
+    turn; ``g`` is convex and piecewise linear with slope < 1, so Newton's
+    method from below reaches it exactly in a few steps.
+    """
+    nflag = 2 if (ybonus > 0 and ybox >= 0 and ((m >> ybox) & 1) == 1) else 1
+    wu = umax_m + 1
+    W = nflag * wu
+    nfull = score.shape[1]
+    nall = up.shape[0]
+    E0v = E0[:nfull * W].reshape((nfull, W))
+    P0v = P0[:nfull * W].reshape((nfull, W))
+    Kv = K[:nall * W].reshape((nall, W))
+    KPv = KP[:nall * W].reshape((nall, W))
+    o = out[:W]
+    op = outp[:W]
+    xv = x[:W]
+    repeat = False
+    for b in range(nbox):
+        if ((m >> b) & 1) == 1 and rep_pts[b] > 0:
+            repeat = True
+    for w in range(W):
+        xv[w] = 0.0
+    if repeat:
+        for _ in range(200):
+            e0_block(m, V, U, need, bonus_amt, score, box_upper, box_mult, nbox, is_yacht,
+                     yface, ybox, jmode, ybonus, joker_pts, upper_of_face, rep_pts,
+                     0, umax_m, 0, nflag - 1, xv, E0v, P0v, True)
+            levels_block(E0v, P0v, True, up, down, full_start, faces, rolls, Kv, KPv, o, op)
+            delta = 0.0
+            for w in range(W):
+                nx = xv[w] + (o[w] - xv[w]) / (1.0 - op[w])
+                dd = abs(nx - xv[w])
+                if dd > delta:
+                    delta = dd
+                xv[w] = nx
+            if delta < 1e-11:
+                break
+        for w in range(W):
+            o[w] = xv[w]
+    else:
+        e0_block(m, V, U, need, bonus_amt, score, box_upper, box_mult, nbox, is_yacht,
+                 yface, ybox, jmode, ybonus, joker_pts, upper_of_face, rep_pts,
+                 0, umax_m, 0, nflag - 1, xv, E0v, P0v, False)
+        levels_block(E0v, P0v, False, up, down, full_start, faces, rolls, Kv, KPv, o, op)
+    for flag in range(nflag):
+        for u in range(wu):
+            V[m, flag * U + u] = o[flag * wu + u]
+
+
+@njit(cache=True, nogil=True)
+def solve_chunk(masks: Any, lo: Any, hi: Any, V: Any, umax: Any, U: Any, need: Any,
+                bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any, nbox: Any,
+                is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
+                upper_of_face: Any, rep_pts: Any, up: Any, down: Any, full_start: Any,
+                faces: Any, rolls: Any) -> Any:
+    """Solve ``masks[lo:hi]`` (masks of one layer, independent of each other).
+
+    Runs without the GIL: the caller spreads the chunks of a layer over threads.
+    """
+    nfull = score.shape[1]
+    nall = up.shape[0]
+    A = V.shape[1]
+    E0 = np.empty(nfull * A)
+    P0 = np.empty(nfull * A)
+    K = np.empty(nall * A)
+    KP = np.empty(nall * A)
+    out = np.empty(A)
+    outp = np.empty(A)
+    x = np.empty(A)
+    for i in range(lo, hi):
+        m = masks[i]
+        solve_mask(m, V, umax[m], U, need, bonus_amt, score, box_upper, box_mult, nbox,
+                   is_yacht, yface, ybox, jmode, ybonus, joker_pts, upper_of_face, rep_pts,
+                   up, down, full_start, faces, rolls, E0, P0, K, KP, out, outp, x)
+
+
+@njit(cache=True, nogil=True)
+def solve_chunk_batched(masks: Any, lo: Any, hi: Any, V: Any, U: Any, need: Any,
+                        bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any, nbox: Any,
+                        is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any,
+                        joker_pts: Any, upper_of_face: Any, rep_pts: Any, up: Any, down: Any,
+                        full_start: Any, faces: Any, rolls: Any, B: Any) -> Any:
+    """Like :func:`solve_chunk` for tables with one value per mask (no upper total, no
+    flag, no repeat): ``B`` masks at a time share the keep sweeps as columns.
+    """
+    nfull = score.shape[1]
+    nall = up.shape[0]
+    E0T = np.empty((B, nfull))
+    E0 = np.empty((nfull, B))
+    P0 = np.empty((1, 1))
+    K = np.empty((nall, B))
+    KP = np.empty((1, 1))
+    out = np.empty(B)
+    outp = np.empty(1)
+    for g0 in range(lo, hi, B):
+        nb = min(B, hi - g0)
+        for j in range(nb):
+            e0_scalar(masks[g0 + j], 0, V, U, need, bonus_amt, score, box_upper, box_mult,
+                      nbox, is_yacht, yface, ybox, jmode, ybonus, joker_pts, upper_of_face,
+                      rep_pts, E0T[j])
+        for j in range(nb, B):
+            for d in range(nfull):
+                E0T[j, d] = 0.0
+        for d in range(nfull):
+            for j in range(B):
+                E0[d, j] = E0T[j, d]
+        levels_block(E0, P0, False, up, down, full_start, faces, rolls, K, KP, out, outp)
+        for j in range(nb):
+            V[masks[g0 + j], 0] = out[j]
+
+
+@njit(cache=True, nogil=True)
+def keep_levels(E0: Any, up: Any, pairs: Any, full_start: Any, faces: Any, rolls: Any,
+                Ks: Any) -> Any:
+    """All keep values of one state's turn: ``Ks[j, k]`` = expected value of keeping
+    ``k`` and rolling the rest with ``j`` rolls left after that roll.
+
+    ``Ks[j]`` on the n-dice block holds ``E_j`` (the best with ``j`` rolls left),
+    so ``Ks[rolls - 1, 0]`` is the value at the start of the turn. ``pairs``
+    lists (s, s minus one die) with s ascending: one pass gives the best subset.
+    """
+    nfull = E0.shape[0]
+    nall = up.shape[0]
+    npairs = pairs.shape[0]
+    inv = 1.0 / faces
+    for i in range(nfull):
+        Ks[0, full_start + i] = E0[i]
+    for level in range(rolls):
+        K = Ks[level]
+        for s in range(full_start - 1, -1, -1):
+            acc = 0.0
+            for f in range(faces):
+                acc += K[up[s, f]]
+            K[s] = acc * inv
+        if level == rolls - 1:
+            break
+        nxt = Ks[level + 1]
+        for s in range(nall):
+            nxt[s] = K[s]
+        for i in range(npairs):
+            s = pairs[i, 0]
+            t = pairs[i, 1]
+            if nxt[t] > nxt[s]:
+                nxt[s] = nxt[t]
+
+
+@njit(cache=True, nogil=True)
+def e0_scalar(m: Any, a: Any, V: Any, U: Any, need: Any, bonus_amt: Any, score: Any,
+              box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any, yface: Any, ybox: Any,
+              jmode: Any, ybonus: Any, joker_pts: Any, upper_of_face: Any, rep_pts: Any,
+              E0: Any) -> Any:
+    """``E0[d]``: value of the best placement of every outcome in one state (m, a)."""
+    nfull = score.shape[1]
+    u = a % U
+    flag = a // U
+    ncap = U - 1
+    ybox_filled = ybox >= 0 and ((m >> ybox) & 1) == 1
+    rep = 0
+    nopen = 0
+    opens = np.empty(nbox, dtype=np.int64)
+    base = np.empty(nbox)
+    any_lower = False
+    for b in range(nbox):
+        if ((m >> b) & 1) == 1:
+            if rep_pts[b] > rep:
+                rep = rep_pts[b]
+        else:
+            opens[nopen] = b
+            nopen += 1
+            if not box_upper[b]:
+                any_lower = True
+    # value after the box, for lower boxes (upper ones depend on the points)
+    for i in range(nopen):
+        b = opens[i]
+        nflag = flag
+        base[i] = V[m | (1 << b), nflag * U + u]
+    xself = V[m, a]
+    for d in range(nfull):
+        yacht = is_yacht[d]
+        best = NEG
+        if not yacht or not ybox_filled:
+            for i in range(nopen):
+                b = opens[i]
+                pts = score[b, d]
+                mult = box_mult[b]
+                if U > 1 and box_upper[b]:
+                    nu = u + pts
+                    v = float(pts * mult)
+                    if u < need and nu >= need:
+                        v += bonus_amt * mult
+                    if nu > ncap:
+                        nu = ncap
+                    v += V[m | (1 << b), flag * U + nu]
+                elif b == ybox and ybonus > 0:
+                    v = pts * mult + V[m | (1 << b), (1 if pts > 0 else 0) * U + u]
+                else:
+                    v = pts * mult + base[i]
+                if v > best:
+                    best = v
+        else:
+            restrict = -1
+            lower_only = False
+            jok = False
+            ub = upper_of_face[yface[d]]
+            upper_open = ub >= 0 and ((m >> ub) & 1) == 0
+            if jmode == 1:
+                if upper_open:
+                    restrict = ub
+                elif any_lower:
+                    lower_only = True
+                    jok = True
+            elif jmode == 2:
+                if not upper_open:
+                    jok = True
+            extra = ybonus if flag == 1 else 0
+            for i in range(nopen):
+                b = opens[i]
+                if restrict >= 0 and b != restrict:
+                    continue
+                if lower_only and box_upper[b]:
+                    continue
+                pts = score[b, d]
+                if jok and joker_pts[b] >= 0:
+                    pts = joker_pts[b]
+                mult = box_mult[b]
+                v = float(pts * mult + extra)
+                nu = u
+                if U > 1 and box_upper[b]:
+                    nu = u + pts
+                    if u < need and nu >= need:
+                        v += bonus_amt * mult
+                    if nu > ncap:
+                        nu = ncap
+                v += V[m | (1 << b), flag * U + nu]
+                if v > best:
+                    best = v
+        if yacht and rep > 0:
+            v = rep + xself
+            if v > best:
+                best = v
+        E0[d] = best
+
+
+@njit(cache=True, nogil=True)
+def state_turn(m: Any, a: Any, V: Any, U: Any, need: Any, bonus_amt: Any, score: Any,
+               box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any, yface: Any, ybox: Any,
+               jmode: Any, ybonus: Any, joker_pts: Any, upper_of_face: Any, rep_pts: Any,
+               up: Any, pairs: Any, full_start: Any, faces: Any, rolls: Any, E0: Any,
+               Ks: Any) -> Any:
+    """Placement values ``E0[d]`` and keep values ``Ks`` for the state (m, a)."""
+    e0_scalar(m, a, V, U, need, bonus_amt, score, box_upper, box_mult, nbox, is_yacht, yface,
+              ybox, jmode, ybonus, joker_pts, upper_of_face, rep_pts, E0)
+    keep_levels(E0, up, pairs, full_start, faces, rolls, Ks)
+
+
+@njit(cache=True, nogil=True)
+def best_place(m: Any, u: Any, flag: Any, d: Any, V: Any, U: Any, need: Any, bonus_amt: Any,
+               score: Any, box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any, yface: Any,
+               ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any, upper_of_face: Any,
+               rep_pts: Any) -> Any:
+    """The best placement of outcome ``d`` in state (m, u, flag), as in :func:`e0_block`.
+
+    Returns (box, points gained incl. bonuses, new u, new flag); box -1 is a repeat.
+    """
+    ncap = U - 1
+    ybox_filled = ybox >= 0 and ((m >> ybox) & 1) == 1
+    rep = 0
+    for b in range(nbox):
+        if ((m >> b) & 1) == 1 and rep_pts[b] > rep:
+            rep = rep_pts[b]
+    any_lower = False
+    for b in range(nbox):
+        if ((m >> b) & 1) == 0 and not box_upper[b]:
+            any_lower = True
+    yacht = is_yacht[d]
+    restrict = -1
+    lower_only = False
+    jok = False
+    if yacht and ybox_filled:
+        ub = upper_of_face[yface[d]]
+        upper_open = ub >= 0 and ((m >> ub) & 1) == 0
+        if jmode == 1:
+            if upper_open:
+                restrict = ub
+            elif any_lower:
+                lower_only = True
+                jok = True
+        elif jmode == 2:
+            if not upper_open:
+                jok = True
+    extra = 0
+    if yacht and ybox_filled and flag == 1:
+        extra = ybonus
+    best = NEG
+    bbox, bgain, bu, bflag = -2, 0, u, flag
+    a = flag * U + u
+    for b in range(nbox):
+        if ((m >> b) & 1) == 1:
+            continue
+        if restrict >= 0 and b != restrict:
+            continue
+        if lower_only and box_upper[b]:
+            continue
+        pts = score[b, d]
+        if jok and joker_pts[b] >= 0:
+            pts = joker_pts[b]
+        mult = box_mult[b]
+        gain = pts * mult + extra
+        nm = m | (1 << b)
+        nflag = flag
+        if b == ybox and ybonus > 0:
+            nflag = 1 if pts > 0 else 0
+        nu = u
+        if U > 1 and box_upper[b]:
+            nu = u + pts
+            if u < need and nu >= need:
+                gain += bonus_amt * mult
+            if nu > ncap:
+                nu = ncap
+        v = gain + V[nm, nflag * U + nu]
+        if v > best:
+            best = v
+            bbox, bgain, bu, bflag = b, gain, nu, nflag
+    if yacht and rep > 0:
+        v = rep + V[m, a]
+        if v > best:
+            bbox, bgain, bu, bflag = -1, rep, u, flag
+    return bbox, bgain, bu, bflag
+
+
+@njit(cache=True, nogil=True)
+def _next_rand(state: Any) -> Any:
+    """splitmix64: advance ``state[0]`` and return 64 random bits."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True)
+def _roll_into(cnt: Any, k: Any, faces: Any, rng: Any) -> Any:
+    """Add ``k`` random dice to the counts ``cnt``."""
+    for _ in range(k):
+        r = _next_rand(rng)
+        f = np.int64((r >> np.uint64(32)) * np.uint64(faces) >> np.uint64(32))
+        cnt[f] += 1
+
+
+@njit(cache=True, nogil=True)
+def _code(cnt: Any, n: Any) -> Any:
+    c = 0
+    base = 1
+    for f in range(cnt.shape[0]):
+        c += cnt[f] * base
+        base *= n + 1
+    return c
+
+
+@njit(cache=True, nogil=True)
+def best_keep(cnt: Any, n: Any, code_index: Any, table: Any) -> Any:
+    """Best proper sub-multiset of ``cnt`` by ``table`` (indexed by multiset index).
+
+    Returns (value, keep counts as a code). Keeping every die is not a keep.
+    """
+    faces = cnt.shape[0]
+    k = np.zeros(faces, dtype=np.int64)
+    best = NEG
+    bestcode = -1
+    total = 0
+    for f in range(faces):
+        total += cnt[f]
+    while True:
+        s = 0
+        for f in range(faces):
+            s += k[f]
+        if s < total:
+            c = _code(k, n)
+            v = table[code_index[c]]
+            if v > best:
+                best = v
+                bestcode = c
+        # odometer
+        f = 0
+        while f < faces:
+            if k[f] < cnt[f]:
+                k[f] += 1
+                break
+            k[f] = 0
+            f += 1
+        if f == faces:
+            break
+    return best, bestcode
+
+
+@njit(cache=True, nogil=True)
+def play_games(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any, bonus_amt: Any,
+               score: Any, box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any, yface: Any,
+               ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any, upper_of_face: Any,
+               rep_pts: Any, up: Any, pairs: Any, full_start: Any, faces: Any, rolls: Any,
+               n: Any, code_index: Any, fbox: Any, fkeep: Any, fpoints: Any, ffree: Any,
+               fpenalty: Any, ffloor: Any, flast: Any, totals: Any, bonus_out: Any,
+               yachts_out: Any) -> Any:
+    """Play games ``g_lo..g_hi`` by the table's policy; game g uses its own random stream."""
+    nfull = score.shape[1]
+    nall = up.shape[0]
+    full = (1 << nbox) - 1
+    E0 = np.empty(nfull)
+    Ks = np.empty((rolls, nall))
+    cnt = np.zeros(faces, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    for g in range(g_lo, g_hi):
+        rng[0] = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(g)
+        _next_rand(rng)
+        m = 0
+        u = 0
+        flag = 0
+        total = 0
+        yachts = 0
+        if fbox >= 0:
+            for f in range(faces):
+                cnt[f] = 0
+            _roll_into(cnt, n, faces, rng)
+            r = 1
+            while True:
+                d = code_index[_code(cnt, n)] - full_start
+                if is_yacht[d]:
+                    pts = fpoints - fpenalty * max(0, r - ffree)
+                    if pts < ffloor:
+                        pts = ffloor
+                    yachts += 1
+                    break
+                if r >= flast:
+                    pts = ffloor
+                    break
+                _, kc = best_keep(cnt, n, code_index, fkeep[r])
+                kept = 0
+                for f in range(faces):
+                    cnt[f] = (kc // ((n + 1) ** f)) % (n + 1)
+                    kept += cnt[f]
+                _roll_into(cnt, n - kept, faces, rng)
+                r += 1
+            total += pts * box_mult[fbox]
+            m |= 1 << fbox
+        while m != full:
+            a = flag * U + u
+            state_turn(m, a, V, U, need, bonus_amt, score, box_upper, box_mult, nbox, is_yacht,
+                       yface, ybox, jmode, ybonus, joker_pts, upper_of_face, rep_pts, up, pairs,
+                       full_start, faces, rolls, E0, Ks)
+            for f in range(faces):
+                cnt[f] = 0
+            _roll_into(cnt, n, faces, rng)
+            for left in range(rolls - 1, 0, -1):
+                d = code_index[_code(cnt, n)] - full_start
+                kv, kc = best_keep(cnt, n, code_index, Ks[left - 1])
+                if E0[d] >= kv:
+                    break
+                kept = 0
+                for f in range(faces):
+                    cnt[f] = (kc // ((n + 1) ** f)) % (n + 1)
+                    kept += cnt[f]
+                _roll_into(cnt, n - kept, faces, rng)
+            d = code_index[_code(cnt, n)] - full_start
+            if is_yacht[d]:
+                yachts += 1
+            b, gain, nu, nflag = best_place(m, u, flag, d, V, U, need, bonus_amt, score,
+                                            box_upper, box_mult, nbox, is_yacht, yface, ybox,
+                                            jmode, ybonus, joker_pts, upper_of_face, rep_pts)
+            total += gain
+            if b >= 0:
+                m |= 1 << b
+            u = nu
+            flag = nflag
+        totals[g - g_lo] = total
+        bonus_out[g - g_lo] = U > 1 and u >= need
+        yachts_out[g - g_lo] = yachts
+
+
+@njit(cache=True, nogil=True)
+def skip_chunk_batched(masks: Any, lo: Any, hi: Any, V: Any, score: Any, nbox: Any, up: Any,
+                       down: Any, full_start: Any, faces: Any, rolls: Any, B: Any) -> Any:
+    """The relaxed game where a turn may be skipped: ``V[m, t]`` is the best expected
+    score of the open boxes of ``m`` with ``t`` turns left (boxes left open score 0).
+
+    Used for a proven upper bound: the boxes of one column of a many-column game
+    are filled in some of its turns, so their expected score is at most this.
+    """
+    nfull = score.shape[1]
+    nall = up.shape[0]
+    T = V.shape[1] - 1
+    E0T = np.empty((B, nfull))
+    E0 = np.empty((nfull, B))
+    P0 = np.empty((1, 1))
+    K = np.empty((nall, B))
+    KP = np.empty((1, 1))
+    out = np.empty(B)
+    outp = np.empty(1)
+    for g0 in range(lo, hi, B):
+        nb = min(B, hi - g0)
+        for t in range(1, T + 1):
+            for j in range(B):
+                if j >= nb:
+                    for d in range(nfull):
+                        E0T[j, d] = 0.0
+                    continue
+                m = masks[g0 + j]
+                skip = V[m, t - 1]
+                for d in range(nfull):
+                    E0T[j, d] = skip
+                for b in range(nbox):
+                    if ((m >> b) & 1) == 1:
+                        continue
+                    after = V[m | (1 << b), t - 1]
+                    for d in range(nfull):
+                        v = score[b, d] + after
+                        if v > E0T[j, d]:
+                            E0T[j, d] = v
+            for d in range(nfull):
+                for j in range(B):
+                    E0[d, j] = E0T[j, d]
+            levels_block(E0, P0, False, up, down, full_start, faces, rolls, K, KP, out, outp)
+            for j in range(nb):
+                V[masks[g0 + j], t] = out[j]
