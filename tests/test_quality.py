@@ -31,7 +31,12 @@ def _modules() -> list[str]:
 
 
 @pytest.mark.parametrize("name", _modules())
-def test_docstring_examples(name: str) -> None:
+def test_docstring_examples(name: str, tmp_path_factory: pytest.TempPathFactory,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # examples that solve or save must not touch the user's own cache and data
+    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("YACHT_DB", str(tmp_path_factory.mktemp("db") / "y.sqlite3"))
+    monkeypatch.setenv("YACHT_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0

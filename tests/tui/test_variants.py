@@ -60,3 +60,94 @@ async def test_keyboard_turn_mouse_turn_and_the_end(new_app: App, rs: Ruleset) -
         await pilot.click("#roll")  # "See results"
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
+
+
+async def keyboard_turn(pilot: Any, rng: Any, keys: dict[str, str]) -> None:
+    """One turn of the person on turn, with keys only: roll, maybe re-roll some, score."""
+    g = game(pilot)
+    st = g.session.state
+    await pilot.press("r")
+    for _ in range(40):  # Tommy's Yacht: the first turn rolls on until all dice match
+        if st.placements():
+            break
+        await pilot.press("a", "r")
+    while st.may_reroll() and rng.random() < 0.5:
+        dice = rng.sample(range(len(st.dice)), rng.randint(1, len(st.dice)))
+        await pilot.press(*[str((d + 1) % 10) for d in dice], "r")
+    pl = rng.choice(st.placements())
+    key = keys[pl.category]
+    await pilot.press(key.upper() if pl.column == 1 else key)
+
+
+@pytest.mark.parametrize("rs", all_variants(), ids=lambda r: r.id)
+@run
+async def test_a_whole_game_with_the_keyboard_only(new_app: App, rs: Ruleset) -> None:
+    import random
+
+    app = new_app(Launch(variant=rs.id, players=[PlayerSpec("Ann")]), seed=7)
+    keys = category_keys(rs)
+    rng = random.Random(rs.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        st = game(pilot).session.state
+        for turn in range(200):
+            if st.is_terminal():
+                break
+            await keyboard_turn(pilot, rng, keys)
+            assert st.turns_taken(0) == turn + 1
+        assert st.is_terminal()
+        assert all(b is not None for col in st.card(0).boxes for b in col)
+        await pilot.press("enter")  # "See results"
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("p")  # play again: a new game of the same variant
+        await settle(pilot)
+        assert game(pilot).session.ruleset.id == rs.id
+        assert not game(pilot).session.state.log
+
+
+@pytest.mark.parametrize("variant", ["tommys-yacht", "ancient-yacht-double", "tommys-yahtzee",
+                                     "ancient-yacht-10", "yahtzee"])
+@run
+async def test_a_whole_game_with_the_mouse_only(new_app: App, variant: str) -> None:
+    import random
+
+    app = new_app(Launch(variant=variant, players=[PlayerSpec("Ann"), PlayerSpec("Cpu", "beginner")]),
+                  seed=8)
+    rng = random.Random(variant)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        st = game(pilot).session.state
+        for _ in range(400):
+            await settle(pilot)
+            g = game(pilot)
+            if st.is_terminal():
+                break
+            if g.paused:
+                await pilot.click("#roll")  # "Next player"
+                continue
+            assert st.current == 0
+            before = st.turns_taken(0)
+            await pilot.click("#roll")
+            for _ in range(40):  # Tommy's Yacht: the first turn rolls on
+                if st.placements():
+                    break
+                for i in range(len(st.dice)):
+                    await pilot.click(f"#die-{i}")
+                await pilot.click("#roll")
+            while st.may_reroll() and rng.random() < 0.5:
+                for i in rng.sample(range(len(st.dice)), rng.randint(1, len(st.dice))):
+                    await pilot.click(f"#die-{i}")
+                await pilot.click("#roll")
+            pl = rng.choice(st.placements())
+            await click_box(pilot, pl.category, pl.column)
+            assert st.turns_taken(0) == before + 1, (pl, before)
+        assert st.is_terminal()
+        await pilot.click("#roll")  # "See results"
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.click("#new")
+        await settle(pilot)
+        from yacht.tui.screens.setup import SetupScreen
+
+        assert isinstance(app.screen, SetupScreen)

@@ -71,6 +71,7 @@ async def click_box(pilot: Pilot[Any], category: str, column: int = 0) -> None:
                     and cell.column == column)
     keys = list(card.columns)
     x = sum(card.columns[k].get_render_width(card) for k in keys[:col]) + 2
-    card.scroll_to(x=max(0, x - 10), y=max(0, row - 3), animate=False)
+    fixed = sum(card.columns[k].get_render_width(card) for k in keys[:card.fixed_columns])
+    card.scroll_to(x=max(0, x - fixed - 1), y=max(0, row - 3), animate=False)
     await pilot.pause()
     await pilot.click(ScoreCard, offset=(x - int(card.scroll_x), row + 1 - int(card.scroll_y)))

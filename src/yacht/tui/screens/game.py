@@ -124,7 +124,8 @@ class GameScreen(Screen[None]):
         level = f" ({me.level})" if me.is_computer else ""
         who = ("Game over" if over
                else f"▶ {me.name}{level} - turn {st.turns_taken(st.current) + 1}")
-        self.query_one("#title", Static).update(f" {' · '.join(bits)}   {who}")
+        # who is on turn first: a narrow terminal cuts the end of the line
+        self.query_one("#title", Static).update(f" {who}   {' · '.join(bits)}")
         dice_row = self.query_one("#dice", DiceRow)
         if st.dice:
             dice_row.show(st.dice, st.chosen)
@@ -156,9 +157,24 @@ class GameScreen(Screen[None]):
             button.label, button.disabled = "Roll again", False
         else:
             button.label, button.disabled = "Score a box", True
-        self.query_one("#card", ScoreCard).show(
-            st, preview=not s.is_computer_turn() or bool(st.dice))
+        card = self.query_one("#card", ScoreCard)
+        card.show(st, preview=not s.is_computer_turn() or bool(st.dice))
+        self.call_after_refresh(self.fit_card)
         self.query_one("#helpbar", Static).update(self.help_text())
+
+    #: the width of the left side with the big dice (see app.tcss)
+    BIG_LEFT = 62
+
+    def fit_card(self) -> None:
+        """Big dice only when the whole card still fits beside them (many players: small)."""
+        if not self.is_mounted:
+            return
+        card = self.query_one("#card", ScoreCard)
+        need = card.virtual_size.width + 2
+        self.set_class(self.size.width - self.BIG_LEFT < need, "-crowded")
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_card)
 
     def help_text(self) -> str:
         s = self.session

@@ -144,7 +144,9 @@ class ScoreCard(DataTable[Text]):
             self._values = {k: v for k, v in rows}
             return
         cursor = self.cursor_coordinate
+        turn_changed = self._shape is None or self._shape[2] != shape[2]
         self.clear(columns=True)
+        self.fixed_columns = 2  # the keys and the labels stay when the card scrolls sideways
         self.add_column("", key="key")
         self.add_column("Box", key="label")
         for p, name in enumerate(names):
@@ -161,8 +163,29 @@ class ScoreCard(DataTable[Text]):
         self._shape = shape
         self._values = {k: v for k, v in rows}
         if self.row_count:
+            column = cursor.column
+            if marker and turn_changed:
+                column = 2 + state.current * ncol  # the cursor goes to the card on turn
             self.cursor_coordinate = Coordinate(min(cursor.row, self.row_count - 1),
-                                                min(cursor.column, len(self.columns) - 1))
+                                                min(column, len(self.columns) - 1))
+            if marker:
+                first, last = 2 + state.current * ncol, 2 + state.current * ncol + ncol - 1
+                self.call_after_refresh(self.scroll_to_columns, first, last)
+
+    def scroll_to_columns(self, first: int, last: int) -> None:
+        """Scroll sideways so that card columns ``first``..``last`` are in view."""
+        if not self.row_count or last >= len(self.columns):
+            return
+        left = self._get_cell_region(Coordinate(0, first))
+        right = self._get_cell_region(Coordinate(0, last))
+        fixed = self._get_fixed_offset().left
+        view = self.scrollable_content_region.width - fixed
+        if right.right - left.x <= view:
+            # the player's first column right after the labels: no half column before it
+            self.scroll_to(x=max(0, left.x - fixed), animate=False, force=True)
+        else:
+            self.scroll_to_region(left.union(right), animate=False,
+                                  spacing=self._get_fixed_offset(), force=True)
 
     def move_to(self, category: str, player: int, column: int) -> None:
         """Put the cursor on a box of a player's card."""
