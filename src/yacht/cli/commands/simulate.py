@@ -1,0 +1,131 @@
+"""`yacht simulate`: many solitaire games by a computer player, with statistics."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+import time
+from typing import Any, TextIO
+
+from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args
+
+ORDER = 40
+
+LEVEL_NAMES = ("random", "beginner", "intermediate", "expert")
+MAX_GAMES = 100_000_000
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "simulate", help="play many games by a computer player and show the statistics",
+        description="Play solitaire games of VARIANT by a computer player and report the "
+                    "mean, standard deviation, percentiles, a histogram, the upper-bonus "
+                    "rate and the yacht rate. The same seed gives the same games, whatever "
+                    "the number of workers.")
+    add_variant_args(p)
+    p.add_argument("-n", "--games", type=_games, default=1000, metavar="N",
+                   help="how many games (default 1000)")
+    p.add_argument("-p", "--player", "--level", dest="player", default="expert",
+                   metavar="LEVEL",
+                   help=f"computer player: {', '.join(LEVEL_NAMES)} (default expert)")
+    p.add_argument("--seed", type=_seed, default=None,
+                   help="random seed (default: a new one, shown in the output)")
+    p.add_argument("-w", "--workers", type=_workers, default=None, metavar="N",
+                   help="worker processes (default: 2, or fewer when the machine has fewer "
+                        "cores)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_simulate)
+
+
+def _whole(what: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} {text!r} is not a whole number") from None
+
+
+def _seed(text: str) -> int:
+    return _whole("seed", text)
+
+
+def _games(text: str) -> int:
+    n = _whole("games", text)
+    if not 1 <= n <= MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"{n} games is not allowed (accepted: 1-{MAX_GAMES})")
+    return n
+
+
+def _workers(text: str) -> int:
+    n = _whole("workers", text)
+    if not 1 <= n <= 64:
+        raise argparse.ArgumentTypeError(f"{n} workers is not allowed (accepted: 1-64)")
+    return n
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal; silent for short runs.
+
+    It appears once the run has lasted ``delay`` seconds and is erased at the end.
+    """
+
+    def __init__(self, stream: TextIO, label: str, delay: float = 1.0, width: int = 30):
+        self.stream = stream
+        self.label = label
+        self.delay = delay
+        self.width = width
+        self.start = time.monotonic()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        elapsed = time.monotonic() - self.start
+        if elapsed < self.delay or total <= 0:
+            return
+        self.shown = True
+        fill = round(self.width * done / total)
+        rate = done / elapsed if elapsed > 0 else 0.0
+        eta = f", {(total - done) / rate:.0f} s left" if rate > 0 and done < total else ""
+        bar = "#" * fill + "." * (self.width - fill)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} games{eta}   ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * (len(self.label) + self.width + 60) + "\r")
+            self.stream.flush()
+
+
+def default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from yacht.strategy.base import UnknownLevel
+    from yacht.strategy.simulate import simulate
+
+    rs = ruleset_from_args(args.variant, args.option)
+    level = args.player.strip().lower()
+    if level not in LEVEL_NAMES:
+        raise CliError(f"unknown player level {args.player!r} (accepted: "
+                       f"{', '.join(LEVEL_NAMES)})")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    workers = args.workers or default_workers()
+    bar = None
+    if not args.json and sys.stderr.isatty():
+        bar = ProgressBar(sys.stderr, f"{rs.id} {level}")
+    try:
+        result = simulate(rs, level, args.games, seed, workers=workers, progress=bar,
+                          solve_progress=bar is not None)
+    except UnknownLevel as e:
+        raise CliError(str(e)) from None
+    except ImportError as e:
+        raise CliError(f"the {level} player is not available in this installation ({e})") from None
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        print(result.text())
+    return 0
