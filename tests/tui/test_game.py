@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from textual.widgets import Button, Select
+from textual.widgets import Button, Select, Static
 from tui_helpers import fast_forward, game, run, settle
 
+from yacht.engine import Roll
 from yacht.rules import get
 from yacht.session import Launch, PlayerSpec, category_keys, load_config
 from yacht.tui import YachtApp
@@ -494,3 +495,102 @@ async def test_speed_keys(new_app: App) -> None:
         assert app.config.speed == "instant"
         assert "speed instant" in str(game(pilot).query_one("#title").render())
     assert load_config().speed == "instant"
+
+
+FOUR = Launch(variant="ancient-yacht-10-double",
+              players=[PlayerSpec(n) for n in ("Ann", "Bob", "Cyd", "Dan")])
+
+
+@run
+async def test_the_card_on_turn_scrolls_into_view_in_a_narrow_terminal(new_app: App) -> None:
+    from textual.coordinate import Coordinate
+
+    app = new_app(FOUR)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        card = g.query_one(ScoreCard)
+        for turn in range(1, 4):  # Ann, Bob, Cyd score; each time the next card shows
+            await pilot.press("r", "g" if turn % 2 else "G")
+            await settle(pilot)
+            await pilot.pause()
+            me = g.session.state.current
+            assert me == turn
+            fixed = sum(c.get_render_width(card) for c in list(card.columns.values())[:2])
+            view = card.scrollable_content_region.width
+            for col in (2 + 2 * me, 3 + 2 * me):  # both columns of the player on turn
+                cell = card._get_cell_region(Coordinate(0, col))
+                assert card.scroll_x + fixed <= cell.x, (turn, col, card.scroll_x)
+                assert cell.right <= card.scroll_x + view, (turn, col, card.scroll_x)
+            assert card.cursor_coordinate.column == 2 + 2 * me
+        # the one on turn comes first in the title line: a narrow terminal cuts the end
+        title = str(g.query_one("#title", Static).render())
+        assert title.lstrip().startswith("▶ Dan"), title
+
+
+@run
+async def test_many_players_get_small_dice_and_the_room_for_the_card(new_app: App) -> None:
+    app = new_app(FOUR)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+        g = game(pilot)
+        assert g.has_class("-crowded")
+        assert g.query_one("#left").outer_size.width == 33
+    app = new_app(CRAG)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+        g = game(pilot)
+        assert not g.has_class("-crowded")  # one card: the big dice
+        assert g.query_one("#left").outer_size.width == 62
+
+
+@run
+async def test_refusals_do_not_pile_up_over_the_card(new_app: App) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await pilot.press(*["r"] * 8)  # "choose the dice first", eight times quickly
+        await pilot.pause()
+        assert len(app._notifications) == 1
+
+
+@run
+async def test_singlets_with_none_to_choose_says_so(new_app: App) -> None:
+    app = new_app(Launch(variant="yahtzee", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        g.session.apply(Roll((3, 3, 5, 5, 5)))
+        g.refresh_all()
+        await pilot.press("s")
+        await pilot.pause()
+        assert not g.session.state.chosen
+        assert [n.message for n in app._notifications] == [
+            "No singlets: every face shows at least twice"]
+
+
+@run
+async def test_a_preview_wider_than_the_name_is_not_cut(new_app: App) -> None:
+    from yacht.engine import Choose
+
+    app = new_app(Launch(variant="tommys-yacht", players=[PlayerSpec("Al")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        s = g.session
+        s.apply(Roll((1, 2, 3, 4, 5)))
+        g.refresh_all()
+        await pilot.pause()
+        while s.state.may_reroll():  # Tommy's Yacht: 32 rolls without a yacht
+            s.apply(Choose((0, 1, 2, 3, 4)))
+            s.apply(Roll((1, 2, 3, 4, 5)))
+        g.refresh_all()
+        await pilot.pause()
+        card = g.query_one(ScoreCard)
+        shown = card.get_cell("yacht", "p0c0")
+        assert shown.plain == "(-95)"
+        width = card.columns["p0c0"].get_render_width(card) - 2 * card.cell_padding
+        assert width >= len("(-95)")

@@ -8,11 +8,19 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Static
 
 from yacht.engine import Choose, IllegalAction, Roll, Score
-from yacht.session import SPEEDS, HintUnavailable, Session, category_keys, key_for
+from yacht.session import (
+    SPEEDS,
+    HintUnavailable,
+    Session,
+    category_keys,
+    key_for,
+    singlets,
+)
 
 from ..widgets import DiceRow, ScoreCard
 from .dialogs import ChoiceDialog, HelpScreen, TextDialog
@@ -98,6 +106,13 @@ class GameScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self._generation += 1
+
+    def notify(self, message: str, *, title: str = "",
+               severity: SeverityLevel = "information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """Show one message at a time: a fast typist's refusals do not pile up over the card."""
+        self.app.clear_notifications()
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     # --- drawing --------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -274,7 +289,13 @@ class GameScreen(Screen[None]):
             self.refresh_all()
 
     def action_choose_singlets(self) -> None:
-        if self.person_may_act() and self.act(self.session.choose_singlets):
+        if not self.person_may_act():
+            return
+        dice = self.session.state.dice
+        if dice and not singlets(dice) and self.session.state.may_reroll():
+            self.notify("No singlets: every face shows at least twice", timeout=3)
+            return
+        if self.act(self.session.choose_singlets):
             self.refresh_all()
 
     def action_choose_none(self) -> None:

@@ -140,7 +140,7 @@ class ScoreCard(DataTable[Text]):
                 old = self._values.get(key, [])
                 for i, value in enumerate(values):
                     if i >= len(old) or old[i] != value:
-                        self.update_cell(key, col_keys[i], value, update_width=False)
+                        self.update_cell(key, col_keys[i], value, update_width=True)
             self._values = {k: v for k, v in rows}
             return
         cursor = self.cursor_coordinate
