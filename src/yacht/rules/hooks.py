@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
+from .model import Placement
 from .scoring import Counts
 
 if TYPE_CHECKING:
-    from .model import Placement, Ruleset, TurnContext
+    from .model import Ruleset, TurnContext
 
 __all__ = ["ForcedFirstTurn", "RepeatBox", "SpecialRule", "YahtzeeBonusJoker", "all_same"]
 
@@ -62,8 +63,6 @@ class RepeatBox(SpecialRule):
     def placements(
         self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
     ) -> list[Placement]:
-        from .model import Placement
-
         if not all_same(counts):
             return options
         i = rs.index(self.category)
@@ -121,8 +120,6 @@ class ForcedFirstTurn(SpecialRule):
     def placements(
         self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
     ) -> list[Placement]:
-        from .model import Placement
-
         if ctx.turn != 0:
             return options
         if all_same(counts):
