@@ -594,3 +594,31 @@ async def test_a_preview_wider_than_the_name_is_not_cut(new_app: App) -> None:
         assert shown.plain == "(-95)"
         width = card.columns["p0c0"].get_render_width(card) - 2 * card.cell_padding
         assert width >= len("(-95)")
+
+
+@run
+async def test_one_click_on_a_box_is_one_selection(new_app: App) -> None:
+    from tui_helpers import click_box
+
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann"),
+                                                         PlayerSpec("Cpu", "beginner")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        selected: list[object] = []
+        card = g.query_one(ScoreCard)
+        orig = card.post_message
+
+        def spy(message: Any) -> bool:
+            if type(message).__name__ == "CellSelected":
+                selected.append(message)
+            return orig(message)
+
+        card.post_message = spy  # type: ignore[method-assign]
+        await pilot.click("#roll")
+        cat = g.session.state.placements()[0].category
+        await click_box(pilot, cat)
+        await settle(pilot)
+        assert len(selected) == 1
+        assert g.paused  # the Next player pause holds: the computer waits for Enter
+        assert g.session.state.current == 1 and not g.session.state.dice

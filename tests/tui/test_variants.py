@@ -122,9 +122,9 @@ async def test_a_whole_game_with_the_mouse_only(new_app: App, variant: str) -> N
         st = game(pilot).session.state
         for _ in range(400):
             await settle(pilot)
-            g = game(pilot)
             if st.is_terminal():
                 break
+            g = game(pilot)
             if g.paused:
                 await pilot.click("#roll")  # "Next player"
                 continue
@@ -145,6 +145,7 @@ async def test_a_whole_game_with_the_mouse_only(new_app: App, variant: str) -> N
             await click_box(pilot, pl.category, pl.column)
             assert st.turns_taken(0) == before + 1, (pl, before)
         assert st.is_terminal()
+        assert game(pilot).paused  # the game-over pause holds until "See results"
         await pilot.click("#roll")  # "See results"
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)

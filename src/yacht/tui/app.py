@@ -56,21 +56,23 @@ class YachtApp(App[int]):
         self.sessions: list[Session] = []  # games started before the store was open
         self.store_ready = not self._open_store
         la = self.launch
-        if self._open_store:
-            # opening the store (SQLAlchemy, migrations) takes a while: the first screen
-            # comes at once, and the store joins when it is open
-            self.run_worker(self._open_store_in_thread, thread=True, group="store")
         if la.resume:
             if self.store_ready:
                 self.after_store()
+            else:
+                self.open_store_in_background()
             return  # after_store() resumes it
-        if la.direct and self.start_from_launch():
-            if self.store_ready:
-                self.after_store()
-            return
-        self.show_setup()
+        if not (la.direct and self.start_from_launch()):
+            self.show_setup()
         if self.store_ready:
             self.after_store()
+        else:
+            # opening the store (SQLAlchemy, migrations) takes a while and holds the
+            # interpreter: the first screen is drawn first, then the store joins
+            self.screen.call_after_refresh(self.open_store_in_background)
+
+    def open_store_in_background(self) -> None:
+        self.run_worker(self._open_store_in_thread, thread=True, group="store")
 
     def _open_store_in_thread(self) -> None:
         try:

@@ -182,9 +182,10 @@ class GameScreen(Screen[None]):
 
     def fit_card(self) -> None:
         """Big dice only when the whole card still fits beside them (many players: small)."""
-        if not self.is_mounted:
+        cards = self.query("#card").results(ScoreCard)
+        card = next(cards, None)
+        if card is None:  # the screen went away meanwhile
             return
-        card = self.query_one("#card", ScoreCard)
         need = card.virtual_size.width + 2
         self.set_class(self.size.width - self.BIG_LEFT < need, "-crowded")
 
@@ -441,8 +442,8 @@ class GameScreen(Screen[None]):
 
     def _cpu_apply(self, gen: int, action: Any, error: str | None) -> None:
         self.cpu_busy = False
-        if gen != self._generation:
-            return
+        if gen != self._generation or not self.query("#log"):
+            return  # the screen went away meanwhile
         s = self.session
         if action is None and error is not None:
             import random
@@ -534,8 +535,8 @@ class GameScreen(Screen[None]):
         self.run_worker(work, thread=True, group="hint")
 
     def _show_hint(self, gen: int, moves: Any, error: str | None) -> None:
-        if gen != self._generation:
-            return
+        if gen != self._generation or not self.query("#log"):
+            return  # the screen went away meanwhile
         if error is not None:
             self.notify(f"No hint: {error}", severity="warning")
             return

@@ -64,16 +64,10 @@ class SetupScreen(Screen[None]):
             yield Static(get(variant).description, id="description")
             yield Vertical(id="options")
             yield Label("Players (1-8): a name and a kind each", classes="section")
-            for i in range(MAX_PLAYERS):
-                spec = cfg.players[i] if i < len(cfg.players) else PlayerSpec(
-                    f"Player {i + 1}", "person" if i == 0 else "intermediate")
-                with Horizontal(classes="row player", id=f"player-{i}"):
-                    yield Label(f"{i + 1}.", classes="num")
-                    yield Input(spec.name, max_length=20, id=f"name-{i}",
-                                placeholder=f"Player {i + 1}", compact=True)
-                    yield Select([(KIND_LABELS[k], k) for k in KINDS], value=spec.kind,
-                                 allow_blank=False, id=f"kind-{i}", compact=True)
-            with Horizontal(classes="row"):
+            # only the seats in use: a row is built when a player is added (a quick start)
+            for i in range(self.count):
+                yield self.player_row(i)
+            with Horizontal(classes="row", id="player-buttons"):
                 yield Label("", classes="num")
                 yield Button("+ Player (F3)", id="add", compact=True)
                 yield Button("- Player (F4)", id="remove", compact=True)
@@ -92,14 +86,27 @@ class SetupScreen(Screen[None]):
                 yield Button("Quit (Ctrl+Q)", id="quit", variant="error", compact=True)
         yield Footer()
 
+    def player_row(self, i: int) -> Horizontal:
+        """Seat ``i``: its number, the name and the kind (person or a computer level)."""
+        cfg = self.yacht_app.config
+        spec = cfg.players[i] if i < len(cfg.players) else PlayerSpec(
+            f"Player {i + 1}", "person" if i == 0 else "intermediate")
+        return Horizontal(
+            Label(f"{i + 1}.", classes="num"),
+            Input(spec.name, max_length=20, id=f"name-{i}", placeholder=f"Player {i + 1}",
+                  compact=True),
+            Select([(KIND_LABELS[k], k) for k in KINDS], value=spec.kind, allow_blank=False,
+                   id=f"kind-{i}", compact=True),
+            classes="row player", id=f"player-{i}")
+
     async def on_mount(self) -> None:
         self.show_players()
         await self.fill_options(str(self.query_one("#variant", Select).value))
         self.query_one("#start", Button).focus(scroll_visible=False)
 
     def show_players(self) -> None:
-        for i in range(MAX_PLAYERS):
-            self.query_one(f"#player-{i}").display = i < self.count
+        for row in self.query(".player"):
+            row.display = int(str(row.id).removeprefix("player-")) < self.count
         self.query_one("#remove", Button).disabled = self.count <= 1
         self.query_one("#add", Button).disabled = self.count >= MAX_PLAYERS
 
@@ -131,7 +138,7 @@ class SetupScreen(Screen[None]):
         if event.select.id == "variant" and event.value != Select.BLANK:
             await self.fill_options(str(event.value))
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         bid = event.button.id
         if bid == "start":
@@ -139,7 +146,7 @@ class SetupScreen(Screen[None]):
         elif bid == "quit":
             self.app.exit(0)
         elif bid == "add":
-            self.action_add_player()
+            await self.action_add_player()
         elif bid == "remove":
             self.action_remove_player()
 
@@ -147,11 +154,15 @@ class SetupScreen(Screen[None]):
         event.stop()
         self.action_start()
 
-    def action_add_player(self) -> None:
+    async def action_add_player(self) -> None:
         if self.count < MAX_PLAYERS:
             self.count += 1
+            i = self.count - 1
+            if not self.query(f"#player-{i}"):  # a seat removed before keeps its name
+                await self.query_one("#setup").mount(self.player_row(i),
+                                                     before="#player-buttons")
             self.show_players()
-            self.query_one(f"#name-{self.count - 1}", Input).focus()
+            self.query_one(f"#name-{i}", Input).focus()
 
     def action_remove_player(self) -> None:
         if self.count > 1:

@@ -50,6 +50,10 @@ class ScoreCard(DataTable[Text]):
         if ("row" in meta and meta["row"] >= 0 and meta.get("column", -1) >= 0
                 and self.cursor_coordinate != before):
             self._post_selected_message()  # type: ignore[no-untyped-call]  # one click scores (the default wants two)
+        # Textual would call DataTable._on_click again (each class's handler runs): it
+        # would post a second selection of the same box (a spurious refusal, or the
+        # Next player pause skipped)
+        event.prevent_default()
 
     def cell_at(self, coord: Coordinate) -> CardCell | None:
         return self.cells.get((coord.row, coord.column))
