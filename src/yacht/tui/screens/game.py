@@ -397,9 +397,11 @@ class GameScreen(Screen[None]):
         if self.cpu_busy or self.paused:
             return
         if s.is_over():
+            # the game-over pause: the last dice and cards stay readable until
+            # "See results" (a demo goes on by itself)
+            self.paused = True
+            self.refresh_all()
             if s.demo:
-                self.paused = True
-                self.refresh_all()
                 gen = self._generation
                 self.set_timer(max(self.delay() * 3, 0.05),
                                lambda: self._end_demo(gen))
