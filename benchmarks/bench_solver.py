@@ -164,6 +164,64 @@ def theirs_advice(n: int) -> dict[str, Any]:
             "us_per_query": sec / n * 1e6, "peak_rss_mb": rss_mb()}
 
 
+def _our_arrays(n: int) -> tuple[Any, ...]:
+    """The situations of :func:`_situations` as (mask, aux, outcome, rolls left) arrays."""
+    import numpy as np
+
+    from yacht.rules import get
+    from yacht.strategy.solver import solve
+
+    sol = solve(get("yatzy"))
+    t = sol.spec.dice
+    sits = _situations(n, 5)
+    ms = np.array([sum(1 << i for i in f) for f, _u, _d, _r in sits], dtype=np.int64)
+    ax = np.array([min(u, sol.spec.U - 1) for _f, u, _d, _r in sits], dtype=np.int64)
+    ds = np.array([t.index_of(d) - t.full_start for _f, _u, d, _r in sits], dtype=np.int64)
+    rl = np.array([r for _f, _u, _d, r in sits], dtype=np.int64)
+    return sol, ms, ax, ds, rl
+
+
+def ours_advice_batch(n: int) -> dict[str, Any]:
+    import numpy as np
+
+    from yacht.strategy.solver.batch import option_values
+
+    sol, ms, ax, ds, rl = _our_arrays(n)
+    option_values(sol, ms[:64], ax[:64], ds[:64], rl[:64])
+    t0 = time.perf_counter()
+    ov = option_values(sol, ms, ax, ds, rl)
+    sec = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for i in range(200):
+        option_values(sol, ms[i:i + 1], ax[i:i + 1], ds[i:i + 1], rl[i:i + 1])
+    single = (time.perf_counter() - t0) / 200
+    return {"who": "yacht", "what": "batch.option_values (every keep and box), one thread",
+            "queries": n, "us_per_query": sec / n * 1e6, "us_single_call": single * 1e6,
+            "options_per_query": float((~np.isnan(ov.box_value)).sum(axis=1).mean()
+                                       + (ov.keep_index >= 0).sum(axis=1).mean()),
+            "peak_rss_mb": rss_mb()}
+
+
+def theirs_advice_batch(n: int) -> dict[str, Any]:
+    import yatzy_solver as ys
+
+    v = ys.Variant("yatzy-scandinavian")
+    solver = ys.Solver.build(v)
+    names = list(v.categories)
+    texts = []
+    for filled, upper, dice, r in _situations(n, 5):
+        fl = ",".join(str(names[i]) for i in filled) or "-"
+        texts.append(f"dice {' '.join(map(str, dice))} | rolls {r} | upper {min(upper, 63)} "
+                     f"| filled {fl}")
+    arrays = v.situation_arrays(texts)
+    solver.option_values_batch(**{k: a[:64] for k, a in arrays.items()})
+    t0 = time.perf_counter()
+    solver.option_values_batch(**arrays)
+    sec = time.perf_counter() - t0
+    return {"who": "yatzy-solver", "what": "option_values_batch (all options)", "queries": n,
+            "us_per_query": sec / n * 1e6, "peak_rss_mb": rss_mb()}
+
+
 def ours_ten(rolls: str) -> dict[str, Any]:
     from yacht.rules import get
     from yacht.strategy.solver import solve
@@ -191,7 +249,8 @@ def ours_double() -> dict[str, Any]:
 ONE = {
     "ours_table": ours_table, "theirs_table": theirs_table, "ours_selfplay": ours_selfplay,
     "theirs_selfplay": theirs_selfplay, "ours_advice": ours_advice,
-    "theirs_advice": theirs_advice, "ours_ten": ours_ten, "ours_double": ours_double,
+    "theirs_advice": theirs_advice, "ours_advice_batch": ours_advice_batch,
+    "theirs_advice_batch": theirs_advice_batch, "ours_ten": ours_ten, "ours_double": ours_double,
 }
 
 
@@ -230,6 +289,11 @@ def main(parts: list[str]) -> None:
         a = sub("ours_advice", 2000)
         b = sub("theirs_advice", 2000)
         show("advice query (Yatzy, random mid-game situations)", [a, b])
+        a = sub("ours_advice_batch", 20000)
+        b = sub("theirs_advice_batch", 20000)
+        if "us_per_query" in a and "us_per_query" in b:
+            a["ratio_vs_yatzy_solver"] = b["us_per_query"] / a["us_per_query"]
+        show("advice, numbers only, batch of 20,000 (Yatzy)", [a, b])
     if "selfplay" in want:
         a = sub("ours_selfplay", "yatzy", 20000)
         b = sub("theirs_selfplay", "yatzy-scandinavian", 20000)

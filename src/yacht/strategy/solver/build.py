@@ -9,6 +9,7 @@ import tracemalloc
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -43,19 +44,12 @@ def _kernel_args(spec: Spec) -> tuple[Any, ...]:
 
 def build_table(spec: Spec, progress: Progress | None = None,
                 workers: int | None = None) -> tuple[npt.NDArray[Any], int]:
-    """The value of every card state: ``V[mask, aux]`` (see :mod:`.kernels`) and the count."""
-    from concurrent.futures import ThreadPoolExecutor
+    """The value of every card state: ``V[mask, aux]`` (see :mod:`.kernels`) and the count.
 
-    from . import kernels
-
-    solve_chunk: Any = kernels.solve_chunk
-    solve_chunk_batched: Any = kernels.solve_chunk_batched
-
+    Masks are solved layer by layer (most boxes filled first); the masks of a
+    layer are independent and are spread over ``workers`` threads.
+    """
     nmask = 1 << spec.nbox
-    A = spec.A
-    dtype = np.float64 if nmask * A <= FLOAT32_CELLS else np.float32
-    V = np.zeros((nmask, A), dtype=dtype)
-    umax = spec.umax()
     masks = np.arange(nmask, dtype=np.int64)
     pc = np.zeros(nmask, dtype=np.int8)
     for b in range(spec.nbox):
@@ -63,18 +57,10 @@ def build_table(spec: Spec, progress: Progress | None = None,
     order = np.argsort(pc, kind="stable").astype(np.int64)
     bounds = np.concatenate([[0], np.cumsum(np.bincount(pc, minlength=spec.nbox + 1))])
     threads = _threads(workers)
-    t = spec.dice
-    args = _kernel_args(spec)
+    umax = spec.umax()
+    final, run = (_repeat_runner if spec.rep_pts.any() else _wide_runner)(spec, umax)
 
-    batched = spec.A == 1 and not spec.rep_pts.any()
-
-    def run(layer: npt.NDArray[np.int64], lo: int, hi: int) -> None:
-        if batched:
-            solve_chunk_batched(layer, lo, hi, V, *args, t.up, t.down, t.full_start, t.faces,
-                                spec.rolls, 16 if t.n <= 5 else 8)
-        else:
-            solve_chunk(layer, lo, hi, V, umax, *args, t.up, t.down, t.full_start, t.faces,
-                        spec.rolls)
+    from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(threads) as pool:
         for k in range(spec.nbox - 1, -1, -1):
@@ -94,7 +80,159 @@ def build_table(spec: Spec, progress: Progress | None = None,
     if spec.nflag == 2:
         nflag += (masks >> spec.ybox) & 1
     states = int(((umax.astype(np.int64) + 1) * nflag).sum())
-    return V, states
+    return final(), states
+
+
+Runner = Callable[[npt.NDArray[np.int64], int, int], None]
+Final = Callable[[], npt.NDArray[Any]]
+
+
+def tile_width(spec: Spec) -> int:
+    """States solved side by side by the wide kernels (rows stay in cache)."""
+    return 64 if spec.dice.nall <= 1024 else 16
+
+
+@lru_cache(maxsize=32)
+def placement_tables(spec: Spec) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], bool]:
+    """``(pos, npos, zero_ok)`` for :func:`wide.e0_segment`: per outcome the boxes
+    where it scores points, and whether no box can score below zero."""
+    positive = spec.score > 0
+    npos = positive.sum(axis=0).astype(np.int64)
+    pos = np.zeros((spec.dice.nfull, max(1, int(npos.max()))), dtype=np.int64)
+    for d in range(spec.dice.nfull):
+        boxes = np.flatnonzero(positive[:, d])
+        pos[d, :len(boxes)] = boxes
+    zero_ok = bool((spec.score >= 0).all() and (spec.box_mult >= 0).all())
+    return pos, npos, zero_ok
+
+
+@lru_cache(maxsize=32)
+def placement_rows(spec: Spec) -> tuple[npt.NDArray[Any], ...]:
+    """The row tables of :func:`wide.e0_games` (placements of many states at once).
+
+    Row ``r`` is "the value after box ``row_box[r]``": for a tracked upper box one
+    row per score it can take (``row_pts``, points and bonus included), else one
+    row (a Yahtzee box with the bonus rule has two: flag 0 and flag 1).
+    ``zrow[b]``: the row of 0 points in box ``b``; ``prow[d, :npd[d]]`` with
+    ``padd``: the rows (and points to add) of the boxes where outcome ``d``
+    scores points.
+    """
+    tracked = spec.U > 1
+    rows: list[tuple[int, int, int, bool]] = []
+    zrow = np.zeros(spec.nbox, dtype=np.int64)
+    slot: dict[tuple[int, int], int] = {}
+    for b in range(spec.nbox):
+        if tracked and spec.box_upper[b]:
+            for pts in sorted({0, *map(int, spec.score[b])}):
+                slot[b, pts] = len(rows)
+                rows.append((b, pts, -1, True))
+            zrow[b] = slot[b, 0]
+        elif b == spec.ybox and spec.ybonus > 0:
+            zrow[b] = len(rows)
+            rows.append((b, 0, 0, False))
+            slot[b, 1] = len(rows)
+            rows.append((b, 0, 1, False))
+        else:
+            zrow[b] = slot[b, 1] = len(rows)
+            rows.append((b, 0, -1, False))
+    nfull = spec.dice.nfull
+    lists: list[list[tuple[int, float]]] = []
+    for d in range(nfull):
+        out: list[tuple[int, float]] = []
+        for b in range(spec.nbox):
+            pts = int(spec.score[b, d])
+            if pts <= 0:
+                continue
+            if tracked and spec.box_upper[b]:
+                out.append((slot[b, pts], 0.0))
+            else:
+                out.append((slot[b, 1], float(pts * spec.box_mult[b])))
+        lists.append(out)
+    width = max(1, max(len(x) for x in lists))
+    prow = np.zeros((nfull, width), dtype=np.int64)
+    padd = np.zeros((nfull, width), dtype=np.float64)
+    npd = np.zeros(nfull, dtype=np.int64)
+    for d, out in enumerate(lists):
+        npd[d] = len(out)
+        for k, (r, add) in enumerate(out):
+            prow[d, k] = r
+            padd[d, k] = add
+    row_box = np.array([r[0] for r in rows], dtype=np.int64)
+    row_pts = np.array([r[1] for r in rows], dtype=np.int64)
+    row_flag = np.array([r[2] for r in rows], dtype=np.int64)
+    row_upper = np.array([r[3] for r in rows], dtype=np.bool_)
+    return row_box, row_pts, row_flag, row_upper, zrow, prow, padd, npd
+
+
+def padded_stride(spec: Spec) -> int:
+    """Columns per flag in the padded layout: the upper totals, then room for the
+    largest upper score past the cap (those repeat the capped value)."""
+    if spec.U == 1:
+        return 1
+    return spec.U + int(spec.score[spec.box_upper].max())
+
+
+def _wide_runner(spec: Spec, umax: npt.NDArray[np.int32]) -> tuple[Final, Runner]:
+    """The wide-tile build (:mod:`.wide`): returns (final table getter, chunk runner)."""
+    from . import wide
+
+    kernel: Any = wide.solve_chunk_wide
+    t = spec.dice
+    nmask = 1 << spec.nbox
+    U = spec.U
+    masks = np.arange(nmask, dtype=np.int64)
+    umax64 = umax.astype(np.int64)
+    S = padded_stride(spec)
+    if U > 1:
+        rem = np.zeros(nmask, dtype=np.int64)
+        for b in range(spec.nbox):
+            if spec.box_upper[b]:
+                rem += (1 - ((masks >> b) & 1)) * int(spec.score[b].max())
+        # below need - rem the bonus is out of reach: one value stands for all
+        ulo = np.minimum(umax64, np.maximum(0, spec.need - rem - 1))
+    else:
+        ulo = np.zeros(nmask, dtype=np.int64)
+    nflag = np.ones(nmask, dtype=np.int64)
+    if spec.nflag == 2:
+        nflag += (masks >> spec.ybox) & 1
+    Vp = np.zeros((nmask, spec.nflag * S))
+    down2 = np.where(t.down >= 0, t.down, t.nall).astype(np.int64)
+    up = t.up.astype(np.int64)
+    pos, npos, zero_ok = placement_tables(spec)
+    args = (Vp, S, ulo, umax64, nflag, spec.need, spec.bonus_amt, spec.score, spec.box_upper,
+            spec.box_mult, spec.nbox, t.is_yacht, t.yface, spec.ybox, spec.jmode, spec.ybonus,
+            spec.joker_pts, spec.upper_of_face, pos, npos, zero_ok, up, down2, t.full_start,
+            t.faces, spec.rolls, tile_width(spec))
+
+    def run(layer: npt.NDArray[np.int64], lo: int, hi: int) -> None:
+        kernel(layer, lo, hi, *args)
+
+    def final() -> npt.NDArray[Any]:
+        dtype = np.float64 if nmask * spec.A <= FLOAT32_CELLS else np.float32
+        V = np.empty((nmask, spec.A), dtype=dtype)
+        for fl in range(spec.nflag):
+            V[:, fl * U:(fl + 1) * U] = Vp[:, fl * S:fl * S + U]
+        return V
+
+    return final, run
+
+
+def _repeat_runner(spec: Spec, umax: npt.NDArray[np.int32]) -> tuple[Final, Runner]:
+    """A build with a repeat box: every state is a fixed point, solved mask by mask."""
+    from . import kernels
+
+    solve_chunk: Any = kernels.solve_chunk
+    nmask = 1 << spec.nbox
+    dtype = np.float64 if nmask * spec.A <= FLOAT32_CELLS else np.float32
+    V = np.zeros((nmask, spec.A), dtype=dtype)
+    t = spec.dice
+    args = _kernel_args(spec)
+
+    def run(layer: npt.NDArray[np.int64], lo: int, hi: int) -> None:
+        solve_chunk(layer, lo, hi, V, umax, *args, t.up, t.down, t.full_start, t.faces,
+                    spec.rolls)
+
+    return (lambda: V), run
 
 
 def forced_turn_tables(spec: Spec) -> tuple[F64, float]:

@@ -22,7 +22,7 @@ from math import factorial
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DiceTables", "dice_tables"]
+__all__ = ["DiceTables", "dice_tables", "proper_subsets"]
 
 IntArray = npt.NDArray[np.int32]
 
@@ -117,3 +117,44 @@ def dice_tables(n: int, faces: int = 6) -> DiceTables:
                       if down[s, f] >= 0], dtype=np.int32).reshape(-1, 2)
     return DiceTables(n, faces, nall, nfull, full_start, counts, size, up, down, code_index,
                       is_yacht, yface, prob, pairs)
+
+
+@lru_cache(maxsize=16)
+def proper_subsets(n: int, faces: int = 6) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """For every ``n``-dice outcome, the indices of its distinct proper sub-multisets.
+
+    Returns ``(subs, nsubs)``: row ``d`` (outcome ``full_start + d``) lists
+    ``nsubs[d]`` indices, the empty keep included and keeping every die not.
+
+    >>> subs, nsubs = proper_subsets(2, 2)
+    >>> t = dice_tables(2, 2)
+    >>> d = t.index_of((1, 2)) - t.full_start
+    >>> sorted(t.dice_of(int(k)) for k in subs[d, :nsubs[d]])
+    [(), (1,), (2,)]
+    """
+    t = dice_tables(n, faces)
+    rows: list[list[int]] = []
+    for d in range(t.nfull):
+        top = [int(c) for c in t.counts[t.full_start + d]]
+        out: list[int] = []
+        k = [0] * faces
+        while True:
+            if sum(k) < n:
+                out.append(t.index_of_counts(k))
+            f = 0
+            while f < faces:
+                if k[f] < top[f]:
+                    k[f] += 1
+                    break
+                k[f] = 0
+                f += 1
+            if f == faces:
+                break
+        rows.append(out)
+    width = max(len(r) for r in rows)
+    subs = np.zeros((t.nfull, width), dtype=np.int64)
+    nsubs = np.zeros(t.nfull, dtype=np.int64)
+    for d, r in enumerate(rows):
+        subs[d, :len(r)] = r
+        nsubs[d] = len(r)
+    return subs, nsubs

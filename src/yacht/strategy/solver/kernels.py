@@ -301,41 +301,6 @@ def solve_chunk(masks: Any, lo: Any, hi: Any, V: Any, umax: Any, U: Any, need: A
 
 
 @njit(cache=True, nogil=True)
-def solve_chunk_batched(masks: Any, lo: Any, hi: Any, V: Any, U: Any, need: Any,
-                        bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any, nbox: Any,
-                        is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any,
-                        joker_pts: Any, upper_of_face: Any, rep_pts: Any, up: Any, down: Any,
-                        full_start: Any, faces: Any, rolls: Any, B: Any) -> Any:
-    """Like :func:`solve_chunk` for tables with one value per mask (no upper total, no
-    flag, no repeat): ``B`` masks at a time share the keep sweeps as columns.
-    """
-    nfull = score.shape[1]
-    nall = up.shape[0]
-    E0T = np.empty((B, nfull))
-    E0 = np.empty((nfull, B))
-    P0 = np.empty((1, 1))
-    K = np.empty((nall, B))
-    KP = np.empty((1, 1))
-    out = np.empty(B)
-    outp = np.empty(1)
-    for g0 in range(lo, hi, B):
-        nb = min(B, hi - g0)
-        for j in range(nb):
-            e0_scalar(masks[g0 + j], 0, V, U, need, bonus_amt, score, box_upper, box_mult,
-                      nbox, is_yacht, yface, ybox, jmode, ybonus, joker_pts, upper_of_face,
-                      rep_pts, E0T[j])
-        for j in range(nb, B):
-            for d in range(nfull):
-                E0T[j, d] = 0.0
-        for d in range(nfull):
-            for j in range(B):
-                E0[d, j] = E0T[j, d]
-        levels_block(E0, P0, False, up, down, full_start, faces, rolls, K, KP, out, outp)
-        for j in range(nb):
-            V[masks[g0 + j], 0] = out[j]
-
-
-@njit(cache=True, nogil=True)
 def keep_levels(E0: Any, up: Any, pairs: Any, full_start: Any, faces: Any, rolls: Any,
                 Ks: Any) -> Any:
     """All keep values of one state's turn: ``Ks[j, k]`` = expected value of keeping

@@ -1,0 +1,125 @@
+"""Option values of many situations at once, in machine code (for analysis and speed).
+
+:func:`option_values` is the numeric core of the advisor without its Python
+objects: give it arrays of card states, outcomes and rolls left, get back
+the value of every distinct keep and of every box. It solves the turns of
+up to 64 situations side by side (:mod:`.wide`), so a batch costs a few
+microseconds per situation.
+
+>>> import numpy as np
+>>> from yacht.rules import get
+>>> from yacht.strategy.solver import solve
+>>> sol = solve(get("tommys-crag"))
+>>> t = sol.spec.dice
+>>> ov = option_values(sol, [0], [0], [t.index_of((3, 3, 3)) - t.full_start], [1])
+>>> best_box = int(np.nanargmax(ov.box_value[0]))
+>>> sol.ruleset.categories[best_box].id
+'three_of_a_kind'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .build import Solution, placement_rows, placement_tables, tile_width
+from .dice import proper_subsets
+
+__all__ = ["OptionValues", "option_values"]
+
+
+@dataclass(frozen=True)
+class OptionValues:
+    """Row ``i`` is situation ``i``.
+
+    ``keep_index[i, j]`` is a kept multiset (an index into the dice tables, -1
+    past the end) and ``keep_value[i, j]`` its value; ``box_value[i, b]`` is
+    the value of scoring in box ``b`` (NaN when the rules do not allow it).
+    Values are the expected points from the start of the turn on (points
+    already on the card not included), as ``Solution.future``.
+    """
+
+    keep_index: npt.NDArray[np.int64]
+    keep_value: npt.NDArray[np.float64]
+    box_value: npt.NDArray[np.float64]
+
+
+def supported(solution: Solution) -> bool:
+    """Whether the batch kernel covers the ruleset (no repeat box, no negative scores)."""
+    return not solution.spec.rep_pts.any() and placement_tables(solution.spec)[2]
+
+
+def _fixed_args(solution: Solution) -> tuple[Any, ...]:
+    """The kernel arguments that depend only on the solution (made once per solution)."""
+    hit = _ARGS.get(id(solution))
+    if hit is not None and hit[0] is solution:
+        return hit[1]
+    spec = solution.spec
+    t = spec.dice
+    subs, nsubs = proper_subsets(t.n, t.faces)
+    down2 = np.where(t.down >= 0, t.down, t.nall).astype(np.int64)
+    args = (solution.V, spec.U, spec.need, spec.bonus_amt, spec.score, spec.box_upper,
+            spec.box_mult, spec.nbox, t.is_yacht, t.yface, spec.ybox, spec.jmode, spec.ybonus,
+            spec.joker_pts, spec.upper_of_face, spec.rep_pts, *placement_rows(spec),
+            t.up.astype(np.int64), down2, t.full_start, t.faces, spec.rolls, subs, nsubs)
+    if len(_ARGS) > 8:
+        _ARGS.clear()
+    _ARGS[id(solution)] = (solution, args)
+    return args
+
+
+_ARGS: dict[int, tuple[Solution, tuple[Any, ...]]] = {}
+
+
+def option_values(solution: Solution, masks: Sequence[int] | npt.NDArray[Any],
+                  auxs: Sequence[int] | npt.NDArray[Any],
+                  outcomes: Sequence[int] | npt.NDArray[Any],
+                  rolls_left: Sequence[int] | npt.NDArray[Any],
+                  workers: int = 1) -> OptionValues:
+    """Values of every option of each situation (normal turns only: not the forced
+    first turn of a ruleset that has one).
+
+    ``outcomes`` are indices among the n-dice outcomes (``index - full_start``).
+    Raises ``ValueError`` for a ruleset with a repeat box or for bad input.
+    """
+    from . import wide
+
+    kernel: Any = wide.advise_chunk
+    spec = solution.spec
+    if not supported(solution):
+        raise ValueError(f"{spec.ruleset.id}: batch option values do not cover a repeat box")
+    t = spec.dice
+    sm = np.ascontiguousarray(masks, dtype=np.int64)
+    sa = np.ascontiguousarray(auxs, dtype=np.int64)
+    sd = np.ascontiguousarray(outcomes, dtype=np.int64)
+    sr = np.ascontiguousarray(rolls_left, dtype=np.int64)
+    n = len(sm)
+    if not len(sa) == len(sd) == len(sr) == n:
+        raise ValueError("masks, auxs, outcomes and rolls_left must have the same length")
+    full = (1 << spec.nbox) - 1
+    if n and ((sm < 0).any() or (sm >= full).any() or (sa < 0).any() or (sa >= spec.A).any()
+              or (sd < 0).any() or (sd >= t.nfull).any() or (sr < 0).any()
+              or (sr >= spec.rolls).any()):
+        raise ValueError("a situation is out of range (mask of an unfinished card, aux < "
+                         f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
+    subs, nsubs = proper_subsets(t.n, t.faces)
+    keep_index = np.where(np.arange(subs.shape[1]) < nsubs[sd][:, None], subs[sd], -1)
+    keep_value = np.empty((n, subs.shape[1]))
+    box_value = np.empty((n, spec.nbox))
+    # a few situations: a narrow tile (less scratch to clear)
+    tile = min(tile_width(spec), max(8, (n + 7) // 8 * 8))
+    args = (sm, sa, sd, sr, *_fixed_args(solution), tile, keep_value, box_value)
+    workers = max(1, int(workers))
+    if workers == 1 or n < 256:
+        kernel(0, n, *args)
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        edges = [n * i // workers for i in range(workers + 1)]
+        with ThreadPoolExecutor(workers) as ex:
+            list(ex.map(lambda i: kernel(edges[i], edges[i + 1], *args), range(workers)))
+    return OptionValues(keep_index.astype(np.int64), keep_value, box_value)

@@ -1,0 +1,722 @@
+"""numba kernels for the table build: many card states per sweep ("wide tiles").
+
+The turn of one card state is a chain of sweeps over the dice multisets
+(see :mod:`.kernels`). Each sweep step touches a handful of rows, so what
+it costs is mostly per row, not per value; these kernels therefore solve
+up to ``tile`` states side by side: the columns of a tile are the upper
+totals of one or more masks (and both values of the Yahtzee-bonus flag),
+packed greedily from the masks of one layer. A tile row is contiguous, so
+every step is one vectorised loop over the tile's columns.
+
+Layout of the working table ``Vp`` (``nmask`` rows, ``nflag * S`` columns):
+column ``flag * S + u`` holds the value with upper total ``u``; the entries
+past the bonus threshold repeat the capped value, so the value after an
+upper box is a plain shifted read with no clamp. For a mask whose remaining
+upper boxes can no longer reach the threshold from ``u``, every lower total
+has the same value; only one of them is solved and the rest are copied.
+
+Two things keep the compiled loops fast: the max steps always store into a
+row they do not read (a store guarded by a compare becomes a masked store,
+which is slow on x86), and flat indices are unsigned (no negative-index
+wrap-around test per element).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from .kernels import best_place
+
+NEG = -1.0e30
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def levels_wide(K: Any, M: Any, up: Any, down2: Any, full_start: Any, nall: Any, faces: Any,
+                rolls: Any, tile: Any, cw: Any, inv: Any, save: Any, Ks: Any) -> Any:
+    """Turn values of ``cw`` states side by side.
+
+    ``K`` and ``M`` are flat ``(nall + 1) * tile`` arrays; on entry the rows of
+    the ``n``-dice outcomes (``full_start <= s < nall``) of ``K`` hold the
+    placement values ``E0``; row ``nall`` of ``M`` must hold ``NEG`` (it stands
+    for a face that a multiset does not show). On return row 0 of ``K`` holds
+    the value of each column at the start of the turn.
+
+    With ``save``, ``Ks[level * nall * tile:]`` gets rows ``0 .. nall - 1`` of
+    ``K`` after each level: the value of every keep with ``level`` rolls left
+    after the roll it waits for, and on the outcome rows the best value of
+    holding those dice with ``level`` rolls left (``E0`` at level 0).
+    """
+    t = np.uint64(tile)
+    for level in range(rolls):
+        # keep values: K[s] = mean over faces of K[s + face]
+        for s in range(full_start - 1, -1, -1):
+            o = np.uint64(s) * t
+            if faces == 6:
+                a0 = np.uint64(up[s, 0]) * t
+                a1 = np.uint64(up[s, 1]) * t
+                a2 = np.uint64(up[s, 2]) * t
+                a3 = np.uint64(up[s, 3]) * t
+                a4 = np.uint64(up[s, 4]) * t
+                a5 = np.uint64(up[s, 5]) * t
+                for w in range(np.uint64(cw)):
+                    K[o + w] = (((K[a0 + w] + K[a1 + w]) + (K[a2 + w] + K[a3 + w]))
+                                + (K[a4 + w] + K[a5 + w])) * inv
+            else:
+                a0 = np.uint64(up[s, 0]) * t
+                for w in range(np.uint64(cw)):
+                    K[o + w] = K[a0 + w]
+                for f in range(1, faces):
+                    af = np.uint64(up[s, f]) * t
+                    for w in range(np.uint64(cw)):
+                        K[o + w] += K[af + w]
+                for w in range(np.uint64(cw)):
+                    K[o + w] *= inv
+        if save:
+            base = np.uint64(level * nall) * t
+            for s in range(nall):
+                o = np.uint64(s) * t
+                for w in range(np.uint64(cw)):
+                    Ks[base + o + w] = K[o + w]
+        if level == rolls - 1:
+            break
+        # best keep of each multiset: M[s] = max(K[s], M[s - face] for each face shown)
+        for s in range(nall):
+            o = np.uint64(s) * t
+            if faces == 6:
+                d0 = np.uint64(down2[s, 0]) * t
+                d1 = np.uint64(down2[s, 1]) * t
+                d2 = np.uint64(down2[s, 2]) * t
+                d3 = np.uint64(down2[s, 3]) * t
+                d4 = np.uint64(down2[s, 4]) * t
+                d5 = np.uint64(down2[s, 5]) * t
+                for w in range(np.uint64(cw)):
+                    M[o + w] = max(max(max(K[o + w], M[d0 + w]), max(M[d1 + w], M[d2 + w])),
+                                   max(max(M[d3 + w], M[d4 + w]), M[d5 + w]))
+            else:
+                for w in range(np.uint64(cw)):
+                    M[o + w] = K[o + w]
+                for f in range(faces):
+                    df = np.uint64(down2[s, f]) * t
+                    for w in range(np.uint64(cw)):
+                        M[o + w] = max(M[o + w], M[df + w])
+        for s in range(full_start, nall):
+            o = np.uint64(s) * t
+            for w in range(np.uint64(cw)):
+                K[o + w] = M[o + w]
+
+
+@njit(cache=True, nogil=True, fastmath=True, inline="always")
+def _place_row(first: Any, acc: Any, si: Any, di: Any, w: Any, val: Any, Vf: Any, vo: Any,
+               shifted: Any, jlo: Any, jhi: Any, bm: Any) -> Any:
+    """acc[di] = max(acc[si], val + V row [+ bonus where the box crosses the threshold]).
+
+    Scratch rows are picked by index, not by rebinding arrays: an array
+    variable that is rebound costs reference counting calls in compiled code.
+    """
+    uw = np.uint64(w)
+    if shifted:
+        if first:
+            for j in range(w):
+                acc[di, j] = val + Vf[vo + np.uint64(j)] + (bm if (j >= jlo and j < jhi)
+                                                            else 0.0)
+        else:
+            for j in range(w):
+                acc[di, j] = max(acc[si, j], val + Vf[vo + np.uint64(j)]
+                                 + (bm if (j >= jlo and j < jhi) else 0.0))
+    else:
+        if first:
+            for j in range(uw):
+                acc[di, j] = val + Vf[vo + j]
+        else:
+            for j in range(uw):
+                acc[di, j] = max(acc[si, j], val + Vf[vo + j])
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def e0_segment(m: Any, flag: Any, u0: Any, w: Any, K: Any, c0: Any, tile: Any,
+               full_start: Any, Vf: Any, rowlen: Any, S: Any, need: Any, bonus_amt: Any,
+               score: Any, box_upper: Any, box_mult: Any, opens: Any, nopen: Any,
+               any_lower: Any, ybox_filled: Any, is_yacht: Any, yface: Any, ybox: Any,
+               jmode: Any, ybonus: Any, joker_pts: Any, upper_of_face: Any, tracked: Any,
+               pos: Any, npos: Any, zero_ok: Any, acc: Any) -> Any:
+    """Placement values of every outcome for the states (m, flag, u0 .. u0 + w - 1).
+
+    They go to columns ``c0 .. c0 + w - 1`` of the outcome rows of ``K``.
+
+    With ``zero_ok`` (no box scores below zero), writing 0 in any open box is
+    never better than what the dice actually score there (more points, and a
+    larger upper total, are never worse), so the best of "0 in box b" over all
+    open boxes (``Z``) is computed once, and each outcome only adds the boxes
+    where it scores points (``pos[d, :npos[d]]``). Yacht outcomes under the
+    joker/bonus rules take the general path.
+    """
+    nfull = score.shape[1]
+    t = np.uint64(tile)
+    uw = np.uint64(w)
+    # acc rows: 0 and 1 ping-pong, 2 holds Z
+    if zero_ok:
+        first = True
+        for i in range(nopen):
+            b = opens[i]
+            nflag = flag
+            if b == ybox and ybonus > 0:
+                nflag = 0
+            vo = np.uint64(((m | (1 << b)) * rowlen) + nflag * S + u0)
+            _place_row(first, acc, 0, 2, w, 0.0, Vf, vo, False, 0, 0, 0.0)
+            first = False
+            if i < nopen - 1:
+                for j in range(uw):
+                    acc[0, j] = acc[2, j]
+    for d in range(nfull):
+        yacht = is_yacht[d]
+        special = yacht and ybox_filled
+        o = np.uint64(full_start + d) * t + np.uint64(c0)
+        if zero_ok and not special:
+            si = 2
+            di = 0
+            for k in range(npos[d]):
+                b = pos[d, k]
+                if ((m >> b) & 1) == 1:
+                    continue
+                pts = score[b, d]
+                mult = box_mult[b]
+                val = float(pts * mult)
+                nm = m | (1 << b)
+                nflag = flag
+                if b == ybox and ybonus > 0:
+                    nflag = 1
+                if tracked and box_upper[b]:
+                    _place_row(False, acc, si, di, w, val, Vf,
+                               np.uint64(nm * rowlen + nflag * S + u0 + pts), True,
+                               need - pts - u0, need - u0, float(bonus_amt * mult))
+                else:
+                    _place_row(False, acc, si, di, w, val, Vf,
+                               np.uint64(nm * rowlen + nflag * S + u0), False, 0, 0, 0.0)
+                si = di
+                di = 1 - di
+            for j in range(uw):
+                K[o + j] = acc[si, j]
+            continue
+        restrict = -1
+        lower_only = False
+        jok = False
+        if special:
+            ub = upper_of_face[yface[d]]
+            upper_open = ub >= 0 and ((m >> ub) & 1) == 0
+            if jmode == 1:
+                if upper_open:
+                    restrict = ub
+                elif any_lower:
+                    lower_only = True
+                    jok = True
+            elif jmode == 2:
+                if not upper_open:
+                    jok = True
+        extra = 0
+        if special and flag == 1:
+            extra = ybonus
+        si = 0
+        di = 1
+        first = True
+        for i in range(nopen):
+            b = opens[i]
+            if restrict >= 0 and b != restrict:
+                continue
+            if lower_only and box_upper[b]:
+                continue
+            pts = score[b, d]
+            if jok and joker_pts[b] >= 0:
+                pts = joker_pts[b]
+            mult = box_mult[b]
+            val = float(pts * mult + extra)
+            nm = m | (1 << b)
+            nflag = flag
+            if b == ybox and ybonus > 0:
+                nflag = 1 if pts > 0 else 0
+            if tracked and box_upper[b]:
+                _place_row(first, acc, si, di, w, val, Vf,
+                           np.uint64(nm * rowlen + nflag * S + u0 + pts), True,
+                           need - pts - u0, need - u0, float(bonus_amt * mult))
+            else:
+                _place_row(first, acc, si, di, w, val, Vf,
+                           np.uint64(nm * rowlen + nflag * S + u0), False, 0, 0, 0.0)
+            first = False
+            si = di
+            di = 1 - di
+        if first:  # no box may take this outcome (cannot happen in a legal state)
+            for j in range(uw):
+                K[o + j] = NEG
+        else:
+            for j in range(uw):
+                K[o + j] = acc[si, j]
+
+
+@njit(cache=True, nogil=True)
+def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
+                     umax_of: Any, nflag_of: Any, need: Any, bonus_amt: Any, score: Any,
+                     box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any, yface: Any,
+                     ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
+                     upper_of_face: Any, pos: Any, npos: Any, zero_ok: Any, up: Any,
+                     down2: Any, full_start: Any, faces: Any, rolls: Any, tile: Any) -> Any:
+    """Solve the masks ``masks[lo:hi]`` of one layer into ``Vp`` (see the module doc).
+
+    Runs without the GIL: the caller spreads the chunks of a layer over threads.
+    """
+    nall = up.shape[0]
+    rowlen = Vp.shape[1]
+    Vf = Vp.ravel()
+    tracked = S > 1
+    K = np.zeros((nall + 1) * tile)
+    M = np.zeros((nall + 1) * tile)
+    inv = 1.0 / faces
+    Ks = np.empty(1)
+    for j in range(tile):
+        M[nall * tile + j] = NEG
+    acc = np.empty((3, tile))
+    opens = np.empty(nbox, dtype=np.int64)
+    # the segments packed in the current tile: mask, flag, first u, width, column
+    seg = np.empty((tile, 5), dtype=np.int64)
+    nseg = 0
+    used = 0
+    i = lo
+    flag = 0
+    u = -1  # next upper total of masks[i] to place; -1: start the mask
+    while True:
+        done = i >= hi
+        if not done:
+            m = masks[i]
+            if u < 0:
+                u = ulo_of[m]
+                flag = 0
+            umax = umax_of[m]
+            w = min(umax - u + 1, tile - used)
+            nopen = 0
+            any_lower = False
+            for b in range(nbox):
+                if ((m >> b) & 1) == 0:
+                    opens[nopen] = b
+                    nopen += 1
+                    if not box_upper[b]:
+                        any_lower = True
+            ybox_filled = ybox >= 0 and ((m >> ybox) & 1) == 1
+            e0_segment(m, flag, u, w, K, used, tile, full_start, Vf, rowlen, S, need,
+                       bonus_amt, score, box_upper, box_mult, opens, nopen, any_lower,
+                       ybox_filled, is_yacht, yface, ybox, jmode, ybonus, joker_pts,
+                       upper_of_face, tracked, pos, npos, zero_ok, acc)
+            seg[nseg, 0] = m
+            seg[nseg, 1] = flag
+            seg[nseg, 2] = u
+            seg[nseg, 3] = w
+            seg[nseg, 4] = used
+            nseg += 1
+            used += w
+            u += w
+            if u > umax:
+                flag += 1
+                if flag < nflag_of[m]:
+                    u = ulo_of[m]
+                else:
+                    i += 1
+                    u = -1
+        if used == tile or (done and used > 0):
+            cw = (used + 7) // 8 * 8
+            for s in range(full_start, nall):
+                for j in range(used, cw):
+                    K[s * tile + j] = 0.0
+            levels_wide(K, M, up, down2, full_start, nall, faces, rolls, tile, cw, inv, False,
+                        Ks)
+            for k in range(nseg):
+                mm = seg[k, 0]
+                base = mm * rowlen + seg[k, 1] * S + seg[k, 2]
+                c = seg[k, 4]
+                for j in range(seg[k, 3]):
+                    Vf[base + j] = K[c + j]
+            nseg = 0
+            used = 0
+        if done:
+            break
+    # the totals not solved: below ``ulo`` (bonus out of reach: one value) and past the cap
+    for k in range(lo, hi):
+        m = masks[k]
+        for fl in range(nflag_of[m]):
+            base = m * rowlen + fl * S
+            v = Vf[base + ulo_of[m]]
+            for uu in range(ulo_of[m]):
+                Vf[base + uu] = v
+            if tracked:
+                vc = Vf[base + need]
+                for uu in range(need + 1, S):
+                    Vf[base + uu] = vc
+
+
+@njit(cache=True, nogil=True)
+def _rand(rngs: Any, g: Any) -> Any:
+    """splitmix64 on the stream of game slot ``g``: advance it, return 64 random bits."""
+    rngs[g] += np.uint64(0x9E3779B97F4A7C15)
+    z = rngs[g]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True)
+def _roll(cnt: Any, k: Any, faces: Any, rngs: Any, g: Any) -> Any:
+    for _ in range(k):
+        r = _rand(rngs, g)
+        f = np.int64((r >> np.uint64(32)) * np.uint64(faces) >> np.uint64(32))
+        cnt[f] += 1
+
+
+@njit(cache=True, nogil=True)
+def _index(cnt: Any, n: Any, code_index: Any) -> Any:
+    c = 0
+    base = 1
+    for f in range(cnt.shape[0]):
+        c += cnt[f] * base
+        base *= n + 1
+    return code_index[c]
+
+
+@njit(cache=True, nogil=True)
+def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
+              bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any, nbox: Any,
+              is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
+              upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any, row_flag: Any,
+              row_upper: Any, zrow: Any, prow: Any, padd: Any, npd: Any, up: Any, down2: Any,
+              full_start: Any, faces: Any, rolls: Any, n: Any, code_index: Any,
+              counts: Any, size: Any, subs: Any, nsubs: Any, fbox: Any, fkeep: Any,
+              fpoints: Any, ffree: Any, fpenalty: Any, ffloor: Any, flast: Any, tile: Any,
+              totals: Any, bonus_out: Any, yachts_out: Any) -> Any:
+    """Play games ``g_lo .. g_hi - 1`` by the table's policy, ``tile`` games in step.
+
+    Game ``g`` draws from its own random stream (from ``seed`` and ``g``). All
+    games of a batch are at the same turn, so their turns are solved side by
+    side (one column each) by :func:`levels_wide`; each game then rolls and
+    decides on its own column. Needs a ruleset without a repeat box (every
+    turn fills one box, so every game has the same number of turns).
+    """
+    nall = up.shape[0]
+    t = np.uint64(tile)
+    A = np.zeros(row_box.shape[0] * tile)
+    Z = np.zeros(3 * tile)
+    K = np.zeros((nall + 1) * tile)
+    M = np.zeros((nall + 1) * tile)
+    Ks = np.zeros(rolls * nall * tile)
+    for j in range(tile):
+        M[nall * tile + j] = NEG
+    inv = 1.0 / faces
+    rngs = np.zeros(tile, dtype=np.uint64)
+    gm = np.zeros(tile, dtype=np.int64)
+    gu = np.zeros(tile, dtype=np.int64)
+    gf = np.zeros(tile, dtype=np.int64)
+    gt = np.zeros(tile, dtype=np.int64)
+    gy = np.zeros(tile, dtype=np.int64)
+    cnt = np.zeros(faces, dtype=np.int64)
+    full = (1 << nbox) - 1
+    for b0 in range(g_lo, g_hi, tile):
+        G = min(tile, g_hi - b0)
+        for g in range(G):
+            rngs[g] = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(b0 + g)
+            _rand(rngs, g)
+            gm[g] = 0
+            gu[g] = 0
+            gf[g] = 0
+            gt[g] = 0
+            gy[g] = 0
+            if fbox >= 0:
+                for f in range(faces):
+                    cnt[f] = 0
+                _roll(cnt, n, faces, rngs, g)
+                r = 1
+                while True:
+                    d = _index(cnt, n, code_index) - full_start
+                    if is_yacht[d]:
+                        pts = fpoints - fpenalty * max(0, r - ffree)
+                        if pts < ffloor:
+                            pts = ffloor
+                        gy[g] += 1
+                        break
+                    if r >= flast:
+                        pts = ffloor
+                        break
+                    best = NEG
+                    bk = 0
+                    for i in range(nsubs[d]):
+                        k = subs[d, i]
+                        if fkeep[r, k] > best:
+                            best = fkeep[r, k]
+                            bk = k
+                    for f in range(faces):
+                        cnt[f] = counts[bk, f]
+                    _roll(cnt, n - size[bk], faces, rngs, g)
+                    r += 1
+                gt[g] += pts * box_mult[fbox]
+                gm[g] |= 1 << fbox
+        while gm[0] != full:
+            cw = (G + 7) // 8 * 8
+            e0_games(G, gm, gu, gf, K, tile, full_start, V, U, need, bonus_amt, score,
+                     box_upper, box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
+                     joker_pts, upper_of_face, rep_pts, row_box, row_pts, row_flag, row_upper,
+                     zrow, prow, padd, npd, A, Z)
+            levels_wide(K, M, up, down2, full_start, nall, faces, rolls, tile, cw, inv, True,
+                        Ks)
+            for g in range(G):
+                for f in range(faces):
+                    cnt[f] = 0
+                _roll(cnt, n, faces, rngs, g)
+                for left in range(rolls - 1, 0, -1):
+                    di = _index(cnt, n, code_index)
+                    d = di - full_start
+                    lv = np.uint64((left - 1) * nall) * t + np.uint64(g)
+                    best = NEG
+                    bk = 0
+                    for i in range(nsubs[d]):
+                        k = subs[d, i]
+                        v = Ks[lv + np.uint64(k) * t]
+                        if v > best:
+                            best = v
+                            bk = k
+                    if Ks[np.uint64(di) * t + np.uint64(g)] >= best:
+                        break
+                    for f in range(faces):
+                        cnt[f] = counts[bk, f]
+                    _roll(cnt, n - size[bk], faces, rngs, g)
+                d = _index(cnt, n, code_index) - full_start
+                if is_yacht[d]:
+                    gy[g] += 1
+                bb, gain, nu, nflag = best_place(gm[g], gu[g], gf[g], d, V, U, need,
+                                                 bonus_amt, score, box_upper, box_mult, nbox,
+                                                 is_yacht, yface, ybox, jmode, ybonus,
+                                                 joker_pts, upper_of_face, rep_pts)
+                gt[g] += gain
+                gm[g] |= 1 << bb
+                gu[g] = nu
+                gf[g] = nflag
+        for g in range(G):
+            totals[b0 - g_lo + g] = gt[g]
+            bonus_out[b0 - g_lo + g] = U > 1 and gu[g] >= need
+            yachts_out[b0 - g_lo + g] = gy[g]
+
+
+@njit(cache=True, nogil=True)
+def place_value(m: Any, u: Any, flag: Any, d: Any, V: Any, U: Any, need: Any, bonus_amt: Any,
+                score: Any, box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any,
+                yface: Any, ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
+                upper_of_face: Any, rep_pts: Any) -> Any:
+    """Value of the best placement of outcome ``d`` in state (m, u, flag): points now
+    (bonuses included) plus the table value after."""
+    b, gain, nu, nflag = best_place(m, u, flag, d, V, U, need, bonus_amt, score, box_upper,
+                                    box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
+                                    joker_pts, upper_of_face, rep_pts)
+    if b < 0:
+        return gain + V[m, flag * U + u]
+    return gain + V[m | (1 << b), nflag * U + nu]
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def e0_games(G: Any, gm: Any, gu: Any, gf: Any, K: Any, tile: Any, full_start: Any, V: Any,
+             U: Any, need: Any, bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any,
+             nbox: Any, is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any,
+             joker_pts: Any, upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any,
+             row_flag: Any, row_upper: Any, zrow: Any, prow: Any, padd: Any, npd: Any,
+             A: Any, Z: Any) -> Any:
+    """Placement values ``E0`` of ``G`` states (one per column, states of any masks).
+
+    Each open box contributes through a few "rows" (the value after it, for
+    each upper score it can take); with those gathered per state, the best
+    placement of every outcome is a max of ``npd[d]`` rows plus the zero row
+    ``Z``, vectorised over the states. Needs no box scoring below zero.
+    Yacht outcomes under the joker/bonus rules are placed one by one.
+    """
+    nrows = row_box.shape[0]
+    nfull = score.shape[1]
+    ncap = U - 1
+    t = np.uint64(tile)
+    cw = np.uint64((G + 7) // 8 * 8)
+    for r in range(nrows):
+        b = row_box[r]
+        ro = np.uint64(r) * t
+        for g in range(G):
+            m = gm[g]
+            if ((m >> b) & 1) == 1:
+                A[ro + np.uint64(g)] = NEG
+                continue
+            u = gu[g]
+            fl = gf[g] if row_flag[r] < 0 else row_flag[r]
+            nm = m | (1 << b)
+            if row_upper[r]:
+                pts = row_pts[r]
+                mult = box_mult[b]
+                nu = u + pts
+                v = float(pts * mult)
+                if u < need and nu >= need:
+                    v += bonus_amt * mult
+                if nu > ncap:
+                    nu = ncap
+                A[ro + np.uint64(g)] = v + V[nm, fl * U + nu]
+            else:
+                A[ro + np.uint64(g)] = V[nm, fl * U + u]
+        for g in range(G, cw):
+            A[ro + np.uint64(g)] = 0.0
+    # Z: rows 0 and 1 ping-pong, the result ends in row 2 (stores never guarded)
+    zi = np.uint64(0)
+    for w in range(cw):
+        Z[w] = NEG
+    for b in range(nbox):
+        zo = np.uint64(zrow[b]) * t
+        zs = zi * t
+        zd = (np.uint64(1) - zi) * t
+        for w in range(cw):
+            Z[zd + w] = max(Z[zs + w], A[zo + w])
+        zi = np.uint64(1) - zi
+    z2 = np.uint64(2) * t
+    zs = zi * t
+    for w in range(cw):
+        Z[z2 + w] = Z[zs + w]
+    for d in range(nfull):
+        o = np.uint64(full_start + d) * t
+        si = z2
+        di = np.uint64(0)
+        for k in range(npd[d]):
+            ro = np.uint64(prow[d, k]) * t
+            add = padd[d, k]
+            for w in range(cw):
+                Z[di + w] = max(Z[si + w], add + A[ro + w])
+            si = di
+            di = t - di
+        for w in range(cw):
+            K[o + w] = Z[si + w]
+    if ybox >= 0 and (jmode > 0 or ybonus > 0):
+        for g in range(G):
+            m = gm[g]
+            if ((m >> ybox) & 1) == 0:
+                continue
+            for d in range(nfull):
+                if is_yacht[d]:
+                    K[np.uint64(full_start + d) * t + np.uint64(g)] = place_value(
+                        m, gu[g], gf[g], d, V, U, need, bonus_amt, score, box_upper, box_mult,
+                        nbox, is_yacht, yface, ybox, jmode, ybonus, joker_pts, upper_of_face,
+                        rep_pts)
+
+
+@njit(cache=True, nogil=True)
+def box_values(m: Any, u: Any, flag: Any, d: Any, V: Any, U: Any, need: Any, bonus_amt: Any,
+               score: Any, box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any,
+               yface: Any, ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
+               upper_of_face: Any, out: Any) -> Any:
+    """``out[b]``: points now (bonuses included) + value after, for scoring outcome ``d``
+    in box ``b`` from state (m, u, flag); NaN where the rules do not allow it.
+    The same rules as :func:`kernels.best_place` (no repeat box)."""
+    ncap = U - 1
+    ybox_filled = ybox >= 0 and ((m >> ybox) & 1) == 1
+    any_lower = False
+    for b in range(nbox):
+        if ((m >> b) & 1) == 0 and not box_upper[b]:
+            any_lower = True
+    yacht = is_yacht[d]
+    restrict = -1
+    lower_only = False
+    jok = False
+    if yacht and ybox_filled:
+        ub = upper_of_face[yface[d]]
+        upper_open = ub >= 0 and ((m >> ub) & 1) == 0
+        if jmode == 1:
+            if upper_open:
+                restrict = ub
+            elif any_lower:
+                lower_only = True
+                jok = True
+        elif jmode == 2:
+            if not upper_open:
+                jok = True
+    extra = 0
+    if yacht and ybox_filled and flag == 1:
+        extra = ybonus
+    for b in range(nbox):
+        out[b] = np.nan
+        if ((m >> b) & 1) == 1:
+            continue
+        if restrict >= 0 and b != restrict:
+            continue
+        if lower_only and box_upper[b]:
+            continue
+        pts = score[b, d]
+        if jok and joker_pts[b] >= 0:
+            pts = joker_pts[b]
+        mult = box_mult[b]
+        gain = pts * mult + extra
+        nflag = flag
+        if b == ybox and ybonus > 0:
+            nflag = 1 if pts > 0 else 0
+        nu = u
+        if U > 1 and box_upper[b]:
+            nu = u + pts
+            if u < need and nu >= need:
+                gain += bonus_amt * mult
+            if nu > ncap:
+                nu = ncap
+        out[b] = gain + V[m | (1 << b), nflag * U + nu]
+
+
+@njit(cache=True, nogil=True)
+def advise_chunk(lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any, V: Any, U: Any,
+                 need: Any, bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any,
+                 nbox: Any, is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any,
+                 joker_pts: Any, upper_of_face: Any, rep_pts: Any, row_box: Any,
+                 row_pts: Any, row_flag: Any, row_upper: Any, zrow: Any, prow: Any,
+                 padd: Any, npd: Any, up: Any, down2: Any, full_start: Any, faces: Any,
+                 rolls: Any, subs: Any, nsubs: Any, tile: Any, keep_out: Any,
+                 box_out: Any) -> Any:
+    """Option values of the situations ``lo .. hi - 1``, ``tile`` at a time.
+
+    Situation ``i``: state (``sm[i]``, ``sa[i]``), outcome index ``sd[i]`` (among
+    the n-dice outcomes), ``sr[i]`` rolls left. ``keep_out[i, j]``: value of
+    keeping ``subs[sd[i], j]`` (NaN with no roll left); ``box_out[i, b]``: value
+    of scoring in box ``b`` (NaN when not allowed). Values count the points
+    from the start of the turn on, like the table.
+    """
+    nall = up.shape[0]
+    t = np.uint64(tile)
+    A = np.zeros(row_box.shape[0] * tile)
+    Z = np.zeros(3 * tile)
+    K = np.zeros((nall + 1) * tile)
+    M = np.zeros((nall + 1) * tile)
+    Ks = np.zeros(rolls * nall * tile)
+    for j in range(tile):
+        M[nall * tile + j] = NEG
+    inv = 1.0 / faces
+    gm = np.zeros(tile, dtype=np.int64)
+    gu = np.zeros(tile, dtype=np.int64)
+    gf = np.zeros(tile, dtype=np.int64)
+    for b0 in range(lo, hi, tile):
+        G = min(tile, hi - b0)
+        need_levels = 1
+        for g in range(G):
+            gm[g] = sm[b0 + g]
+            gu[g] = sa[b0 + g] % U
+            gf[g] = sa[b0 + g] // U
+            if sr[b0 + g] > need_levels:
+                need_levels = sr[b0 + g]
+        cw = (G + 7) // 8 * 8
+        e0_games(G, gm, gu, gf, K, tile, full_start, V, U, need, bonus_amt, score, box_upper,
+                 box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus, joker_pts,
+                 upper_of_face, rep_pts, row_box, row_pts, row_flag, row_upper, zrow, prow,
+                 padd, npd, A, Z)
+        levels_wide(K, M, up, down2, full_start, nall, faces, min(rolls, need_levels), tile,
+                    cw, inv, True, Ks)
+        for g in range(G):
+            i = b0 + g
+            d = sd[i]
+            box_values(gm[g], gu[g], gf[g], d, V, U, need, bonus_amt, score, box_upper,
+                       box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus, joker_pts,
+                       upper_of_face, box_out[i])
+            r = sr[i]
+            for j in range(keep_out.shape[1]):
+                keep_out[i, j] = np.nan
+            if r > 0:
+                lv = np.uint64((r - 1) * nall) * t + np.uint64(g)
+                for j in range(nsubs[d]):
+                    keep_out[i, j] = Ks[lv + np.uint64(subs[d, j]) * t]

@@ -1,0 +1,152 @@
+"""The wide-tile kernels (table build, lockstep self-play, batch option values)
+checked against the per-state kernels and the engine-driven advisor."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from yacht.engine import Player, State
+from yacht.engine.randomplay import random_turn
+from yacht.rules import get
+from yacht.strategy.advisor import advise_card
+from yacht.strategy.solver import fast_selfplay, solve
+from yacht.strategy.solver import kernels as K
+from yacht.strategy.solver.batch import option_values, supported
+from yacht.strategy.solver.build import _kernel_args, _repeat_runner, build_table
+from yacht.strategy.solver.spec import compile_ruleset
+
+# one-column variants the wide kernels cover, with the rule features they exercise
+WIDE = [
+    ("tommys-crag", None),                       # 3 dice, 2 rolls, no bonus (one column per mask)
+    ("yatzy", None),                             # upper bonus: totals batched, bonus window
+    ("yahtzee", {"joker": "forced"}),            # bonus flag, forced joker
+    ("yahtzee", {"joker": "free"}),
+    ("yahtzee", {"joker": "none", "bonus": "off"}),
+    ("ancient-yacht", None),
+    ("ancient-yacht-10", {"rolls": "3"}),        # 10 dice: narrow tiles
+]
+
+
+def _reachable(spec: object, V: np.ndarray) -> list[tuple[int, int]]:
+    s: object = spec
+    um = s.umax()  # type: ignore[attr-defined]
+    out = []
+    for m in range(V.shape[0]):
+        for fl in range(s.nflag):  # type: ignore[attr-defined]
+            if fl == 1 and not (m >> s.ybox) & 1:  # type: ignore[attr-defined]
+                continue
+            for u in range(int(um[m]) + 1):
+                out.append((m, fl * s.U + u))  # type: ignore[attr-defined]
+    return out
+
+
+@pytest.mark.parametrize("name, opts", [WIDE[0], WIDE[1], WIDE[2], WIDE[6]],
+                         ids=["crag", "yatzy", "yahtzee", "ten-3"])
+def test_wide_build_equals_the_per_mask_kernel(name: str, opts: dict[str, str] | None) -> None:
+    """Two independent kernels (wide tiles vs one mask at a time) give the same table."""
+    spec = compile_ruleset(get(name, opts))
+    wide_V, states = build_table(spec, workers=2)
+    final, run = _repeat_runner(spec, spec.umax())
+    masks = np.arange(1 << spec.nbox, dtype=np.int64)
+    pc = np.array([bin(int(m)).count("1") for m in masks])
+    for k in range(spec.nbox - 1, -1, -1):
+        layer = masks[pc == k]
+        run(layer, 0, len(layer))
+    ref = final()
+    idx = _reachable(spec, ref)
+    ms = np.array([i[0] for i in idx])
+    ax = np.array([i[1] for i in idx])
+    assert np.abs(wide_V[ms, ax] - ref[ms, ax]).max() < 1e-9
+    assert states == len(idx)
+
+
+@pytest.mark.parametrize("name, opts", WIDE, ids=lambda x: str(x))
+def test_batch_option_values_match_the_advisor(name: str, opts: dict[str, str] | None) -> None:
+    """Every keep and every allowed box gets the value the (engine-driven) advisor gives."""
+    rs = get(name, opts)
+    sol = solve(rs)
+    assert supported(sol)
+    spec = sol.spec
+    t = spec.dice
+    rng = np.random.default_rng(7)
+    # real mid-game cards from random games (random play also fills the Yahtzee box
+    # with 0 or 50, so the joker and bonus cases come up), with random dice on them
+    situations = []
+    for g in range(6):
+        st = State(rs, [Player("A")], rng=random.Random(g))
+        while not st.is_terminal():
+            dice = tuple(int(x) for x in rng.integers(1, rs.faces + 1, rs.dice))
+            if len(situations) % 4 == 0:  # a yacht: the joker/bonus rules
+                dice = (dice[0],) * rs.dice
+            rl = int(rng.integers(0, rs.rolls))
+            situations.append((st.card(0), st.turns_taken(0), dice, rl))
+            random_turn(st, random.Random(g * 100 + st.turns_taken(0)))
+    situations = situations[::2][:60]
+    ms, ax, ds, rls = [], [], [], []
+    for card, _turn, dice, rl in situations:
+        m, a = spec.state_of(card)
+        ms.append(m)
+        ax.append(a)
+        ds.append(t.index_of(dice) - t.full_start)
+        rls.append(rl)
+    ov = option_values(sol, ms, ax, ds, rls)
+    for i, (card, turn, dice, rl) in enumerate(situations):
+        ranked = advise_card(rs, card, turn, dice, rl, sol)
+        base = float(rs.totals(card).grand)
+        boxes = {(r.column * spec.ncat + rs.index(r.category)): r.expected
+                 for r in ranked if r.kind == "score"}
+        allowed = {b for b in range(spec.nbox) if not np.isnan(ov.box_value[i, b])}
+        assert allowed == set(boxes), (card, dice)
+        for b, v in boxes.items():
+            assert ov.box_value[i, b] + base == pytest.approx(v, abs=1e-9)
+        keeps = {r.keep: r.expected for r in ranked if r.kind == "keep"}
+        got = {t.dice_of(int(k)): float(ov.keep_value[i, j]) + base
+               for j, k in enumerate(ov.keep_index[i]) if k >= 0 and rl > 0}
+        assert set(got) == set(keeps)
+        for k, v in keeps.items():
+            assert got[k] == pytest.approx(v, abs=1e-9)
+
+
+def test_batch_option_values_reject_bad_situations() -> None:
+    sol = solve(get("tommys-crag"))
+    full = (1 << sol.spec.nbox) - 1
+    with pytest.raises(ValueError, match="out of range"):
+        option_values(sol, [full], [0], [0], [0])
+    with pytest.raises(ValueError, match="out of range"):
+        option_values(sol, [0], [0], [0], [sol.spec.rolls])
+    with pytest.raises(ValueError, match="same length"):
+        option_values(sol, [0, 1], [0], [0], [0])
+    assert not supported(solve(get("tommys-yahtzee")))
+    with pytest.raises(ValueError, match="repeat box"):
+        option_values(solve(get("tommys-yahtzee")), [0], [0], [0], [0])
+
+
+@pytest.mark.parametrize("name, opts", [("tommys-crag", None), ("yahtzee", {"joker": "forced"}),
+                                        ("tommys-yacht", None)], ids=["crag", "yahtzee", "yacht"])
+def test_lockstep_selfplay_plays_the_same_games(name: str, opts: dict[str, str] | None) -> None:
+    """Lockstep self-play follows the same policy and dice streams as the one-game kernel."""
+    sol = solve(get(name, opts))
+    spec = sol.spec
+    t = spec.dice
+    games = 300
+    wide = fast_selfplay(sol, games, seed=11, workers=2)
+    totals = np.zeros(games, dtype=np.int64)
+    bonus = np.zeros(games, dtype=np.bool_)
+    yachts = np.zeros(games, dtype=np.int64)
+    ft = spec.forced
+    if ft is not None:
+        assert sol.forced_keep is not None
+        fargs = (ft.box, np.ascontiguousarray(sol.forced_keep), ft.points, ft.free_rolls,
+                 ft.penalty, ft.floor, ft.last_roll)
+    else:
+        fargs = (-1, np.zeros((1, t.nall)), 0, 0, 1, 0, 1)
+    K.play_games(0, games, 11, sol.V, *_kernel_args(spec), t.up, t.pairs, t.full_start, t.faces,
+                 spec.rolls, t.n, t.code_index, *fargs, totals, bonus, yachts)
+    # the policies agree up to exact ties (which both may break either way)
+    same = (wide.totals == totals).mean()
+    assert same > 0.97
+    assert abs(wide.mean - totals.mean()) < 1.0
+    assert (wide.yachts == yachts).mean() > 0.97
