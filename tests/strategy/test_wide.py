@@ -14,7 +14,7 @@ from yacht.rules import get
 from yacht.strategy.advisor import advise_card
 from yacht.strategy.solver import fast_selfplay, solve
 from yacht.strategy.solver import kernels as K
-from yacht.strategy.solver.batch import option_values, supported
+from yacht.strategy.solver.batch import option_values, situation_values, supported
 from yacht.strategy.solver.build import _kernel_args, _repeat_runner, build_table
 from yacht.strategy.solver.spec import compile_ruleset
 
@@ -93,6 +93,11 @@ def test_batch_option_values_match_the_advisor(name: str, opts: dict[str, str] |
         ds.append(t.index_of(dice) - t.full_start)
         rls.append(rl)
     ov = option_values(sol, ms, ax, ds, rls)
+    for i in range(0, len(ms), 7):  # one at a time gives the same numbers
+        one = situation_values(sol, ms[i], ax[i], ds[i], rls[i])
+        np.testing.assert_array_equal(one.keep_index[0], ov.keep_index[i])
+        np.testing.assert_allclose(one.keep_value[0], ov.keep_value[i], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(one.box_value[0], ov.box_value[i], rtol=0, atol=1e-9)
     for i, (card, turn, dice, rl) in enumerate(situations):
         ranked = advise_card(rs, card, turn, dice, rl, sol)
         base = float(rs.totals(card).grand)
@@ -117,6 +122,8 @@ def test_batch_option_values_reject_bad_situations() -> None:
         option_values(sol, [full], [0], [0], [0])
     with pytest.raises(ValueError, match="out of range"):
         option_values(sol, [0], [0], [0], [sol.spec.rolls])
+    with pytest.raises(ValueError, match="out of range"):
+        situation_values(sol, 0, 0, sol.spec.dice.nfull, 0)
     with pytest.raises(ValueError, match="same length"):
         option_values(sol, [0, 1], [0], [0], [0])
     assert not supported(solve(get("tommys-yahtzee")))

@@ -29,7 +29,7 @@ import numpy.typing as npt
 from .build import Solution, placement_rows, placement_tables, tile_width
 from .dice import proper_subsets
 
-__all__ = ["OptionValues", "option_values"]
+__all__ = ["OptionValues", "option_values", "situation_values", "supported"]
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,9 @@ class OptionValues:
     """Row ``i`` is situation ``i``.
 
     ``keep_index[i, j]`` is a kept multiset (an index into the dice tables, -1
-    past the end) and ``keep_value[i, j]`` its value; ``box_value[i, b]`` is
-    the value of scoring in box ``b`` (NaN when the rules do not allow it).
+    past the end, and everywhere when no roll is left) and ``keep_value[i, j]``
+    its value; ``box_value[i, b]`` is the value of scoring in box ``b`` (NaN
+    when the rules do not allow it).
     Values are the expected points from the start of the turn on (points
     already on the card not included), as ``Solution.future``.
     """
@@ -107,7 +108,8 @@ def option_values(solution: Solution, masks: Sequence[int] | npt.NDArray[Any],
         raise ValueError("a situation is out of range (mask of an unfinished card, aux < "
                          f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
     subs, nsubs = proper_subsets(t.n, t.faces)
-    keep_index = np.where(np.arange(subs.shape[1]) < nsubs[sd][:, None], subs[sd], -1)
+    listed = (np.arange(subs.shape[1]) < nsubs[sd][:, None]) & (sr[:, None] > 0)
+    keep_index = np.where(listed, subs[sd], -1)
     keep_value = np.empty((n, subs.shape[1]))
     box_value = np.empty((n, spec.nbox))
     # a few situations: a narrow tile (less scratch to clear)
@@ -123,3 +125,37 @@ def option_values(solution: Solution, masks: Sequence[int] | npt.NDArray[Any],
         with ThreadPoolExecutor(workers) as ex:
             list(ex.map(lambda i: kernel(edges[i], edges[i + 1], *args), range(workers)))
     return OptionValues(keep_index.astype(np.int64), keep_value, box_value)
+
+
+def situation_values(solution: Solution, mask: int, aux: int, outcome: int,
+                     rolls_left: int) -> OptionValues:
+    """:func:`option_values` of one situation, with the least Python in the way.
+
+    >>> from yacht.rules import get
+    >>> from yacht.strategy.solver import solve
+    >>> sol = solve(get("tommys-crag"))
+    >>> ov = situation_values(sol, 0, 0, 0, 0)
+    >>> ov.box_value.shape, bool(ov.keep_index[0, 0] == -1)
+    ((1, 13), True)
+    """
+    from . import wide
+
+    kernel: Any = wide.advise_chunk
+    spec = solution.spec
+    t = spec.dice
+    if not supported(solution):
+        raise ValueError(f"{spec.ruleset.id}: batch option values do not cover a repeat box")
+    if not (0 <= mask < (1 << spec.nbox) - 1 and 0 <= aux < spec.A
+            and 0 <= outcome < t.nfull and 0 <= rolls_left < spec.rolls):
+        raise ValueError("the situation is out of range (mask of an unfinished card, aux < "
+                         f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
+    fixed = _fixed_args(solution)
+    subs, nsubs = fixed[-2], fixed[-1]
+    keep_value = np.empty((1, subs.shape[1]))
+    box_value = np.empty((1, spec.nbox))
+    one = np.array([mask, aux, outcome, rolls_left], dtype=np.int64)
+    kernel(0, 1, one[0:1], one[1:2], one[2:3], one[3:4], *fixed, 8, keep_value, box_value)
+    k = int(nsubs[outcome]) if rolls_left > 0 else 0
+    keep_index = np.full((1, subs.shape[1]), -1, dtype=np.int64)
+    keep_index[0, :k] = subs[outcome, :k]
+    return OptionValues(keep_index, keep_value, box_value)

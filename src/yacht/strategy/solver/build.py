@@ -58,7 +58,8 @@ def build_table(spec: Spec, progress: Progress | None = None,
     bounds = np.concatenate([[0], np.cumsum(np.bincount(pc, minlength=spec.nbox + 1))])
     threads = _threads(workers)
     umax = spec.umax()
-    final, run = (_repeat_runner if spec.rep_pts.any() else _wide_runner)(spec, umax)
+    generic = spec.rep_pts.any() or not placement_tables(spec)[2]
+    final, run = (_repeat_runner if generic else _wide_runner)(spec, umax)
 
     from concurrent.futures import ThreadPoolExecutor
 
@@ -198,11 +199,10 @@ def _wide_runner(spec: Spec, umax: npt.NDArray[np.int32]) -> tuple[Final, Runner
     Vp = np.zeros((nmask, spec.nflag * S))
     down2 = np.where(t.down >= 0, t.down, t.nall).astype(np.int64)
     up = t.up.astype(np.int64)
-    pos, npos, zero_ok = placement_tables(spec)
     args = (Vp, S, ulo, umax64, nflag, spec.need, spec.bonus_amt, spec.score, spec.box_upper,
             spec.box_mult, spec.nbox, t.is_yacht, t.yface, spec.ybox, spec.jmode, spec.ybonus,
-            spec.joker_pts, spec.upper_of_face, pos, npos, zero_ok, up, down2, t.full_start,
-            t.faces, spec.rolls, tile_width(spec))
+            spec.joker_pts, spec.upper_of_face, spec.rep_pts, *placement_rows(spec), up, down2,
+            t.full_start, t.faces, spec.rolls, tile_width(spec))
 
     def run(layer: npt.NDArray[np.int64], lo: int, hi: int) -> None:
         kernel(layer, lo, hi, *args)

@@ -1,22 +1,28 @@
-"""numba kernels for the table build: many card states per sweep ("wide tiles").
+"""numba kernels that solve many card states side by side ("wide tiles").
 
 The turn of one card state is a chain of sweeps over the dice multisets
 (see :mod:`.kernels`). Each sweep step touches a handful of rows, so what
 it costs is mostly per row, not per value; these kernels therefore solve
-up to ``tile`` states side by side: the columns of a tile are the upper
-totals of one or more masks (and both values of the Yahtzee-bonus flag),
-packed greedily from the masks of one layer. A tile row is contiguous, so
-every step is one vectorised loop over the tile's columns.
+up to ``tile`` states at once, one per column of a tile, and every step is
+one vectorised loop over the tile's columns. The same machinery serves the
+table build (the states of one layer of masks, packed greedily: all upper
+totals and flag values of a mask, then the next mask), lockstep self-play
+(the current states of ``tile`` games) and batch option values.
 
-Layout of the working table ``Vp`` (``nmask`` rows, ``nflag * S`` columns):
-column ``flag * S + u`` holds the value with upper total ``u``; the entries
-past the bonus threshold repeat the capped value, so the value after an
-upper box is a plain shifted read with no clamp. For a mask whose remaining
-upper boxes can no longer reach the threshold from ``u``, every lower total
-has the same value; only one of them is solved and the rest are copied.
+Placement values (:func:`e0_games`): each open box contributes through a
+few gathered "rows" per state (the value after the box, for each upper
+score it can take, points and bonus included); writing 0 in a box is never
+better than what the dice score there, so every outcome starts from the
+best 0-point row and visits only the boxes where it scores.
 
-Two things keep the compiled loops fast: the max steps always store into a
-row they do not read (a store guarded by a compare becomes a masked store,
+The build works on a padded table ``Vp`` (``nmask`` rows, ``nflag * S``
+columns): column ``flag * S + u`` holds the value with upper total ``u``,
+and the entries past the bonus threshold repeat the capped value. For a
+mask whose remaining upper boxes can no longer reach the threshold from
+``u``, every lower total has the same value; only one of them is solved.
+
+Two things keep the compiled loops fast: a max step always stores into a
+row it does not read (a store guarded by a compare becomes a masked store,
 which is slow on x86), and flat indices are unsigned (no negative-index
 wrap-around test per element).
 """
@@ -108,182 +114,41 @@ def levels_wide(K: Any, M: Any, up: Any, down2: Any, full_start: Any, nall: Any,
                 K[o + w] = M[o + w]
 
 
-@njit(cache=True, nogil=True, fastmath=True, inline="always")
-def _place_row(first: Any, acc: Any, si: Any, di: Any, w: Any, val: Any, Vf: Any, vo: Any,
-               shifted: Any, jlo: Any, jhi: Any, bm: Any) -> Any:
-    """acc[di] = max(acc[si], val + V row [+ bonus where the box crosses the threshold]).
-
-    Scratch rows are picked by index, not by rebinding arrays: an array
-    variable that is rebound costs reference counting calls in compiled code.
-    """
-    uw = np.uint64(w)
-    if shifted:
-        if first:
-            for j in range(w):
-                acc[di, j] = val + Vf[vo + np.uint64(j)] + (bm if (j >= jlo and j < jhi)
-                                                            else 0.0)
-        else:
-            for j in range(w):
-                acc[di, j] = max(acc[si, j], val + Vf[vo + np.uint64(j)]
-                                 + (bm if (j >= jlo and j < jhi) else 0.0))
-    else:
-        if first:
-            for j in range(uw):
-                acc[di, j] = val + Vf[vo + j]
-        else:
-            for j in range(uw):
-                acc[di, j] = max(acc[si, j], val + Vf[vo + j])
-
-
-@njit(cache=True, nogil=True, fastmath=True)
-def e0_segment(m: Any, flag: Any, u0: Any, w: Any, K: Any, c0: Any, tile: Any,
-               full_start: Any, Vf: Any, rowlen: Any, S: Any, need: Any, bonus_amt: Any,
-               score: Any, box_upper: Any, box_mult: Any, opens: Any, nopen: Any,
-               any_lower: Any, ybox_filled: Any, is_yacht: Any, yface: Any, ybox: Any,
-               jmode: Any, ybonus: Any, joker_pts: Any, upper_of_face: Any, tracked: Any,
-               pos: Any, npos: Any, zero_ok: Any, acc: Any) -> Any:
-    """Placement values of every outcome for the states (m, flag, u0 .. u0 + w - 1).
-
-    They go to columns ``c0 .. c0 + w - 1`` of the outcome rows of ``K``.
-
-    With ``zero_ok`` (no box scores below zero), writing 0 in any open box is
-    never better than what the dice actually score there (more points, and a
-    larger upper total, are never worse), so the best of "0 in box b" over all
-    open boxes (``Z``) is computed once, and each outcome only adds the boxes
-    where it scores points (``pos[d, :npos[d]]``). Yacht outcomes under the
-    joker/bonus rules take the general path.
-    """
-    nfull = score.shape[1]
-    t = np.uint64(tile)
-    uw = np.uint64(w)
-    # acc rows: 0 and 1 ping-pong, 2 holds Z
-    if zero_ok:
-        first = True
-        for i in range(nopen):
-            b = opens[i]
-            nflag = flag
-            if b == ybox and ybonus > 0:
-                nflag = 0
-            vo = np.uint64(((m | (1 << b)) * rowlen) + nflag * S + u0)
-            _place_row(first, acc, 0, 2, w, 0.0, Vf, vo, False, 0, 0, 0.0)
-            first = False
-            if i < nopen - 1:
-                for j in range(uw):
-                    acc[0, j] = acc[2, j]
-    for d in range(nfull):
-        yacht = is_yacht[d]
-        special = yacht and ybox_filled
-        o = np.uint64(full_start + d) * t + np.uint64(c0)
-        if zero_ok and not special:
-            si = 2
-            di = 0
-            for k in range(npos[d]):
-                b = pos[d, k]
-                if ((m >> b) & 1) == 1:
-                    continue
-                pts = score[b, d]
-                mult = box_mult[b]
-                val = float(pts * mult)
-                nm = m | (1 << b)
-                nflag = flag
-                if b == ybox and ybonus > 0:
-                    nflag = 1
-                if tracked and box_upper[b]:
-                    _place_row(False, acc, si, di, w, val, Vf,
-                               np.uint64(nm * rowlen + nflag * S + u0 + pts), True,
-                               need - pts - u0, need - u0, float(bonus_amt * mult))
-                else:
-                    _place_row(False, acc, si, di, w, val, Vf,
-                               np.uint64(nm * rowlen + nflag * S + u0), False, 0, 0, 0.0)
-                si = di
-                di = 1 - di
-            for j in range(uw):
-                K[o + j] = acc[si, j]
-            continue
-        restrict = -1
-        lower_only = False
-        jok = False
-        if special:
-            ub = upper_of_face[yface[d]]
-            upper_open = ub >= 0 and ((m >> ub) & 1) == 0
-            if jmode == 1:
-                if upper_open:
-                    restrict = ub
-                elif any_lower:
-                    lower_only = True
-                    jok = True
-            elif jmode == 2:
-                if not upper_open:
-                    jok = True
-        extra = 0
-        if special and flag == 1:
-            extra = ybonus
-        si = 0
-        di = 1
-        first = True
-        for i in range(nopen):
-            b = opens[i]
-            if restrict >= 0 and b != restrict:
-                continue
-            if lower_only and box_upper[b]:
-                continue
-            pts = score[b, d]
-            if jok and joker_pts[b] >= 0:
-                pts = joker_pts[b]
-            mult = box_mult[b]
-            val = float(pts * mult + extra)
-            nm = m | (1 << b)
-            nflag = flag
-            if b == ybox and ybonus > 0:
-                nflag = 1 if pts > 0 else 0
-            if tracked and box_upper[b]:
-                _place_row(first, acc, si, di, w, val, Vf,
-                           np.uint64(nm * rowlen + nflag * S + u0 + pts), True,
-                           need - pts - u0, need - u0, float(bonus_amt * mult))
-            else:
-                _place_row(first, acc, si, di, w, val, Vf,
-                           np.uint64(nm * rowlen + nflag * S + u0), False, 0, 0, 0.0)
-            first = False
-            si = di
-            di = 1 - di
-        if first:  # no box may take this outcome (cannot happen in a legal state)
-            for j in range(uw):
-                K[o + j] = NEG
-        else:
-            for j in range(uw):
-                K[o + j] = acc[si, j]
-
-
 @njit(cache=True, nogil=True)
 def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
                      umax_of: Any, nflag_of: Any, need: Any, bonus_amt: Any, score: Any,
                      box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any, yface: Any,
                      ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
-                     upper_of_face: Any, pos: Any, npos: Any, zero_ok: Any, up: Any,
-                     down2: Any, full_start: Any, faces: Any, rolls: Any, tile: Any) -> Any:
+                     upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any,
+                     row_flag: Any, row_upper: Any, zrow: Any, prow: Any, padd: Any,
+                     npd: Any, up: Any, down2: Any, full_start: Any, faces: Any, rolls: Any,
+                     tile: Any) -> Any:
     """Solve the masks ``masks[lo:hi]`` of one layer into ``Vp`` (see the module doc).
 
-    Runs without the GIL: the caller spreads the chunks of a layer over threads.
+    The states (mask, flag, upper total) of the chunk are packed ``tile`` at a
+    time; each tile gets its placement values from :func:`e0_games` (reading
+    the padded table, so ``S`` stands for the number of upper totals) and its
+    turn values from :func:`levels_wide`. Runs without the GIL: the caller
+    spreads the chunks of a layer over threads.
     """
     nall = up.shape[0]
     rowlen = Vp.shape[1]
     Vf = Vp.ravel()
-    tracked = S > 1
     K = np.zeros((nall + 1) * tile)
     M = np.zeros((nall + 1) * tile)
-    inv = 1.0 / faces
+    A = np.zeros(row_box.shape[0] * tile)
+    Z = np.zeros(3 * tile)
     Ks = np.empty(1)
     for j in range(tile):
         M[nall * tile + j] = NEG
-    acc = np.empty((3, tile))
-    opens = np.empty(nbox, dtype=np.int64)
-    # the segments packed in the current tile: mask, flag, first u, width, column
-    seg = np.empty((tile, 5), dtype=np.int64)
-    nseg = 0
+    inv = 1.0 / faces
+    gm = np.zeros(tile, dtype=np.int64)
+    gu = np.zeros(tile, dtype=np.int64)
+    gf = np.zeros(tile, dtype=np.int64)
     used = 0
     i = lo
     flag = 0
-    u = -1  # next upper total of masks[i] to place; -1: start the mask
+    u = -1  # next upper total of masks[i]; -1: start the mask
     while True:
         done = i >= hi
         if not done:
@@ -291,30 +156,12 @@ def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
             if u < 0:
                 u = ulo_of[m]
                 flag = 0
-            umax = umax_of[m]
-            w = min(umax - u + 1, tile - used)
-            nopen = 0
-            any_lower = False
-            for b in range(nbox):
-                if ((m >> b) & 1) == 0:
-                    opens[nopen] = b
-                    nopen += 1
-                    if not box_upper[b]:
-                        any_lower = True
-            ybox_filled = ybox >= 0 and ((m >> ybox) & 1) == 1
-            e0_segment(m, flag, u, w, K, used, tile, full_start, Vf, rowlen, S, need,
-                       bonus_amt, score, box_upper, box_mult, opens, nopen, any_lower,
-                       ybox_filled, is_yacht, yface, ybox, jmode, ybonus, joker_pts,
-                       upper_of_face, tracked, pos, npos, zero_ok, acc)
-            seg[nseg, 0] = m
-            seg[nseg, 1] = flag
-            seg[nseg, 2] = u
-            seg[nseg, 3] = w
-            seg[nseg, 4] = used
-            nseg += 1
-            used += w
-            u += w
-            if u > umax:
+            gm[used] = m
+            gu[used] = u
+            gf[used] = flag
+            used += 1
+            u += 1
+            if u > umax_of[m]:
                 flag += 1
                 if flag < nflag_of[m]:
                     u = ulo_of[m]
@@ -323,18 +170,14 @@ def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
                     u = -1
         if used == tile or (done and used > 0):
             cw = (used + 7) // 8 * 8
-            for s in range(full_start, nall):
-                for j in range(used, cw):
-                    K[s * tile + j] = 0.0
+            e0_games(used, gm, gu, gf, K, tile, full_start, Vp, S, need, bonus_amt, score,
+                     box_upper, box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
+                     joker_pts, upper_of_face, rep_pts, row_box, row_pts, row_flag,
+                     row_upper, zrow, prow, padd, npd, A, Z)
             levels_wide(K, M, up, down2, full_start, nall, faces, rolls, tile, cw, inv, False,
                         Ks)
-            for k in range(nseg):
-                mm = seg[k, 0]
-                base = mm * rowlen + seg[k, 1] * S + seg[k, 2]
-                c = seg[k, 4]
-                for j in range(seg[k, 3]):
-                    Vf[base + j] = K[c + j]
-            nseg = 0
+            for g in range(used):
+                Vf[gm[g] * rowlen + gf[g] * S + gu[g]] = K[g]
             used = 0
         if done:
             break
@@ -346,7 +189,7 @@ def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
             v = Vf[base + ulo_of[m]]
             for uu in range(ulo_of[m]):
                 Vf[base + uu] = v
-            if tracked:
+            if S > 1:
                 vc = Vf[base + need]
                 for uu in range(need + 1, S):
                     Vf[base + uu] = vc
@@ -693,7 +536,7 @@ def advise_chunk(lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any, V: Any, U
     gf = np.zeros(tile, dtype=np.int64)
     for b0 in range(lo, hi, tile):
         G = min(tile, hi - b0)
-        need_levels = 1
+        need_levels = 0
         for g in range(G):
             gm[g] = sm[b0 + g]
             gu[g] = sa[b0 + g] % U
@@ -701,12 +544,13 @@ def advise_chunk(lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any, V: Any, U
             if sr[b0 + g] > need_levels:
                 need_levels = sr[b0 + g]
         cw = (G + 7) // 8 * 8
-        e0_games(G, gm, gu, gf, K, tile, full_start, V, U, need, bonus_amt, score, box_upper,
-                 box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus, joker_pts,
-                 upper_of_face, rep_pts, row_box, row_pts, row_flag, row_upper, zrow, prow,
-                 padd, npd, A, Z)
-        levels_wide(K, M, up, down2, full_start, nall, faces, min(rolls, need_levels), tile,
-                    cw, inv, True, Ks)
+        if need_levels > 0:  # with no roll left only the boxes count
+            e0_games(G, gm, gu, gf, K, tile, full_start, V, U, need, bonus_amt, score,
+                     box_upper, box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
+                     joker_pts, upper_of_face, rep_pts, row_box, row_pts, row_flag, row_upper,
+                     zrow, prow, padd, npd, A, Z)
+            levels_wide(K, M, up, down2, full_start, nall, faces, min(rolls, need_levels),
+                        tile, cw, inv, True, Ks)
         for g in range(G):
             i = b0 + g
             d = sd[i]
