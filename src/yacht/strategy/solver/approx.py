@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["EVAL_GAMES", "skip_upper_bound", "solve_approx"]
 
-EVAL_GAMES = 2000
+EVAL_GAMES = 10_000
 
 
 def skip_upper_bound(ruleset: Ruleset, workers: int | None = None) -> float:

@@ -90,7 +90,7 @@ Final = Callable[[], npt.NDArray[Any]]
 
 def tile_width(spec: Spec) -> int:
     """States solved side by side by the wide kernels (rows stay in cache)."""
-    return 64 if spec.dice.nall <= 1024 else 16
+    return 64 if spec.dice.nall <= 1024 else 32
 
 
 @lru_cache(maxsize=32)
