@@ -16,6 +16,7 @@ from yacht.strategy.solver import fast_selfplay, solve
 from yacht.strategy.solver import kernels as K
 from yacht.strategy.solver.batch import option_values, situation_values, supported
 from yacht.strategy.solver.build import _kernel_args, _repeat_runner, build_table
+from yacht.strategy.solver.selfplay import forced_args
 from yacht.strategy.solver.spec import compile_ruleset
 
 # one-column variants the wide kernels cover, with the rule features they exercise
@@ -143,13 +144,7 @@ def test_lockstep_selfplay_plays_the_same_games(name: str, opts: dict[str, str] 
     totals = np.zeros(games, dtype=np.int64)
     bonus = np.zeros(games, dtype=np.bool_)
     yachts = np.zeros(games, dtype=np.int64)
-    ft = spec.forced
-    if ft is not None:
-        assert sol.forced_keep is not None
-        fargs = (ft.box, np.ascontiguousarray(sol.forced_keep), ft.points, ft.free_rolls,
-                 ft.penalty, ft.floor, ft.last_roll)
-    else:
-        fargs = (-1, np.zeros((1, t.nall)), 0, 0, 1, 0, 1)
+    fargs = forced_args(sol)
     K.play_games(0, games, 11, sol.V, *_kernel_args(spec), t.up, t.pairs, t.full_start, t.faces,
                  spec.rolls, t.n, t.code_index, *fargs, totals, bonus, yachts)
     # the policies agree up to exact ties (which both may break either way)

@@ -49,9 +49,10 @@ def skip_upper_bound(ruleset: Ruleset, workers: int | None = None) -> float:
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from . import kernels
+    from . import wide
+    from .build import placement_rows, tile_width
 
-    kernel: Any = kernels.skip_chunk_batched
+    kernel: Any = wide.skip_chunk_wide
     spec = compile_ruleset(one_column(ruleset))
     if spec.U > 1 or spec.ybox >= 0 or spec.forced is not None or spec.rep_pts.any():
         from .spec import UnsupportedRuleset
@@ -67,6 +68,10 @@ def skip_upper_bound(ruleset: Ruleset, workers: int | None = None) -> float:
     masks = np.arange(nmask, dtype=np.int64)
     pc = np.array([bin(m).count("1") for m in range(nmask)])
     t = spec.dice
+    down2 = np.where(t.down >= 0, t.down, t.nall).astype(np.int64)
+    args = (spec.score, spec.box_upper, spec.box_mult, spec.nbox, t.is_yacht, t.yface,
+            spec.joker_pts, spec.upper_of_face, spec.rep_pts, *placement_rows(spec),
+            t.up.astype(np.int64), down2, t.full_start, t.faces, spec.rolls, tile_width(spec))
     threads = max(1, workers or 2)
     with ThreadPoolExecutor(threads) as pool:
         for k in range(spec.nbox - 1, -1, -1):
@@ -74,9 +79,8 @@ def skip_upper_bound(ruleset: Ruleset, workers: int | None = None) -> float:
             n = len(layer)
             chunks = max(1, min(n, threads * 4))
             edges = [n * i // chunks for i in range(chunks + 1)]
-            futures = [pool.submit(kernel, layer, edges[i], edges[i + 1], V, spec.score,
-                                   spec.nbox, t.up, t.down, t.full_start, t.faces, spec.rolls,
-                                   8) for i in range(chunks) if edges[i] < edges[i + 1]]
+            futures = [pool.submit(kernel, layer, edges[i], edges[i + 1], V, *args)
+                       for i in range(chunks) if edges[i] < edges[i + 1]]
             for f in futures:
                 f.result()
     return float(V[0, T]) * float(sum(ruleset.columns))

@@ -36,6 +36,61 @@ def _vmax_shift(row: Any, lo: Any, hi: Any, src: Any, soff: Any, add: Any) -> An
             row[j] = v
 
 
+@njit(cache=True, nogil=True, inline="always")
+def joker_rules(m: Any, d: Any, any_lower: Any, ybox_filled: Any, is_yacht: Any, yface: Any,
+                jmode: Any, upper_of_face: Any) -> Any:
+    """Where outcome ``d`` may go under the joker rules: (restrict, lower_only, joker).
+
+    Only a yacht rolled once the Yahtzee box is filled is special. Forced
+    joker: the upper box of its face if open (``restrict``), else any lower
+    box at joker points (``lower_only``, ``joker``; when no lower box is open
+    any box, at normal points). Free joker: any box, at joker points when the
+    upper box of its face is filled.
+    """
+    restrict = -1
+    lower_only = False
+    jok = False
+    if is_yacht[d] and ybox_filled:
+        ub = upper_of_face[yface[d]]
+        upper_open = ub >= 0 and ((m >> ub) & 1) == 0
+        if jmode == 1:
+            if upper_open:
+                restrict = ub
+            elif any_lower:
+                lower_only = True
+                jok = True
+        elif jmode == 2:
+            if not upper_open:
+                jok = True
+    return restrict, lower_only, jok
+
+
+@njit(cache=True, nogil=True, inline="always")
+def place_box(u: Any, flag: Any, d: Any, b: Any, restrict: Any, lower_only: Any, jok: Any,
+              extra: Any, U: Any, need: Any, bonus_amt: Any, score: Any, box_upper: Any,
+              box_mult: Any, ybox: Any, ybonus: Any, joker_pts: Any) -> Any:
+    """Outcome ``d`` scored in open box ``b``: (allowed, points now with bonuses, new
+    upper total, new flag), given the joker rules of :func:`joker_rules`."""
+    if (restrict >= 0 and b != restrict) or (lower_only and box_upper[b]):
+        return False, 0, u, flag
+    pts = score[b, d]
+    if jok and joker_pts[b] >= 0:
+        pts = joker_pts[b]
+    mult = box_mult[b]
+    gain = pts * mult + extra
+    nflag = flag
+    if b == ybox and ybonus > 0:
+        nflag = 1 if pts > 0 else 0
+    nu = u
+    if U > 1 and box_upper[b]:
+        nu = u + pts
+        if u < need and nu >= need:
+            gain += bonus_amt * mult
+        if nu > U - 1:
+            nu = U - 1
+    return True, gain, nu, nflag
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def e0_block(m: Any, V: Any, U: Any, need: Any, bonus_amt: Any, score: Any, box_upper: Any,
              box_mult: Any, nbox: Any, is_yacht: Any, yface: Any, ybox: Any, jmode: Any,
@@ -65,21 +120,8 @@ def e0_block(m: Any, V: Any, U: Any, need: Any, bonus_amt: Any, score: Any, box_
         for j in range(W):
             row[j] = NEG
         yacht = is_yacht[d]
-        restrict = -1
-        lower_only = False
-        jok = False
-        if yacht and ybox_filled:
-            ub = upper_of_face[yface[d]]
-            upper_open = ub >= 0 and ((m >> ub) & 1) == 0
-            if jmode == 1:
-                if upper_open:
-                    restrict = ub
-                elif any_lower:
-                    lower_only = True
-                    jok = True
-            elif jmode == 2:
-                if not upper_open:
-                    jok = True
+        restrict, lower_only, jok = joker_rules(m, d, any_lower, ybox_filled, is_yacht, yface,
+                                                jmode, upper_of_face)
         for flag in range(f_lo, f_hi + 1):
             base = (flag - f_lo) * wu
             rowf = row[base:base + wu]
@@ -389,42 +431,18 @@ def e0_scalar(m: Any, a: Any, V: Any, U: Any, need: Any, bonus_amt: Any, score: 
                 if v > best:
                     best = v
         else:
-            restrict = -1
-            lower_only = False
-            jok = False
-            ub = upper_of_face[yface[d]]
-            upper_open = ub >= 0 and ((m >> ub) & 1) == 0
-            if jmode == 1:
-                if upper_open:
-                    restrict = ub
-                elif any_lower:
-                    lower_only = True
-                    jok = True
-            elif jmode == 2:
-                if not upper_open:
-                    jok = True
+            restrict, lower_only, jok = joker_rules(m, d, any_lower, ybox_filled, is_yacht,
+                                                    yface, jmode, upper_of_face)
             extra = ybonus if flag == 1 else 0
             for i in range(nopen):
                 b = opens[i]
-                if restrict >= 0 and b != restrict:
-                    continue
-                if lower_only and box_upper[b]:
-                    continue
-                pts = score[b, d]
-                if jok and joker_pts[b] >= 0:
-                    pts = joker_pts[b]
-                mult = box_mult[b]
-                v = float(pts * mult + extra)
-                nu = u
-                if U > 1 and box_upper[b]:
-                    nu = u + pts
-                    if u < need and nu >= need:
-                        v += bonus_amt * mult
-                    if nu > ncap:
-                        nu = ncap
-                v += V[m | (1 << b), flag * U + nu]
-                if v > best:
-                    best = v
+                ok, gain, nu, nflag = place_box(u, flag, d, b, restrict, lower_only, jok, extra,
+                                                U, need, bonus_amt, score, box_upper, box_mult,
+                                                ybox, ybonus, joker_pts)
+                if ok:
+                    v = gain + V[m | (1 << b), nflag * U + nu]
+                    if v > best:
+                        best = v
         if yacht and rep > 0:
             v = rep + xself
             if v > best:
@@ -453,67 +471,35 @@ def best_place(m: Any, u: Any, flag: Any, d: Any, V: Any, U: Any, need: Any, bon
 
     Returns (box, points gained incl. bonuses, new u, new flag); box -1 is a repeat.
     """
-    ncap = U - 1
     ybox_filled = ybox >= 0 and ((m >> ybox) & 1) == 1
     rep = 0
-    for b in range(nbox):
-        if ((m >> b) & 1) == 1 and rep_pts[b] > rep:
-            rep = rep_pts[b]
     any_lower = False
     for b in range(nbox):
-        if ((m >> b) & 1) == 0 and not box_upper[b]:
+        if ((m >> b) & 1) == 1:
+            if rep_pts[b] > rep:
+                rep = rep_pts[b]
+        elif not box_upper[b]:
             any_lower = True
+    restrict, lower_only, jok = joker_rules(m, d, any_lower, ybox_filled, is_yacht, yface,
+                                            jmode, upper_of_face)
     yacht = is_yacht[d]
-    restrict = -1
-    lower_only = False
-    jok = False
-    if yacht and ybox_filled:
-        ub = upper_of_face[yface[d]]
-        upper_open = ub >= 0 and ((m >> ub) & 1) == 0
-        if jmode == 1:
-            if upper_open:
-                restrict = ub
-            elif any_lower:
-                lower_only = True
-                jok = True
-        elif jmode == 2:
-            if not upper_open:
-                jok = True
-    extra = 0
-    if yacht and ybox_filled and flag == 1:
-        extra = ybonus
+    extra = ybonus if (yacht and ybox_filled and flag == 1) else 0
     best = NEG
     bbox, bgain, bu, bflag = -2, 0, u, flag
-    a = flag * U + u
     for b in range(nbox):
         if ((m >> b) & 1) == 1:
             continue
-        if restrict >= 0 and b != restrict:
+        ok, gain, nu, nflag = place_box(u, flag, d, b, restrict, lower_only, jok, extra, U,
+                                        need, bonus_amt, score, box_upper, box_mult, ybox,
+                                        ybonus, joker_pts)
+        if not ok:
             continue
-        if lower_only and box_upper[b]:
-            continue
-        pts = score[b, d]
-        if jok and joker_pts[b] >= 0:
-            pts = joker_pts[b]
-        mult = box_mult[b]
-        gain = pts * mult + extra
-        nm = m | (1 << b)
-        nflag = flag
-        if b == ybox and ybonus > 0:
-            nflag = 1 if pts > 0 else 0
-        nu = u
-        if U > 1 and box_upper[b]:
-            nu = u + pts
-            if u < need and nu >= need:
-                gain += bonus_amt * mult
-            if nu > ncap:
-                nu = ncap
-        v = gain + V[nm, nflag * U + nu]
+        v = gain + V[m | (1 << b), nflag * U + nu]
         if v > best:
             best = v
             bbox, bgain, bu, bflag = b, gain, nu, nflag
     if yacht and rep > 0:
-        v = rep + V[m, a]
+        v = rep + V[m, flag * U + u]
         if v > best:
             bbox, bgain, bu, bflag = -1, rep, u, flag
     return bbox, bgain, bu, bflag
@@ -665,50 +651,3 @@ def play_games(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any, bonus
         totals[g - g_lo] = total
         bonus_out[g - g_lo] = U > 1 and u >= need
         yachts_out[g - g_lo] = yachts
-
-
-@njit(cache=True, nogil=True)
-def skip_chunk_batched(masks: Any, lo: Any, hi: Any, V: Any, score: Any, nbox: Any, up: Any,
-                       down: Any, full_start: Any, faces: Any, rolls: Any, B: Any) -> Any:
-    """The relaxed game where a turn may be skipped: ``V[m, t]`` is the best expected
-    score of the open boxes of ``m`` with ``t`` turns left (boxes left open score 0).
-
-    Used for a proven upper bound: the boxes of one column of a many-column game
-    are filled in some of its turns, so their expected score is at most this.
-    """
-    nfull = score.shape[1]
-    nall = up.shape[0]
-    T = V.shape[1] - 1
-    E0T = np.empty((B, nfull))
-    E0 = np.empty((nfull, B))
-    P0 = np.empty((1, 1))
-    K = np.empty((nall, B))
-    KP = np.empty((1, 1))
-    out = np.empty(B)
-    outp = np.empty(1)
-    for g0 in range(lo, hi, B):
-        nb = min(B, hi - g0)
-        for t in range(1, T + 1):
-            for j in range(B):
-                if j >= nb:
-                    for d in range(nfull):
-                        E0T[j, d] = 0.0
-                    continue
-                m = masks[g0 + j]
-                skip = V[m, t - 1]
-                for d in range(nfull):
-                    E0T[j, d] = skip
-                for b in range(nbox):
-                    if ((m >> b) & 1) == 1:
-                        continue
-                    after = V[m | (1 << b), t - 1]
-                    for d in range(nfull):
-                        v = score[b, d] + after
-                        if v > E0T[j, d]:
-                            E0T[j, d] = v
-            for d in range(nfull):
-                for j in range(B):
-                    E0[d, j] = E0T[j, d]
-            levels_block(E0, P0, False, up, down, full_start, faces, rolls, K, KP, out, outp)
-            for j in range(nb):
-                V[masks[g0 + j], t] = out[j]

@@ -30,6 +30,17 @@ class SelfPlayResult:
         return float(self.totals.mean()) if len(self.totals) else 0.0
 
 
+def forced_args(solution: Solution) -> tuple[Any, ...]:
+    """The forced-first-turn arguments of the self-play kernels (box -1: none)."""
+    spec = solution.spec
+    ft = spec.forced
+    if ft is None:
+        return (-1, np.zeros((1, spec.dice.nall)), 0, 0, 1, 0, 1)
+    assert solution.forced_keep is not None
+    return (ft.box, np.ascontiguousarray(solution.forced_keep), ft.points, ft.free_rolls,
+            ft.penalty, ft.floor, ft.last_roll)
+
+
 def fast_selfplay(solution: Solution, games: int, seed: int = 0,
                   workers: int = 2) -> SelfPlayResult:
     """Play ``games`` solitaire games by the optimal policy of ``solution``.
@@ -54,13 +65,7 @@ def fast_selfplay(solution: Solution, games: int, seed: int = 0,
     totals = np.zeros(games, dtype=np.int64)
     bonus = np.zeros(games, dtype=np.bool_)
     yachts = np.zeros(games, dtype=np.int64)
-    ft = spec.forced
-    if ft is not None:
-        assert solution.forced_keep is not None
-        fargs = (ft.box, np.ascontiguousarray(solution.forced_keep), ft.points, ft.free_rolls,
-                 ft.penalty, ft.floor, ft.last_roll)
-    else:
-        fargs = (-1, np.zeros((1, t.nall)), 0, 0, 1, 0, 1)
+    fargs = forced_args(solution)
     args = _kernel_args(spec)
     seed64 = int(seed) % (1 << 64)
 

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .kernels import best_place
+from .kernels import best_place, joker_rules, place_box
 
 NEG = -1.0e30
 
@@ -115,6 +115,23 @@ def levels_wide(K: Any, M: Any, up: Any, down2: Any, full_start: Any, nall: Any,
 
 
 @njit(cache=True, nogil=True)
+def _scratch(nall: Any, tile: Any, nrows: Any, saved_levels: Any) -> Any:
+    """Working arrays of a tile: K, M (its dummy row set), A, Z, Ks, and the
+    per-column state arrays (mask, upper total, flag)."""
+    K = np.zeros((nall + 1) * tile)
+    M = np.zeros((nall + 1) * tile)
+    for j in range(tile):
+        M[nall * tile + j] = NEG
+    A = np.zeros(nrows * tile)
+    Z = np.zeros(3 * tile)
+    Ks = np.zeros(max(1, saved_levels * nall * tile))
+    gm = np.zeros(tile, dtype=np.int64)
+    gu = np.zeros(tile, dtype=np.int64)
+    gf = np.zeros(tile, dtype=np.int64)
+    return K, M, A, Z, Ks, gm, gu, gf
+
+
+@njit(cache=True, nogil=True)
 def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
                      umax_of: Any, nflag_of: Any, need: Any, bonus_amt: Any, score: Any,
                      box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any, yface: Any,
@@ -134,17 +151,8 @@ def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
     nall = up.shape[0]
     rowlen = Vp.shape[1]
     Vf = Vp.ravel()
-    K = np.zeros((nall + 1) * tile)
-    M = np.zeros((nall + 1) * tile)
-    A = np.zeros(row_box.shape[0] * tile)
-    Z = np.zeros(3 * tile)
-    Ks = np.empty(1)
-    for j in range(tile):
-        M[nall * tile + j] = NEG
+    K, M, A, Z, Ks, gm, gu, gf = _scratch(nall, tile, row_box.shape[0], 0)
     inv = 1.0 / faces
-    gm = np.zeros(tile, dtype=np.int64)
-    gu = np.zeros(tile, dtype=np.int64)
-    gf = np.zeros(tile, dtype=np.int64)
     used = 0
     i = lo
     flag = 0
@@ -243,18 +251,9 @@ def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
     """
     nall = up.shape[0]
     t = np.uint64(tile)
-    A = np.zeros(row_box.shape[0] * tile)
-    Z = np.zeros(3 * tile)
-    K = np.zeros((nall + 1) * tile)
-    M = np.zeros((nall + 1) * tile)
-    Ks = np.zeros(rolls * nall * tile)
-    for j in range(tile):
-        M[nall * tile + j] = NEG
+    K, M, A, Z, Ks, gm, gu, gf = _scratch(nall, tile, row_box.shape[0], rolls)
     inv = 1.0 / faces
     rngs = np.zeros(tile, dtype=np.uint64)
-    gm = np.zeros(tile, dtype=np.int64)
-    gu = np.zeros(tile, dtype=np.int64)
-    gf = np.zeros(tile, dtype=np.int64)
     gt = np.zeros(tile, dtype=np.int64)
     gy = np.zeros(tile, dtype=np.int64)
     cnt = np.zeros(faces, dtype=np.int64)
@@ -453,55 +452,23 @@ def box_values(m: Any, u: Any, flag: Any, d: Any, V: Any, U: Any, need: Any, bon
     """``out[b]``: points now (bonuses included) + value after, for scoring outcome ``d``
     in box ``b`` from state (m, u, flag); NaN where the rules do not allow it.
     The same rules as :func:`kernels.best_place` (no repeat box)."""
-    ncap = U - 1
     ybox_filled = ybox >= 0 and ((m >> ybox) & 1) == 1
     any_lower = False
     for b in range(nbox):
         if ((m >> b) & 1) == 0 and not box_upper[b]:
             any_lower = True
-    yacht = is_yacht[d]
-    restrict = -1
-    lower_only = False
-    jok = False
-    if yacht and ybox_filled:
-        ub = upper_of_face[yface[d]]
-        upper_open = ub >= 0 and ((m >> ub) & 1) == 0
-        if jmode == 1:
-            if upper_open:
-                restrict = ub
-            elif any_lower:
-                lower_only = True
-                jok = True
-        elif jmode == 2:
-            if not upper_open:
-                jok = True
-    extra = 0
-    if yacht and ybox_filled and flag == 1:
-        extra = ybonus
+    restrict, lower_only, jok = joker_rules(m, d, any_lower, ybox_filled, is_yacht, yface,
+                                            jmode, upper_of_face)
+    extra = ybonus if (is_yacht[d] and ybox_filled and flag == 1) else 0
     for b in range(nbox):
         out[b] = np.nan
         if ((m >> b) & 1) == 1:
             continue
-        if restrict >= 0 and b != restrict:
-            continue
-        if lower_only and box_upper[b]:
-            continue
-        pts = score[b, d]
-        if jok and joker_pts[b] >= 0:
-            pts = joker_pts[b]
-        mult = box_mult[b]
-        gain = pts * mult + extra
-        nflag = flag
-        if b == ybox and ybonus > 0:
-            nflag = 1 if pts > 0 else 0
-        nu = u
-        if U > 1 and box_upper[b]:
-            nu = u + pts
-            if u < need and nu >= need:
-                gain += bonus_amt * mult
-            if nu > ncap:
-                nu = ncap
-        out[b] = gain + V[m | (1 << b), nflag * U + nu]
+        ok, gain, nu, nflag = place_box(u, flag, d, b, restrict, lower_only, jok, extra, U,
+                                        need, bonus_amt, score, box_upper, box_mult, ybox,
+                                        ybonus, joker_pts)
+        if ok:
+            out[b] = gain + V[m | (1 << b), nflag * U + nu]
 
 
 @njit(cache=True, nogil=True)
@@ -523,17 +490,8 @@ def advise_chunk(lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any, V: Any, U
     """
     nall = up.shape[0]
     t = np.uint64(tile)
-    A = np.zeros(row_box.shape[0] * tile)
-    Z = np.zeros(3 * tile)
-    K = np.zeros((nall + 1) * tile)
-    M = np.zeros((nall + 1) * tile)
-    Ks = np.zeros(rolls * nall * tile)
-    for j in range(tile):
-        M[nall * tile + j] = NEG
+    K, M, A, Z, Ks, gm, gu, gf = _scratch(nall, tile, row_box.shape[0], rolls)
     inv = 1.0 / faces
-    gm = np.zeros(tile, dtype=np.int64)
-    gu = np.zeros(tile, dtype=np.int64)
-    gf = np.zeros(tile, dtype=np.int64)
     for b0 in range(lo, hi, tile):
         G = min(tile, hi - b0)
         need_levels = 0
@@ -564,3 +522,46 @@ def advise_chunk(lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any, V: Any, U
                 lv = np.uint64((r - 1) * nall) * t + np.uint64(g)
                 for j in range(nsubs[d]):
                     keep_out[i, j] = Ks[lv + np.uint64(subs[d, j]) * t]
+
+
+@njit(cache=True, nogil=True)
+def skip_chunk_wide(masks: Any, lo: Any, hi: Any, V: Any, score: Any, box_upper: Any,
+                    box_mult: Any, nbox: Any, is_yacht: Any, yface: Any, joker_pts: Any,
+                    upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any,
+                    row_flag: Any, row_upper: Any, zrow: Any, prow: Any, padd: Any, npd: Any,
+                    up: Any, down2: Any, full_start: Any, faces: Any, rolls: Any,
+                    tile: Any) -> Any:
+    """The relaxed game where a turn may be skipped, ``tile`` masks side by side:
+    ``V[m, t]`` is the best expected score of the open boxes of ``m`` with ``t``
+    turns left (boxes left open score 0). For a ruleset without bonus rules.
+
+    Used for a proven upper bound: the boxes of one column of a many-column game
+    are filled in some of its turns, so their expected score is at most this.
+    """
+    nall = up.shape[0]
+    T = V.shape[1] - 1
+    K, M, A, Z, Ks, gm, gu, gf = _scratch(nall, tile, row_box.shape[0], 0)
+    inv = 1.0 / faces
+    for b0 in range(lo, hi, tile):
+        G = min(tile, hi - b0)
+        for g in range(G):
+            gm[g] = masks[b0 + g]
+            gf[g] = 0
+        cw = (G + 7) // 8 * 8
+        for t in range(1, T + 1):
+            for g in range(G):
+                gu[g] = t - 1
+            # "upper total" t - 1 picks column t - 1 of V: the value with a turn less
+            e0_games(G, gm, gu, gf, K, tile, full_start, V, T + 1, 1 << 30, 0, score,
+                     box_upper, box_mult, nbox, is_yacht, yface, -1, 0, 0, joker_pts,
+                     upper_of_face, rep_pts, row_box, row_pts, row_flag, row_upper, zrow,
+                     prow, padd, npd, A, Z)
+            for g in range(G):  # or skip the turn: keep every box open
+                skip = V[gm[g], t - 1]
+                for d in range(full_start, nall):
+                    if skip > K[d * tile + g]:
+                        K[d * tile + g] = skip
+            levels_wide(K, M, up, down2, full_start, nall, faces, rolls, tile, cw, inv, False,
+                        Ks)
+            for g in range(G):
+                V[gm[g], t] = K[g]
