@@ -16,6 +16,7 @@ from yacht.strategy.solver import fast_selfplay, solve
 from yacht.strategy.solver import kernels as K
 from yacht.strategy.solver.batch import option_values, situation_values, supported
 from yacht.strategy.solver.build import _kernel_args, _repeat_runner, build_table
+from yacht.strategy.solver.dice import proper_subsets
 from yacht.strategy.solver.selfplay import forced_args
 from yacht.strategy.solver.spec import compile_ruleset
 
@@ -135,7 +136,8 @@ def test_batch_option_values_reject_bad_situations() -> None:
 @pytest.mark.parametrize("name, opts", [("tommys-crag", None), ("yahtzee", {"joker": "forced"}),
                                         ("tommys-yacht", None)], ids=["crag", "yahtzee", "yacht"])
 def test_lockstep_selfplay_plays_the_same_games(name: str, opts: dict[str, str] | None) -> None:
-    """Lockstep self-play follows the same policy and dice streams as the one-game kernel."""
+    """Lockstep self-play (turn values from wide tiles) plays the same games as the
+    one-game kernel (turn values from the per-state kernel), dice stream for dice stream."""
     sol = solve(get(name, opts))
     spec = sol.spec
     t = spec.dice
@@ -145,8 +147,10 @@ def test_lockstep_selfplay_plays_the_same_games(name: str, opts: dict[str, str] 
     bonus = np.zeros(games, dtype=np.bool_)
     yachts = np.zeros(games, dtype=np.int64)
     fargs = forced_args(sol)
+    subs, nsubs = proper_subsets(t.n, t.faces)
     K.play_games(0, games, 11, sol.V, *_kernel_args(spec), t.up, t.pairs, t.full_start, t.faces,
-                 spec.rolls, t.n, t.code_index, *fargs, totals, bonus, yachts)
+                 spec.rolls, t.n, t.code_index, t.counts.astype(np.int64),
+                 t.size.astype(np.int64), subs, nsubs, *fargs, totals, bonus, yachts)
     # the policies agree up to exact ties (which both may break either way)
     same = (wide.totals == totals).mean()
     assert same > 0.97

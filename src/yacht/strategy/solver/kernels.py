@@ -506,68 +506,107 @@ def best_place(m: Any, u: Any, flag: Any, d: Any, V: Any, U: Any, need: Any, bon
 
 
 @njit(cache=True, nogil=True)
-def _next_rand(state: Any) -> Any:
-    """splitmix64: advance ``state[0]`` and return 64 random bits."""
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
+def _rand(rngs: Any, g: Any) -> Any:
+    """splitmix64 on the stream of game slot ``g``: advance it, return 64 random bits."""
+    rngs[g] += np.uint64(0x9E3779B97F4A7C15)
+    z = rngs[g]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True, nogil=True)
-def _roll_into(cnt: Any, k: Any, faces: Any, rng: Any) -> Any:
+def seed_stream(rngs: Any, g: Any, seed: Any, game: Any) -> Any:
+    """Start slot ``g`` on the random stream of game number ``game``."""
+    rngs[g] = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(game)
+    _rand(rngs, g)
+
+
+@njit(cache=True, nogil=True)
+def _roll(cnt: Any, k: Any, faces: Any, rngs: Any, g: Any) -> Any:
     """Add ``k`` random dice to the counts ``cnt``."""
     for _ in range(k):
-        r = _next_rand(rng)
+        r = _rand(rngs, g)
         f = np.int64((r >> np.uint64(32)) * np.uint64(faces) >> np.uint64(32))
         cnt[f] += 1
 
 
 @njit(cache=True, nogil=True)
-def _code(cnt: Any, n: Any) -> Any:
+def _index(cnt: Any, n: Any, code_index: Any) -> Any:
     c = 0
     base = 1
     for f in range(cnt.shape[0]):
         c += cnt[f] * base
         base *= n + 1
-    return c
+    return code_index[c]
 
 
 @njit(cache=True, nogil=True)
-def best_keep(cnt: Any, n: Any, code_index: Any, table: Any) -> Any:
-    """Best proper sub-multiset of ``cnt`` by ``table`` (indexed by multiset index).
-
-    Returns (value, keep counts as a code). Keeping every die is not a keep.
-    """
-    faces = cnt.shape[0]
-    k = np.zeros(faces, dtype=np.int64)
+def _best_keep(table: Any, off: Any, stride: Any, d: Any, subs: Any, nsubs: Any) -> Any:
+    """The best proper sub-multiset of outcome ``d`` by ``table[off + k * stride]``."""
     best = NEG
-    bestcode = -1
-    total = 0
+    bk = 0
+    for i in range(nsubs[d]):
+        k = subs[d, i]
+        v = table[off + k * stride]
+        if v > best:
+            best = v
+            bk = k
+    return best, bk
+
+
+@njit(cache=True, nogil=True)
+def _keep_and_roll(cnt: Any, k: Any, n: Any, faces: Any, counts: Any, size: Any, rngs: Any,
+                   g: Any) -> Any:
     for f in range(faces):
-        total += cnt[f]
-    while True:
-        s = 0
-        for f in range(faces):
-            s += k[f]
-        if s < total:
-            c = _code(k, n)
-            v = table[code_index[c]]
-            if v > best:
-                best = v
-                bestcode = c
-        # odometer
-        f = 0
-        while f < faces:
-            if k[f] < cnt[f]:
-                k[f] += 1
-                break
-            k[f] = 0
-            f += 1
-        if f == faces:
+        cnt[f] = counts[k, f]
+    _roll(cnt, n - size[k], faces, rngs, g)
+
+
+@njit(cache=True, nogil=True)
+def play_turn_dice(Ks: Any, stride: Any, col: Any, nall: Any, rolls: Any, n: Any, faces: Any,
+                   code_index: Any, counts: Any, size: Any, subs: Any, nsubs: Any,
+                   full_start: Any, rngs: Any, g: Any, cnt: Any) -> Any:
+    """Roll and re-roll one turn by the keep values ``Ks``; returns the final outcome.
+
+    ``Ks[(level * nall + k) * stride + col]`` is the value of keep ``k`` with
+    ``level`` rolls left after the roll it waits for; on outcome rows, level 0
+    holds the placement value (stop and score when nothing beats it).
+    """
+    for f in range(faces):
+        cnt[f] = 0
+    _roll(cnt, n, faces, rngs, g)
+    for left in range(rolls - 1, 0, -1):
+        di = _index(cnt, n, code_index)
+        best, bk = _best_keep(Ks, (left - 1) * nall * stride + col, stride,
+                              di - full_start, subs, nsubs)
+        if Ks[di * stride + col] >= best:
             break
-    return best, bestcode
+        _keep_and_roll(cnt, bk, n, faces, counts, size, rngs, g)
+    return _index(cnt, n, code_index) - full_start
+
+
+@njit(cache=True, nogil=True)
+def forced_turn_dice(fkeep: Any, fpoints: Any, ffree: Any, fpenalty: Any, ffloor: Any,
+                     flast: Any, n: Any, faces: Any, code_index: Any, counts: Any, size: Any,
+                     subs: Any, nsubs: Any, full_start: Any, is_yacht: Any, rngs: Any, g: Any,
+                     cnt: Any) -> Any:
+    """The forced first turn (roll until all dice match): returns (points, yacht rolled)."""
+    for f in range(faces):
+        cnt[f] = 0
+    _roll(cnt, n, faces, rngs, g)
+    r = 1
+    nall = fkeep.shape[1]
+    while True:
+        d = _index(cnt, n, code_index) - full_start
+        if is_yacht[d]:
+            pts = fpoints - fpenalty * max(0, r - ffree)
+            return max(pts, ffloor), True
+        if r >= flast:
+            return ffloor, False
+        _, bk = _best_keep(fkeep.ravel(), r * nall, 1, d, subs, nsubs)
+        _keep_and_roll(cnt, bk, n, faces, counts, size, rngs, g)
+        r += 1
 
 
 @njit(cache=True, nogil=True)
@@ -575,48 +614,30 @@ def play_games(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any, bonus
                score: Any, box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any, yface: Any,
                ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any, upper_of_face: Any,
                rep_pts: Any, up: Any, pairs: Any, full_start: Any, faces: Any, rolls: Any,
-               n: Any, code_index: Any, fbox: Any, fkeep: Any, fpoints: Any, ffree: Any,
-               fpenalty: Any, ffloor: Any, flast: Any, totals: Any, bonus_out: Any,
-               yachts_out: Any) -> Any:
+               n: Any, code_index: Any, counts: Any, size: Any, subs: Any, nsubs: Any,
+               fbox: Any, fkeep: Any, fpoints: Any, ffree: Any, fpenalty: Any, ffloor: Any,
+               flast: Any, totals: Any, bonus_out: Any, yachts_out: Any) -> Any:
     """Play games ``g_lo..g_hi`` by the table's policy; game g uses its own random stream."""
     nfull = score.shape[1]
     nall = up.shape[0]
     full = (1 << nbox) - 1
     E0 = np.empty(nfull)
     Ks = np.empty((rolls, nall))
+    Kf = Ks.ravel()
     cnt = np.zeros(faces, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
+    rngs = np.zeros(1, dtype=np.uint64)
     for g in range(g_lo, g_hi):
-        rng[0] = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(g)
-        _next_rand(rng)
+        seed_stream(rngs, 0, seed, g)
         m = 0
         u = 0
         flag = 0
         total = 0
         yachts = 0
         if fbox >= 0:
-            for f in range(faces):
-                cnt[f] = 0
-            _roll_into(cnt, n, faces, rng)
-            r = 1
-            while True:
-                d = code_index[_code(cnt, n)] - full_start
-                if is_yacht[d]:
-                    pts = fpoints - fpenalty * max(0, r - ffree)
-                    if pts < ffloor:
-                        pts = ffloor
-                    yachts += 1
-                    break
-                if r >= flast:
-                    pts = ffloor
-                    break
-                _, kc = best_keep(cnt, n, code_index, fkeep[r])
-                kept = 0
-                for f in range(faces):
-                    cnt[f] = (kc // ((n + 1) ** f)) % (n + 1)
-                    kept += cnt[f]
-                _roll_into(cnt, n - kept, faces, rng)
-                r += 1
+            pts, y = forced_turn_dice(fkeep, fpoints, ffree, fpenalty, ffloor, flast, n, faces,
+                                      code_index, counts, size, subs, nsubs, full_start,
+                                      is_yacht, rngs, 0, cnt)
+            yachts += y
             total += pts * box_mult[fbox]
             m |= 1 << fbox
         while m != full:
@@ -624,20 +645,8 @@ def play_games(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any, bonus
             state_turn(m, a, V, U, need, bonus_amt, score, box_upper, box_mult, nbox, is_yacht,
                        yface, ybox, jmode, ybonus, joker_pts, upper_of_face, rep_pts, up, pairs,
                        full_start, faces, rolls, E0, Ks)
-            for f in range(faces):
-                cnt[f] = 0
-            _roll_into(cnt, n, faces, rng)
-            for left in range(rolls - 1, 0, -1):
-                d = code_index[_code(cnt, n)] - full_start
-                kv, kc = best_keep(cnt, n, code_index, Ks[left - 1])
-                if E0[d] >= kv:
-                    break
-                kept = 0
-                for f in range(faces):
-                    cnt[f] = (kc // ((n + 1) ** f)) % (n + 1)
-                    kept += cnt[f]
-                _roll_into(cnt, n - kept, faces, rng)
-            d = code_index[_code(cnt, n)] - full_start
+            d = play_turn_dice(Kf, 1, 0, nall, rolls, n, faces, code_index, counts, size, subs,
+                               nsubs, full_start, rngs, 0, cnt)
             if is_yacht[d]:
                 yachts += 1
             b, gain, nu, nflag = best_place(m, u, flag, d, V, U, need, bonus_amt, score,

@@ -69,26 +69,21 @@ def fast_selfplay(solution: Solution, games: int, seed: int = 0,
     args = _kernel_args(spec)
     seed64 = int(seed) % (1 << 64)
 
+    subs, nsubs = proper_subsets(t.n, t.faces)
+    dice = (t.n, t.code_index, t.counts.astype(np.int64), t.size.astype(np.int64), subs, nsubs)
     if spec.rep_pts.any() or not placement_tables(spec)[2]:
         # a repeat leaves the card as it was: games differ in length, play them one by one
         def run(lo: int, hi: int) -> None:
             play_games(lo, hi, seed64, solution.V, *args, t.up, t.pairs, t.full_start,
-                       t.faces, spec.rolls, t.n, t.code_index, *fargs, totals[lo:hi],
-                       bonus[lo:hi], yachts[lo:hi])
+                       t.faces, spec.rolls, *dice, *fargs, totals[lo:hi], bonus[lo:hi],
+                       yachts[lo:hi])
     else:
         from . import wide
 
         play_wide: Any = wide.play_wide
-        subs, nsubs = proper_subsets(t.n, t.faces)
         down2 = np.where(t.down >= 0, t.down, t.nall).astype(np.int64)
-        counts = t.counts.astype(np.int64)
-        size = t.size.astype(np.int64)
-        wargs = (solution.V, spec.U, spec.need, spec.bonus_amt,
-                 spec.score, spec.box_upper, spec.box_mult, spec.nbox, t.is_yacht, t.yface,
-                 spec.ybox, spec.jmode, spec.ybonus, spec.joker_pts, spec.upper_of_face,
-                 spec.rep_pts, *placement_rows(spec), t.up.astype(np.int64), down2,
-                 t.full_start, t.faces, spec.rolls, t.n, t.code_index, counts, size, subs,
-                 nsubs)
+        wargs = (solution.V, *args, *placement_rows(spec), t.up.astype(np.int64), down2,
+                 t.full_start, t.faces, spec.rolls, *dice)
         tile = tile_width(spec)
 
         def run(lo: int, hi: int) -> None:

@@ -34,7 +34,14 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .kernels import best_place, joker_rules, place_box
+from .kernels import (
+    best_place,
+    forced_turn_dice,
+    joker_rules,
+    place_box,
+    play_turn_dice,
+    seed_stream,
+)
 
 NEG = -1.0e30
 
@@ -204,34 +211,6 @@ def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
 
 
 @njit(cache=True, nogil=True)
-def _rand(rngs: Any, g: Any) -> Any:
-    """splitmix64 on the stream of game slot ``g``: advance it, return 64 random bits."""
-    rngs[g] += np.uint64(0x9E3779B97F4A7C15)
-    z = rngs[g]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, nogil=True)
-def _roll(cnt: Any, k: Any, faces: Any, rngs: Any, g: Any) -> Any:
-    for _ in range(k):
-        r = _rand(rngs, g)
-        f = np.int64((r >> np.uint64(32)) * np.uint64(faces) >> np.uint64(32))
-        cnt[f] += 1
-
-
-@njit(cache=True, nogil=True)
-def _index(cnt: Any, n: Any, code_index: Any) -> Any:
-    c = 0
-    base = 1
-    for f in range(cnt.shape[0]):
-        c += cnt[f] * base
-        base *= n + 1
-    return code_index[c]
-
-
-@njit(cache=True, nogil=True)
 def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
               bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any, nbox: Any,
               is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
@@ -250,7 +229,6 @@ def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
     turn fills one box, so every game has the same number of turns).
     """
     nall = up.shape[0]
-    t = np.uint64(tile)
     K, M, A, Z, Ks, gm, gu, gf = _scratch(nall, tile, row_box.shape[0], rolls)
     inv = 1.0 / faces
     rngs = np.zeros(tile, dtype=np.uint64)
@@ -261,40 +239,17 @@ def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
     for b0 in range(g_lo, g_hi, tile):
         G = min(tile, g_hi - b0)
         for g in range(G):
-            rngs[g] = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(b0 + g)
-            _rand(rngs, g)
+            seed_stream(rngs, g, seed, b0 + g)
             gm[g] = 0
             gu[g] = 0
             gf[g] = 0
             gt[g] = 0
             gy[g] = 0
             if fbox >= 0:
-                for f in range(faces):
-                    cnt[f] = 0
-                _roll(cnt, n, faces, rngs, g)
-                r = 1
-                while True:
-                    d = _index(cnt, n, code_index) - full_start
-                    if is_yacht[d]:
-                        pts = fpoints - fpenalty * max(0, r - ffree)
-                        if pts < ffloor:
-                            pts = ffloor
-                        gy[g] += 1
-                        break
-                    if r >= flast:
-                        pts = ffloor
-                        break
-                    best = NEG
-                    bk = 0
-                    for i in range(nsubs[d]):
-                        k = subs[d, i]
-                        if fkeep[r, k] > best:
-                            best = fkeep[r, k]
-                            bk = k
-                    for f in range(faces):
-                        cnt[f] = counts[bk, f]
-                    _roll(cnt, n - size[bk], faces, rngs, g)
-                    r += 1
+                pts, y = forced_turn_dice(fkeep, fpoints, ffree, fpenalty, ffloor, flast, n,
+                                          faces, code_index, counts, size, subs, nsubs,
+                                          full_start, is_yacht, rngs, g, cnt)
+                gy[g] += y
                 gt[g] += pts * box_mult[fbox]
                 gm[g] |= 1 << fbox
         while gm[0] != full:
@@ -306,27 +261,8 @@ def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
             levels_wide(K, M, up, down2, full_start, nall, faces, rolls, tile, cw, inv, True,
                         Ks)
             for g in range(G):
-                for f in range(faces):
-                    cnt[f] = 0
-                _roll(cnt, n, faces, rngs, g)
-                for left in range(rolls - 1, 0, -1):
-                    di = _index(cnt, n, code_index)
-                    d = di - full_start
-                    lv = np.uint64((left - 1) * nall) * t + np.uint64(g)
-                    best = NEG
-                    bk = 0
-                    for i in range(nsubs[d]):
-                        k = subs[d, i]
-                        v = Ks[lv + np.uint64(k) * t]
-                        if v > best:
-                            best = v
-                            bk = k
-                    if Ks[np.uint64(di) * t + np.uint64(g)] >= best:
-                        break
-                    for f in range(faces):
-                        cnt[f] = counts[bk, f]
-                    _roll(cnt, n - size[bk], faces, rngs, g)
-                d = _index(cnt, n, code_index) - full_start
+                d = play_turn_dice(Ks, tile, g, nall, rolls, n, faces, code_index, counts, size,
+                                   subs, nsubs, full_start, rngs, g, cnt)
                 if is_yacht[d]:
                     gy[g] += 1
                 bb, gain, nu, nflag = best_place(gm[g], gu[g], gf[g], d, V, U, need,
