@@ -51,6 +51,7 @@ def skip_upper_bound(ruleset: Ruleset, workers: int | None = None) -> float:
 
     from . import wide
     from .build import placement_rows, tile_width
+    from .dice import sweep_tables
 
     kernel: Any = wide.skip_chunk_wide
     spec = compile_ruleset(one_column(ruleset))
@@ -68,10 +69,9 @@ def skip_upper_bound(ruleset: Ruleset, workers: int | None = None) -> float:
     masks = np.arange(nmask, dtype=np.int64)
     pc = np.array([bin(m).count("1") for m in range(nmask)])
     t = spec.dice
-    down2 = np.where(t.down >= 0, t.down, t.nall).astype(np.int64)
     args = (spec.score, spec.box_upper, spec.box_mult, spec.nbox, t.is_yacht, t.yface,
             spec.joker_pts, spec.upper_of_face, spec.rep_pts, *placement_rows(spec),
-            t.up.astype(np.int64), down2, t.full_start, t.faces, spec.rolls, tile_width(spec))
+            *sweep_tables(t.n, t.faces), t.full_start, t.faces, spec.rolls, tile_width(spec))
     threads = max(1, workers or 2)
     with ThreadPoolExecutor(threads) as pool:
         for k in range(spec.nbox - 1, -1, -1):

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .build import Solution, placement_rows, placement_tables, tile_width
-from .dice import proper_subsets
+from .dice import proper_subsets, sweep_tables
 
 __all__ = ["OptionValues", "option_values", "situation_values", "supported"]
 
@@ -62,11 +62,10 @@ def _fixed_args(solution: Solution) -> tuple[Any, ...]:
     spec = solution.spec
     t = spec.dice
     subs, nsubs = proper_subsets(t.n, t.faces)
-    down2 = np.where(t.down >= 0, t.down, t.nall).astype(np.int64)
     args = (solution.V, spec.U, spec.need, spec.bonus_amt, spec.score, spec.box_upper,
             spec.box_mult, spec.nbox, t.is_yacht, t.yface, spec.ybox, spec.jmode, spec.ybonus,
             spec.joker_pts, spec.upper_of_face, spec.rep_pts, *placement_rows(spec),
-            t.up.astype(np.int64), down2, t.full_start, t.faces, spec.rolls, subs, nsubs)
+            *sweep_tables(t.n, t.faces), t.full_start, t.faces, spec.rolls, subs, nsubs)
     if len(_ARGS) > 8:
         _ARGS.clear()
     _ARGS[id(solution)] = (solution, args)

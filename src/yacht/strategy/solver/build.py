@@ -18,6 +18,7 @@ import numpy.typing as npt
 from yacht.rules import Ruleset, Scorecard
 
 from . import cache as diskcache
+from .dice import sweep_tables
 from .spec import Spec, compile_ruleset
 
 __all__ = ["Solution", "clear_memory_cache", "solve"]
@@ -197,12 +198,10 @@ def _wide_runner(spec: Spec, umax: npt.NDArray[np.int32]) -> tuple[Final, Runner
     if spec.nflag == 2:
         nflag += (masks >> spec.ybox) & 1
     Vp = np.zeros((nmask, spec.nflag * S))
-    down2 = np.where(t.down >= 0, t.down, t.nall).astype(np.int64)
-    up = t.up.astype(np.int64)
     args = (Vp, S, ulo, umax64, nflag, spec.need, spec.bonus_amt, spec.score, spec.box_upper,
             spec.box_mult, spec.nbox, t.is_yacht, t.yface, spec.ybox, spec.jmode, spec.ybonus,
-            spec.joker_pts, spec.upper_of_face, spec.rep_pts, *placement_rows(spec), up, down2,
-            t.full_start, t.faces, spec.rolls, tile_width(spec))
+            spec.joker_pts, spec.upper_of_face, spec.rep_pts, *placement_rows(spec),
+            *sweep_tables(t.n, t.faces), t.full_start, t.faces, spec.rolls, tile_width(spec))
 
     def run(layer: npt.NDArray[np.int64], lo: int, hi: int) -> None:
         kernel(layer, lo, hi, *args)

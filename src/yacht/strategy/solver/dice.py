@@ -18,11 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import factorial
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DiceTables", "dice_tables", "proper_subsets"]
+__all__ = ["DiceTables", "dice_tables", "proper_subsets", "sweep_tables"]
 
 IntArray = npt.NDArray[np.int32]
 
@@ -158,3 +159,37 @@ def proper_subsets(n: int, faces: int = 6) -> tuple[npt.NDArray[np.int64], npt.N
         subs[d, :len(r)] = r
         nsubs[d] = len(r)
     return subs, nsubs
+
+
+@lru_cache(maxsize=16)
+def sweep_tables(n: int, faces: int = 6) -> tuple[npt.NDArray[Any], ...]:
+    """The tables of the wide sweeps (:func:`wide.levels_wide`), all int64 but ``prob``.
+
+    ``(up, dc, mrows, mgroups, prob)``: ``up`` as in :class:`DiceTables`;
+    ``dc[s]`` the multisets one die below ``s`` (first ``count`` entries);
+    ``mrows`` every multiset ordered by size, then by how many faces it
+    shows; ``mgroups`` rows ``(first, end, count)`` of that order (a group
+    has one size and one count); ``prob`` the chance of each outcome.
+
+    >>> up, dc, mrows, mgroups, prob = sweep_tables(2, 2)
+    >>> mgroups.tolist()
+    [[0, 1, 0], [1, 3, 1], [3, 5, 1], [5, 6, 2]]
+    >>> round(float(prob.sum()), 12)
+    1.0
+    """
+    t = dice_tables(n, faces)
+    shown = (t.down >= 0).sum(axis=1)
+    dc = np.full((t.nall, faces), t.nall, dtype=np.int64)
+    for s in range(t.nall):
+        below = [int(x) for x in t.down[s] if x >= 0]
+        dc[s, :len(below)] = below
+    mrows = np.lexsort((np.arange(t.nall), shown, t.size)).astype(np.int64)
+    groups: list[list[int]] = []
+    for i, s in enumerate(mrows):
+        key = (int(t.size[s]), int(shown[s]))
+        if groups and (int(t.size[mrows[groups[-1][0]]]), groups[-1][2]) == key:
+            groups[-1][1] = i + 1
+        else:
+            groups.append([i, i + 1, key[1]])
+    mgroups = np.array(groups, dtype=np.int64).reshape(-1, 3)
+    return t.up.astype(np.int64), dc, mrows, mgroups, t.prob.astype(np.float64)

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .build import Solution, _kernel_args, placement_rows, placement_tables, tile_width
-from .dice import proper_subsets
+from .dice import proper_subsets, sweep_tables
 
 __all__ = ["SelfPlayResult", "fast_selfplay"]
 
@@ -81,8 +81,7 @@ def fast_selfplay(solution: Solution, games: int, seed: int = 0,
         from . import wide
 
         play_wide: Any = wide.play_wide
-        down2 = np.where(t.down >= 0, t.down, t.nall).astype(np.int64)
-        wargs = (solution.V, *args, *placement_rows(spec), t.up.astype(np.int64), down2,
+        wargs = (solution.V, *args, *placement_rows(spec), *sweep_tables(t.n, t.faces),
                  t.full_start, t.faces, spec.rolls, *dice)
         tile = tile_width(spec)
 

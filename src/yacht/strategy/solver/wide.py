@@ -46,24 +46,108 @@ from .kernels import (
 NEG = -1.0e30
 
 
+@njit(cache=True, nogil=True, fastmath=True, inline="always")
+def _max_group(K: Any, M: Any, rows: Any, lo: Any, hi: Any, c: Any, dc: Any, t: Any,
+               cw: Any) -> Any:
+    """M[s] = max(K[s], M[d] for the ``c`` multisets d one die below s), rows[lo:hi].
+
+    One loop per count of faces shown, so that every row's store is a plain
+    store of a max of loads (no row is read and written by the same step).
+    """
+    uw = np.uint64(cw)
+    for i in range(lo, hi):
+        s = rows[i]
+        o = np.uint64(s) * t
+        if c == 0:
+            for w in range(uw):
+                M[o + w] = K[o + w]
+        elif c == 1:
+            d0 = np.uint64(dc[s, 0]) * t
+            for w in range(uw):
+                M[o + w] = max(K[o + w], M[d0 + w])
+        elif c == 2:
+            d0 = np.uint64(dc[s, 0]) * t
+            d1 = np.uint64(dc[s, 1]) * t
+            for w in range(uw):
+                M[o + w] = max(K[o + w], max(M[d0 + w], M[d1 + w]))
+        elif c == 3:
+            d0 = np.uint64(dc[s, 0]) * t
+            d1 = np.uint64(dc[s, 1]) * t
+            d2 = np.uint64(dc[s, 2]) * t
+            for w in range(uw):
+                M[o + w] = max(max(K[o + w], M[d0 + w]), max(M[d1 + w], M[d2 + w]))
+        elif c == 4:
+            d0 = np.uint64(dc[s, 0]) * t
+            d1 = np.uint64(dc[s, 1]) * t
+            d2 = np.uint64(dc[s, 2]) * t
+            d3 = np.uint64(dc[s, 3]) * t
+            for w in range(uw):
+                M[o + w] = max(max(K[o + w], M[d0 + w]),
+                               max(max(M[d1 + w], M[d2 + w]), M[d3 + w]))
+        elif c == 5:
+            d0 = np.uint64(dc[s, 0]) * t
+            d1 = np.uint64(dc[s, 1]) * t
+            d2 = np.uint64(dc[s, 2]) * t
+            d3 = np.uint64(dc[s, 3]) * t
+            d4 = np.uint64(dc[s, 4]) * t
+            for w in range(uw):
+                M[o + w] = max(max(max(K[o + w], M[d0 + w]), max(M[d1 + w], M[d2 + w])),
+                               max(M[d3 + w], M[d4 + w]))
+        else:  # 6 or more: six at a time, then one by one through a spare row
+            d0 = np.uint64(dc[s, 0]) * t
+            d1 = np.uint64(dc[s, 1]) * t
+            d2 = np.uint64(dc[s, 2]) * t
+            d3 = np.uint64(dc[s, 3]) * t
+            d4 = np.uint64(dc[s, 4]) * t
+            d5 = np.uint64(dc[s, 5]) * t
+            for w in range(uw):
+                M[o + w] = max(max(max(K[o + w], M[d0 + w]), max(M[d1 + w], M[d2 + w])),
+                               max(max(M[d3 + w], M[d4 + w]), M[d5 + w]))
+            spare = np.uint64(dc.shape[0]) * t  # row nall of K: not used by the sweeps
+            for f in range(6, c):
+                df = np.uint64(dc[s, f]) * t
+                for w in range(uw):
+                    K[spare + w] = max(M[o + w], M[df + w])
+                for w in range(uw):
+                    M[o + w] = K[spare + w]
+
+
 @njit(cache=True, nogil=True, fastmath=True)
-def levels_wide(K: Any, M: Any, up: Any, down2: Any, full_start: Any, nall: Any, faces: Any,
-                rolls: Any, tile: Any, cw: Any, inv: Any, save: Any, Ks: Any) -> Any:
+def levels_wide(K: Any, M: Any, up: Any, dc: Any, mrows: Any, mgroups: Any, prob: Any,
+                full_start: Any, nall: Any, faces: Any, rolls: Any, tile: Any, cw: Any,
+                inv: Any, save: Any, Ks: Any) -> Any:
     """Turn values of ``cw`` states side by side.
 
     ``K`` and ``M`` are flat ``(nall + 1) * tile`` arrays; on entry the rows of
     the ``n``-dice outcomes (``full_start <= s < nall``) of ``K`` hold the
-    placement values ``E0``; row ``nall`` of ``M`` must hold ``NEG`` (it stands
-    for a face that a multiset does not show). On return row 0 of ``K`` holds
-    the value of each column at the start of the turn.
+    placement values ``E0``. On return row 0 of ``K`` holds the value of each
+    column at the start of the turn. ``dc[s]`` lists the multisets one die
+    below ``s``; the max sweep visits the rows in the order ``mrows``, in
+    groups ``mgroups[g] = (first, end, count of faces shown)`` that respect
+    the sizes (a row only reads smaller ones). ``prob``: the chance of each
+    outcome when all dice are rolled.
 
     With ``save``, ``Ks[level * nall * tile:]`` gets rows ``0 .. nall - 1`` of
     ``K`` after each level: the value of every keep with ``level`` rolls left
     after the roll it waits for, and on the outcome rows the best value of
-    holding those dice with ``level`` rolls left (``E0`` at level 0).
+    holding those dice with ``level`` rolls left (``E0`` at level 0). Without
+    it, the last level computes row 0 only (the roll of all the dice).
     """
     t = np.uint64(tile)
+    uw = np.uint64(cw)
     for level in range(rolls):
+        if level == rolls - 1 and not save:
+            # only the start of the turn is wanted: all dice rolled
+            fo = np.uint64(full_start) * t
+            p0 = prob[0]
+            for w in range(uw):
+                K[w] = p0 * K[fo + w]
+            for d in range(1, nall - full_start):
+                fo = np.uint64(full_start + d) * t
+                p = prob[d]
+                for w in range(uw):
+                    K[w] += p * K[fo + w]
+            break
         # keep values: K[s] = mean over faces of K[s + face]
         for s in range(full_start - 1, -1, -1):
             o = np.uint64(s) * t
@@ -74,50 +158,33 @@ def levels_wide(K: Any, M: Any, up: Any, down2: Any, full_start: Any, nall: Any,
                 a3 = np.uint64(up[s, 3]) * t
                 a4 = np.uint64(up[s, 4]) * t
                 a5 = np.uint64(up[s, 5]) * t
-                for w in range(np.uint64(cw)):
+                for w in range(uw):
                     K[o + w] = (((K[a0 + w] + K[a1 + w]) + (K[a2 + w] + K[a3 + w]))
                                 + (K[a4 + w] + K[a5 + w])) * inv
             else:
                 a0 = np.uint64(up[s, 0]) * t
-                for w in range(np.uint64(cw)):
+                for w in range(uw):
                     K[o + w] = K[a0 + w]
                 for f in range(1, faces):
                     af = np.uint64(up[s, f]) * t
-                    for w in range(np.uint64(cw)):
+                    for w in range(uw):
                         K[o + w] += K[af + w]
-                for w in range(np.uint64(cw)):
+                for w in range(uw):
                     K[o + w] *= inv
         if save:
             base = np.uint64(level * nall) * t
             for s in range(nall):
                 o = np.uint64(s) * t
-                for w in range(np.uint64(cw)):
+                for w in range(uw):
                     Ks[base + o + w] = K[o + w]
         if level == rolls - 1:
             break
         # best keep of each multiset: M[s] = max(K[s], M[s - face] for each face shown)
-        for s in range(nall):
-            o = np.uint64(s) * t
-            if faces == 6:
-                d0 = np.uint64(down2[s, 0]) * t
-                d1 = np.uint64(down2[s, 1]) * t
-                d2 = np.uint64(down2[s, 2]) * t
-                d3 = np.uint64(down2[s, 3]) * t
-                d4 = np.uint64(down2[s, 4]) * t
-                d5 = np.uint64(down2[s, 5]) * t
-                for w in range(np.uint64(cw)):
-                    M[o + w] = max(max(max(K[o + w], M[d0 + w]), max(M[d1 + w], M[d2 + w])),
-                                   max(max(M[d3 + w], M[d4 + w]), M[d5 + w]))
-            else:
-                for w in range(np.uint64(cw)):
-                    M[o + w] = K[o + w]
-                for f in range(faces):
-                    df = np.uint64(down2[s, f]) * t
-                    for w in range(np.uint64(cw)):
-                        M[o + w] = max(M[o + w], M[df + w])
+        for g in range(mgroups.shape[0]):
+            _max_group(K, M, mrows, mgroups[g, 0], mgroups[g, 1], mgroups[g, 2], dc, t, cw)
         for s in range(full_start, nall):
             o = np.uint64(s) * t
-            for w in range(np.uint64(cw)):
+            for w in range(uw):
                 K[o + w] = M[o + w]
 
 
@@ -145,7 +212,8 @@ def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
                      ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
                      upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any,
                      row_flag: Any, row_upper: Any, zrow: Any, prow: Any, padd: Any,
-                     npd: Any, up: Any, down2: Any, full_start: Any, faces: Any, rolls: Any,
+                     npd: Any, up: Any, dc: Any, mrows: Any, mgroups: Any, prob: Any,
+                     full_start: Any, faces: Any, rolls: Any,
                      tile: Any) -> Any:
     """Solve the masks ``masks[lo:hi]`` of one layer into ``Vp`` (see the module doc).
 
@@ -189,7 +257,8 @@ def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
                      box_upper, box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
                      joker_pts, upper_of_face, rep_pts, row_box, row_pts, row_flag,
                      row_upper, zrow, prow, padd, npd, A, Z)
-            levels_wide(K, M, up, down2, full_start, nall, faces, rolls, tile, cw, inv, False,
+            levels_wide(K, M, up, dc, mrows, mgroups, prob, full_start, nall, faces,
+                        rolls, tile, cw, inv, False,
                         Ks)
             for g in range(used):
                 Vf[gm[g] * rowlen + gf[g] * S + gu[g]] = K[g]
@@ -215,7 +284,8 @@ def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
               bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any, nbox: Any,
               is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
               upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any, row_flag: Any,
-              row_upper: Any, zrow: Any, prow: Any, padd: Any, npd: Any, up: Any, down2: Any,
+              row_upper: Any, zrow: Any, prow: Any, padd: Any, npd: Any, up: Any, dc: Any,
+              mrows: Any, mgroups: Any, prob: Any,
               full_start: Any, faces: Any, rolls: Any, n: Any, code_index: Any,
               counts: Any, size: Any, subs: Any, nsubs: Any, fbox: Any, fkeep: Any,
               fpoints: Any, ffree: Any, fpenalty: Any, ffloor: Any, flast: Any, tile: Any,
@@ -258,7 +328,8 @@ def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
                      box_upper, box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
                      joker_pts, upper_of_face, rep_pts, row_box, row_pts, row_flag, row_upper,
                      zrow, prow, padd, npd, A, Z)
-            levels_wide(K, M, up, down2, full_start, nall, faces, rolls, tile, cw, inv, True,
+            levels_wide(K, M, up, dc, mrows, mgroups, prob, full_start, nall, faces,
+                        rolls, tile, cw, inv, True,
                         Ks)
             for g in range(G):
                 d = play_turn_dice(Ks, tile, g, nall, rolls, n, faces, code_index, counts, size,
@@ -413,7 +484,8 @@ def advise_chunk(lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any, V: Any, U
                  nbox: Any, is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any,
                  joker_pts: Any, upper_of_face: Any, rep_pts: Any, row_box: Any,
                  row_pts: Any, row_flag: Any, row_upper: Any, zrow: Any, prow: Any,
-                 padd: Any, npd: Any, up: Any, down2: Any, full_start: Any, faces: Any,
+                 padd: Any, npd: Any, up: Any, dc: Any, mrows: Any, mgroups: Any,
+                 prob: Any, full_start: Any, faces: Any,
                  rolls: Any, subs: Any, nsubs: Any, tile: Any, keep_out: Any,
                  box_out: Any) -> Any:
     """Option values of the situations ``lo .. hi - 1``, ``tile`` at a time.
@@ -443,7 +515,8 @@ def advise_chunk(lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any, V: Any, U
                      box_upper, box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
                      joker_pts, upper_of_face, rep_pts, row_box, row_pts, row_flag, row_upper,
                      zrow, prow, padd, npd, A, Z)
-            levels_wide(K, M, up, down2, full_start, nall, faces, min(rolls, need_levels),
+            levels_wide(K, M, up, dc, mrows, mgroups, prob, full_start, nall, faces,
+                        min(rolls, need_levels),
                         tile, cw, inv, True, Ks)
         for g in range(G):
             i = b0 + g
@@ -465,7 +538,8 @@ def skip_chunk_wide(masks: Any, lo: Any, hi: Any, V: Any, score: Any, box_upper:
                     box_mult: Any, nbox: Any, is_yacht: Any, yface: Any, joker_pts: Any,
                     upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any,
                     row_flag: Any, row_upper: Any, zrow: Any, prow: Any, padd: Any, npd: Any,
-                    up: Any, down2: Any, full_start: Any, faces: Any, rolls: Any,
+                    up: Any, dc: Any, mrows: Any, mgroups: Any, prob: Any, full_start: Any,
+                    faces: Any, rolls: Any,
                     tile: Any) -> Any:
     """The relaxed game where a turn may be skipped, ``tile`` masks side by side:
     ``V[m, t]`` is the best expected score of the open boxes of ``m`` with ``t``
@@ -497,7 +571,8 @@ def skip_chunk_wide(masks: Any, lo: Any, hi: Any, V: Any, score: Any, box_upper:
                 for d in range(full_start, nall):
                     if skip > K[d * tile + g]:
                         K[d * tile + g] = skip
-            levels_wide(K, M, up, down2, full_start, nall, faces, rolls, tile, cw, inv, False,
+            levels_wide(K, M, up, dc, mrows, mgroups, prob, full_start, nall, faces,
+                        rolls, tile, cw, inv, False,
                         Ks)
             for g in range(G):
                 V[gm[g], t] = K[g]
