@@ -45,8 +45,10 @@ def _reachable(spec: object, V: np.ndarray) -> list[tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize("name, opts", [WIDE[0], WIDE[1], WIDE[2], WIDE[6]],
-                         ids=["crag", "yatzy", "yahtzee", "ten-3"])
+@pytest.mark.parametrize("name, opts", [WIDE[0], WIDE[1], WIDE[2], WIDE[3],
+                                        ("yahtzee", {"joker": "none"}), WIDE[6]],
+                         ids=["crag", "yatzy", "yahtzee-forced", "yahtzee-free",
+                              "yahtzee-none-bonus", "ten-3"])
 def test_wide_build_equals_the_per_mask_kernel(name: str, opts: dict[str, str] | None) -> None:
     """Two independent kernels (wide tiles vs one mask at a time) give the same table."""
     spec = compile_ruleset(get(name, opts))

@@ -350,21 +350,6 @@ def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
             yachts_out[b0 - g_lo + g] = gy[g]
 
 
-@njit(cache=True, nogil=True)
-def place_value(m: Any, u: Any, flag: Any, d: Any, V: Any, U: Any, need: Any, bonus_amt: Any,
-                score: Any, box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any,
-                yface: Any, ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
-                upper_of_face: Any, rep_pts: Any) -> Any:
-    """Value of the best placement of outcome ``d`` in state (m, u, flag): points now
-    (bonuses included) plus the table value after."""
-    b, gain, nu, nflag = best_place(m, u, flag, d, V, U, need, bonus_amt, score, box_upper,
-                                    box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
-                                    joker_pts, upper_of_face, rep_pts)
-    if b < 0:
-        return gain + V[m, flag * U + u]
-    return gain + V[m | (1 << b), nflag * U + nu]
-
-
 @njit(cache=True, nogil=True, fastmath=True)
 def e0_games(G: Any, gm: Any, gu: Any, gf: Any, K: Any, tile: Any, full_start: Any, V: Any,
              U: Any, need: Any, bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any,
@@ -378,7 +363,8 @@ def e0_games(G: Any, gm: Any, gu: Any, gf: Any, K: Any, tile: Any, full_start: A
     each upper score it can take); with those gathered per state, the best
     placement of every outcome is a max of ``npd[d]`` rows plus the zero row
     ``Z``, vectorised over the states. Needs no box scoring below zero.
-    Yacht outcomes under the joker/bonus rules are placed one by one.
+    Yacht outcomes under the joker/bonus rules are then redone per state from the
+    same rows.
     """
     nrows = row_box.shape[0]
     nfull = score.shape[1]
@@ -439,16 +425,56 @@ def e0_games(G: Any, gm: Any, gu: Any, gf: Any, K: Any, tile: Any, full_start: A
         for w in range(cw):
             K[o + w] = Z[si + w]
     if ybox >= 0 and (jmode > 0 or ybonus > 0):
-        for g in range(G):
-            m = gm[g]
-            if ((m >> ybox) & 1) == 0:
+        # a yacht once the Yahtzee box is filled: bonus points and the joker rules,
+        # from the rows already gathered (see kernels.joker_rules)
+        for d in range(nfull):
+            if not is_yacht[d]:
                 continue
-            for d in range(nfull):
-                if is_yacht[d]:
-                    K[np.uint64(full_start + d) * t + np.uint64(g)] = place_value(
-                        m, gu[g], gf[g], d, V, U, need, bonus_amt, score, box_upper, box_mult,
-                        nbox, is_yacht, yface, ybox, jmode, ybonus, joker_pts, upper_of_face,
-                        rep_pts)
+            o = np.uint64(full_start + d) * t
+            ub = upper_of_face[yface[d]]
+            urow = -1
+            uadd = 0.0
+            if ub >= 0:
+                upts = score[ub, d]
+                if row_upper[zrow[ub]]:
+                    for r in range(nrows):
+                        if row_box[r] == ub and row_pts[r] == upts:
+                            urow = r
+                else:
+                    urow = zrow[ub]
+                    uadd = float(upts * box_mult[ub])
+            for g in range(G):
+                m = gm[g]
+                if ((m >> ybox) & 1) == 0:
+                    continue
+                extra = float(ybonus) if gf[g] == 1 else 0.0
+                normal = K[o + np.uint64(g)]  # every open box at its normal points
+                upper_open = ub >= 0 and ((m >> ub) & 1) == 0
+                if jmode == 0 or (jmode == 2 and upper_open):
+                    v = normal
+                elif jmode == 1 and upper_open:
+                    v = uadd + A[np.uint64(urow) * t + np.uint64(g)]
+                else:
+                    # lower boxes at joker points (forced: only those, if one is open)
+                    v = NEG
+                    for b in range(nbox):
+                        if box_upper[b] or ((m >> b) & 1) == 1:
+                            continue
+                        jp = joker_pts[b] if joker_pts[b] >= 0 else score[b, d]
+                        c = float(jp * box_mult[b]) + A[np.uint64(zrow[b]) * t + np.uint64(g)]
+                        if c > v:
+                            v = c
+                    if jmode == 1:
+                        if v <= NEG:
+                            v = normal
+                    else:
+                        # free joker: upper boxes too (a yacht scores 0 in the others)
+                        for b in range(nbox):
+                            if box_upper[b] and ((m >> b) & 1) == 0:
+                                c = A[np.uint64(zrow[b]) * t + np.uint64(g)]
+                                if c > v:
+                                    v = c
+                K[o + np.uint64(g)] = v + extra
 
 
 @njit(cache=True, nogil=True)
