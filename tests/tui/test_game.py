@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from textual.widgets import Button, Select, Static
+from textual.widgets import Button, Static
 from tui_helpers import fast_forward, game, run, settle
 
 from yacht.engine import Roll
@@ -17,7 +17,7 @@ from yacht.tui.screens.end import EndScreen
 from yacht.tui.screens.game import GameScreen
 from yacht.tui.screens.resume import ResumeScreen
 from yacht.tui.screens.setup import SetupScreen
-from yacht.tui.widgets import DiceRow, ScoreCard
+from yacht.tui.widgets import Choice, DiceRow, ScoreCard
 
 App = Callable[..., YachtApp]
 CRAG = Launch(variant="tommys-crag", players=[PlayerSpec("Ann")])
@@ -30,10 +30,10 @@ async def test_setup_starts_the_chosen_game_and_remembers_it(new_app: App) -> No
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, SetupScreen)
-        app.screen.query_one("#variant", Select).value = "ancient-yacht-10"
+        app.screen.query_one("#variant", Choice).value = "ancient-yacht-10"
         await pilot.pause()
         # the variant's options appear: rolls for the 10 dice
-        rolls = app.screen.query_one("#opt-rolls", Select)
+        rolls = app.screen.query_one("#opt-rolls", Choice)
         rolls.value = "3"
         await pilot.click("#add")
         await pilot.pause()

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tui_helpers import click_box, fast_forward, game, run, settle
+from textual.widgets import Button
+from tui_helpers import (
+    click_box,
+    click_key,
+    fast_forward,
+    game,
+    mouse_box,
+    run,
+    settle,
+    tap,
+)
 
 from yacht.rules import Ruleset, all_variants
 from yacht.session import Launch, PlayerSpec, category_keys
 from yacht.tui import YachtApp
+from yacht.tui.screens.dialogs import ChoiceDialog
 from yacht.tui.screens.end import EndScreen
+from yacht.tui.screens.game import GameScreen
+from yacht.tui.screens.setup import SetupScreen
 
 App = Callable[..., YachtApp]
 
@@ -106,51 +120,105 @@ async def test_a_whole_game_with_the_keyboard_only(new_app: App, rs: Ruleset) ->
         assert not game(pilot).session.state.log
 
 
-@pytest.mark.parametrize("variant", ["tommys-yacht", "ancient-yacht-double", "tommys-yahtzee",
-                                     "ancient-yacht-10"])
+async def oops_by_mouse(pilot: Any, choice: str) -> None:
+    """The Oops menu from the key bar at the bottom, and one of its buttons."""
+    await click_key(pilot, "oops")
+    assert isinstance(pilot.app.screen, ChoiceDialog)
+    await tap(pilot, f"#choice-{choice}")
+    assert isinstance(pilot.app.screen, GameScreen)
+
+
+async def mouse_turn(pilot: Any, rng: Any, reroll: bool, oops: bool) -> None:
+    """One turn of the person on turn by mouse only: Roll, maybe dice and Roll, a box.
+
+    ``reroll``: choose some dice and roll them again (when the turn allows it);
+    ``oops``: also give chosen dice back and take a score back through the Oops menu.
+    """
+    st = game(pilot).session.state
+    await tap(pilot, "#roll")
+    assert st.dice
+    for _ in range(40):  # Tommy's Yacht: the first turn rolls on until all dice match
+        if st.placements():
+            break
+        face = Counter(st.dice).most_common(1)[0][0]
+        for i, d in enumerate(st.dice):
+            if d != face:  # keep the most common face, roll the others
+                await tap(pilot, f"#die-{i}")
+        await tap(pilot, "#roll")
+    if reroll and st.may_reroll():
+        dice = rng.sample(range(len(st.dice)), rng.randint(1, min(3, len(st.dice))))
+        for i in dice:
+            await tap(pilot, f"#die-{i}")
+        assert st.chosen == frozenset(dice)
+        if oops:
+            await oops_by_mouse(pilot, "give")
+            assert not st.chosen
+            for i in dice:
+                await tap(pilot, f"#die-{i}")
+        rolls = st.rolls
+        await tap(pilot, "#roll")
+        assert st.rolls == rolls + 1
+    me, turns = st.current, st.turns_taken(st.current)
+    pl = rng.choice(st.placements())
+    await mouse_box(pilot, pl.category, pl.column)
+    assert st.turns_taken(me) == turns + 1, pl
+    if oops and not st.is_terminal():
+        await oops_by_mouse(pilot, "take")
+        assert st.turns_taken(me) == turns and st.current == me
+        assert not game(pilot).paused
+        pl = rng.choice(st.placements())
+        await mouse_box(pilot, pl.category, pl.column)
+        assert st.turns_taken(me) == turns + 1, pl
+
+
+WITH_COMPUTER = {"tommys-yacht", "tommys-crag"}
+
+
+@pytest.mark.parametrize("rs", all_variants(), ids=lambda r: r.id)
 @run
-async def test_a_whole_game_with_the_mouse_only(new_app: App, variant: str) -> None:
+async def test_a_whole_game_with_the_mouse_only(new_app: App, rs: Ruleset) -> None:
+    """Clicks only (and the wheel when the card does not fit).
+
+    Most turns score right after the first roll (quick); some choose dice and roll
+    again, some go through the Oops menu. Two variants have a computer player too,
+    so its Next player pause is passed by mouse: Tommy's Yacht (the forced first
+    turn of both) and Tommy's Crag (an Oops during the pause).
+    """
     import random
 
+    index = [r.id for r in all_variants()].index(rs.id)
     players = [PlayerSpec("Ann")]
-    if variant.startswith("tommys"):  # and a computer: the Next player pause by mouse
+    if rs.id in WITH_COMPUTER:
         players.append(PlayerSpec("Cpu", "beginner"))
-    app = new_app(Launch(variant=variant, players=players), seed=8)
-    rng = random.Random(variant)
+    app = new_app(Launch(variant=rs.id, players=players), seed=8)
+    rng = random.Random(rs.id)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         st = game(pilot).session.state
-        for _ in range(400):
+        turn = 0
+        for _ in range(100):
             await settle(pilot)
             if st.is_terminal():
                 break
             g = game(pilot)
             if g.paused:
-                await pilot.click("#roll")  # "Next player"
+                assert "Next player" in str(g.query_one("#roll", Button).label)
+                steps = len(st.log)
+                await tap(pilot, "#roll")
+                await settle(pilot)
+                assert len(st.log) > steps  # the computer played its turn
                 continue
             assert st.current == 0
-            before = st.turns_taken(0)
-            await pilot.click("#roll")
-            for _ in range(40):  # Tommy's Yacht: the first turn rolls on
-                if st.placements():
-                    break
-                for i in range(len(st.dice)):
-                    await pilot.click(f"#die-{i}")
-                await pilot.click("#roll")
-            while st.may_reroll() and rng.random() < 0.5:
-                for i in rng.sample(range(len(st.dice)), rng.randint(1, len(st.dice))):
-                    await pilot.click(f"#die-{i}")
-                await pilot.click("#roll")
-            pl = rng.choice(st.placements())
-            await click_box(pilot, pl.category, pl.column)
-            assert st.turns_taken(0) == before + 1, (pl, before)
+            await mouse_turn(pilot, rng, reroll=turn % 4 == 1,
+                             oops=turn == 5 and index % 3 == 0)
+            turn += 1
         assert st.is_terminal()
+        assert turn == len(st.card(0).boxes) * len(rs.categories)
+        assert all(b is not None for col in st.card(0).boxes for b in col)
         assert game(pilot).paused  # the game-over pause holds until "See results"
-        await pilot.click("#roll")  # "See results"
+        await tap(pilot, "#roll")  # "See results"
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
-        await pilot.click("#new")
+        await tap(pilot, "#new")
         await settle(pilot)
-        from yacht.tui.screens.setup import SetupScreen
-
         assert isinstance(app.screen, SetupScreen)

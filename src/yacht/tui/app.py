@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Any
 
@@ -19,7 +20,7 @@ from yacht.session import (
 )
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
 
-__all__ = ["Launch", "YachtApp", "make_app"]
+__all__ = ["Launch", "YachtApp"]
 
 
 class YachtApp(App[int]):
@@ -28,8 +29,6 @@ class YachtApp(App[int]):
     TITLE = "Yacht"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = False
-    HORIZONTAL_BREAKPOINTS = [(0, "-normal"), (110, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     BINDINGS = [
         Binding("ctrl+c", "quit_now", "Quit", show=False, priority=True),
     ]
@@ -50,11 +49,13 @@ class YachtApp(App[int]):
             self.config.sound = self.launch.sound
         self.store_problem: str | None = None
         self.offered = False  # saved games were offered already
+        self.gc_paused = False  # make_app() paused the cycle collector until the first paint
 
     # --- start ------------------------------------------------------------------
     def on_mount(self) -> None:
         self.sessions: list[Session] = []  # games started before the store was open
         self.store_ready = not self._open_store
+        self.set_timer(1.5, self.first_screen_drawn)  # a backstop: it is called once drawn
         la = self.launch
         if la.resume:
             if self.store_ready:
@@ -62,14 +63,32 @@ class YachtApp(App[int]):
             else:
                 self.open_store_in_background()
             return  # after_store() resumes it
-        if not (la.direct and self.start_from_launch()):
+        # the first screen once the app is up: a screen mounted now (in the app's own
+        # mount, a batch of updates) is drawn once for nothing and once for real
+        self.call_later(self.first_screen)
+
+    def first_screen(self) -> None:
+        if not (self.launch.direct and self.start_from_launch()):
             self.show_setup()
         if self.store_ready:
             self.after_store()
         else:
             # opening the store (SQLAlchemy, migrations) takes a while and holds the
-            # interpreter: the first screen is drawn first, then the store joins
-            self.screen.call_after_refresh(self.open_store_in_background)
+            # interpreter: the first screen is drawn first (it calls first_screen_drawn),
+            # then the store joins
+            self._store_pending = True
+
+    def first_screen_drawn(self) -> None:
+        """The first screen is on the terminal: the rest of the start may take its time."""
+        self.resume_gc()
+        if getattr(self, "_store_pending", False):
+            self._store_pending = False
+            self.open_store_in_background()
+
+    def resume_gc(self) -> None:
+        if self.gc_paused:
+            self.gc_paused = False
+            gc.enable()
 
     def open_store_in_background(self) -> None:
         self.run_worker(self._open_store_in_thread, thread=True, group="store")
@@ -95,7 +114,7 @@ class YachtApp(App[int]):
         from .screens.setup import SetupScreen
 
         if self.store_problem:
-            self.notify(self.store_problem, severity="warning", timeout=8)
+            self.notify(self.store_problem, severity="warning", timeout=8, markup=False)
         if self.store is not None:
             for session in self.sessions:
                 session.attach_store(self.store)
@@ -120,7 +139,7 @@ class YachtApp(App[int]):
         try:
             return list(st.unfinished_games())
         except Exception as e:
-            self.notify(f"cannot list saved games: {e}", severity="warning")
+            self.notify(f"cannot list saved games: {e}", severity="warning", markup=False)
             return []
 
     def start_from_launch(self) -> bool:
@@ -166,7 +185,7 @@ class YachtApp(App[int]):
                               rng=self.new_rng(), strategy_factory=self.strategy_factory,
                               meta={"source": "tui"})
         except (UnknownVariant, OptionError, SessionError) as e:
-            self.notify(str(e), severity="error")
+            self.notify(str(e), severity="error", markup=False)
             return False
         if not getattr(self, "store_ready", True):
             self.sessions.append(session)
@@ -187,7 +206,7 @@ class YachtApp(App[int]):
             session = Session.resume(self.store, game_id, rng=self.new_rng(),
                                      strategy_factory=self.strategy_factory)
         except SessionError as e:
-            self.notify(str(e), severity="error")
+            self.notify(str(e), severity="error", markup=False)
             return False
         rs = session.ruleset
         self.last_start = (rs.id, dict(rs.option_values),
@@ -210,7 +229,7 @@ class YachtApp(App[int]):
         self.config = config
         problem = save_config(config)
         if problem:
-            self.notify(problem, severity="warning")
+            self.notify(problem, severity="warning", markup=False)
 
     # --- sound ------------------------------------------------------------------
     def sound(self) -> None:
@@ -226,6 +245,7 @@ class YachtApp(App[int]):
         self.exit(0)
 
     def on_unmount(self) -> None:
+        self.resume_gc()
         st: Any = self.store
         if self._open_store and st is not None and hasattr(st, "close"):
             try:
@@ -233,7 +253,3 @@ class YachtApp(App[int]):
             except Exception:
                 pass
 
-
-def make_app(launch: Launch | None = None, **kw: Any) -> YachtApp:
-    """The game application (``yacht play``); keyword arguments go to :class:`YachtApp`."""
-    return YachtApp(launch, **kw)

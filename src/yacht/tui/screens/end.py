@@ -9,11 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Label, Static
+from textual.widgets import Button, DataTable, Label, Static
 
 from yacht.session import Session, score_comment
 
-from ..widgets import ScoreCard
+from ..widgets import KeyBar, ScoreCard
 
 if TYPE_CHECKING:
     from ..app import YachtApp
@@ -38,6 +38,9 @@ def result_text(session: Session) -> str:
 class EndScreen(Screen[None]):
     """Play again with the same players, or go back to the setup."""
 
+    #: on_mount focuses Play again. (Textual's own first focus went to the first focusable
+    #: widget - a scrolling container - and styled all of it again before the first paint.)
+    AUTO_FOCUS = ""
     BINDINGS = [
         Binding("p", "again", "Play again"),
         Binding("n", "new", "New game"),
@@ -62,17 +65,17 @@ class EndScreen(Screen[None]):
         s = self.session
         self.new_entries = s.finish()
         if s.warning:
-            self.notify(s.warning, severity="warning")
+            self.notify(s.warning, severity="warning", markup=False)
         st = s.state
         yield Static(f" {s.ruleset.name} - game over", id="title")
         with VerticalScroll(id="end"):
-            yield Label(result_text(s), id="result")
+            yield Label(result_text(s), id="result", markup=False)  # names as typed
             people = [i for i, p in enumerate(st.players) if not p.is_computer]
             judged = people or st.winners()[:1]
             for i in judged:
                 who = f"{st.players[i].name}: " if len(st.players) > 1 else ""
                 yield Static(who + score_comment(s.ruleset, st.returns()[i]),
-                             classes="comment")
+                             classes="comment", markup=False)
             with Horizontal(classes="row buttons"):
                 yield Button("Play again (p)", id="again", variant="primary", compact=True)
                 yield Button("New game (n)", id="new", compact=True)
@@ -83,7 +86,7 @@ class EndScreen(Screen[None]):
                     yield Label("Top ten" + (" (assisted)" if s.assisted else ""),
                                 classes="section")
                     yield DataTable(id="topten", cursor_type="none", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         card = self.query_one("#final-card", ScoreCard)

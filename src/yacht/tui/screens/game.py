@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Static
+from textual.widgets import Button, DataTable, Static
 
 from yacht.engine import Choose, IllegalAction, Roll, Score
 from yacht.session import (
@@ -22,7 +22,7 @@ from yacht.session import (
     singlets,
 )
 
-from ..widgets import DiceRow, ScoreCard
+from ..widgets import DiceRow, KeyBar, ScoreCard
 from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 
 if TYPE_CHECKING:
@@ -49,6 +49,9 @@ Mouse: click a die to choose it, click Roll, click a box on your card to score i
 class GameScreen(Screen[None]):
     """One game in progress."""
 
+    #: on_mount focuses the Roll button. (Textual's own first focus went to the first focusable
+    #: widget - a scrolling container - and styled all of it again before the first paint.)
+    AUTO_FOCUS = ""
     BINDINGS = [
         Binding("r", "roll", "Roll"),
         Binding("o", "oops", "Oops"),
@@ -65,8 +68,19 @@ class GameScreen(Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
+    #: the table's sizes (app.tcss): big dice and a wider left side in a big terminal.
+    #: Only this screen has them: a class set on a screen restyles all of it.
+    HORIZONTAL_BREAKPOINTS = [(0, "-normal"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+
     def __init__(self, session: Session) -> None:
         super().__init__()
+        # the size classes from the start (Textual sets them on the first resize, after
+        # the table is styled once: it was all styled again before the first paint)
+        width, height = self.app.size
+        for size, points in ((width, self.HORIZONTAL_BREAKPOINTS),
+                             (height, self.VERTICAL_BREAKPOINTS)):
+            self.add_class([name for least, name in points if size >= least][-1])
         self.session = session
         self.paused = False       # the Next Player pause after a person's scoring
         self.cpu_busy = False     # a computer step is scheduled or being worked out
@@ -74,6 +88,7 @@ class GameScreen(Screen[None]):
         self.messages: list[str] = []
         self._told_thinking: set[int] = set()
         self._keys = category_keys(session.ruleset)
+        self._shown: dict[str, str] = {}  # what put() shows in each line
 
     @property
     def yacht_app(self) -> YachtApp:
@@ -86,20 +101,22 @@ class GameScreen(Screen[None]):
     # --- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         rs = self.session.ruleset
-        yield Static(id="title")
+        # names and messages are shown as typed (a "[" in a name is no markup)
+        yield Static(id="title", markup=False)
         with Horizontal(id="table"):
             with Vertical(id="left"):
                 yield DiceRow(rs.dice, id="dice")
-                yield Static(id="rolls")
+                yield Static(id="rolls", markup=False)
                 yield Button("Roll", id="roll", variant="primary")
-                yield Static(id="log")
+                yield Static(id="log", markup=False)
             yield ScoreCard(id="card")
-        yield Static(id="helpbar")
-        yield Footer()
+        yield Static(id="helpbar", markup=False)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.refresh_all()
         self.query_one("#roll", Button).focus()
+        self.call_after_refresh(self.yacht_app.first_screen_drawn)
         if self.session.warning:
             self.notify(self.session.warning, severity="warning")
         self.schedule_computer()
@@ -109,15 +126,27 @@ class GameScreen(Screen[None]):
 
     def notify(self, message: str, *, title: str = "",
                severity: SeverityLevel = "information", timeout: float | None = None,
-               markup: bool = True) -> None:
-        """Show one message at a time: a fast typist's refusals do not pile up over the card."""
+               markup: bool = False) -> None:
+        """Show one message at a time: a fast typist's refusals do not pile up over the card.
+
+        Plain text by default: the messages hold names and the rules' own words.
+        """
         self.app.clear_notifications()
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     # --- drawing --------------------------------------------------------------------
     def say(self, text: str) -> None:
         self.messages = (self.messages + [text])[-4:]
-        self.query_one("#log", Static).update("\n".join(self.messages))
+        self.put("#log", "\n".join(self.messages))
+
+    def put(self, selector: str, text: str, layout: bool = True) -> None:
+        """Show ``text`` in a line of the table; nothing to do when it shows that already.
+
+        ``layout=False`` for the lines of one fixed height (no new layout of the screen).
+        """
+        if self._shown.get(selector) != text:
+            self._shown[selector] = text
+            self.query_one(selector, Static).update(text, layout=layout)
 
     def waiting_for_next(self) -> bool:
         return self.paused
@@ -140,7 +169,7 @@ class GameScreen(Screen[None]):
         who = ("Game over" if over
                else f"▶ {me.name}{level} - turn {st.turns_taken(st.current) + 1}")
         # who is on turn first: a narrow terminal cuts the end of the line
-        self.query_one("#title", Static).update(f" {who}   {' · '.join(bits)}")
+        self.put("#title", f" {who}   {' · '.join(bits)}", layout=False)
         dice_row = self.query_one("#dice", DiceRow)
         if st.dice:
             dice_row.show(st.dice, st.chosen)
@@ -148,16 +177,15 @@ class GameScreen(Screen[None]):
             dice_row.show(s.last_score.dice, frozenset(), dim=True)
         else:
             dice_row.show((), frozenset())
-        rolls = self.query_one("#rolls", Static)
         if over or not st.dice:
             used, most = 0, st.max_rolls
         else:
             used, most = st.rolls, st.max_rolls
         if most <= 6:
             dots = " ".join("○" if i < used else "●" for i in range(most))
-            rolls.update(f"Rolls left {dots}")
+            self.put("#rolls", f"Rolls left {dots}", layout=False)
         else:
-            rolls.update(f"Roll {used} of up to {most}")
+            self.put("#rolls", f"Roll {used} of up to {most}", layout=False)
         button = self.query_one("#roll", Button)
         if self.paused:
             button.label = "See results" if over else "Next player"
@@ -175,7 +203,7 @@ class GameScreen(Screen[None]):
         card = self.query_one("#card", ScoreCard)
         card.show(st, preview=not s.is_computer_turn() or bool(st.dice))
         self.call_after_refresh(self.fit_card)
-        self.query_one("#helpbar", Static).update(self.help_text())
+        self.put("#helpbar", self.help_text())
 
     #: the width of the left side with the big dice (see app.tcss)
     BIG_LEFT = 62
@@ -213,6 +241,10 @@ class GameScreen(Screen[None]):
         if not st.dice:
             return f"{me.name}: press r or Enter, or click Roll, to roll the dice."
         places = st.placements()
+        note = self.scoring_note()
+        if note:
+            again = " - or choose dice and roll again" if st.may_reroll() else ""
+            return f"{note} Score: a letter or a click{again}."
         if st.may_reroll():
             if not places:
                 return ("No box takes these dice yet: choose dice (1-9, a, s, or click) "
@@ -225,6 +257,39 @@ class GameScreen(Screen[None]):
             return (f"Choose dice to re-roll (1-9/0, click; a all, s singlets), then r - "
                     f"or score: a box's letter or click it{col_tip}.")
         return f"No roll left: score the dice - press a box's letter or click it{col_tip}."
+
+    def scoring_note(self) -> str:
+        """Why only some of the open boxes take these dice, and what a bonus adds ("" if
+        there is nothing to say): the help bar says it instead of the usual hint."""
+        st = self.session.state
+        rs = self.session.ruleset
+        places = st.placements()
+        if not places:
+            return ""
+        rule = next((r for r in rs.special if r.name == "yahtzee_bonus_joker"), None)
+        label = rs.category(str(getattr(rule, "category", ""))).label if rule else "Yahtzee"
+        bonus = max(p.bonus for p in places)
+        plus = f" (+{bonus} {label} bonus)" if bonus else ""
+        card = st.card(st.current)
+        open_boxes = {(col, cat.id) for col, boxes in enumerate(card.boxes)
+                      for cat, box in zip(rs.categories, boxes, strict=True) if box is None}
+        offered = {(p.column, p.category) for p in places}
+        if not open_boxes - offered:  # every open box takes them: only the bonus to tell
+            return f"{label} again: the previews hold the +{bonus} bonus." if bonus else ""
+        order = [c.id for c in rs.categories]
+        names = [rs.category(c).label for c in sorted({p.category for p in places},
+                                                       key=order.index)]
+        where = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        first = next((r for r in rs.special if r.name == "forced_first_turn"), None)
+        if first is not None and st.turns_taken(st.current) == 0:
+            return f"The first turn must go in {where}."
+        if rule is not None and len(set(st.dice)) == 1:
+            upper = rs.upper_category(st.dice[0])
+            if any(p.joker for p in places) and upper is not None:
+                return (f"Joker rule ({upper.label} filled): this {label} goes in a lower "
+                        f"box, as a joker{plus}.")
+            return f"Joker rule: this {label} must go in {where}{plus}."
+        return f"Only {where} can take these dice now{plus}."
 
     # --- person's input -------------------------------------------------------------
     def person_may_act(self, quiet: bool = False) -> bool:

@@ -8,8 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from ..widgets.keybar import KeyBar
 
 __all__ = ["ResumeScreen"]
 
@@ -45,8 +47,9 @@ class ResumeScreen(Screen[None]):
             yield Label("Continue a saved game (Enter or click), or start a new one (n).")
             yield OptionList(
                 *[Option(describe(g), id=g.id) for g in self.games[:20]],
-                Option("Start a new game", id="__new__"), id="games")
-        yield Footer()
+                Option("Start a new game", id="__new__"), id="games",
+                markup=False)  # the names as typed
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

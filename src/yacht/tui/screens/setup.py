@@ -8,10 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from yacht.rules import Ruleset, all_variants, get
 from yacht.session import KINDS, SPEEDS, Config, PlayerSpec
+
+from ..widgets.choice import Choice
+from ..widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from ..app import YachtApp
@@ -26,6 +29,9 @@ KIND_LABELS = {"person": "Person", "beginner": "Computer: beginner",
 class SetupScreen(Screen[None]):
     """Choose the game; the choices are remembered for the next time."""
 
+    #: on_mount focuses the Start button. (Textual's own first focus went to the first focusable
+    #: widget - a scrolling container - and styled all of it again before the first paint.)
+    AUTO_FOCUS = ""
     BINDINGS = [
         Binding("f5", "start", "Start"),
         Binding("ctrl+s", "start", "Start", show=False),
@@ -59,10 +65,12 @@ class SetupScreen(Screen[None]):
         with VerticalScroll(id="setup"):
             with Horizontal(classes="row"):
                 yield Label("Variant", classes="field")
-                yield Select([(rs.name, rs.id) for rs in variants], value=variant,
-                             allow_blank=False, id="variant", compact=True)
+                yield Choice([(rs.name, rs.id) for rs in variants], variant, id="variant")
             yield Static(get(variant).description, id="description")
-            yield Vertical(id="options")
+            # the options of the remembered variant are built with the screen (no
+            # second layout before the first paint); another variant's on change
+            self.shown_variant = variant
+            yield Vertical(*self.option_rows(get(variant)), id="options")
             yield Label("Players (1-8): a name and a kind each", classes="section")
             # only the seats in use: a row is built when a player is added (a quick start)
             for i in range(self.count):
@@ -73,8 +81,7 @@ class SetupScreen(Screen[None]):
                 yield Button("- Player (F4)", id="remove", compact=True)
             with Horizontal(classes="row"):
                 yield Label("Computer speed", classes="field")
-                yield Select([(k.capitalize(), k) for k in SPEEDS], value=cfg.speed,
-                             allow_blank=False, id="speed", compact=True)
+                yield Choice([(k.capitalize(), k) for k in SPEEDS], cfg.speed, id="speed")
             with Horizontal(classes="row"):
                 yield Checkbox("Demo: computers play every seat (F2)", cfg.demo, id="demo",
                                compact=True)
@@ -84,7 +91,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row buttons"):
                 yield Button("Start (F5)", id="start", variant="primary", compact=True)
                 yield Button("Quit (Ctrl+Q)", id="quit", variant="error", compact=True)
-        yield Footer()
+        yield KeyBar()
 
     def player_row(self, i: int) -> Horizontal:
         """Seat ``i``: its number, the name and the kind (person or a computer level)."""
@@ -95,14 +102,13 @@ class SetupScreen(Screen[None]):
             Label(f"{i + 1}.", classes="num"),
             Input(spec.name, max_length=20, id=f"name-{i}", placeholder=f"Player {i + 1}",
                   compact=True),
-            Select([(KIND_LABELS[k], k) for k in KINDS], value=spec.kind, allow_blank=False,
-                   id=f"kind-{i}", compact=True),
+            Choice([(KIND_LABELS[k], k) for k in KINDS], spec.kind, id=f"kind-{i}"),
             classes="row player", id=f"player-{i}")
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         self.show_players()
-        await self.fill_options(str(self.query_one("#variant", Select).value))
         self.query_one("#start", Button).focus(scroll_visible=False)
+        self.call_after_refresh(self.yacht_app.first_screen_drawn)
 
     def show_players(self) -> None:
         for row in self.query(".player"):
@@ -118,6 +124,12 @@ class SetupScreen(Screen[None]):
         self.query_one("#description", Static).update(rs.description)
         box = self.query_one("#options", Vertical)
         await box.remove_children()
+        rows = self.option_rows(rs)
+        if rows:
+            await box.mount_all(rows)
+
+    def option_rows(self, rs: Ruleset) -> list[Horizontal]:
+        """A row per option of the variant: its label and its values (the remembered one)."""
         chosen = self.yacht_app.config.options.get(rs.id, {})
         rows = []
         for opt in rs.options:
@@ -128,15 +140,14 @@ class SetupScreen(Screen[None]):
                       for i, v in enumerate(opt.values)]
             rows.append(Horizontal(
                 Label(opt.label, classes="field"),
-                Select(list(zip(labels, opt.values, strict=True)), value=value,
-                       allow_blank=False, id=f"opt-{opt.id}", classes="option", compact=True),
+                Choice(list(zip(labels, opt.values, strict=True)), value,
+                       id=f"opt-{opt.id}", classes="option"),
                 classes="row"))
-        if rows:
-            await box.mount_all(rows)
+        return rows
 
-    async def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "variant" and event.value != Select.BLANK:
-            await self.fill_options(str(event.value))
+    async def on_choice_changed(self, event: Choice.Changed) -> None:
+        if event.choice.id == "variant":
+            await self.fill_options(event.value)
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -185,19 +196,19 @@ class SetupScreen(Screen[None]):
     def current_ruleset(self) -> Ruleset | None:
         from yacht.rules import OptionError
 
-        variant = str(self.query_one("#variant", Select).value)
+        variant = self.query_one("#variant", Choice).value
         options = self.current_options()
         try:
             return get(variant, options)
         except OptionError as e:
-            self.notify(str(e), severity="error")
+            self.notify(str(e), severity="error", markup=False)
             return None
 
     def current_options(self) -> dict[str, str]:
         out = {}
-        for sel in self.query("Select.option").results(Select):
-            if sel.id and sel.value != Select.BLANK:
-                out[sel.id.removeprefix("opt-")] = str(sel.value)
+        for choice in self.query("Choice.option").results(Choice):
+            if choice.id:
+                out[choice.id.removeprefix("opt-")] = choice.value
         return out
 
     def collect(self) -> Config | None:
@@ -205,7 +216,7 @@ class SetupScreen(Screen[None]):
         players = []
         for i in range(self.count):
             name = self.query_one(f"#name-{i}", Input).value.strip() or f"Player {i + 1}"
-            kind = str(self.query_one(f"#kind-{i}", Select).value)
+            kind = self.query_one(f"#kind-{i}", Choice).value
             if kind not in KINDS:
                 kind = "person"
             players.append(PlayerSpec(name[:20], kind))
@@ -214,10 +225,10 @@ class SetupScreen(Screen[None]):
             self.notify("Two players have the same name: give each a different one",
                         severity="error")
             return None
-        variant = str(self.query_one("#variant", Select).value)
+        variant = self.query_one("#variant", Choice).value
         options = dict(cfg.options)
         options[variant] = self.current_options()
-        speed = str(self.query_one("#speed", Select).value)
+        speed = self.query_one("#speed", Choice).value
         return Config(variant=variant, options=options, players=players,
                       demo=self.query_one("#demo", Checkbox).value,
                       speed=speed if speed in SPEEDS else "normal",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import events
 from textual.coordinate import Coordinate
+from textual.geometry import Size
 from textual.widgets import DataTable
 
 from yacht.engine import State
@@ -91,7 +92,9 @@ class ScoreCard(DataTable[Text]):
                     pl = places.get((cat_id, c)) if p == state.current else None
                     if pl is not None and (v is None or pl.repeat):
                         shown = f"{v}+" if v is not None else ""
-                        out.append(Text(f"{shown}({pl.total})", style="italic green",
+                        # a bonus (the Yahtzee's +100) shows apart from the box's points
+                        worth = f"{pl.points}+{pl.bonus}" if pl.bonus else str(pl.points)
+                        out.append(Text(f"{shown}({worth})", style="italic green",
                                         justify="right"))
                     elif v is not None:
                         out.append(Text(str(v), justify="right"))
@@ -135,8 +138,27 @@ class ScoreCard(DataTable[Text]):
                                   for c in range(ncol)])
         self.cells = cells
 
+        heads: list[Text] = [Text(""), Text("Box")]
+        for p, name in enumerate(names):
+            mine = marker and p == state.current
+            for c in range(ncol):
+                if ncol == 1:
+                    head = ("▶" if mine else "") + name[:10]
+                else:
+                    # two lines: the name over the player's first column, the column
+                    # numbers (and the multiplier) under it: narrow enough for four
+                    # players' cards beside the dice at 120 columns
+                    sub = f"{c + 1}" + (f"×{rs.columns[c]}" if rs.columns[c] != 1 else "")
+                    head = f"{name[:10] if c == 0 else ''}\n{'▶' if mine else ''}{sub}"
+                heads.append(Text(head, style="bold" if p == state.current else ""))
+        # the widths are worked out here rather than by the table, which measures new
+        # cells only when idle: a frame drawn before that (a quick click after an Oops)
+        # was kept in its line cache with the old widths, and clicks missed their boxes
+        widths = tuple(max([*(line.cell_len for line in head.split()),
+                            *(values[i].cell_len for _, values in rows)])
+                       for i, head in enumerate(heads))
         shape = (rs.key, tuple(names), state.current if marker else -1,
-                 tuple(k for k, _ in rows))
+                 tuple(k for k, _ in rows), widths)
         col_keys = ["key", "label"] + [f"p{p}c{c}" for p in range(len(names))
                                        for c in range(ncol)]
         if shape == self._shape:
@@ -144,26 +166,22 @@ class ScoreCard(DataTable[Text]):
                 old = self._values.get(key, [])
                 for i, value in enumerate(values):
                     if i >= len(old) or old[i] != value:
-                        self.update_cell(key, col_keys[i], value, update_width=True)
+                        self.update_cell(key, col_keys[i], value)
             self._values = {k: v for k, v in rows}
             return
         cursor = self.cursor_coordinate
         turn_changed = self._shape is None or self._shape[2] != shape[2]
         self.clear(columns=True)
         self.fixed_columns = 2  # the keys and the labels stay when the card scrolls sideways
-        self.add_column("", key="key")
-        self.add_column("Box", key="label")
-        for p, name in enumerate(names):
-            for c in range(ncol):
-                head = name[:10] if ncol == 1 else f"{name[:6]} {c + 1}"
-                if ncol > 1 and rs.columns[c] != 1:
-                    head += f"×{rs.columns[c]}"
-                if marker and p == state.current:
-                    head = "▶" + head
-                self.add_column(Text(head, style="bold" if p == state.current else ""),
-                                key=f"p{p}c{c}")
+        self.header_height = 2 if ncol > 1 else 1
+        for col_key, head_text, width in zip(col_keys, heads, widths, strict=True):
+            self.add_column(head_text, key=col_key, width=width)
         for key, values in rows:
             self.add_row(*values, key=key)
+        # the size the table works out when next idle, now: the first frame is laid
+        # out right (not drawn once more when the table has measured itself)
+        self.virtual_size = Size(sum(w + 2 * self.cell_padding for w in widths),
+                                 len(rows) + self.header_height)
         self._shape = shape
         self._values = {k: v for k, v in rows}
         if self.row_count:
@@ -172,7 +190,7 @@ class ScoreCard(DataTable[Text]):
                 column = 2 + state.current * ncol  # the cursor goes to the card on turn
             self.cursor_coordinate = Coordinate(min(cursor.row, self.row_count - 1),
                                                 min(column, len(self.columns) - 1))
-            if marker:
+            if marker and turn_changed:  # (not when a preview only widens a column)
                 first, last = 2 + state.current * ncol, 2 + state.current * ncol + ncol - 1
                 self.call_after_refresh(self.scroll_to_columns, first, last)
 

@@ -1,0 +1,357 @@
+"""The setup's lists, the key bar, the card's widths and headers, the Joker rule's help."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.geometry import Region
+from textual.widgets import Input, OptionList, Static
+from tui_helpers import click_key, game, mouse_box, run, settle
+
+from yacht.engine import Roll
+from yacht.rules import get
+from yacht.session import Launch, PlayerSpec
+from yacht.tui import YachtApp
+from yacht.tui.screens.dialogs import HelpScreen
+from yacht.tui.screens.setup import SetupScreen
+from yacht.tui.widgets import Choice, KeyBar, ScoreCard
+from yacht.tui.widgets.choice import ChoiceList
+
+App = Callable[..., YachtApp]
+
+
+def helpbar(pilot: Any) -> str:
+    return str(game(pilot).query_one("#helpbar", Static).render())
+
+
+def card_lines(card: ScoreCard) -> list[str]:
+    return [strip.text for strip in
+            card.render_lines(Region(0, 0, card.size.width, card.size.height))]
+
+
+# --- the setup's lists (Choice) -------------------------------------------------------
+
+@run
+async def test_a_variant_chosen_from_the_list_by_mouse(new_app: App) -> None:
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        assert setup.query("#opt-joker")  # Yahtzee (the default) has its options
+        assert await pilot.click("#variant")
+        listing = app.screen
+        assert isinstance(listing, ChoiceList)
+        options = listing.query_one(OptionList)
+        assert options.highlighted == [rs.id for rs in setup_variants()].index("yahtzee")
+        row = [rs.id for rs in setup_variants()].index("yatzy")
+        assert await pilot.click(options, offset=(3, 1 + row))  # below the list's border
+        await settle(pilot)
+        assert app.screen is setup
+        assert setup.query_one("#variant", Choice).value == "yatzy"
+        assert get("yatzy").description in str(setup.query_one("#description").render())
+        assert not setup.query("#opt-joker")  # Yatzy has no options
+        # a click beside an open list keeps the value
+        await pilot.click("#kind-0")
+        assert isinstance(app.screen, ChoiceList)
+        await pilot.click(offset=(1, 1))
+        assert app.screen is setup
+        assert setup.query_one("#kind-0", Choice).value == "person"
+
+
+def setup_variants() -> list[Any]:
+    from yacht.rules import all_variants
+
+    return all_variants()
+
+
+@run
+async def test_a_kind_and_an_option_chosen_by_keys(new_app: App) -> None:
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        setup = app.screen
+        kind = setup.query_one("#kind-1", Choice)
+        assert kind.value == "intermediate"
+        kind.focus()
+        await pilot.press("enter")  # the list, on the value shown
+        assert isinstance(app.screen, ChoiceList)
+        await pilot.press("down", "enter")
+        assert app.screen is setup and kind.value == "expert"
+        assert kind.has_focus  # back where it was
+        await pilot.press("space", "escape")  # opened and closed: no change
+        assert kind.value == "expert"
+        await pilot.press("right")  # the arrows step through the values
+        assert kind.value == "person"
+        await pilot.press("left", "left")
+        assert kind.value == "intermediate"
+        setup.query_one("#opt-joker", Choice).value = "free"
+        await pilot.press("f5")
+        await settle(pilot)
+        g = game(pilot)
+        assert g.session.ruleset.option_values["joker"] == "free"
+        assert g.session.players[1].level == "intermediate"
+
+
+@run
+async def test_enter_in_a_name_still_starts(new_app: App) -> None:
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#name-0", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert game(pilot).session.players[0].name == "You"
+
+
+# --- the key bar ------------------------------------------------------------------------
+
+@run
+async def test_the_key_bar_shows_the_keys_and_a_click_presses_one(new_app: App) -> None:
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        setup = app.screen
+        bar = setup.query_one(KeyBar)
+        assert str(bar.render()).startswith(" f5 Start  f2 Demo  f3 + Player ")
+        await pilot.hover(KeyBar, offset=(bar._spans[2][0] + 1, 0))
+        assert bar.hover == 2  # the key under the pointer is set apart
+        await pilot.hover("#title")
+        assert bar.hover == -1
+        count = setup.count
+        await click_key(pilot, "add_player")
+        assert setup.count == count + 1
+        await click_key(pilot, "start")
+        await settle(pilot)
+        g = game(pilot)
+        bar = g.query_one(KeyBar)
+        assert str(bar.render()).strip() == ("r Roll  o Oops  h Hint  b Bell  ? Help  "
+                                             "esc Setup  q Quit")
+        await pilot.click("#roll")  # the focus moves about: the same bar, not rebuilt
+        await pilot.click("#die-0")
+        assert g.query_one(KeyBar) is bar and len(g.query(KeyBar)) == 1
+        await click_key(pilot, "help")
+        assert isinstance(app.screen, HelpScreen)
+
+
+# --- the card -----------------------------------------------------------------------------
+
+@run
+async def test_the_card_has_its_widths_from_the_first_frame(new_app: App) -> None:
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann"), PlayerSpec("Bo")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        card = g.query_one(ScoreCard)
+        s = g.session
+        s.apply(Roll((1, 2, 3)))
+        s.score(s.state.placements()[0].category)
+        g.refresh_all()  # Bo's turn: the card is built again
+        # a frame drawn before the table's idle pass (a quick click after an Oops)...
+        first = card_lines(card)
+        assert first[1].split()[:2] == ["e", "Ones"], first[1]  # not "One": cut to "Box"
+        await pilot.pause()
+        # ... stays right once the table is idle (it kept the cut frame in its cache)
+        assert card_lines(card) == first
+        # and a click lands on the box it shows
+        await pilot.press("r")
+        cat = s.state.placements()[-1].category
+        await mouse_box(pilot, cat)
+        assert s.state.turns_taken(1) == 1
+
+
+@run
+async def test_four_cards_of_two_columns_fit_beside_the_dice(new_app: App) -> None:
+    names = ["You", "Computer", "Player 3", "Player 4"]  # the setup's names for 4 seats
+    app = new_app(Launch(variant="ancient-yacht-double",
+                         players=[PlayerSpec(n) for n in names]))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for _ in range(4):  # each player on turn in turn, with previews on the card
+            await pilot.press("r")
+            await pilot.pause()
+            card = game(pilot).query_one(ScoreCard)
+            assert card.virtual_size.width <= card.scrollable_content_region.width
+            assert card.max_scroll_x == 0
+            head = card_lines(card)[0] + card_lines(card)[1]
+            for name in names:
+                assert name in head
+            await pilot.press("y" if game(pilot).session.state.current % 2 else "Y")
+            await settle(pilot)
+
+
+@run
+async def test_every_column_of_eight_cards_is_reachable_by_mouse(new_app: App) -> None:
+    names = [f"Player {i}" for i in range(1, 9)]
+    app = new_app(Launch(variant="ancient-yacht-double",
+                         players=[PlayerSpec(n) for n in names]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        st = g.session.state
+        card = g.query_one(ScoreCard)
+        assert card.max_scroll_x > 0  # eight cards do not fit: the card scrolls
+        for p in range(8):
+            await pilot.click("#roll")
+            column = p % 2  # column 1 or 2 of each player in turn
+            card.scroll_to(x=0 if p >= 4 else card.max_scroll_x, animate=False)
+            await mouse_box(pilot, "yacht", column)  # the wheel brings it back into view
+            await settle(pilot)
+            assert st.card(p).boxes[column][get("ancient-yacht-double").index("yacht")] \
+                is not None
+
+
+# --- the Joker rule and the Yahtzee bonus ---------------------------------------------------
+
+async def second_yahtzee(pilot: Any, face: int = 5) -> Any:
+    """Ann scores a Yahtzee, then rolls another one of ``face``."""
+    g = game(pilot)
+    s = g.session
+    s.apply(Roll((face,) * 5))
+    s.score("yahtzee")
+    s.apply(Roll((face,) * 5))
+    g.refresh_all()
+    await pilot.pause()
+    return g
+
+
+@run
+async def test_the_forced_joker_says_why_only_that_box(new_app: App) -> None:
+    app = new_app(Launch(variant="yahtzee", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = await second_yahtzee(pilot)
+        assert [p.category for p in g.session.state.placements()] == ["fives"]
+        text = helpbar(pilot)
+        assert text.startswith("Joker rule: this Yahtzee must go in Fives (+100 Yahtzee "
+                               "bonus)."), text
+        assert len(text) <= 2 * 78  # two lines of the help bar at 80 columns
+        # Fives filled: a lower box, as a joker
+        await pilot.press("i")  # Fives
+        s = g.session
+        s.apply(Roll((5,) * 5))
+        g.refresh_all()
+        await pilot.pause()
+        assert {p.category for p in s.state.placements()} == {
+            c.id for c in s.ruleset.categories if c.section == "lower" and c.id != "yahtzee"}
+        text = helpbar(pilot)
+        assert text.startswith("Joker rule (Fives filled): this Yahtzee goes in a lower box, "
+                               "as a joker (+100 Yahtzee bonus)."), text
+        assert len(text) <= 2 * 78
+
+
+@run
+async def test_a_free_joker_needs_no_reason_but_the_bonus_is_told(new_app: App) -> None:
+    app = new_app(Launch(variant="yahtzee", options={"joker": "free"},
+                         players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await second_yahtzee(pilot)
+        assert helpbar(pilot).startswith("Yahtzee again: the previews hold the +100 bonus.")
+
+
+@run
+async def test_tommys_yacht_first_turn_says_it_must_be_the_yacht(new_app: App) -> None:
+    app = new_app(Launch(variant="tommys-yacht", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        g.session.apply(Roll((2,) * 5))
+        g.refresh_all()
+        await pilot.pause()
+        assert helpbar(pilot).startswith("The first turn must go in Yacht.")
+
+
+@run
+async def test_a_preview_with_the_yahtzee_bonus_shows_it(new_app: App) -> None:
+    app = new_app(Launch(variant="yahtzee", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = await second_yahtzee(pilot)
+        card = g.query_one(ScoreCard)
+        assert card.get_cell("fives", "p0c0").plain == "(25+100)"
+        assert "(25+100)" in "\n".join(card_lines(card))  # and its column is wide enough
+        await pilot.press("i")
+        assert g.session.state.totals(0).grand == 50 + 25 + 100
+        assert card.get_cell("fives", "p0c0").plain == "25"
+
+
+@run
+async def test_the_store_opens_once_the_first_screen_is_drawn(isolated: Any) -> None:
+    from yacht.tui import make_app
+    from yacht.tui.screens.game import GameScreen
+
+    app = make_app(Launch(variant="yatzy", players=[PlayerSpec("Ann")]))
+    app.config.sound = False
+    seen: list[str] = []
+    opener = app.open_store_in_background
+
+    def open_store() -> None:  # what the screen shows when the store starts opening
+        screen = app.screen
+        seen.append(str(screen.query_one("#helpbar", Static).render())
+                    if isinstance(screen, GameScreen) else type(screen).__name__)
+        opener()
+
+    app.open_store_in_background = open_store  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):  # the store opens in a thread: wait for it
+            await settle(pilot)
+            if app.store_ready:
+                break
+            await pilot.pause(0.05)
+        assert app.store_ready and app.store is not None, app.store_problem
+        assert game(pilot).session.store is app.store  # the game is saved from now on
+    assert seen == ["Ann: press r or Enter, or click Roll, to roll the dice."]
+
+
+@run
+async def test_the_cycle_collector_rests_only_until_the_first_screen(new_app: App) -> None:
+    import gc
+
+    assert gc.isenabled()
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    assert not gc.isenabled()  # the start makes no garbage worth looking for
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        game(pilot)
+        assert gc.isenabled()
+    assert gc.isenabled()
+
+
+@run
+async def test_names_with_brackets_are_shown_as_typed(new_app: App, store: Any) -> None:
+    from yacht.tui.screens.end import EndScreen
+    from yacht.tui.screens.resume import ResumeScreen
+
+    odd = [PlayerSpec("[/]Ann"), PlayerSpec("[b]Bo", "beginner")]  # no markup in a name
+    app = new_app(Launch(variant="tommys-crag", players=odd))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await pilot.press("r", "e")  # Ann scores Ones; the Next player pause names Bo
+        await settle(pilot)
+        assert "[/]Ann" in str(g.query_one("#log").render())
+        assert "[b]Bo" in helpbar(pilot)
+        await pilot.press("q", "1")  # leave, the game kept
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ResumeScreen)  # the saved game, with its names
+        await pilot.press("enter")
+        await settle(pilot)
+        g = game(pilot)
+        assert "[/]Ann" in str(g.query_one("#title").render())
+        fast = g.session
+        while not fast.is_over():  # the rest quickly, to the end screen
+            if fast.is_computer_turn():
+                fast.apply(fast.computer_action())
+                continue
+            fast.roll()
+            fast.score(fast.state.placements()[0].category)
+        g.refresh_all()
+        await pilot.press("r")  # See results
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        assert "[/]Ann" in str(app.screen.query_one("#result").render()) or \
+            "[b]Bo" in str(app.screen.query_one("#result").render())
