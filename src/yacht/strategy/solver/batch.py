@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .build import Solution, placement_rows, placement_tables, tile_width
+from .build import Solution, placement_rows, tile_width, wide_ok
 from .dice import proper_subsets, sweep_tables
 
 __all__ = ["OptionValues", "option_values", "situation_values", "supported"]
@@ -51,7 +51,7 @@ class OptionValues:
 
 def supported(solution: Solution) -> bool:
     """Whether the batch kernel covers the ruleset (no repeat box, no negative scores)."""
-    return not solution.spec.rep_pts.any() and placement_tables(solution.spec)[2]
+    return wide_ok(solution.spec)
 
 
 def _fixed_args(solution: Solution) -> tuple[Any, ...]:

@@ -59,8 +59,7 @@ def build_table(spec: Spec, progress: Progress | None = None,
     bounds = np.concatenate([[0], np.cumsum(np.bincount(pc, minlength=spec.nbox + 1))])
     threads = _threads(workers)
     umax = spec.umax()
-    generic = spec.rep_pts.any() or not placement_tables(spec)[2]
-    final, run = (_repeat_runner if generic else _wide_runner)(spec, umax)
+    final, run = (_wide_runner if wide_ok(spec) else _repeat_runner)(spec, umax)
 
     from concurrent.futures import ThreadPoolExecutor
 
@@ -94,18 +93,11 @@ def tile_width(spec: Spec) -> int:
     return 64 if spec.dice.nall <= 1024 else 32
 
 
-@lru_cache(maxsize=32)
-def placement_tables(spec: Spec) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], bool]:
-    """``(pos, npos, zero_ok)`` for :func:`wide.e0_segment`: per outcome the boxes
-    where it scores points, and whether no box can score below zero."""
-    positive = spec.score > 0
-    npos = positive.sum(axis=0).astype(np.int64)
-    pos = np.zeros((spec.dice.nfull, max(1, int(npos.max()))), dtype=np.int64)
-    for d in range(spec.dice.nfull):
-        boxes = np.flatnonzero(positive[:, d])
-        pos[d, :len(boxes)] = boxes
-    zero_ok = bool((spec.score >= 0).all() and (spec.box_mult >= 0).all())
-    return pos, npos, zero_ok
+def wide_ok(spec: Spec) -> bool:
+    """Whether the wide kernels cover ``spec``: no repeat box (every turn fills a box)
+    and no box scoring below zero (0 points is never better than the dice's points)."""
+    return not spec.rep_pts.any() and bool((spec.score >= 0).all()
+                                           and (spec.box_mult >= 0).all())
 
 
 @lru_cache(maxsize=32)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .build import Solution, _kernel_args, placement_rows, placement_tables, tile_width
+from .build import Solution, _kernel_args, placement_rows, tile_width, wide_ok
 from .dice import proper_subsets, sweep_tables
 
 __all__ = ["SelfPlayResult", "fast_selfplay"]
@@ -71,7 +71,7 @@ def fast_selfplay(solution: Solution, games: int, seed: int = 0,
 
     subs, nsubs = proper_subsets(t.n, t.faces)
     dice = (t.n, t.code_index, t.counts.astype(np.int64), t.size.astype(np.int64), subs, nsubs)
-    if spec.rep_pts.any() or not placement_tables(spec)[2]:
+    if not wide_ok(spec):
         # a repeat leaves the card as it was: games differ in length, play them one by one
         def run(lo: int, hi: int) -> None:
             play_games(lo, hi, seed64, solution.V, *args, t.up, t.pairs, t.full_start,
