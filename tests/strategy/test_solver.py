@@ -16,7 +16,7 @@ from yacht.strategy.solver import (
     fast_selfplay,
     solve,
 )
-from yacht.strategy.solver.kernels import state_turn
+from yacht.strategy.solver.backend import current
 
 
 @pytest.mark.slow
@@ -41,8 +41,6 @@ def test_empty_card_value_is_expected_score() -> None:
 
 def _check_turns(name: str, opts: dict[str, str] | None = None, samples: int = 40) -> None:
     """The scalar per-state kernel gives back the table's value for sampled states."""
-    from yacht.strategy.solver.build import _kernel_args
-
     sol = solve(get(name, opts))
     spec = sol.spec
     t = spec.dice
@@ -56,8 +54,7 @@ def _check_turns(name: str, opts: dict[str, str] | None = None, samples: int = 4
         a = flag * spec.U + u
         E0 = np.empty(t.nfull)
         Ks = np.empty((spec.rolls, t.nall))
-        state_turn(m, a, sol.V, *_kernel_args(spec), t.up, t.pairs, t.full_start, t.faces,
-                   spec.rolls, E0, Ks)
+        current().state_turn(spec, sol.V, m, a, E0, Ks)
         assert Ks[-1, 0] == pytest.approx(float(sol.V[m, a]), abs=1e-9)
 
 

@@ -13,10 +13,9 @@ from yacht.engine.randomplay import random_turn
 from yacht.rules import get
 from yacht.strategy.advisor import advise_card
 from yacht.strategy.solver import fast_selfplay, solve
-from yacht.strategy.solver import kernels as K
+from yacht.strategy.solver.backend import current
 from yacht.strategy.solver.batch import option_values, situation_values, supported
-from yacht.strategy.solver.build import _kernel_args, _repeat_runner, build_table
-from yacht.strategy.solver.dice import proper_subsets
+from yacht.strategy.solver.build import _layers, _repeat_runner, build_table
 from yacht.strategy.solver.selfplay import forced_args
 from yacht.strategy.solver.spec import compile_ruleset
 
@@ -52,13 +51,11 @@ def _reachable(spec: object, V: np.ndarray) -> list[tuple[int, int]]:
 def test_wide_build_equals_the_per_mask_kernel(name: str, opts: dict[str, str] | None) -> None:
     """Two independent kernels (wide tiles vs one mask at a time) give the same table."""
     spec = compile_ruleset(get(name, opts))
-    wide_V, states = build_table(spec, workers=2)
-    final, run = _repeat_runner(spec, spec.umax())
-    masks = np.arange(1 << spec.nbox, dtype=np.int64)
-    pc = np.array([bin(int(m)).count("1") for m in masks])
+    wide_V, states, _ = build_table(spec, workers=2)
+    final, run, _ = _repeat_runner(spec, spec.umax().astype(np.int64))
+    order, bounds = _layers(spec.nbox)
     for k in range(spec.nbox - 1, -1, -1):
-        layer = masks[pc == k]
-        run(layer, 0, len(layer))
+        run(order[bounds[k]:bounds[k + 1]], 2)
     ref = final()
     idx = _reachable(spec, ref)
     ms = np.array([i[0] for i in idx])
@@ -142,17 +139,14 @@ def test_lockstep_selfplay_plays_the_same_games(name: str, opts: dict[str, str] 
     one-game kernel (turn values from the per-state kernel), dice stream for dice stream."""
     sol = solve(get(name, opts))
     spec = sol.spec
-    t = spec.dice
     games = 300
     wide = fast_selfplay(sol, games, seed=11, workers=2)
     totals = np.zeros(games, dtype=np.int64)
     bonus = np.zeros(games, dtype=np.bool_)
     yachts = np.zeros(games, dtype=np.int64)
-    fargs = forced_args(sol)
-    subs, nsubs = proper_subsets(t.n, t.faces)
-    K.play_games(0, games, 11, sol.V, *_kernel_args(spec), t.up, t.pairs, t.full_start, t.faces,
-                 spec.rolls, t.n, t.code_index, t.counts.astype(np.int64),
-                 t.size.astype(np.int64), subs, nsubs, *fargs, totals, bonus, yachts)
+    forced, fkeep = forced_args(sol)
+    current().play(spec, sol.V, games, 11, (0, 0, 0, -1, 0), forced, fkeep, totals, bonus,
+                   yachts, False, 2)
     # the policies agree up to exact ties (which both may break either way)
     same = (wide.totals == totals).mean()
     assert same > 0.97

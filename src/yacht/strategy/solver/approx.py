@@ -22,7 +22,7 @@ import numpy as np
 from yacht.rules import Ruleset
 
 from . import cache as diskcache
-from .spec import compile_ruleset
+from .spec import Spec, compile_ruleset
 
 if TYPE_CHECKING:
     from .build import Solution
@@ -47,13 +47,9 @@ def skip_upper_bound(ruleset: Ruleset, workers: int | None = None) -> float:
     >>> ub > 3 * 176.1
     True
     """
-    from concurrent.futures import ThreadPoolExecutor
+    from .backend import current as backend
+    from .build import _layers
 
-    from . import wide
-    from .build import placement_rows, tile_width
-    from .dice import sweep_tables
-
-    kernel: Any = wide.skip_chunk_wide
     spec = compile_ruleset(one_column(ruleset))
     if spec.U > 1 or spec.ybox >= 0 or spec.forced is not None or spec.rep_pts.any():
         from .spec import UnsupportedRuleset
@@ -64,25 +60,12 @@ def skip_upper_bound(ruleset: Ruleset, workers: int | None = None) -> float:
 
         raise UnsupportedRuleset(f"{ruleset.id}: the skip bound needs scores >= 0")
     T = len(ruleset.categories) * len(ruleset.columns)
-    nmask = 1 << spec.nbox
-    V = np.zeros((nmask, T + 1))
-    masks = np.arange(nmask, dtype=np.int64)
-    pc = np.array([bin(m).count("1") for m in range(nmask)])
-    t = spec.dice
-    args = (spec.score, spec.box_upper, spec.box_mult, spec.nbox, t.is_yacht, t.yface,
-            spec.joker_pts, spec.upper_of_face, spec.rep_pts, *placement_rows(spec),
-            *sweep_tables(t.n, t.faces), t.full_start, t.faces, spec.rolls, tile_width(spec))
+    V = np.zeros((1 << spec.nbox, T + 1))
+    order, bounds = _layers(spec.nbox)
+    be = backend()
     threads = max(1, workers or 2)
-    with ThreadPoolExecutor(threads) as pool:
-        for k in range(spec.nbox - 1, -1, -1):
-            layer = masks[pc == k]
-            n = len(layer)
-            chunks = max(1, min(n, threads * 4))
-            edges = [n * i // chunks for i in range(chunks + 1)]
-            futures = [pool.submit(kernel, layer, edges[i], edges[i + 1], V, *args)
-                       for i in range(chunks) if edges[i] < edges[i + 1]]
-            for f in futures:
-                f.result()
+    for k in range(spec.nbox - 1, -1, -1):
+        be.skip_layer(spec, order[bounds[k]:bounds[k + 1]], V, threads)
     return float(V[0, T]) * float(sum(ruleset.columns))
 
 
@@ -91,8 +74,22 @@ def one_column(rs: Ruleset) -> Ruleset:
     return replace(rs, id=f"{rs.id}~one-column", columns=(1,))
 
 
+def _fingerprint(spec: Spec, single: Spec) -> str:
+    return hashlib.sha256((spec.fingerprint() + single.fingerprint()).encode()).hexdigest()
+
+
+def estimate_ready(ruleset: Ruleset, spec: Spec) -> bool:
+    """Whether the simulated score and the bound are in the disk cache."""
+    key = ruleset.key
+    single = compile_ruleset(one_column(ruleset))
+    return diskcache.probe(diskcache.cache_path(key, kind="estimate"), key,
+                           _fingerprint(spec, single))
+
+
 def solve_approx(ruleset: Ruleset, *, cache: bool = True, progress: Any = False,
-                 workers: int | None = None) -> Solution:
+                 workers: int | None = None, estimate: bool = True) -> Solution:
+    """The decomposition strategy; with ``estimate``, also its simulated score and
+    the proven bound (cached on disk), which a computer player does not need."""
     from .build import Solution, solve
     from .selfplay import fast_selfplay
 
@@ -112,11 +109,15 @@ def solve_approx(ruleset: Ruleset, *, cache: bool = True, progress: Any = False,
     for col, mult in enumerate(ruleset.columns):
         V += mult * V1[(masks >> (col * ncat)) & low]
     del masks
-    table = V.astype(np.float32).reshape(-1, 1)
+    sol = Solution(spec, V.reshape(-1, 1), 1 << spec.nbox, time.perf_counter() - t0, single.built,
+                   0, exact=False)
     del V
-    sol = Solution(spec, table, 1 << spec.nbox, 0.0, True, 0, exact=False)
+    sol.note = ("strategy: exact turns, future = column 1 + 2 x column 2 one-column optimal "
+                "values")
+    if not estimate:
+        return sol
     key = ruleset.key
-    fp = hashlib.sha256((spec.fingerprint() + single.spec.fingerprint()).encode()).hexdigest()
+    fp = _fingerprint(spec, single.spec)
     path = diskcache.cache_path(key, kind="estimate")
     facts: dict[str, Any] | None = None
     if cache:

@@ -26,8 +26,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .build import Solution, placement_rows, tile_width, wide_ok
-from .dice import proper_subsets, sweep_tables
+from .backend import current as backend
+from .build import Solution
+from .dice import proper_subsets
+from .tables import wide_ok
 
 __all__ = ["OptionValues", "option_values", "situation_values", "supported"]
 
@@ -40,8 +42,9 @@ class OptionValues:
     past the end, and everywhere when no roll is left) and ``keep_value[i, j]``
     its value; ``box_value[i, b]`` is the value of scoring in box ``b`` (NaN
     when the rules do not allow it).
-    Values are the expected points from the start of the turn on (points
-    already on the card not included), as ``Solution.future``.
+    Values are the expected final totals for the card totals given (with
+    none given: the expected points from the start of the turn on, as
+    ``Solution.future``).
     """
 
     keep_index: npt.NDArray[np.int64]
@@ -54,41 +57,21 @@ def supported(solution: Solution) -> bool:
     return wide_ok(solution.spec)
 
 
-def _fixed_args(solution: Solution) -> tuple[Any, ...]:
-    """The kernel arguments that depend only on the solution (made once per solution)."""
-    hit = _ARGS.get(id(solution))
-    if hit is not None and hit[0] is solution:
-        return hit[1]
-    spec = solution.spec
-    t = spec.dice
-    subs, nsubs = proper_subsets(t.n, t.faces)
-    args = (solution.V, spec.U, spec.need, spec.bonus_amt, spec.score, spec.box_upper,
-            spec.box_mult, spec.nbox, t.is_yacht, t.yface, spec.ybox, spec.jmode, spec.ybonus,
-            spec.joker_pts, spec.upper_of_face, spec.rep_pts, *placement_rows(spec),
-            *sweep_tables(t.n, t.faces), t.full_start, t.faces, spec.rolls, subs, nsubs)
-    if len(_ARGS) > 8:
-        _ARGS.clear()
-    _ARGS[id(solution)] = (solution, args)
-    return args
-
-
-_ARGS: dict[int, tuple[Solution, tuple[Any, ...]]] = {}
-
-
 def option_values(solution: Solution, masks: Sequence[int] | npt.NDArray[Any],
                   auxs: Sequence[int] | npt.NDArray[Any],
                   outcomes: Sequence[int] | npt.NDArray[Any],
                   rolls_left: Sequence[int] | npt.NDArray[Any],
-                  workers: int = 1) -> OptionValues:
+                  workers: int = 1,
+                  card_totals: Sequence[float] | npt.NDArray[Any] | None = None
+                  ) -> OptionValues:
     """Values of every option of each situation (normal turns only: not the forced
     first turn of a ruleset that has one).
 
     ``outcomes`` are indices among the n-dice outcomes (``index - full_start``).
-    Raises ``ValueError`` for a ruleset with a repeat box or for bad input.
+    ``card_totals``: the points already on each card (added to every value, so
+    that values are expected final totals). Raises ``ValueError`` for a ruleset
+    with a repeat box or for bad input.
     """
-    from . import wide
-
-    kernel: Any = wide.advise_chunk
     spec = solution.spec
     if not supported(solution):
         raise ValueError(f"{spec.ruleset.id}: batch option values do not cover a repeat box")
@@ -100,6 +83,8 @@ def option_values(solution: Solution, masks: Sequence[int] | npt.NDArray[Any],
     n = len(sm)
     if not len(sa) == len(sd) == len(sr) == n:
         raise ValueError("masks, auxs, outcomes and rolls_left must have the same length")
+    if card_totals is not None and len(card_totals) != n:
+        raise ValueError("card_totals must have one entry per situation")
     full = (1 << spec.nbox) - 1
     if n and ((sm < 0).any() or (sm >= full).any() or (sa < 0).any() or (sa >= spec.A).any()
               or (sd < 0).any() or (sd >= t.nfull).any() or (sr < 0).any()
@@ -108,22 +93,17 @@ def option_values(solution: Solution, masks: Sequence[int] | npt.NDArray[Any],
                          f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
     subs, nsubs = proper_subsets(t.n, t.faces)
     listed = (np.arange(subs.shape[1]) < nsubs[sd][:, None]) & (sr[:, None] > 0)
-    keep_index = np.where(listed, subs[sd], -1)
+    keep_index = np.where(listed, subs[sd], -1).astype(np.int64)
     keep_value = np.empty((n, subs.shape[1]))
     box_value = np.empty((n, spec.nbox))
-    # a few situations: a narrow tile (less scratch to clear)
-    tile = min(tile_width(spec), max(8, (n + 7) // 8 * 8))
-    args = (sm, sa, sd, sr, *_fixed_args(solution), tile, keep_value, box_value)
-    workers = max(1, int(workers))
-    if workers == 1 or n < 256:
-        kernel(0, n, *args)
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-
-        edges = [n * i // workers for i in range(workers + 1)]
-        with ThreadPoolExecutor(workers) as ex:
-            list(ex.map(lambda i: kernel(edges[i], edges[i + 1], *args), range(workers)))
-    return OptionValues(keep_index.astype(np.int64), keep_value, box_value)
+    if n:
+        backend().option_values(spec, solution.V, sm, sa, sd, sr, keep_value, box_value,
+                                max(1, int(workers)))
+    if card_totals is not None:
+        base = np.asarray(card_totals, dtype=np.float64)[:, None]
+        keep_value += base
+        box_value += base
+    return OptionValues(keep_index, keep_value, box_value)
 
 
 def situation_values(solution: Solution, mask: int, aux: int, outcome: int,
@@ -137,9 +117,6 @@ def situation_values(solution: Solution, mask: int, aux: int, outcome: int,
     >>> ov.box_value.shape, bool(ov.keep_index[0, 0] == -1)
     ((1, 13), True)
     """
-    from . import wide
-
-    kernel: Any = wide.advise_chunk
     spec = solution.spec
     t = spec.dice
     if not supported(solution):
@@ -148,12 +125,12 @@ def situation_values(solution: Solution, mask: int, aux: int, outcome: int,
             and 0 <= outcome < t.nfull and 0 <= rolls_left < spec.rolls):
         raise ValueError("the situation is out of range (mask of an unfinished card, aux < "
                          f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
-    fixed = _fixed_args(solution)
-    subs, nsubs = fixed[-2], fixed[-1]
+    subs, nsubs = proper_subsets(t.n, t.faces)
     keep_value = np.empty((1, subs.shape[1]))
     box_value = np.empty((1, spec.nbox))
     one = np.array([mask, aux, outcome, rolls_left], dtype=np.int64)
-    kernel(0, 1, one[0:1], one[1:2], one[2:3], one[3:4], *fixed, 8, keep_value, box_value)
+    backend().option_values(spec, solution.V, one[0:1], one[1:2], one[2:3], one[3:4],
+                            keep_value, box_value, 1)
     k = int(nsubs[outcome]) if rolls_left > 0 else 0
     keep_index = np.full((1, subs.shape[1]), -1, dtype=np.int64)
     keep_index[0, :k] = subs[outcome, :k]

@@ -1,15 +1,18 @@
-"""Build (or load) the table of a ruleset and wrap it as a :class:`Solution`."""
+"""Build (or load) the table of a ruleset and wrap it as a :class:`Solution`.
+
+Thread-safe: two threads asking for the same table at once build (or load)
+it once (a lock per table key); a :class:`Solution` may be shared by threads.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
-import tracemalloc
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -18,16 +21,20 @@ import numpy.typing as npt
 from yacht.rules import Ruleset, Scorecard
 
 from . import cache as diskcache
-from .dice import sweep_tables
+from .backend import current as backend
 from .spec import Spec, compile_ruleset
+from .tables import padded_stride, placement_rows, tile_width, wide_ok
 
-__all__ = ["Solution", "clear_memory_cache", "solve"]
+__all__ = ["Solution", "clear_memory_cache", "is_ready", "solve"]
 
 Progress = Callable[[int, int], None]
 F64 = npt.NDArray[np.float64]
 
-# tables bigger than this many cells are stored as float32 (error far below 0.0005)
+# tables bigger than this many cells are stored on disk as float32 (error far below 0.0005)
 FLOAT32_CELLS = 1 << 23
+
+# re-exported for the callers that read them from here
+__all__ += ["padded_stride", "placement_rows", "tile_width", "wide_ok"]
 
 
 def _threads(workers: int | None) -> int:
@@ -36,146 +43,53 @@ def _threads(workers: int | None) -> int:
     return max(1, min(64, workers))
 
 
-def _kernel_args(spec: Spec) -> tuple[Any, ...]:
-    t = spec.dice
-    return (spec.U, spec.need, spec.bonus_amt, spec.score, spec.box_upper, spec.box_mult,
-            spec.nbox, t.is_yacht, t.yface, spec.ybox, spec.jmode, spec.ybonus,
-            spec.joker_pts, spec.upper_of_face, spec.rep_pts)
+def _layers(nbox: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """All masks ordered by the number of boxes filled, and where each count starts."""
+    nmask = 1 << nbox
+    masks = np.arange(nmask, dtype=np.int64)
+    pc = np.zeros(nmask, dtype=np.int8)
+    for b in range(nbox):
+        pc += ((masks >> b) & 1).astype(np.int8)
+    order = np.argsort(pc, kind="stable").astype(np.int64)
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(pc, minlength=nbox + 1))])
+    return order, bounds.astype(np.int64)
 
 
 def build_table(spec: Spec, progress: Progress | None = None,
-                workers: int | None = None) -> tuple[npt.NDArray[Any], int]:
-    """The value of every card state: ``V[mask, aux]`` (see :mod:`.kernels`) and the count.
+                workers: int | None = None) -> tuple[F64, int, int]:
+    """The value of every card state: ``V[mask, aux]`` (see :mod:`.kernels`), the
+    number of states, and the bytes of the arrays the build used.
 
     Masks are solved layer by layer (most boxes filled first); the masks of a
     layer are independent and are spread over ``workers`` threads.
     """
     nmask = 1 << spec.nbox
-    masks = np.arange(nmask, dtype=np.int64)
-    pc = np.zeros(nmask, dtype=np.int8)
-    for b in range(spec.nbox):
-        pc += ((masks >> b) & 1).astype(np.int8)
-    order = np.argsort(pc, kind="stable").astype(np.int64)
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(pc, minlength=spec.nbox + 1))])
+    order, bounds = _layers(spec.nbox)
     threads = _threads(workers)
-    umax = spec.umax()
-    final, run = (_wide_runner if wide_ok(spec) else _repeat_runner)(spec, umax)
-
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(threads) as pool:
-        for k in range(spec.nbox - 1, -1, -1):
-            layer = order[bounds[k]:bounds[k + 1]]
-            nchunks = max(1, min(len(layer), threads * 8 if len(layer) > 64 else threads))
-            edges = [len(layer) * i // nchunks for i in range(nchunks + 1)]
-            if threads == 1 or nchunks == 1:
-                run(layer, 0, len(layer))
-            else:
-                futures = [pool.submit(run, layer, edges[i], edges[i + 1])
-                           for i in range(nchunks) if edges[i] < edges[i + 1]]
-                for f in futures:
-                    f.result()
-            if progress is not None:
-                progress(spec.nbox - k, spec.nbox)
+    umax = spec.umax().astype(np.int64)
+    final, run, used = (_wide_runner if wide_ok(spec) else _repeat_runner)(spec, umax)
+    for k in range(spec.nbox - 1, -1, -1):
+        run(order[bounds[k]:bounds[k + 1]], threads)
+        if progress is not None:
+            progress(spec.nbox - k, spec.nbox)
     nflag = np.ones(nmask, dtype=np.int64)
     if spec.nflag == 2:
-        nflag += (masks >> spec.ybox) & 1
-    states = int(((umax.astype(np.int64) + 1) * nflag).sum())
-    return final(), states
+        nflag += (np.arange(nmask, dtype=np.int64) >> spec.ybox) & 1
+    states = int(((umax + 1) * nflag).sum())
+    V = final()
+    return V, states, used + V.nbytes + order.nbytes + umax.nbytes
 
 
-Runner = Callable[[npt.NDArray[np.int64], int, int], None]
-Final = Callable[[], npt.NDArray[Any]]
+Runner = Callable[[npt.NDArray[np.int64], int], None]
+Final = Callable[[], F64]
 
 
-def tile_width(spec: Spec) -> int:
-    """States solved side by side by the wide kernels (rows stay in cache)."""
-    return 64 if spec.dice.nall <= 1024 else 32
-
-
-def wide_ok(spec: Spec) -> bool:
-    """Whether the wide kernels cover ``spec``: no repeat box (every turn fills a box)
-    and no box scoring below zero (0 points is never better than the dice's points)."""
-    return not spec.rep_pts.any() and bool((spec.score >= 0).all()
-                                           and (spec.box_mult >= 0).all())
-
-
-@lru_cache(maxsize=32)
-def placement_rows(spec: Spec) -> tuple[npt.NDArray[Any], ...]:
-    """The row tables of :func:`wide.e0_games` (placements of many states at once).
-
-    Row ``r`` is "the value after box ``row_box[r]``": for a tracked upper box one
-    row per score it can take (``row_pts``, points and bonus included), else one
-    row (a Yahtzee box with the bonus rule has two: flag 0 and flag 1).
-    ``zrow[b]``: the row of 0 points in box ``b``; ``prow[d, :npd[d]]`` with
-    ``padd``: the rows (and points to add) of the boxes where outcome ``d``
-    scores points.
-    """
-    tracked = spec.U > 1
-    rows: list[tuple[int, int, int, bool]] = []
-    zrow = np.zeros(spec.nbox, dtype=np.int64)
-    slot: dict[tuple[int, int], int] = {}
-    for b in range(spec.nbox):
-        if tracked and spec.box_upper[b]:
-            for pts in sorted({0, *map(int, spec.score[b])}):
-                slot[b, pts] = len(rows)
-                rows.append((b, pts, -1, True))
-            zrow[b] = slot[b, 0]
-        elif b == spec.ybox and spec.ybonus > 0:
-            zrow[b] = len(rows)
-            rows.append((b, 0, 0, False))
-            slot[b, 1] = len(rows)
-            rows.append((b, 0, 1, False))
-        else:
-            zrow[b] = slot[b, 1] = len(rows)
-            rows.append((b, 0, -1, False))
-    nfull = spec.dice.nfull
-    lists: list[list[tuple[int, float]]] = []
-    for d in range(nfull):
-        out: list[tuple[int, float]] = []
-        for b in range(spec.nbox):
-            pts = int(spec.score[b, d])
-            if pts <= 0:
-                continue
-            if tracked and spec.box_upper[b]:
-                out.append((slot[b, pts], 0.0))
-            else:
-                out.append((slot[b, 1], float(pts * spec.box_mult[b])))
-        lists.append(out)
-    width = max(1, max(len(x) for x in lists))
-    prow = np.zeros((nfull, width), dtype=np.int64)
-    padd = np.zeros((nfull, width), dtype=np.float64)
-    npd = np.zeros(nfull, dtype=np.int64)
-    for d, out in enumerate(lists):
-        npd[d] = len(out)
-        for k, (r, add) in enumerate(out):
-            prow[d, k] = r
-            padd[d, k] = add
-    row_box = np.array([r[0] for r in rows], dtype=np.int64)
-    row_pts = np.array([r[1] for r in rows], dtype=np.int64)
-    row_flag = np.array([r[2] for r in rows], dtype=np.int64)
-    row_upper = np.array([r[3] for r in rows], dtype=np.bool_)
-    return row_box, row_pts, row_flag, row_upper, zrow, prow, padd, npd
-
-
-def padded_stride(spec: Spec) -> int:
-    """Columns per flag in the padded layout: the upper totals, then room for the
-    largest upper score past the cap (those repeat the capped value)."""
-    if spec.U == 1:
-        return 1
-    return spec.U + int(spec.score[spec.box_upper].max())
-
-
-def _wide_runner(spec: Spec, umax: npt.NDArray[np.int32]) -> tuple[Final, Runner]:
-    """The wide-tile build (:mod:`.wide`): returns (final table getter, chunk runner)."""
-    from . import wide
-
-    kernel: Any = wide.solve_chunk_wide
-    t = spec.dice
+def _wide_runner(spec: Spec, umax: npt.NDArray[np.int64]) -> tuple[Final, Runner, int]:
+    """The wide-tile build: returns (final table getter, layer runner, bytes used)."""
+    be = backend()
     nmask = 1 << spec.nbox
     U = spec.U
     masks = np.arange(nmask, dtype=np.int64)
-    umax64 = umax.astype(np.int64)
     S = padded_stride(spec)
     if U > 1:
         rem = np.zeros(nmask, dtype=np.int64)
@@ -183,47 +97,37 @@ def _wide_runner(spec: Spec, umax: npt.NDArray[np.int32]) -> tuple[Final, Runner
             if spec.box_upper[b]:
                 rem += (1 - ((masks >> b) & 1)) * int(spec.score[b].max())
         # below need - rem the bonus is out of reach: one value stands for all
-        ulo = np.minimum(umax64, np.maximum(0, spec.need - rem - 1))
+        ulo = np.minimum(umax, np.maximum(0, spec.need - rem - 1))
     else:
         ulo = np.zeros(nmask, dtype=np.int64)
     nflag = np.ones(nmask, dtype=np.int64)
     if spec.nflag == 2:
         nflag += (masks >> spec.ybox) & 1
     Vp = np.zeros((nmask, spec.nflag * S))
-    args = (Vp, S, ulo, umax64, nflag, spec.need, spec.bonus_amt, spec.score, spec.box_upper,
-            spec.box_mult, spec.nbox, t.is_yacht, t.yface, spec.ybox, spec.jmode, spec.ybonus,
-            spec.joker_pts, spec.upper_of_face, spec.rep_pts, *placement_rows(spec),
-            *sweep_tables(t.n, t.faces), t.full_start, t.faces, spec.rolls, tile_width(spec))
 
-    def run(layer: npt.NDArray[np.int64], lo: int, hi: int) -> None:
-        kernel(layer, lo, hi, *args)
+    def run(layer: npt.NDArray[np.int64], threads: int) -> None:
+        be.build_layer(spec, layer, Vp, S, ulo, umax, nflag, threads)
 
-    def final() -> npt.NDArray[Any]:
-        dtype = np.float64 if nmask * spec.A <= FLOAT32_CELLS else np.float32
-        V = np.empty((nmask, spec.A), dtype=dtype)
+    def final() -> F64:
+        if S == U:
+            return Vp
+        V = np.empty((nmask, spec.A))
         for fl in range(spec.nflag):
             V[:, fl * U:(fl + 1) * U] = Vp[:, fl * S:fl * S + U]
         return V
 
-    return final, run
+    return final, run, Vp.nbytes + ulo.nbytes + nflag.nbytes
 
 
-def _repeat_runner(spec: Spec, umax: npt.NDArray[np.int32]) -> tuple[Final, Runner]:
+def _repeat_runner(spec: Spec, umax: npt.NDArray[np.int64]) -> tuple[Final, Runner, int]:
     """A build with a repeat box: every state is a fixed point, solved mask by mask."""
-    from . import kernels
+    be = backend()
+    V = np.zeros((1 << spec.nbox, spec.A))
 
-    solve_chunk: Any = kernels.solve_chunk
-    nmask = 1 << spec.nbox
-    dtype = np.float64 if nmask * spec.A <= FLOAT32_CELLS else np.float32
-    V = np.zeros((nmask, spec.A), dtype=dtype)
-    t = spec.dice
-    args = _kernel_args(spec)
+    def run(layer: npt.NDArray[np.int64], threads: int) -> None:
+        be.build_repeat_layer(spec, layer, V, umax, threads)
 
-    def run(layer: npt.NDArray[np.int64], lo: int, hi: int) -> None:
-        solve_chunk(layer, lo, hi, V, umax, *args, t.up, t.down, t.full_start, t.faces,
-                    spec.rolls)
-
-    return (lambda: V), run
+    return (lambda: V), run, 0
 
 
 def forced_turn_tables(spec: Spec) -> tuple[F64, float]:
@@ -286,7 +190,7 @@ class Solution:
     """The solved table of one ruleset; see ``API.md`` for the contract."""
 
     spec: Spec
-    V: npt.NDArray[Any]
+    V: F64
     states: int
     seconds: float
     built: bool
@@ -299,6 +203,11 @@ class Solution:
     estimate: float | None = None
     _turns: OrderedDict[tuple[int, int], tuple[F64, F64]] = field(
         default_factory=OrderedDict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        # the kernels read float64 tables (big tables are float32 on disk only)
+        self.V = np.ascontiguousarray(self.V, dtype=np.float64)
 
     @property
     def ruleset(self) -> Ruleset:
@@ -341,27 +250,39 @@ class Solution:
         return base + float(self.V[m, a])
 
     def turn_tables(self, mask: int, aux: int) -> tuple[F64, F64]:
-        """(E0, Ks) of a normal turn from state (mask, aux); see :func:`kernels.keep_levels`."""
-        key = (mask, aux)
-        hit = self._turns.get(key)
-        if hit is not None:
-            self._turns.move_to_end(key)
-            return hit
-        from . import kernels
+        """(E0, Ks) of a normal turn from state (mask, aux); see :func:`kernels.keep_levels`.
 
-        state_turn: Any = kernels.state_turn
+        Kept in a small cache per solution (safe to use from several threads)."""
+        key = (mask, aux)
+        with self._lock:
+            hit = self._turns.get(key)
+            if hit is not None:
+                self._turns.move_to_end(key)
+                return hit
         t = self.spec.dice
         E0 = np.empty(t.nfull)
         Ks = np.empty((self.spec.rolls, t.nall))
-        state_turn(mask, aux, self.V, *_kernel_args(self.spec), t.up, t.pairs, t.full_start,
-                   t.faces, self.spec.rolls, E0, Ks)
-        self._turns[key] = (E0, Ks)
-        if len(self._turns) > 4096:
-            self._turns.popitem(last=False)
+        backend().state_turn(self.spec, self.V, mask, aux, E0, Ks)
+        E0.flags.writeable = False
+        Ks.flags.writeable = False
+        with self._lock:
+            self._turns[key] = (E0, Ks)
+            if len(self._turns) > 4096:
+                self._turns.popitem(last=False)
         return E0, Ks
 
 
 _MEMORY: dict[str, Solution] = {}
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+
+
+def _key_lock(key: str) -> threading.Lock:
+    with _LOCKS_LOCK:
+        lock = _LOCKS.get(key)
+        if lock is None:
+            lock = _LOCKS[key] = threading.Lock()
+        return lock
 
 
 def clear_memory_cache() -> None:
@@ -380,31 +301,78 @@ def _bar(label: str) -> Progress:
     return show
 
 
+def _too_big(spec: Spec) -> bool:
+    """Games solved by the decomposition of ``approx.py`` instead of an exact table."""
+    return spec.nbox > 24 or (spec.dice.n >= 8 and spec.nbox > 16)
+
+
+def _memory_hit(ruleset: Ruleset, spec: Spec | None = None) -> Solution | None:
+    hit = _MEMORY.get(ruleset.key)
+    if hit is None:
+        return None
+    if hit.ruleset == ruleset:
+        return hit
+    if spec is not None and hit.spec.fingerprint() == spec.fingerprint():
+        return hit
+    return None
+
+
+def is_ready(ruleset: Ruleset) -> bool:
+    """Whether :func:`solve` would answer without building: the table is in memory or
+    in the disk cache (only the file's header is checked). Loads no kernels.
+
+    >>> from yacht.rules import get
+    >>> is_ready(get("tommys-crag")) == is_ready(get("tommys-crag"))
+    True
+    """
+    if _memory_hit(ruleset) is not None:
+        return True
+    spec = compile_ruleset(ruleset)
+    if _too_big(spec):
+        from .approx import estimate_ready, one_column
+
+        return is_ready(one_column(ruleset)) and estimate_ready(ruleset, spec)
+    return diskcache.probe(diskcache.cache_path(ruleset.key), ruleset.key, spec.fingerprint())
+
+
 def solve(ruleset: Ruleset, *, cache: bool = True, progress: bool | Progress = False,
-          workers: int | None = None) -> Solution:
+          workers: int | None = None, estimate: bool = True) -> Solution:
     """The optimal solitaire table of ``ruleset``: from memory, from disk, or built now.
 
     ``progress=True`` draws a bar on stderr while building; a callable gets
     ``(done, total)`` layers. ``cache=False`` neither reads nor writes the disk.
+    ``estimate=False`` (games too big for an exact table only): the strategy
+    alone, without its simulated score and bound (what a computer player needs).
+    Two threads asking for the same table build it once.
 
     >>> from yacht.rules import get
     >>> round(solve(get("tommys-crag")).expected_score, 2)
     149.85
     """
-    key = ruleset.key
-    hit = _MEMORY.get(key)
-    if hit is not None and hit.ruleset == ruleset:
+    hit = _memory_hit(ruleset)
+    if hit is not None and (estimate is False or hit.exact or hit.estimate is not None):
         return hit
     spec = compile_ruleset(ruleset)
-    fp = spec.fingerprint()
-    if hit is not None and hit.spec.fingerprint() == fp:
-        return hit
-    if spec.nbox > 24 or (spec.dice.n >= 8 and spec.nbox > 16):
-        from .approx import solve_approx
+    key = ruleset.key
+    with _key_lock(key):
+        hit = _memory_hit(ruleset, spec)
+        if hit is not None and (estimate is False or hit.exact or hit.estimate is not None):
+            return hit
+        if _too_big(spec):
+            from .approx import solve_approx
 
-        sol = solve_approx(ruleset, cache=cache, progress=progress, workers=workers)
+            sol = solve_approx(ruleset, cache=cache, progress=progress, workers=workers,
+                               estimate=estimate)
+        else:
+            sol = _load_or_build(ruleset, spec, cache, progress, workers)
         _MEMORY[key] = sol
         return sol
+
+
+def _load_or_build(ruleset: Ruleset, spec: Spec, cache: bool, progress: bool | Progress,
+                   workers: int | None) -> Solution:
+    key = ruleset.key
+    fp = spec.fingerprint()
     path = diskcache.cache_path(key)
     if cache:
         loaded = diskcache.load(path, key, fp)
@@ -415,7 +383,6 @@ def solve(ruleset: Ruleset, *, cache: bool = True, progress: bool | Progress = F
                                False, int(facts.get("peak_memory", 0)),
                                arrays.get("forced_keep"), float(facts.get("forced_start", 0.0)))
                 if sol.V.shape == (1 << spec.nbox, spec.A):
-                    _MEMORY[key] = sol
                     return sol
             except (KeyError, ValueError, TypeError):
                 pass
@@ -427,24 +394,16 @@ def solve(ruleset: Ruleset, *, cache: bool = True, progress: bool | Progress = F
     else:
         cb = progress
     t0 = time.perf_counter()
-    tracing = not tracemalloc.is_tracing()
-    if tracing:
-        tracemalloc.start()
-    try:
-        V, states = build_table(spec, cb, workers)
-        fkeep, fstart = (forced_turn_tables(spec) if spec.forced is not None else (None, 0.0))
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        if tracing:
-            tracemalloc.stop()
+    V, states, peak = build_table(spec, cb, workers)
+    fkeep, fstart = (forced_turn_tables(spec) if spec.forced is not None else (None, 0.0))
     seconds = time.perf_counter() - t0
     sol = Solution(spec, V, states, seconds, True, peak, fkeep, fstart)
     if cache:
-        to_save: dict[str, npt.NDArray[Any]] = {"V": V}
+        stored = V if V.size <= FLOAT32_CELLS else V.astype(np.float32)
+        to_save: dict[str, npt.NDArray[Any]] = {"V": stored}
         if fkeep is not None:
             to_save["forced_keep"] = fkeep
         diskcache.save(path, key, fp, to_save, {"states": states, "seconds": seconds,
                                                 "peak_memory": peak, "forced_start": fstart,
                                                 "expected_score": sol.expected_score})
-    _MEMORY[key] = sol
     return sol

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["FORMAT_VERSION", "cache_dir", "cache_path", "load", "save"]
+__all__ = ["FORMAT_VERSION", "cache_dir", "cache_path", "load", "probe", "save"]
 
 FORMAT_VERSION = 1
 MAGIC = b"YACHTSOL"
@@ -83,6 +83,24 @@ def save(path: Path, key: str, fingerprint: str, arrays: dict[str, npt.NDArray[A
         print(f"yacht: warning: cannot save the solver table in {path.parent} "
               f"({e.strerror or e}); it stays in memory only", file=sys.stderr)
         return False
+
+
+def probe(path: Path, key: str, fingerprint: str) -> bool:
+    """Whether ``path`` looks like the table of ``key`` (its header only: cheap).
+
+    :func:`load` still checks the whole file; a damaged one is then rebuilt.
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(12)
+            if len(head) < 12 or head[:8] != MAGIC:
+                return False
+            hlen = int.from_bytes(head[8:12], "little")
+            header = json.loads(f.read(hlen).decode())
+    except (OSError, ValueError, UnicodeDecodeError):
+        return False
+    return bool(isinstance(header, dict) and header.get("format") == FORMAT_VERSION
+                and header.get("key") == key and header.get("fingerprint") == fingerprint)
 
 
 def load(path: Path, key: str, fingerprint: str

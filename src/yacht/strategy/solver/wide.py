@@ -1,5 +1,8 @@
 """numba kernels that solve many card states side by side ("wide tiles").
 
+(The fallback of the C extension, which runs the same algorithms; every kernel
+reads the rules and dice tables from one :class:`~.tables.KernelTables` ``kt``.)
+
 The turn of one card state is a chain of sweeps over the dice multisets
 (see :mod:`.kernels`). Each sweep step touches a handful of rows, so what
 it costs is mostly per row, not per value; these kernels therefore solve
@@ -36,9 +39,11 @@ from numba import njit
 
 from .kernels import (
     best_place,
+    box_allowed,
+    box_points,
+    box_values,
     forced_turn_dice,
     joker_rules,
-    place_box,
     play_turn_dice,
     seed_stream,
 )
@@ -113,18 +118,17 @@ def _max_group(K: Any, M: Any, rows: Any, lo: Any, hi: Any, c: Any, dc: Any, t: 
 
 
 @njit(cache=True, nogil=True, fastmath=True)
-def levels_wide(K: Any, M: Any, up: Any, dc: Any, mrows: Any, mgroups: Any, prob: Any,
-                full_start: Any, nall: Any, faces: Any, rolls: Any, tile: Any, cw: Any,
-                inv: Any, save: Any, Ks: Any) -> Any:
+def levels_wide(kt: Any, K: Any, M: Any, rolls: Any, tile: Any, cw: Any, save: Any,
+                Ks: Any) -> Any:
     """Turn values of ``cw`` states side by side.
 
     ``K`` and ``M`` are flat ``(nall + 1) * tile`` arrays; on entry the rows of
     the ``n``-dice outcomes (``full_start <= s < nall``) of ``K`` hold the
     placement values ``E0``. On return row 0 of ``K`` holds the value of each
-    column at the start of the turn. ``dc[s]`` lists the multisets one die
-    below ``s``; the max sweep visits the rows in the order ``mrows``, in
-    groups ``mgroups[g] = (first, end, count of faces shown)`` that respect
-    the sizes (a row only reads smaller ones). ``prob``: the chance of each
+    column at the start of the turn. ``kt.dc[s]`` lists the multisets one die
+    below ``s``; the max sweep visits the rows in the order ``kt.mrows``, in
+    groups ``kt.mgroups[g] = (first, end, count of faces shown)`` that respect
+    the sizes (a row only reads smaller ones). ``kt.prob``: the chance of each
     outcome when all dice are rolled.
 
     With ``save``, ``Ks[level * nall * tile:]`` gets rows ``0 .. nall - 1`` of
@@ -133,6 +137,13 @@ def levels_wide(K: Any, M: Any, up: Any, dc: Any, mrows: Any, mgroups: Any, prob
     holding those dice with ``level`` rolls left (``E0`` at level 0). Without
     it, the last level computes row 0 only (the roll of all the dice).
     """
+    up = kt.up
+    dc = kt.dc
+    prob = kt.prob
+    full_start = kt.full_start
+    faces = kt.faces
+    nall = up.shape[0]
+    inv = 1.0 / faces
     t = np.uint64(tile)
     uw = np.uint64(cw)
     for level in range(rolls):
@@ -180,8 +191,9 @@ def levels_wide(K: Any, M: Any, up: Any, dc: Any, mrows: Any, mgroups: Any, prob
         if level == rolls - 1:
             break
         # best keep of each multiset: M[s] = max(K[s], M[s - face] for each face shown)
-        for g in range(mgroups.shape[0]):
-            _max_group(K, M, mrows, mgroups[g, 0], mgroups[g, 1], mgroups[g, 2], dc, t, cw)
+        for g in range(kt.mgroups.shape[0]):
+            _max_group(K, M, kt.mrows, kt.mgroups[g, 0], kt.mgroups[g, 1], kt.mgroups[g, 2],
+                       dc, t, cw)
         for s in range(full_start, nall):
             o = np.uint64(s) * t
             for w in range(uw):
@@ -189,9 +201,11 @@ def levels_wide(K: Any, M: Any, up: Any, dc: Any, mrows: Any, mgroups: Any, prob
 
 
 @njit(cache=True, nogil=True)
-def _scratch(nall: Any, tile: Any, nrows: Any, saved_levels: Any) -> Any:
+def _scratch(kt: Any, tile: Any, saved_levels: Any) -> Any:
     """Working arrays of a tile: K, M (its dummy row set), A, Z, Ks, and the
     per-column state arrays (mask, upper total, flag)."""
+    nall = kt.up.shape[0]
+    nrows = kt.row_box.shape[0]
     K = np.zeros((nall + 1) * tile)
     M = np.zeros((nall + 1) * tile)
     for j in range(tile):
@@ -205,16 +219,109 @@ def _scratch(nall: Any, tile: Any, nrows: Any, saved_levels: Any) -> Any:
     return K, M, A, Z, Ks, gm, gu, gf
 
 
+@njit(cache=True, nogil=True, fastmath=True)
+def e0_games(kt: Any, G: Any, gm: Any, gu: Any, gf: Any, K: Any, tile: Any, V: Any, cs: Any,
+             cap: Any, A: Any, Z: Any) -> Any:
+    """Placement values ``E0`` of ``G`` states (one per column, states of any masks).
+
+    ``V[mask, flag * cs + u]`` is the value table (upper totals capped at ``cap``).
+    Each open box contributes through a few "rows" (the value after it, for
+    each upper score it can take); with those gathered per state, the best
+    placement of every outcome is a max of ``npd[d]`` rows plus the zero row
+    ``Z``, vectorised over the states. Needs no box scoring below zero.
+    Yacht outcomes under the joker/bonus rules are then redone per state from the
+    same rows, by :func:`kernels.joker_rules`.
+    """
+    row_box = kt.row_box
+    nrows = row_box.shape[0]
+    nfull = kt.score.shape[1]
+    full_start = kt.full_start
+    need = kt.need
+    t = np.uint64(tile)
+    cw = np.uint64((G + 7) // 8 * 8)
+    for r in range(nrows):
+        b = row_box[r]
+        ro = np.uint64(r) * t
+        for g in range(G):
+            m = gm[g]
+            if ((m >> b) & 1) == 1:
+                A[ro + np.uint64(g)] = NEG
+                continue
+            u = gu[g]
+            fl = gf[g] if kt.row_flag[r] < 0 else kt.row_flag[r]
+            nm = m | (1 << b)
+            if kt.row_upper[r]:
+                pts = kt.row_pts[r]
+                mult = kt.box_mult[b]
+                nu = u + pts
+                v = float(pts * mult)
+                if u < need and nu >= need:
+                    v += kt.bonus_amt * mult
+                if nu > cap:
+                    nu = cap
+                A[ro + np.uint64(g)] = v + V[nm, fl * cs + nu]
+            else:
+                A[ro + np.uint64(g)] = V[nm, fl * cs + u]
+        for g in range(G, cw):
+            A[ro + np.uint64(g)] = 0.0
+    # Z: rows 0 and 1 ping-pong, the result ends in row 2 (stores never guarded)
+    zi = np.uint64(0)
+    for w in range(cw):
+        Z[w] = NEG
+    for b in range(kt.nbox):
+        zo = np.uint64(kt.zrow[b]) * t
+        zs = zi * t
+        zd = (np.uint64(1) - zi) * t
+        for w in range(cw):
+            Z[zd + w] = max(Z[zs + w], A[zo + w])
+        zi = np.uint64(1) - zi
+    z2 = np.uint64(2) * t
+    zs = zi * t
+    for w in range(cw):
+        Z[z2 + w] = Z[zs + w]
+    for d in range(nfull):
+        o = np.uint64(full_start + d) * t
+        si = z2
+        di = np.uint64(0)
+        for k in range(kt.npd[d]):
+            ro = np.uint64(kt.prow[d, k]) * t
+            add = kt.padd[d, k]
+            for w in range(cw):
+                Z[di + w] = max(Z[si + w], add + A[ro + w])
+            si = di
+            di = t - di
+        for w in range(cw):
+            K[o + w] = Z[si + w]
+    if kt.ybox >= 0 and (kt.jmode > 0 or kt.ybonus > 0):
+        # a yacht once the Yahtzee box is filled: the joker rule and the bonus,
+        # per state, from the rows already gathered
+        for d in range(nfull):
+            if not kt.is_yacht[d]:
+                continue
+            o = np.uint64(full_start + d) * t
+            for g in range(G):
+                m = gm[g]
+                if ((m >> kt.ybox) & 1) == 0:
+                    continue
+                restrict, lower_only, jok = joker_rules(kt, m, d)
+                best = NEG
+                for b in range(kt.nbox):
+                    if ((m >> b) & 1) == 1 or not box_allowed(kt, b, restrict, lower_only):
+                        continue
+                    pts = box_points(kt, b, d, jok)
+                    zr = kt.zrow[b]
+                    if kt.row_upper[zr]:
+                        v = A[np.uint64(kt.row_of[b, pts]) * t + np.uint64(g)]
+                    else:
+                        v = float(pts * kt.box_mult[b]) + A[np.uint64(zr) * t + np.uint64(g)]
+                    if v > best:
+                        best = v
+                K[o + np.uint64(g)] = best + (float(kt.ybonus) if gf[g] == 1 else 0.0)
+
+
 @njit(cache=True, nogil=True)
-def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
-                     umax_of: Any, nflag_of: Any, need: Any, bonus_amt: Any, score: Any,
-                     box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any, yface: Any,
-                     ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
-                     upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any,
-                     row_flag: Any, row_upper: Any, zrow: Any, prow: Any, padd: Any,
-                     npd: Any, up: Any, dc: Any, mrows: Any, mgroups: Any, prob: Any,
-                     full_start: Any, faces: Any, rolls: Any,
-                     tile: Any) -> Any:
+def solve_chunk_wide(kt: Any, masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
+                     umax_of: Any, nflag_of: Any, tile: Any) -> Any:
     """Solve the masks ``masks[lo:hi]`` of one layer into ``Vp`` (see the module doc).
 
     The states (mask, flag, upper total) of the chunk are packed ``tile`` at a
@@ -223,11 +330,10 @@ def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
     turn values from :func:`levels_wide`. Runs without the GIL: the caller
     spreads the chunks of a layer over threads.
     """
-    nall = up.shape[0]
+    need = kt.need
     rowlen = Vp.shape[1]
     Vf = Vp.ravel()
-    K, M, A, Z, Ks, gm, gu, gf = _scratch(nall, tile, row_box.shape[0], 0)
-    inv = 1.0 / faces
+    K, M, A, Z, Ks, gm, gu, gf = _scratch(kt, tile, 0)
     used = 0
     i = lo
     flag = 0
@@ -253,13 +359,8 @@ def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
                     u = -1
         if used == tile or (done and used > 0):
             cw = (used + 7) // 8 * 8
-            e0_games(used, gm, gu, gf, K, tile, full_start, Vp, S, need, bonus_amt, score,
-                     box_upper, box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
-                     joker_pts, upper_of_face, rep_pts, row_box, row_pts, row_flag,
-                     row_upper, zrow, prow, padd, npd, A, Z)
-            levels_wide(K, M, up, dc, mrows, mgroups, prob, full_start, nall, faces,
-                        rolls, tile, cw, inv, False,
-                        Ks)
+            e0_games(kt, used, gm, gu, gf, K, tile, Vp, S, S - 1, A, Z)
+            levels_wide(kt, K, M, kt.rolls, tile, cw, False, Ks)
             for g in range(used):
                 Vf[gm[g] * rowlen + gf[g] * S + gu[g]] = K[g]
             used = 0
@@ -280,16 +381,8 @@ def solve_chunk_wide(masks: Any, lo: Any, hi: Any, Vp: Any, S: Any, ulo_of: Any,
 
 
 @njit(cache=True, nogil=True)
-def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
-              bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any, nbox: Any,
-              is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
-              upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any, row_flag: Any,
-              row_upper: Any, zrow: Any, prow: Any, padd: Any, npd: Any, up: Any, dc: Any,
-              mrows: Any, mgroups: Any, prob: Any,
-              full_start: Any, faces: Any, rolls: Any, n: Any, code_index: Any,
-              counts: Any, size: Any, subs: Any, nsubs: Any, fbox: Any, fkeep: Any,
-              fpoints: Any, ffree: Any, fpenalty: Any, ffloor: Any, flast: Any, tile: Any,
-              totals: Any, bonus_out: Any, yachts_out: Any) -> Any:
+def play_wide(kt: Any, V: Any, g_lo: Any, g_hi: Any, seed: Any, start: Any, forced: Any,
+              fkeep: Any, tile: Any, totals: Any, bonus_out: Any, yachts_out: Any) -> Any:
     """Play games ``g_lo .. g_hi - 1`` by the table's policy, ``tile`` games in step.
 
     Game ``g`` draws from its own random stream (from ``seed`` and ``g``). All
@@ -297,223 +390,56 @@ def play_wide(g_lo: Any, g_hi: Any, seed: Any, V: Any, U: Any, need: Any,
     side (one column each) by :func:`levels_wide`; each game then rolls and
     decides on its own column. Needs a ruleset without a repeat box (every
     turn fills one box, so every game has the same number of turns).
+    ``start`` and ``forced`` as in :func:`kernels.play_games`.
     """
-    nall = up.shape[0]
-    K, M, A, Z, Ks, gm, gu, gf = _scratch(nall, tile, row_box.shape[0], rolls)
-    inv = 1.0 / faces
+    m0, u0, f0, d0, r0 = start[0], start[1], start[2], start[3], start[4]
+    fbox = forced[0]
+    U = kt.U
+    K, M, A, Z, Ks, gm, gu, gf = _scratch(kt, tile, kt.rolls)
     rngs = np.zeros(tile, dtype=np.uint64)
     gt = np.zeros(tile, dtype=np.int64)
     gy = np.zeros(tile, dtype=np.int64)
-    cnt = np.zeros(faces, dtype=np.int64)
-    full = (1 << nbox) - 1
+    cnt = np.zeros(kt.faces, dtype=np.int64)
+    full = (1 << kt.nbox) - 1
     for b0 in range(g_lo, g_hi, tile):
         G = min(tile, g_hi - b0)
         for g in range(G):
             seed_stream(rngs, g, seed, b0 + g)
-            gm[g] = 0
-            gu[g] = 0
-            gf[g] = 0
+            gm[g] = m0
+            gu[g] = u0
+            gf[g] = f0
             gt[g] = 0
             gy[g] = 0
-            if fbox >= 0:
-                pts, y = forced_turn_dice(fkeep, fpoints, ffree, fpenalty, ffloor, flast, n,
-                                          faces, code_index, counts, size, subs, nsubs,
-                                          full_start, is_yacht, rngs, g, cnt)
+            if fbox >= 0 and ((m0 >> fbox) & 1) == 0:
+                pts, y = forced_turn_dice(kt, fkeep, forced, rngs, g, cnt)
                 gy[g] += y
-                gt[g] += pts * box_mult[fbox]
+                gt[g] += pts * kt.box_mult[fbox]
                 gm[g] |= 1 << fbox
+        first = d0 >= 0
         while gm[0] != full:
             cw = (G + 7) // 8 * 8
-            e0_games(G, gm, gu, gf, K, tile, full_start, V, U, need, bonus_amt, score,
-                     box_upper, box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
-                     joker_pts, upper_of_face, rep_pts, row_box, row_pts, row_flag, row_upper,
-                     zrow, prow, padd, npd, A, Z)
-            levels_wide(K, M, up, dc, mrows, mgroups, prob, full_start, nall, faces,
-                        rolls, tile, cw, inv, True,
-                        Ks)
+            e0_games(kt, G, gm, gu, gf, K, tile, V, U, U - 1, A, Z)
+            levels_wide(kt, K, M, kt.rolls, tile, cw, True, Ks)
             for g in range(G):
-                d = play_turn_dice(Ks, tile, g, nall, rolls, n, faces, code_index, counts, size,
-                                   subs, nsubs, full_start, rngs, g, cnt)
-                if is_yacht[d]:
+                d = play_turn_dice(kt, Ks, tile, g, d0 if first else -1, r0 if first else 0,
+                                   rngs, g, cnt)
+                if kt.is_yacht[d]:
                     gy[g] += 1
-                bb, gain, nu, nflag = best_place(gm[g], gu[g], gf[g], d, V, U, need,
-                                                 bonus_amt, score, box_upper, box_mult, nbox,
-                                                 is_yacht, yface, ybox, jmode, ybonus,
-                                                 joker_pts, upper_of_face, rep_pts)
+                bb, gain, nu, nflag = best_place(kt, gm[g], gu[g], gf[g], d, V)
                 gt[g] += gain
                 gm[g] |= 1 << bb
                 gu[g] = nu
                 gf[g] = nflag
+            first = False
         for g in range(G):
             totals[b0 - g_lo + g] = gt[g]
-            bonus_out[b0 - g_lo + g] = U > 1 and gu[g] >= need
+            bonus_out[b0 - g_lo + g] = U > 1 and gu[g] >= kt.need
             yachts_out[b0 - g_lo + g] = gy[g]
 
 
-@njit(cache=True, nogil=True, fastmath=True)
-def e0_games(G: Any, gm: Any, gu: Any, gf: Any, K: Any, tile: Any, full_start: Any, V: Any,
-             U: Any, need: Any, bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any,
-             nbox: Any, is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any,
-             joker_pts: Any, upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any,
-             row_flag: Any, row_upper: Any, zrow: Any, prow: Any, padd: Any, npd: Any,
-             A: Any, Z: Any) -> Any:
-    """Placement values ``E0`` of ``G`` states (one per column, states of any masks).
-
-    Each open box contributes through a few "rows" (the value after it, for
-    each upper score it can take); with those gathered per state, the best
-    placement of every outcome is a max of ``npd[d]`` rows plus the zero row
-    ``Z``, vectorised over the states. Needs no box scoring below zero.
-    Yacht outcomes under the joker/bonus rules are then redone per state from the
-    same rows.
-    """
-    nrows = row_box.shape[0]
-    nfull = score.shape[1]
-    ncap = U - 1
-    t = np.uint64(tile)
-    cw = np.uint64((G + 7) // 8 * 8)
-    for r in range(nrows):
-        b = row_box[r]
-        ro = np.uint64(r) * t
-        for g in range(G):
-            m = gm[g]
-            if ((m >> b) & 1) == 1:
-                A[ro + np.uint64(g)] = NEG
-                continue
-            u = gu[g]
-            fl = gf[g] if row_flag[r] < 0 else row_flag[r]
-            nm = m | (1 << b)
-            if row_upper[r]:
-                pts = row_pts[r]
-                mult = box_mult[b]
-                nu = u + pts
-                v = float(pts * mult)
-                if u < need and nu >= need:
-                    v += bonus_amt * mult
-                if nu > ncap:
-                    nu = ncap
-                A[ro + np.uint64(g)] = v + V[nm, fl * U + nu]
-            else:
-                A[ro + np.uint64(g)] = V[nm, fl * U + u]
-        for g in range(G, cw):
-            A[ro + np.uint64(g)] = 0.0
-    # Z: rows 0 and 1 ping-pong, the result ends in row 2 (stores never guarded)
-    zi = np.uint64(0)
-    for w in range(cw):
-        Z[w] = NEG
-    for b in range(nbox):
-        zo = np.uint64(zrow[b]) * t
-        zs = zi * t
-        zd = (np.uint64(1) - zi) * t
-        for w in range(cw):
-            Z[zd + w] = max(Z[zs + w], A[zo + w])
-        zi = np.uint64(1) - zi
-    z2 = np.uint64(2) * t
-    zs = zi * t
-    for w in range(cw):
-        Z[z2 + w] = Z[zs + w]
-    for d in range(nfull):
-        o = np.uint64(full_start + d) * t
-        si = z2
-        di = np.uint64(0)
-        for k in range(npd[d]):
-            ro = np.uint64(prow[d, k]) * t
-            add = padd[d, k]
-            for w in range(cw):
-                Z[di + w] = max(Z[si + w], add + A[ro + w])
-            si = di
-            di = t - di
-        for w in range(cw):
-            K[o + w] = Z[si + w]
-    if ybox >= 0 and (jmode > 0 or ybonus > 0):
-        # a yacht once the Yahtzee box is filled: bonus points and the joker rules,
-        # from the rows already gathered (see kernels.joker_rules)
-        for d in range(nfull):
-            if not is_yacht[d]:
-                continue
-            o = np.uint64(full_start + d) * t
-            ub = upper_of_face[yface[d]]
-            urow = -1
-            uadd = 0.0
-            if ub >= 0:
-                upts = score[ub, d]
-                if row_upper[zrow[ub]]:
-                    for r in range(nrows):
-                        if row_box[r] == ub and row_pts[r] == upts:
-                            urow = r
-                else:
-                    urow = zrow[ub]
-                    uadd = float(upts * box_mult[ub])
-            for g in range(G):
-                m = gm[g]
-                if ((m >> ybox) & 1) == 0:
-                    continue
-                extra = float(ybonus) if gf[g] == 1 else 0.0
-                normal = K[o + np.uint64(g)]  # every open box at its normal points
-                upper_open = ub >= 0 and ((m >> ub) & 1) == 0
-                if jmode == 0 or (jmode == 2 and upper_open):
-                    v = normal
-                elif jmode == 1 and upper_open:
-                    v = uadd + A[np.uint64(urow) * t + np.uint64(g)]
-                else:
-                    # lower boxes at joker points (forced: only those, if one is open)
-                    v = NEG
-                    for b in range(nbox):
-                        if box_upper[b] or ((m >> b) & 1) == 1:
-                            continue
-                        jp = joker_pts[b] if joker_pts[b] >= 0 else score[b, d]
-                        c = float(jp * box_mult[b]) + A[np.uint64(zrow[b]) * t + np.uint64(g)]
-                        if c > v:
-                            v = c
-                    if jmode == 1:
-                        if v <= NEG:
-                            v = normal
-                    else:
-                        # free joker: upper boxes too (a yacht scores 0 in the others)
-                        for b in range(nbox):
-                            if box_upper[b] and ((m >> b) & 1) == 0:
-                                c = A[np.uint64(zrow[b]) * t + np.uint64(g)]
-                                if c > v:
-                                    v = c
-                K[o + np.uint64(g)] = v + extra
-
-
 @njit(cache=True, nogil=True)
-def box_values(m: Any, u: Any, flag: Any, d: Any, V: Any, U: Any, need: Any, bonus_amt: Any,
-               score: Any, box_upper: Any, box_mult: Any, nbox: Any, is_yacht: Any,
-               yface: Any, ybox: Any, jmode: Any, ybonus: Any, joker_pts: Any,
-               upper_of_face: Any, out: Any) -> Any:
-    """``out[b]``: points now (bonuses included) + value after, for scoring outcome ``d``
-    in box ``b`` from state (m, u, flag); NaN where the rules do not allow it.
-    The same rules as :func:`kernels.best_place` (no repeat box)."""
-    ybox_filled = ybox >= 0 and ((m >> ybox) & 1) == 1
-    any_lower = False
-    for b in range(nbox):
-        if ((m >> b) & 1) == 0 and not box_upper[b]:
-            any_lower = True
-    restrict, lower_only, jok = joker_rules(m, d, any_lower, ybox_filled, is_yacht, yface,
-                                            jmode, upper_of_face)
-    extra = ybonus if (is_yacht[d] and ybox_filled and flag == 1) else 0
-    for b in range(nbox):
-        out[b] = np.nan
-        if ((m >> b) & 1) == 1:
-            continue
-        ok, gain, nu, nflag = place_box(u, flag, d, b, restrict, lower_only, jok, extra, U,
-                                        need, bonus_amt, score, box_upper, box_mult, ybox,
-                                        ybonus, joker_pts)
-        if ok:
-            out[b] = gain + V[m | (1 << b), nflag * U + nu]
-
-
-@njit(cache=True, nogil=True)
-def advise_chunk(lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any, V: Any, U: Any,
-                 need: Any, bonus_amt: Any, score: Any, box_upper: Any, box_mult: Any,
-                 nbox: Any, is_yacht: Any, yface: Any, ybox: Any, jmode: Any, ybonus: Any,
-                 joker_pts: Any, upper_of_face: Any, rep_pts: Any, row_box: Any,
-                 row_pts: Any, row_flag: Any, row_upper: Any, zrow: Any, prow: Any,
-                 padd: Any, npd: Any, up: Any, dc: Any, mrows: Any, mgroups: Any,
-                 prob: Any, full_start: Any, faces: Any,
-                 rolls: Any, subs: Any, nsubs: Any, tile: Any, keep_out: Any,
-                 box_out: Any) -> Any:
+def advise_chunk(kt: Any, V: Any, lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any,
+                 tile: Any, keep_out: Any, box_out: Any) -> Any:
     """Option values of the situations ``lo .. hi - 1``, ``tile`` at a time.
 
     Situation ``i``: state (``sm[i]``, ``sa[i]``), outcome index ``sd[i]`` (among
@@ -522,10 +448,10 @@ def advise_chunk(lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any, V: Any, U
     of scoring in box ``b`` (NaN when not allowed). Values count the points
     from the start of the turn on, like the table.
     """
-    nall = up.shape[0]
+    U = kt.U
+    nall = kt.up.shape[0]
     t = np.uint64(tile)
-    K, M, A, Z, Ks, gm, gu, gf = _scratch(nall, tile, row_box.shape[0], rolls)
-    inv = 1.0 / faces
+    K, M, A, Z, Ks, gm, gu, gf = _scratch(kt, tile, kt.rolls)
     for b0 in range(lo, hi, tile):
         G = min(tile, hi - b0)
         need_levels = 0
@@ -537,36 +463,23 @@ def advise_chunk(lo: Any, hi: Any, sm: Any, sa: Any, sd: Any, sr: Any, V: Any, U
                 need_levels = sr[b0 + g]
         cw = (G + 7) // 8 * 8
         if need_levels > 0:  # with no roll left only the boxes count
-            e0_games(G, gm, gu, gf, K, tile, full_start, V, U, need, bonus_amt, score,
-                     box_upper, box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus,
-                     joker_pts, upper_of_face, rep_pts, row_box, row_pts, row_flag, row_upper,
-                     zrow, prow, padd, npd, A, Z)
-            levels_wide(K, M, up, dc, mrows, mgroups, prob, full_start, nall, faces,
-                        min(rolls, need_levels),
-                        tile, cw, inv, True, Ks)
+            e0_games(kt, G, gm, gu, gf, K, tile, V, U, U - 1, A, Z)
+            levels_wide(kt, K, M, min(kt.rolls, need_levels), tile, cw, True, Ks)
         for g in range(G):
             i = b0 + g
             d = sd[i]
-            box_values(gm[g], gu[g], gf[g], d, V, U, need, bonus_amt, score, box_upper,
-                       box_mult, nbox, is_yacht, yface, ybox, jmode, ybonus, joker_pts,
-                       upper_of_face, box_out[i])
+            box_values(kt, gm[g], gu[g], gf[g], d, V, box_out[i])
             r = sr[i]
             for j in range(keep_out.shape[1]):
                 keep_out[i, j] = np.nan
             if r > 0:
                 lv = np.uint64((r - 1) * nall) * t + np.uint64(g)
-                for j in range(nsubs[d]):
-                    keep_out[i, j] = Ks[lv + np.uint64(subs[d, j]) * t]
+                for j in range(kt.nsubs[d]):
+                    keep_out[i, j] = Ks[lv + np.uint64(kt.subs[d, j]) * t]
 
 
 @njit(cache=True, nogil=True)
-def skip_chunk_wide(masks: Any, lo: Any, hi: Any, V: Any, score: Any, box_upper: Any,
-                    box_mult: Any, nbox: Any, is_yacht: Any, yface: Any, joker_pts: Any,
-                    upper_of_face: Any, rep_pts: Any, row_box: Any, row_pts: Any,
-                    row_flag: Any, row_upper: Any, zrow: Any, prow: Any, padd: Any, npd: Any,
-                    up: Any, dc: Any, mrows: Any, mgroups: Any, prob: Any, full_start: Any,
-                    faces: Any, rolls: Any,
-                    tile: Any) -> Any:
+def skip_chunk_wide(kt: Any, masks: Any, lo: Any, hi: Any, V: Any, tile: Any) -> Any:
     """The relaxed game where a turn may be skipped, ``tile`` masks side by side:
     ``V[m, t]`` is the best expected score of the open boxes of ``m`` with ``t``
     turns left (boxes left open score 0). For a ruleset without bonus rules.
@@ -574,10 +487,10 @@ def skip_chunk_wide(masks: Any, lo: Any, hi: Any, V: Any, score: Any, box_upper:
     Used for a proven upper bound: the boxes of one column of a many-column game
     are filled in some of its turns, so their expected score is at most this.
     """
-    nall = up.shape[0]
+    full_start = kt.full_start
+    nall = kt.up.shape[0]
     T = V.shape[1] - 1
-    K, M, A, Z, Ks, gm, gu, gf = _scratch(nall, tile, row_box.shape[0], 0)
-    inv = 1.0 / faces
+    K, M, A, Z, Ks, gm, gu, gf = _scratch(kt, tile, 0)
     for b0 in range(lo, hi, tile):
         G = min(tile, hi - b0)
         for g in range(G):
@@ -588,17 +501,12 @@ def skip_chunk_wide(masks: Any, lo: Any, hi: Any, V: Any, score: Any, box_upper:
             for g in range(G):
                 gu[g] = t - 1
             # "upper total" t - 1 picks column t - 1 of V: the value with a turn less
-            e0_games(G, gm, gu, gf, K, tile, full_start, V, T + 1, 1 << 30, 0, score,
-                     box_upper, box_mult, nbox, is_yacht, yface, -1, 0, 0, joker_pts,
-                     upper_of_face, rep_pts, row_box, row_pts, row_flag, row_upper, zrow,
-                     prow, padd, npd, A, Z)
+            e0_games(kt, G, gm, gu, gf, K, tile, V, 1, T, A, Z)
             for g in range(G):  # or skip the turn: keep every box open
                 skip = V[gm[g], t - 1]
                 for d in range(full_start, nall):
                     if skip > K[d * tile + g]:
                         K[d * tile + g] = skip
-            levels_wide(K, M, up, dc, mrows, mgroups, prob, full_start, nall, faces,
-                        rolls, tile, cw, inv, False,
-                        Ks)
+            levels_wide(kt, K, M, kt.rolls, tile, cw, False, Ks)
             for g in range(G):
                 V[gm[g], t] = K[g]

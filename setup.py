@@ -1,0 +1,59 @@
+"""Builds the solver's optional C extension; the project's metadata is in pyproject.toml.
+
+``pip install .`` and ``pip install -e .`` compile ``yacht.strategy.solver._native``
+from the project's own C sources with the machine's C compiler, for the
+machine's processor (``-march=native``; if the compiler refuses a flag, it
+retries with fewer). If no compiler works, the install still succeeds with
+a warning and the solver uses its numba kernels instead. Set
+``YACHT_BUILD_NATIVE=0`` to skip the extension, ``YACHT_NATIVE_PORTABLE=1``
+to build it without processor-specific flags (for a wheel used elsewhere).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+SOURCES = ["src/yacht/strategy/solver/_native.c"]
+DEPENDS = ["src/yacht/strategy/solver/_native_tile.h"]
+
+# tried in order; the first set the compiler accepts is used
+FLAG_SETS = [
+    ["-O3", "-march=native", "-fno-math-errno", "-fno-trapping-math"],
+    ["-O3", "-fno-math-errno", "-fno-trapping-math"],
+    ["-O2"],
+]
+
+
+class OptionalBuildExt(build_ext):
+    """Compile with the best flags the compiler takes; never fail the install."""
+
+    def build_extension(self, ext: Extension) -> None:
+        if sys.platform == "win32" or os.environ.get("YACHT_BUILD_NATIVE", "1") == "0":
+            print("yacht: not building the native solver (numba kernels will be used)",
+                  file=sys.stderr)
+            return
+        sets = FLAG_SETS[1:] if os.environ.get("YACHT_NATIVE_PORTABLE") == "1" else FLAG_SETS
+        last: Exception | None = None
+        for flags in sets:
+            ext.extra_compile_args = [*flags, "-std=gnu11", "-pthread"]
+            ext.extra_link_args = ["-pthread"]
+            try:
+                super().build_extension(ext)
+                return
+            except Exception as e:  # a flag the compiler does not know, or no compiler
+                last = e
+                print(f"yacht: compiling the native solver with {' '.join(flags)} failed; "
+                      "trying simpler flags", file=sys.stderr)
+        print(f"yacht: warning: the native solver could not be compiled ({last}); the "
+              "solver will use its numba kernels (slower first use)", file=sys.stderr)
+
+
+setup(
+    ext_modules=[Extension("yacht.strategy.solver._native", SOURCES, depends=DEPENDS,
+                           optional=True)],
+    cmdclass={"build_ext": OptionalBuildExt},
+)
