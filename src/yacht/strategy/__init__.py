@@ -1,6 +1,7 @@
 """Computer players, the exact solver, the advisor and simulation."""
 
 from .base import LEVELS, Decision, RandomStrategy, Strategy, UnknownLevel, make_player, play_turn
+from .prepare import prepare, ready
 
 __all__ = ["LEVELS", "Decision", "RandomStrategy", "Strategy", "UnknownLevel", "make_player",
-           "play_turn"]
+           "play_turn", "prepare", "ready"]

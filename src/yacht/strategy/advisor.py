@@ -86,7 +86,7 @@ def _solution(rs: Ruleset, solution: Solution | None) -> Solution:
         return solution
     from .solver import solve
 
-    return solve(rs)
+    return solve(rs, estimate=False)
 
 
 def advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
@@ -239,7 +239,7 @@ def parse_card(rs: Ruleset, text: str) -> Scorecard:
         elif "@" in name:
             name, _, suffix = name.partition("@")
             col = _column(suffix, ncols, item)
-        ids = [c.id for c in rs.categories]
+        ids = _ids(rs)
         if name not in ids:
             raise AdviceError(f"card item {item!r}: unknown box {name!r} (accepted: "
                               f"{', '.join(ids)}, extra)")
@@ -262,7 +262,34 @@ def _column(text: str, ncols: int, item: str) -> int:
     return int(text) - 1
 
 
+_POSSIBLE: dict[int, tuple[Ruleset, dict[int, set[int]]]] = {}
+_IDS: dict[int, tuple[Ruleset, list[str]]] = {}
+
+
+def _ids(rs: Ruleset) -> list[str]:
+    """The box ids of ``rs`` (kept per ruleset object)."""
+    hit = _IDS.get(id(rs))
+    if hit is None or hit[0] is not rs:
+        if len(_IDS) > 64:
+            _IDS.clear()
+        hit = _IDS[id(rs)] = (rs, [c.id for c in rs.categories])
+    return hit[1]
+
+
 def _possible_values(rs: Ruleset, i: int) -> set[int]:
+    """Every value box ``i`` can hold (kept per ruleset object)."""
+    hit = _POSSIBLE.get(id(rs))
+    if hit is None or hit[0] is not rs:
+        if len(_POSSIBLE) > 64:
+            _POSSIBLE.clear()
+        hit = _POSSIBLE[id(rs)] = (rs, {})
+    values = hit[1].get(i)
+    if values is None:
+        values = hit[1][i] = _compute_possible_values(rs, i)
+    return values
+
+
+def _compute_possible_values(rs: Ruleset, i: int) -> set[int]:
     from itertools import combinations_with_replacement
 
     cat = rs.categories[i]

@@ -35,7 +35,9 @@ class ExpertStrategy:
         from .solver import solve
 
         self.ruleset = ruleset
-        self.solution = solve(ruleset, progress=False)
+        # a game too big for an exact table needs its strategy only, not the
+        # simulated score and the bound of `yacht solve`
+        self.solution = solve(ruleset, progress=False, estimate=False)
 
     def decide(self, state: State) -> Decision:
         if state.ruleset.key != self.ruleset.key:

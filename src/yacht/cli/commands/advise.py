@@ -10,6 +10,11 @@ from yacht.cli.common import CliError, add_variant_args, emit_json, parse_dice, 
 ORDER = 41
 
 CARD_HELP = """\
+situation notation: DICE rN [tN] [CARD], e.g. "13356 r2 ones=3,fours=12": the dice
+showing (13356 or 1,3,3,5,6), the rolls left (r0: the dice must be scored), the
+turns already taken when not the number of filled boxes, and the card. The same
+as --dice/--rolls-left/--turn/--card; `yacht analyse` prints it.
+
 card notation: comma-separated BOX=POINTS items with the box ids of `yacht rules
 VARIANT`, e.g. --card "ones=3,fours=12,full_house=25,yahtzee=50,extra=100".
 Second column: col2:BOX=POINTS or BOX@2=POINTS. extra=N are points in no box
@@ -29,8 +34,10 @@ def register(sub: Any) -> None:
                     "expected final score under optimal play, with its loss against the best.",
         epilog=CARD_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_variant_args(p)
-    p.add_argument("--dice", required=True, help="the dice showing, e.g. 1,3,3,5,6 or 13356")
-    p.add_argument("--rolls-left", type=_nonneg, default=0, metavar="N",
+    p.add_argument("situation", nargs="?", default=None,
+                   help='the situation in one text, e.g. "13356 r2 ones=3,fours=12" (see below)')
+    p.add_argument("--dice", default=None, help="the dice showing, e.g. 1,3,3,5,6 or 13356")
+    p.add_argument("--rolls-left", type=_nonneg, default=None, metavar="N",
                    help="rolls the turn still allows (default 0: the dice must be scored)")
     p.add_argument("--card", default="", metavar="TEXT", help="the player's card (see below)")
     p.add_argument("--turn", type=_nonneg, default=None, metavar="N",
@@ -53,24 +60,38 @@ def _nonneg(text: str) -> int:
 
 def cmd_advise(args: argparse.Namespace) -> int:
     from yacht.strategy.advisor import AdviceError, advise_card, card_text, parse_card
+    from yacht.strategy.api import Situation
     from yacht.strategy.solver import UnsupportedRuleset
 
     rs = ruleset_from_args(args.variant, args.option)
-    dice = parse_dice(args.dice, rs)
     try:
-        card = parse_card(rs, args.card)
-        turn = card.filled if args.turn is None else args.turn
-        ranked = advise_card(rs, card, turn, dice, args.rolls_left)
+        if args.situation is not None:
+            if (args.dice is not None or args.card != "" or args.rolls_left is not None
+                    or args.turn is not None):
+                raise CliError("give the situation either as one text or with --dice, "
+                               "--rolls-left, --turn and --card, not both")
+            sit = Situation.parse(rs, args.situation)
+            if not sit.dice:
+                raise CliError("the situation has no dice: advice needs the dice showing "
+                               "(e.g. \"13356 r2\")")
+        else:
+            if args.dice is None:
+                raise CliError('give the situation ("13356 r2 ones=3") or --dice')
+            dice = parse_dice(args.dice, rs)
+            card = parse_card(rs, args.card)
+            sit = Situation.of(rs, card, dice, args.rolls_left or 0, args.turn)
+        card, turn, dice, rolls_left = sit.card, sit.turn, sit.dice, sit.rolls_left
+        ranked = advise_card(rs, card, turn, dice, rolls_left)
     except (AdviceError, UnsupportedRuleset) as e:
         raise CliError(str(e)) from None
     shown = ranked if args.top is None else ranked[:args.top]
     if args.json:
         emit_json({"variant": rs.id, "options": dict(rs.option_values), "dice": list(dice),
-                   "rolls_left": args.rolls_left, "turn": turn, "card": card_text(rs, card),
-                   "actions": [r.to_json() for r in shown]})
+                   "rolls_left": rolls_left, "turn": turn, "card": card_text(rs, card),
+                   "situation": sit.text(), "actions": [r.to_json() for r in shown]})
         return 0
-    print(f"{rs.name}: dice {' '.join(map(str, dice))}, {args.rolls_left} roll(s) left, "
-          f"turn {turn + 1}")
+    print(f"{rs.name}: dice {' '.join(map(str, dice))}, {rolls_left} roll(s) left, "
+          f"turn {turn + 1}   [{sit.text()}]")
     w = max(len(r.describe(rs)) for r in shown) if shown else 10
     print(f"  {'action':<{w}}  {'expected':>9}  {'loss':>8}")
     for r in shown:

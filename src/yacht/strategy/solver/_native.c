@@ -893,6 +893,11 @@ static int scratch_init(Scratch *s, const Tables *T, int64_t tw, int64_t saved_l
     return 0;
 }
 
+#define TW 1
+#define TF(name) name##_1
+#include "_native_tile.h"
+#undef TW
+#undef TF
 #define TW 8
 #define TF(name) name##_8
 #include "_native_tile.h"
@@ -914,10 +919,11 @@ static int scratch_init(Scratch *s, const Tables *T, int64_t tw, int64_t saved_l
 #undef TW
 #undef TF
 
-static int tile_ok(int64_t tw) { return tw == 8 || tw == 16 || tw == 32 || tw == 64; }
+static int tile_ok(int64_t tw) { return tw == 1 || tw == 8 || tw == 16 || tw == 32 || tw == 64; }
 
 #define DISPATCH(tw, name, ...)                                                                \
     switch (tw) {                                                                              \
+    case 1: name##_1(__VA_ARGS__); break;                                                      \
     case 8: name##_8(__VA_ARGS__); break;                                                      \
     case 16: name##_16(__VA_ARGS__); break;                                                    \
     case 32: name##_32(__VA_ARGS__); break;                                                    \
@@ -1284,9 +1290,21 @@ static PyObject *py_option_values(PyObject *mod, PyObject *args)
     int64_t chunk = MAX(tile, (n / MAX(threads, 1) + tile - 1) / tile * tile);
     Job job = {.T = T, .total = n, .chunk = chunk, .fn = advise_job, .init = advise_init,
                .done = scratch_job_done, .arg = &a};
-    int rc;
+    int rc = 0;
     if (n <= tile) {
-        rc = job_run(&job, 1);
+        /* one tile on this thread: a scratch kept per thread (no allocation per call) */
+        static __thread Scratch keep;
+        static __thread int64_t keep_size[4];
+        const int64_t want[4] = {T->nall, T->nrows, tile, T->rolls};
+        if (keep.K == NULL || memcmp(want, keep_size, sizeof(want)) != 0) {
+            scratch_free(&keep);
+            if (scratch_init(&keep, T, tile, T->rolls) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            memcpy(keep_size, want, sizeof(want));
+        }
+        advise_job(&job, &keep, 0, n);
     } else {
         Py_BEGIN_ALLOW_THREADS rc = job_run(&job, threads);
         Py_END_ALLOW_THREADS

@@ -76,6 +76,7 @@ static void TF(e0_tile)(const Tables *T, int64_t G, const int64_t *gm, const int
         const int64_t np = T->npd[d];
         const int64_t *pr = T->prow + d * T->pw;
         const double *pa = T->padd + d * T->pw;
+#if TW >= VL
         vec acc[TW / VL];
         for (int j = 0; j < TW / VL; j++)
             acc[j] = VLOAD(Z + j * VL);
@@ -87,6 +88,16 @@ static void TF(e0_tile)(const Tables *T, int64_t G, const int64_t *gm, const int
         }
         for (int j = 0; j < TW / VL; j++)
             VSTORE(dst + j * VL, acc[j]);
+#else
+        for (int w = 0; w < TW; w++) {
+            double acc = Z[w];
+            for (int64_t k = 0; k < np; k++) {
+                const double v = pa[k] + A[pr[k] * TW + w];
+                acc = acc > v ? acc : v;
+            }
+            dst[w] = acc;
+        }
+#endif
     }
     if (T->ybox >= 0 && (T->jmode > 0 || T->ybonus > 0)) {
         /* a yacht once the bonus/joker box is filled: the joker rule and the bonus,

@@ -77,8 +77,10 @@ class Backend(Protocol):
     def skip_layer(self, spec: Spec, layer: Arr, V: Arr, threads: int) -> None: ...
 
 
-def _advise_tile(spec: Spec, n: int) -> int:
-    # a few situations: a narrow tile (less scratch to clear); 8, 16, 32 or 64
+def _advise_tile(spec: Spec, n: int, least: int = 8) -> int:
+    # a few situations: a narrow tile (less scratch, in cache); 1 (native), 8, 16, 32, 64
+    if n <= least:
+        return least
     tile = 8
     while tile < n and tile < tile_width(spec):
         tile *= 2
@@ -109,7 +111,7 @@ class NativeBackend:
     def option_values(self, spec: Spec, V: Arr, sm: Arr, sa: Arr, sd: Arr, sr: Arr,
                       keep_out: Arr, box_out: Arr, threads: int) -> None:
         self.mod.option_values(self.tables(spec), V, sm, sa, sd, sr, keep_out, box_out,
-                               _advise_tile(spec, len(sm)), threads)
+                               _advise_tile(spec, len(sm), 1), threads)
 
     def state_turn(self, spec: Spec, V: Arr, m: int, a: int, E0: Arr, Ks: Arr) -> None:
         self.mod.state_turn(self.tables(spec), V, m, a, E0, Ks)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -117,21 +118,33 @@ def situation_values(solution: Solution, mask: int, aux: int, outcome: int,
     >>> ov.box_value.shape, bool(ov.keep_index[0, 0] == -1)
     ((1, 13), True)
     """
+    keep_value, box_value = _one(solution, mask, aux, outcome, rolls_left)
+    subs, nsubs = proper_subsets(solution.spec.dice.n, solution.spec.dice.faces)
+    k = int(nsubs[outcome]) if rolls_left > 0 else 0
+    keep_index = np.full((1, subs.shape[1]), -1, dtype=np.int64)
+    keep_index[0, :k] = subs[outcome, :k]
+    return OptionValues(keep_index, keep_value[None, :], box_value[None, :])
+
+
+def _one(solution: Solution, mask: int, aux: int, outcome: int, rolls_left: int
+         ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """(keep values, box values) of one situation, as :func:`option_values` gives them."""
     spec = solution.spec
     t = spec.dice
-    if not supported(solution):
+    if not wide_ok(spec):
         raise ValueError(f"{spec.ruleset.id}: batch option values do not cover a repeat box")
     if not (0 <= mask < (1 << spec.nbox) - 1 and 0 <= aux < spec.A
             and 0 <= outcome < t.nfull and 0 <= rolls_left < spec.rolls):
         raise ValueError("the situation is out of range (mask of an unfinished card, aux < "
                          f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
-    subs, nsubs = proper_subsets(t.n, t.faces)
-    keep_value = np.empty((1, subs.shape[1]))
-    box_value = np.empty((1, spec.nbox))
+    keep_value = np.empty(_subs_width(t.n, t.faces))
+    box_value = np.empty(spec.nbox)
     one = np.array([mask, aux, outcome, rolls_left], dtype=np.int64)
     backend().option_values(spec, solution.V, one[0:1], one[1:2], one[2:3], one[3:4],
                             keep_value, box_value, 1)
-    k = int(nsubs[outcome]) if rolls_left > 0 else 0
-    keep_index = np.full((1, subs.shape[1]), -1, dtype=np.int64)
-    keep_index[0, :k] = subs[outcome, :k]
-    return OptionValues(keep_index, keep_value, box_value)
+    return keep_value, box_value
+
+
+@lru_cache(maxsize=16)
+def _subs_width(n: int, faces: int) -> int:
+    return int(proper_subsets(n, faces)[0].shape[1])

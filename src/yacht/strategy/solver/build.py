@@ -317,21 +317,23 @@ def _memory_hit(ruleset: Ruleset, spec: Spec | None = None) -> Solution | None:
     return None
 
 
-def is_ready(ruleset: Ruleset) -> bool:
-    """Whether :func:`solve` would answer without building: the table is in memory or
-    in the disk cache (only the file's header is checked). Loads no kernels.
+def is_ready(ruleset: Ruleset, estimate: bool = True) -> bool:
+    """Whether :func:`solve` (with the same ``estimate``) would answer without building:
+    the table is in memory or in the disk cache (only the file's header is checked).
+    Loads no kernels.
 
     >>> from yacht.rules import get
     >>> is_ready(get("tommys-crag")) == is_ready(get("tommys-crag"))
     True
     """
-    if _memory_hit(ruleset) is not None:
+    hit = _memory_hit(ruleset)
+    if hit is not None and (not estimate or hit.exact or hit.estimate is not None):
         return True
     spec = compile_ruleset(ruleset)
     if _too_big(spec):
         from .approx import estimate_ready, one_column
 
-        return is_ready(one_column(ruleset)) and estimate_ready(ruleset, spec)
+        return is_ready(one_column(ruleset)) and (not estimate or estimate_ready(ruleset, spec))
     return diskcache.probe(diskcache.cache_path(ruleset.key), ruleset.key, spec.fingerprint())
 
 

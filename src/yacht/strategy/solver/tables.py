@@ -86,6 +86,7 @@ def tile_width(spec: Spec) -> int:
     return 64 if spec.dice.nall <= 1024 else 32
 
 
+@lru_cache(maxsize=64)
 def wide_ok(spec: Spec) -> bool:
     """Whether the wide kernels cover ``spec``: no repeat box (every turn fills a box)
     and no box scoring below zero (0 points is never better than the dice's points)."""

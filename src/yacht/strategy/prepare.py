@@ -1,0 +1,71 @@
+"""Whether a computer level (or the advisor) answers at once, and getting it ready.
+
+The ``expert`` player and the advisor play from the solver's table of the
+variant; the first time a variant is played it is built (a fraction of a
+second to a few seconds) and then kept in the user cache. An interface asks
+:func:`ready` (cheap: memory or a file header, no kernels loaded) and, when it
+is False, runs :func:`prepare` off its main thread with a progress callback.
+
+>>> from yacht.rules import get
+>>> ready("beginner", get("yatzy"))
+True
+>>> prepare("beginner", get("yatzy"))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from yacht.rules import Ruleset
+
+from .base import LEVELS, UnknownLevel
+
+__all__ = ["SOLVER_LEVELS", "prepare", "ready"]
+
+#: the levels that play from the solver's table ("advisor": the hint)
+SOLVER_LEVELS = frozenset({"expert", "advisor"})
+
+Progress = Callable[[int, int], None]
+
+
+def _name(level: str) -> str:
+    name = level.strip().lower()
+    if name not in LEVELS and name not in SOLVER_LEVELS:
+        raise UnknownLevel(f"unknown level {level!r} (accepted: {', '.join(LEVELS)}, advisor)")
+    return name
+
+
+def ready(level: str, ruleset: Ruleset) -> bool:
+    """Whether ``level`` (a computer level, or ``"advisor"`` for the hint) can play
+    ``ruleset`` without building anything first."""
+    if _name(level) not in SOLVER_LEVELS:
+        return True
+    from .solver.build import is_ready
+    from .solver.spec import UnsupportedRuleset
+
+    try:
+        return is_ready(ruleset, estimate=False)
+    except UnsupportedRuleset:  # nothing to build: the player reports the problem itself
+        return True
+
+
+def prepare(level: str, ruleset: Ruleset, progress: Progress | None = None) -> None:
+    """Build (or load) what ``level`` needs for ``ruleset``; safe from any thread (a
+    second caller waits for the first build). ``progress(done, total)`` is called as
+    the build goes and once with ``done == total`` at the end."""
+    last = [0, 0]
+
+    def report(done: int, total: int) -> None:
+        last[:] = [done, total]
+        if progress is not None:
+            progress(done, total)
+
+    if _name(level) in SOLVER_LEVELS:
+        from .solver import UnsupportedRuleset, solve
+
+        try:
+            solve(ruleset, progress=report, estimate=False)
+        except UnsupportedRuleset:
+            pass
+    if progress is not None and (last[1] == 0 or last[0] < last[1]):
+        progress(1, 1)
