@@ -17,6 +17,7 @@ from yacht.strategy.solver import (
     solve,
 )
 from yacht.strategy.solver.backend import current
+from yacht.strategy.solver.build import reachable_states
 
 
 @pytest.mark.slow
@@ -45,13 +46,10 @@ def _check_turns(name: str, opts: dict[str, str] | None = None, samples: int = 4
     spec = sol.spec
     t = spec.dice
     rng = np.random.default_rng(1)
-    umax = spec.umax()
+    ms, ax = reachable_states(spec)
     full = (1 << spec.nbox) - 1
-    for _ in range(samples):
-        m = int(rng.integers(0, full))
-        u = int(rng.integers(0, umax[m] + 1))
-        flag = int(rng.integers(0, 2)) if (spec.nflag == 2 and (m >> spec.ybox) & 1) else 0
-        a = flag * spec.U + u
+    for i in rng.choice(np.flatnonzero(ms < full), samples):
+        m, a = int(ms[i]), int(ax[i])
         E0 = np.empty(t.nfull)
         Ks = np.empty((spec.rolls, t.nall))
         current().state_turn(spec, sol.V, m, a, E0, Ks)

@@ -15,7 +15,13 @@ from yacht.strategy.advisor import advise_card
 from yacht.strategy.solver import fast_selfplay, solve
 from yacht.strategy.solver.backend import current
 from yacht.strategy.solver.batch import option_values, situation_values, supported
-from yacht.strategy.solver.build import _layers, _repeat_runner, build_table
+from yacht.strategy.solver.build import (
+    _layers,
+    _repeat_runner,
+    build_plan,
+    build_table,
+    reachable_states,
+)
 from yacht.strategy.solver.selfplay import forced_args
 from yacht.strategy.solver.spec import compile_ruleset
 
@@ -31,17 +37,8 @@ WIDE = [
 ]
 
 
-def _reachable(spec: object, V: np.ndarray) -> list[tuple[int, int]]:
-    s: object = spec
-    um = s.umax()  # type: ignore[attr-defined]
-    out = []
-    for m in range(V.shape[0]):
-        for fl in range(s.nflag):  # type: ignore[attr-defined]
-            if fl == 1 and not (m >> s.ybox) & 1:  # type: ignore[attr-defined]
-                continue
-            for u in range(int(um[m]) + 1):
-                out.append((m, fl * s.U + u))  # type: ignore[attr-defined]
-    return out
+def _reachable(spec: object) -> tuple[np.ndarray, np.ndarray]:
+    return reachable_states(spec)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("name, opts", [WIDE[0], WIDE[1], WIDE[2], WIDE[3],
@@ -52,16 +49,14 @@ def test_wide_build_equals_the_per_mask_kernel(name: str, opts: dict[str, str] |
     """Two independent kernels (wide tiles vs one mask at a time) give the same table."""
     spec = compile_ruleset(get(name, opts))
     wide_V, states, _ = build_table(spec, workers=2)
-    final, run, _ = _repeat_runner(spec, spec.umax().astype(np.int64))
+    final, run, _ = _repeat_runner(spec, build_plan(spec))
     order, bounds = _layers(spec.nbox)
     for k in range(spec.nbox - 1, -1, -1):
         run(order[bounds[k]:bounds[k + 1]], 2)
     ref = final()
-    idx = _reachable(spec, ref)
-    ms = np.array([i[0] for i in idx])
-    ax = np.array([i[1] for i in idx])
+    ms, ax = _reachable(spec)
     assert np.abs(wide_V[ms, ax] - ref[ms, ax]).max() < 1e-9
-    assert states == len(idx)
+    assert states == len(ms)
 
 
 @pytest.mark.parametrize("name, opts", WIDE, ids=lambda x: str(x))

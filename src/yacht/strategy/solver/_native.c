@@ -77,6 +77,7 @@ typedef struct {
     const uint8_t *box_upper, *is_yacht, *row_upper;
     const double *padd, *prob;
     int64_t ncode;
+    int has_repeat; /* a repeat box: the build solves fixed points */
 } Tables;
 
 #define NBUF 40
@@ -265,6 +266,10 @@ static PyObject *tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     ARR(code_index, 'i', t->ncode) ARR(counts, 'i', na * F) ARR(size, 'i', na)
     ARR(subs, 'i', nf * t->subw) ARR(nsubs, 'i', nf)
 #undef ARR
+    t->has_repeat = 0;
+    for (int64_t b = 0; b < t->nbox; b++)
+        if (t->rep_pts[b] > 0)
+            t->has_repeat = 1;
     return (PyObject *)self;
 fail:
     Py_DECREF(self);
@@ -1038,7 +1043,7 @@ static int check_tables(PyObject *o)
 /* --- the wide build --- */
 
 typedef struct {
-    const int64_t *masks, *ulo, *umax, *nflag;
+    const int64_t *masks, *ulo, *usub, *uoff, *ulist, *nflag;
     double *Vp;
     int64_t rowlen, S, tile;
 } BuildArg;
@@ -1067,49 +1072,62 @@ static int build_job(Job *job, void *state, int64_t lo, int64_t hi)
 {
     const BuildArg *a = job->arg;
     DISPATCH(a->tile, build_chunk, job->T, state, a->masks, lo, hi, a->Vp, a->rowlen, a->S,
-             a->ulo, a->umax, a->nflag);
+             a->ulo, a->usub, a->uoff, a->ulist, a->nflag);
     return 0;
 }
 
 static PyObject *py_build_layer(PyObject *mod, PyObject *args)
 {
-    PyObject *to, *lo_, *Vo, *ulo_o, *umax_o, *nflag_o;
+    PyObject *to, *lo_, *Vo, *ulo_o, *usub_o, *uoff_o, *ulist_o, *nflag_o;
     long long S, tile, threads, chunk;
-    if (!PyArg_ParseTuple(args, "OOOLOOOLLL", &to, &lo_, &Vo, &S, &ulo_o, &umax_o, &nflag_o,
-                          &tile, &threads, &chunk))
+    if (!PyArg_ParseTuple(args, "OOOLOOOOOLLL", &to, &lo_, &Vo, &S, &ulo_o, &usub_o, &uoff_o,
+                          &ulist_o, &nflag_o, &tile, &threads, &chunk))
         return NULL;
     if (check_tables(to) < 0)
         return NULL;
     const Tables *T = &((TablesObject *)to)->t;
     const int64_t nmask = (int64_t)1 << T->nbox;
     const int64_t nflagmax = T->ybonus > 0 ? 2 : 1;
-    Buf b[5];
+    Buf b[7];
     memset(b, 0, sizeof(b));
     PyObject *ret = NULL;
-    if (!tile_ok(tile) || S < 1 || (S > 1 && S <= T->need)) {
+    if (!tile_ok(tile) || tile == 1 || S < 1 || (S > 1 && S <= T->need)) {
         PyErr_SetString(PyExc_ValueError, "build_layer: bad tile or stride");
         return NULL;
     }
     if (buf_get(lo_, &b[0], "layer", 'i', -1, 0) < 0
         || buf_get(Vo, &b[1], "Vp", 'd', nmask * nflagmax * S, 1) < 0
         || buf_get(ulo_o, &b[2], "ulo", 'i', nmask, 0) < 0
-        || buf_get(umax_o, &b[3], "umax", 'i', nmask, 0) < 0
-        || buf_get(nflag_o, &b[4], "nflag", 'i', nmask, 0) < 0)
+        || buf_get(usub_o, &b[3], "usub", 'i', nmask, 0) < 0
+        || buf_get(uoff_o, &b[4], "uoff", 'i', -1, 0) < 0
+        || buf_get(ulist_o, &b[5], "ulist", 'i', -1, 0) < 0
+        || buf_get(nflag_o, &b[6], "nflag", 'i', nmask, 0) < 0)
         goto done;
     {
-        const int64_t *masks = b[0].b.buf;
-        const int64_t *umax = b[3].b.buf, *ulo = b[2].b.buf, *nfl = b[4].b.buf;
+        const int64_t *masks = b[0].b.buf, *ulo = b[2].b.buf, *usub = b[3].b.buf;
+        const int64_t *uoff = b[4].b.buf, *ulist = b[5].b.buf, *nfl = b[6].b.buf;
+        const Py_ssize_t nsub = NELEM(b[4]) - 1, nlist = NELEM(b[5]);
+        for (Py_ssize_t k = 0; k < nsub; k++)
+            if (uoff[k] < 0 || uoff[k] >= uoff[k + 1] || uoff[k + 1] > nlist) {
+                PyErr_SetString(PyExc_ValueError, "build_layer: bad uoff");
+                goto done;
+            }
+        for (Py_ssize_t k = 0; k < nlist; k++)
+            if (ulist[k] < 0 || ulist[k] >= S) {
+                PyErr_SetString(PyExc_ValueError, "build_layer: bad ulist");
+                goto done;
+            }
         for (Py_ssize_t i = 0; i < NELEM(b[0]); i++) {
             const int64_t m = masks[i];
-            if (m < 0 || m >= nmask - 1 + 1 || umax[m] >= S || ulo[m] > umax[m] || ulo[m] < 0
-                || nfl[m] < 1 || nfl[m] > nflagmax) {
+            if (m < 0 || m >= nmask || usub[m] < 0 || usub[m] >= nsub || ulo[m] < 0
+                || ulo[m] >= S || nfl[m] < 1 || nfl[m] > nflagmax) {
                 PyErr_SetString(PyExc_ValueError, "build_layer: a mask out of range");
                 goto done;
             }
         }
     }
-    BuildArg a = {b[0].b.buf, b[2].b.buf, b[3].b.buf, b[4].b.buf, b[1].b.buf,
-                  nflagmax * S, S, tile};
+    BuildArg a = {b[0].b.buf, b[2].b.buf, b[3].b.buf, b[4].b.buf, b[5].b.buf, b[6].b.buf,
+                  b[1].b.buf, nflagmax * S, S, tile};
     Job job = {.T = T, .total = NELEM(b[0]), .chunk = chunk, .fn = build_job,
                .init = scratch_job_init, .done = scratch_job_done, .arg = &a};
     int rc;
@@ -1122,7 +1140,7 @@ static PyObject *py_build_layer(PyObject *mod, PyObject *args)
     ret = Py_None;
     Py_INCREF(ret);
 done:
-    buf_release(b, 5);
+    buf_release(b, 7);
     return ret;
 }
 
@@ -1548,8 +1566,8 @@ static int cpu_ok(void)
 
 static PyMethodDef methods[] = {
     {"build_layer", py_build_layer, METH_VARARGS,
-     "build_layer(tables, layer, Vp, S, ulo, umax, nflag, tile, threads, chunk): solve one "
-     "layer of masks into the padded table Vp."},
+     "build_layer(tables, layer, Vp, S, ulo, usub, uoff, ulist, nflag, tile, threads, chunk): "
+     "solve one layer of masks into the padded table Vp."},
     {"build_repeat_layer", py_build_repeat_layer, METH_VARARGS,
      "build_repeat_layer(tables, layer, V, umax, threads): one layer, mask by mask (repeat "
      "box)."},

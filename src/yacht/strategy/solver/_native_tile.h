@@ -267,40 +267,109 @@ static void TF(levels_tile)(const Tables *T, double *K, double *M, int64_t rolls
     }
 }
 
+/* With a repeat box filled, a yacht may score the repeat and leave the card as
+ * it was: the state's value x is the fixed point of x = g(x), g being the turn's
+ * value when a repeat is worth rep + x. g is convex and piecewise linear with
+ * slope < 1, so secant steps from below (x0 = 0, x1 = g(0), ...) stay below the
+ * fixed point and reach it in a few turns. On entry K holds the placement values
+ * (outcome rows) and K[0] = g(0) from one evaluation; on return K[0] holds x. */
+static void TF(repeat_fixed_point)(const Tables *T, Scratch *sc, int64_t G)
+{
+    double rep[TW], x0[TW], g0[TW], x1[TW], base[MAXFACES * TW];
+    int any = 0;
+    for (int64_t g = 0; g < TW; g++) {
+        rep[g] = g < G ? (double)repeat_points(T, sc->gm[g]) : 0.0;
+        any |= rep[g] > 0;
+    }
+    if (!any)
+        return;
+    const int64_t fs = T->full_start;
+    int64_t ny = 0;
+    int64_t yrow[MAXFACES];
+    for (int64_t d = 0; d < T->nfull && ny < MAXFACES; d++)
+        if (T->is_yacht[d]) {
+            yrow[ny] = fs + d;
+            memcpy(base + ny * TW, sc->K + (fs + d) * TW, TW * sizeof(double));
+            ny++;
+        }
+    for (int64_t g = 0; g < TW; g++) {
+        x0[g] = 0.0;
+        g0[g] = sc->K[g]; /* g(0): the repeat worth rep alone */
+        x1[g] = g0[g];
+    }
+    for (int it = 0; it < 200; it++) {
+        for (int64_t y = 0; y < ny; y++) {
+            double *row = sc->K + yrow[y] * TW;
+            const double *b = base + y * TW;
+            for (int64_t g = 0; g < TW; g++) {
+                const double v = rep[g] + x1[g];
+                row[g] = rep[g] > 0 && v > b[g] ? v : b[g];
+            }
+        }
+        TF(levels_tile)(T, sc->K, sc->M, T->rolls, NULL);
+        double delta = 0.0;
+        for (int64_t g = 0; g < G; g++) {
+            if (rep[g] <= 0)
+                continue;
+            const double g1 = sc->K[g];
+            double slope = x1[g] != x0[g] ? (g1 - g0[g]) / (x1[g] - x0[g]) : 0.0;
+            if (!(slope >= 0.0 && slope < 0.999))
+                slope = 0.0;
+            const double nx = x1[g] + (g1 - x1[g]) / (1.0 - slope);
+            delta = MAX(delta, fabs(nx - x1[g]));
+            x0[g] = x1[g];
+            g0[g] = g1;
+            x1[g] = nx;
+        }
+        if (delta < 1e-11)
+            break;
+    }
+    for (int64_t g = 0; g < G; g++)
+        if (rep[g] > 0)
+            sc->K[g] = x1[g];
+}
+
 /* The build: solve masks[lo:hi] (one layer) into Vp (padded layout, see
- * wide.py): states packed TW at a time, then the totals not solved filled in. */
+ * wide.py): for each mask, each flag and each upper total of its list
+ * (ulist[uoff[usub[m]] ..]: the reachable totals, the lowest standing for all
+ * those from which the bonus is out of reach), packed TW states at a time;
+ * then the totals not solved filled in. */
 static void TF(build_chunk)(const Tables *T, Scratch *sc, const int64_t *masks, int64_t lo,
                             int64_t hi, double *Vp, int64_t rowlen, int64_t S,
-                            const int64_t *ulo, const int64_t *umax, const int64_t *nflag)
+                            const int64_t *ulo, const int64_t *usub, const int64_t *uoff,
+                            const int64_t *ulist, const int64_t *nflag)
 {
-    int64_t used = 0, i = lo, flag = 0, u = -1;
+    int64_t used = 0, i = lo, flag = 0, j = -1;
     double *K = sc->K, *M = sc->M;
     for (;;) {
         const int done = i >= hi;
         if (!done) {
             const int64_t m = masks[i];
-            if (u < 0) {
-                u = ulo[m];
+            const int64_t *us = ulist + uoff[usub[m]];
+            const int64_t nu = uoff[usub[m] + 1] - uoff[usub[m]];
+            if (j < 0) {
+                j = 0;
                 flag = 0;
             }
             sc->gm[used] = m;
-            sc->gu[used] = u;
+            sc->gu[used] = us[j];
             sc->gf[used] = flag;
             used++;
-            u++;
-            if (u > umax[m]) {
+            j++;
+            if (j >= nu) {
+                j = 0;
                 flag++;
-                if (flag < nflag[m]) {
-                    u = ulo[m];
-                } else {
+                if (flag >= nflag[m]) {
                     i++;
-                    u = -1;
+                    j = -1;
                 }
             }
         }
         if (used == TW || (done && used > 0)) {
             TF(e0_tile)(T, used, sc->gm, sc->gu, sc->gf, K, Vp, rowlen, S, S - 1, sc->A, sc->Z);
             TF(levels_tile)(T, K, M, T->rolls, NULL);
+            if (T->has_repeat)
+                TF(repeat_fixed_point)(T, sc, used);
             for (int64_t g = 0; g < used; g++)
                 Vp[sc->gm[g] * rowlen + sc->gf[g] * S + sc->gu[g]] = K[g];
             used = 0;

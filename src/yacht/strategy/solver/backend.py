@@ -59,8 +59,8 @@ class Backend(Protocol):
 
     name: str
 
-    def build_layer(self, spec: Spec, layer: Arr, Vp: Arr, S: int, ulo: Arr, umax: Arr,
-                    nflag: Arr, threads: int) -> None: ...
+    def build_layer(self, spec: Spec, layer: Arr, Vp: Arr, S: int, plan: Any,
+                    threads: int) -> None: ...
 
     def build_repeat_layer(self, spec: Spec, layer: Arr, V: Arr, umax: Arr,
                            threads: int) -> None: ...
@@ -97,12 +97,12 @@ class NativeBackend:
     def tables(self, spec: Spec) -> Any:
         return self.mod.Tables(kernel_tables(spec))
 
-    def build_layer(self, spec: Spec, layer: Arr, Vp: Arr, S: int, ulo: Arr, umax: Arr,
-                    nflag: Arr, threads: int) -> None:
+    def build_layer(self, spec: Spec, layer: Arr, Vp: Arr, S: int, plan: Any,
+                    threads: int) -> None:
         chunk = max(1, len(layer) // (threads * 8)) if len(layer) > 64 else max(
             1, -(-len(layer) // threads))
-        self.mod.build_layer(self.tables(spec), layer, Vp, S, ulo, umax, nflag,
-                             tile_width(spec), threads, chunk)
+        self.mod.build_layer(self.tables(spec), layer, Vp, S, plan.ulo, plan.usub, plan.uoff,
+                             plan.ulist, plan.nflag, tile_width(spec), threads, chunk)
 
     def build_repeat_layer(self, spec: Spec, layer: Arr, V: Arr, umax: Arr,
                            threads: int) -> None:
@@ -151,12 +151,13 @@ class NumbaBackend:
         self.k: Any = kernels
         self.w: Any = wide
 
-    def build_layer(self, spec: Spec, layer: Arr, Vp: Arr, S: int, ulo: Arr, umax: Arr,
-                    nflag: Arr, threads: int) -> None:
+    def build_layer(self, spec: Spec, layer: Arr, Vp: Arr, S: int, plan: Any,
+                    threads: int) -> None:
         kt = kernel_tables(spec)
         tile = tile_width(spec)
         kernel = self.w.solve_chunk_wide
         chunks = threads * 8 if len(layer) > 64 else threads
+        ulo, umax, nflag = plan.ulo, plan.umax, plan.nflag
         _spread(lambda lo, hi: kernel(kt, layer, lo, hi, Vp, S, ulo, umax, nflag, tile),
                 len(layer), chunks, threads)
 

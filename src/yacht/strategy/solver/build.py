@@ -23,9 +23,10 @@ from yacht.rules import Ruleset, Scorecard
 from . import cache as diskcache
 from .backend import current as backend
 from .spec import Spec, compile_ruleset
-from .tables import padded_stride, placement_rows, tile_width, wide_ok
+from .tables import padded_stride, placement_rows, scores_ok, tile_width, wide_ok
 
-__all__ = ["Solution", "clear_memory_cache", "is_ready", "solve"]
+__all__ = ["Plan", "Solution", "build_plan", "clear_memory_cache", "is_ready",
+           "reachable_states", "solve"]
 
 Progress = Callable[[int, int], None]
 F64 = npt.NDArray[np.float64]
@@ -55,58 +56,130 @@ def _layers(nbox: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     return order, bounds.astype(np.int64)
 
 
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """Which states of each mask the build solves.
+
+    ``umax[m]``: the largest upper total the filled boxes of ``m`` can hold
+    (capped); ``ulo[m]``: below it the bonus is out of reach, so one value stands
+    for all the totals up to ``ulo``; ``nflag[m]``: 2 when the bonus box of ``m``
+    may hold points or not. The upper totals a card can really have depend on
+    which upper boxes are filled (a filled Sixes box holds 0, 6, ... 30): mask
+    ``m`` solves the totals ``ulist[uoff[usub[m]]:uoff[usub[m] + 1]]`` (``ulo``,
+    then the reachable ones above it).
+    """
+
+    ulo: npt.NDArray[np.int64]
+    umax: npt.NDArray[np.int64]
+    nflag: npt.NDArray[np.int64]
+    usub: npt.NDArray[np.int64]
+    uoff: npt.NDArray[np.int64]
+    ulist: npt.NDArray[np.int64]
+    reach: tuple[frozenset[int], ...]   # per upper subset: the reachable totals
+    states: int                          # reachable card states (mask, upper total, flag)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.ulo, self.umax, self.nflag, self.usub, self.uoff,
+                                      self.ulist))
+
+
+def build_plan(spec: Spec) -> Plan:
+    """The :class:`Plan` of ``spec``.
+
+    >>> from yacht.rules import get
+    >>> plan = build_plan(compile_ruleset(get("yahtzee")))
+    >>> plan.states, sorted(plan.reach[1 << 5])[:4]
+    (536448, [0, 6, 12, 18])
+    """
+    nmask = 1 << spec.nbox
+    masks = np.arange(nmask, dtype=np.int64)
+    U = spec.U
+    nflag = np.ones(nmask, dtype=np.int64)
+    if spec.nflag == 2:
+        nflag += (masks >> spec.ybox) & 1
+    ups = [b for b in range(spec.nbox) if spec.box_upper[b]] if U > 1 else []
+    usub = np.zeros(nmask, dtype=np.int64)
+    for i, b in enumerate(ups):
+        usub |= ((masks >> b) & 1) << i
+    cap = U - 1
+    top = [int(spec.score[b].max()) for b in ups]
+    pts = [{0, *map(int, spec.score[b])} | ({int(spec.joker_pts[b])} if spec.joker_pts[b] >= 0
+                                            else set()) for b in ups]
+    reach: list[frozenset[int]] = []
+    lists: list[list[int]] = []
+    sub_lo = np.zeros(1 << len(ups), dtype=np.int64)
+    sub_max = np.zeros(1 << len(ups), dtype=np.int64)
+    for sub in range(1 << len(ups)):
+        got = {0}
+        for i in range(len(ups)):
+            if (sub >> i) & 1:
+                got = {min(cap, a + p) for a in got for p in pts[i]}
+        filled_top = sum(top[i] for i in range(len(ups)) if (sub >> i) & 1)
+        rem = sum(top[i] for i in range(len(ups)) if not (sub >> i) & 1)
+        umax = min(filled_top, cap) if U > 1 else 0
+        ulo = min(umax, max(0, spec.need - rem - 1)) if U > 1 else 0
+        sub_lo[sub], sub_max[sub] = ulo, umax
+        reach.append(frozenset(got))
+        lists.append([ulo, *sorted(u for u in got if u > ulo)])
+    uoff = np.zeros(len(lists) + 1, dtype=np.int64)
+    uoff[1:] = np.cumsum([len(x) for x in lists])
+    ulist = np.array([u for x in lists for u in x], dtype=np.int64)
+    sizes = np.array([len(r) for r in reach], dtype=np.int64)
+    states = int((sizes[usub] * nflag).sum())
+    return Plan(sub_lo[usub], sub_max[usub], nflag, usub, uoff, ulist, tuple(reach), states)
+
+
+def reachable_states(spec: Spec) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every reachable card state as (masks, auxs) arrays (for tests and analysis)."""
+    plan = build_plan(spec)
+    ms: list[int] = []
+    ax: list[int] = []
+    for m in range(1 << spec.nbox):
+        for fl in range(int(plan.nflag[m])):
+            for u in sorted(plan.reach[int(plan.usub[m])]):
+                ms.append(m)
+                ax.append(fl * spec.U + u)
+    return np.array(ms, dtype=np.int64), np.array(ax, dtype=np.int64)
+
+
 def build_table(spec: Spec, progress: Progress | None = None,
                 workers: int | None = None) -> tuple[F64, int, int]:
     """The value of every card state: ``V[mask, aux]`` (see :mod:`.kernels`), the
-    number of states, and the bytes of the arrays the build used.
+    number of reachable states, and the bytes of the arrays the build used.
 
     Masks are solved layer by layer (most boxes filled first); the masks of a
-    layer are independent and are spread over ``workers`` threads.
+    layer are independent and are spread over ``workers`` threads. Entries of
+    states no card can reach may be left unsolved (the native build skips them).
     """
-    nmask = 1 << spec.nbox
     order, bounds = _layers(spec.nbox)
     threads = _threads(workers)
-    umax = spec.umax().astype(np.int64)
-    final, run, used = (_wide_runner if wide_ok(spec) else _repeat_runner)(spec, umax)
+    plan = build_plan(spec)
+    # the native wide build also solves the fixed points of a repeat box
+    wide = wide_ok(spec) or (backend().name == "native" and scores_ok(spec))
+    final, run, used = (_wide_runner if wide else _repeat_runner)(spec, plan)
     for k in range(spec.nbox - 1, -1, -1):
         run(order[bounds[k]:bounds[k + 1]], threads)
         if progress is not None:
             progress(spec.nbox - k, spec.nbox)
-    nflag = np.ones(nmask, dtype=np.int64)
-    if spec.nflag == 2:
-        nflag += (np.arange(nmask, dtype=np.int64) >> spec.ybox) & 1
-    states = int(((umax + 1) * nflag).sum())
     V = final()
-    return V, states, used + V.nbytes + order.nbytes + umax.nbytes
+    return V, plan.states, used + V.nbytes + order.nbytes + plan.nbytes
 
 
 Runner = Callable[[npt.NDArray[np.int64], int], None]
 Final = Callable[[], F64]
 
 
-def _wide_runner(spec: Spec, umax: npt.NDArray[np.int64]) -> tuple[Final, Runner, int]:
+def _wide_runner(spec: Spec, plan: Plan) -> tuple[Final, Runner, int]:
     """The wide-tile build: returns (final table getter, layer runner, bytes used)."""
     be = backend()
     nmask = 1 << spec.nbox
     U = spec.U
-    masks = np.arange(nmask, dtype=np.int64)
     S = padded_stride(spec)
-    if U > 1:
-        rem = np.zeros(nmask, dtype=np.int64)
-        for b in range(spec.nbox):
-            if spec.box_upper[b]:
-                rem += (1 - ((masks >> b) & 1)) * int(spec.score[b].max())
-        # below need - rem the bonus is out of reach: one value stands for all
-        ulo = np.minimum(umax, np.maximum(0, spec.need - rem - 1))
-    else:
-        ulo = np.zeros(nmask, dtype=np.int64)
-    nflag = np.ones(nmask, dtype=np.int64)
-    if spec.nflag == 2:
-        nflag += (masks >> spec.ybox) & 1
     Vp = np.zeros((nmask, spec.nflag * S))
 
     def run(layer: npt.NDArray[np.int64], threads: int) -> None:
-        be.build_layer(spec, layer, Vp, S, ulo, umax, nflag, threads)
+        be.build_layer(spec, layer, Vp, S, plan, threads)
 
     def final() -> F64:
         if S == U:
@@ -116,16 +189,16 @@ def _wide_runner(spec: Spec, umax: npt.NDArray[np.int64]) -> tuple[Final, Runner
             V[:, fl * U:(fl + 1) * U] = Vp[:, fl * S:fl * S + U]
         return V
 
-    return final, run, Vp.nbytes + ulo.nbytes + nflag.nbytes
+    return final, run, Vp.nbytes
 
 
-def _repeat_runner(spec: Spec, umax: npt.NDArray[np.int64]) -> tuple[Final, Runner, int]:
+def _repeat_runner(spec: Spec, plan: Plan) -> tuple[Final, Runner, int]:
     """A build with a repeat box: every state is a fixed point, solved mask by mask."""
     be = backend()
     V = np.zeros((1 << spec.nbox, spec.A))
 
     def run(layer: npt.NDArray[np.int64], threads: int) -> None:
-        be.build_repeat_layer(spec, layer, V, umax, threads)
+        be.build_repeat_layer(spec, layer, V, plan.umax, threads)
 
     return (lambda: V), run, 0
 

@@ -25,8 +25,8 @@ import numpy.typing as npt
 from .dice import proper_subsets, sweep_tables
 from .spec import Spec
 
-__all__ = ["KernelTables", "kernel_tables", "padded_stride", "placement_rows", "tile_width",
-           "wide_ok"]
+__all__ = ["KernelTables", "kernel_tables", "padded_stride", "placement_rows", "scores_ok",
+           "tile_width", "wide_ok"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -87,11 +87,17 @@ def tile_width(spec: Spec) -> int:
 
 
 @lru_cache(maxsize=64)
+def scores_ok(spec: Spec) -> bool:
+    """No box scores below zero (then 0 points is never better than the dice's points,
+    which the wide placement step relies on)."""
+    return bool((spec.score >= 0).all() and (spec.box_mult >= 0).all())
+
+
+@lru_cache(maxsize=64)
 def wide_ok(spec: Spec) -> bool:
     """Whether the wide kernels cover ``spec``: no repeat box (every turn fills a box)
-    and no box scoring below zero (0 points is never better than the dice's points)."""
-    return not spec.rep_pts.any() and bool((spec.score >= 0).all()
-                                           and (spec.box_mult >= 0).all())
+    and no box scoring below zero (the native build also takes a repeat box)."""
+    return not spec.rep_pts.any() and scores_ok(spec)
 
 
 def padded_stride(spec: Spec) -> int:
