@@ -1,21 +1,33 @@
-"""Solver benchmarks, side by side with the PyPI package yatzy-solver (Rust).
+"""Solver benchmarks, side by side with the PyPI package yatzy-solver 1.0.0 (Rust).
 
 Run from the repository root (see benchmarks/README.md):
 
-    .venv/bin/python benchmarks/bench_solver.py            # everything
-    .venv/bin/python benchmarks/bench_solver.py tables      # one part: tables, advice,
-                                                            # selfplay, ten, double
+    .venv/bin/python benchmarks/bench_solver.py            # process advice selfplay ten
+    .venv/bin/python benchmarks/bench_solver.py process     # one part: process, fresh,
+                                                            # advice, selfplay, ten, double
 
-Every measurement runs in a fresh subprocess so that its peak memory (max RSS)
-is its own. Our tables are built with ``cache=False`` after the numba kernels
-are loaded (their one-time compile/load is reported separately as ``jit``).
+* ``process``: whole processes as a user runs them (start-up, imports and
+  kernel loading included): ``yacht solve VARIANT`` with an empty table cache
+  ("cold") and again with the table cached ("warm"), against a Python process
+  that builds yatzy-solver's table (cold) or loads its table file (warm); the
+  best of three, interleaved, all times shown. Also ours with the numba
+  kernels (numba cache warm), the fallback when no C compiler is found.
+* ``fresh``: first use after a fresh install: clones this repository, runs the
+  README's set-up command in a new venv (timed), then the first ``yacht solve
+  yahtzee`` (nothing compiled, no .pyc, empty caches), and the numba fallback's
+  first use (empty numba cache), against yatzy-solver's whole process.
+* ``advice``: one situation per call and batches, for both solvers.
+* ``selfplay``: expert games per second, both solvers, 2 threads.
+* ``ten`` / ``double``: the 10-dice and two-column tables (ours only).
+
+Every measurement runs in a fresh subprocess.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,83 +35,138 @@ import time
 from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = sys.executable
+YACHT = os.path.join(os.path.dirname(PY), "yacht")
+REPEATS = 3
+
+# (our variant, our options, their variant)
+TABLES = [("yahtzee", {"joker": "forced"}, "american+forced-joker"),
+          ("yahtzee", {"joker": "free"}, "american"),
+          ("yatzy", {}, "yatzy-scandinavian")]
 
 
-def rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def load() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
-def warm() -> float:
-    """Load (or compile) our kernels; returns the seconds it took."""
-    from yacht.rules import get
-    from yacht.strategy.solver import fast_selfplay, solve
-
+def timed(cmd: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Wall seconds and max RSS of one whole process."""
     t0 = time.perf_counter()
-    small = solve(get("tommys-crag"), cache=False)
-    fast_selfplay(small, 10, seed=1)
-    return time.perf_counter() - t0
-
-
-# --- single measurements (run in a subprocess) -----------------------------------------
-
-REPEATS = 3  # table builds: the best of this many (a shared machine is noisy)
-
-
-def ours_table(variant: str, options: dict[str, str]) -> dict[str, Any]:
-    from yacht.rules import get
-    from yacht.strategy.solver import clear_memory_cache, solve
-
-    jit = warm()
-    base = rss_mb()
-    times = []
-    for _ in range(REPEATS):
-        clear_memory_cache()
-        t0 = time.perf_counter()
-        sol = solve(get(variant, options), cache=False)
-        times.append(time.perf_counter() - t0)
-    return {"who": "yacht", "variant": variant, "options": options, "seconds": min(times),
-            "all_seconds": times, "expected": sol.expected_score, "states": sol.states,
-            "jit_seconds": jit, "peak_rss_mb": rss_mb(), "rss_before_mb": base}
-
-
-def theirs_table(variant: str) -> dict[str, Any]:
-    import yatzy_solver as ys
-
-    base = rss_mb()
-    times = []
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        solver = ys.Solver.build(ys.Variant(variant))
-        times.append(time.perf_counter() - t0)
-    value = solver.state_value("upper 0 | filled -")
-    return {"who": "yatzy-solver", "variant": variant, "seconds": min(times),
-            "all_seconds": times, "expected": value, "peak_rss_mb": rss_mb(),
-            "rss_before_mb": base}
-
-
-def ours_selfplay(variant: str, games: int) -> dict[str, Any]:
-    from yacht.rules import get
-    from yacht.strategy.solver import fast_selfplay, solve
-
-    sol = solve(get(variant))
-    fast_selfplay(sol, 100, seed=0)
-    r = fast_selfplay(sol, games, seed=1, workers=2)
-    return {"who": "yacht", "variant": variant, "games": games, "seconds": r.seconds,
-            "games_per_s": games / r.seconds, "mean": r.mean, "peak_rss_mb": rss_mb()}
-
-
-def theirs_selfplay(variant: str, games: int) -> dict[str, Any]:
-    import yatzy_solver as ys
-
-    solver = ys.Solver.build(ys.Variant(variant))
-    solver.simulate(100, seed=0)
-    t0 = time.perf_counter()
-    res = solver.simulate(games, seed=1)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    _, status, ru = os.wait4(p.pid, 0)
     sec = time.perf_counter() - t0
-    scores = res["scores"]
-    return {"who": "yatzy-solver", "variant": variant, "games": games, "seconds": sec,
-            "games_per_s": games / sec, "mean": float(scores.mean()), "peak_rss_mb": rss_mb()}
+    out = p.stdout.read().decode() if p.stdout else ""
+    err = p.stderr.read().decode() if p.stderr else ""
+    if status != 0:
+        return {"error": (err.strip().splitlines() or ["failed"])[-1], "cmd": cmd}
+    return {"seconds": sec, "max_rss_mb": ru.ru_maxrss / 1024, "out": out.strip()}
 
+
+def env_with(**kv: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(kv)
+    return env
+
+
+# --- whole processes ---------------------------------------------------------------------
+
+def theirs_cmd(variant: str, table: str | None = None) -> list[str]:
+    if table is None:
+        code = (f"import yatzy_solver as ys\ns = ys.Solver.build(ys.Variant({variant!r}))\n"
+                "print(s.state_value('upper 0 | filled -'))")
+    else:
+        code = (f"import yatzy_solver as ys\ns = ys.Solver.load({table!r}, "
+                f"ys.Variant({variant!r}))\nprint(s.state_value('upper 0 | filled -'))")
+    return [PY, "-c", code]
+
+
+def ours_cmd(variant: str, opts: dict[str, str]) -> list[str]:
+    cmd = [YACHT, "solve", variant, "--json"]
+    for k, v in opts.items():
+        cmd += ["-o", f"{k}={v}"]
+    return cmd
+
+
+def best(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    ok = [r for r in runs if "seconds" in r]
+    if not ok:
+        return runs[0]
+    b = dict(min(ok, key=lambda r: r["seconds"]))
+    b["all_seconds"] = [round(r["seconds"], 3) for r in ok]
+    b.pop("out", None)
+    return b
+
+
+def part_process() -> None:
+    tmp = tempfile.mkdtemp(prefix="yacht-bench-")
+    try:
+        for variant, opts, theirs in TABLES:
+            table = os.path.join(tmp, theirs + ".tbl")
+            subprocess.run([PY, "-c", f"import yatzy_solver as ys\nys.Solver.build_table("
+                                      f"ys.Variant({theirs!r}), {table!r})"], check=True)
+            rows: dict[str, list[dict[str, Any]]] = {k: [] for k in (
+                "ours_cold", "ours_warm", "theirs_cold", "theirs_warm", "ours_numba_cold")}
+            # the numba kernels compiled once (not timed): their load is part of each run
+            subprocess.run(ours_cmd("tommys-crag", {}) + ["--no-cache"], check=True,
+                           capture_output=True, env=env_with(YACHT_SOLVER_BACKEND="numba"))
+            for i in range(REPEATS):
+                cache = os.path.join(tmp, f"cache-{variant}-{len(opts)}-{i}")
+                env = env_with(YACHT_CACHE_DIR=cache, YACHT_SOLVER_BACKEND="native")
+                rows["ours_cold"].append(timed(ours_cmd(variant, opts), env))
+                rows["theirs_cold"].append(timed(theirs_cmd(theirs)))
+                rows["ours_warm"].append(timed(ours_cmd(variant, opts), env))
+                rows["theirs_warm"].append(timed(theirs_cmd(theirs, table)))
+                envn = env_with(YACHT_CACHE_DIR=cache + "-numba", YACHT_SOLVER_BACKEND="numba")
+                rows["ours_numba_cold"].append(timed(ours_cmd(variant, opts), envn))
+            res = {k: best(v) for k, v in rows.items()}
+            for k in ("ours_cold", "ours_warm", "ours_numba_cold"):
+                if "seconds" in res[k] and "seconds" in res["theirs_cold"]:
+                    res[k]["theirs_cold_over_this"] = res["theirs_cold"]["seconds"] / res[k][
+                        "seconds"]
+            out = next((r["out"] for r in rows["ours_cold"] if "out" in r), "{}")
+            value = json.loads(out).get("expected_score") if out.startswith("{") else None
+            show(f"whole process: yacht solve {variant} {opts} vs {theirs} (value {value}; "
+                 f"load {load()})", [{"run": k, **v} for k, v in res.items()])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def part_fresh() -> None:
+    """A fresh clone, the README's set-up, first uses."""
+    tmp = tempfile.mkdtemp(prefix="yacht-fresh-")
+    try:
+        clone = os.path.join(tmp, "yacht")
+        subprocess.run(["git", "clone", "-q", ROOT, clone], check=True)
+        t0 = time.perf_counter()
+        setup = subprocess.run(
+            f"cd {clone} && python3 -m venv .venv && .venv/bin/pip install -q -c "
+            "requirements.lock -e '.[test]'", shell=True, capture_output=True, text=True)
+        install = time.perf_counter() - t0
+        built = any(f.startswith("_native") and f.endswith(".so") for f in os.listdir(
+            os.path.join(clone, "src/yacht/strategy/solver")))
+        yacht = os.path.join(clone, ".venv/bin/yacht")
+        rows = [{"what": "README set-up command (venv + pip install, compiles the extension)",
+                 "seconds": install, "returncode": setup.returncode, "extension_built": built}]
+        env = env_with(YACHT_CACHE_DIR=os.path.join(tmp, "cache1"))
+        first = timed([yacht, "solve", "yahtzee", "--json"], env)
+        first.pop("out", None)
+        rows.append({"what": "first `yacht solve yahtzee` after the install (native)", **first})
+        env = env_with(YACHT_CACHE_DIR=os.path.join(tmp, "cache2"), YACHT_SOLVER_BACKEND="numba",
+                       NUMBA_CACHE_DIR=os.path.join(tmp, "numba"))
+        first_numba = timed([yacht, "solve", "yahtzee", "--json"], env)
+        first_numba.pop("out", None)
+        rows.append({"what": "first use with the numba fallback (compiles its kernels)",
+                     **first_numba})
+        theirs = timed(theirs_cmd("american+forced-joker"))
+        theirs.pop("out", None)
+        rows.append({"what": "yatzy-solver whole process (american+forced-joker)", **theirs})
+        show(f"first use after a fresh install (load {load()})", rows)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --- advice ------------------------------------------------------------------------------
 
 def _situations(n: int, seed: int) -> list[tuple[tuple[int, ...], int, tuple[int, ...], int]]:
     """Random mid-game Yatzy situations: (filled boxes, upper total, dice, rolls left)."""
@@ -117,156 +184,155 @@ def _situations(n: int, seed: int) -> list[tuple[tuple[int, ...], int, tuple[int
     return out
 
 
-def ours_advice(n: int) -> dict[str, Any]:
-    from yacht.rules import Scorecard, get
-    from yacht.strategy.advisor import advise_card
-    from yacht.strategy.solver import solve
+def _cards(sits: list[tuple[tuple[int, ...], int, tuple[int, ...], int]]) -> list[Any]:
+    """Cards for the situations: upper boxes holding legal multiples summing to the total."""
+    from yacht.rules import Scorecard
 
-    rs = get("yatzy")
-    sol = solve(rs)
-    sits = _situations(n, 5)
     cards = []
     for filled, upper, _dice, _r in sits:
         boxes: list[int | None] = [None] * 15
         left = upper
         for i in filled:
-            if i < 6:
-                boxes[i] = 0
-        # put the upper total in the highest filled upper box it fits (a legal multiple)
+            boxes[i] = 0
         for i in sorted((i for i in filled if i < 6), reverse=True):
             c = min(5, left // (i + 1))
             boxes[i] = c * (i + 1)
             left -= c * (i + 1)
-        for i in filled:
-            if i >= 6:
-                boxes[i] = 0
         cards.append(Scorecard((tuple(boxes),)))
-    advise_card(rs, cards[0], 1, sits[0][2], sits[0][3], sol)
-    t0 = time.perf_counter()
-    for card, (filled, _u, dice, r) in zip(cards, sits, strict=True):
-        advise_card(rs, card, len(filled), dice, r, sol)
-    sec = time.perf_counter() - t0
-    return {"who": "yacht", "what": "advise_card (full ranking, Python API)", "queries": n,
-            "us_per_query": sec / n * 1e6, "peak_rss_mb": rss_mb()}
+    return cards
 
 
-def theirs_advice(n: int) -> dict[str, Any]:
+def _their_texts(sits: list[Any], cards: list[Any]) -> list[str]:
     import yatzy_solver as ys
 
-    solver = ys.Solver.build(ys.Variant("yatzy-scandinavian"))
     names = list(ys.Variant("yatzy-scandinavian").categories)
-    sits = _situations(n, 5)
     texts = []
-    for filled, upper, dice, r in sits:
+    for (filled, _u, dice, r), card in zip(sits, cards, strict=True):
+        upper = sum(v for v in card.boxes[0][:6] if v)
         fl = ",".join(str(names[i]) for i in filled) or "-"
         texts.append(f"dice {' '.join(map(str, dice))} | rolls {r} | upper {min(upper, 63)} "
                      f"| filled {fl}")
-    try:
-        solver.option_values(texts[0])
-    except Exception as e:  # notation differences: report, do not crash
-        return {"who": "yatzy-solver", "error": f"{type(e).__name__}: {e}", "example": texts[0]}
-    t0 = time.perf_counter()
-    for t in texts:
-        solver.option_values(t)
-    sec = time.perf_counter() - t0
-    return {"who": "yatzy-solver", "what": "option_values (all options)", "queries": n,
-            "us_per_query": sec / n * 1e6, "peak_rss_mb": rss_mb()}
+    return texts
 
 
-def _our_arrays(n: int) -> tuple[Any, ...]:
-    """The situations of :func:`_situations` as (mask, aux, outcome, rolls left) arrays."""
+def per_call(fn: Any, items: list[Any], rounds: int = 3) -> float:
+    """Microseconds per call, the best of ``rounds`` passes over ``items``."""
+    fn(items[0])
+    best_t = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for it in items:
+            fn(it)
+        best_t = min(best_t, time.perf_counter() - t0)
+    return best_t / len(items) * 1e6
+
+
+def ours_advice(n: int, nbatch: int) -> dict[str, Any]:
     import numpy as np
 
-    from yacht.rules import get
-    from yacht.strategy.solver import solve
+    import yacht
+    from yacht.strategy.advisor import advise_card
+    from yacht.strategy.solver.batch import option_values, situation_values
 
-    sol = solve(get("yatzy"))
+    y = yacht.solve("yatzy")
+    sol = y.solution
+    rs = y.ruleset
     t = sol.spec.dice
     sits = _situations(n, 5)
-    ms = np.array([sum(1 << i for i in f) for f, _u, _d, _r in sits], dtype=np.int64)
-    ax = np.array([min(u, sol.spec.U - 1) for _f, u, _d, _r in sits], dtype=np.int64)
-    ds = np.array([t.index_of(d) - t.full_start for _f, _u, d, _r in sits], dtype=np.int64)
-    rl = np.array([r for _f, _u, _d, r in sits], dtype=np.int64)
-    return sol, ms, ax, ds, rl
+    cards = _cards(sits)
+    states = [sol.spec.state_of(c) for c in cards]
+    args = [(m, a, t.index_of(d) - t.full_start, r)
+            for (m, a), (_f, _u, d, r) in zip(states, sits, strict=True)]
+    from yacht.strategy.api import Situation
 
-
-def ours_advice_batch(n: int) -> dict[str, Any]:
-    import numpy as np
-
-    from yacht.strategy.solver.batch import option_values
-
-    sol, ms, ax, ds, rl = _our_arrays(n)
+    texts = [Situation.of(rs, c, d, r).text() for c, (_f, _u, d, r) in zip(cards, sits,
+                                                                            strict=True)]
+    objs = [Situation.parse(rs, x) for x in texts]
+    res: dict[str, Any] = {"who": "yacht", "situations": n}
+    res["situation_values_us"] = per_call(lambda a: situation_values(sol, *a), args)
+    res["options_text_us"] = per_call(y.options, texts)
+    res["options_situation_us"] = per_call(y.options, objs)
+    res["advise_card_us"] = per_call(
+        lambda i: advise_card(rs, cards[i], len(sits[i][0]), sits[i][2], sits[i][3], sol),
+        list(range(n)), rounds=1)
+    bs = _situations(nbatch, 6)
+    bc = _cards(bs)
+    st = [sol.spec.state_of(c) for c in bc]
+    ms = np.array([s[0] for s in st], dtype=np.int64)
+    ax = np.array([s[1] for s in st], dtype=np.int64)
+    ds = np.array([t.index_of(d) - t.full_start for _f, _u, d, _r in bs], dtype=np.int64)
+    rl = np.array([r for _f, _u, _d, r in bs], dtype=np.int64)
     option_values(sol, ms[:64], ax[:64], ds[:64], rl[:64])
     t0 = time.perf_counter()
-    ov = option_values(sol, ms, ax, ds, rl)
-    sec = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for i in range(200):
-        option_values(sol, ms[i:i + 1], ax[i:i + 1], ds[i:i + 1], rl[i:i + 1])
-    single = (time.perf_counter() - t0) / 200
-    return {"who": "yacht", "what": "batch.option_values (every keep and box), one thread",
-            "queries": n, "us_per_query": sec / n * 1e6, "us_single_call": single * 1e6,
-            "options_per_query": float((~np.isnan(ov.box_value)).sum(axis=1).mean()
-                                       + (ov.keep_index >= 0).sum(axis=1).mean()),
-            "peak_rss_mb": rss_mb()}
+    option_values(sol, ms, ax, ds, rl)
+    res["batch_us_per_situation"] = (time.perf_counter() - t0) / nbatch * 1e6
+    res["batch_size"] = nbatch
+    return res
 
 
-def theirs_advice_batch(n: int) -> dict[str, Any]:
+def theirs_advice(n: int, nbatch: int) -> dict[str, Any]:
     import yatzy_solver as ys
 
     v = ys.Variant("yatzy-scandinavian")
     solver = ys.Solver.build(v)
-    names = list(v.categories)
-    texts = []
-    for filled, upper, dice, r in _situations(n, 5):
-        fl = ",".join(str(names[i]) for i in filled) or "-"
-        texts.append(f"dice {' '.join(map(str, dice))} | rolls {r} | upper {min(upper, 63)} "
-                     f"| filled {fl}")
-    arrays = v.situation_arrays(texts)
+    sits = _situations(n, 5)
+    texts = _their_texts(sits, _cards(sits))
+    res: dict[str, Any] = {"who": "yatzy-solver", "situations": n}
+    res["option_values_text_us"] = per_call(solver.option_values, texts)
+    bs = _situations(nbatch, 6)
+    arrays = v.situation_arrays(_their_texts(bs, _cards(bs)))
     solver.option_values_batch(**{k: a[:64] for k, a in arrays.items()})
     t0 = time.perf_counter()
     solver.option_values_batch(**arrays)
+    res["batch_us_per_situation"] = (time.perf_counter() - t0) / nbatch * 1e6
+    return res
+
+
+# --- self-play, big tables -----------------------------------------------------------------
+
+def ours_selfplay(variant: str, games: int) -> dict[str, Any]:
+    from yacht.rules import get
+    from yacht.strategy.solver import fast_selfplay, solve
+
+    sol = solve(get(variant))
+    fast_selfplay(sol, 100, seed=0)
+    r = fast_selfplay(sol, games, seed=1, workers=2)
+    return {"who": "yacht", "variant": variant, "games": games, "seconds": r.seconds,
+            "games_per_s": games / r.seconds, "mean": r.mean}
+
+
+def theirs_selfplay(variant: str, games: int) -> dict[str, Any]:
+    import yatzy_solver as ys
+
+    solver = ys.Solver.build(ys.Variant(variant))
+    solver.simulate(100, seed=0)
+    t0 = time.perf_counter()
+    res = solver.simulate(games, seed=1)
     sec = time.perf_counter() - t0
-    return {"who": "yatzy-solver", "what": "option_values_batch (all options)", "queries": n,
-            "us_per_query": sec / n * 1e6, "peak_rss_mb": rss_mb()}
+    return {"who": "yatzy-solver", "variant": variant, "games": games, "seconds": sec,
+            "games_per_s": games / sec, "mean": float(res["scores"].mean())}
 
 
-def ours_ten(rolls: str) -> dict[str, Any]:
+def ours_big(variant: str, options: dict[str, str]) -> dict[str, Any]:
+    import resource
+
     from yacht.rules import get
     from yacht.strategy.solver import solve
 
-    jit = warm()
     t0 = time.perf_counter()
-    sol = solve(get("ancient-yacht-10", {"rolls": rolls}), cache=False)
-    return {"who": "yacht", "variant": "ancient-yacht-10", "rolls": rolls,
+    sol = solve(get(variant, options), cache=False)
+    return {"who": "yacht", "variant": variant, "options": options, "states": sol.states,
             "seconds": time.perf_counter() - t0, "expected": sol.expected_score,
-            "jit_seconds": jit, "peak_rss_mb": rss_mb()}
+            "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def ours_double() -> dict[str, Any]:
-    from yacht.rules import get
-    from yacht.strategy.solver import solve
-
-    jit = warm()
-    t0 = time.perf_counter()
-    sol = solve(get("ancient-yacht-double"), cache=False)
-    return {"who": "yacht", "variant": "ancient-yacht-double", "states": sol.states,
-            "seconds": time.perf_counter() - t0, "expected": sol.expected_score,
-            "jit_seconds": jit, "peak_rss_mb": rss_mb()}
-
-
-ONE = {
-    "ours_table": ours_table, "theirs_table": theirs_table, "ours_selfplay": ours_selfplay,
-    "theirs_selfplay": theirs_selfplay, "ours_advice": ours_advice,
-    "theirs_advice": theirs_advice, "ours_advice_batch": ours_advice_batch,
-    "theirs_advice_batch": theirs_advice_batch, "ours_ten": ours_ten, "ours_double": ours_double,
-}
+ONE = {"ours_advice": ours_advice, "theirs_advice": theirs_advice,
+       "ours_selfplay": ours_selfplay, "theirs_selfplay": theirs_selfplay, "ours_big": ours_big}
 
 
 def sub(name: str, *args: Any) -> dict[str, Any]:
-    env = dict(os.environ)
-    env.setdefault("YACHT_CACHE_DIR", os.path.join(tempfile.gettempdir(), "yacht-bench-cache"))
-    out = subprocess.run([sys.executable, __file__, "--one", name, json.dumps(args)],
+    env = env_with(YACHT_CACHE_DIR=os.path.join(tempfile.gettempdir(), "yacht-bench-cache"))
+    out = subprocess.run([PY, __file__, "--one", name, json.dumps(args)],
                          capture_output=True, text=True, env=env, cwd=ROOT)
     if out.returncode != 0:
         return {"error": out.stderr.strip().splitlines()[-1:] or ["failed"], "name": name}
@@ -275,44 +341,42 @@ def sub(name: str, *args: Any) -> dict[str, Any]:
 
 
 def show(title: str, rows: list[dict[str, Any]]) -> None:
-    print(f"\n## {title}")
+    print(f"\n## {title}", flush=True)
     for r in rows:
         print("  " + json.dumps({k: (round(v, 4) if isinstance(v, float) else v)
-                                  for k, v in r.items()}))
+                                  for k, v in r.items()}), flush=True)
 
 
 def main(parts: list[str]) -> None:
-    want = set(parts) or {"tables", "advice", "selfplay", "ten", "double"}
-    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()}")
-    if "tables" in want:
-        pairs = [(("yahtzee", {"joker": "forced"}), "american+forced-joker"),
-                 (("yahtzee", {"joker": "free"}), "american"),
-                 (("yatzy", {}), "yatzy-scandinavian")]
-        for (variant, opts), theirs in pairs:
-            a = sub("ours_table", variant, opts)
-            b = sub("theirs_table", theirs)
-            if "seconds" in a and "seconds" in b:
-                a["speedup_vs_yatzy_solver"] = b["seconds"] / a["seconds"]
-            show(f"table {variant} {opts} vs {theirs}", [a, b])
+    want = set(parts) or {"process", "advice", "selfplay", "ten"}
+    print(f"machine: {os.cpu_count()} cores, load average {load()}")
+    if "process" in want:
+        part_process()
+    if "fresh" in want:
+        part_fresh()
     if "advice" in want:
-        a = sub("ours_advice", 2000)
-        b = sub("theirs_advice", 2000)
-        show("advice query (Yatzy, random mid-game situations)", [a, b])
-        a = sub("ours_advice_batch", 20000)
-        b = sub("theirs_advice_batch", 20000)
-        if "us_per_query" in a and "us_per_query" in b:
-            a["ratio_vs_yatzy_solver"] = b["us_per_query"] / a["us_per_query"]
-        show("advice, numbers only, batch of 20,000 (Yatzy)", [a, b])
+        a = sub("ours_advice", 2000, 20000)
+        b = sub("theirs_advice", 2000, 20000)
+        if "situation_values_us" in a and "option_values_text_us" in b:
+            a["single_ratio_theirs_over_situation_values"] = (
+                b["option_values_text_us"] / a["situation_values_us"])
+            a["single_ratio_theirs_over_options_text"] = (
+                b["option_values_text_us"] / a["options_text_us"])
+            a["batch_ratio"] = b["batch_us_per_situation"] / a["batch_us_per_situation"]
+        show(f"advice, Yatzy, random mid-game situations (load {load()})", [a, b])
     if "selfplay" in want:
         a = sub("ours_selfplay", "yatzy", 20000)
         b = sub("theirs_selfplay", "yatzy-scandinavian", 20000)
         if "games_per_s" in a and "games_per_s" in b:
             a["ratio_vs_yatzy_solver"] = a["games_per_s"] / b["games_per_s"]
-        show("expert self-play, Yatzy, 2 workers", [a, b])
+        show(f"expert self-play, Yatzy, 2 threads (load {load()})", [a, b])
     if "ten" in want:
-        show("10-dice one-column table", [sub("ours_ten", "5"), sub("ours_ten", "3")])
+        show(f"10-dice one-column table, in-process build (load {load()})",
+             [sub("ours_big", "ancient-yacht-10", {"rolls": "5"}),
+              sub("ours_big", "ancient-yacht-10", {"rolls": "3"})])
     if "double" in want:
-        show("ancient-yacht-double (2^24 category sets)", [sub("ours_double")])
+        show(f"ancient-yacht-double, 2^24 category sets (load {load()})",
+             [sub("ours_big", "ancient-yacht-double", {})])
 
 
 if __name__ == "__main__":

@@ -141,10 +141,9 @@ def compile_ruleset(rs: Ruleset) -> Spec:
     nbox = ncat * ncols
     if nbox > 26:
         raise UnsupportedRuleset(f"{rs.id}: {nbox} boxes is too many for an exact table (max 26)")
-    full = t.counts[t.full_start:]
-    cat_scores = np.array(
-        [[c.score_counts(tuple(int(x) for x in row)) for row in full] for c in rs.categories],
-        dtype=np.int32).reshape(ncat, t.nfull)
+    full = [tuple(row) for row in t.counts[t.full_start:].tolist()]
+    cat_scores = np.array([[c.score_counts(row) for row in full] for c in rs.categories],
+                          dtype=np.int32).reshape(ncat, t.nfull)
     score = np.tile(cat_scores, (ncols, 1))
     box_mult = np.repeat(np.array(rs.columns, dtype=np.int32), ncat)
     upper = np.array([c.section == "upper" for c in rs.categories], dtype=np.bool_)

@@ -1,0 +1,113 @@
+"""Time to the first expert move and the first hint, per variant, with an empty table cache.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/first_move.py            # every variant, native kernels
+    .venv/bin/python benchmarks/first_move.py --backend numba
+    .venv/bin/python benchmarks/first_move.py --json FILE
+
+Each measurement is a fresh process with its own empty table cache. The
+process first does what the game has already done when the player presses
+the key (Python started, the rules and the engine imported, dice rolled);
+the clock then runs from the "key press" to the answer: the expert's first
+decision (``make_player("expert", rs).decide(state)``) or the advisor's
+ranking (``advise(state)``), table build and kernel loading included. The
+whole process's wall time is shown too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def one(variant: str, what: str) -> dict[str, Any]:
+    import random
+
+    from yacht.engine import Player, Roll, State
+    from yacht.rules import get
+
+    rs = get(variant)
+    state = State(rs, [Player("Cpu", "computer", "expert")], rng=random.Random(1))
+    state.apply(Roll())
+    t0 = time.perf_counter()
+    from yacht.strategy import ready
+
+    was_ready = ready("expert" if what == "expert" else "advisor", rs)
+    if what == "expert":
+        from yacht.strategy import make_player
+
+        decision = make_player("expert", rs).decide(state)
+        answer = str(decision)
+    else:
+        from yacht.strategy.advisor import advise
+
+        answer = advise(state)[0].describe(rs)
+    seconds = time.perf_counter() - t0
+    return {"variant": variant, "what": what, "seconds": seconds, "ready_before": was_ready,
+            "answer": answer, "backend": _backend()}
+
+
+def _backend() -> str:
+    from yacht.strategy.solver.backend import current
+
+    return current().name
+
+
+def run(variant: str, what: str, backend: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="yacht-first-") as cache:
+        env = dict(os.environ, YACHT_CACHE_DIR=cache, YACHT_SOLVER_BACKEND=backend)
+        t0 = time.perf_counter()
+        out = subprocess.run([sys.executable, __file__, "--one", variant, what],
+                             capture_output=True, text=True, env=env, cwd=ROOT)
+        wall = time.perf_counter() - t0
+    if out.returncode != 0:
+        return {"variant": variant, "what": what, "error": out.stderr.strip()[-300:]}
+    res: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    res["process_seconds"] = wall
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--backend", default="native", choices=["native", "numba", "auto"])
+    ap.add_argument("--json", default=None, metavar="FILE")
+    ap.add_argument("--variants", default=None, help="comma-separated (default: all)")
+    ap.add_argument("--one", nargs=2, metavar=("VARIANT", "WHAT"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(one(*args.one)))
+        return
+    from yacht.rules import all_variants
+
+    names = args.variants.split(",") if args.variants else [rs.id for rs in all_variants()]
+    with open("/proc/loadavg") as f:
+        print(f"load average before: {' '.join(f.read().split()[:3])}")
+    rows = []
+    print(f"{'variant':<26} {'first expert move':>18} {'first hint':>12} {'(processes)':>16}")
+    for name in names:
+        e = run(name, "expert", args.backend)
+        h = run(name, "advice", args.backend)
+        rows += [e, h]
+        if "error" in e or "error" in h:
+            print(f"{name:<26} error: {e.get('error') or h.get('error')}")
+            continue
+        print(f"{name:<26} {e['seconds']:>16.2f} s {h['seconds']:>10.2f} s "
+              f"{e['process_seconds']:>6.2f} / {h['process_seconds']:.2f} s", flush=True)
+    with open("/proc/loadavg") as f:
+        print(f"load average after: {' '.join(f.read().split()[:3])}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
