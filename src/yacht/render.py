@@ -1,21 +1,121 @@
-"""Plain-text scorecards, shared by the commands and the plain (line) game."""
+"""How a scorecard is laid out and shown: the one place for it, used by every interface.
+
+:func:`card_layout` says which rows a variant's card has (boxes by section,
+the totals, a bonus row); :func:`card_cells` fills them for one player;
+:func:`card_table` prints every player's card side by side as plain text (the
+commands and the line game); the terminal game and the browser draw the same
+rows from the table snapshot.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
 
-from yacht.rules import Ruleset, Scorecard
+from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
-__all__ = ["card_table", "dice_text"]
+__all__ = ["CardRow", "card_cells", "card_layout", "card_table", "dice_text", "preview_text"]
+
+RowKind = Literal["box", "total"]
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One row of a scorecard: a box (``category``) or a total."""
+
+    id: str                 # the category id, or upper_total, upper_bonus, lower_total,
+                            # column_total, extra, grand_total
+    label: str
+    kind: RowKind
+    category: str | None = None
+    section: str = ""
 
 
 def dice_text(dice: Sequence[int]) -> str:
     return " ".join(str(d) for d in dice)
 
 
+@lru_cache(maxsize=64)
+def card_layout(rs: Ruleset) -> tuple[CardRow, ...]:
+    """The rows of ``rs``'s card, top to bottom.
+
+    >>> from yacht.rules import get
+    >>> [r.id for r in card_layout(get("yahtzee"))][-4:]
+    ['chance', 'lower_total', 'extra', 'grand_total']
+    >>> [r.label for r in card_layout(get("yatzy")) if r.kind == "total"]
+    ['Upper total', 'Bonus (≥63)', 'Lower total', 'Grand total']
+    """
+    rows: list[CardRow] = []
+    for section in ("upper", "lower"):
+        cats = [c for c in rs.categories if c.section == section]
+        if not cats:
+            continue
+        rows += [CardRow(c.id, c.label, "box", c.id, section) for c in cats]
+        if section == "upper":
+            rows.append(CardRow("upper_total", "Upper total", "total", None, section))
+            if rs.upper_bonus:
+                rows.append(CardRow("upper_bonus", f"Bonus (≥{rs.upper_bonus.needed})",
+                                    "total", None, section))
+        else:
+            rows.append(CardRow("lower_total", "Lower total", "total", None, section))
+    if len(rs.columns) > 1:
+        rows.append(CardRow("column_total", "Column total", "total"))
+    extra = [label for rule in rs.special if (label := rule.extra_label(rs))]
+    if extra:
+        rows.append(CardRow("extra", " / ".join(extra), "total"))
+    rows.append(CardRow("grand_total", "Grand total", "total"))
+    return tuple(rows)
+
+
+def _total_cell(rs: Ruleset, row: CardRow, totals: Totals, col: int) -> str:
+    c = totals.columns[col]
+    last = col == len(rs.columns) - 1
+    if row.id == "upper_total":
+        return str(c.upper)
+    if row.id == "upper_bonus":
+        return str(c.bonus)
+    if row.id == "lower_total":
+        return str(c.lower)
+    if row.id == "column_total":
+        return f"{c.subtotal}" + (f"×{c.multiplier}" if c.multiplier != 1 else "")
+    if row.id == "extra":
+        return str(totals.extra) if col == 0 else ""
+    return str(totals.grand) if last else ""
+
+
+def preview_text(pl: Placement) -> str:
+    """What a box would score, as the cards show it: ``25``, or ``25+100`` with a bonus
+    (shown apart from the box's points)."""
+    return f"{pl.points}+{pl.bonus}" if pl.bonus else str(pl.points)
+
+
+def card_cells(rs: Ruleset, card: Scorecard) -> dict[str, list[str]]:
+    """Row id -> the text of each column's cell ("" for an open box or no value).
+
+    >>> from yacht.rules import get
+    >>> rs = get("yatzy")
+    >>> cells = card_cells(rs, rs.new_card().with_box(0, 5, 18))
+    >>> cells["sixes"], cells["ones"], cells["upper_total"], cells["grand_total"]
+    (['18'], [''], ['18'], ['18'])
+    """
+    totals = rs.totals(card)
+    out: dict[str, list[str]] = {}
+    for row in card_layout(rs):
+        if row.kind == "box":
+            i = rs.index(row.category or "")
+            out[row.id] = ["" if card.boxes[c][i] is None else str(card.boxes[c][i])
+                           for c in range(len(rs.columns))]
+        else:
+            out[row.id] = [_total_cell(rs, row, totals, c) for c in range(len(rs.columns))]
+    return out
+
+
 def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
-               preview: dict[tuple[str, int], int] | None = None) -> str:
-    """Every player's card side by side; ``preview`` shows open boxes' points in brackets.
+               preview: Mapping[tuple[str, int], Placement] | None = None) -> str:
+    """Every player's card side by side; ``preview`` (the first player's open boxes)
+    shows what they would score, in brackets.
 
     >>> from yacht.rules import get
     >>> rs = get("tommys-crag")
@@ -23,7 +123,8 @@ def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
     Box               Ann
     """
     ncol = len(rs.columns)
-    label_w = max([len(c.label) for c in rs.categories] + [len("Grand total"), 14])
+    layout = card_layout(rs)
+    label_w = max([len(r.label) for r in layout] + [14])
     heads: list[str] = []
     for name in names:
         for col in range(ncol):
@@ -34,36 +135,15 @@ def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
         return f"{label:<{label_w}} " + " ".join(f"{c:>{cell_w}}" for c in cells)
 
     lines = [row("Box", heads)]
-    totals = [rs.totals(card) for card in cards]
-    for section in ("upper", "lower"):
-        for i, cat in enumerate(rs.categories):
-            if cat.section != section:
-                continue
-            cells = []
-            for p, card in enumerate(cards):
-                for col in range(ncol):
-                    v = card.boxes[col][i]
-                    if v is not None:
-                        cells.append(str(v))
-                    elif preview is not None and p == 0 and (cat.id, col) in preview:
-                        cells.append(f"[{preview[(cat.id, col)]}]")
-                    else:
-                        cells.append("-")
-            lines.append(row(cat.label, cells))
-        if section == "upper" and any(c.section == "upper" for c in rs.categories):
-            lines.append(row("Upper total", [str(t.columns[c].upper) for t in totals
-                                             for c in range(ncol)]))
-            if rs.upper_bonus:
-                lines.append(row("Upper bonus", [str(t.columns[c].bonus) for t in totals
-                                                 for c in range(ncol)]))
-    if ncol > 1:
-        lines.append(row("Column total", [
-            f"{t.columns[c].subtotal}" + (f"x{t.columns[c].multiplier}"
-                                          if t.columns[c].multiplier != 1 else "")
-            for t in totals for c in range(ncol)]))
-    if any(t.extra for t in totals) or any(r.name == "yahtzee_bonus_joker" for r in rs.special):
-        lines.append(row("Extra bonus", [str(t.extra) if c == 0 else "" for t in totals
-                                         for c in range(ncol)]))
-    lines.append(row("Grand total", [str(t.grand) if c == ncol - 1 else "" for t in totals
-                                     for c in range(ncol)]))
+    filled = [card_cells(rs, card) for card in cards]
+    for r in layout:
+        cells = []
+        for p, values in enumerate(filled):
+            for col in range(ncol):
+                text = values[r.id][col]
+                if r.kind == "box" and not text:
+                    pl = (preview or {}).get((r.category or "", col)) if p == 0 else None
+                    text = f"[{preview_text(pl)}]" if pl is not None else "-"
+                cells.append(text)
+        lines.append(row(r.label, cells))
     return "\n".join(lines)

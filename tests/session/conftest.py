@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -24,6 +25,10 @@ class Entry:
     game_id: str
     key: str
     assisted: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rank": self.rank, "name": self.name, "score": self.score,
+                "game_id": self.game_id, "assisted": self.assisted}
 
 
 @dataclass
@@ -84,6 +89,15 @@ class MemoryStore:
         for i, e in enumerate(self.scores, 1):
             e.rank = i
         return [e for e in new if e.rank <= 10]
+
+    def game_info(self, game_id: str) -> Any:
+        self._check()
+        if game_id not in self.games:
+            raise LookupError(f"no game {game_id} in memory")
+        return SimpleNamespace(id=game_id, assisted=bool(self.games[game_id].assisted))
+
+    def close(self) -> None:
+        pass
 
     def load_record(self, game_id: str) -> Record:
         self._check()

@@ -66,8 +66,8 @@ def test_bad_input_is_answered_and_the_game_goes_on(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "Press Enter to roll" in out
-    assert "Dice are numbered 1-3" in out
-    assert "No box 'qq'" in out
+    assert "There is no die 9 (accepted: positions 1-3)." in out
+    assert "Unknown action 'qq'" in out
     assert "Box letters:" in out  # the help
     assert "Game over." in out
 

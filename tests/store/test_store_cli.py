@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from store_helpers import play_into, random_game
@@ -79,6 +80,12 @@ def test_yacht_db_environment_variable(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 # --- resume -------------------------------------------------------------------------
+def on_turn(data: dict[str, Any]) -> str:
+    """The name of the player on turn in `yacht resume --json`."""
+    table = data["table"]
+    return str(table["players"][table["current"]]["name"])
+
+
 def test_resume_lists_shows_and_plays(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert "No unfinished games." in run(capsys, "resume", "--db", db_url)
     assert json.loads(run(capsys, "resume", "--json", "--db", db_url)) == []
@@ -98,14 +105,15 @@ def test_resume_lists_shows_and_plays(db_url: str, capsys: pytest.CaptureFixture
     assert "score sixes (18)" in out and "Rolls left: 2" in out
     run(capsys, "resume", gid, "-a", "choose 4,5", "--db", db_url)
     data = json.loads(run(capsys, "resume", gid, "-a", "give-back", "--json", "--db", db_url))
-    assert data["applied"] == ["give-back"] and data["chosen"] == []
+    assert data["applied"] == ["give-back"] and data["table"]["chosen"] == []
     run(capsys, "resume", gid, "-a", "score Sixes", "--db", db_url)
     data = json.loads(run(capsys, "resume", gid, "--json", "--db", db_url))
-    assert data["on_turn"] == "Bob" and data["totals"] == [18, 0]
-    assert "take-back" in data["legal_actions"]
+    table = data["table"]
+    assert on_turn(data) == "Bob" and [p["total"] for p in table["players"]] == [18, 0]
+    assert "take-back" in table["legal"] and table["can"]["take_back"]
     run(capsys, "resume", gid, "-a", "take-back", "--db", db_url)
     data = json.loads(run(capsys, "resume", gid, "--json", "--db", db_url))
-    assert data["on_turn"] == "Ann" and data["dice"] == [6, 6, 6, 2, 3]
+    assert on_turn(data) == "Ann" and data["table"]["dice"] == [6, 6, 6, 2, 3]
     with open_store(db_url) as s:
         assert len(s.load_record(gid).actions) == 5
 
@@ -139,17 +147,19 @@ def test_resume_to_the_end_enters_the_high_scores(tmp_path: Path,
         gid = s.start_game(Record.from_state(state))
     data = json.loads(run(capsys, "resume", gid, "--json", "--db", db))
     for _ in range(300):
-        if data["on_turn"] == "Cpu":
+        table = data["table"]
+        if on_turn(data) == "Cpu":
             action = "computer"
-        elif not data["dice"]:
+        elif not table["dice"]:
             action = "roll"
         else:
-            action = next(a for a in data["legal_actions"] if a.startswith("score"))
+            action = next(a for a in table["legal"] if a.startswith("score"))
             action = action.rsplit(" (", 1)[0]
-        if data["turn"] == data["turns"] and data["on_turn"] == "Cpu" and data["dice"]:
+        if data["game"]["turn"] == data["game"]["turns"] and on_turn(data) == "Cpu" \
+                and table["dice"]:
             break  # the last decision: play it in text to see the messages
         data = json.loads(run(capsys, "resume", gid, "-a", action, "--json", "--db", db))
-        assert data["finished"] is None and data["high_scores"] == []
+        assert data["game"]["finished"] is None and data["high_scores"] == []
     out = run(capsys, "resume", gid, "-a", "computer", "--db", db)
     while "Finished" not in out:  # the computer may roll again before it scores
         out = run(capsys, "resume", gid, "-a", "computer", "--db", db)

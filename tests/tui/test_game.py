@@ -11,6 +11,7 @@ from tui_helpers import fast_forward, game, run, settle
 from yacht.engine import Roll
 from yacht.rules import get
 from yacht.session import Launch, PlayerSpec, category_keys, load_config
+from yacht.session.table import LOCAL
 from yacht.tui import YachtApp
 from yacht.tui.screens.dialogs import ChoiceDialog, HelpScreen, TextDialog
 from yacht.tui.screens.end import EndScreen
@@ -563,7 +564,7 @@ async def test_singlets_with_none_to_choose_says_so(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        g.session.apply(Roll((3, 3, 5, 5, 5)))
+        g.table.act(LOCAL, Roll((3, 3, 5, 5, 5)))
         g.refresh_all()
         await pilot.press("s")
         await pilot.pause()
@@ -581,12 +582,11 @@ async def test_a_preview_wider_than_the_name_is_not_cut(new_app: App) -> None:
         await settle(pilot)
         g = game(pilot)
         s = g.session
-        s.apply(Roll((1, 2, 3, 4, 5)))
+        g.table.act(LOCAL, Roll((1, 2, 3, 4, 5)))
         g.refresh_all()
         await pilot.pause()
         while s.state.may_reroll():  # Tommy's Yacht: 32 rolls without a yacht
-            s.apply(Choose((0, 1, 2, 3, 4)))
-            s.apply(Roll((1, 2, 3, 4, 5)))
+            g.table.act(LOCAL, Choose((0, 1, 2, 3, 4)), Roll((1, 2, 3, 4, 5)))
         g.refresh_all()
         await pilot.pause()
         card = g.query_one(ScoreCard)

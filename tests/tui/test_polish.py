@@ -12,6 +12,8 @@ from tui_helpers import click_key, game, mouse_box, run, settle
 from yacht.engine import Roll
 from yacht.rules import get
 from yacht.session import Launch, PlayerSpec
+from yacht.session.commands import GoOn, ScoreBox
+from yacht.session.table import LOCAL
 from yacht.tui import YachtApp
 from yacht.tui.screens.dialogs import HelpScreen
 from yacht.tui.screens.setup import SetupScreen
@@ -145,8 +147,8 @@ async def test_the_card_has_its_widths_from_the_first_frame(new_app: App) -> Non
         g = game(pilot)
         card = g.query_one(ScoreCard)
         s = g.session
-        s.apply(Roll((1, 2, 3)))
-        s.score(s.state.placements()[0].category)
+        g.table.act(LOCAL, Roll((1, 2, 3)))
+        g.table.act(LOCAL, ScoreBox(s.state.placements()[0].category))
         g.refresh_all()  # Bo's turn: the card is built again
         # a frame drawn before the table's idle pass (a quick click after an Oops)...
         first = card_lines(card)
@@ -207,10 +209,9 @@ async def test_every_column_of_eight_cards_is_reachable_by_mouse(new_app: App) -
 async def second_yahtzee(pilot: Any, face: int = 5) -> Any:
     """Ann scores a Yahtzee, then rolls another one of ``face``."""
     g = game(pilot)
-    s = g.session
-    s.apply(Roll((face,) * 5))
-    s.score("yahtzee")
-    s.apply(Roll((face,) * 5))
+    g.table.act(LOCAL, Roll((face,) * 5))
+    g.table.act(LOCAL, ScoreBox("yahtzee"))
+    g.table.act(LOCAL, Roll((face,) * 5))
     g.refresh_all()
     await pilot.pause()
     return g
@@ -230,7 +231,7 @@ async def test_the_forced_joker_says_why_only_that_box(new_app: App) -> None:
         # Fives filled: a lower box, as a joker
         await pilot.press("i")  # Fives
         s = g.session
-        s.apply(Roll((5,) * 5))
+        g.table.act(LOCAL, Roll((5,) * 5))
         g.refresh_all()
         await pilot.pause()
         assert {p.category for p in s.state.placements()} == {
@@ -257,7 +258,7 @@ async def test_tommys_yacht_first_turn_says_it_must_be_the_yacht(new_app: App) -
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        g.session.apply(Roll((2,) * 5))
+        g.table.act(LOCAL, Roll((2,) * 5))
         g.refresh_all()
         await pilot.pause()
         assert helpbar(pilot).startswith("The first turn must go in Yacht.")
@@ -343,12 +344,14 @@ async def test_names_with_brackets_are_shown_as_typed(new_app: App, store: Any) 
         g = game(pilot)
         assert "[/]Ann" in str(g.query_one("#title").render())
         fast = g.session
-        while not fast.is_over():  # the rest quickly, to the end screen
-            if fast.is_computer_turn():
-                fast.apply(fast.computer_action())
+        g.driver.stop()  # the rest quickly, from here, to the end screen
+        while not fast.is_over():
+            g.table.run_due()
+            if g.table.view().pause is not None:
+                g.table.act(LOCAL, GoOn())
                 continue
-            fast.roll()
-            fast.score(fast.state.placements()[0].category)
+            g.table.act(LOCAL, Roll())
+            g.table.act(LOCAL, ScoreBox(fast.state.placements()[0].category))
         g.refresh_all()
         await pilot.press("r")  # See results
         await settle(pilot)

@@ -47,16 +47,19 @@ def run(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
 
 
 def fast_forward(screen: GameScreen, leave: int = 1) -> None:
-    """Play a one-person game through the session until ``leave`` boxes are open."""
-    s = screen.session
-    st = s.state
+    """Play a one-person game through the table until ``leave`` boxes are open."""
+    from yacht.engine import Roll, Score
+    from yacht.session.commands import Select
+    from yacht.session.table import LOCAL
+
+    table = screen.table
+    st = table.session.state
     while sum(1 for col in st.card(st.current).boxes for b in col if b is None) > leave:
-        s.roll()
+        table.act(LOCAL, Roll())
         while not st.placements():
-            s.choose_all()
-            s.roll()
+            table.act(LOCAL, Select("all"), Roll())
         pl = st.placements()[0]
-        s.score(pl.category, pl.column)
+        table.act(LOCAL, Score(pl.category, pl.column))
     screen.refresh_all()
 
 

@@ -21,10 +21,11 @@ from .actions import (
 )
 from .randomplay import random_decision, random_turn
 from .records import FORMAT, VERSION, Record, RecordError, TurnSummary
-from .state import Player, Rng, State, roll_probability
+from .state import NAME_LENGTH, Player, Rng, State, roll_probability
 
 __all__ = [
     "FORMAT",
+    "NAME_LENGTH",
     "VERSION",
     "Action",
     "Choose",

@@ -15,7 +15,10 @@ from yacht.rules import Placement, Ruleset, Scorecard, Totals, TurnContext, coun
 
 from .actions import Action, Choose, GiveBack, IllegalAction, Roll, Score, TakeBack
 
-__all__ = ["Player", "Rng", "State", "roll_probability"]
+__all__ = ["NAME_LENGTH", "Player", "Rng", "State", "roll_probability"]
+
+#: the longest player name (in characters)
+NAME_LENGTH = 20
 
 PlayerKind = Literal["person", "computer"]
 
@@ -300,11 +303,23 @@ class State:
         else:  # pragma: no cover - exhaustive
             raise IllegalAction(f"unknown action {action!r}")
 
-    def _placement(self, action: Score) -> Placement | None:
+    def placement(self, category: str, column: int = 0) -> Placement | None:
+        """The placement scoring the dice showing in this box now (None if not allowed).
+
+        >>> import random
+        >>> from yacht.rules import get
+        >>> s = State(get("yatzy"), [Player("Ann")], rng=random.Random(1))
+        >>> s.apply(Roll((6, 6, 6, 2, 3)))
+        >>> s.placement("sixes").total, s.placement("yatzy").total, s.placement("x")
+        (18, 0, None)
+        """
         for pl in self.placements():
-            if pl.category == action.category and pl.column == action.column:
+            if pl.category == category and pl.column == column:
                 return pl
         return None
+
+    def _placement(self, action: Score) -> Placement | None:
+        return self.placement(action.category, action.column)
 
     def _explain_score(self, action: Score) -> None:
         rs = self.ruleset
@@ -373,11 +388,18 @@ class State:
                 return q
         return me
 
-    def clone(self) -> State:
-        """An independent copy; the random generator is copied when it can be."""
+    def clone(self, rng: bool = True) -> State:
+        """An independent copy; the random generator is copied when it can be.
+
+        ``rng=False`` gives a copy for reading (a view, a strategy's look-ahead):
+        it does not copy the generator, and a random roll on it is refused.
+        """
         new = copy.copy(self)
         new.log = list(self.log)
         new._p = copy.copy(self._p)
+        if not rng:
+            new.rng = _NO_DICE
+            return new
         try:
             new.rng = copy.deepcopy(self.rng)
         except (TypeError, NotImplementedError):
@@ -387,6 +409,16 @@ class State:
     def __repr__(self) -> str:
         return (f"<State {self.ruleset.id} player={self.current} dice={self.dice} "
                 f"rolls={self.rolls} chosen={sorted(self.chosen)} returns={self.returns()}>")
+
+
+class _NoDice:
+    """The generator of a copy made for reading: it never rolls."""
+
+    def randint(self, a: int, b: int) -> int:
+        raise IllegalAction("this is a copy for reading: it cannot roll dice")
+
+
+_NO_DICE = _NoDice()
 
 
 def _multisets(n: int, faces: int) -> Iterator[tuple[int, ...]]:

@@ -7,6 +7,7 @@
 
 from .hooks import ForcedFirstTurn, RepeatBox, SpecialRule, YahtzeeBonusJoker, all_same
 from .model import (
+    MAX_PLAYERS,
     Category,
     ColumnTotals,
     Option,
@@ -23,6 +24,7 @@ from .scoring import SCORERS, Counts, ScorerError, counts_of, dice_of
 from .text import rules_text
 
 __all__ = [
+    "MAX_PLAYERS",
     "SCORERS",
     "Category",
     "ColumnTotals",

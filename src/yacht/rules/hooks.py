@@ -27,6 +27,12 @@ def all_same(counts: Counts) -> bool:
     return sum(1 for c in counts if c) == 1
 
 
+def _yachts(rs: Ruleset) -> list[Counts]:
+    """The counts of every yacht (all dice showing one face) of the variant."""
+    return [tuple(rs.dice if f == face else 0 for f in range(rs.faces))
+            for face in range(rs.faces)]
+
+
 class SpecialRule:
     """Base class: a rule that changes nothing. Subclasses override hooks."""
 
@@ -46,6 +52,36 @@ class SpecialRule:
     def describe(self, rs: Ruleset) -> list[str]:
         """Sentences for the rules text."""
         return []
+
+    def extra_label(self, rs: Ruleset) -> str | None:
+        """The card's name for points this rule adds outside the boxes (None: it adds none)."""
+        return None
+
+    def box_values(self, rs: Ruleset, category: str) -> set[int]:
+        """Values this rule can put in ``category`` besides what its scorer gives."""
+        return set()
+
+    def explain(self, rs: Ruleset, ctx: TurnContext, counts: Counts,
+                places: list[Placement], restricted: bool) -> str | None:
+        """A sentence for the help line about what this rule does to these dice: why only
+        ``places`` take them (``restricted``: some open boxes do not), or what they add.
+
+        None when the rule has nothing to do with them.
+        """
+        return None
+
+
+def _names(rs: Ruleset, places: list[Placement]) -> str:
+    """The boxes of ``places`` by label, in card order: "Ones, Twos or Chance"."""
+    wanted = {p.category for p in places}
+    names = [c.label for c in rs.categories if c.id in wanted]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 @dataclass(frozen=True)
@@ -72,6 +108,13 @@ class RepeatBox(SpecialRule):
             if not ctx.card.is_open(col, i)
         ]
         return options + extra
+
+    def box_values(self, rs: Ruleset, category: str) -> set[int]:
+        if category != self.category:
+            return set()
+        base = {0, *(rs.category(category).score_counts(c) for c in _yachts(rs))}
+        most = rs.turns * 4  # a repeat costs a turn: far more than a game can hold
+        return {v + k * self.points for v in base for k in range(1, most + 1)}
 
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label
@@ -128,14 +171,26 @@ class ForcedFirstTurn(SpecialRule):
             return [Placement(self.category, 0, self.floor)]
         return []
 
+    def box_values(self, rs: Ruleset, category: str) -> set[int]:
+        if category != self.category:
+            return set()
+        return {self.value(r) for r in range(1, self.last_roll + 1)}
+
+    def explain(self, rs: Ruleset, ctx: TurnContext, counts: Counts,
+                places: list[Placement], restricted: bool) -> str | None:
+        if ctx.turn != 0 or not places or not restricted:
+            return None
+        return f"The first turn must go in {_names(rs, places)}."
+
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label
+        first = self.free_rolls + 1
         return [
             f"Each player's first turn must go to the {label} box. The player keeps "
             f"rolling, holding any dice, until all {rs.dice} dice match. A match on "
             f"rolls 1-{self.free_rolls} scores {self.points}; every roll after the "
-            f"{self.free_rolls}rd costs {self.penalty} points (roll 4 scores "
-            f"{self.value(self.free_rolls + 1)}). The score cannot go below {self.floor}: "
+            f"{_ordinal(self.free_rolls)} costs {self.penalty} points (roll {first} scores "
+            f"{self.value(first)}). The score cannot go below {self.floor}: "
             f"roll {self.last_roll} is the last, and if it is no match the box gets "
             f"{self.floor} (the yacht is sunk)."
         ]
@@ -202,16 +257,41 @@ class YahtzeeBonusJoker(SpecialRule):
             result += [replace(p, bonus=p.bonus + bonus) for p in here]
         return result
 
+    def extra_label(self, rs: Ruleset) -> str | None:
+        if rs.option_values.get(self.bonus_option, "on") != "on":
+            return None
+        return f"{rs.category(self.category).label} bonus"
+
+    def box_values(self, rs: Ruleset, category: str) -> set[int]:
+        return {pts for cid, pts in self.joker_points if cid == category}
+
+    def explain(self, rs: Ruleset, ctx: TurnContext, counts: Counts,
+                places: list[Placement], restricted: bool) -> str | None:
+        if not all_same(counts) or not places:
+            return None
+        label = rs.category(self.category).label
+        bonus = max(p.bonus for p in places)
+        if not restricted:
+            return f"{label} again: the previews hold the +{bonus} bonus." if bonus else None
+        plus = f" (+{bonus} {label} bonus)" if bonus else ""
+        face = next(f + 1 for f, c in enumerate(counts) if c)
+        upper = rs.upper_category(face)
+        if any(p.joker for p in places) and upper is not None:
+            return (f"Joker rule ({upper.label} filled): this {label} goes in a lower box, "
+                    f"as a joker{plus}.")
+        return f"Joker rule: this {label} must go in {_names(rs, places)}{plus}."
+
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label
         joker = dict(self.joker_points)
         jtext = ", ".join(f"{rs.category(k).label} {v}" for k, v in joker.items())
         mode = rs.option_values.get(self.joker_option, "forced")
+        held = max(rs.category(self.category).score_counts(c) for c in _yachts(rs))
         lines = []
         if rs.option_values.get(self.bonus_option, "on") == "on":
             lines.append(
                 f"{label} bonus: every further {label} scores an extra {self.bonus} while "
-                f"the {label} box holds 50 (not when it was scratched with 0)."
+                f"the {label} box holds {held} (not when it was scratched with 0)."
             )
         if mode == "forced":
             lines.append(

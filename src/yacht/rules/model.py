@@ -28,6 +28,10 @@ __all__ = [
 ]
 
 
+#: the most players a table seats (a variant may allow fewer)
+MAX_PLAYERS = 8
+
+
 class OptionError(ValueError):
     """An option name or value that the variant does not accept."""
 
@@ -220,7 +224,7 @@ class Ruleset:
     options: tuple[Option, ...] = ()
     special: tuple[SpecialRule, ...] = ()
     min_players: int = 1
-    max_players: int = 8
+    max_players: int = MAX_PLAYERS
     notes: tuple[str, ...] = ()
     settings: tuple[tuple[str, str], ...] = field(default=())
 

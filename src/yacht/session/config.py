@@ -13,14 +13,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from yacht.engine import NAME_LENGTH, Player
+from yacht.rules import MAX_PLAYERS
+from yacht.strategy.base import DEFAULT_LEVEL, PLAYER_LEVELS
+
 __all__ = ["SPEEDS", "Config", "PlayerSpec", "config_path", "load_config", "save_config",
-           "KINDS", "Launch", "parse_players"]
+           "KINDS", "Launch", "demo_players", "parse_players"]
 
 #: computer speed -> seconds between the steps of a computer turn
 SPEEDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.25, "instant": 0.0}
 
 #: the kinds a seat can have: a person, or a computer of a level
-KINDS: tuple[str, ...] = ("person", "beginner", "intermediate", "expert")
+KINDS: tuple[str, ...] = ("person", *PLAYER_LEVELS)
 
 
 @dataclass
@@ -34,9 +38,30 @@ class PlayerSpec:
     def is_computer(self) -> bool:
         return self.kind != "person"
 
+    @classmethod
+    def of(cls, player: Player) -> PlayerSpec:
+        """The seat of an engine player (a computer without a level gets the default)."""
+        return cls(player.name, player.level or DEFAULT_LEVEL) if player.is_computer \
+            else cls(player.name)
+
+    def player(self) -> Player:
+        return Player(self.name, "computer", self.kind) if self.is_computer else Player(self.name)
+
 
 def _default_players() -> list[PlayerSpec]:
-    return [PlayerSpec("You", "person"), PlayerSpec("Computer", "intermediate")]
+    return [PlayerSpec("You", "person"), PlayerSpec("Computer", DEFAULT_LEVEL)]
+
+
+def demo_players(players: list[PlayerSpec] | None = None) -> list[PlayerSpec]:
+    """The seats of a demo game: ``players`` with every person made a computer (at the
+    default level), or two computers of different levels when none are given.
+
+    >>> [(p.name, p.kind) for p in demo_players([PlayerSpec("Ann"), PlayerSpec("Bo", "expert")])]
+    [('Ann', 'intermediate'), ('Bo', 'expert')]
+    """
+    if not players:
+        return [PlayerSpec("Computer 1", DEFAULT_LEVEL), PlayerSpec("Computer 2", "expert")]
+    return [p if p.is_computer else PlayerSpec(p.name, DEFAULT_LEVEL) for p in players]
 
 
 @dataclass
@@ -65,11 +90,11 @@ class Config:
                          for k, v in opts.items() if isinstance(v, dict)}
         players = obj.get("players")
         if isinstance(players, list):
-            ps = [PlayerSpec(str(p["name"])[:20], str(p.get("kind", "person")))
+            ps = [PlayerSpec(str(p["name"])[:NAME_LENGTH], str(p.get("kind", "person")))
                   for p in players
                   if isinstance(p, dict) and isinstance(p.get("name"), str) and p["name"].strip()]
-            ps = [p if p.kind in KINDS else PlayerSpec(p.name, "intermediate") for p in ps]
-            if 1 <= len(ps) <= 8:
+            ps = [p if p.kind in KINDS else PlayerSpec(p.name, DEFAULT_LEVEL) for p in ps]
+            if 1 <= len(ps) <= MAX_PLAYERS:
                 c.players = ps
         if isinstance(obj.get("demo"), bool):
             c.demo = obj["demo"]
@@ -119,6 +144,7 @@ def parse_players(text: str) -> list[PlayerSpec]:
 
     A computer is ``cpu`` or ``cpu:LEVEL`` (``beginner``, ``intermediate``,
     ``expert``; default intermediate), optionally named ``Name=cpu:LEVEL``.
+    Names are at most 20 characters; there are 1-8 players.
 
     >>> [(p.name, p.kind) for p in parse_players("Ann, cpu:expert")]
     [('Ann', 'person'), ('Expert', 'expert')]
@@ -135,19 +161,19 @@ def parse_players(text: str) -> list[PlayerSpec]:
         kind = kind.strip().lower()
         if kind.startswith("cpu"):
             _, _, level = kind.partition(":")
-            level = level.strip() or "intermediate"
+            level = level.strip() or DEFAULT_LEVEL
             if level not in KINDS[1:] and level != "random":
-                raise ValueError(f"unknown computer level {level!r} (accepted: beginner, "
-                                 "intermediate, expert)")
+                raise ValueError(f"unknown computer level {level!r} (accepted: "
+                                 f"{', '.join(PLAYER_LEVELS)})")
             kind = level
         elif kind != "person":
             raise ValueError(f"player {item!r}: a kind is person or cpu:LEVEL")
         name = name.strip() or kind.capitalize()
-        if len(name) > 20:
-            raise ValueError(f"player name {name!r} is longer than 20 characters")
+        if len(name) > NAME_LENGTH:
+            raise ValueError(f"player name {name!r} is longer than {NAME_LENGTH} characters")
         out.append(PlayerSpec(name, kind))
-    if not 1 <= len(out) <= 8:
-        raise ValueError(f"{len(out)} players is not allowed (accepted: 1-8)")
+    if not 1 <= len(out) <= MAX_PLAYERS:
+        raise ValueError(f"{len(out)} players is not allowed (accepted: 1-{MAX_PLAYERS})")
     return out
 
 

@@ -1,9 +1,9 @@
-"""One game for any user interface: the state, who plays, computer turns, saving.
+"""The game under a table: the state, who plays, what is saved.
 
-The session never sleeps and never draws: a UI asks it what happens next and
-decides itself how long to show each step. Every action that the state
-accepts is sent to the store right away, so a game can be resumed after a
-crash or a quit.
+A :class:`Session` keeps the engine's state and the store in step: every
+action the state accepts goes to the store at once, so a game can be resumed
+after a crash or a quit. It has no flow of its own: whose turn it is, computer
+moves, pauses and pacing are the :class:`~yacht.session.table.Table`'s.
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from typing import Any, Protocol
 
 from yacht.engine import (
     Action,
-    Choose,
-    GiveBack,
     IllegalAction,
     Player,
     Record,
@@ -26,10 +24,9 @@ from yacht.engine import (
     TakeBack,
 )
 from yacht.rules import Ruleset
+from yacht.strategy.base import DEFAULT_LEVEL
 
-from .advice import Advice, rank_moves
 from .config import PlayerSpec
-from .keys import singlets
 
 __all__ = ["HintUnavailable", "LastScore", "Session", "SessionError", "StoreLike",
            "players_from_specs"]
@@ -44,14 +41,21 @@ class HintUnavailable(Exception):
 
 
 class StoreLike(Protocol):
-    """The part of :class:`yacht.store.Store` a session uses (tests pass a small fake)."""
+    """Every part of :class:`yacht.store.Store` the tables and the interfaces use (tests
+    pass a small fake). ``finish_game`` and ``top_ten`` return ScoreEntry-like objects
+    (``rank``, ``name``, ``score``, ``date``, ``game_id``, ``assisted``, ``to_json()``);
+    ``game_info`` an object with ``assisted``; ``unfinished_games`` GameInfo-like ones."""
 
     def start_game(self, record: Record) -> str: ...
     def append_action(self, game_id: str, index: int, action: Action) -> None: ...
     def set_assisted(self, game_id: str, player: int | None = None) -> None: ...
     def finish_game(self, game_id: str, state: State) -> Any: ...
     def load_record(self, game_id: str) -> Record: ...
+    def game_info(self, game_id: str) -> Any: ...
     def top_ten(self, ruleset: Ruleset, assisted: bool = False) -> Any: ...
+    def unfinished_games(self) -> Any: ...
+    def delete_game(self, game_id: str) -> None: ...
+    def close(self) -> None: ...
 
 
 StrategyFactory = Callable[[str, Ruleset], Any]
@@ -86,8 +90,7 @@ def _apply_tracking(state: State, action: Action, last: LastScore | None) -> Las
 
 
 def players_from_specs(specs: Sequence[PlayerSpec]) -> list[Player]:
-    return [Player(s.name, "computer", s.kind) if s.is_computer else Player(s.name)
-            for s in specs]
+    return [s.player() for s in specs]
 
 
 def _default_factory(level: str, ruleset: Ruleset) -> Any:
@@ -97,11 +100,11 @@ def _default_factory(level: str, ruleset: Ruleset) -> Any:
 
 
 class Session:
-    """A game in progress.
+    """A game in progress and its place in the store.
 
     >>> from yacht.rules import get
     >>> s = Session(get("tommys-crag"), [Player("Ann")], rng=random.Random(1))
-    >>> s.roll(); len(s.state.dice)
+    >>> s.apply(Roll()); len(s.state.dice)
     3
     """
 
@@ -118,7 +121,6 @@ class Session:
         self.ruleset = self.state.ruleset
         self.store = store
         self._factory = strategy_factory or _default_factory
-        self._strategies: dict[int, Any] = {}
         self.assisted = _assisted
         self.assisted_players: set[int] = set()
         self.finished = False
@@ -178,13 +180,10 @@ class Session:
                 last = _apply_tracking(state, action, last)
         except (ValueError, IllegalAction) as e:
             raise SessionError(f"saved game {game_id} cannot be replayed: {e}") from None
-        assisted = False
-        info = getattr(store, "game_info", None)
-        if info is not None:
-            try:
-                assisted = bool(getattr(info(game_id), "assisted", False))
-            except Exception:  # an older store: the flag is only for display here
-                assisted = False
+        try:
+            assisted = bool(store.game_info(game_id).assisted)
+        except Exception as e:  # the store's errors are one-line messages
+            raise SessionError(str(e)) from None
         s = cls(state.ruleset, state.players, store=store, strategy_factory=strategy_factory,
                 _state=state, _game_id=game_id, _assisted=assisted)
         s.last_score = last
@@ -217,7 +216,9 @@ class Session:
 
     # --- playing ----------------------------------------------------------------
     def apply(self, action: Action) -> None:
-        """Play ``action``; raises IllegalAction (user-ready message), state unchanged."""
+        """Play ``action`` and save it; raises IllegalAction (user-ready message), the state
+        unchanged. (Interfaces send commands to a :class:`~yacht.session.table.Table`,
+        which checks them and calls this.)"""
         state = self.state
         self.last_score = _apply_tracking(state, action, self.last_score)
         index = len(state.log) - 1
@@ -228,128 +229,18 @@ class Session:
             gid = self.game_id
             self._store_call(lambda st: st.append_action(gid, index, logged))
 
-    def roll(self) -> None:
-        self.apply(Roll())
+    def make_strategy(self, player: int) -> Any:
+        """A new computer player for seat ``player`` (its level, or the default level).
 
-    def choose(self, positions: Sequence[int]) -> None:
-        """Choose exactly these dice for the re-roll (an empty choice gives them back)."""
-        positions = tuple(sorted(set(positions)))
-        if not positions:
-            if self.state.chosen:
-                self.apply(GiveBack())
-            return
-        if frozenset(positions) != self.state.chosen:
-            self.apply(Choose(positions))
-
-    def toggle(self, position: int) -> None:
-        """Choose or un-choose one die (0-based)."""
-        if not 0 <= position < len(self.state.dice or ()):
-            if not self.state.dice:
-                raise IllegalAction("roll first: there are no dice to choose")
-            raise IllegalAction(f"there is no die {position + 1} (accepted: "
-                                f"1-{self.ruleset.dice})")
-        self.choose(sorted(set(self.state.chosen) ^ {position}))
-
-    def choose_all(self) -> None:
-        self.choose(range(self.ruleset.dice))
-
-    def choose_singlets(self) -> None:
-        self._need_dice()
-        self.choose(singlets(self.state.dice))
-
-    def choose_none(self) -> None:
-        self.choose(())
-
-    def _need_dice(self) -> None:
-        if not self.state.dice:
-            raise IllegalAction("roll first: there are no dice to choose")
-
-    def score(self, category: str, column: int = 0) -> None:
-        """Score the dice in a box; a box open only in the other column says so."""
-        st = self.state
-        if st.dice and len(self.ruleset.columns) > 1:
-            here = [p for p in st.placements() if p.category == category]
-            if here and all(p.column != column for p in here):
-                label = self.ruleset.category(category).label
-                cols = " or ".join(str(p.column + 1) for p in here)
-                raise IllegalAction(f"{label} is not open in column {column + 1}; "
-                                    f"it is in column {cols}")
-        self.apply(Score(category, column))
-
-    def give_back(self) -> None:
-        self.apply(GiveBack())
-
-    def take_back(self) -> None:
-        self.apply(TakeBack())
-
-    # --- computer players ---------------------------------------------------------
-    def strategy(self, player: int) -> Any:
-        """The computer player for seat ``player``, built when first needed."""
-        if player not in self._strategies:
-            level = self.players[player].level or "intermediate"
-            try:
-                self._strategies[player] = self._factory(level, self.ruleset)
-            except (LookupError, ImportError) as e:
-                # a level that cannot be built (yet) plays at random rather than stopping
-                from yacht.strategy import RandomStrategy
-
-                self.warning = f"computer level {level} is not available ({e}); it plays at random"
-                self._strategies[player] = RandomStrategy(self.ruleset)
-        return self._strategies[player]
-
-    def computer_action(self) -> Action | None:
-        """The next single action of the computer on turn, without playing it.
-
-        Safe to call from a worker thread while the UI only reads the state.
-        Returns None when no computer is on turn.
+        Raises what the factory raises (an unknown level, a missing table...).
         """
-        if not self.is_computer_turn():
-            return None
-        state = self.state
-        if not state.dice or state.chosen:
-            return Roll()
-        decision = self.strategy(state.current).decide(state.clone())
-        if decision.score is not None:
-            scoring: Score = decision.score
-            return scoring
-        return Choose(tuple(sorted(decision.reroll)))
+        level = self.players[player].level or DEFAULT_LEVEL
+        return self._factory(level, self.ruleset)
 
-    def next_computer_action(self) -> Action | None:
-        """Work out and play the computer's next single action (choose, roll or score)."""
-        action = self.computer_action()
-        if action is not None:
-            self.apply(action)
-            if isinstance(action, Roll):
-                logged: Action = self.state.log[-1]
-                return logged
-        return action
-
-    def play_computer_turn(self) -> list[Action]:
-        """Play the rest of the computer's turn at once (plain mode, tests)."""
-        me, turns = self.state.current, self.state.turns_taken(self.state.current)
-        done: list[Action] = []
-        while self.is_computer_turn() and self.state.turns_taken(me) == turns:
-            a = self.next_computer_action()
-            assert a is not None
-            done.append(a)
-        return done
-
-    # --- hint -----------------------------------------------------------------
-    def hint(self, limit: int = 5) -> list[Advice]:
-        """The advisor's ranking of moves now, best first.
-
-        Marks the game assisted (its scores go to the assisted list).
-        Raises HintUnavailable when there is no advisor or nothing to advise.
-        """
-        if self.is_computer_turn() or self.state.is_terminal():
-            raise HintUnavailable("a hint is for a person's turn")
-        ranking = rank_moves(self.state, limit)
-        self.mark_assisted()
-        return ranking
-
-    def mark_assisted(self) -> None:
-        """The player on turn consulted the advisor: their scores count as assisted."""
-        me = self.state.current
+    def mark_assisted(self, player: int | None = None) -> None:
+        """A player (default: the one on turn) consulted the advisor: their scores count
+        as assisted."""
+        me = self.state.current if player is None else player
         if me in self.assisted_players:
             return
         self.assisted_players.add(me)
@@ -383,8 +274,8 @@ class Session:
 
     def abandon(self) -> None:
         """Forget this unfinished game in the store (the UI asks first)."""
-        store: Any = self.store
-        if store is not None and self.game_id is not None and hasattr(store, "delete_game"):
+        store = self.store
+        if store is not None and self.game_id is not None:
             gid = self.game_id
             self._store_call(lambda st: st.delete_game(gid))
             self.game_id = None

@@ -14,8 +14,8 @@ from typing import Protocol
 from yacht.engine import Action, Choose, Roll, Score, State
 from yacht.rules import Ruleset
 
-__all__ = ["LEVELS", "Decision", "RandomStrategy", "Strategy", "UnknownLevel", "make_player",
-           "play_turn"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "PLAYER_LEVELS", "Decision", "RandomStrategy", "Strategy",
+           "UnknownLevel", "make_player", "play_turn"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,14 @@ LEVELS: dict[str, str] = {
     "intermediate": "yacht.strategy.heuristics:IntermediateStrategy",
     "expert": "yacht.strategy.expert:ExpertStrategy",
 }
+
+
+#: the levels a person can choose for a computer player, weakest first ("random" is for
+#: tests and self-play)
+PLAYER_LEVELS: tuple[str, ...] = ("beginner", "intermediate", "expert")
+
+#: a computer player's level when none is named
+DEFAULT_LEVEL = "intermediate"
 
 
 def make_player(level: str, ruleset: Ruleset) -> Strategy:

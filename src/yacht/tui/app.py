@@ -13,12 +13,13 @@ from yacht.session import (
     Config,
     Launch,
     PlayerSpec,
-    Session,
     SessionError,
+    demo_players,
     load_config,
     save_config,
 )
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
+from yacht.session.table import Table
 
 __all__ = ["Launch", "YachtApp"]
 
@@ -53,7 +54,7 @@ class YachtApp(App[int]):
 
     # --- start ------------------------------------------------------------------
     def on_mount(self) -> None:
-        self.sessions: list[Session] = []  # games started before the store was open
+        self.tables: list[Table] = []  # games started before the store was open
         self.store_ready = not self._open_store
         self.set_timer(1.5, self.first_screen_drawn)  # a backstop: it is called once drawn
         la = self.launch
@@ -116,9 +117,9 @@ class YachtApp(App[int]):
         if self.store_problem:
             self.notify(self.store_problem, severity="warning", timeout=8, markup=False)
         if self.store is not None:
-            for session in self.sessions:
-                session.attach_store(self.store)
-        self.sessions = []
+            for table in self.tables:
+                table.attach_store(self.store)
+        self.tables = []
         if self.launch.resume:
             game_id, self.launch.resume = self.launch.resume, None
             if not self.resume_game(game_id):
@@ -134,7 +135,7 @@ class YachtApp(App[int]):
 
     def unfinished(self) -> list[Any]:
         st: Any = self.store
-        if st is None or not hasattr(st, "unfinished_games"):
+        if st is None:
             return []
         try:
             return list(st.unfinished_games())
@@ -146,12 +147,9 @@ class YachtApp(App[int]):
         la = self.launch
         cfg = self.config
         variant = la.variant or cfg.variant
-        players = la.players or ([PlayerSpec(f"Computer {i + 1}", k) for i, k in
-                                  enumerate(("intermediate", "expert"))] if la.demo
-                                 else cfg.players)
+        players = la.players or cfg.players
         if la.demo:
-            players = [p if p.is_computer else PlayerSpec(p.name, "intermediate")
-                       for p in players]
+            players = demo_players(la.players)
         options = la.options or cfg.options.get(variant, {})
         return self.start_game(variant, options, players)
 
@@ -181,16 +179,16 @@ class YachtApp(App[int]):
 
         try:
             rs = get(variant, options)
-            session = Session(rs, players_from_specs(players), store=self.store,
+            table = Table.new(rs, players_from_specs(players), store=self.store,
                               rng=self.new_rng(), strategy_factory=self.strategy_factory,
-                              meta={"source": "tui"})
+                              meta={"source": "tui"}, speed=self.config.speed)
         except (UnknownVariant, OptionError, SessionError) as e:
             self.notify(str(e), severity="error", markup=False)
             return False
         if not getattr(self, "store_ready", True):
-            self.sessions.append(session)
+            self.tables.append(table)
         self.last_start = (variant, dict(options), list(players))
-        self.show_game(session)
+        self.show_game(table)
         return True
 
     def play_again(self) -> None:
@@ -203,27 +201,27 @@ class YachtApp(App[int]):
             self.notify("there is no store to resume from", severity="error")
             return False
         try:
-            session = Session.resume(self.store, game_id, rng=self.new_rng(),
-                                     strategy_factory=self.strategy_factory)
+            table = Table.resume(self.store, game_id, rng=self.new_rng(),
+                                 strategy_factory=self.strategy_factory,
+                                 speed=self.config.speed)
         except SessionError as e:
             self.notify(str(e), severity="error", markup=False)
             return False
-        rs = session.ruleset
+        rs = table.ruleset
         self.last_start = (rs.id, dict(rs.option_values),
-                           [PlayerSpec(p.name, p.level or "intermediate") if p.is_computer
-                            else PlayerSpec(p.name) for p in session.players])
-        self.show_game(session)
+                           [PlayerSpec.of(p) for p in table.players])
+        self.show_game(table)
         return True
 
-    def show_game(self, session: Session) -> None:
+    def show_game(self, table: Table) -> None:
         from .screens.game import GameScreen
 
-        self.switch_or_push(GameScreen(session))
+        self.switch_or_push(GameScreen(table))
 
-    def show_end(self, session: Session) -> None:
+    def show_end(self, table: Table) -> None:
         from .screens.end import EndScreen
 
-        self.switch_or_push(EndScreen(session))
+        self.switch_or_push(EndScreen(table))
 
     def remember(self, config: Config) -> None:
         self.config = config
@@ -247,7 +245,7 @@ class YachtApp(App[int]):
     def on_unmount(self) -> None:
         self.resume_gc()
         st: Any = self.store
-        if self._open_store and st is not None and hasattr(st, "close"):
+        if self._open_store and st is not None:
             try:
                 st.close()
             except Exception:

@@ -66,8 +66,8 @@ def launch_from_args(args: argparse.Namespace) -> Any:
 def cmd_play(args: argparse.Namespace) -> int:
     launch = launch_from_args(args)
     if args.plain or not sys.stdout.isatty() or not sys.stdin.isatty():
+        from yacht.plain import run_plain
         from yacht.session import SessionError
-        from yacht.session.plain import run_plain
 
         try:
             return run_plain(launch, sys.stdin, sys.stdout)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args
 
 if TYPE_CHECKING:
-    from yacht.engine import Action, State
+    from yacht.session.table import Table
     from yacht.store import Store
 
 ORDER = 40
@@ -73,13 +73,14 @@ def _open(args: argparse.Namespace) -> Store:
 
 
 def _run(args: argparse.Namespace, fn: Any) -> int:
+    from yacht.session import SessionError
+    from yacht.session.commands import ActionError
     from yacht.store import StoreError
-    from yacht.store.play import ActionError
 
     store = _open(args)
     try:
         return int(fn(store))
-    except (StoreError, ActionError) as e:
+    except (StoreError, ActionError, SessionError) as e:
         raise CliError(str(e)) from None
     finally:
         store.close()
@@ -130,17 +131,6 @@ def cmd_scores(args: argparse.Namespace) -> int:
 
 
 # --- resume ---------------------------------------------------------------------
-def _computer(state: State) -> list[Action]:
-    from yacht.strategy.base import UnknownLevel, make_player
-
-    player = state.players[state.current]
-    try:
-        strategy = make_player(player.level or "random", state.ruleset)
-    except (UnknownLevel, ImportError, AttributeError):
-        strategy = make_player("random", state.ruleset)
-    return strategy.decide(state).actions()
-
-
 def cmd_resume(args: argparse.Namespace) -> int:
     if args.id is None and (args.action or args.delete or args.export):
         raise CliError("--action, --delete and --export need a game ID (see `yacht resume`)")
@@ -161,30 +151,54 @@ def cmd_resume(args: argparse.Namespace) -> int:
         if args.export:
             return _export(store, game_id, args)
         if args.action is not None:
-            from yacht.store.play import action_text, apply_action
-
-            done = apply_action(store, game_id, args.action, computer=_computer)
-            rs = done.state.ruleset
-            if args.json:
-                emit_json({**_game_json(store, game_id),
-                           "applied": [action_text(a, rs) for a in done.actions],
-                           "high_scores": [e.to_json() for e in done.entries]})
-                return 0
-            print("Applied: " + "; ".join(action_text(a, rs) for a in done.actions))
-            for e in done.entries:
-                print(f"New high score: #{e.rank} {e.name} {e.score}"
-                      + (" (assisted)" if e.assisted else ""))
+            return _act(store, game_id, args)
         if args.json:
             emit_json(_game_json(store, game_id))
             return 0
-        if args.action is None and not args.show and sys.stdin.isatty() and sys.stdout.isatty():
+        if not args.show and sys.stdin.isatty() and sys.stdout.isatty():
             return _open_game(store, game_id)
-        from yacht.store.play import show_game
-
-        print(show_game(store, game_id))
+        print(_show_game(store, game_id))
         return 0
 
     return _run(args, go)
+
+
+def _table(store: Store, game_id: str) -> Table:
+    from yacht.session.table import Table
+
+    return Table.resume(store, game_id, speed="instant")
+
+
+def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
+    """One action in the notation, played at the table and saved; the game as it is then."""
+    from yacht.session.commands import command_text, parse_command
+    from yacht.session.table import LOCAL, Refused
+
+    if store.game_info(game_id).finished is not None:
+        raise CliError(f"game {game_id} is finished (see `yacht scores`)")
+    table = _table(store, game_id)
+    state = table.session.state
+    start = len(state.log)
+    commands = parse_command(args.action, table.view().state)
+    try:
+        table.act(LOCAL, *commands)
+    except Refused as refused:
+        raise CliError(f"{args.action.strip()!r} is not allowed now: {refused}") from None
+    if table.view().pause is not None:
+        table.go_on()  # no one waits at a command line: the next turn, or the results
+    entries = table.finish()
+    rs = table.ruleset
+    applied = [command_text(a, rs) for a in state.log[start:]]
+    if args.json:
+        emit_json({**_game_json(store, game_id, table), "applied": applied,
+                   "high_scores": [e.to_json() for e in entries]})
+        return 0
+    print("Applied: " + "; ".join(applied))
+    for entry in entries:
+        print(f"New high score: #{entry.rank} {entry.name} {entry.score}"
+              + (" (assisted)" if entry.assisted else ""))
+    print(_show_game(store, game_id))
+    return 0
 
 
 def _open_game(store: Store, game_id: str) -> int:
@@ -219,23 +233,49 @@ def _list_games(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def _game_json(store: Store, game_id: str) -> dict[str, Any]:
-    from yacht.store.play import legal_texts
+def _game_json(store: Store, game_id: str, table: Table | None = None) -> dict[str, Any]:
+    """The stored game (``game``) and its table as the one at the keyboard sees it
+    (``table``: the snapshot every interface draws, ``table.schema.json``)."""
+    from yacht.session.present import PLAIN
+    from yacht.session.table import LOCAL
+
+    info = store.game_info(game_id)
+    table = table or _table(store, game_id)
+    return {"game": info.to_json(), "table": table.snapshot(LOCAL, PLAIN)}
+
+
+def _show_game(store: Store, game_id: str) -> str:
+    """The game as text: who plays what, scorecards, dice, rolls left, legal actions."""
+    from yacht.render import card_table, dice_text
+    from yacht.session.commands import legal_texts
 
     info = store.game_info(game_id)
     state = store.load_state(game_id)
     rs = state.ruleset
-    return {
-        **info.to_json(),
-        "dice": list(state.dice), "chosen": [p + 1 for p in sorted(state.chosen)],
-        "rolls_left": state.rolls_left,
-        "on_turn": state.players[state.current].name,
-        "totals": state.returns(),
-        "cards": [[[v for v in col] for col in state.card(i).boxes]
-                  for i in range(len(state.players))],
-        "categories": [c.id for c in rs.categories],
-        "legal_actions": legal_texts(state),
-    }
+    names = [p.name for p in state.players]
+    when = info.last_played.strftime("%Y-%m-%d %H:%M UTC")
+    lines = [f"Game {info.id}: {rs.name} ({rs.key}), {', '.join(names)} - "
+             f"turn {info.turn}/{info.turns}, last played {when}"]
+    if info.assisted:
+        lines[0] += " (assisted)"
+    lines += ["", card_table(rs, names, [state.card(i) for i in range(len(names))]), ""]
+    if info.finished is not None or state.is_terminal():
+        res = state.returns()
+        lines.append("Finished: " + ", ".join(f"{n} {r}" for n, r in zip(names, res,
+                                                                         strict=True)))
+        return "\n".join(lines)
+    me = state.players[state.current]
+    who = f"{me.name}" + (f" (computer, {me.level})" if me.is_computer else "")
+    lines.append(f"On turn: {who}")
+    if state.dice:
+        chosen = (" - chosen to roll again: " + ",".join(str(p + 1) for p in sorted(state.chosen))
+                  if state.chosen else "")
+        lines.append(f"Dice: {dice_text(state.dice)}{chosen}")
+    else:
+        lines.append("Dice: not rolled yet")
+    lines.append(f"Rolls left: {state.rolls_left}")
+    lines.append("Actions: " + " | ".join(legal_texts(state)))
+    return "\n".join(lines)
 
 
 def _export(store: Store, game_id: str, args: argparse.Namespace) -> int:

@@ -12,27 +12,15 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Label, Static
 
 from yacht.session import Session, score_comment
+from yacht.session.present import TERMINAL, result_text
+from yacht.session.table import LOCAL, Table
 
 from ..widgets import KeyBar, ScoreCard
 
 if TYPE_CHECKING:
     from ..app import YachtApp
 
-__all__ = ["EndScreen", "result_text"]
-
-
-def result_text(session: Session) -> str:
-    st = session.state
-    totals = st.returns()
-    winners = st.winners()
-    names = [p.name for p in st.players]
-    if len(names) == 1:
-        return f"{names[0]} scored {totals[0]}."
-    if len(winners) > 1:
-        return (f"A tie at {totals[winners[0]]}: "
-                + " and ".join(names[i] for i in winners) + ".")
-    w = winners[0]
-    return f"{names[w]} wins with {totals[w]}."
+__all__ = ["EndScreen"]
 
 
 class EndScreen(Screen[None]):
@@ -48,10 +36,16 @@ class EndScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, table: Table) -> None:
         super().__init__()
-        self.session = session
-        self.new_entries: list[Any] = []
+        self.table = table
+        self.view = table.view()
+        self.new_entries: list[Any] = list(self.view.new_entries)
+
+    @property
+    def session(self) -> Session:
+        """The game under the table (for reading)."""
+        return self.table.session
 
     @property
     def yacht_app(self) -> YachtApp:
@@ -62,19 +56,16 @@ class EndScreen(Screen[None]):
         return app
 
     def compose(self) -> ComposeResult:
-        s = self.session
-        self.new_entries = s.finish()
-        if s.warning:
-            self.notify(s.warning, severity="warning", markup=False)
-        st = s.state
-        yield Static(f" {s.ruleset.name} - game over", id="title")
+        view = self.view
+        st = view.state
+        yield Static(f" {view.ruleset.name} - game over", id="title")
         with VerticalScroll(id="end"):
-            yield Label(result_text(s), id="result", markup=False)  # names as typed
+            yield Label(result_text(st), id="result", markup=False)  # names as typed
             people = [i for i, p in enumerate(st.players) if not p.is_computer]
             judged = people or st.winners()[:1]
             for i in judged:
                 who = f"{st.players[i].name}: " if len(st.players) > 1 else ""
-                yield Static(who + score_comment(s.ruleset, st.returns()[i]),
+                yield Static(who + score_comment(view.ruleset, st.returns()[i]),
                              classes="comment", markup=False)
             with Horizontal(classes="row buttons"):
                 yield Button("Play again (p)", id="again", variant="primary", compact=True)
@@ -83,19 +74,21 @@ class EndScreen(Screen[None]):
             with Horizontal(id="end-body"):
                 yield ScoreCard(id="final-card")
                 with Vertical(id="topten-box"):
-                    yield Label("Top ten" + (" (assisted)" if s.assisted else ""),
+                    yield Label("Top ten" + (" (assisted)" if view.assisted else ""),
                                 classes="section")
                     yield DataTable(id="topten", cursor_type="none", zebra_stripes=True)
         yield KeyBar()
 
     def on_mount(self) -> None:
+        if self.view.warning:
+            self.notify(self.view.warning, severity="warning", markup=False)
         card = self.query_one("#final-card", ScoreCard)
-        card.show(self.session.state, preview=False, marker=False)
+        card.show(self.table.snapshot(LOCAL, TERMINAL), preview=False, marker=False)
         card.show_cursor = False
         table: DataTable[Text] = self.query_one("#topten", DataTable)
         table.add_columns("#", "Name", "Score", "Date")
         fresh = {(e.game_id, e.name, e.score, e.rank) for e in self.new_entries}
-        entries = self.session.top_ten()
+        entries = self.table.top_ten()
         for e in entries:
             new = (e.game_id, e.name, e.score, e.rank) in fresh
             style = "bold reverse" if new else ""

@@ -8,19 +8,16 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Static
 
-from yacht.engine import Choose, IllegalAction, Roll, Score
-from yacht.session import (
-    SPEEDS,
-    HintUnavailable,
-    Session,
-    category_keys,
-    key_for,
-    singlets,
-)
+from yacht.engine import Roll, TakeBack
+from yacht.session import SPEEDS, HintUnavailable, Session, category_keys, key_for
+from yacht.session.commands import Command, GoOn, ScoreBox, Select, Toggle
+from yacht.session.present import TERMINAL, help_line
+from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadDriver
 
 from ..widgets import DiceRow, KeyBar, ScoreCard
 from .dialogs import ChoiceDialog, HelpScreen, TextDialog
@@ -46,8 +43,23 @@ Mouse: click a die to choose it, click Roll, click a box on your card to score i
 """
 
 
+class TableChanged(Message):
+    """Something happened at the table (posted from whichever thread it happened in)."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__()
+        self.event = event
+
+
+#: what the terminal says when the table refuses a person's command, by the refusal's code
+REFUSALS = {
+    "paused": "Press Enter or r to go on first",
+    "computer_turn": "Wait: the computer is playing",
+}
+
+
 class GameScreen(Screen[None]):
-    """One game in progress."""
+    """One game in progress: a view of a :class:`~yacht.session.table.Table`."""
 
     #: on_mount focuses the Roll button. (Textual's own first focus went to the first focusable
     #: widget - a scrolling container - and styled all of it again before the first paint.)
@@ -73,7 +85,7 @@ class GameScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-normal"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, table: Table) -> None:
         super().__init__()
         # the size classes from the start (Textual sets them on the first resize, after
         # the table is styled once: it was all styled again before the first paint)
@@ -81,14 +93,35 @@ class GameScreen(Screen[None]):
         for size, points in ((width, self.HORIZONTAL_BREAKPOINTS),
                              (height, self.VERTICAL_BREAKPOINTS)):
             self.add_class([name for least, name in points if size >= least][-1])
-        self.session = session
-        self.paused = False       # the Next Player pause after a person's scoring
-        self.cpu_busy = False     # a computer step is scheduled or being worked out
-        self._generation = 0      # bumps when the screen goes away: stale steps are dropped
-        self.messages: list[str] = []
-        self._told_thinking: set[int] = set()
-        self._keys = category_keys(session.ruleset)
+        self.table = table
+        self.driver = ThreadDriver(table)
+        self.view: TableView = table.view()
+        self.snap: dict[str, Any] = table.snapshot(LOCAL, TERMINAL)
+        self._unsubscribe: Any = None
+        self._hinting = False
+        self._ended = False
+        self._keys = category_keys(table.ruleset)
         self._shown: dict[str, str] = {}  # what put() shows in each line
+
+    @property
+    def session(self) -> Session:
+        """The game under the table (for reading)."""
+        return self.table.session
+
+    @property
+    def paused(self) -> bool:
+        """The table waits for a person to go on (the next player, or the results)."""
+        return self.view.pause is not None
+
+    @property
+    def messages(self) -> list[str]:
+        """The last lines of the table's news, as the log shows them."""
+        return list(self.view.news[-4:])
+
+    @property
+    def cpu_busy(self) -> bool:
+        """The table has a step of its own due or under way (a computer's, a demo's end)."""
+        return not self.driver.idle()
 
     @property
     def yacht_app(self) -> YachtApp:
@@ -100,7 +133,7 @@ class GameScreen(Screen[None]):
 
     # --- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        rs = self.session.ruleset
+        rs = self.table.ruleset
         # names and messages are shown as typed (a "[" in a name is no markup)
         yield Static(id="title", markup=False)
         with Horizontal(id="table"):
@@ -117,12 +150,23 @@ class GameScreen(Screen[None]):
         self.refresh_all()
         self.query_one("#roll", Button).focus()
         self.call_after_refresh(self.yacht_app.first_screen_drawn)
-        if self.session.warning:
-            self.notify(self.session.warning, severity="warning")
-        self.schedule_computer()
+        warning = self.view.warning
+        if warning:
+            self.session.warning = None
+            self.notify(warning, severity="warning")
+        self._unsubscribe = self.table.subscribe(self._on_event)
+        self.table.set_speed(self.yacht_app.config.speed)
+        self.driver.start()
 
     def on_unmount(self) -> None:
-        self._generation += 1
+        self.leave_table()
+
+    def leave_table(self) -> None:
+        """Stop driving the table and listening to it (the screen goes away)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.driver.stop(join=False)
 
     def notify(self, message: str, *, title: str = "",
                severity: SeverityLevel = "information", timeout: float | None = None,
@@ -134,11 +178,37 @@ class GameScreen(Screen[None]):
         self.app.clear_notifications()
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
-    # --- drawing --------------------------------------------------------------------
-    def say(self, text: str) -> None:
-        self.messages = (self.messages + [text])[-4:]
-        self.put("#log", "\n".join(self.messages))
+    # --- the table's events ---------------------------------------------------------
+    def _on_event(self, event: Event) -> None:
+        """From whichever thread the table changed in: to the screen's own queue."""
+        self.post_message(TableChanged(event))
 
+    def on_table_changed(self, message: TableChanged) -> None:
+        message.stop()
+        if self._ended or not self.is_attached:
+            return
+        event = message.event
+        kind = event.kind
+        if kind in ("rolled", "scored"):
+            self.yacht_app.sound()
+        elif kind in ("computer_failed", "store_warning"):
+            self.notify(event.text, severity="warning")
+        elif kind == "computer_progress":
+            self.put("#helpbar", help_line(self.table.view(), TERMINAL))
+            return  # only the help line changes (it says how far the build is)
+        if kind == "went_on" and event.data.get("pause") == "game_over":
+            self.show_results()
+            return
+        self.refresh_all()
+
+    def show_results(self) -> None:
+        if not self._ended:
+            self._ended = True
+            self.leave_table()
+            self.table.finish()  # once: the table records a finished game a single time
+            self.yacht_app.show_end(self.table)
+
+    # --- drawing --------------------------------------------------------------------
     def put(self, selector: str, text: str, layout: bool = True) -> None:
         """Show ``text`` in a line of the table; nothing to do when it shows that already.
 
@@ -152,15 +222,16 @@ class GameScreen(Screen[None]):
         return self.paused
 
     def refresh_all(self) -> None:
-        s = self.session
-        st = s.state
-        rs = s.ruleset
+        view = self.view = self.table.view()
+        snap = self.snap = self.table.snapshot(LOCAL, TERMINAL)
+        st = view.state
+        rs = st.ruleset
         me = st.players[st.current]
         over = st.is_terminal()
         bits = [rs.name]
-        if s.demo:
+        if view.demo:
             bits.append("demo")
-        if s.assisted:
+        if view.assisted:
             bits.append("assisted")
         bits.append("♪ on" if self.yacht_app.config.sound else "♪ off")
         if any(p.is_computer for p in st.players):
@@ -173,8 +244,8 @@ class GameScreen(Screen[None]):
         dice_row = self.query_one("#dice", DiceRow)
         if st.dice:
             dice_row.show(st.dice, st.chosen)
-        elif s.last_score is not None:
-            dice_row.show(s.last_score.dice, frozenset(), dim=True)
+        elif view.last_score is not None:
+            dice_row.show(view.last_score.dice, frozenset(), dim=True)
         else:
             dice_row.show((), frozenset())
         if over or not st.dice:
@@ -187,12 +258,12 @@ class GameScreen(Screen[None]):
         else:
             self.put("#rolls", f"Roll {used} of up to {most}", layout=False)
         button = self.query_one("#roll", Button)
-        if self.paused:
+        if view.pause is not None:
             button.label = "See results" if over else "Next player"
             button.disabled = False
         elif over:
             button.label, button.disabled = "See results", False
-        elif s.is_computer_turn():
+        elif view.computer_turn:
             button.label, button.disabled = "Computer plays", True
         elif not st.dice:
             button.label, button.disabled = "Roll", False
@@ -201,8 +272,9 @@ class GameScreen(Screen[None]):
         else:
             button.label, button.disabled = "Score a box", True
         card = self.query_one("#card", ScoreCard)
-        card.show(st, preview=not s.is_computer_turn() or bool(st.dice))
+        card.show(snap)
         self.call_after_refresh(self.fit_card)
+        self.put("#log", "\n".join(view.news[-4:]))
         self.put("#helpbar", self.help_text())
 
     #: the width of the left side with the big dice (see app.tcss)
@@ -221,175 +293,56 @@ class GameScreen(Screen[None]):
         self.call_after_refresh(self.fit_card)
 
     def help_text(self) -> str:
-        s = self.session
-        st = s.state
-        two = len(s.ruleset.columns) > 1
-        col_tip = " (Shift+letter: column 2)" if two else ""
-        if st.is_terminal():
-            return ("Game over. Enter or r: the results. o: Oops takes back your last score."
-                    if st.can_take_back() else "Game over. Enter or r: see the results.")
-        me = st.players[st.current]
-        if self.paused:
-            last = s.last_score
-            done = ""
-            if last is not None:
-                done = (f"{st.players[last.player].name} scored "
-                        f"{s.ruleset.category(last.category).label} for {last.points}. ")
-            return f"{done}Enter or r: {me.name}'s turn. o: Oops."
-        if s.is_computer_turn():
-            return f"{me.name} is playing. b: bell, ?: help, q: quit."
-        if not st.dice:
-            return f"{me.name}: press r or Enter, or click Roll, to roll the dice."
-        places = st.placements()
-        note = self.scoring_note()
-        if note:
-            again = " - or choose dice and roll again" if st.may_reroll() else ""
-            return f"{note} Score: a letter or a click{again}."
-        if st.may_reroll():
-            if not places:
-                return ("No box takes these dice yet: choose dice (1-9, a, s, or click) "
-                        "and roll again (r).")
-            if st.chosen:
-                n = len(st.chosen)
-                what = "the chosen die" if n == 1 else f"the {n} chosen dice"
-                return (f"r or Enter: roll {what} - or score: "
-                        f"a box's letter or click it{col_tip}. n: none.")
-            return (f"Choose dice to re-roll (1-9/0, click; a all, s singlets), then r - "
-                    f"or score: a box's letter or click it{col_tip}.")
-        return f"No roll left: score the dice - press a box's letter or click it{col_tip}."
-
-    def scoring_note(self) -> str:
-        """Why only some of the open boxes take these dice, and what a bonus adds ("" if
-        there is nothing to say): the help bar says it instead of the usual hint."""
-        st = self.session.state
-        rs = self.session.ruleset
-        places = st.placements()
-        if not places:
-            return ""
-        rule = next((r for r in rs.special if r.name == "yahtzee_bonus_joker"), None)
-        label = rs.category(str(getattr(rule, "category", ""))).label if rule else "Yahtzee"
-        bonus = max(p.bonus for p in places)
-        plus = f" (+{bonus} {label} bonus)" if bonus else ""
-        card = st.card(st.current)
-        open_boxes = {(col, cat.id) for col, boxes in enumerate(card.boxes)
-                      for cat, box in zip(rs.categories, boxes, strict=True) if box is None}
-        offered = {(p.column, p.category) for p in places}
-        if not open_boxes - offered:  # every open box takes them: only the bonus to tell
-            return f"{label} again: the previews hold the +{bonus} bonus." if bonus else ""
-        order = [c.id for c in rs.categories]
-        names = [rs.category(c).label for c in sorted({p.category for p in places},
-                                                       key=order.index)]
-        where = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-        first = next((r for r in rs.special if r.name == "forced_first_turn"), None)
-        if first is not None and st.turns_taken(st.current) == 0:
-            return f"The first turn must go in {where}."
-        if rule is not None and len(set(st.dice)) == 1:
-            upper = rs.upper_category(st.dice[0])
-            if any(p.joker for p in places) and upper is not None:
-                return (f"Joker rule ({upper.label} filled): this {label} goes in a lower "
-                        f"box, as a joker{plus}.")
-            return f"Joker rule: this {label} must go in {where}{plus}."
-        return f"Only {where} can take these dice now{plus}."
+        return help_line(self.view, TERMINAL)
 
     # --- person's input -------------------------------------------------------------
-    def person_may_act(self, quiet: bool = False) -> bool:
-        if self.session.is_computer_turn() or self.paused or self.session.is_over():
-            if not quiet:
-                if self.paused or self.session.is_over():
-                    self.notify("Press Enter or r to go on first", severity="warning",
-                                timeout=3)
-                else:
-                    self.notify("Wait: the computer is playing", severity="warning", timeout=3)
-            return False
-        return True
-
-    def act(self, fn: Any, *args: Any) -> bool:
+    def send(self, *commands: Command) -> bool:
+        """Ask the table; a refusal is shown (one line) and changes nothing."""
         try:
-            fn(*args)
-        except IllegalAction as e:
-            self.notify(str(e), severity="warning", timeout=4)
+            self.table.act(LOCAL, *commands)
+        except Refused as e:
+            self.notify(REFUSALS.get(e.code, str(e)), severity="warning", timeout=4)
             self.refresh_all()
             return False
-        if self.session.warning:
-            self.notify(self.session.warning, severity="warning")
-            self.session.warning = None
         return True
 
     def action_roll(self) -> None:
-        s = self.session
-        if self.paused or s.is_over():
+        view = self.table.view()
+        if view.pause is not None:
             self.go_on()
             return
-        if not self.person_may_act():
+        if view.over:
+            self.show_results()
             return
-        st = s.state
-        if st.dice and not st.chosen and st.may_reroll():
+        st = view.state
+        if (st.dice and not st.chosen and st.may_reroll() and not view.computer_turn):
             self.notify("Choose the dice to roll again first (1-9/0, a, s, or click them)",
                         severity="warning", timeout=4)
             return
-        if self.act(s.roll):
-            self.yacht_app.sound()
-            self.refresh_all()
+        self.send(Roll())
 
     def go_on(self) -> None:
         """Leave the Next Player pause (or the game-over pause)."""
-        self.paused = False
-        if self.session.is_over():
-            self.yacht_app.show_end(self.session)
-            return
-        self.refresh_all()
-        self.schedule_computer()
+        try:
+            self.table.act(LOCAL, GoOn())
+        except Refused:
+            if self.table.view().over:
+                self.show_results()
 
     def toggle_die(self, index: int) -> None:
-        if not self.person_may_act():
-            return
-        if index >= self.session.ruleset.dice:
-            self.notify(f"there is no die {index + 1} (accepted: 1-{self.session.ruleset.dice})",
-                        severity="warning", timeout=3)
-            return
-        if self.act(self.session.toggle, index):
-            self.refresh_all()
+        self.send(Toggle(index))
 
     def action_choose_all(self) -> None:
-        if self.person_may_act() and self.act(self.session.choose_all):
-            self.refresh_all()
+        self.send(Select("all"))
 
     def action_choose_singlets(self) -> None:
-        if not self.person_may_act():
-            return
-        dice = self.session.state.dice
-        if dice and not singlets(dice) and self.session.state.may_reroll():
-            self.notify("No singlets: every face shows at least twice", timeout=3)
-            return
-        if self.act(self.session.choose_singlets):
-            self.refresh_all()
+        self.send(Select("singlets"))
 
     def action_choose_none(self) -> None:
-        if self.person_may_act() and self.act(self.session.choose_none):
-            self.refresh_all()
+        self.send(Select("none"))
 
     def score(self, category: str, column: int | None) -> None:
-        if not self.person_may_act():
-            return
-        s = self.session
-        st = s.state
-        if column is None:
-            open_cols = sorted({p.column for p in st.placements() if p.category == category})
-            column = open_cols[0] if open_cols else 0
-        pl = next((p for p in st.placements()
-                   if p.category == category and p.column == column), None)
-        me = st.current
-        if not self.act(s.score, category, column):
-            return
-        self.yacht_app.sound()
-        label = s.ruleset.category(category).label
-        col = f" (column {column + 1})" if len(s.ruleset.columns) > 1 else ""
-        self.say(f"{st.players[me].name}: {label}{col} for {pl.total if pl else 0}")
-        nxt = s.state
-        self.paused = nxt.is_terminal() or (nxt.players[nxt.current].is_computer
-                                            and nxt.current != me)
-        self.refresh_all()
-        self.schedule_computer()
+        self.send(ScoreBox(category, column))
 
     def on_dice_row_toggle(self, message: DiceRow.Toggle) -> None:
         message.stop()
@@ -404,12 +357,13 @@ class GameScreen(Screen[None]):
         event.stop()
         card = self.query_one("#card", ScoreCard)
         cell = card.cell_at(event.coordinate)
-        if self.paused or self.session.is_over():
+        view = self.table.view()
+        if view.pause is not None or view.over:
             self.go_on()  # Enter on the card also leaves the Next Player pause
             return
         if cell is None or cell.category is None:
             return
-        st = self.session.state
+        st = view.state
         column = cell.column if cell.player == st.current else None
         if cell.player is not None and cell.player != st.current:
             self.notify("That is another player's card: score on your own", timeout=3)
@@ -436,143 +390,30 @@ class GameScreen(Screen[None]):
                 event.stop()
                 self.action_roll()
             return
-        if ch.isdigit():
+        if "0" <= ch <= "9":
             event.stop()
             self.toggle_die(int(ch) - 1 if ch != "0" else 9)
             return
         if ch.isalpha() and ch.isascii():
-            cid = key_for(self.session.ruleset, ch.lower())
+            rs = self.table.ruleset
+            cid = key_for(rs, ch.lower())
             if cid is None:
                 return
             event.stop()
-            column: int | None = None
-            if ch.isupper():
-                if len(self.session.ruleset.columns) < 2:
-                    column = None
-                else:
-                    column = 1
-            self.score(cid, column)
-
-    # --- computer turns -------------------------------------------------------------
-    def delay(self) -> float:
-        return SPEEDS.get(self.yacht_app.config.speed, 0.6)
-
-    def schedule_computer(self) -> None:
-        s = self.session
-        if self.cpu_busy or self.paused:
-            return
-        if s.is_over():
-            # the game-over pause: the last dice and cards stay readable until
-            # "See results" (a demo goes on by itself)
-            self.paused = True
-            self.refresh_all()
-            if s.demo:
-                gen = self._generation
-                self.set_timer(max(self.delay() * 3, 0.05),
-                               lambda: self._end_demo(gen))
-            return
-        if not s.is_computer_turn():
-            return
-        self.cpu_busy = True
-        gen = self._generation
-        self.set_timer(max(self.delay(), 0.01), lambda: self._cpu_think(gen))
-
-    def _end_demo(self, gen: int) -> None:
-        if gen == self._generation and self.is_current:
-            self.go_on()
-
-    def _cpu_think(self, gen: int) -> None:
-        if gen != self._generation:
-            return
-        session = self.session
-
-        def work() -> None:
-            try:
-                action = session.computer_action()
-                error = None
-            except Exception as e:  # a failing strategy must not end the game
-                action, error = None, str(e)
-            self.app.call_from_thread(self._cpu_apply, gen, action, error)
-
-        self.run_worker(work, thread=True, exclusive=True, group="computer")
-        self.set_timer(1.5, lambda: self._slow_thinker(gen, len(session.state.log)))
-
-    def _slow_thinker(self, gen: int, log_length: int) -> None:
-        """Say so when a computer player takes long (the expert builds its tables once)."""
-        s = self.session
-        if (gen == self._generation and self.cpu_busy and len(s.state.log) == log_length
-                and s.state.current not in self._told_thinking):
-            self._told_thinking.add(s.state.current)
-            me = s.current_player
-            self.notify(f"{me.name} is thinking (the first move of a level can take a while)",
-                        timeout=4)
-
-    def _cpu_apply(self, gen: int, action: Any, error: str | None) -> None:
-        self.cpu_busy = False
-        if gen != self._generation or not self.query("#log"):
-            return  # the screen went away meanwhile
-        s = self.session
-        if action is None and error is not None:
-            import random
-
-            from yacht.engine import random_decision
-
-            self.notify(f"the computer player failed ({error}); it moves at random",
-                        severity="warning")
-            action = random_decision(s.state, random.Random())[0]
-        if action is None:
-            return
-        st = s.state
-        me = st.current
-        name = st.players[me].name
-        try:
-            if isinstance(action, Score):
-                pl = next((p for p in st.placements() if p.category == action.category
-                           and p.column == action.column), None)
-                s.apply(action)
-                col = (f" (column {action.column + 1})"
-                       if len(s.ruleset.columns) > 1 else "")
-                self.say(f"{name}: {s.ruleset.category(action.category).label}{col} for "
-                         f"{pl.total if pl else 0}")
-                self.yacht_app.sound()
-            elif isinstance(action, Choose):
-                s.apply(action)
-                kept = [str(v) for i, v in enumerate(st.dice) if i not in st.chosen]
-                self.say(f"{name} keeps {' '.join(kept) or 'nothing'}")
-            elif isinstance(action, Roll):
-                s.apply(action)
-                self.yacht_app.sound()
-            else:
-                s.apply(action)
-        except IllegalAction as e:
-            self.notify(f"the computer player tried an illegal move: {e}", severity="error")
-            return
-        self.refresh_all()
-        if isinstance(action, Score) and not s.demo and s.is_computer_turn() \
-                and s.state.current != me:
-            # the next computer waits a little longer so the result stays readable
-            self.cpu_busy = True
-            self.set_timer(max(self.delay() * 2, 0.01), lambda: self._cpu_think(gen))
-            return
-        self.schedule_computer()
+            self.score(cid, 1 if ch.isupper() and len(rs.columns) > 1 else None)
 
     # --- menus ----------------------------------------------------------------------
     def action_oops(self) -> None:
-        s = self.session
-        st = s.state
-        give = st.can_give_back() and not s.is_computer_turn()
-        take = st.can_take_back()
+        snap = self.table.snapshot(LOCAL, TERMINAL)
+        give = snap["can"]["give_back"]
+        take = snap["can"]["take_back"]
 
         def done(choice: str | None) -> None:
             if choice == "give":
-                if self.act(s.give_back):
-                    self.say("Dice given back")
+                self.send(Select("none"))
             elif choice == "take":
-                if self.act(s.take_back):
-                    self.paused = False
-                    self.say("Last score taken back")
+                self.send(TakeBack())
             self.refresh_all()
-            self.schedule_computer()
 
         self.app.push_screen(ChoiceDialog(
             "Oops", "Undo a slip (a roll can never be taken back).",
@@ -581,28 +422,33 @@ class GameScreen(Screen[None]):
              ("cancel", "Never mind", True)]), done)
 
     def action_hint(self) -> None:
-        s = self.session
-        if not self.person_may_act(quiet=True):
+        view = self.table.view()
+        if view.pause is not None or view.over or view.computer_turn:
             self.notify("A hint is for your own turn", severity="warning", timeout=3)
             return
-        if not s.state.dice:
+        if not view.state.dice:
             self.notify("Roll first: the hint is about the dice showing", timeout=3)
             return
+        if self._hinting:
+            self.notify("Asking the advisor… (one moment)", timeout=2)
+            return
+        self._hinting = True
         self.notify("Asking the advisor…", timeout=2)
-        gen = self._generation
+        table = self.table
 
         def work() -> None:
             try:
-                moves: Any = s.hint()
+                moves: Any = table.hint(LOCAL)
                 error = None
-            except HintUnavailable as e:
+            except (HintUnavailable, Refused) as e:
                 moves, error = None, str(e)
-            self.app.call_from_thread(self._show_hint, gen, moves, error)
+            self.app.call_from_thread(self._show_hint, moves, error)
 
         self.run_worker(work, thread=True, group="hint")
 
-    def _show_hint(self, gen: int, moves: Any, error: str | None) -> None:
-        if gen != self._generation or not self.query("#log"):
+    def _show_hint(self, moves: Any, error: str | None) -> None:
+        self._hinting = False
+        if self._ended or not self.is_attached:
             return  # the screen went away meanwhile
         if error is not None:
             self.notify(f"No hint: {error}", severity="warning")
@@ -618,12 +464,10 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         from yacht.rules import rules_text
 
-        keys = self._keys
-        letters = "  ".join(f"{k} {self.session.ruleset.category(c).label}"
-                            for c, k in keys.items())
+        rs = self.table.ruleset
+        letters = "  ".join(f"{k} {rs.category(c).label}" for c, k in self._keys.items())
         self.app.push_screen(HelpScreen(
-            "Help", rules_text(self.session.ruleset, 64) + "\n" + KEYS_HELP
-            + "\nBox letters: " + letters + "\n"))
+            "Help", rules_text(rs, 64) + "\n" + KEYS_HELP + "\nBox letters: " + letters + "\n"))
 
     def change_speed(self, step: int) -> None:
         names = list(SPEEDS)  # slowest first
@@ -631,6 +475,7 @@ class GameScreen(Screen[None]):
         i = names.index(cfg.speed) if cfg.speed in names else 1
         cfg.speed = names[max(0, min(len(names) - 1, i + step))]
         self.yacht_app.remember(cfg)
+        self.table.set_speed(cfg.speed)
         self.notify(f"Computer speed: {cfg.speed}", timeout=2)
         self.refresh_all()
 
@@ -645,27 +490,28 @@ class GameScreen(Screen[None]):
         self.refresh_all()
 
     def _ask_leave(self, then: Any, question: str) -> None:
-        s = self.session
-        if s.is_over():
-            self._generation += 1
-            s.finish()  # the game counts, even when its end screen is skipped
+        table = self.table
+        view = table.view()
+        if view.over:
+            self.leave_table()
+            table.finish()  # the game counts, even when its end screen is skipped
             then()
             return
-        if not s.state.log:  # nothing played yet: nothing to keep or lose
-            self._generation += 1
+        if not view.state.log:  # nothing played yet: nothing to keep or lose
+            self.leave_table()
             then()
             return
-        saved = s.saved
-        text = ("The game is saved: `yacht play --resume` or the next start offers it."
-                if saved else "This game is not saved and will be lost.")
+        saved = view.saved
+        text = (f"The game is saved: `yacht resume {view.game_id}` or the next start "
+                "offers it." if saved else "This game is not saved and will be lost.")
 
         def done(choice: str | None) -> None:
             if choice == "leave":
-                self._generation += 1
+                self.leave_table()
                 then()
             elif choice == "abandon":
-                self._generation += 1
-                s.abandon()
+                self.leave_table()
+                table.abandon()
                 then()
 
         self.app.push_screen(ChoiceDialog(question, text, [

@@ -10,8 +10,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from yacht.rules import Ruleset, all_variants, get
-from yacht.session import KINDS, SPEEDS, Config, PlayerSpec
+from yacht.engine import NAME_LENGTH
+from yacht.rules import MAX_PLAYERS, Ruleset, all_variants, get
+from yacht.session import KINDS, SPEEDS, Config, PlayerSpec, demo_players
+from yacht.strategy.base import DEFAULT_LEVEL
 
 from ..widgets.choice import Choice
 from ..widgets.keybar import KeyBar
@@ -21,9 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SetupScreen"]
 
-MAX_PLAYERS = 8
-KIND_LABELS = {"person": "Person", "beginner": "Computer: beginner",
-               "intermediate": "Computer: intermediate", "expert": "Computer: expert"}
+KIND_LABELS = {kind: "Person" if kind == "person" else f"Computer: {kind}" for kind in KINDS}
 
 
 class SetupScreen(Screen[None]):
@@ -71,7 +71,7 @@ class SetupScreen(Screen[None]):
             # second layout before the first paint); another variant's on change
             self.shown_variant = variant
             yield Vertical(*self.option_rows(get(variant)), id="options")
-            yield Label("Players (1-8): a name and a kind each", classes="section")
+            yield Label(f"Players (1-{MAX_PLAYERS}): a name and a kind each", classes="section")
             # only the seats in use: a row is built when a player is added (a quick start)
             for i in range(self.count):
                 yield self.player_row(i)
@@ -97,11 +97,11 @@ class SetupScreen(Screen[None]):
         """Seat ``i``: its number, the name and the kind (person or a computer level)."""
         cfg = self.yacht_app.config
         spec = cfg.players[i] if i < len(cfg.players) else PlayerSpec(
-            f"Player {i + 1}", "person" if i == 0 else "intermediate")
+            f"Player {i + 1}", "person" if i == 0 else DEFAULT_LEVEL)
         return Horizontal(
             Label(f"{i + 1}.", classes="num"),
-            Input(spec.name, max_length=20, id=f"name-{i}", placeholder=f"Player {i + 1}",
-                  compact=True),
+            Input(spec.name, max_length=NAME_LENGTH, id=f"name-{i}",
+                  placeholder=f"Player {i + 1}", compact=True),
             Choice([(KIND_LABELS[k], k) for k in KINDS], spec.kind, id=f"kind-{i}"),
             classes="row player", id=f"player-{i}")
 
@@ -219,7 +219,7 @@ class SetupScreen(Screen[None]):
             kind = self.query_one(f"#kind-{i}", Choice).value
             if kind not in KINDS:
                 kind = "person"
-            players.append(PlayerSpec(name[:20], kind))
+            players.append(PlayerSpec(name[:NAME_LENGTH], kind))
         names = [p.name.lower() for p in players]
         if len(set(names)) != len(names):
             self.notify("Two players have the same name: give each a different one",
@@ -241,6 +241,5 @@ class SetupScreen(Screen[None]):
         self.yacht_app.remember(cfg)
         players = cfg.players
         if cfg.demo:
-            players = [p if p.is_computer else PlayerSpec(p.name, "intermediate")
-                       for p in players]
+            players = demo_players(players)
         self.yacht_app.start_game(cfg.variant, cfg.options.get(cfg.variant, {}), players)

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual import events
 from textual.coordinate import Coordinate
 from textual.geometry import Size
 from textual.widgets import DataTable
-
-from yacht.engine import State
-from yacht.rules import Placement
-from yacht.session.keys import category_keys
 
 __all__ = ["CardCell", "ScoreCard"]
 
@@ -59,88 +57,58 @@ class ScoreCard(DataTable[Text]):
     def cell_at(self, coord: Coordinate) -> CardCell | None:
         return self.cells.get((coord.row, coord.column))
 
-    def show(self, state: State, preview: bool = True, marker: bool = True) -> None:
-        """Draw the cards of ``state``; ``preview`` shows what the open boxes would score.
+    def show(self, snap: Mapping[str, Any], preview: bool = True, marker: bool = True) -> None:
+        """Draw the cards of a table snapshot; ``preview`` shows what the open boxes of
+        the player on turn would score.
 
         Only the cells that changed are redrawn when the table keeps its rows and columns.
         """
-        rs = state.ruleset
-        signature = (tuple(state.card(i) for i in range(len(state.players))), state.current,
-                     state.dice if preview else None, state.rolls, preview, marker)
+        current = int(snap["current"])
+        previews = snap["previews"] if preview else []
+        signature = (snap["ruleset"]["key"], tuple(p["name"] for p in snap["players"]),
+                     repr([c["cells"] for c in snap["cards"]]), current,
+                     repr(previews), marker)
         if signature == self._signature:
             return  # nothing on the card changed (e.g. a die was chosen): no redraw
         self._signature = signature
-        ncol = len(rs.columns)
-        names = [p.name for p in state.players]
-        keys = category_keys(rs)
-        places: dict[tuple[str, int], Placement] = {}
-        if preview:
-            for pl in state.placements():
-                box = (pl.category, pl.column)
-                if box not in places or pl.total > places[box].total:
-                    places[box] = pl
-        totals = [state.totals(p) for p in range(len(names))]
-        cards = [state.card(p) for p in range(len(names))]
+        columns = list(snap["ruleset"]["columns"])
+        ncol = len(columns)
+        names = [p["name"] for p in snap["players"]]
+        places = {(p["category"], p["column"]): p for p in previews}
         cells: dict[tuple[int, int], CardCell] = {}
         rows: list[tuple[str, list[Text]]] = []
-
-        def data_cells(cat_index: int, cat_id: str) -> list[Text]:
-            out = []
-            for p in range(len(names)):
+        for row in snap["rows"]:
+            rid = row["id"]
+            if row["kind"] == "total":
+                values = [c["cells"][rid][col] for c in snap["cards"] for col in range(ncol)]
+                rows.append((f"total-{rid}", [
+                    Text(""), Text(row["label"], style="bold"),
+                    *[Text(v, style="bold", justify="right") for v in values]]))
+                continue
+            cat = row["category"]
+            out: list[Text] = []
+            for p, card in enumerate(snap["cards"]):
                 for c in range(ncol):
-                    v = cards[p].boxes[c][cat_index]
-                    pl = places.get((cat_id, c)) if p == state.current else None
-                    if pl is not None and (v is None or pl.repeat):
-                        shown = f"{v}+" if v is not None else ""
-                        # a bonus (the Yahtzee's +100) shows apart from the box's points
-                        worth = f"{pl.points}+{pl.bonus}" if pl.bonus else str(pl.points)
-                        out.append(Text(f"{shown}({worth})", style="italic green",
+                    v = card["cells"][rid][c]
+                    pl = places.get((cat, c)) if p == current else None
+                    if pl is not None and (not v or pl["repeat"]):
+                        held = f"{v}+" if v else ""  # a repeat adds to what the box holds
+                        out.append(Text(f"{held}({pl['text']})", style="italic green",
                                         justify="right"))
-                    elif v is not None:
-                        out.append(Text(str(v), justify="right"))
+                    elif v:
+                        out.append(Text(v, justify="right"))
                     else:
                         out.append(Text("·", style="dim", justify="right"))
-                    cells[(len(rows), 2 + p * ncol + c)] = CardCell(cat_id, p, c)
-            return out
-
-        def total_row(label: str, values: list[str]) -> None:
-            rows.append((f"total-{label}", [
-                Text(""), Text(label, style="bold"),
-                *[Text(v, style="bold", justify="right") for v in values]]))
-
-        for section in ("upper", "lower"):
-            cats = [(i, c) for i, c in enumerate(rs.categories) if c.section == section]
-            for i, cat in cats:
-                for col_i in range(2):
-                    cells[(len(rows), col_i)] = CardCell(cat.id, None, 0)
-                rows.append((cat.id, [Text(keys[cat.id], style="bold underline"),
-                                      Text(cat.label), *data_cells(i, cat.id)]))
-            if not cats:
-                continue
-            if section == "upper":
-                total_row("Upper total", [str(t.columns[c].upper) for t in totals
-                                          for c in range(ncol)])
-                if rs.upper_bonus:
-                    total_row(f"Bonus (≥{rs.upper_bonus.needed})",
-                              [str(t.columns[c].bonus) for t in totals for c in range(ncol)])
-            else:
-                total_row("Lower total", [str(t.columns[c].lower) for t in totals
-                                          for c in range(ncol)])
-        if ncol > 1:
-            total_row("Column total", [
-                f"{t.columns[c].subtotal}" + (f"×{t.columns[c].multiplier}"
-                                              if t.columns[c].multiplier != 1 else "")
-                for t in totals for c in range(ncol)])
-        if any(t.extra for t in totals):
-            total_row("Extra bonus", [str(t.extra) if c == 0 else "" for t in totals
-                                      for c in range(ncol)])
-        total_row("Grand total", [str(t.grand) if c == ncol - 1 else "" for t in totals
-                                  for c in range(ncol)])
+                    cells[(len(rows), 2 + p * ncol + c)] = CardCell(cat, p, c)
+            for col_i in range(2):
+                cells[(len(rows), col_i)] = CardCell(cat, None, 0)
+            rows.append((cat, [Text(row["letter"] or "", style="bold underline"),
+                               Text(row["label"]), *out]))
         self.cells = cells
 
         heads: list[Text] = [Text(""), Text("Box")]
         for p, name in enumerate(names):
-            mine = marker and p == state.current
+            mine = marker and p == current
             for c in range(ncol):
                 if ncol == 1:
                     head = ("▶" if mine else "") + name[:10]
@@ -148,16 +116,16 @@ class ScoreCard(DataTable[Text]):
                     # two lines: the name over the player's first column, the column
                     # numbers (and the multiplier) under it: narrow enough for four
                     # players' cards beside the dice at 120 columns
-                    sub = f"{c + 1}" + (f"×{rs.columns[c]}" if rs.columns[c] != 1 else "")
+                    sub = f"{c + 1}" + (f"×{columns[c]}" if columns[c] != 1 else "")
                     head = f"{name[:10] if c == 0 else ''}\n{'▶' if mine else ''}{sub}"
-                heads.append(Text(head, style="bold" if p == state.current else ""))
+                heads.append(Text(head, style="bold" if p == current else ""))
         # the widths are worked out here rather than by the table, which measures new
         # cells only when idle: a frame drawn before that (a quick click after an Oops)
         # was kept in its line cache with the old widths, and clicks missed their boxes
         widths = tuple(max([*(line.cell_len for line in head.split()),
                             *(values[i].cell_len for _, values in rows)])
                        for i, head in enumerate(heads))
-        shape = (rs.key, tuple(names), state.current if marker else -1,
+        shape = (snap["ruleset"]["key"], tuple(names), current if marker else -1,
                  tuple(k for k, _ in rows), widths)
         col_keys = ["key", "label"] + [f"p{p}c{c}" for p in range(len(names))
                                        for c in range(ncol)]
@@ -187,11 +155,11 @@ class ScoreCard(DataTable[Text]):
         if self.row_count:
             column = cursor.column
             if marker and turn_changed:
-                column = 2 + state.current * ncol  # the cursor goes to the card on turn
+                column = 2 + current * ncol  # the cursor goes to the card on turn
             self.cursor_coordinate = Coordinate(min(cursor.row, self.row_count - 1),
                                                 min(column, len(self.columns) - 1))
             if marker and turn_changed:  # (not when a preview only widens a column)
-                first, last = 2 + state.current * ncol, 2 + state.current * ncol + ncol - 1
+                first, last = 2 + current * ncol, 2 + current * ncol + ncol - 1
                 self.call_after_refresh(self.scroll_to_columns, first, last)
 
     def scroll_to_columns(self, first: int, last: int) -> None:

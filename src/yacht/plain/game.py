@@ -1,0 +1,329 @@
+"""The line game: prompts like the DOS originals, for screen readers and pipes.
+
+Every line read is one command; end of input saves the game and stops. The
+game itself flows in a :class:`~yacht.session.table.Table`: this module only
+asks, prints what happened, and sends the commands.
+"""
+
+from __future__ import annotations
+
+import random
+import textwrap
+from typing import Any, TextIO
+
+from yacht.engine import TakeBack
+from yacht.render import card_table, dice_text
+from yacht.session import HintUnavailable, SessionError, category_keys, score_comment
+from yacht.session.commands import ActionError, GoOn, parse_command
+from yacht.session.config import Launch, demo_players, load_config
+from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
+from yacht.session.present import result_text
+from yacht.session.table import LOCAL, Event, Refused, Table
+
+__all__ = ["PlainGame", "run_plain"]
+
+COMMANDS = """Commands:
+  Enter or r      roll (at the start of a turn)
+  1 5  or  15     roll dice 1 and 5 again (0 is die 10 with ten dice)
+  a / s           roll all dice again / all singlets (dice showing a face once)
+  LETTER or ID    score the box (letters are shown in the box list); in two-column
+                  games add the column: "f 2", or an upper-case letter for column 2
+  b               list the boxes with what they would score
+  c               the scorecards
+  o               Oops: take back the last scoring (before the next roll)
+  h               hint: the advisor's ranking (the game is then marked assisted)
+  ?               the rules and these commands
+  q               quit (the game is saved)
+"""
+
+
+class _Quit(Exception):
+    pass
+
+
+class PlainGame:
+    """Line prompts over a table (every seat at this keyboard)."""
+
+    def __init__(self, table: Table, inp: TextIO, out: TextIO) -> None:
+        self.table = table
+        self.inp = inp
+        self.out = out
+        self.keys = category_keys(table.ruleset)
+        table.subscribe(self.on_event)
+
+    # --- io -----------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.out.write(prompt + " ")
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.say()
+            raise _Quit
+        return line.strip()
+
+    # --- what happened ---------------------------------------------------------------
+    def on_event(self, e: Event) -> None:
+        """Tell what the table did (called while the table applies it)."""
+        st = self.table.session.state
+        who = st.players[e.player].name if e.player is not None else ""
+        computer = e.player is not None and st.players[e.player].is_computer
+        if e.kind == "rolled":
+            if computer:
+                self.say(f"{who} rolls: {dice_text(e.data['dice'])}.")
+            else:
+                self.say(self.boxes_line())
+        elif e.kind == "chosen" and computer:
+            kept = " ".join(map(str, e.data["kept"]))
+            self.say(f"{who} keeps {kept or 'nothing'} and rolls again.")
+        elif e.kind == "scored":
+            d = e.data
+            self.say(f"{who} scores {self.label(d['category'], d['column'])} for "
+                     f"{d['total']}. Total {d['grand']}.")
+        elif e.kind == "took_back":
+            self.say(f"Taken back. {who} again, dice: {dice_text(st.dice)}.")
+            self.say(self.boxes_line())
+        elif e.kind in ("store_warning", "computer_failed"):
+            self.say(f"Warning: {e.text}")
+        elif e.kind == "computer_thinking":
+            self.say(f"{e.data.get('what', '')}...")
+
+    # --- pieces ---------------------------------------------------------------------
+    def label(self, category: str, column: int) -> str:
+        rs = self.table.ruleset
+        lab = rs.category(category).label
+        return f"{lab} (column {column + 1})" if len(rs.columns) > 1 else lab
+
+    def boxes_line(self) -> str:
+        places = self.table.session.state.placements()
+        if not places:
+            return "No box takes these dice yet: roll again."
+        parts = []
+        for p in places:
+            extra = " again" if p.repeat else ""
+            parts.append(f"{self.keys[p.category]} {self.label(p.category, p.column)}"
+                         f"{extra} {p.total}")
+        return "\n".join(textwrap.wrap("Boxes: " + "; ".join(parts) + ".", 78))
+
+    def card(self) -> str:
+        st = self.table.view().state
+        names = [p.name for p in st.players]
+        return card_table(st.ruleset, names, [st.card(i) for i in range(len(names))])
+
+    # --- play -----------------------------------------------------------------------
+    def run(self) -> int:
+        table = self.table
+        view = table.view()
+        who = ", ".join(p.name + (f" (computer, {p.level})" if p.is_computer else "")
+                        for p in view.state.players)
+        self.say(f"{table.ruleset.name}. Players: {who}. Type ? for help.")
+        if view.warning:
+            self.say(f"Warning: {view.warning}")
+            table.session.warning = None
+        try:
+            while True:
+                table.run_due()  # computer turns, at once (their steps are printed)
+                view = table.view()
+                if view.finished or (view.over and view.pause is None):
+                    break
+                if view.pause is not None:
+                    self.pause_step(view.pause)
+                else:
+                    self.person_step()
+            self.end()
+        except _Quit:
+            view = table.view()
+            if view.saved and not view.over:
+                self.say(f"Game saved. `yacht play --resume {view.game_id}` continues it.")
+            elif not view.over:
+                self.say("Game over unfinished (it was not saved).")
+            else:
+                self.end()
+        return 0
+
+    def pause_step(self, pause: str) -> None:
+        """The table waits: the next player's turn (or the results); Oops still possible."""
+        view = self.table.view()
+        st = view.state
+        if not st.can_take_back():
+            self.table.act(LOCAL, GoOn())
+            return
+        what = "the results" if pause == "game_over" else f"{st.players[st.current].name}'s turn"
+        line = self.ask(f"Enter: {what} (o: Oops, take back the last score).")
+        if self.common(line):
+            return
+        if line.lower() in ("o", "oops", "take-back"):
+            self.send_line(line)
+            return
+        self.table.act(LOCAL, GoOn())
+
+    def person_step(self) -> None:
+        st = self.table.view().state
+        me = st.players[st.current]
+        if not st.dice:
+            turn = st.turns_taken(st.current) + 1
+            line = self.ask(f"{me.name}, turn {turn}: press Enter to roll.")
+            if self.common(line):
+                return
+            if line.lower() in ("", "r"):
+                self.send_line("roll")
+            else:
+                self.say("Press Enter to roll (? for help).")
+            return
+        rolls = f"Roll {st.rolls} of {st.max_rolls}. Dice: {dice_text(st.dice)}."
+        if st.may_reroll():
+            prompt = f"{rolls} Re-roll which dice (e.g. 1 5), or score a box (letter/id)?"
+        else:
+            prompt = f"{rolls} Score which box (letter/id)?"
+        line = self.ask(prompt)
+        if self.common(line):
+            return
+        if line.lower() in ("", "n", "r"):
+            if st.may_reroll():
+                self.say("Give the dice to roll again (e.g. 1 5), or a box to score"
+                         " (b lists them).")
+            else:
+                self.say("No roll left: score a box (b lists them).")
+            return
+        self.send_line(line)
+
+    def send_line(self, line: str) -> None:
+        """Parse one line of the notation and ask the table; say what is wrong if anything."""
+        table = self.table
+        try:
+            commands = parse_command(line, table.view().state)
+            table.act(LOCAL, *commands)
+        except (ActionError, Refused) as e:
+            text = str(e)
+            self.say(f"Not now: {text[0].lower()}{text[1:]}." if isinstance(e, Refused)
+                     else f"{text[0].upper()}{text[1:]}.")
+
+    def common(self, line: str) -> bool:
+        """Commands that work at any prompt; True when ``line`` was one."""
+        low = line.lower()
+        table = self.table
+        rs = table.ruleset
+        if low in ("q", "quit"):
+            raise _Quit
+        if low in ("?", "help"):
+            from yacht.rules import rules_text
+
+            self.say(rules_text(rs) + "\n" + COMMANDS)
+            self.say("Box letters: " + ", ".join(
+                f"{k} {rs.category(c).label}" for c, k in self.keys.items()))
+            return True
+        if low == "c":
+            self.say(self.card())
+            return True
+        if low == "b":
+            self.say(self.boxes_line() if table.view().state.dice else "Roll first.")
+            return True
+        if low == "o":
+            try:
+                table.act(LOCAL, TakeBack())
+            except Refused as e:
+                self.say(f"Oops is not possible: {e}.")
+            return True
+        if low == "h":
+            try:
+                moves = table.hint(LOCAL)
+            except (HintUnavailable, Refused) as e:
+                self.say(f"No hint: {e}.")
+                return True
+            for i, m in enumerate(moves, 1):
+                self.say(f"{i}. {m.text} (expect {m.expected:.1f})")
+            self.say("This game is now marked assisted.")
+            return True
+        return False
+
+    def end(self) -> None:
+        table = self.table
+        entries = table.finish()
+        view = table.view()
+        st = view.state
+        names = [p.name for p in st.players]
+        totals = st.returns()
+        self.say()
+        self.say("Game over.")
+        self.say(self.card())
+        self.say(result_text(st))
+        people = [i for i, p in enumerate(st.players) if not p.is_computer] or st.winners()[:1]
+        for i in people:
+            self.say((f"{names[i]}: " if len(names) > 1 else "")
+                     + score_comment(st.ruleset, totals[i]))
+        top = table.top_ten()
+        if top:
+            fresh = {(e.game_id, e.name, e.score, e.rank) for e in entries}
+            self.say("Top ten" + (" (assisted)" if view.assisted else "") + ":")
+            for e in top:
+                mark = " *new*" if (e.game_id, e.name, e.score, e.rank) in fresh else ""
+                self.say(f"{e.rank:>3}. {e.name:<20} {e.score:>5}  "
+                         f"{e.date.astimezone().strftime('%Y-%m-%d')}{mark}")
+
+
+def _mention_unfinished(store: Any, out: TextIO) -> None:
+    """Name the saved games that were not finished (the full-screen game offers them)."""
+    try:
+        games = list(store.unfinished_games())[:5]
+    except Exception:  # a listing problem must not stop a new game
+        return
+    for g in games:
+        names = ", ".join(p.name for p in g.players)
+        out.write(f"Unfinished: {g.variant} ({names}), turn {g.turn}: "
+                  f"`yacht play --resume {g.id}` continues it.\n")
+
+
+def _open_store() -> tuple[StoreLike | None, str | None]:
+    try:
+        from yacht.store import open_store
+
+        store: Any = open_store()
+        return store, None
+    except Exception as e:  # StoreError, or no store package: play without saving
+        return None, f"games are not saved: {e}"
+
+
+def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | None = None,
+              open_store: bool = True,
+              strategy_factory: StrategyFactory | None = None) -> int:
+    """Play one game with line prompts; returns the exit status.
+
+    Raises :class:`~yacht.session.game.SessionError` for a game that cannot start.
+    """
+    from yacht.rules import OptionError, UnknownVariant, get
+
+    opened = False
+    if store is None and open_store:
+        store, problem = _open_store()
+        opened = store is not None
+        if problem:
+            out.write(f"Warning: {problem}\n")
+    rng = random.Random(launch.seed) if launch.seed is not None else random.SystemRandom()
+    try:
+        if launch.resume:
+            if store is None:
+                raise SessionError("there is no store to resume from")
+            table = Table.resume(store, launch.resume, rng=rng,
+                                 strategy_factory=strategy_factory, speed="instant")
+        else:
+            if not launch.direct and store is not None:
+                _mention_unfinished(store, out)
+            cfg = load_config()
+            variant = launch.variant or cfg.variant
+            players = demo_players(launch.players) if launch.demo \
+                else launch.players or cfg.players
+            options = launch.options or cfg.options.get(variant, {})
+            try:
+                rs = get(variant, options)
+            except (UnknownVariant, OptionError) as e:
+                raise SessionError(str(e)) from None
+            table = Table.new(rs, players_from_specs(players), store=store, rng=rng,
+                              strategy_factory=strategy_factory, meta={"source": "plain"},
+                              speed="instant")
+        return PlainGame(table, inp, out).run()
+    finally:
+        if opened and store is not None:
+            store.close()

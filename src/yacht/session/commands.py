@@ -1,0 +1,379 @@
+"""What a seat can ask of a table, and the one text notation for it.
+
+A command is an engine action (:class:`~yacht.engine.Roll`,
+:class:`~yacht.engine.Choose`, :class:`~yacht.engine.Score`,
+:class:`~yacht.engine.GiveBack`, :class:`~yacht.engine.TakeBack`) or one of the
+table's own: :class:`Toggle` a die, :class:`Select` all dice / the singlets /
+none, :class:`ScoreBox` in whichever column is open, :class:`GoOn` out of a
+pause, :class:`ComputerMove` (the computer on turn makes one decision now).
+Every command has a JSON form (``{"type": "roll"}``) for the browser.
+
+The notation is what the line game reads and `yacht resume --action` takes
+(case-insensitive; positions are 1-based, ``0`` is die 10):
+
+=====================================  ==========================================
+``roll`` (or ``r``, or nothing)        roll: all dice, or the chosen ones
+``roll 3,5``                           roll with these values (real dice)
+``choose 1,3`` / ``choose 13``         choose dice 1 and 3 for the next roll
+``1 3`` / ``13``                       choose dice 1 and 3 and roll them again
+``all`` / ``a``, ``singlets`` / ``s``  choose every die / every singlet and roll
+``score BOX [COLUMN]``                 score a box: id, label or letter
+``BOX [COLUMN]``, ``f2``, ``F``        the same (an upper-case letter: column 2)
+``give-back``                          Oops: give back the chosen dice
+``take-back`` / ``oops`` / ``o``       Oops: take back the last scoring
+``computer``                           the computer on turn makes one decision
+=====================================  ==========================================
+
+>>> import random
+>>> from yacht.engine import Player, State
+>>> from yacht.rules import get
+>>> s = State(get("yatzy"), [Player("Ann")], rng=random.Random(1))
+>>> parse_command("roll 1,2,3,4,5", s)
+[Roll(result=(1, 2, 3, 4, 5))]
+>>> s.apply(Roll((1, 2, 3, 4, 5)))
+>>> parse_command("choose 1, 3", s), parse_command("score Small straight", s)
+([Choose(dice=(0, 2))], [ScoreBox(category='small_straight', column=None)])
+>>> parse_command("13", s)
+[Choose(dice=(0, 2)), Roll(result=None)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from yacht.engine import (
+    Action,
+    Choose,
+    GiveBack,
+    IllegalAction,
+    Roll,
+    Score,
+    State,
+    TakeBack,
+    action_from_json,
+    action_to_json,
+)
+from yacht.rules import Ruleset
+
+from .keys import key_for, singlets
+
+__all__ = ["NOTATION", "ActionError", "Command", "ComputerMove", "GoOn", "ScoreBox", "Select",
+           "Toggle", "command_from_json", "command_text", "command_to_json", "legal_texts",
+           "parse_command", "resolve"]
+
+NOTATION = ("roll [VALUES], choose POSITIONS (e.g. choose 1,3), score BOX [COLUMN], "
+            "give-back, take-back, computer")
+
+
+class ActionError(ValueError):
+    """Text the notation does not know, or an action the rules do not allow now."""
+
+
+@dataclass(frozen=True)
+class Toggle:
+    """Choose or un-choose one die (0-based position)."""
+
+    position: int
+
+
+@dataclass(frozen=True)
+class Select:
+    """Choose every die, every singlet (a face showing once) or none."""
+
+    which: Literal["all", "singlets", "none"]
+
+
+@dataclass(frozen=True)
+class ScoreBox:
+    """Score a box; ``column`` None takes the first column where the box takes the dice."""
+
+    category: str
+    column: int | None = None
+
+
+@dataclass(frozen=True)
+class GoOn:
+    """Leave the pause the table is in (the next player's turn, or the results)."""
+
+
+@dataclass(frozen=True)
+class ComputerMove:
+    """The computer player on turn makes its next decision now (not waiting for its pace)."""
+
+
+Command = Action | Toggle | Select | ScoreBox | GoOn | ComputerMove
+
+_SELECT = ("all", "singlets", "none")
+
+
+def command_to_json(cmd: Command) -> dict[str, Any]:
+    """The JSON form of a command.
+
+    >>> command_to_json(Toggle(2)), command_to_json(ScoreBox("chance"))
+    ({'type': 'toggle', 'position': 2}, {'type': 'score', 'category': 'chance', 'column': None})
+    >>> command_to_json(Roll()), command_to_json(Roll((3, 5)))
+    ({'type': 'roll'}, {'type': 'roll', 'result': [3, 5]})
+    """
+    if isinstance(cmd, Toggle):
+        return {"type": "toggle", "position": cmd.position}
+    if isinstance(cmd, Select):
+        return {"type": "select", "which": cmd.which}
+    if isinstance(cmd, ScoreBox):
+        return {"type": "score", "category": cmd.category, "column": cmd.column}
+    if isinstance(cmd, GoOn):
+        return {"type": "go_on"}
+    if isinstance(cmd, ComputerMove):
+        return {"type": "computer"}
+    if isinstance(cmd, Roll) and cmd.result is None:
+        return {"type": "roll"}  # random dice (a record's roll always has its result)
+    return action_to_json(cmd)
+
+
+def command_from_json(obj: Any) -> Command:
+    """A command from its JSON form; raises ActionError naming what is wrong.
+
+    >>> command_from_json({"type": "select", "which": "singlets"})
+    Select(which='singlets')
+    >>> command_from_json({"type": "score", "category": "chance", "column": 1})
+    Score(category='chance', column=1)
+    """
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        raise ActionError("a command is an object with a \"type\" (roll, choose, toggle, "
+                          "select, score, give_back, take_back, go_on, computer)")
+    kind = obj["type"]
+    if kind == "toggle":
+        pos = obj.get("position")
+        if not isinstance(pos, int) or isinstance(pos, bool):
+            raise ActionError("toggle needs a \"position\": a whole number (0-based)")
+        return Toggle(pos)
+    if kind == "select":
+        which = obj.get("which")
+        if which not in _SELECT:
+            raise ActionError(f"select needs \"which\": one of {', '.join(_SELECT)}")
+        return Select(which)
+    if kind == "go_on":
+        return GoOn()
+    if kind == "computer":
+        return ComputerMove()
+    if kind == "roll" and obj.get("result") is None:
+        return Roll()
+    if kind == "score" and obj.get("column") is None:
+        cat = obj.get("category")
+        if not isinstance(cat, str):
+            raise ActionError("score needs a \"category\": a box id")
+        return ScoreBox(cat)
+    try:
+        return action_from_json(obj)
+    except ValueError as e:
+        raise ActionError(str(e)) from None
+
+
+def _numbers(text: str, what: str, many_digits: bool) -> tuple[int, ...]:
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if len(parts) == 1 and len(parts[0]) > 1 and many_digits and _digits(parts[0]):
+        parts = list(parts[0])
+    out = []
+    for p in parts:
+        if not _digits(p):
+            raise ActionError(f"{what} {p!r} is not a whole number")
+        out.append(int(p))
+    return tuple(out)
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits only (``isdigit`` also takes ``²`` and other scripts' digits)."""
+    return bool(text) and all("0" <= ch <= "9" for ch in text)
+
+
+def _positions(text: str, rs: Ruleset) -> tuple[int, ...]:
+    """1-based positions (0 = die 10) -> sorted 0-based ones; one die named once."""
+    numbers = _numbers(text, "die position", rs.dice < 10)
+    accepted = f"1-{rs.dice}" + (" (0 is die 10)" if rs.dice >= 10 else "")
+    if not numbers:
+        raise ActionError(f"give the dice by position: {accepted}, e.g. 1,3")
+    out = []
+    for n in numbers:
+        p = 9 if n == 0 and rs.dice >= 10 else n - 1
+        if not 0 <= p < rs.dice:
+            raise ActionError(f"there is no die {n} (accepted: positions {accepted})")
+        if p in out:
+            raise ActionError(f"die {n} is named twice")
+        out.append(p)
+    return tuple(sorted(out))
+
+
+def _category(rs: Ruleset, text: str) -> str | None:
+    want = text.strip().strip("\"'").lower().replace("-", "_").replace(" ", "_")
+    for c in rs.categories:
+        if want in (c.id, c.label.lower().replace(" ", "_").replace("-", "_")):
+            return c.id
+    return None
+
+
+def _box(rs: Ruleset, text: str) -> ScoreBox | Score:
+    """``BOX [COLUMN]`` with BOX an id, a label or a letter (upper-case: column 2)."""
+    words = text.split()
+    column: int | None = None
+    if len(words) > 1 and _digits(words[-1]):
+        column = int(words[-1])
+        words = words[:-1]
+    name = " ".join(words)
+    if column is None and len(name) == 2 and name[0].isalpha() and _digits(name[1]):
+        name, column = name[0], int(name[1])
+    cid = None
+    if len(name) == 1 and name.isascii() and name.isalpha():
+        cid = key_for(rs, name.lower())
+        if cid is not None and name.isupper() and column is None and len(rs.columns) > 1:
+            column = 2
+    if cid is None:
+        cid = _category(rs, name)
+    if cid is None:
+        raise ActionError(f"{rs.id} has no box {name!r} "
+                          f"(boxes: {', '.join(c.id for c in rs.categories)})")
+    if column is None:
+        return ScoreBox(cid)
+    if not 1 <= column <= len(rs.columns):
+        raise ActionError(f"there is no column {column} (accepted: 1-{len(rs.columns)})")
+    return Score(cid, column - 1)
+
+
+def parse_command(text: str, state: State) -> list[Command]:
+    """The commands ``text`` stands for (see the module's table); raises ActionError.
+
+    Only the form is checked here, and the die positions and box names against
+    the variant; whether the rules allow it now is the table's answer.
+    """
+    raw = " ".join(text.strip().split())
+    low = raw.lower()
+    word, _, rest = low.partition(" ")
+    rs = state.ruleset
+    if low in ("", "r", "roll"):
+        return [Roll()]
+    if word == "roll":
+        values = _numbers(rest, "die value", rs.faces < 10)
+        n = len(state.to_roll())
+        if len(values) != n or not all(1 <= v <= rs.faces for v in values):
+            raise ActionError(f"roll needs {n} values 1-{rs.faces} for the dice rolled, "
+                              f"not {rest!r}")
+        return [Roll(values)]
+    if word == "choose":
+        return [Choose(_positions(rest, rs))]
+    if low in ("a", "all"):
+        return [Choose(tuple(range(rs.dice))), Roll()]
+    if low in ("s", "singlets"):
+        found = singlets(state.dice)
+        if not found:
+            raise ActionError("No singlets: every face shows at least twice"
+                              if state.dice else "roll first: there are no dice to choose")
+        return [Choose(found), Roll()]
+    if _digits(low.replace(",", "").replace(" ", "")):
+        return [Choose(_positions(low, rs)), Roll()]
+    if word == "score":
+        if not rest:
+            raise ActionError("score needs a box, e.g. score chance")
+        return [_box(rs, raw.partition(" ")[2])]
+    if low in ("give-back", "give back", "giveback", "give_back"):
+        return [GiveBack()]
+    if low in ("take-back", "take back", "takeback", "take_back", "o", "oops"):
+        return [TakeBack()]
+    if low == "computer":
+        return [ComputerMove()]
+    try:
+        return [_box(rs, raw)]
+    except ActionError:
+        raise ActionError(f"unknown action {raw!r} (accepted: {NOTATION}, or a box's "
+                          "letter)") from None
+
+
+def resolve(cmd: Command, state: State) -> list[Action]:
+    """The engine actions a command stands for in ``state`` (none: nothing to do).
+
+    Raises IllegalAction (a user-ready message) when the command cannot apply now.
+    """
+    rs = state.ruleset
+    if isinstance(cmd, Toggle):
+        if not state.dice:
+            raise IllegalAction("roll first: there are no dice to choose")
+        if not 0 <= cmd.position < len(state.dice):
+            raise IllegalAction(f"there is no die {cmd.position + 1} (accepted: 1-{rs.dice})")
+        return resolve(Choose(tuple(sorted(set(state.chosen) ^ {cmd.position}))), state)
+    if isinstance(cmd, Select):
+        if not state.dice:
+            raise IllegalAction("roll first: there are no dice to choose")
+        if cmd.which == "all":
+            wanted: tuple[int, ...] = tuple(range(rs.dice))
+        elif cmd.which == "singlets":
+            wanted = singlets(state.dice)
+            if not wanted and state.may_reroll():
+                raise IllegalAction("No singlets: every face shows at least twice")
+        else:
+            wanted = ()
+        return resolve(Choose(wanted), state)
+    if isinstance(cmd, Choose):
+        wanted = tuple(sorted(cmd.dice))
+        if not wanted:
+            return [GiveBack()] if state.chosen else []
+        if state.dice and frozenset(wanted) == state.chosen and len(set(wanted)) == len(wanted):
+            return []
+        return [Choose(wanted)]
+    if isinstance(cmd, ScoreBox):
+        here = [p for p in state.placements() if p.category == cmd.category]
+        if cmd.column is None:
+            return [Score(cmd.category, here[0].column if here else 0)]
+        if here and len(rs.columns) > 1 and all(p.column != cmd.column for p in here):
+            label = rs.category(cmd.category).label
+            cols = " or ".join(str(p.column + 1) for p in here)
+            raise IllegalAction(f"{label} is not open in column {cmd.column + 1}; "
+                                f"it is in column {cols}")
+        return [Score(cmd.category, cmd.column)]
+    if isinstance(cmd, Score) and len(rs.columns) > 1:
+        return resolve(ScoreBox(cmd.category, cmd.column), state)
+    if isinstance(cmd, GoOn | ComputerMove):
+        raise IllegalAction("this is for the table, not the dice")  # the table handles them
+    return [cmd]
+
+
+def command_text(action: Action, rs: Ruleset) -> str:
+    """An engine action in the notation (positions and columns 1-based).
+
+    >>> from yacht.rules import get
+    >>> command_text(Choose((0, 2)), get("yatzy")), command_text(Score("chance"), get("yatzy"))
+    ('choose 1,3', 'score chance')
+    """
+    if isinstance(action, Roll):
+        return "roll" + (" " + ",".join(map(str, action.result)) if action.result else "")
+    if isinstance(action, Choose):
+        return "choose " + ",".join(str(p + 1) for p in action.dice)
+    if isinstance(action, Score):
+        col = f" {action.column + 1}" if len(rs.columns) > 1 else ""
+        return f"score {action.category}{col}"
+    if isinstance(action, GiveBack):
+        return "give-back"
+    return "take-back"
+
+
+def legal_texts(state: State) -> list[str]:
+    """What may be done now, in the notation (scorings with their points)."""
+    rs = state.ruleset
+    out: list[str] = []
+    if state.is_terminal():
+        return ["take-back"] if state.can_take_back() else []
+    if state.players[state.current].is_computer:
+        out.append("computer")
+    if not state.dice:
+        out.append("roll")
+    else:
+        if state.may_reroll():
+            out.append(f"choose POSITIONS (1-{rs.dice})")
+            if state.chosen:
+                out.append("roll")
+        for pl in state.placements():
+            text = command_text(Score(pl.category, pl.column), rs) + f" ({pl.total})"
+            if text not in out:
+                out.append(text)
+    if state.can_give_back():
+        out.append("give-back")
+    if state.can_take_back():
+        out.append("take-back")
+    return out

@@ -1,0 +1,167 @@
+"""What a table says to the people at it: the help line, the scoring note, results.
+
+One place for each sentence, so the terminal game, the line game and the
+browser say the same things. Where the words depend on the interface (a key
+in the terminal, a click in the browser) they come from a :class:`Words`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from yacht.engine import State
+from yacht.rules import counts_of
+
+if TYPE_CHECKING:
+    from .table import TableView
+
+__all__ = ["BROWSER", "PLAIN", "TERMINAL", "Words", "help_line", "result_text",
+           "scoring_note"]
+
+
+@dataclass(frozen=True)
+class Words:
+    """How an interface names its controls in the help line."""
+
+    go_on: str          # leave a pause
+    roll_first: str     # roll at the start of a turn
+    no_box_yet: str     # no box takes the dice: choose and roll again (a sentence)
+    choose_then: str    # choose dice to roll again, then roll
+    roll_chosen: str    # roll the chosen dice
+    score: str          # score a box
+    score_short: str    # the same, after a note that took most of the line
+    score_now: str      # score, when no roll is left
+    column2: str        # score in the second column (two-column variants)
+    none: str           # give back every chosen die
+    oops: str           # the Oops menu
+    waiting: str        # what a person may do while a computer plays
+
+
+TERMINAL = Words(
+    go_on="Enter or r",
+    roll_first="press r or Enter, or click Roll, to roll the dice",
+    no_box_yet="No box takes these dice yet: choose dice (1-9, a, s, or click) and roll "
+               "again (r).",
+    choose_then="Choose dice to re-roll (1-9/0, click; a all, s singlets), then r",
+    roll_chosen="r or Enter",
+    score="a box's letter or click it",
+    score_short="a letter or a click",
+    score_now="press a box's letter or click it",
+    column2=" (Shift+letter: column 2)",
+    none="n: none",
+    oops="o: Oops",
+    waiting="b: bell, ?: help, q: quit",
+)
+
+BROWSER = Words(
+    go_on="Go on",
+    roll_first="click Roll to roll the dice",
+    no_box_yet="No box takes these dice yet: click the dice to roll again, then Roll.",
+    choose_then="Click the dice to roll again, then Roll",
+    roll_chosen="Roll",
+    score="click a box on your card",
+    score_short="click a box",
+    score_now="click a box on your card",
+    column2="",
+    none="",
+    oops="Oops",
+    waiting="watch, or open the rules",
+)
+
+PLAIN = Words(
+    go_on="Enter",
+    roll_first="press Enter to roll",
+    no_box_yet="No box takes these dice yet: give the dice to roll again (e.g. 1 5).",
+    choose_then="Give the dice to roll again (e.g. 1 5)",
+    roll_chosen="r",
+    score="a box's letter or id",
+    score_short="a letter or id",
+    score_now="give a box's letter or id",
+    column2=" (add the column: f 2)",
+    none="",
+    oops="o: Oops",
+    waiting="wait",
+)
+
+
+def scoring_note(state: State) -> str:
+    """Why only some of the open boxes take these dice, and what a bonus adds ("" if
+    nothing needs saying). The special rules explain themselves."""
+    rs = state.ruleset
+    places = state.placements()
+    if not places:
+        return ""
+    card = state.card(state.current)
+    open_boxes = {(col, cat.id) for col, boxes in enumerate(card.boxes)
+                  for cat, box in zip(rs.categories, boxes, strict=True) if box is None}
+    restricted = bool(open_boxes - {(p.column, p.category) for p in places})
+    counts = counts_of(state.dice, rs.faces)
+    ctx = state.context()
+    for rule in rs.special:
+        why = rule.explain(rs, ctx, counts, places, restricted)
+        if why:
+            return why
+    if not restricted:
+        return ""
+    bonus = max(p.bonus for p in places)
+    labels = [label for rule in rs.special if (label := rule.extra_label(rs))]
+    plus = f" (+{bonus} {labels[0] if labels else 'bonus'})" if bonus else ""
+    wanted = {p.category for p in places}
+    names = [c.label for c in rs.categories if c.id in wanted]
+    where = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return f"Only {where} can take these dice now{plus}."
+
+
+def help_line(view: TableView, words: Words = TERMINAL) -> str:
+    """One line that says what to do next."""
+    st = view.state
+    two = len(st.ruleset.columns) > 1
+    col_tip = words.column2 if two else ""
+    if view.thinking is not None:
+        t = view.thinking
+        far = f" {100 * t.done // t.total}%" if t.total > 0 else ""
+        return f"{t.what}…{far}"
+    if st.is_terminal():
+        return (f"Game over. {words.go_on}: the results. {words.oops} takes back your last "
+                "score." if st.can_take_back() else f"Game over. {words.go_on}: see the results.")
+    me = st.players[st.current]
+    if view.pause is not None:
+        last = view.last_score
+        done = ""
+        if last is not None:
+            done = (f"{st.players[last.player].name} scored "
+                    f"{st.ruleset.category(last.category).label} for {last.points}. ")
+        return f"{done}{words.go_on}: {me.name}'s turn. {words.oops}."
+    if me.is_computer:
+        return f"{me.name} is playing. {words.waiting}."
+    if not st.dice:
+        return f"{me.name}: {words.roll_first}."
+    places = st.placements()
+    note = scoring_note(st)
+    if note:
+        again = " - or choose dice and roll again" if st.may_reroll() else ""
+        return f"{note} Score: {words.score_short}{again}."
+    if st.may_reroll():
+        if not places:
+            return words.no_box_yet
+        if st.chosen:
+            n = len(st.chosen)
+            what = "the chosen die" if n == 1 else f"the {n} chosen dice"
+            none = f" {words.none}." if words.none else ""
+            return f"{words.roll_chosen}: roll {what} - or score: {words.score}{col_tip}.{none}"
+        return f"{words.choose_then} - or score: {words.score}{col_tip}."
+    return f"No roll left: score the dice - {words.score_now}{col_tip}."
+
+
+def result_text(state: State) -> str:
+    """Who won (or the score of a game alone), one sentence."""
+    totals = state.returns()
+    winners = state.winners()
+    names = [p.name for p in state.players]
+    if len(names) == 1:
+        return f"{names[0]} scored {totals[0]}."
+    if len(winners) > 1:
+        return f"A tie at {totals[winners[0]]}: " + " and ".join(names[i] for i in winners) + "."
+    w = winners[0]
+    return f"{names[w]} wins with {totals[w]}."

@@ -1,0 +1,127 @@
+"""The table as one JSON object: what every interface draws (``table.schema.json``).
+
+>>> import random
+>>> from yacht.engine import Player, Roll
+>>> from yacht.rules import get
+>>> from yacht.session.table import LOCAL, Table
+>>> t = Table.new(get("yatzy"), [Player("Ann")], rng=random.Random(1))
+>>> _ = t.act(LOCAL, Roll((6, 6, 6, 2, 3)))
+>>> snap = t.snapshot(LOCAL)
+>>> snap["schema"], snap["dice"], snap["can"]["choose"], snap["cards"][0]["cells"]["sixes"]
+('yacht-table/1', [6, 6, 6, 2, 3], True, [''])
+>>> next(p["text"] for p in snap["previews"] if p["category"] == "sixes")
+'18'
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from yacht.render import card_cells, card_layout, preview_text
+
+from .commands import legal_texts
+from .keys import category_keys
+from .present import BROWSER, Words, help_line, result_text, scoring_note
+
+if TYPE_CHECKING:
+    from .table import Seat, TableView
+
+__all__ = ["SCHEMA", "schema", "snapshot"]
+
+#: the name and version of the snapshot's shape; a change that breaks a reader bumps it
+SCHEMA = "yacht-table/1"
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The JSON Schema of a snapshot (draft 2020-12)."""
+    text = resources.files("yacht.session").joinpath("table.schema.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def _ruleset_json(view: TableView) -> dict[str, Any]:
+    rs = view.ruleset
+    return {"id": rs.id, "key": rs.key, "name": rs.name, "options": dict(rs.option_values),
+            "dice": rs.dice, "faces": rs.faces, "rolls": rs.rolls, "columns": list(rs.columns)}
+
+
+def snapshot(view: TableView, seat: Seat | None = None,
+             words: Words | None = None) -> dict[str, Any]:
+    """The JSON object for ``view`` as ``seat`` sees it (None: a watcher)."""
+    st = view.state
+    rs = st.ruleset
+    keys = category_keys(rs)
+    over = st.is_terminal()
+    me = st.current
+    mine = seat.players if seat is not None else frozenset()
+    person_turn = not over and not st.players[me].is_computer
+    my_turn = person_turn and me in mine and view.pause is None and not view.closed
+    places = st.placements() if st.dice else []
+    previews = [{"category": pl.category, "column": pl.column, "points": pl.points,
+                 "bonus": pl.bonus, "total": pl.total, "repeat": pl.repeat, "joker": pl.joker,
+                 "text": preview_text(pl)} for pl in places]
+    last = view.last_score
+    may_reroll = st.may_reroll()
+    can = {
+        "roll": my_turn and (not st.dice or (bool(st.chosen) and may_reroll)),
+        "choose": my_turn and bool(st.dice) and may_reroll,
+        "score": my_turn and bool(places),
+        "give_back": my_turn and bool(st.chosen),
+        "take_back": (st.can_take_back() and not view.closed and last is not None
+                      and last.player in mine),
+        "go_on": view.pause is not None and not view.closed and (
+            bool(mine) or bool(seat and seat.operator)),
+        "hint": my_turn and bool(st.dice),
+    }
+    thinking = view.thinking
+    return {
+        "schema": SCHEMA,
+        "version": view.version,
+        "game_id": view.game_id,
+        "saved": view.saved,
+        "ruleset": _ruleset_json(view),
+        "rows": [{"id": r.id, "label": r.label, "kind": r.kind, "category": r.category,
+                  "section": r.section, "letter": keys.get(r.category or "")}
+                 for r in card_layout(rs)],
+        "players": [{"name": p.name, "kind": p.kind, "level": p.level, "mine": i in mine,
+                     "turns_taken": st.turns_taken(i), "total": st.totals(i).grand}
+                    for i, p in enumerate(st.players)],
+        "current": me,
+        "turn": min(st.turns_taken(me) + 1, rs.turns) if not over else rs.turns,
+        "turns": rs.turns,
+        "cards": [{"cells": card_cells(rs, st.card(i))} for i in range(len(st.players))],
+        "previews": previews,
+        "dice": list(st.dice),
+        "chosen": sorted(st.chosen),
+        "rolls": st.rolls,
+        "max_rolls": st.max_rolls,
+        "rolls_left": st.rolls_left if st.dice else st.max_rolls,
+        "last_score": None if last is None else {
+            "player": last.player, "dice": list(last.dice), "rolls": last.rolls,
+            "category": last.category, "column": last.column, "points": last.points,
+            "label": rs.category(last.category).label},
+        "pause": view.pause,
+        "over": over,
+        "finished": view.finished,
+        "result": result_text(st) if over else None,
+        "winners": st.winners() if over else [],
+        "can": can,
+        "legal": legal_texts(st),
+        "help": help_line(view, words or BROWSER),
+        "note": scoring_note(st) if st.dice and not over else "",
+        "thinking": None if thinking is None else {
+            "player": thinking.player, "what": thinking.what, "done": thinking.done,
+            "total": thinking.total},
+        "news": list(view.news),
+        "assisted": view.assisted,
+        "demo": view.demo,
+        "speed": view.speed,
+        "warning": view.warning,
+        "closed": view.closed,
+        "seat": None if seat is None else {"id": seat.id, "players": sorted(seat.players),
+                                           "operator": seat.operator, "my_turn": my_turn},
+    }

@@ -1,0 +1,906 @@
+"""The table: the one place a game flows, whatever the interface.
+
+A :class:`Table` holds a :class:`~yacht.session.game.Session` (the state, the
+players' strategies, the store) and decides everything that is not a rule of
+the dice: whose turn it is, when a computer player moves and how long each
+step stays visible (:class:`Pacing`), the pauses an interface shows (the next
+player, the game's end), what happens when a computer player fails, and
+finishing the game once. Interfaces are views: they send commands from a
+**seat**, receive **events**, and draw the **snapshot** (a versioned JSON
+object, the same for the terminal, the line game, the browser and the
+command line's ``--json``).
+
+Any thread may call a table: commands are applied one at a time under a
+lock; a command sent against an older ``version`` is refused without a
+change. Computer turns run where the caller's driver says: :meth:`Table.run_due`
+in the calling thread (the line game, the command line), a
+:class:`ThreadDriver` (the terminal game), or :func:`drive_async` (a server).
+
+>>> import random
+>>> from yacht.engine import Player, Roll
+>>> from yacht.rules import get
+>>> from yacht.session.commands import ScoreBox
+>>> t = Table.new(get("tommys-crag"), [Player("Ann"), Player("Cpu", "computer", "random")],
+...               rng=random.Random(3), speed="instant")
+>>> seen = []
+>>> _ = t.subscribe(lambda e: seen.append(e.kind))
+>>> _ = t.act(LOCAL, Roll((6, 6, 1)))
+>>> _ = t.act(LOCAL, ScoreBox("crag"))
+>>> seen
+['rolled', 'scored', 'turn_passed', 'paused']
+>>> t.view().pause
+'next_player'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from yacht.engine import (
+    Action,
+    Choose,
+    GiveBack,
+    IllegalAction,
+    Player,
+    Roll,
+    Score,
+    State,
+    TakeBack,
+)
+from yacht.rules import Ruleset
+
+from .advice import Advice
+from .commands import (
+    ActionError,
+    Command,
+    ComputerMove,
+    GoOn,
+    resolve,
+)
+from .config import SPEEDS
+from .game import HintUnavailable, LastScore, Session, StoreLike, StrategyFactory
+
+__all__ = ["EVENT_KINDS", "LOCAL", "Due", "Event", "Pacing", "Plan", "Refused", "Seat",
+           "Table", "TableView", "ThreadDriver", "drive_async"]
+
+#: the seat of the people at one keyboard: it holds every person player
+LOCAL = "local"
+
+#: every kind of event a table emits
+EVENT_KINDS = ("rolled", "chosen", "gave_back", "scored", "took_back", "turn_passed",
+               "paused", "went_on", "computer_thinking", "computer_progress",
+               "computer_failed", "game_over", "finished", "assisted", "store_warning",
+               "speed", "closed")
+
+Pause = Literal["next_player", "game_over"]
+
+
+class Refused(IllegalAction):
+    """A command the table does not take now; nothing changed.
+
+    ``code`` says why: ``illegal`` (the rules), ``not_your_turn`` (another seat's
+    player is on turn), ``computer_turn``, ``paused`` (leave the pause first),
+    ``stale`` (sent against an older version), ``unknown_seat``, ``closed``.
+    """
+
+    def __init__(self, message: str, code: str = "illegal") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened at the table, for every subscriber.
+
+    ``text`` is one line a person can read (a log, a screen reader); ``data``
+    holds the details (JSON-ready).
+    """
+
+    kind: str
+    version: int
+    player: int | None = None
+    text: str = ""
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "version": self.version, "player": self.player,
+                "text": self.text, "data": dict(self.data)}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who may act for which players: a person at a keyboard holds every local player;
+    a browser holds one. ``operator`` seats may also make a computer move at once."""
+
+    id: str
+    players: frozenset[int]
+    operator: bool = False
+
+
+@dataclass(frozen=True)
+class Pacing:
+    """How long each step of the flow stays visible, by speed (seconds).
+
+    >>> Pacing("normal").step, Pacing("normal").between_computers, Pacing("instant").step
+    (0.6, 1.2, 0.0)
+    """
+
+    speed: str = "normal"
+
+    @property
+    def step(self) -> float:
+        """Before each step of a computer's turn (a roll, a choice, a scoring)."""
+        return SPEEDS.get(self.speed, SPEEDS["normal"])
+
+    @property
+    def between_computers(self) -> float:
+        """After a computer scored and another computer is next: the result stays readable."""
+        return 2 * self.step
+
+    @property
+    def demo_end(self) -> float:
+        """A demo game's last cards stay up this long before its results."""
+        return 3 * self.step
+
+
+@dataclass(frozen=True)
+class Due:
+    """The next thing the table does by itself, at monotonic time ``at``."""
+
+    kind: Literal["computer", "go_on"]
+    at: float
+    version: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A computer player's next step, worked out off the lock for table ``version``."""
+
+    version: int
+    player: int
+    actions: tuple[Action, ...]
+    failure: str | None = None
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """A computer player (or the advisor) at work: what, and how far (``total`` 0: unknown)."""
+
+    player: int
+    what: str
+    done: int = 0
+    total: int = 0
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The table at one version, for reading from any thread (the state is a copy)."""
+
+    state: State
+    version: int
+    pause: Pause | None
+    last_score: LastScore | None
+    game_id: str | None
+    saved: bool
+    assisted: bool
+    demo: bool
+    speed: str
+    finished: bool
+    new_entries: tuple[Any, ...]
+    thinking: Thinking | None
+    news: tuple[str, ...]
+    warning: str | None
+    closed: bool
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.state.ruleset
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def computer_turn(self) -> bool:
+        st = self.state
+        return not st.is_terminal() and st.players[st.current].is_computer
+
+
+def _pause_after_score(state: State, scorer: int, computer: bool) -> Pause | None:
+    """The pause after ``scorer`` scored: the game's end, or (a person scored and a
+    computer is next) the next player's turn, so the result stays readable and can
+    still be taken back."""
+    if state.is_terminal():
+        return "game_over"
+    nxt = state.current
+    if not computer and nxt != scorer and state.players[nxt].is_computer:
+        return "next_player"
+    return None
+
+
+def _ready(level: str, rs: Ruleset) -> bool:
+    """Whether a computer level (or "advisor") answers at once, nothing to build first."""
+    from yacht.strategy import ready
+
+    try:
+        return ready(level, rs)
+    except Exception:  # an unknown level: the player falls back when it is made
+        return True
+
+
+class Table:
+    """One game and everything that flows around it; see the module's text."""
+
+    def __init__(self, session: Session, *, speed: str = "normal",
+                 seats: Iterable[Seat] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.session = session
+        self._lock = threading.RLock()
+        self._changed_cond = threading.Condition(self._lock)
+        self._think_lock = threading.Lock()
+        self._clock = clock
+        self._version = 0
+        self._pause: Pause | None = "game_over" if session.is_over() else None
+        self._changed_at = clock()
+        self._after_computer_score = False
+        self._subscribers: list[Callable[[Event], None]] = []
+        self._pacing = Pacing(speed if speed in SPEEDS else "normal")
+        self._thinking: Thinking | None = None
+        self._news: deque[str] = deque(maxlen=8)
+        self._closed = False
+        self._strategies: dict[int, Any] = {}
+        self._seats: dict[str, Seat] = {}
+        people = frozenset(i for i, p in enumerate(session.players) if not p.is_computer)
+        for seat in seats if seats is not None else [Seat(LOCAL, people, operator=True)]:
+            self._seats[seat.id] = seat
+
+    # --- making one ---------------------------------------------------------------
+    @classmethod
+    def new(cls, ruleset: Ruleset, players: Sequence[Player], *,
+            store: StoreLike | None = None, rng: random.Random | None = None,
+            strategy_factory: StrategyFactory | None = None,
+            meta: dict[str, Any] | None = None, speed: str = "normal",
+            seats: Iterable[Seat] | None = None) -> Table:
+        """A new game (raises SessionError for a game that cannot start)."""
+        return cls(Session(ruleset, players, store=store, rng=rng,
+                           strategy_factory=strategy_factory, meta=meta),
+                   speed=speed, seats=seats)
+
+    @classmethod
+    def resume(cls, store: StoreLike, game_id: str, *, rng: random.Random | None = None,
+               strategy_factory: StrategyFactory | None = None, speed: str = "normal",
+               seats: Iterable[Seat] | None = None) -> Table:
+        """A saved game where it was left (raises SessionError)."""
+        return cls(Session.resume(store, game_id, rng=rng, strategy_factory=strategy_factory),
+                   speed=speed, seats=seats)
+
+    # --- seats --------------------------------------------------------------------
+    def add_seat(self, seat: Seat) -> None:
+        with self._lock:
+            self._seats[seat.id] = seat
+
+    def remove_seat(self, seat_id: str) -> None:
+        with self._lock:
+            self._seats.pop(seat_id, None)
+
+    def seat(self, seat_id: str) -> Seat:
+        with self._lock:
+            found = self._seats.get(seat_id)
+        if found is None:
+            raise Refused(f"there is no seat {seat_id!r} at this table", "unknown_seat")
+        return found
+
+    # --- reading ------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return self._version
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.session.ruleset
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return self.session.players
+
+    def view(self) -> TableView:
+        """The table as it is now (a consistent copy; safe from any thread)."""
+        with self._lock:
+            s = self.session
+            return TableView(
+                state=s.state.clone(rng=False), version=self._version, pause=self._pause,
+                last_score=s.last_score, game_id=s.game_id, saved=s.saved,
+                assisted=s.assisted, demo=s.demo, speed=self._pacing.speed,
+                finished=s.finished, new_entries=tuple(s.new_entries),
+                thinking=self._thinking, news=tuple(self._news), warning=s.warning,
+                closed=self._closed)
+
+    def snapshot(self, seat: str | None = None, words: Any = None) -> dict[str, Any]:
+        """The whole table as JSON (``table.schema.json``), as ``seat`` sees it."""
+        from .snapshot import snapshot
+
+        view = self.view()
+        found = self._seats.get(seat) if seat is not None else None
+        return snapshot(view, found, words)
+
+    def subscribe(self, fn: Callable[[Event], None]) -> Callable[[], None]:
+        """Call ``fn`` with every event from now on (in the thread that caused it, in
+        order; ``fn`` must be quick and must not wait for another thread). Returns the
+        function that unsubscribes."""
+        with self._lock:
+            self._subscribers.append(fn)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if fn in self._subscribers:
+                    self._subscribers.remove(fn)
+        return unsubscribe
+
+    def _emit(self, events: list[Event]) -> None:
+        for event in events:
+            for fn in list(self._subscribers):
+                try:
+                    fn(event)
+                except Exception:  # a broken view must not break the table
+                    pass
+
+    def _event(self, kind: str, player: int | None = None, text: str = "",
+               **data: Any) -> Event:
+        if text:
+            self._news.append(text)
+        return Event(kind, self._version, player, text, data)
+
+    def _changed(self) -> None:
+        self._version += 1
+        self._changed_at = self._clock()
+        self._changed_cond.notify_all()
+
+    # --- acting -------------------------------------------------------------------
+    def act(self, seat: str, *commands: Command, version: int | None = None) -> list[Event]:
+        """Apply ``commands`` from ``seat``, all or none; returns the events they caused.
+
+        Raises :class:`Refused` (nothing changed) when the seat may not, the
+        rules do not allow it, or ``version`` is not the table's version.
+        """
+        if len(commands) == 1 and isinstance(commands[0], ComputerMove):
+            return self._computer_now(seat, version)
+        with self._lock:
+            who = self.seat(seat)
+            self._check_open(version)
+            if any(isinstance(c, ComputerMove) for c in commands):
+                raise Refused("a computer move is a command of its own", "illegal")
+            plan = self._plan(who, commands)
+            events: list[Event] = []
+            for item in plan:
+                if isinstance(item, GoOn):
+                    events += self._go_on()
+                else:
+                    events += self._apply(item)
+            self._emit(events)
+            return events
+
+    def _check_open(self, version: int | None) -> None:
+        if self._closed:
+            raise Refused("this table is closed", "closed")
+        if version is not None and version != self._version:
+            raise Refused(f"the table has moved on (version {self._version}, not {version}): "
+                          "look again", "stale")
+
+    def _plan(self, seat: Seat, commands: Sequence[Command]) -> list[Action | GoOn]:
+        """Check the whole sequence on a copy; the engine actions (and GoOn) to apply."""
+        try:
+            return self._check_plan(seat, commands)
+        except Refused:
+            raise
+        except IllegalAction as e:  # the rules' own reason
+            raise Refused(str(e), "illegal") from None
+
+    def _check_plan(self, seat: Seat, commands: Sequence[Command]) -> list[Action | GoOn]:
+        probe = self.session.state.clone(rng=False)
+        pause = self._pause
+        last = self.session.last_score
+        out: list[Action | GoOn] = []
+        for cmd in commands:
+            if isinstance(cmd, GoOn):
+                if pause is None:
+                    raise Refused("there is no pause to leave", "illegal")
+                if not (seat.operator or seat.players):
+                    raise Refused("a watcher cannot go on", "not_your_turn")
+                pause = None
+                out.append(cmd)
+                continue
+            if isinstance(cmd, TakeBack):
+                if not probe.can_take_back():
+                    probe.check(cmd)  # the engine's reason
+                if last is not None and last.player not in seat.players:
+                    raise Refused(f"only {probe.players[last.player].name} can take back "
+                                  "that score", "not_your_turn")
+                probe.apply(cmd)
+                pause, last = None, None
+                out.append(cmd)
+                continue
+            if pause is not None:
+                raise Refused("leave the pause first (go on to the next turn)", "paused")
+            if probe.is_terminal():
+                raise Refused("the game is over", "illegal")
+            me = probe.players[probe.current]
+            if me.is_computer:
+                raise Refused(f"wait: {me.name} (a computer) is playing", "computer_turn")
+            if probe.current not in seat.players:
+                raise Refused(f"it is {me.name}'s turn", "not_your_turn")
+            actions = resolve(cmd, probe)
+            for a in actions:
+                probe.check(a)
+                who = probe.current
+                # the copy cannot roll: any values will do for checking what follows
+                probe.apply(Roll((1,) * len(probe.to_roll()))
+                            if isinstance(a, Roll) and a.result is None else a)
+                if isinstance(a, Score):
+                    pause = _pause_after_score(probe, who, computer=False)
+            out += actions
+        return out
+
+    def _apply(self, action: Action, computer: bool = False) -> list[Event]:
+        """Play one checked action (lock held); the events it makes."""
+        s = self.session
+        st = s.state
+        me = st.current
+        name = st.players[me].name
+        pl = st.placement(action.category, action.column) if isinstance(action, Score) else None
+        rolled = st.to_roll() if isinstance(action, Roll) else ()
+        kept = tuple(v for i, v in enumerate(st.dice) if i not in action.dice) \
+            if isinstance(action, Choose) else ()
+        try:
+            s.apply(action)
+        except IllegalAction as e:
+            raise Refused(str(e), "illegal") from None
+        self._changed()
+        events: list[Event] = []
+        rs = s.ruleset
+        if isinstance(action, Roll):
+            self._after_computer_score = False
+            dice = st.dice
+            events.append(self._event("rolled", me, dice=list(dice), positions=list(rolled),
+                                      rolls=st.rolls, rolls_left=st.rolls_left))
+        elif isinstance(action, Choose):
+            text = f"{name} keeps {' '.join(map(str, kept)) or 'nothing'}" if computer else ""
+            events.append(self._event("chosen", me, text, chosen=sorted(action.dice),
+                                      kept=list(kept)))
+        elif isinstance(action, GiveBack):
+            events.append(self._event("gave_back", me, f"{name}: dice given back"))
+        elif isinstance(action, Score):
+            label = rs.category(action.category).label
+            col = f" (column {action.column + 1})" if len(rs.columns) > 1 else ""
+            total = pl.total if pl else 0
+            events.append(self._event(
+                "scored", me, f"{name}: {label}{col} for {total}",
+                category=action.category, column=action.column, label=label,
+                points=pl.points if pl else 0, bonus=pl.bonus if pl else 0, total=total,
+                repeat=bool(pl and pl.repeat), grand=st.totals(me).grand))
+            nxt = st.current
+            if nxt != me and not st.is_terminal():
+                events.append(self._event("turn_passed", nxt, previous=me, next=nxt))
+            pause = _pause_after_score(st, me, computer)
+            if pause is not None:
+                events += self._set_pause(pause)
+            self._after_computer_score = computer
+        elif isinstance(action, TakeBack):
+            self._pause = None
+            self._after_computer_score = False
+            events.append(self._event("took_back", st.current,
+                                      f"{st.players[st.current].name}: last score taken back"))
+        events += self._warnings()
+        return events
+
+    def _set_pause(self, pause: Pause) -> list[Event]:
+        self._pause = pause
+        events = [self._event("paused", None, pause=pause)]
+        if pause == "game_over":
+            st = self.session.state
+            events.append(self._event("game_over", None, "Game over",
+                                      totals=st.returns(), winners=st.winners()))
+        return events
+
+    def _go_on(self) -> list[Event]:
+        pause = self._pause
+        self._pause = None
+        self._changed()
+        events = [self._event("went_on", None, pause=pause)]
+        if pause == "game_over" and self.session.is_over():
+            events += self._finish()
+        return events
+
+    def _finish(self) -> list[Event]:
+        s = self.session
+        if s.finished:
+            return []
+        entries = s.finish()
+        events = [self._event("finished", None, entries=[_entry_json(e) for e in entries])]
+        return events + self._warnings()
+
+    def _warnings(self) -> list[Event]:
+        s = self.session
+        if not s.warning:
+            return []
+        text, s.warning = s.warning, None
+        return [self._event("store_warning", None, text)]
+
+    def go_on(self, seat: str = LOCAL, version: int | None = None) -> list[Event]:
+        """Leave the pause (the next player's turn, or the results)."""
+        return self.act(seat, GoOn(), version=version)
+
+    # --- computer players ---------------------------------------------------------
+    def set_speed(self, speed: str) -> None:
+        if speed not in SPEEDS:
+            raise ValueError(f"unknown speed {speed!r} (accepted: {', '.join(SPEEDS)})")
+        with self._lock:
+            self._pacing = Pacing(speed)
+            event = self._event("speed", None, speed=speed)
+            self._changed_cond.notify_all()
+            self._emit([event])
+
+    @property
+    def pacing(self) -> Pacing:
+        return self._pacing
+
+    def due(self) -> Due | None:
+        """What the table will do by itself next, and when (None: it waits for a person)."""
+        with self._lock:
+            if self._closed:
+                return None
+            s = self.session
+            if self._pause == "game_over":
+                if s.demo and not s.finished:
+                    return Due("go_on", self._changed_at + self._pacing.demo_end, self._version)
+                return None
+            if self._pause is not None or not s.is_computer_turn():
+                return None
+            wait = (self._pacing.between_computers if self._after_computer_score
+                    else self._pacing.step)
+            return Due("computer", self._changed_at + wait, self._version)
+
+    def think(self, version: int | None = None) -> Plan | None:
+        """Work out the next step of the computer on turn (the slow part; no lock held
+        while deciding). None when no computer is due (or the table moved on)."""
+        with self._think_lock:
+            with self._lock:
+                s = self.session
+                if (self._closed or self._pause is not None or not s.is_computer_turn()
+                        or (version is not None and version != self._version)):
+                    return None
+                v = self._version
+                me = s.state.current
+                state = s.state.clone(rng=False)
+                if not state.dice or state.chosen:
+                    return Plan(v, me, (Roll(),))
+                level = state.players[me].level or "intermediate"
+            slow = me not in self._strategies and not _ready(level, state.ruleset)
+            if slow:
+                self._get_ready(level, Thinking(me, f"{state.players[me].name} is getting "
+                                                    f"ready (the {level} level's tables)"))
+            try:
+                decision = self._strategy(me).decide(state)
+                if decision.score is not None:
+                    actions: tuple[Action, ...] = (decision.score,)
+                else:
+                    actions = (Choose(tuple(sorted(decision.reroll))),)
+                failure = None
+            except Exception as e:  # a failing strategy must not end the game
+                from yacht.engine import random_decision
+
+                actions = (random_decision(state, random.Random())[0],)
+                failure = str(e) or type(e).__name__
+            finally:
+                if slow:
+                    self._set_thinking(None)
+            return Plan(v, me, actions, failure)
+
+    def _strategy(self, player: int) -> Any:
+        """The computer player of seat ``player``, made when first needed (think lock held).
+
+        A level that cannot be made plays at random, with a warning once.
+        """
+        found = self._strategies.get(player)
+        if found is None:
+            try:
+                found = self.session.make_strategy(player)
+            except (LookupError, ImportError, ValueError) as e:
+                from yacht.strategy import RandomStrategy
+
+                level = self.session.players[player].level
+                with self._lock:
+                    self.session.warning = (f"computer level {level} is not available ({e}); "
+                                            "it plays at random")
+                found = RandomStrategy(self.session.ruleset)
+            self._strategies[player] = found
+        return found
+
+    def _set_thinking(self, thinking: Thinking | None) -> None:
+        with self._lock:
+            self._thinking = thinking
+            if thinking is not None:
+                event = self._event("computer_thinking", thinking.player, what=thinking.what)
+                self._emit([event])
+
+    def _get_ready(self, level: str, thinking: Thinking) -> None:
+        """Build what ``level`` needs (no lock held), telling how far it got."""
+        from yacht.strategy import prepare
+
+        self._set_thinking(thinking)
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            percent = 100 * done // total if total > 0 else 0
+            if percent < shown[0] + 5 and done < total:
+                return  # every 5 %: enough to see it move, few events
+            shown[0] = percent
+            with self._lock:
+                self._thinking = Thinking(thinking.player, thinking.what, done, total)
+                self._emit([self._event("computer_progress", thinking.player,
+                                        what=thinking.what, done=done, total=total)])
+
+        try:
+            prepare(level, self.session.ruleset, progress)
+        except Exception:  # the player (or the advisor) reports its own problem
+            pass
+
+    def step(self, plan: Plan | None) -> list[Event]:
+        """Play a computer step worked out by :meth:`think` (nothing if the table moved on)."""
+        if plan is None:
+            return []
+        with self._lock:
+            if plan.version != self._version or self._closed:
+                return []
+            events: list[Event] = []
+            if plan.failure is not None:
+                name = self.session.players[plan.player].name
+                events.append(self._event(
+                    "computer_failed", plan.player,
+                    f"the computer player {name} failed ({plan.failure}); it moves at random",
+                    error=plan.failure))
+            for action in plan.actions:
+                try:
+                    events += self._apply(action, computer=True)
+                except Refused as e:  # an illegal move: play a random one instead
+                    from yacht.engine import random_decision
+
+                    events.append(self._event(
+                        "computer_failed", plan.player,
+                        f"the computer player tried an illegal move ({e}); it moves at random",
+                        error=str(e)))
+                    fallback = random_decision(self.session.state.clone(rng=False),
+                                               random.Random())[0]
+                    events += self._apply(fallback, computer=True)
+                    break
+            self._emit(events)
+            return events
+
+    def _computer_now(self, seat: str, version: int | None) -> list[Event]:
+        with self._lock:
+            who = self.seat(seat)
+            self._check_open(version)
+            if not who.operator:
+                raise Refused("only the table's operator can make a computer move now",
+                              "not_your_turn")
+            s = self.session
+            if not s.is_computer_turn():
+                name = s.current_player.name if not s.is_over() else "nobody"
+                raise Refused(f"{name} is not a computer player", "illegal")
+            if self._pause is not None:
+                raise Refused("leave the pause first (go on to the next turn)", "paused")
+            v = self._version
+        return self.step(self.think(v))
+
+    def run_due(self, wait: bool = False, until: Callable[[], bool] | None = None) -> int:
+        """Do in this thread what the table does by itself, until it waits for a person
+        (or ``until()`` is true); ``wait`` keeps the pace (sleeps), else steps at once.
+        Returns the number of steps."""
+        steps = 0
+        while until is None or not until():
+            due = self.due()
+            if due is None:
+                break
+            if wait:
+                delay = due.at - self._clock()
+                if delay > 0:
+                    time.sleep(delay)
+            if not self._do(due):
+                continue
+            steps += 1
+        return steps
+
+    def _do(self, due: Due) -> bool:
+        if due.kind == "go_on":
+            with self._lock:
+                if self._version != due.version or self._pause != "game_over":
+                    return False
+                events = self._go_on()
+                self._emit(events)
+            return True
+        return bool(self.step(self.think(due.version)))
+
+    # --- the advisor ----------------------------------------------------------------
+    def hint(self, seat: str = LOCAL, limit: int = 5) -> list[Advice]:
+        """The advisor's ranking for the player on turn (marks them assisted).
+
+        Raises :class:`Refused` when it is not the seat's turn and
+        HintUnavailable when there is nothing to advise or no advisor.
+        """
+        from .advice import rank_moves
+
+        with self._lock:
+            who = self.seat(seat)
+            s = self.session
+            if self._closed or s.is_over() or s.is_computer_turn() or self._pause is not None:
+                raise HintUnavailable("a hint is for a person's turn")
+            if s.state.current not in who.players:
+                raise Refused(f"it is {s.current_player.name}'s turn", "not_your_turn")
+            state = s.state.clone(rng=False)
+            me = state.current
+        if state.dice and not _ready("advisor", state.ruleset):
+            with self._think_lock:  # one build at a time (a computer may need it too)
+                self._get_ready("advisor", Thinking(me, "The advisor is getting ready (the "
+                                                        f"{state.ruleset.name} tables)"))
+            self._set_thinking(None)
+        ranking = rank_moves(state, limit)
+        with self._lock:
+            before = s.assisted_players.copy()
+            s.mark_assisted(me)
+            events = []
+            if me not in before:
+                events.append(self._event("assisted", me, player_name=state.players[me].name))
+            events += self._warnings()
+            self._emit(events)
+        return ranking
+
+    # --- the end ------------------------------------------------------------------
+    def finish(self) -> list[Any]:
+        """Record a finished game in the store once; the new top-ten entries."""
+        with self._lock:
+            if self.session.is_over():
+                self._emit(self._finish())
+            return list(self.session.new_entries)
+
+    def abandon(self) -> None:
+        """Delete this unfinished game from the store (the interface asks first)."""
+        with self._lock:
+            self.session.abandon()
+            self._emit(self._warnings())
+
+    def close(self) -> None:
+        """No more commands or computer steps (a finished game is recorded first)."""
+        with self._lock:
+            if self._closed:
+                return
+            events = self._finish() if self.session.is_over() else []
+            self._closed = True
+            events.append(self._event("closed"))
+            self._changed_cond.notify_all()
+            self._emit(events)
+
+    def top_ten(self) -> list[Any]:
+        with self._lock:
+            return self.session.top_ten()
+
+    def attach_store(self, store: StoreLike) -> None:
+        """Start saving a game that began before the store was open."""
+        with self._lock:
+            self.session.attach_store(store)
+            self._emit(self._warnings())
+
+    def wait_for_change(self, version: int, timeout: float | None = None) -> bool:
+        """Block until the version is not ``version`` (or the speed changed, or the table
+        closed); False on timeout."""
+        with self._changed_cond:
+            return self._changed_cond.wait_for(
+                lambda: self._version != version or self._closed, timeout)
+
+
+def _entry_json(entry: Any) -> Any:
+    return entry.to_json()
+
+
+class ThreadDriver:
+    """Runs what a table does by itself (computer turns, a demo's end) on a thread of
+    its own, at the table's pace. The terminal game uses one per table."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._stop = threading.Event()
+        self._wakeup = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="yacht-table", daemon=True)
+        self._unsubscribe = table.subscribe(self._poke)
+        #: True while a step is being worked out or played
+        self.busy = False
+
+    def start(self) -> ThreadDriver:
+        self._thread.start()
+        return self
+
+    def stop(self, join: bool = True) -> None:
+        self._stop.set()
+        self._unsubscribe()
+        self._wakeup.set()
+        if join and self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout=5)
+
+    def poke(self) -> None:
+        """Look again now (the speed changed, a pause ended...)."""
+        self._wakeup.set()
+
+    def _poke(self, event: Event) -> None:
+        self._wakeup.set()  # never blocks: a subscriber runs with the table locked
+
+    def idle(self) -> bool:
+        """Nothing due and nothing under way (what a test waits for)."""
+        return not self.busy and self.table.due() is None
+
+    def _run(self) -> None:
+        table = self.table
+        while not self._stop.is_set():
+            self._wakeup.clear()
+            due = table.due()
+            if due is None:
+                self._wakeup.wait(0.5)
+                continue
+            delay = due.at - table._clock()
+            if delay > 0:
+                self._wakeup.wait(delay)
+                continue
+            self.busy = True
+            try:
+                table._do(due)
+            except Exception:  # a driver never dies of one step
+                time.sleep(0.05)
+            finally:
+                self.busy = False
+
+
+async def drive_async(table: Table, *, stop: asyncio.Event | None = None,
+                      think: Callable[[Callable[[], Any]], Any] | None = None) -> None:
+    """Run what a table does by itself in an asyncio program, until ``stop`` is set or
+    the table closes. Computer decisions run in a worker thread (``think``: how to run
+    a blocking call, default ``asyncio.to_thread``), so the event loop never waits."""
+    loop = asyncio.get_running_loop()
+    changed = asyncio.Event()
+
+    def poke(event: Event) -> None:
+        loop.call_soon_threadsafe(changed.set)
+
+    unsubscribe = table.subscribe(poke)
+    try:
+        while not (stop is not None and stop.is_set()):
+            due = table.due()
+            if table.closed:
+                return
+            changed.clear()
+            if due is None or due.at > table._clock():
+                timeout = 0.5 if due is None else max(0.0, due.at - table._clock())
+                try:
+                    await asyncio.wait_for(changed.wait(), timeout)
+                except TimeoutError:
+                    pass
+                continue
+            if due.kind == "go_on":
+                table._do(due)
+                continue
+            decide = functools.partial(table.think, due.version)
+            plan = await (think(decide) if think is not None else asyncio.to_thread(decide))
+            table.step(plan)
+    finally:
+        unsubscribe()
+
+
+__all__ += ["ActionError", "Thinking"]
