@@ -121,13 +121,16 @@ def test_native_path_never_imports_numba(tmp_path: Path) -> None:
 
 
 def test_unknown_or_missing_backend_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(be, "_BY_ENV", {})
     monkeypatch.setenv(be.ENV, "cuda")
     with pytest.raises(be.BackendUnavailable, match="not a backend"):
         be.current()
     monkeypatch.setattr(be, "_NATIVE", [None])
+    monkeypatch.setattr(be, "_BY_ENV", {})
     monkeypatch.setenv(be.ENV, "native")
     with pytest.raises(be.BackendUnavailable, match="not built"):
         be.current()
+    monkeypatch.setattr(be, "_BY_ENV", {})
     monkeypatch.setenv(be.ENV, "auto")
     assert be.current().name == "numba"
 

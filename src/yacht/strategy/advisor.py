@@ -211,6 +211,9 @@ def parse_card(rs: Ruleset, text: str) -> Scorecard:
 
     Raises :class:`AdviceError` naming the problem and what is accepted.
     """
+    quick = _quick_card(rs, text)
+    if quick is not None:
+        return quick
     card = rs.new_card()
     extra = 0
     ncols = len(rs.columns)
@@ -254,6 +257,45 @@ def parse_card(rs: Ruleset, text: str) -> Scorecard:
                               f"{', '.join(map(str, shown[:12]))}{more})")
         card = card.with_box(col, i, value)
     return Scorecard(card.boxes, extra)
+
+
+_NAMES: dict[int, tuple[Ruleset, dict[str, tuple[int, int, set[int]]]]] = {}
+
+
+def _quick_card(rs: Ruleset, text: str) -> Scorecard | None:
+    """:func:`parse_card` for well-formed text (the notation as :func:`card_text` writes
+    it, in any order); None for anything else, which the full parser then explains."""
+    hit = _NAMES.get(id(rs))
+    if hit is None or hit[0] is not rs:
+        names: dict[str, tuple[int, int, set[int]]] = {}
+        for col in range(len(rs.columns)):
+            for i, cat in enumerate(rs.categories):
+                key = f"col{col + 1}:{cat.id}" if col else cat.id
+                names[key] = (col, i, _possible_values(rs, i))
+        if len(_NAMES) > 64:
+            _NAMES.clear()
+        hit = _NAMES[id(rs)] = (rs, names)
+    names = hit[1]
+    boxes = [list(c) for c in rs.new_card().boxes]
+    extra = 0
+    if not text:
+        return Scorecard(tuple(tuple(c) for c in boxes), 0)
+    for item in text.split(","):
+        name, sep, value_text = item.partition("=")
+        if not sep or not value_text.isdigit():
+            return None
+        value = int(value_text)
+        if name == "extra":
+            extra += value
+            continue
+        slot = names.get(name)
+        if slot is None:
+            return None
+        col, i, allowed = slot
+        if boxes[col][i] is not None or value not in allowed:
+            return None
+        boxes[col][i] = value
+    return Scorecard(tuple(tuple(c) for c in boxes), extra)
 
 
 def _column(text: str, ncols: int, item: str) -> int:

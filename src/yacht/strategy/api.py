@@ -244,6 +244,7 @@ class SolvedVariant:
         self.solution: Solution = solve_table(ruleset, progress=progress, workers=workers,
                                               estimate=False)
         self._cards: OrderedDict[Scorecard, tuple[int, int, float]] = OrderedDict()
+        self._cards_by_text: OrderedDict[str, tuple[Scorecard, int, int, float]] = OrderedDict()
         self._lock = threading.Lock()
         self._fast = self._fast_tables()
 
@@ -299,6 +300,10 @@ class SolvedVariant:
     def options(self, where: Where) -> list[Option]:
         """Every distinct keep (keeping all dice is scoring) and every allowed box, with
         its expected final total, best first."""
+        if isinstance(where, str) and self._fast is not None:
+            got = self._text_fast(where)
+            if got is not None:
+                return got
         s = self._situation(where)
         if not s.dice:
             raise AdviceError("no dice showing: roll first (options need dice)")
@@ -307,7 +312,7 @@ class SolvedVariant:
         fast = self._fast
         sol = self.solution
         if fast is not None and not sol.forced_turn(s.card, s.turn):
-            return self._options_fast(s, fast)
+            return self._options_fast(s.card, s.dice, s.rolls_left, fast)
         ranked = advise_card(self.ruleset, s.card, s.turn, s.dice, s.rolls_left, sol)
         return [Option(r.kind, r.keep, r.category, r.column, r.expected, r.loss)
                 for r in ranked]
@@ -328,6 +333,42 @@ class SolvedVariant:
         nsubs_l = nsubs.tolist()
         return (t, subs_l, nsubs_l, dice_of, boxes)
 
+    def _text_fast(self, text: str) -> list[Option] | None:
+        """Options of a situation's text in the common form ``DICE rN [CARD]`` on a normal
+        turn, without building a :class:`Situation` (None: take the general path)."""
+        fast = self._fast
+        assert fast is not None
+        tokens = text.split()
+        if len(tokens) < 2 or tokens[1][:1] != "r" or not tokens[1][1:].isdigit():
+            return None
+        rest = tokens[2:]
+        if rest and rest[0][:1] in "tT" and rest[0][1:].isdigit():
+            return None
+        card_text_ = ",".join(rest)
+        hit = self._cards_by_text.get(card_text_)
+        if hit is None:
+            try:
+                card = parse_card(self.ruleset, card_text_)
+            except AdviceError:
+                return None
+            m, a, base = self._card_state(card)
+            hit = (card, m, a, base)
+            with self._lock:
+                self._cards_by_text[card_text_] = hit
+                if len(self._cards_by_text) > 1024:
+                    self._cards_by_text.popitem(last=False)
+        card, m, a, base = hit
+        dice_tok = tokens[0]
+        rs = self.ruleset
+        if rs.faces >= 10 or not dice_tok.isdigit() or len(dice_tok) != rs.dice:
+            return None
+        dice = tuple(map(int, dice_tok))
+        r = int(tokens[1][1:])
+        if (card.complete or not 0 <= r < rs.rolls or min(dice) < 1 or max(dice) > rs.faces
+                or self.solution.forced_turn(card, card.filled)):
+            return None
+        return self._options_fast(card, dice, r, fast, (m, a, base))
+
     def _card_state(self, card: Scorecard) -> tuple[int, int, float]:
         with self._lock:
             hit = self._cards.get(card)
@@ -341,13 +382,15 @@ class SolvedVariant:
                 self._cards.popitem(last=False)
         return got
 
-    def _options_fast(self, s: Situation, fast: tuple[Any, ...]) -> list[Option]:
+    def _options_fast(self, card: Scorecard, dice: tuple[int, ...], r: int,
+                      fast: tuple[Any, ...],
+                      state: tuple[int, int, float] | None = None) -> list[Option]:
         from .solver.batch import _one
 
         t, subs, nsubs, dice_of, boxes = fast
-        m, a, base = self._card_state(s.card)
-        d = t.index_of(s.dice) - t.full_start
-        r = s.rolls_left  # (no rule stops a re-roll on a normal turn of these variants)
+        m, a, base = self._card_state(card) if state is None else state
+        d = t.index_of(dice) - t.full_start
+        # (no rule stops a re-roll on a normal turn of these variants)
         kvals, bvals = _one(self.solution, m, a, d, r)
         bv = bvals.tolist()
         allowed = [b for b, v in enumerate(bv) if v == v]  # not NaN

@@ -1338,6 +1338,57 @@ done:
     return ret;
 }
 
+/* --- one situation (no arrays to describe it, scratch kept per thread) --- */
+
+static PyObject *py_situation(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "situation(tables, V, mask, aux, outcome, rolls_left, keep_out, box_out)");
+        return NULL;
+    }
+    if (check_tables(args[0]) < 0)
+        return NULL;
+    const Tables *T = &((TablesObject *)args[0])->t;
+    const int64_t nmask = (int64_t)1 << T->nbox, A = astride(T);
+    int64_t v[4];
+    for (int i = 0; i < 4; i++) {
+        v[i] = PyLong_AsLongLong(args[2 + i]);
+        if (v[i] == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    if (v[0] < 0 || v[0] >= nmask - 1 || v[1] < 0 || v[1] >= A || v[2] < 0 || v[2] >= T->nfull
+        || v[3] < 0 || v[3] >= T->rolls) {
+        PyErr_SetString(PyExc_ValueError, "situation: out of range");
+        return NULL;
+    }
+    Buf b[3];
+    memset(b, 0, sizeof(b));
+    PyObject *ret = NULL;
+    if (buf_get(args[1], &b[0], "V", 'd', nmask * A, 0) < 0
+        || buf_get(args[6], &b[1], "keep_out", 'd', T->subw, 1) < 0
+        || buf_get(args[7], &b[2], "box_out", 'd', T->nbox, 1) < 0)
+        goto done;
+    static __thread Scratch keep;
+    static __thread int64_t keep_size[3];
+    const int64_t want[3] = {T->nall, T->nrows, T->rolls};
+    if (keep.K == NULL || memcmp(want, keep_size, sizeof(want)) != 0) {
+        scratch_free(&keep);
+        if (scratch_init(&keep, T, 1, T->rolls) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(keep_size, want, sizeof(want));
+    }
+    advise_chunk_1(T, &keep, 0, 1, &v[0], &v[1], &v[2], &v[3], b[0].b.buf, b[1].b.buf,
+                   T->subw, b[2].b.buf);
+    ret = Py_None;
+    Py_INCREF(ret);
+done:
+    buf_release(b, 3);
+    return ret;
+}
+
 /* --- one state's turn --- */
 
 static PyObject *py_state_turn(PyObject *mod, PyObject *args)
@@ -1575,6 +1626,9 @@ static PyMethodDef methods[] = {
      "option_values(tables, V, masks, auxs, outcomes, rolls_left, keep_out, box_out, tile, "
      "threads)"},
     {"state_turn", py_state_turn, METH_VARARGS, "state_turn(tables, V, mask, aux, E0, Ks)"},
+    {"situation", (PyCFunction)(void (*)(void))py_situation, METH_FASTCALL,
+     "situation(tables, V, mask, aux, outcome, rolls_left, keep_out, box_out): the option "
+     "values of one situation."},
     {"play", (PyCFunction)(void (*)(void))py_play, METH_VARARGS | METH_KEYWORDS,
      "play(tables, V, games, seed, start, forced, fkeep, totals, bonus, yachts, lockstep, "
      "tile, threads)"},

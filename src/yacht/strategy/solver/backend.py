@@ -68,6 +68,9 @@ class Backend(Protocol):
     def option_values(self, spec: Spec, V: Arr, sm: Arr, sa: Arr, sd: Arr, sr: Arr,
                       keep_out: Arr, box_out: Arr, threads: int) -> None: ...
 
+    def situation(self, spec: Spec, V: Arr, m: int, a: int, d: int, r: int, keep_out: Arr,
+                  box_out: Arr) -> None: ...
+
     def state_turn(self, spec: Spec, V: Arr, m: int, a: int, E0: Arr, Ks: Arr) -> None: ...
 
     def play(self, spec: Spec, V: Arr, games: int, seed: int, start: tuple[int, ...],
@@ -112,6 +115,10 @@ class NativeBackend:
                       keep_out: Arr, box_out: Arr, threads: int) -> None:
         self.mod.option_values(self.tables(spec), V, sm, sa, sd, sr, keep_out, box_out,
                                _advise_tile(spec, len(sm), 1), threads)
+
+    def situation(self, spec: Spec, V: Arr, m: int, a: int, d: int, r: int, keep_out: Arr,
+                  box_out: Arr) -> None:
+        self.mod.situation(self.tables(spec), V, m, a, d, r, keep_out, box_out)
 
     def state_turn(self, spec: Spec, V: Arr, m: int, a: int, E0: Arr, Ks: Arr) -> None:
         self.mod.state_turn(self.tables(spec), V, m, a, E0, Ks)
@@ -179,6 +186,12 @@ class NumbaBackend:
         _spread(lambda lo, hi: kernel(kt, V, lo, hi, sm, sa, sd, sr, tile, keep_out, box_out),
                 n, threads, threads)
 
+    def situation(self, spec: Spec, V: Arr, m: int, a: int, d: int, r: int, keep_out: Arr,
+                  box_out: Arr) -> None:
+        one = np.array([m, a, d, r], dtype=np.int64)
+        self.option_values(spec, V, one[0:1], one[1:2], one[2:3], one[3:4],
+                           keep_out.reshape(1, -1), box_out.reshape(1, -1), 1)
+
     def state_turn(self, spec: Spec, V: Arr, m: int, a: int, E0: Arr, Ks: Arr) -> None:
         self.k.state_turn(kernel_tables(spec), V, m, a, E0, Ks)
 
@@ -217,9 +230,20 @@ class NumbaBackend:
 _BACKENDS: dict[str, Backend] = {}
 
 
+_BY_ENV: dict[str, Backend] = {}
+
+
 def current() -> Backend:
     """The backend to use now (``YACHT_SOLVER_BACKEND``, else native when built)."""
-    want = os.environ.get(ENV, "").strip().lower() or "auto"
+    raw = os.environ.get(ENV, "")
+    hit = _BY_ENV.get(raw)
+    if hit is None:
+        hit = _BY_ENV[raw] = _choose(raw)
+    return hit
+
+
+def _choose(raw: str) -> Backend:
+    want = raw.strip().lower() or "auto"
     if want not in ("auto", "native", "numba"):
         raise BackendUnavailable(f"{ENV}={want!r} is not a backend (accepted: native, numba, "
                                  "auto)")

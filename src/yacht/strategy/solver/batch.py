@@ -139,9 +139,8 @@ def _one(solution: Solution, mask: int, aux: int, outcome: int, rolls_left: int
                          f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
     keep_value = np.empty(_subs_width(t.n, t.faces))
     box_value = np.empty(spec.nbox)
-    one = np.array([mask, aux, outcome, rolls_left], dtype=np.int64)
-    backend().option_values(spec, solution.V, one[0:1], one[1:2], one[2:3], one[3:4],
-                            keep_value, box_value, 1)
+    backend().situation(spec, solution.V, mask, aux, outcome, rolls_left, keep_value,
+                        box_value)
     return keep_value, box_value
 
 

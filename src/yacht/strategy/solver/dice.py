@@ -142,10 +142,11 @@ def proper_subsets(n: int, faces: int = 6) -> tuple[npt.NDArray[np.int64], npt.N
     keeps = t.counts[order]
     full = t.counts[t.full_start:]
     nsubs = np.zeros(t.nfull, dtype=np.int64)
-    rows = []
+    rows: list[npt.NDArray[np.bool_]] = []
     step = max(1, (1 << 22) // max(1, len(order) * faces))
     for lo in range(0, t.nfull, step):
-        inside = (keeps[None, :, :] <= full[lo:lo + step, None, :]).all(axis=2)
+        inside: npt.NDArray[np.bool_] = np.asarray(
+            (keeps[None, :, :] <= full[lo:lo + step, None, :]).all(axis=2))
         nsubs[lo:lo + step] = inside.sum(axis=1)
         rows.append(inside)
     width = int(nsubs.max())
