@@ -436,3 +436,19 @@ def test_closed_tables_take_nothing(store: Any, factory: Any) -> None:
     with pytest.raises(Refused) as e:
         t.act(LOCAL, Roll())
     assert e.value.code == "closed" and t.due() is None and rec.kinds == ["closed"]
+
+
+def test_a_table_without_pauses_goes_on_and_finishes_at_once(store: Any, factory: Any) -> None:
+    t = Table.new(get("tommys-crag"), [Player("Ann"), Player("Cpu", "computer", "random")],
+                  store=store, rng=random.Random(3), strategy_factory=factory, pauses=False)
+    rec = Recorder(t)
+    s = t.session
+    while not s.is_over():
+        t.run_due()
+        if s.is_over():
+            break
+        t.act(LOCAL, Roll())
+        t.act(LOCAL, ScoreBox(s.state.placements()[0].category))
+        assert t.view().pause is None
+    assert s.finished and "next_player" not in str([e.data for e in rec.events])
+    assert rec.kinds[-2:] == ["went_on", "finished"] or rec.kinds[-1] == "finished"

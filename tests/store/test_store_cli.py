@@ -199,12 +199,13 @@ def test_stats(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
         s.record_decision_loss(gid, 3.0, player=0)
         s.finish_game(gid, st)
     out = run(capsys, "stats", "--db", db_url)
-    assert "n/a" in out and "3.00" in out
+    # no loss column: nothing measures every decision yet (game analysis will)
+    assert "loss" not in out and "n/a" not in out and "3.00" not in out
     rows = json.loads(run(capsys, "stats", "ann", "--json", "--db", db_url))
     assert [(r["name"], r["key"], r["games"]) for r in rows] == [("Ann", "yatzy", 2)]
-    assert rows[0]["average_loss"] is None
+    assert "average_loss" not in rows[0]
     dee = json.loads(run(capsys, "stats", "Dee", "--json", "--db", db_url))[0]
-    assert dee["yachts"] == 15 and dee["average_loss"] == 3.0 and dee["wins"] in (0, 1)
+    assert dee["yachts"] == 15 and dee["wins"] in (0, 1)
     assert dee["multiplayer_games"] == 1
     names = {r["name"] for r in json.loads(run(capsys, "stats", "--computers", "--json",
                                                "--db", db_url))}

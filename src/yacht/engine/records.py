@@ -102,9 +102,9 @@ class Record:
         for action in self.actions:
             if isinstance(action, Score):
                 me, dice, rolls = state.current, state.dice, state.rolls
-                pl = next(p for p in state.placements()
-                          if p.category == action.category and p.column == action.column)
-                state.apply(action)
+                pl = state.placement(action.category, action.column)
+                state.apply(action)  # (raises for a placement the rules do not allow)
+                assert pl is not None
                 out.append(TurnSummary(len(out) + 1, me, dice, rolls, action.category,
                                        action.column, pl.total, state.returns()))
             else:

@@ -76,10 +76,7 @@ class LastScore:
 def _apply_tracking(state: State, action: Action, last: LastScore | None) -> LastScore | None:
     """Apply ``action`` to ``state``; returns what the last scoring did afterwards."""
     before = state.current, state.dice, state.rolls
-    pl = None
-    if isinstance(action, Score):
-        pl = next((p for p in state.placements()
-                   if p.category == action.category and p.column == action.column), None)
+    pl = state.placement(action.category, action.column) if isinstance(action, Score) else None
     state.apply(action)
     if isinstance(action, Score) and pl is not None:
         return LastScore(before[0], before[1], before[2], action.category, action.column,

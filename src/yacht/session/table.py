@@ -240,9 +240,12 @@ class Table:
     """One game and everything that flows around it; see the module's text."""
 
     def __init__(self, session: Session, *, speed: str = "normal",
-                 seats: Iterable[Seat] | None = None,
+                 seats: Iterable[Seat] | None = None, pauses: bool = True,
                  clock: Callable[[], float] = time.monotonic) -> None:
+        """``pauses=False`` for an interface that shows none (a command line): the
+        table goes on to the next turn at once and records a finished game at once."""
         self.session = session
+        self._pauses = pauses
         self._lock = threading.RLock()
         self._changed_cond = threading.Condition(self._lock)
         self._think_lock = threading.Lock()
@@ -268,19 +271,19 @@ class Table:
             store: StoreLike | None = None, rng: random.Random | None = None,
             strategy_factory: StrategyFactory | None = None,
             meta: dict[str, Any] | None = None, speed: str = "normal",
-            seats: Iterable[Seat] | None = None) -> Table:
+            seats: Iterable[Seat] | None = None, pauses: bool = True) -> Table:
         """A new game (raises SessionError for a game that cannot start)."""
         return cls(Session(ruleset, players, store=store, rng=rng,
                            strategy_factory=strategy_factory, meta=meta),
-                   speed=speed, seats=seats)
+                   speed=speed, seats=seats, pauses=pauses)
 
     @classmethod
     def resume(cls, store: StoreLike, game_id: str, *, rng: random.Random | None = None,
                strategy_factory: StrategyFactory | None = None, speed: str = "normal",
-               seats: Iterable[Seat] | None = None) -> Table:
+               seats: Iterable[Seat] | None = None, pauses: bool = True) -> Table:
         """A saved game where it was left (raises SessionError)."""
         return cls(Session.resume(store, game_id, rng=rng, strategy_factory=strategy_factory),
-                   speed=speed, seats=seats)
+                   speed=speed, seats=seats, pauses=pauses)
 
     # --- seats --------------------------------------------------------------------
     def add_seat(self, seat: Seat) -> None:
@@ -447,7 +450,7 @@ class Table:
                 # the copy cannot roll: any values will do for checking what follows
                 probe.apply(Roll((1,) * len(probe.to_roll()))
                             if isinstance(a, Roll) and a.result is None else a)
-                if isinstance(a, Score):
+                if isinstance(a, Score) and self._pauses:
                     pause = _pause_after_score(probe, who, computer=False)
             out += actions
         return out
@@ -493,8 +496,10 @@ class Table:
             if nxt != me and not st.is_terminal():
                 events.append(self._event("turn_passed", nxt, previous=me, next=nxt))
             pause = _pause_after_score(st, me, computer)
-            if pause is not None:
+            if pause == "game_over" or (pause is not None and self._pauses):
                 events += self._set_pause(pause)
+                if not self._pauses:  # the results at once
+                    events += self._go_on()
             self._after_computer_score = computer
         elif isinstance(action, TakeBack):
             self._pause = None

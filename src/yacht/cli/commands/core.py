@@ -156,9 +156,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for action in rec.actions:
         if isinstance(action, Score):
             me, dice = state.current, state.dice
-            pl = next(p for p in state.placements()
-                      if p.category == action.category and p.column == action.column)
+            pl = state.placement(action.category, action.column)
             state.apply(action)
+            assert pl is not None  # the record replayed: the placement was allowed
             col = f" (column {action.column + 1})" if len(rs.columns) > 1 else ""
             print()
             print(f"Turn {state.turns_taken(me)} - {names[me]}: {' '.join(map(str, dice))} "

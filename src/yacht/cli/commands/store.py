@@ -54,8 +54,7 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("stats", help="statistics per player and variant",
                        description="Games, wins (in games of 2 or more), average, best, "
-                       "upper-bonus rate, yachts rolled and the advisor's average "
-                       "expected-score loss per decision.")
+                       "upper-bonus rate and yachts rolled per player and variant.")
     p.add_argument("player", nargs="?", help="only this player (name, any case)")
     p.add_argument("--computers", action="store_true", help="include computer players")
     p.add_argument("--db", metavar="URL", help=_DB_HELP)
@@ -166,7 +165,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 def _table(store: Store, game_id: str) -> Table:
     from yacht.session.table import Table
 
-    return Table.resume(store, game_id, speed="instant")
+    return Table.resume(store, game_id, speed="instant", pauses=False)
 
 
 def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
@@ -184,9 +183,7 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
         table.act(LOCAL, *commands)
     except Refused as refused:
         raise CliError(f"{args.action.strip()!r} is not allowed now: {refused}") from None
-    if table.view().pause is not None:
-        table.go_on()  # no one waits at a command line: the next turn, or the results
-    entries = table.finish()
+    entries = list(table.view().new_entries)
     rs = table.ruleset
     applied = [command_text(a, rs) for a in state.log[start:]]
     if args.json:
@@ -301,20 +298,21 @@ def cmd_stats(args: argparse.Namespace) -> int:
     def go(store: Store) -> int:
         rows = store.stats(args.player, include_computers=args.computers)
         if args.json:
-            emit_json([r.to_json() for r in rows])
+            # (no decision-loss figure until game analysis measures every decision)
+            emit_json([{k: v for k, v in r.to_json().items() if k != "average_loss"}
+                       for r in rows])
             return 0
         if not rows:
             who = f" for {args.player}" if args.player else ""
             print(f"No finished games{who}.")
             return 0
         print(f"{'player':<16} {'variant':<28} {'games':>5} {'wins':>7} {'avg':>7} "
-              f"{'best':>5} {'bonus':>6} {'yachts':>6} {'loss':>6}")
+              f"{'best':>5} {'bonus':>6} {'yachts':>6}")
         for r in rows:
             wins = f"{r.wins}/{r.multiplayer_games}" if r.multiplayer_games else "-"
             bonus = f"{r.upper_bonus_rate:.0%}" if r.upper_bonus_rate is not None else "-"
-            loss = f"{r.average_loss:.2f}" if r.average_loss is not None else "n/a"
             print(f"{r.name[:16]:<16} {r.key[:28]:<28} {r.games:>5} {wins:>7} "
-                  f"{r.average:>7.1f} {r.best:>5} {bonus:>6} {r.yachts:>6} {loss:>6}")
+                  f"{r.average:>7.1f} {r.best:>5} {bonus:>6} {r.yachts:>6}")
         return 0
 
     return _run(args, go)
