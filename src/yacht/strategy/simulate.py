@@ -269,7 +269,7 @@ def _kernel(ruleset: Ruleset, workers: int, show: bool) -> Any:
     except ImportError:
         return None
     try:
-        sol = solve(ruleset, progress=show, workers=workers)
+        sol = solve(ruleset, progress=show, workers=workers, estimate=False)
     except (ValueError, ImportError):  # unsupported here: play it through the engine
         return None
     return fast_selfplay, sol
