@@ -452,3 +452,24 @@ def test_a_table_without_pauses_goes_on_and_finishes_at_once(store: Any, factory
         assert t.view().pause is None
     assert s.finished and "next_player" not in str([e.data for e in rec.events])
     assert rec.kinds[-2:] == ["went_on", "finished"] or rec.kinds[-1] == "finished"
+
+
+def test_a_strict_table_counts_an_action_only_once_saved(store: Any, factory: Any) -> None:
+    t = Table.new(get("tommys-crag"), [Player("Ann")], store=store, rng=random.Random(1),
+                  strategy_factory=factory, strict=True)
+    rec = Recorder(t)
+    store.fail = True
+    with pytest.raises(Refused, match="could not be saved") as e:
+        t.act(LOCAL, Roll())  # the very first action: the game is not even stored yet
+    assert e.value.code == "store" and t.session.state.log == [] and t.version == 0
+    store.fail = False
+    t.act(LOCAL, Roll())
+    t.act(LOCAL, Toggle(0))
+    store.fail = True
+    key = t.session.state.position_key()
+    with pytest.raises(Refused, match="could not be saved"):
+        t.act(LOCAL, Roll())
+    assert t.session.state.position_key() == key and rec.kinds == ["rolled", "chosen"]
+    store.fail = False
+    t.act(LOCAL, Roll())
+    assert store.games[t.session.game_id].record.actions == t.session.state.log

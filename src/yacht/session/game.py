@@ -28,12 +28,16 @@ from yacht.strategy.base import DEFAULT_LEVEL
 
 from .config import PlayerSpec
 
-__all__ = ["HintUnavailable", "LastScore", "Session", "SessionError", "StoreLike",
-           "players_from_specs"]
+__all__ = ["HintUnavailable", "LastScore", "SaveFailed", "Session", "SessionError",
+           "StoreLike", "players_from_specs"]
 
 
 class SessionError(Exception):
     """A game that cannot be started or resumed; the message is one line for the user."""
+
+
+class SaveFailed(IllegalAction):
+    """A strict session could not save an action; the game did not change."""
 
 
 class HintUnavailable(Exception):
@@ -108,9 +112,12 @@ class Session:
     def __init__(self, ruleset: Ruleset, players: Sequence[Player], *,
                  store: StoreLike | None = None, rng: random.Random | None = None,
                  strategy_factory: StrategyFactory | None = None,
-                 meta: dict[str, Any] | None = None,
+                 meta: dict[str, Any] | None = None, strict: bool = False,
                  _state: State | None = None, _game_id: str | None = None,
                  _assisted: bool = False) -> None:
+        """``strict``: an action counts only once the store has it (a server answers no
+        one before that); a store failure raises SaveFailed and changes nothing. Else a
+        store failure leaves a one-line ``warning`` and the game goes on in memory."""
         try:
             self.state = _state if _state is not None else State(ruleset, players, rng=rng)
         except ValueError as e:
@@ -126,6 +133,7 @@ class Session:
         #: the last problem with saving (a UI shows it); the game goes on in memory
         self.warning: str | None = None
         self.game_id = _game_id
+        self.strict = strict
         self._meta = dict(meta or {})
 
     @property
@@ -164,7 +172,8 @@ class Session:
     # --- construction -----------------------------------------------------------
     @classmethod
     def resume(cls, store: StoreLike, game_id: str, *, rng: random.Random | None = None,
-               strategy_factory: StrategyFactory | None = None) -> Session:
+               strategy_factory: StrategyFactory | None = None,
+               strict: bool = False) -> Session:
         """The saved game ``game_id`` where it was left (raises SessionError)."""
         try:
             record = store.load_record(game_id)
@@ -182,7 +191,7 @@ class Session:
         except Exception as e:  # the store's errors are one-line messages
             raise SessionError(str(e)) from None
         s = cls(state.ruleset, state.players, store=store, strategy_factory=strategy_factory,
-                _state=state, _game_id=game_id, _assisted=assisted)
+                strict=strict, _state=state, _game_id=game_id, _assisted=assisted)
         s.last_score = last
         return s
 
@@ -217,6 +226,9 @@ class Session:
         unchanged. (Interfaces send commands to a :class:`~yacht.session.table.Table`,
         which checks them and calls this.)"""
         state = self.state
+        if self.strict and self.store is not None:
+            self._apply_saved_first(action)
+            return
         self.last_score = _apply_tracking(state, action, self.last_score)
         index = len(state.log) - 1
         logged = state.log[-1]
@@ -225,6 +237,31 @@ class Session:
         if self.store is not None and self.game_id is not None:
             gid = self.game_id
             self._store_call(lambda st: st.append_action(gid, index, logged))
+
+    def _apply_saved_first(self, action: Action) -> None:
+        """Save the action (with its dice drawn now), then play it."""
+        state = self.state
+        store = self.store
+        assert store is not None
+        state.check(action)
+        if isinstance(action, Roll) and action.result is None:
+            faces = self.ruleset.faces
+            action = Roll(tuple(state.rng.randint(1, faces) for _ in state.to_roll()))
+        probe = state.clone(rng=False)
+        probe.apply(action)
+        logged = probe.log[-1]
+        try:
+            if self.game_id is None:
+                gid = store.start_game(Record.from_state(probe, **self._meta))
+                for player in sorted(self.assisted_players):
+                    store.set_assisted(gid, player)
+                self.game_id = gid
+            else:
+                store.append_action(self.game_id, len(probe.log) - 1, logged)
+        except Exception as e:  # the store's errors are one-line messages
+            raise SaveFailed(f"the game could not be saved, so that did not count: {e}") \
+                from None
+        self.last_score = _apply_tracking(state, logged, self.last_score)
 
     def make_strategy(self, player: int) -> Any:
         """A new computer player for seat ``player`` (its level, or the default level).

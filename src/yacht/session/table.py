@@ -66,7 +66,7 @@ from .commands import (
     resolve,
 )
 from .config import SPEEDS
-from .game import HintUnavailable, LastScore, Session, StoreLike, StrategyFactory
+from .game import HintUnavailable, LastScore, SaveFailed, Session, StoreLike, StrategyFactory
 
 __all__ = ["EVENT_KINDS", "LOCAL", "Due", "Event", "Pacing", "Plan", "Refused", "Seat",
            "Table", "TableView", "ThreadDriver", "drive_async"]
@@ -88,7 +88,8 @@ class Refused(IllegalAction):
 
     ``code`` says why: ``illegal`` (the rules), ``not_your_turn`` (another seat's
     player is on turn), ``computer_turn``, ``paused`` (leave the pause first),
-    ``stale`` (sent against an older version), ``unknown_seat``, ``closed``.
+    ``stale`` (sent against an older version), ``unknown_seat``, ``closed``,
+    ``store`` (a strict table could not save it).
     """
 
     def __init__(self, message: str, code: str = "illegal") -> None:
@@ -271,18 +272,22 @@ class Table:
             store: StoreLike | None = None, rng: random.Random | None = None,
             strategy_factory: StrategyFactory | None = None,
             meta: dict[str, Any] | None = None, speed: str = "normal",
-            seats: Iterable[Seat] | None = None, pauses: bool = True) -> Table:
-        """A new game (raises SessionError for a game that cannot start)."""
+            seats: Iterable[Seat] | None = None, pauses: bool = True,
+            strict: bool = False) -> Table:
+        """A new game (raises SessionError for a game that cannot start). ``strict``: an
+        action counts only once the store has it (see :class:`Session`)."""
         return cls(Session(ruleset, players, store=store, rng=rng,
-                           strategy_factory=strategy_factory, meta=meta),
+                           strategy_factory=strategy_factory, meta=meta, strict=strict),
                    speed=speed, seats=seats, pauses=pauses)
 
     @classmethod
     def resume(cls, store: StoreLike, game_id: str, *, rng: random.Random | None = None,
                strategy_factory: StrategyFactory | None = None, speed: str = "normal",
-               seats: Iterable[Seat] | None = None, pauses: bool = True) -> Table:
+               seats: Iterable[Seat] | None = None, pauses: bool = True,
+               strict: bool = False) -> Table:
         """A saved game where it was left (raises SessionError)."""
-        return cls(Session.resume(store, game_id, rng=rng, strategy_factory=strategy_factory),
+        return cls(Session.resume(store, game_id, rng=rng, strategy_factory=strategy_factory,
+                                  strict=strict),
                    speed=speed, seats=seats, pauses=pauses)
 
     # --- seats --------------------------------------------------------------------
@@ -386,12 +391,14 @@ class Table:
                 raise Refused("a computer move is a command of its own", "illegal")
             plan = self._plan(who, commands)
             events: list[Event] = []
-            for item in plan:
-                if isinstance(item, GoOn):
-                    events += self._go_on()
-                else:
-                    events += self._apply(item)
-            self._emit(events)
+            try:
+                for item in plan:
+                    if isinstance(item, GoOn):
+                        events += self._go_on()
+                    else:
+                        events += self._apply(item)
+            finally:  # (a strict table's store may fail after a first action: told too)
+                self._emit(events)
             return events
 
     def _check_open(self, version: int | None) -> None:
@@ -467,6 +474,8 @@ class Table:
             if isinstance(action, Choose) else ()
         try:
             s.apply(action)
+        except SaveFailed as e:
+            raise Refused(str(e), "store") from None
         except IllegalAction as e:
             raise Refused(str(e), "illegal") from None
         self._changed()

@@ -30,9 +30,9 @@ from yacht.rules import Ruleset
 
 from . import opening
 from .errors import StoreError, describe_db_error, is_locked_error
-from .schema import actions, decision_losses, games, results
+from .schema import actions, decision_losses, games, results, web_tables
 
-__all__ = ["GameInfo", "PlayerStats", "ScoreEntry", "Store", "open_store"]
+__all__ = ["GameInfo", "PlayerStats", "ScoreEntry", "SeatRow", "Store", "TableRow", "open_store"]
 
 T = TypeVar("T")
 TOP = 10
@@ -107,6 +107,46 @@ class PlayerStats:
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat of an online table: a person (``token``: the hash of the seat token of the
+    browser that holds it; None while the seat is open) or a computer player."""
+
+    name: str | None
+    kind: str = "person"
+    level: str | None = None
+    token: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "level": self.level, "token": self.token}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> SeatRow:
+        if not isinstance(obj, dict) or obj.get("kind") not in ("person", "computer"):
+            raise ValueError("a seat is an object with a kind (person or computer)")
+        name, level, token = obj.get("name"), obj.get("level"), obj.get("token")
+        for v in (name, level, token):
+            if v is not None and not isinstance(v, str):
+                raise ValueError("a seat's name, level and token are text")
+        return cls(name, obj["kind"], level, token)
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """An online table as stored: its variant, seats and (once started) its game."""
+
+    id: str
+    variant: str
+    options: dict[str, str]
+    speed: str
+    seats: tuple[SeatRow, ...]
+    game_id: str | None
+    version: int
+    created: datetime
+    updated: datetime
+    closed: datetime | None
 
 
 def _now() -> datetime:
@@ -423,6 +463,73 @@ class Store:
             conn.execute(delete(games).where(games.c.id == game_id))
 
         self._tx(go)
+
+    # --- online tables ---------------------------------------------------------
+    def _table_row(self, row: Row[Any]) -> TableRow:
+        try:
+            seats = tuple(SeatRow.from_json(s) for s in json.loads(row.seats))
+            options = {str(k): str(v) for k, v in json.loads(row.options).items()}
+        except (ValueError, TypeError, AttributeError) as e:
+            raise StoreError(f"table {row.id} in {self.location} is damaged ({e})") from None
+        return TableRow(row.id, row.variant, options, row.speed, seats, row.game_id,
+                        row.version, _aware(row.created), _aware(row.updated),
+                        _aware(row.closed) if row.closed else None)
+
+    def create_table(self, variant: str, options: dict[str, str], speed: str,
+                     seats: Sequence[SeatRow], game_id: str | None = None) -> TableRow:
+        """Save a new online table; returns it (with its new id)."""
+        table_id = secrets.token_hex(6)
+        now = _now()
+        row = {"id": table_id, "variant": variant, "options": _dump(options), "speed": speed,
+               "seats": _dump([s.to_json() for s in seats]), "game_id": game_id,
+               "version": 1, "created": now, "updated": now, "closed": None}
+
+        def go(conn: Connection) -> None:
+            conn.execute(insert(web_tables).values(**row))
+
+        self._tx(go)
+        return self.load_table(table_id)
+
+    def load_table(self, table_id: str) -> TableRow:
+        def go(conn: Connection) -> TableRow:
+            row = conn.execute(select(web_tables).where(web_tables.c.id == table_id)).first()
+            if row is None:
+                raise StoreError(f"no table {table_id} in {self.location}")
+            return self._table_row(row)
+
+        return self._read(go)
+
+    def update_table(self, table_id: str, version: int, *,
+                     seats: Sequence[SeatRow] | None = None, game_id: str | None = None,
+                     closed: bool = False) -> TableRow:
+        """Change a table that is still at ``version``; StoreError if it changed meanwhile
+        (two friends took the same seat: the second one is told and looks again)."""
+        values: dict[str, Any] = {"version": version + 1, "updated": _now()}
+        if seats is not None:
+            values["seats"] = _dump([s.to_json() for s in seats])
+        if game_id is not None:
+            values["game_id"] = game_id
+        if closed:
+            values["closed"] = values["updated"]
+
+        def go(conn: Connection) -> None:
+            done = conn.execute(update(web_tables).where(and_(
+                web_tables.c.id == table_id, web_tables.c.version == version)).values(**values))
+            if done.rowcount != 1:
+                raise StoreError(f"table {table_id} changed meanwhile; look again")
+
+        self._tx(go)
+        return self.load_table(table_id)
+
+    def open_tables(self, limit: int = 200) -> list[TableRow]:
+        """Tables not closed, the most recently changed first."""
+
+        def go(conn: Connection) -> list[TableRow]:
+            rows = conn.execute(select(web_tables).where(web_tables.c.closed.is_(None))
+                                .order_by(web_tables.c.updated.desc()).limit(limit)).all()
+            return [self._table_row(r) for r in rows]
+
+        return self._read(go)
 
     # --- reading ----------------------------------------------------------------
     def resolve_id(self, prefix: str) -> str:

@@ -16,10 +16,11 @@ from sqlalchemy import (
     Text,
 )
 
-__all__ = ["HEAD", "REVISIONS", "actions", "decision_losses", "games", "metadata", "results"]
+__all__ = ["HEAD", "REVISIONS", "actions", "decision_losses", "games", "metadata", "results",
+           "web_tables"]
 
 #: Every schema revision this version knows, oldest first; the last is the newest.
-REVISIONS = ("yacht_0001", "yacht_0002")
+REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()
@@ -77,3 +78,18 @@ decision_losses = Table(
     Column("loss", Float, nullable=False),
 )
 Index("ix_decision_losses_game", decision_losses.c.game_id)
+
+web_tables = Table(
+    "web_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("variant", String(64), nullable=False),
+    Column("options", Text, nullable=False),          # JSON object
+    Column("speed", String(16), nullable=False),
+    Column("seats", Text, nullable=False),            # JSON list: name, kind, level, token
+    Column("game_id", String(32), nullable=True),     # once the game has started
+    Column("version", Integer, nullable=False),       # bumps with every change (joins race)
+    Column("created", DateTime, nullable=False),
+    Column("updated", DateTime, nullable=False),
+    Column("closed", DateTime, nullable=True),
+)
+Index("ix_web_tables_closed", web_tables.c.closed)
