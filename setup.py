@@ -11,12 +11,14 @@ to build it without processor-specific flags (for a wheel used elsewhere).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ["src/yacht/strategy/solver/_native.c"]
 DEPENDS = ["src/yacht/strategy/solver/_native_tile.h"]
 
@@ -26,6 +28,15 @@ FLAG_SETS = [
     ["-O3", "-fno-math-errno", "-fno-trapping-math"],
     ["-O2"],
 ]
+
+
+def source_hash() -> str:
+    """A digest of the C sources, compiled into the extension (a stale build is noticed)."""
+    h = hashlib.sha256()
+    for path in [*SOURCES, *DEPENDS]:
+        with open(os.path.join(HERE, path), "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
 
 
 class OptionalBuildExt(build_ext):
@@ -40,6 +51,7 @@ class OptionalBuildExt(build_ext):
         last: Exception | None = None
         for flags in sets:
             ext.extra_compile_args = [*flags, "-std=gnu11", "-pthread"]
+            ext.define_macros = [("YACHT_SOURCE_HASH", f'"{source_hash()}"')]
             ext.extra_link_args = ["-pthread"]
             try:
                 super().build_extension(ext)

@@ -135,6 +135,22 @@ def test_unknown_or_missing_backend_is_named(monkeypatch: pytest.MonkeyPatch) ->
     assert be.current().name == "numba"
 
 
+def test_a_stale_extension_is_not_used(capsys: pytest.CaptureFixture[str]) -> None:
+    """An extension compiled from other sources than the ones beside it (sources changed,
+    not reinstalled) or with another entry-point version falls back, with one warning."""
+    import types
+
+    old = types.SimpleNamespace(API_VERSION=be.API_VERSION, SOURCE_HASH="0123456789abcdef")
+    assert not be._current(old)  # type: ignore[arg-type]
+    assert capsys.readouterr().err.count("older sources") == 1
+    other = types.SimpleNamespace(API_VERSION=be.API_VERSION + 1, SOURCE_HASH="")
+    assert not be._current(other)  # type: ignore[arg-type]
+    capsys.readouterr()
+    if NATIVE:
+        assert be._current(be.native_module())  # type: ignore[arg-type]
+        assert capsys.readouterr().err == ""
+
+
 def _build_ext(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "setup.py", "build_ext", "--build-lib", str(tmp_path / "lib"),

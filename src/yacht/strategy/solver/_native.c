@@ -1655,6 +1655,14 @@ PyMODINIT_FUNC PyInit__native(void)
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL)
         return NULL;
+#ifndef YACHT_SOURCE_HASH
+#define YACHT_SOURCE_HASH ""
+#endif
+    if (PyModule_AddIntConstant(m, "API_VERSION", 1) < 0
+        || PyModule_AddStringConstant(m, "SOURCE_HASH", YACHT_SOURCE_HASH) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     Py_INCREF(&TablesType);
     if (PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0) {
         Py_DECREF(&TablesType);

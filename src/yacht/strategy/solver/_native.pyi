@@ -2,6 +2,9 @@
 
 from typing import Any
 
+API_VERSION: int
+SOURCE_HASH: str
+
 class Tables:
     def __init__(self, tables: Any) -> None: ...
 

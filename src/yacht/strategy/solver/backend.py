@@ -42,16 +42,40 @@ class BackendUnavailable(RuntimeError):
 _NATIVE: list[ModuleType | None] = []
 
 
+API_VERSION = 1  # of _native.c's entry points
+
+
 def native_module() -> ModuleType | None:
-    """The C extension, or None when it is not built (or built for another processor)."""
+    """The C extension, or None when it is not built (or built for another processor,
+    or from older sources than the ones beside it: then a one-line warning)."""
     if not _NATIVE:
         try:
             from . import _native
 
-            _NATIVE.append(_native)
+            _NATIVE.append(_native if _current(_native) else None)
         except ImportError:
             _NATIVE.append(None)
     return _NATIVE[0]
+
+
+def _current(mod: ModuleType) -> bool:
+    import hashlib
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    stale = getattr(mod, "API_VERSION", None) != API_VERSION
+    sources = [here / "_native.c", here / "_native_tile.h"]
+    built = getattr(mod, "SOURCE_HASH", "")
+    if not stale and built and all(p.exists() for p in sources):
+        h = hashlib.sha256()
+        for p in sources:
+            h.update(p.read_bytes())
+        stale = h.hexdigest()[:16] != built
+    if stale:
+        print("yacht: warning: the native solver was built from older sources; using the "
+              "numba kernels (reinstall to rebuild it: pip install -e .)", file=sys.stderr)
+    return not stale
 
 
 class Backend(Protocol):
