@@ -28,7 +28,9 @@ def test_variants_lists_all_13(capsys: pytest.CaptureFixture[str]) -> None:
     rows = json.loads(out)
     assert code == 0 and [r["id"] for r in rows] == [rs.id for rs in all_variants()]
     y = next(r for r in rows if r["id"] == "yahtzee")
-    assert y["options"]["joker"] == {"values": ["forced", "free", "none"], "default": "forced"}
+    joker = y["options"]["joker"]
+    assert (joker["values"], joker["default"]) == (["forced", "free", "none"], "forced")
+    assert joker["help"] and len(joker["value_help"]) == 3  # what the setup shows
     a10 = next(r for r in rows if r["id"] == "ancient-yacht-10")
     assert (a10["dice"], a10["rolls"], a10["categories"]) == (10, 5, 12)
     code, out, _ = run(capsys, "variants")

@@ -54,17 +54,9 @@ def _players(text: str) -> int:
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
-    from yacht.rules import all_variants
+    from yacht.shapes import variants_json
 
-    rows: list[dict[str, Any]] = []
-    for rs in all_variants():
-        rows.append({
-            "id": rs.id, "name": rs.name, "aliases": list(rs.aliases), "dice": rs.dice,
-            "rolls": rs.rolls, "columns": len(rs.columns), "categories": len(rs.categories),
-            "description": rs.description,
-            "options": {o.id: {"values": list(o.values), "default": o.default}
-                        for o in rs.options},
-        })
+    rows = variants_json()
     if args.json:
         emit_json(rows)
         return 0
@@ -78,29 +70,14 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return 0
 
 
-def ruleset_json(rs: Any) -> dict[str, Any]:
-    return {
-        "id": rs.id, "name": rs.name, "description": rs.description, "origin": rs.origin,
-        "aliases": list(rs.aliases), "dice": rs.dice, "faces": rs.faces, "rolls": rs.rolls,
-        "columns": list(rs.columns),
-        "categories": [{"id": c.id, "label": c.label, "section": c.section,
-                        "scorer": c.scorer, "params": {k: v for k, v in c.params}}
-                       for c in rs.categories],
-        "upper_bonus": (None if rs.upper_bonus is None else {
-            "threshold": rs.upper_bonus.threshold, "comparison": rs.upper_bonus.comparison,
-            "amount": rs.upper_bonus.amount}),
-        "special_rules": [{"name": r.name, **{k: v for k, v in vars(r).items()}}
-                          for r in rs.special],
-        "options": dict(rs.option_values),
-    }
-
-
 def cmd_rules(args: argparse.Namespace) -> int:
     from yacht.rules import rules_text
 
     rs = ruleset_from_args(args.variant, args.option)
     if args.json:
-        emit_json({**ruleset_json(rs), "text": rules_text(rs)})
+        from yacht.shapes import ruleset_json
+
+        emit_json(ruleset_json(rs))
     else:
         print(rules_text(rs), end="")
     return 0
@@ -111,7 +88,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     dice = parse_dice(args.dice, rs)
     scores = rs.scores(dice)
     if args.json:
-        emit_json({"variant": rs.id, "dice": list(dice), "scores": scores})
+        from yacht.shapes import score_json
+
+        emit_json(score_json(rs, dice))
         return 0
     print(f"{rs.name}: {' '.join(map(str, dice))}")
     w = max(len(c.label) for c in rs.categories)

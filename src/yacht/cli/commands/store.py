@@ -92,23 +92,9 @@ def cmd_scores(args: argparse.Namespace) -> int:
     rs = ruleset_from_args(args.variant, args.option) if args.variant else None
 
     def go(store: Store) -> int:
-        from yacht.rules import UnknownVariant, get
+        from yacht.shapes import score_tables_json
 
-        if rs is not None:
-            tables = [(rs.key, args.assisted)]
-        else:
-            tables = [t for t in store.score_tables() if t[1] == args.assisted]
-        out = []
-        for key, assisted in tables:
-            variant, *opts = key.split(";")
-            try:
-                table_rs = get(variant, dict(o.split("=", 1) for o in opts))
-            except (UnknownVariant, ValueError):
-                continue  # a table of a variant this version does not know
-            entries = store.top_ten(table_rs, assisted)
-            out.append({"key": key, "variant": table_rs.id, "name": table_rs.name,
-                        "options": dict(table_rs.option_values), "assisted": assisted,
-                        "entries": [e.to_json() for e in entries]})
+        out = score_tables_json(store, rs, args.assisted)
         if args.json:
             emit_json(out[0] if rs is not None else out)
             return 0
@@ -298,9 +284,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
     def go(store: Store) -> int:
         rows = store.stats(args.player, include_computers=args.computers)
         if args.json:
-            # (no decision-loss figure until game analysis measures every decision)
-            emit_json([{k: v for k, v in r.to_json().items() if k != "average_loss"}
-                       for r in rows])
+            from yacht.shapes import stats_json
+
+            emit_json(stats_json(store, args.player, args.computers))
             return 0
         if not rows:
             who = f" for {args.player}" if args.player else ""
