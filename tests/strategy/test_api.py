@@ -17,7 +17,13 @@ from yacht.cli import main
 from yacht.engine import Player, State
 from yacht.engine.randomplay import random_turn
 from yacht.rules import Scorecard, all_variants, get
-from yacht.strategy.advisor import AdviceError, _possible_values, advise_card
+from yacht.strategy.advisor import (
+    AdviceError,
+    _possible_values,
+    advise_card,
+    card_text,
+    parse_card,
+)
 from yacht.strategy.api import Situation
 
 VARIANTS = [rs for rs in all_variants()]
@@ -36,9 +42,14 @@ def situations(draw: st.DrawFn) -> Situation:
                 col.append(draw(st.sampled_from(sorted(_possible_values(rs, i)))))
         boxes.append(tuple(col))
     extra = draw(st.sampled_from([0, 0, 100, 300]))
-    card = Scorecard(tuple(boxes), extra)
+    card = Scorecard(tuple(boxes), 0)
     if card.complete:
         card = rs.new_card()
+    if extra:  # extra points only where a filled box earns them (yacht.parsing.parse_card)
+        try:
+            card = parse_card(rs, f"{card_text(rs, card)},extra={extra}")
+        except AdviceError:
+            pass
     turn = card.filled + draw(st.sampled_from([0, 0, 0, 1, 5]))
     if draw(st.integers(0, 5)) == 0:
         return Situation.of(rs, card, (), 0, turn)
@@ -61,9 +72,9 @@ def test_notation_round_trips(s: Situation) -> None:
 
 def test_notation_reads_looser_forms_and_prints_one() -> None:
     rs = get("yahtzee")
-    a = Situation.parse(rs, "1,3,3,5,6 R2 ones=3, fours=12 ,extra=100")
-    b = Situation.parse(rs, "13356 r2 t2 fours=12,ones=3,extra=100")
-    assert a == b and a.text() == "13356 r2 ones=3,fours=12,extra=100"
+    a = Situation.parse(rs, "1,3,3,5,6 R2 ones=3, yahtzee=50 ,extra=100")
+    b = Situation.parse(rs, "13356 r2 t2 yahtzee=50,ones=3,extra=100")
+    assert a == b and a.text() == "13356 r2 ones=3,yahtzee=50,extra=100"
     assert Situation.parse(rs, "- chance=22").text() == "- chance=22"
     assert Situation.parse(rs, "66666 r0").turn == 0
     two = get("ancient-yacht-double")

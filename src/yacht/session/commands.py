@@ -54,6 +54,7 @@ from yacht.engine import (
     action_from_json,
     action_to_json,
 )
+from yacht.parsing import InputError, parse_dice, parse_positions, shown
 from yacht.rules import Ruleset
 
 from .keys import key_for, singlets
@@ -66,7 +67,7 @@ NOTATION = ("roll [VALUES], choose POSITIONS (e.g. choose 1,3), score BOX [COLUM
             "give-back, take-back, computer")
 
 
-class ActionError(ValueError):
+class ActionError(InputError):
     """Text the notation does not know, or an action the rules do not allow now."""
 
 
@@ -169,18 +170,6 @@ def command_from_json(obj: Any) -> Command:
         raise ActionError(str(e)) from None
 
 
-def _numbers(text: str, what: str, many_digits: bool) -> tuple[int, ...]:
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if len(parts) == 1 and len(parts[0]) > 1 and many_digits and _digits(parts[0]):
-        parts = list(parts[0])
-    out = []
-    for p in parts:
-        if not _digits(p):
-            raise ActionError(f"{what} {p!r} is not a whole number")
-        out.append(int(p))
-    return tuple(out)
-
-
 def _digits(text: str) -> bool:
     """ASCII digits only (``isdigit`` also takes ``²`` and other scripts' digits)."""
     return bool(text) and all("0" <= ch <= "9" for ch in text)
@@ -188,22 +177,15 @@ def _digits(text: str) -> bool:
 
 def _positions(text: str, rs: Ruleset) -> tuple[int, ...]:
     """1-based positions (0 = die 10) -> sorted 0-based ones; one die named once."""
-    numbers = _numbers(text, "die position", rs.dice < 10)
-    accepted = f"1-{rs.dice}" + (" (0 is die 10)" if rs.dice >= 10 else "")
-    if not numbers:
-        raise ActionError(f"give the dice by position: {accepted}, e.g. 1,3")
-    out = []
-    for n in numbers:
-        p = 9 if n == 0 and rs.dice >= 10 else n - 1
-        if not 0 <= p < rs.dice:
-            raise ActionError(f"there is no die {n} (accepted: positions {accepted})")
-        if p in out:
-            raise ActionError(f"die {n} is named twice")
-        out.append(p)
-    return tuple(sorted(out))
+    try:
+        return parse_positions(text, rs)
+    except InputError as e:
+        raise ActionError(str(e)) from None
 
 
 def _category(rs: Ruleset, text: str) -> str | None:
+    if not text.isascii():
+        return None  # (lower() would make the Kelvin sign a k)
     want = text.strip().strip("\"'").lower().replace("-", "_").replace(" ", "_")
     for c in rs.categories:
         if want in (c.id, c.label.lower().replace(" ", "_").replace("-", "_")):
@@ -216,6 +198,9 @@ def _box(rs: Ruleset, text: str) -> ScoreBox | Score:
     words = text.split()
     column: int | None = None
     if len(words) > 1 and _digits(words[-1]):
+        if len(words[-1]) > 3:
+            raise ActionError(f"there is no column {shown(words[-1])} (accepted: "
+                              f"1-{len(rs.columns)})")
         column = int(words[-1])
         words = words[:-1]
     name = " ".join(words)
@@ -229,7 +214,7 @@ def _box(rs: Ruleset, text: str) -> ScoreBox | Score:
     if cid is None:
         cid = _category(rs, name)
     if cid is None:
-        raise ActionError(f"{rs.id} has no box {name!r} "
+        raise ActionError(f"{rs.id} has no box {shown(name)} "
                           f"(boxes: {', '.join(c.id for c in rs.categories)})")
     if column is None:
         return ScoreBox(cid)
@@ -251,11 +236,14 @@ def parse_command(text: str, state: State) -> list[Command]:
     if low in ("", "r", "roll"):
         return [Roll()]
     if word == "roll":
-        values = _numbers(rest, "die value", rs.faces < 10)
         n = len(state.to_roll())
-        if len(values) != n or not all(1 <= v <= rs.faces for v in values):
+        if n == 0:
+            raise ActionError("no dice are chosen to roll: choose some first (e.g. choose 1,3)")
+        try:
+            values = parse_dice(rest, rs, count=n)
+        except InputError:
             raise ActionError(f"roll needs {n} values 1-{rs.faces} for the dice rolled, "
-                              f"not {rest!r}")
+                              f"not {shown(rest)}") from None
         return [Roll(values)]
     if word == "choose":
         return [Choose(_positions(rest, rs))]
@@ -282,7 +270,7 @@ def parse_command(text: str, state: State) -> list[Command]:
     try:
         return [_box(rs, raw)]
     except ActionError:
-        raise ActionError(f"unknown action {raw!r} (accepted: {NOTATION}, or a box's "
+        raise ActionError(f"unknown action {shown(raw)} (accepted: {NOTATION}, or a box's "
                           "letter)") from None
 
 

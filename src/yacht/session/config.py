@@ -13,7 +13,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from yacht.engine import NAME_LENGTH, Player
+from yacht.engine import Player
+from yacht.parsing import InputError, check_name
+from yacht.parsing import parse_players as _parse_players
 from yacht.rules import MAX_PLAYERS
 from yacht.strategy.base import DEFAULT_LEVEL, PLAYER_LEVELS
 
@@ -90,11 +92,11 @@ class Config:
                          for k, v in opts.items() if isinstance(v, dict)}
         players = obj.get("players")
         if isinstance(players, list):
-            ps = [PlayerSpec(str(p["name"])[:NAME_LENGTH], str(p.get("kind", "person")))
-                  for p in players
-                  if isinstance(p, dict) and isinstance(p.get("name"), str) and p["name"].strip()]
+            ps = [PlayerSpec(name, str(p.get("kind", "person")))
+                  for p in players if isinstance(p, dict)
+                  for name in [_name_or_none(p.get("name"))] if name is not None]
             ps = [p if p.kind in KINDS else PlayerSpec(p.name, DEFAULT_LEVEL) for p in ps]
-            if 1 <= len(ps) <= MAX_PLAYERS:
+            if 1 <= len(ps) <= MAX_PLAYERS and len({p.name.casefold() for p in ps}) == len(ps):
                 c.players = ps
         if isinstance(obj.get("demo"), bool):
             c.demo = obj["demo"]
@@ -103,6 +105,16 @@ class Config:
         if isinstance(obj.get("sound"), bool):
             c.sound = obj["sound"]
         return c
+
+
+def _name_or_none(raw: Any) -> str | None:
+    """A remembered name if it is still a good one (printable, 1-20 characters)."""
+    if not isinstance(raw, str):
+        return None
+    try:
+        return check_name(raw)
+    except InputError:
+        return None
 
 
 def config_path() -> Path:
@@ -144,37 +156,13 @@ def parse_players(text: str) -> list[PlayerSpec]:
 
     A computer is ``cpu`` or ``cpu:LEVEL`` (``beginner``, ``intermediate``,
     ``expert``; default intermediate), optionally named ``Name=cpu:LEVEL``.
-    Names are at most 20 characters; there are 1-8 players.
+    Names are 1-20 printable characters, each name once (in any case); there
+    are 1-8 players (see :func:`yacht.parsing.parse_players`).
 
     >>> [(p.name, p.kind) for p in parse_players("Ann, cpu:expert")]
     [('Ann', 'person'), ('Expert', 'expert')]
     """
-    out: list[PlayerSpec] = []
-    items = [t.strip() for t in text.split(",")]
-    if not text.strip() or any(not t for t in items):
-        raise ValueError(f"players {text!r}: give names separated by commas, "
-                         "e.g. Ann,Bob,cpu:expert")
-    for item in items:
-        name, sep, kind = item.partition("=")
-        if not sep:
-            name, kind = ("", item) if item.lower().startswith("cpu") else (item, "person")
-        kind = kind.strip().lower()
-        if kind.startswith("cpu"):
-            _, _, level = kind.partition(":")
-            level = level.strip() or DEFAULT_LEVEL
-            if level not in KINDS[1:] and level != "random":
-                raise ValueError(f"unknown computer level {level!r} (accepted: "
-                                 f"{', '.join(PLAYER_LEVELS)})")
-            kind = level
-        elif kind != "person":
-            raise ValueError(f"player {item!r}: a kind is person or cpu:LEVEL")
-        name = name.strip() or kind.capitalize()
-        if len(name) > NAME_LENGTH:
-            raise ValueError(f"player name {name!r} is longer than {NAME_LENGTH} characters")
-        out.append(PlayerSpec(name, kind))
-    if not 1 <= len(out) <= MAX_PLAYERS:
-        raise ValueError(f"{len(out)} players is not allowed (accepted: 1-{MAX_PLAYERS})")
-    return out
+    return [PlayerSpec(name, kind) for name, kind in _parse_players(text)]
 
 
 @dataclass

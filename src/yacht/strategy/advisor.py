@@ -8,10 +8,11 @@ as the engine gives them) gets its expected final total, points already on
 the card included, and its loss against the best.
 
 Card notation (for :func:`parse_card` and ``yacht advise --card``):
-comma-separated ``box=points`` items, box ids as in ``yacht rules``;
-``col2:box=points`` or ``box@2=points`` for the second column; ``extra=N``
-for points that belong to no box (Yahtzee bonuses). An empty text is an
-empty card.
+``box=points`` items separated by commas (or spaces), box ids as in ``yacht
+rules``; ``col2:box=points`` or ``box@2=points`` for the second column;
+``extra=N`` for points that belong to no box (Yahtzee bonuses, once the
+Yahtzee box holds its points). An empty text is an empty card. The parser is
+:func:`yacht.parsing.parse_card`.
 
 >>> from yacht.rules import get
 >>> rs = get("yatzy")
@@ -24,12 +25,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
+from yacht import parsing
 from yacht.engine import Score, State
 from yacht.rules import Ruleset, Scorecard, counts_of
 
 from .base import Decision
+from .solver.single import rank as _rank_native
 
 if TYPE_CHECKING:
     from .solver import Solution
@@ -38,13 +41,16 @@ __all__ = ["AdviceError", "Ranked", "advise", "advise_card", "best_decision", "c
            "parse_card"]
 
 
-class AdviceError(ValueError):
+class AdviceError(parsing.InputError):
     """A situation that cannot be advised on (bad card, dice or rolls left)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ranked:
-    """One legal action with its expected final total and its loss against the best."""
+    """One legal action with its expected final total and its loss against the best.
+
+    (Slots: the C extension builds these directly, see ``solver/single.py``.)
+    """
 
     kind: Literal["keep", "score"]
     expected: float
@@ -96,6 +102,17 @@ def advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int
     ``turn`` counts the turns the player has taken (0 = first turn);
     ``rolls_left`` is how many rolls the turn still allows.
     """
+    # the C extension ranks a normal turn with the table in memory in one call (the
+    # same sums, the same order); it answers None for anything else
+    got: list[Ranked] | None = _rank_native(ruleset, card, turn, dice, rolls_left, solution)
+    if got is not None:
+        return got
+    return _advise_card(ruleset, card, turn, dice, rolls_left, solution)
+
+
+def _advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
+                 rolls_left: int, solution: Solution | None = None) -> list[Ranked]:
+    """:func:`advise_card` in Python (every case; the reference for the C ranking)."""
     rs = ruleset
     if len(card.boxes) != len(rs.columns) or any(len(c) != len(rs.categories)
                                                  for c in card.boxes):
@@ -107,6 +124,12 @@ def advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int
         raise AdviceError(f"{rs.id} needs {rs.dice} dice with values 1-{rs.faces}")
     if turn < 0:
         raise AdviceError("the turn number cannot be negative")
+    possible = parsing.turns_possible(rs, card)
+    if turn not in possible:
+        can = (f"{possible.start}" if len(possible) == 1
+               else f"{possible.start}-{possible.stop - 1}")
+        raise AdviceError(f"turn {turn} does not fit the card: with {card.filled} boxes "
+                          f"filled, the turns already taken are {can} (accepted: {can})")
     counts = counts_of(dice, rs.faces)
     most = rs.max_rolls(rs.context(card, turn, 1))
     if not 0 <= rolls_left <= most - 1:
@@ -207,148 +230,23 @@ def _positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> tuple[tuple[int,
 # --- card notation -------------------------------------------------------------
 
 def parse_card(rs: Ruleset, text: str) -> Scorecard:
-    """A card from ``"ones=3,fours=12,col2:chance=20,extra=100"`` (see the module doc).
+    """A card from ``"ones=3,fours=12,col2:chance=20,extra=100"`` (see the module doc and
+    :func:`yacht.parsing.parse_card`, the one card parser).
 
     Raises :class:`AdviceError` naming the problem and what is accepted.
     """
-    quick = _quick_card(rs, text)
-    if quick is not None:
-        return quick
-    card = rs.new_card()
-    extra = 0
-    ncols = len(rs.columns)
-    for raw in text.replace(";", ",").split(","):
-        item = raw.strip()
-        if not item:
-            continue
-        name, sep, value_text = item.partition("=")
-        if not sep:
-            raise AdviceError(f"card item {item!r} is not BOX=POINTS (e.g. fours=12)")
-        name = name.strip().lower().replace("-", "_").replace(" ", "_")
-        try:
-            value = int(value_text.strip())
-        except ValueError:
-            raise AdviceError(f"card item {item!r}: {value_text.strip()!r} is not a whole "
-                              "number") from None
-        if name == "extra":
-            if value < 0:
-                raise AdviceError("extra points cannot be negative")
-            extra += value
-            continue
-        col = 0
-        if name.startswith("col") and ":" in name:
-            prefix, _, name = name.partition(":")
-            col = _column(prefix[3:], ncols, item)
-        elif "@" in name:
-            name, _, suffix = name.partition("@")
-            col = _column(suffix, ncols, item)
-        ids = _ids(rs)
-        if name not in ids:
-            raise AdviceError(f"card item {item!r}: unknown box {name!r} (accepted: "
-                              f"{', '.join(ids)}, extra)")
-        i = ids.index(name)
-        if card.boxes[col][i] is not None:
-            raise AdviceError(f"card item {item!r}: that box is given twice")
-        allowed = _possible_values(rs, i)
-        if value not in allowed:
-            shown = sorted(allowed)
-            more = "" if len(shown) <= 12 else ", ..."
-            raise AdviceError(f"card item {item!r}: {name} cannot hold {value} (possible: "
-                              f"{', '.join(map(str, shown[:12]))}{more})")
-        card = card.with_box(col, i, value)
-    return Scorecard(card.boxes, extra)
+    try:
+        return parsing.parse_card(rs, text)
+    except AdviceError:
+        raise
+    except parsing.InputError as e:
+        raise AdviceError(str(e)) from None
 
 
-_NAMES: dict[int, tuple[Ruleset, dict[str, tuple[int, int, set[int]]]]] = {}
-
-
-def _quick_card(rs: Ruleset, text: str) -> Scorecard | None:
-    """:func:`parse_card` for well-formed text (the notation as :func:`card_text` writes
-    it, in any order); None for anything else, which the full parser then explains."""
-    hit = _NAMES.get(id(rs))
-    if hit is None or hit[0] is not rs:
-        names: dict[str, tuple[int, int, set[int]]] = {}
-        for col in range(len(rs.columns)):
-            for i, cat in enumerate(rs.categories):
-                key = f"col{col + 1}:{cat.id}" if col else cat.id
-                names[key] = (col, i, _possible_values(rs, i))
-        if len(_NAMES) > 64:
-            _NAMES.clear()
-        hit = _NAMES[id(rs)] = (rs, names)
-    names = hit[1]
-    boxes = [list(c) for c in rs.new_card().boxes]
-    extra = 0
-    if not text:
-        return Scorecard(tuple(tuple(c) for c in boxes), 0)
-    for item in text.split(","):
-        name, sep, value_text = item.partition("=")
-        if not sep or not value_text.isdigit():
-            return None
-        value = int(value_text)
-        if name == "extra":
-            extra += value
-            continue
-        slot = names.get(name)
-        if slot is None:
-            return None
-        col, i, allowed = slot
-        if boxes[col][i] is not None or value not in allowed:
-            return None
-        boxes[col][i] = value
-    return Scorecard(tuple(tuple(c) for c in boxes), extra)
-
-
-def _column(text: str, ncols: int, item: str) -> int:
-    if not text.strip().isdigit() or not 1 <= int(text) <= ncols:
-        raise AdviceError(f"card item {item!r}: column must be 1-{ncols}")
-    return int(text) - 1
-
-
-_POSSIBLE: dict[int, tuple[Ruleset, dict[int, set[int]]]] = {}
-_IDS: dict[int, tuple[Ruleset, list[str]]] = {}
-
-
-def _ids(rs: Ruleset) -> list[str]:
-    """The box ids of ``rs`` (kept per ruleset object)."""
-    hit = _IDS.get(id(rs))
-    if hit is None or hit[0] is not rs:
-        if len(_IDS) > 64:
-            _IDS.clear()
-        hit = _IDS[id(rs)] = (rs, [c.id for c in rs.categories])
-    return hit[1]
-
-
-def _possible_values(rs: Ruleset, i: int) -> set[int]:
-    """Every value box ``i`` can hold (kept per ruleset object)."""
-    hit = _POSSIBLE.get(id(rs))
-    if hit is None or hit[0] is not rs:
-        if len(_POSSIBLE) > 64:
-            _POSSIBLE.clear()
-        hit = _POSSIBLE[id(rs)] = (rs, {})
-    values = hit[1].get(i)
-    if values is None:
-        values = hit[1][i] = _compute_possible_values(rs, i)
-    return values
-
-
-def _compute_possible_values(rs: Ruleset, i: int) -> set[int]:
-    from itertools import combinations_with_replacement
-
-    cat = rs.categories[i]
-    vals = {cat.score_counts(counts_of(d, rs.faces))
-            for d in combinations_with_replacement(range(1, rs.faces + 1), rs.dice)}
-    vals.add(0)
-    for special in rs.special:
-        rule: Any = special
-        if rule.name == "yahtzee_bonus_joker":
-            vals.update(int(v) for k, v in rule.joker_points if k == cat.id)
-        elif rule.name == "forced_first_turn" and rule.category == cat.id:
-            vals.update(int(rule.value(r))
-                        for r in range(1, int(rule.last_roll) + 1))
-        elif rule.name == "repeat_box" and rule.category == cat.id:
-            pts = int(rule.points)
-            vals.update(v + k * pts for v in list(vals) for k in range(1, 60))
-    return vals
+def _possible_values(rs: Ruleset, i: int) -> frozenset[int]:
+    """Every value box ``i`` can hold (:func:`yacht.parsing.possible_values`; this name is
+    kept for the solver's native advisor)."""
+    return parsing.possible_values(rs, i)
 
 
 def card_text(rs: Ruleset, card: Scorecard) -> str:

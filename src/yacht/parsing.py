@@ -1,0 +1,780 @@
+"""One parser per kind of input a person can type, shared by every command and interface.
+
+Each parser accepts exactly the documented forms and raises :class:`InputError`
+(a ``ValueError``) for anything else: one line naming the problem and what is
+accepted. Digits are ASCII digits only; separators are commas (spaces around
+them are fine) or spaces; an empty item between commas is refused. Text typed
+by a person is shown back with :func:`shown` (quoted, control characters
+escaped, long text cut), so an error is always one printable line.
+
+=====================  =====================================================
+kind                   parser
+=====================  =====================================================
+dice                   :func:`parse_dice` (``2,4,4,2,2``, ``2 4 4 2 2``, ``24422``)
+die positions          :func:`parse_positions` (``1,3``, ``1 3``, ``13``; 0 = die 10)
+whole numbers          :func:`parse_whole` (``--seed``, ``--games``, ``--turn`` ...)
+variant and options    :func:`parse_options` (``KEY=VALUE`` items), :func:`parse_ruleset`
+card notation          :func:`parse_card` (``ones=3,col2:chance=20,extra=100``)
+situation notation     :func:`parse_situation` (``13356 r2 [t5] [CARD]``)
+action text            :func:`parse_action` (the line game's notation)
+player lists, names    :func:`parse_players`, :func:`check_name`, :func:`check_names`
+ids                    :func:`parse_game_id` (a prefix), :func:`parse_table_id`
+paths                  :func:`parse_out_path`, :func:`parse_in_path`, :func:`read_record`
+=====================  =====================================================
+
+>>> from yacht.rules import get
+>>> rs = get("yatzy")
+>>> parse_dice("2, 4,4,2,2", rs), parse_dice("24422", rs)
+((2, 4, 4, 2, 2), (2, 4, 4, 2, 2))
+>>> parse_dice("1,,2,3,4,5", rs)
+Traceback (most recent call last):
+...
+yacht.parsing.InputError: dice '1,,2,3,4,5' have an empty item (write them like 2,4,4,2,2 or 24422)
+>>> parse_positions("3,1", rs)
+(0, 2)
+>>> parse_options(["joker=free", "bonus=off"])
+{'joker': 'free', 'bonus': 'off'}
+>>> check_name("  Ann  Lee ")
+'Ann Lee'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Sequence
+from math import gcd
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from yacht.engine import NAME_LENGTH
+from yacht.rules import (
+    MAX_PLAYERS,
+    OptionError,
+    Ruleset,
+    Scorecard,
+    UnknownVariant,
+    counts_of,
+    get,
+    ids,
+)
+
+if TYPE_CHECKING:
+    from yacht.engine import Record, State
+
+__all__ = [
+    "InputError", "SituationText", "check_name", "check_names", "parse_action", "parse_card",
+    "parse_dice", "parse_game_id", "parse_in_path", "parse_options", "parse_out_path",
+    "parse_players", "parse_positions", "parse_ruleset", "parse_situation", "parse_table_id",
+    "parse_whole", "printable", "read_json", "read_record", "shown", "turns_possible",
+]
+
+#: the longest record file `yacht replay` reads, and the deepest nesting of its JSON
+RECORD_BYTES = 16 * 2**20
+JSON_DEPTH = 32
+#: game and table ids: 12 hex digits (``secrets.token_hex(6)``)
+ID_LENGTH = 12
+_HEX = frozenset("0123456789abcdef")
+_BLANKS = " \t"
+
+
+class InputError(ValueError):
+    """Input that is not one of the accepted forms: one line saying what is wrong and what
+    is accepted."""
+
+
+# --- showing what was typed -------------------------------------------------------------
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable escaped (``\\x1b``, ``\\n``...).
+
+    >>> printable("Ann\\x1b[2J"), printable("Zoë")
+    ('Ann\\\\x1b[2J', 'Zoë')
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message: one line, control characters escaped, cut at ``limit``.
+
+    >>> shown("a\\nb"), shown("x" * 50, limit=5)
+    ("'a\\\\nb'", "'xxxxx'...")
+    """
+    if len(text) > limit:
+        return repr(text[:limit]) + "..."
+    return repr(text)
+
+
+def _is_digits(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also takes ``²``, ``①`` and other scripts')."""
+    return bool(text) and all("0" <= ch <= "9" for ch in text)
+
+
+def _strip(text: str) -> str:
+    return text.strip(_BLANKS)
+
+
+# --- numbers ------------------------------------------------------------------------------
+
+def parse_whole(text: str, what: str, lo: int | None = 0, hi: int | None = None) -> int:
+    """A whole number in ASCII digits (``-`` in front when ``lo`` allows negatives),
+    within ``lo``-``hi``.
+
+    >>> parse_whole("12", "games", 1, 100)
+    12
+    >>> parse_whole("１２", "games", 1, 100)
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: games '１２' is not a whole number (accepted: 1-100)
+    """
+    accepted = _range_text(lo, hi)
+    raw = _strip(text)
+    digits = raw[1:] if raw.startswith("-") and (lo is None or lo < 0) else raw
+    if not _is_digits(digits) or len(digits) > 19:
+        raise InputError(f"{what} {shown(text)} is not a whole number{accepted}")
+    n = int(raw)
+    if (lo is not None and n < lo) or (hi is not None and n > hi):
+        raise InputError(f"{what} {n} is out of range{accepted}")
+    return n
+
+
+def _range_text(lo: int | None, hi: int | None) -> str:
+    if lo is not None and hi is not None:
+        return f" (accepted: {lo}-{hi})"
+    if lo is not None:
+        return f" (accepted: {lo} or more)"
+    if hi is not None:
+        return f" (accepted: up to {hi})"
+    return ""
+
+
+# --- comma lists --------------------------------------------------------------------------
+
+def _items(text: str, what: str, example: str, compact: bool) -> list[str]:
+    """The items of ``1,3`` / ``1 3`` / (``compact``) ``13``; an empty item is refused."""
+    raw = _strip(text)
+    if not raw:
+        return []
+    if "," in raw:
+        parts = [_strip(p) for p in raw.split(",")]
+        if any(not p for p in parts):
+            raise InputError(f"{what} {shown(text)} have an empty item (write them like "
+                             f"{example})")
+        return parts
+    parts = [p for p in re.split(r"[ \t]+", raw) if p]
+    if compact and len(parts) == 1 and len(parts[0]) > 1 and _is_digits(parts[0]):
+        return list(parts[0])
+    return parts
+
+
+def _small(token: str) -> int | None:
+    """A small whole number in ASCII digits, or None."""
+    return int(token) if _is_digits(token) and len(token) <= 6 else None
+
+
+def parse_dice(text: str, rs: Ruleset, count: int | None = None, what: str = "dice"
+               ) -> tuple[int, ...]:
+    """Dice as ``2,4,4,2,2``, ``2 4 4 2 2`` or ``24422`` (``count`` of them, default all),
+    each a face of ``rs``.
+
+    >>> from yacht.rules import get
+    >>> parse_dice("6,6,1", get("crag"))
+    (6, 6, 1)
+    >>> parse_dice("²2345", get("yatzy"))
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: die value '²2345' is not a number (accepted: 1-6)
+    """
+    n = rs.dice if count is None else count
+    example = ",".join(["1"] * n) if n else "nothing"
+    accepted = f"accepted: 1-{rs.faces}"
+    sample = "2,4,4,2,2 or 24422" if rs.faces < 10 else "2,4,4,2,2"
+    parts = _items(text, what, sample, rs.faces < 10)
+    if not parts:
+        if n == 0:
+            return ()
+        raise InputError(f"no dice given (give {n} values 1-{rs.faces}, e.g. {example})")
+    values = []
+    for p in parts:
+        v = _small(p)
+        if v is None:
+            raise InputError(f"die value {shown(p)} is not a number ({accepted})")
+        if not 1 <= v <= rs.faces:
+            raise InputError(f"die value {v} is not a face ({accepted})")
+        values.append(v)
+    if len(values) != n:
+        if count is None:
+            raise InputError(f"{rs.id} uses {rs.dice} dice, but {len(values)} were given")
+        raise InputError(f"{n} dice are rolled, but {len(values)} values were given "
+                         f"(give {n} values 1-{rs.faces})")
+    return tuple(values)
+
+
+def parse_positions(text: str, rs: Ruleset) -> tuple[int, ...]:
+    """Die positions ``1,3``, ``1 3`` or ``13`` (1-based; ``0`` is die 10) -> sorted
+    0-based positions, each named once.
+
+    >>> from yacht.rules import get
+    >>> parse_positions("1,1", get("yatzy"))
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: die 1 is named twice (name each die once, e.g. 1,3)
+    """
+    ten = rs.dice >= 10
+    accepted = f"1-{rs.dice}" + (" (0 is die 10)" if ten else "")
+    parts = _items(text, "positions", "1,3" if ten else "1,3 or 13", not ten)
+    if not parts:
+        raise InputError(f"give the dice by position: {accepted}, e.g. 1,3")
+    out: list[int] = []
+    for part in parts:
+        n = _small(part)
+        if n is None:
+            raise InputError(f"die position {shown(part)} is not a whole number "
+                             f"(accepted: positions {accepted})")
+        p = 9 if n == 0 and ten else n - 1
+        if not 0 <= p < rs.dice:
+            raise InputError(f"there is no die {n} (accepted: positions {accepted})")
+        if p in out:
+            raise InputError(f"die {p + 1} is named twice (name each die once, e.g. 1,3)")
+        out.append(p)
+    return tuple(sorted(out))
+
+
+# --- variants and options -----------------------------------------------------------------
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+def parse_options(items: Sequence[str] | None) -> dict[str, str]:
+    """``["joker=free", "bonus=off"]`` -> ``{"joker": "free", "bonus": "off"}``; each key once.
+
+    >>> parse_options(["joker=free", "Joker=none"])
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: option joker is given twice ('joker=free' and 'Joker=none'); ...
+    """
+    out: dict[str, str] = {}
+    given: dict[str, str] = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        key, value = _strip(key), _strip(value)
+        if not sep or not key or not value:
+            raise InputError(f"option {shown(item)} is not KEY=VALUE (for example rolls=3)")
+        plain = key.isascii() and value.isascii()  # (lower() makes the Kelvin sign a k)
+        key, value = key.lower(), value.lower()
+        if not plain or not _WORD.fullmatch(key) or not _WORD.fullmatch(value):
+            raise InputError(f"option {shown(item)}: names and values are plain words "
+                             "(letters, digits, - and _), e.g. rolls=3; see `yacht variants`")
+        if key in out:
+            raise InputError(f"option {key} is given twice ({shown(given[key])} and "
+                             f"{shown(item)}); give each option once")
+        out[key] = value
+        given[key] = item
+    return out
+
+
+def parse_ruleset(variant: str, options: Sequence[str] | dict[str, str] | None = None
+                  ) -> Ruleset:
+    """The variant called ``variant`` (id or alias) with ``options`` (``KEY=VALUE`` items or
+    a mapping), or InputError naming what is wrong.
+
+    >>> parse_ruleset("crag").id
+    'tommys-crag'
+    """
+    opts = dict(options) if isinstance(options, dict) else parse_options(options)
+    if not variant.isascii() or not variant.isprintable():
+        raise InputError(f"unknown variant {shown(variant)} (accepted: {', '.join(ids())})")
+    try:
+        return get(variant, opts)
+    except (UnknownVariant, OptionError) as e:
+        raise InputError(str(e)) from None
+
+
+# --- the card notation --------------------------------------------------------------------
+
+def _probe(rs: Ruleset, col: int, i: int, value: int) -> list[Any]:
+    """The placements of every yacht on a card holding only ``value`` in box ``(col, i)``:
+    what a filled box makes possible (bonuses, repeats), whatever rule does it."""
+    card = rs.new_card().with_box(col, i, value)
+    ctx = rs.context(card, 1, 1)
+    out = []
+    for face in range(rs.faces):
+        counts = tuple(rs.dice if f == face else 0 for f in range(rs.faces))
+        out += rs.placements(ctx, counts)
+    return out
+
+
+_POSSIBLE: dict[int, tuple[Ruleset, dict[int, frozenset[int]]]] = {}
+_NAMES: dict[int, tuple[Ruleset, dict[str, tuple[int, int, frozenset[int]]]]] = {}
+
+
+def _per_ruleset(cache: dict[int, tuple[Ruleset, Any]], rs: Ruleset, make: Any) -> Any:
+    hit = cache.get(id(rs))
+    if hit is None or hit[0] is not rs:
+        if len(cache) > 64:
+            cache.clear()
+        hit = cache[id(rs)] = (rs, make(rs))
+    return hit[1]
+
+
+def possible_values(rs: Ruleset, i: int) -> frozenset[int]:
+    """Every value box ``i`` of ``rs`` can hold: its scorer's values, 0, and what the
+    special rules can put there (:meth:`~yacht.rules.hooks.SpecialRule.box_values`).
+
+    >>> from yacht.rules import get
+    >>> sorted(possible_values(get("tommys-crag"), 0))
+    [0, 1, 2, 3]
+    """
+    table: dict[int, frozenset[int]] = _per_ruleset(_POSSIBLE, rs, lambda _: {})
+    values = table.get(i)
+    if values is None:
+        from itertools import combinations_with_replacement
+
+        cat = rs.categories[i]
+        found = {cat.score_counts(counts_of(d, rs.faces))
+                 for d in combinations_with_replacement(range(1, rs.faces + 1), rs.dice)}
+        found.add(0)
+        for rule in rs.special:
+            found |= rule.box_values(rs, cat.id)
+        values = table[i] = frozenset(found)
+    return values
+
+
+def _names(rs: Ruleset) -> dict[str, tuple[int, int, frozenset[int]]]:
+    """Every box's name in the card notation -> (column, index, possible values)."""
+    out: dict[str, tuple[int, int, frozenset[int]]] = {}
+    for col in range(len(rs.columns)):
+        for i, cat in enumerate(rs.categories):
+            allowed = possible_values(rs, i)
+            for name in ((f"col{col + 1}:{cat.id}", f"{cat.id}@{col + 1}") if col
+                         else (cat.id, f"col1:{cat.id}", f"{cat.id}@1")):
+                out[name] = (col, i, allowed)
+    return out
+
+
+def _quick_card(rs: Ruleset, text: str) -> Scorecard | None:
+    """The card of well-formed text as :func:`card_text` writes it (any order), or None
+    for anything else, which the full parser then reads or explains."""
+    names: dict[str, tuple[int, int, frozenset[int]]] = _per_ruleset(_NAMES, rs, _names)
+    boxes = [list(c) for c in rs.new_card().boxes]
+    if not text:
+        return Scorecard(tuple(tuple(c) for c in boxes), 0)
+    for item in text.split(","):
+        name, sep, value_text = item.partition("=")
+        if not sep or not _is_digits(value_text) or len(value_text) > 6:
+            return None
+        slot = names.get(name)
+        if slot is None:
+            return None
+        col, i, allowed = slot
+        value = int(value_text)
+        if boxes[col][i] is not None or value not in allowed:
+            return None
+        boxes[col][i] = value
+    return Scorecard(tuple(tuple(c) for c in boxes), 0)
+
+
+def parse_card(rs: Ruleset, text: str) -> Scorecard:
+    """A card from ``"ones=3,fours=12,col2:chance=20,extra=100"``.
+
+    Items are ``BOX=POINTS`` (box ids as in ``yacht rules``, any case), separated by
+    commas or spaces; ``col2:BOX=POINTS`` or ``BOX@2=POINTS`` for the second column;
+    ``extra=N`` for points in no box (Yahtzee bonuses: only once the box that earns them
+    holds its points, in steps of the bonus). Boxes not named are open; an empty text is
+    an empty card. Each box can only hold what the rules can put there.
+
+    >>> from yacht.rules import get
+    >>> parse_card(get("yatzy"), "ones=3, fours=12").boxes[0][:4]
+    (3, None, None, 12)
+    >>> parse_card(get("yahtzee"), "extra=50")
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: card item 'extra=50': no box on this card earns extra points ...
+    """
+    quick = _quick_card(rs, text)
+    if quick is not None:
+        return quick
+    names: dict[str, tuple[int, int, frozenset[int]]] = _per_ruleset(_NAMES, rs, _names)
+    boxes = [list(c) for c in rs.new_card().boxes]
+    extra: int | None = None
+    extra_item = ""
+    for item in re.split(r"[, \t]+", _strip(text).strip(", \t")):
+        if not item:
+            continue
+        name, sep, value_text = item.partition("=")
+        if not sep:
+            raise InputError(f"card item {shown(item)} is not BOX=POINTS (e.g. fours=12)")
+        key = name.lower().replace("-", "_") if name.isascii() else name
+        value_text = _strip(value_text)
+        negative = value_text.startswith("-") and _is_digits(value_text[1:])
+        if not (_is_digits(value_text) or negative) or len(value_text) > 7:
+            raise InputError(f"card item {shown(item)}: {shown(value_text)} is not a whole "
+                             "number of points")
+        value = int(value_text)
+        if key == "extra":
+            if value < 0:
+                raise InputError("extra points cannot be negative")
+            if extra is not None:
+                raise InputError(f"card item {shown(item)}: extra is given twice")
+            extra, extra_item = value, item
+            continue
+        slot = names.get(key)
+        if slot is None:
+            box, column = _column_of(key)
+            if column is not None and box in {c.id for c in rs.categories}:
+                raise InputError(f"card item {shown(item)}: column must be "
+                                 f"1-{len(rs.columns)} (col2:BOX=POINTS or BOX@2=POINTS)")
+            raise InputError(f"card item {shown(item)}: unknown box {shown(name)} (accepted: "
+                             f"{', '.join(c.id for c in rs.categories)}, extra)")
+        col, i, allowed = slot
+        if boxes[col][i] is not None:
+            raise InputError(f"card item {shown(item)}: that box is given twice")
+        if value not in allowed:
+            few = sorted(allowed)
+            more = "" if len(few) <= 12 else ", ..."
+            raise InputError(f"card item {shown(item)}: {rs.categories[i].id} cannot hold "
+                             f"{value} (possible: {', '.join(map(str, few[:12]))}{more})")
+        boxes[col][i] = value
+    card = Scorecard(tuple(tuple(c) for c in boxes), 0)
+    if extra:
+        _check_extra(rs, card, extra, extra_item)
+    return Scorecard(card.boxes, extra or 0)
+
+
+def _column_of(key: str) -> tuple[str, str | None]:
+    """``col2:ones`` / ``ones@2`` -> (``ones``, ``2``); (key, None) without a column."""
+    if key.startswith("col") and ":" in key:
+        prefix, _, box = key.partition(":")
+        return box, prefix[3:]
+    if "@" in key:
+        box, _, suffix = key.partition("@")
+        return box, suffix
+    return key, None
+
+
+def _check_extra(rs: Ruleset, card: Scorecard, extra: int, item: str) -> None:
+    """Extra points are bonuses some filled box earns (whatever rule gives them)."""
+    label = next((t for t in (r.extra_label(rs) for r in rs.special) if t), None)
+    if label is None:
+        raise InputError(f"card item {shown(item)}: {rs.id} has no points outside the boxes "
+                         "(extra=0 or leave it out)")
+    steps: set[int] = set()
+    for col, boxes in enumerate(card.boxes):
+        for i, value in enumerate(boxes):
+            if value:
+                steps |= {p.bonus for p in _probe(rs, col, i, value) if p.bonus > 0}
+    if not steps:
+        raise InputError(f"card item {shown(item)}: no box on this card earns extra points "
+                         f"({label})")
+    step = 0
+    for s in steps:
+        step = gcd(step, s)
+    most = max(steps) * max(0, rs.turns - 1)
+    if extra % step or extra > most:
+        raise InputError(f"card item {shown(item)}: extra points ({label}) come in steps of "
+                         f"{step}, at most {most}")
+
+
+def turns_possible(rs: Ruleset, card: Scorecard) -> range:
+    """The numbers of turns a player can have taken to fill ``card``: the filled boxes,
+    plus one for each repeat a box can hold (a repeat fills no box).
+
+    >>> from yacht.rules import get
+    >>> rs = get("tommys-yahtzee")
+    >>> turns_possible(rs, parse_card(rs, "ones=3"))
+    range(1, 2)
+    >>> turns_possible(rs, parse_card(rs, "ones=3,yahtzee=150"))
+    range(2, 6)
+    """
+    repeats = 0
+    for col, boxes in enumerate(card.boxes):
+        for i, value in enumerate(boxes):
+            if value:
+                cat = rs.categories[i].id
+                each = [p.points for p in _probe(rs, col, i, value)
+                        if p.repeat and p.category == cat and p.column == col and p.points > 0]
+                if each:
+                    repeats += value // min(each)
+    return range(card.filled, card.filled + repeats + 1)
+
+
+# --- the situation notation ---------------------------------------------------------------
+
+class SituationText(NamedTuple):
+    """What :func:`parse_situation` read (``rolls_left`` / ``turn`` None: not given)."""
+
+    dice: tuple[int, ...]
+    rolls_left: int | None
+    turn: int | None
+    card: Scorecard
+
+
+_COUNT = re.compile(r"([rRtT])([0-9]{1,4})")
+
+
+def parse_situation(rs: Ruleset, text: str) -> SituationText:
+    """``DICE rN [tN] [CARD]``: the dice showing (``13356``, ``1,3,3,5,6``, or ``-`` before
+    the first roll), the rolls left, the turns taken, the card.
+
+    >>> from yacht.rules import get
+    >>> parse_situation(get("yatzy"), "1,3,3,5,6 r2 ones=3, fours=12")[:3]
+    ((1, 3, 3, 5, 6), 2, None)
+    """
+    tokens = [t for t in re.split(r"[ \t]+", _strip(text)) if t]
+    if not tokens:
+        raise InputError('an empty situation (write DICE rN [tN] [CARD], e.g. "13356 r2 '
+                         'ones=3")')
+    head = tokens[0]
+    if head == "-":
+        dice: tuple[int, ...] = ()
+    else:
+        if " " in head or not (_is_digits(head.replace(",", "")) or "," in head):
+            raise InputError(f"dice {shown(head)} are not numbers (e.g. {'1' * rs.dice}, or - "
+                             "before the first roll)")
+        dice = parse_dice(head, rs)
+    rolls: int | None = None
+    turn: int | None = None
+    rest: list[str] = []
+    for tok in tokens[1:]:
+        m = _COUNT.fullmatch(tok)
+        if m and not rest:
+            what, n = m.group(1).lower(), int(m.group(2))
+            if what == "r":
+                if rolls is not None:
+                    raise InputError(f"rolls left given twice ({shown(tok)})")
+                rolls = n
+            else:
+                if turn is not None:
+                    raise InputError(f"turn given twice ({shown(tok)})")
+                turn = n
+        else:
+            rest.append(tok)
+    return SituationText(dice, rolls, turn, parse_card(rs, " ".join(rest)))
+
+
+# --- action text ----------------------------------------------------------------------------
+
+def parse_action(text: str, state: State) -> list[Any]:
+    """The commands the line game's notation ``text`` stands for in ``state`` (see
+    :func:`yacht.session.commands.parse_command`, where the notation lives); raises
+    :class:`~yacht.session.commands.ActionError`, an :class:`InputError`."""
+    from yacht.session.commands import parse_command
+
+    return list(parse_command(text, state))
+
+
+# --- players and names --------------------------------------------------------------------
+
+def check_name(text: str) -> str:
+    """A player's name as typed: trimmed, inner runs of spaces made one, 1-20 printable
+    characters (no control characters or escape sequences).
+
+    >>> check_name("Ann\\x1b[31m")
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: player name 'Ann\\x1b[31m' has a control or invisible character ...
+    """
+    bad = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+    if bad is not None:
+        raise InputError(f"player name {shown(text)} has a control or invisible character "
+                         f"({repr(bad)[1:-1]}): a name is printable text")
+    name = re.sub(" +", " ", text.strip(" "))
+    if not name:
+        raise InputError(f"give a name (1-{NAME_LENGTH} characters)")
+    if len(name) > NAME_LENGTH:
+        raise InputError(f"player name {shown(name)} is longer than {NAME_LENGTH} characters")
+    return name
+
+
+def check_names(names: Iterable[str]) -> list[str]:
+    """Names of one game: each checked, none twice (in any case).
+
+    >>> check_names(["Ann", "ann"])
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: two players are called 'ann': give each player a different name
+    """
+    out: list[str] = []
+    seen: set[str] = set()
+    for raw in names:
+        name = check_name(raw)
+        key = name.casefold()
+        if key in seen:
+            raise InputError(f"two players are called {shown(name)}: give each player a "
+                             "different name")
+        seen.add(key)
+        out.append(name)
+    return out
+
+
+def parse_players(text: str) -> list[tuple[str, str]]:
+    """``"Ann,Bob,cpu:expert,Max=cpu:beginner"`` -> ``[(name, kind), ...]`` with kind
+    ``person`` or a computer level; 1-8 players, names checked by :func:`check_name` and
+    none twice. A computer without a name is called after its level (numbered when
+    there are more of one level).
+
+    >>> parse_players("Ann, cpu:expert, cpu:expert")
+    [('Ann', 'person'), ('Expert', 'expert'), ('Expert 2', 'expert')]
+    """
+    from yacht.strategy.base import DEFAULT_LEVEL, PLAYER_LEVELS
+
+    items = [_strip(t) for t in text.split(",")]
+    if not _strip(text) or any(not t for t in items):
+        raise InputError(f"players {shown(text)}: give names separated by commas, "
+                         "e.g. Ann,Bob,cpu:expert")
+    if len(items) > MAX_PLAYERS:
+        raise InputError(f"{len(items)} players is not allowed (accepted: 1-{MAX_PLAYERS})")
+    levels = f"cpu, cpu:{', cpu:'.join(PLAYER_LEVELS)}"
+    seats: list[tuple[str | None, str]] = []
+    for item in items:
+        name, sep, kind = item.partition("=")
+        low = item.lower()
+        if not sep:
+            name, kind = ("", item) if low == "cpu" or low.startswith("cpu:") else (item,
+                                                                                 "person")
+        kind = _strip(kind).lower()
+        if kind == "cpu" or kind.startswith("cpu:"):
+            level = _strip(kind[4:]) if kind != "cpu" else DEFAULT_LEVEL
+            if level not in PLAYER_LEVELS and level != "random":
+                raise InputError(f"unknown computer level {shown(level)} (accepted: {levels})")
+            kind = level
+        elif kind != "person":
+            raise InputError(f"player {shown(item)}: a kind is person or cpu:LEVEL "
+                             f"({levels})")
+        seats.append((check_name(name) if _strip(name) else None, kind))
+    taken = {n.casefold() for n, _ in seats if n is not None}
+    out: list[tuple[str, str]] = []
+    for given, kind in seats:
+        if given is None:
+            base = given = kind.capitalize()
+            k = 2
+            while given.casefold() in taken:
+                given, k = f"{base} {k}", k + 1
+            taken.add(given.casefold())
+        out.append((given, kind))
+    check_names(n for n, _ in out)
+    return out
+
+
+# --- ids ------------------------------------------------------------------------------------
+
+def parse_game_id(text: str) -> str:
+    """A game id or the start of one: 1-12 hex digits, any case -> lower case.
+
+    >>> parse_game_id(" 3F2a ")
+    '3f2a'
+    """
+    p = _strip(text).lower() if text.isascii() else text
+    if not p or len(p) > ID_LENGTH or not all(c in _HEX for c in p):
+        raise InputError(f"{shown(text)} is not a game id (1-{ID_LENGTH} hex digits, see "
+                         "`yacht resume`)")
+    return p
+
+
+def parse_table_id(text: str) -> str:
+    """A table id: exactly 12 hex digits, any case -> lower case.
+
+    >>> parse_table_id("0123456789AB")
+    '0123456789ab'
+    """
+    p = _strip(text).lower() if text.isascii() else text
+    if len(p) != ID_LENGTH or not all(c in _HEX for c in p):
+        raise InputError(f"{shown(text)} is not a table id ({ID_LENGTH} hex digits)")
+    return p
+
+
+# --- paths ----------------------------------------------------------------------------------
+
+def parse_in_path(text: str, what: str = "file") -> Path:
+    """A file to read: not empty, no NUL character.
+
+    >>> parse_in_path("game.json")
+    PosixPath('game.json')
+    """
+    if not text or "\x00" in text:
+        raise InputError(f"{what} {shown(text)} is not a file name")
+    return Path(text)
+
+
+def parse_out_path(text: str, what: str = "--out") -> Path:
+    """A file to write: a name of its own (not empty, not a folder, no control characters).
+
+    >>> parse_out_path("")
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: --out '': give a file name, e.g. game.json
+    """
+    if not _strip(text):
+        raise InputError(f"{what} {shown(text)}: give a file name, e.g. game.json")
+    bad = next((ch for ch in text if ch != " " and not ch.isprintable()
+                and not 0xDC80 <= ord(ch) <= 0xDCFF), None)
+    if bad is not None:
+        raise InputError(f"{what} {shown(text)}: a file name without control characters "
+                         f"({repr(bad)[1:-1]})")
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.name in ("", ".", "..") or path.is_dir():
+        raise InputError(f"{what} {shown(text)} is a folder; give a file name, e.g. game.json")
+    return path
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _depth_ok(text: str, limit: int) -> bool:
+    """Whether JSON ``text`` nests arrays and objects at most ``limit`` deep."""
+    if text.count("[") + text.count("{") <= limit:
+        return True
+    depth = 0
+    for m in _JSON_TOKEN.finditer(text):
+        ch = m.group()
+        if ch in "[{":
+            depth += 1
+            if depth > limit:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def read_json(path: Path, what: str = "file", max_bytes: int = RECORD_BYTES,
+              max_depth: int = JSON_DEPTH) -> Any:
+    """The JSON value in ``path`` (UTF-8, at most ``max_bytes``, nested at most
+    ``max_depth`` deep); InputError naming the problem otherwise."""
+    name = shown(str(path), 80)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as e:
+        raise InputError(f"cannot read {name}: {e.strerror or e}") from None
+    except ValueError:
+        raise InputError(f"{what} {name} is not a file name") from None
+    if len(data) > max_bytes:
+        raise InputError(f"{name} is larger than {max_bytes // 2**20} MB: not a {what}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{name} is not a text file") from None
+    if not _depth_ok(text, max_depth):
+        raise InputError(f"{name} nests deeper than {max_depth} levels: not a {what}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{name}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    except (ValueError, RecursionError) as e:
+        raise InputError(f"{name}: not valid JSON ({printable(str(e))[:80]})") from None
+
+
+def read_record(text: str) -> Record:
+    """The game record in the file ``text`` names (``yacht replay FILE``), checked: it
+    replays."""
+    from yacht.engine import Record
+
+    path = parse_in_path(text)
+    obj = read_json(path, "game record")
+    try:
+        return Record.from_json(obj)
+    except (ValueError, LookupError, TypeError, AttributeError, RecursionError) as e:
+        raise InputError(f"{shown(str(path), 80)}: {printable(str(e))[:200]}") from None
