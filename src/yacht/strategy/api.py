@@ -247,6 +247,10 @@ class SolvedVariant:
         self._cards_by_text: OrderedDict[str, tuple[Scorecard, int, int, float]] = OrderedDict()
         self._lock = threading.Lock()
         self._fast = self._fast_tables()
+        from .solver.single import native_advisor
+
+        # the C extension's single-situation calls (None: the Python paths below)
+        self._native: Any = native_advisor(self.solution)
 
     def __repr__(self) -> str:
         opts = ",".join(f"{k}={v}" for k, v in self.ruleset.option_values.items())
@@ -286,6 +290,9 @@ class SolvedVariant:
 
     def value(self, where: Where = None) -> float:
         """The expected final total of the situation under optimal play."""
+        got = self._native_best(where)
+        if got is not None:
+            return got.value
         s = self._situation(where)
         if s.card.complete:
             return float(self.ruleset.totals(s.card).grand)
@@ -295,11 +302,23 @@ class SolvedVariant:
 
     def best(self, where: Where) -> Option:
         """The best option of a situation with dice showing."""
+        got = self._native_best(where)
+        if got is not None:
+            return got
         return self.options(where)[0]
 
     def options(self, where: Where) -> list[Option]:
         """Every distinct keep (keeping all dice is scoring) and every allowed box, with
         its expected final total, best first."""
+        native = self._native
+        if native is not None:
+            got: list[Option] | None = None
+            if type(where) is str:
+                got = native.options_text(where)
+            elif type(where) is Situation and where.ruleset is self.ruleset:
+                got = native.options(where.card, where.turn, where.dice, where.rolls_left)
+            if got is not None:
+                return got
         if isinstance(where, str) and self._fast is not None:
             got = self._text_fast(where)
             if got is not None:
@@ -317,7 +336,21 @@ class SolvedVariant:
         return [Option(r.kind, r.keep, r.category, r.column, r.expected, r.loss)
                 for r in ranked]
 
-    # the fast path: the batch kernel on one situation, no engine objects
+    def _native_best(self, where: Where) -> Option | None:
+        """The best option from the C extension in one call, or None (no dice, a full card,
+        the forced first turn, loose notation, no extension: the general path)."""
+        native = self._native
+        if native is None:
+            return None
+        if type(where) is str:
+            got: Option | None = native.best_text(where)
+            return got
+        if type(where) is Situation and where.ruleset is self.ruleset:
+            got = native.best(where.card, where.turn, where.dice, where.rolls_left)
+            return got
+        return None
+
+    # the fast path in Python: the batch kernel on one situation, no engine objects
     def _fast_tables(self) -> tuple[Any, ...] | None:
         from .solver.batch import supported
         from .solver.dice import proper_subsets

@@ -444,44 +444,53 @@ static int64_t best_place(const Tables *T, int64_t m, int64_t u, int64_t flag, i
 /* ------------------------------------------------------------------------- */
 /* One state's turn (the advisor's keep values, one-game self-play)           */
 
+/* The best placement of outcome d in state (m, u, flag): rep is the repeat box's
+ * points (0: none), xself the state's own value (the repeat leaves the card). */
+static inline double e0_one(const Tables *T, int64_t m, int64_t u, int64_t flag, int64_t rep,
+                            double xself, int64_t d, const double *V)
+{
+    const int64_t U = T->U, A = astride(T);
+    int64_t restrict_;
+    int lower_only, jok;
+    joker_rules(T, m, d, &restrict_, &lower_only, &jok);
+    const int64_t extra = yacht_extra(T, m, flag, d);
+    double best = NEG;
+    for (int64_t b = 0; b < T->nbox; b++) {
+        if ((m >> b) & 1)
+            continue;
+        int64_t g, u2, f2;
+        if (place_box(T, u, flag, d, b, restrict_, lower_only, jok, extra, &g, &u2, &f2)) {
+            const double v = (double)g + V[(m | ((int64_t)1 << b)) * A + f2 * U + u2];
+            if (v > best)
+                best = v;
+        }
+    }
+    if (T->is_yacht[d] && rep > 0 && (double)rep + xself > best)
+        best = (double)rep + xself;
+    return best;
+}
+
 /* E0[d]: the best placement of every outcome in state (m, a). */
 static void e0_scalar(const Tables *T, int64_t m, int64_t a, const double *V, double *E0)
 {
     const int64_t U = T->U, A = astride(T), u = a % U, flag = a / U;
     const int64_t rep = repeat_points(T, m);
     const double xself = V[m * A + a];
-    for (int64_t d = 0; d < T->nfull; d++) {
-        int64_t restrict_;
-        int lower_only, jok;
-        joker_rules(T, m, d, &restrict_, &lower_only, &jok);
-        const int64_t extra = yacht_extra(T, m, flag, d);
-        double best = NEG;
-        for (int64_t b = 0; b < T->nbox; b++) {
-            if ((m >> b) & 1)
-                continue;
-            int64_t g, u2, f2;
-            if (place_box(T, u, flag, d, b, restrict_, lower_only, jok, extra, &g, &u2, &f2)) {
-                const double v = (double)g + V[(m | ((int64_t)1 << b)) * A + f2 * U + u2];
-                if (v > best)
-                    best = v;
-            }
-        }
-        if (T->is_yacht[d] && rep > 0 && (double)rep + xself > best)
-            best = (double)rep + xself;
-        E0[d] = best;
-    }
+    for (int64_t d = 0; d < T->nfull; d++)
+        E0[d] = e0_one(T, m, u, flag, rep, xself, d, V);
 }
 
 /* Ks[j * nall + k]: the value of keeping k and rolling the rest with j rolls
  * left after that roll; on the outcome rows, Ks[j] holds the best with j rolls
- * left (E0 at j = 0). Ks[(rolls - 1) * nall] is the turn's value. */
-static void keep_levels(const Tables *T, const double *E0, double *Ks)
+ * left (E0 at j = 0). Ks[(rolls - 1) * nall] is the turn's value. Only the
+ * first `levels` levels (j < levels) are computed. */
+static void keep_levels(const Tables *T, const double *E0, double *Ks, int64_t levels)
 {
     const int64_t fs = T->full_start, nall = T->nall, F = T->faces;
     const double inv = 1.0 / (double)F;
     for (int64_t i = 0; i < T->nfull; i++)
         Ks[fs + i] = E0[i];
-    for (int64_t level = 0; level < T->rolls; level++) {
+    for (int64_t level = 0; level < levels; level++) {
         double *K = Ks + level * nall;
         for (int64_t s = fs - 1; s >= 0; s--) {
             double acc = 0.0;
@@ -489,14 +498,20 @@ static void keep_levels(const Tables *T, const double *E0, double *Ks)
                 acc += K[T->up[s * F + f]];
             K[s] = acc * inv;
         }
-        if (level == T->rolls - 1)
+        if (level == levels - 1)
             break;
         double *nx = Ks + (level + 1) * nall;
         memcpy(nx, K, (size_t)nall * sizeof(double));
-        for (int64_t i = 0; i < T->npairs; i++) {
-            const int64_t s = T->pairs[2 * i], t = T->pairs[2 * i + 1];
-            if (nx[t] > nx[s])
-                nx[s] = nx[t];
+        /* nx[s] = the best of s and everything inside it: the pairs (s, s minus one
+         * die) come by s ascending, so a run of one s reads finished rows only */
+        for (int64_t i = 0; i < T->npairs;) {
+            const int64_t s = T->pairs[2 * i];
+            double best = nx[s];
+            for (; i < T->npairs && T->pairs[2 * i] == s; i++) {
+                const double v = nx[T->pairs[2 * i + 1]];
+                best = v > best ? v : best;
+            }
+            nx[s] = best;
         }
     }
 }
@@ -654,7 +669,7 @@ static int play_one_chunk(const Tables *T, const Play *P, int64_t g_lo, int64_t 
         int first = P->d0 >= 0;
         while (m != full) {
             e0_scalar(T, m, flag * U + u, P->V, E0);
-            keep_levels(T, E0, Ks);
+            keep_levels(T, E0, Ks, T->rolls);
             const int64_t d = play_turn_dice(T, Ks, 1, 0, first ? P->d0 : -1,
                                              first ? P->r0 : T->rolls - 1, &rng, cnt);
             first = 0;
@@ -1413,7 +1428,7 @@ static PyObject *py_state_turn(PyObject *mod, PyObject *args)
         || buf_get(Ko, &b[2], "Ks", 'd', T->rolls * T->nall, 1) < 0)
         goto done;
     e0_scalar(T, m, a, b[0].b.buf, b[1].b.buf);
-    keep_levels(T, b[1].b.buf, b[2].b.buf);
+    keep_levels(T, b[1].b.buf, b[2].b.buf, T->rolls);
     ret = Py_None;
     Py_INCREF(ret);
 done:
@@ -1586,6 +1601,11 @@ done:
 }
 
 /* ------------------------------------------------------------------------- */
+/* Single situations for Python (the Advisor type)                            */
+
+#include "_native_advice.h"
+
+/* ------------------------------------------------------------------------- */
 
 static int cpu_ok(void)
 {
@@ -1650,7 +1670,7 @@ PyMODINIT_FUNC PyInit__native(void)
                         "yacht's native solver was compiled for another processor");
         return NULL;
     }
-    if (PyType_Ready(&TablesType) < 0)
+    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&AdvisorType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL)
@@ -1658,7 +1678,7 @@ PyMODINIT_FUNC PyInit__native(void)
 #ifndef YACHT_SOURCE_HASH
 #define YACHT_SOURCE_HASH ""
 #endif
-    if (PyModule_AddIntConstant(m, "API_VERSION", 1) < 0
+    if (PyModule_AddIntConstant(m, "API_VERSION", 2) < 0
         || PyModule_AddStringConstant(m, "SOURCE_HASH", YACHT_SOURCE_HASH) < 0) {
         Py_DECREF(m);
         return NULL;
@@ -1666,6 +1686,12 @@ PyMODINIT_FUNC PyInit__native(void)
     Py_INCREF(&TablesType);
     if (PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0) {
         Py_DECREF(&TablesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&AdvisorType);
+    if (PyModule_AddObject(m, "Advisor", (PyObject *)&AdvisorType) < 0) {
+        Py_DECREF(&AdvisorType);
         Py_DECREF(m);
         return NULL;
     }

@@ -42,7 +42,7 @@ class BackendUnavailable(RuntimeError):
 _NATIVE: list[ModuleType | None] = []
 
 
-API_VERSION = 1  # of _native.c's entry points
+API_VERSION = 2  # of _native.c's entry points
 
 
 def native_module() -> ModuleType | None:
@@ -65,7 +65,7 @@ def _current(mod: ModuleType) -> bool:
 
     here = Path(__file__).parent
     stale = getattr(mod, "API_VERSION", None) != API_VERSION
-    sources = [here / "_native.c", here / "_native_tile.h"]
+    sources = [here / "_native.c", here / "_native_tile.h", here / "_native_advice.h"]
     built = getattr(mod, "SOURCE_HASH", "")
     if not stale and built and all(p.exists() for p in sources):
         h = hashlib.sha256()

@@ -26,7 +26,7 @@ from .spec import Spec, compile_ruleset
 from .tables import padded_stride, placement_rows, scores_ok, tile_width, wide_ok
 
 __all__ = ["Plan", "Solution", "build_plan", "clear_memory_cache", "is_ready",
-           "reachable_states", "solve"]
+           "memory_solution", "reachable_states", "solve"]
 
 Progress = Callable[[int, int], None]
 F64 = npt.NDArray[np.float64]
@@ -277,6 +277,7 @@ class Solution:
     _turns: OrderedDict[tuple[int, int], tuple[F64, F64]] = field(
         default_factory=OrderedDict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _advisor: list[Any] = field(default_factory=list, repr=False)  # see single.py
 
     def __post_init__(self) -> None:
         # the kernels read float64 tables (big tables are float32 on disk only)
@@ -346,6 +347,8 @@ class Solution:
 
 
 _MEMORY: dict[str, Solution] = {}
+# ruleset objects already matched to a solution in _MEMORY: id -> (ruleset, solution)
+_SEEN: dict[int, tuple[Ruleset, Solution]] = {}
 _LOCKS: dict[str, threading.Lock] = {}
 _LOCKS_LOCK = threading.Lock()
 
@@ -361,6 +364,7 @@ def _key_lock(key: str) -> threading.Lock:
 def clear_memory_cache() -> None:
     """Forget the solutions kept in this process (the disk cache stays)."""
     _MEMORY.clear()
+    _SEEN.clear()
 
 
 def _bar(label: str) -> Progress:
@@ -380,14 +384,25 @@ def _too_big(spec: Spec) -> bool:
 
 
 def _memory_hit(ruleset: Ruleset, spec: Spec | None = None) -> Solution | None:
+    seen = _SEEN.get(id(ruleset))
+    if seen is not None and seen[0] is ruleset:
+        return seen[1]
     hit = _MEMORY.get(ruleset.key)
     if hit is None:
         return None
     if hit.ruleset == ruleset:
+        if len(_SEEN) > 256:
+            _SEEN.clear()
+        _SEEN[id(ruleset)] = (ruleset, hit)
         return hit
     if spec is not None and hit.spec.fingerprint() == spec.fingerprint():
         return hit
     return None
+
+
+def memory_solution(ruleset: Ruleset) -> Solution | None:
+    """The solution of ``ruleset`` if this process holds it (never loads or builds)."""
+    return _memory_hit(ruleset)
 
 
 def is_ready(ruleset: Ruleset, estimate: bool = True) -> bool:
@@ -441,6 +456,7 @@ def solve(ruleset: Ruleset, *, cache: bool = True, progress: bool | Progress = F
         else:
             sol = _load_or_build(ruleset, spec, cache, progress, workers)
         _MEMORY[key] = sol
+        _SEEN.clear()
         return sol
 
 
