@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, Row, and_, delete, func, insert, select, update
@@ -30,7 +31,7 @@ from yacht.rules import Ruleset
 
 from . import opening
 from .errors import StoreError, describe_db_error, is_locked_error
-from .schema import actions, decision_losses, games, results, web_tables
+from .schema import HEAD, actions, decision_losses, games, results, web_tables
 
 __all__ = ["GameInfo", "PlayerStats", "ScoreEntry", "SeatRow", "Store", "TableRow", "open_store"]
 
@@ -161,22 +162,35 @@ def _dump(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), sort_keys=True)
 
 
-def open_store(url: str | None = None) -> Store:
+def open_store(url: str | None = None, readonly: bool = False) -> Store:
     """Open (creating and migrating when needed) the store at ``url``.
 
     ``None`` means ``$YACHT_DB``, else the SQLite file in the user data
     directory. Raises :class:`StoreError` with a one-line message.
 
+    ``readonly``: only read. An SQLite file is then neither created, migrated
+    nor written, and nothing is created beside it (no -wal/-shm files), so a
+    read-only file or folder can be read: a missing file reads as an empty
+    store, one of an older schema is read from a migrated copy in memory.
+    Writing to such a store raises StoreError.
+
     >>> import tempfile, os
     >>> with open_store(os.path.join(tempfile.mkdtemp(), "t.db")) as s:
     ...     s.unfinished_games()
     []
+    >>> folder = tempfile.mkdtemp()
+    >>> with open_store(os.path.join(folder, "none.db"), readonly=True) as s:
+    ...     s.unfinished_games(), os.listdir(folder)
+    ([], [])
     """
     target = opening.resolve(url)
+    if readonly and target.path is not None:
+        return _open_readonly(target, target.path)
     created = False
     if target.path is not None:
         if target.path.exists():
             opening.inspect_sqlite_file(target.path)
+            opening.check_writable(target.path)
         else:
             opening.create_sqlite_file(target.path, make_dirs=target.is_default)
             created = True
@@ -191,7 +205,25 @@ def open_store(url: str | None = None) -> Store:
         engine.dispose()
         _remove_if_new(target, created)
         raise StoreError(describe_db_error(e, target.location, "opening")) from None
-    return Store(engine, target, backup)
+    return Store(engine, target, backup, readonly=readonly)
+
+
+def _open_readonly(target: opening.Target, path: Path) -> Store:
+    """The SQLite file at ``path``, for reading only (see :func:`open_store`)."""
+    if not path.exists():
+        return Store(opening.make_memory_engine(), target, readonly=True)
+    revision = opening.inspect_sqlite_file(path)
+    if revision is None:
+        return Store(opening.make_memory_engine(), target, readonly=True)
+    if revision == HEAD:
+        return Store(opening.make_readonly_engine(path), target, readonly=True)
+    engine = opening.make_memory_engine(copy_of=path)
+    try:
+        opening.migrate(engine, opening.Target(target.url, None, target.location, False))
+    except (SQLAlchemyError, OSError) as e:
+        engine.dispose()
+        raise StoreError(describe_db_error(e, target.location, "reading")) from None
+    return Store(engine, target, readonly=True)
 
 
 def _remove_if_new(target: opening.Target, created: bool) -> None:
@@ -210,9 +242,12 @@ def _remove_if_new(target: opening.Target, created: bool) -> None:
 class Store:
     """Saved games, high scores and statistics in one SQL database (see API.md)."""
 
-    def __init__(self, engine: Engine, target: opening.Target, backup: str | None = None):
+    def __init__(self, engine: Engine, target: opening.Target, backup: str | None = None,
+                 readonly: bool = False):
         self._engine = engine
         self._target = target
+        #: opened for reading only: every write raises StoreError
+        self.readonly = readonly
         #: the copy made before migrating an older file, if one was made now
         self.backup: str | None = backup
 
@@ -233,6 +268,9 @@ class Store:
     # --- transactions --------------------------------------------------------
     def _tx(self, fn: Callable[[Connection], T], doing: str = "writing") -> T:
         """Run ``fn`` in one transaction; retried while SQLite reports the file locked."""
+        if self.readonly and doing != "reading":
+            raise StoreError(f"{self.location} was opened for reading only; "
+                             "it cannot be written now")
         for attempt in range(_RETRIES):
             try:
                 with self._engine.begin() as conn:
@@ -534,9 +572,12 @@ class Store:
     # --- reading ----------------------------------------------------------------
     def resolve_id(self, prefix: str) -> str:
         """The full id of the one game whose id starts with ``prefix``."""
-        p = prefix.strip().lower()
-        if not p or not all(c in "0123456789abcdef" for c in p):
-            raise StoreError(f"{prefix!r} is not a game id (hex digits, see `yacht resume`)")
+        from yacht.parsing import InputError, parse_game_id
+
+        try:
+            p = parse_game_id(prefix)
+        except InputError as e:
+            raise StoreError(str(e)) from None
 
         def go(conn: Connection) -> str:
             ids = list(conn.execute(select(games.c.id).where(games.c.id.startswith(p))

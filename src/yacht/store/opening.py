@@ -17,12 +17,13 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import NullPool, StaticPool
 
 from .errors import StoreError, describe_db_error
-from .schema import HEAD, REVISIONS
+from .schema import HEAD, REVISIONS, metadata
 
-__all__ = ["DEFAULT_FILENAME", "Target", "default_path", "make_engine", "migrate", "resolve"]
+__all__ = ["DEFAULT_FILENAME", "Target", "check_writable", "default_path", "make_engine",
+           "make_memory_engine", "make_readonly_engine", "migrate", "resolve"]
 
 DEFAULT_FILENAME = "yacht.sqlite3"
 _OURS = {"games", "actions", "results", "decision_losses", "alembic_version"}
@@ -129,13 +130,8 @@ def inspect_sqlite_file(path: Path) -> str | None:
         return None
     if not head.startswith(_SQLITE_MAGIC):
         raise StoreError(f"{loc} is not a yacht database (not an SQLite file)")
-    # Without a -wal file nobody has the database open: read it as immutable, which
-    # creates no -wal/-shm files either. With one, read it the normal way (read-only).
-    live = path.with_name(path.name + "-wal").exists()
-    uri = "file:" + urllib.parse.quote(str(path)) + ("?mode=ro" if live else
-                                                     "?mode=ro&immutable=1")
     try:
-        con = sqlite3.connect(uri, uri=True, timeout=30)
+        con = _readonly_connection(path)
     except sqlite3.Error as e:
         raise StoreError(describe_db_error(e, loc, "reading")) from None
     try:
@@ -153,6 +149,34 @@ def inspect_sqlite_file(path: Path) -> str | None:
     finally:
         con.close()
     return _classify(loc, tables, version)
+
+
+def _readonly_connection(path: Path) -> sqlite3.Connection:
+    """A connection that only reads ``path`` and creates nothing beside it.
+
+    Without a -wal file nobody has the database open: it is read as immutable, which
+    needs no -wal/-shm files (so it works in a read-only folder too). With one, it is
+    read the normal way, read-only (the -shm file is there already).
+    """
+    live = path.with_name(path.name + "-wal").exists()
+    uri = "file:" + urllib.parse.quote(str(path)) + ("?mode=ro" if live else
+                                                     "?mode=ro&immutable=1")
+    return sqlite3.connect(uri, uri=True, timeout=30, check_same_thread=False)
+
+
+def check_writable(path: Path) -> None:
+    """StoreError (one line) when the existing database ``path`` cannot be written: the
+    file is read-only, or its folder is, where SQLite keeps its -wal and -shm files."""
+    folder = path.parent
+    if not os.access(path, os.W_OK):
+        raise StoreError(f"{path} cannot be written (the file is read-only); commands "
+                         "that only read it (yacht scores, stats, resume --show) still work")
+    needed = [path.with_name(path.name + s) for s in ("-wal", "-shm")]
+    if not all(p.exists() and os.access(p, os.W_OK) for p in needed) \
+            and not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreError(f"{path} cannot be written (its folder {folder} is read-only, and "
+                         "SQLite keeps its -wal and -shm files there); commands that only "
+                         "read it (yacht scores, stats, resume --show) still work")
 
 
 def create_sqlite_file(path: Path, make_dirs: bool) -> None:
@@ -232,16 +256,47 @@ def make_engine(target: Target) -> Engine:
     return engine
 
 
-def _sqlite_events(engine: Engine, wal: bool) -> None:
+def make_readonly_engine(path: Path) -> Engine:
+    """An engine that only reads the SQLite file ``path`` (see :func:`_readonly_connection`):
+    no journal mode set, no write lock taken, nothing created beside the file."""
+    engine = create_engine("sqlite://", creator=lambda: _readonly_connection(path),
+                           poolclass=NullPool)
+    _sqlite_events(engine, wal=False, readonly=True)
+    return engine
+
+
+def make_memory_engine(copy_of: Path | None = None) -> Engine:
+    """A private in-memory database: a copy of the file ``copy_of`` (read without writing
+    it), or an empty one with the current schema."""
+    mem = sqlite3.connect(":memory:", check_same_thread=False)
+    if copy_of is not None:
+        try:
+            src = _readonly_connection(copy_of)
+            try:
+                src.backup(mem)
+            finally:
+                src.close()
+        except sqlite3.Error as e:
+            mem.close()
+            raise StoreError(describe_db_error(e, str(copy_of), "reading")) from None
+    engine = create_engine("sqlite://", creator=lambda: mem, poolclass=StaticPool)
+    _sqlite_events(engine, wal=False)
+    if copy_of is None:
+        metadata.create_all(engine)
+    return engine
+
+
+def _sqlite_events(engine: Engine, wal: bool, readonly: bool = False) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_con: Any, _record: Any) -> None:
         dbapi_con.isolation_level = None  # we issue BEGIN ourselves
         cur = dbapi_con.cursor()
         try:
             cur.execute("PRAGMA busy_timeout = 30000")
-            if wal:
+            if wal and not readonly:
                 cur.execute("PRAGMA journal_mode = WAL")
-            cur.execute("PRAGMA synchronous = FULL")
+            if not readonly:
+                cur.execute("PRAGMA synchronous = FULL")
             cur.execute("PRAGMA foreign_keys = ON")
         finally:
             cur.close()
@@ -249,7 +304,7 @@ def _sqlite_events(engine: Engine, wal: bool) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         # take the write lock at the start: no deadlock-prone lock upgrades
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
 
 
 def _server_revision(conn: Connection, location: str) -> str | None:

@@ -12,8 +12,11 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args
+from yacht.parsing import parse_game_id, parse_out_path, printable
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from yacht.session.table import Table
     from yacht.store import Store
 
@@ -62,21 +65,23 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_stats)
 
 
-def _open(args: argparse.Namespace) -> Store:
+def _open(args: argparse.Namespace, readonly: bool) -> Store:
+    """The store of ``--db``; ``readonly`` for commands that only read (they then work on
+    a read-only file or folder and create nothing)."""
     from yacht.store import StoreError, open_store
 
     try:
-        return open_store(args.db)
+        return open_store(args.db, readonly=readonly)
     except StoreError as e:
         raise CliError(str(e)) from None
 
 
-def _run(args: argparse.Namespace, fn: Any) -> int:
+def _run(args: argparse.Namespace, fn: Any, readonly: bool = True) -> int:
     from yacht.session import SessionError
     from yacht.session.commands import ActionError
     from yacht.store import StoreError
 
-    store = _open(args)
+    store = _open(args, readonly)
     try:
         return int(fn(store))
     except (StoreError, ActionError, SessionError) as e:
@@ -108,7 +113,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
             if not t["entries"]:
                 print("  no scores yet")
             for e in t["entries"]:
-                print(f"  {e['rank']:>2}. {e['name']:<20} {e['score']:>5}  "
+                print(f"  {e['rank']:>2}. {printable(e['name']):<20} {e['score']:>5}  "
                       f"{e['date'][:10]}  game {e['game_id']}")
         return 0
 
@@ -117,15 +122,21 @@ def cmd_scores(args: argparse.Namespace) -> int:
 
 # --- resume ---------------------------------------------------------------------
 def cmd_resume(args: argparse.Namespace) -> int:
-    if args.id is None and (args.action or args.delete or args.export):
+    given = [v for v in (args.action, args.delete or None, args.export) if v is not None]
+    if args.id is None and given:
         raise CliError("--action, --delete and --export need a game ID (see `yacht resume`)")
-    if sum(bool(x) for x in (args.action, args.delete, args.export)) > 1:
+    if len(given) > 1:
         raise CliError("give only one of --action, --delete, --export")
+    prefix = parse_game_id(args.id) if args.id is not None else None
+    export = parse_out_path(args.export, "--export") if args.export is not None else None
+    opens = (prefix is not None and not (args.show or args.json or export is not None)
+             and sys.stdin.isatty() and sys.stdout.isatty())
+    writes = args.action is not None or args.delete or opens
 
     def go(store: Store) -> int:
-        if args.id is None:
+        if prefix is None:
             return _list_games(store, args)
-        game_id = store.resolve_id(args.id)
+        game_id = store.resolve_id(prefix)
         if args.delete:
             store.delete_game(game_id)
             if args.json:
@@ -133,19 +144,19 @@ def cmd_resume(args: argparse.Namespace) -> int:
             else:
                 print(f"Game {game_id} deleted.")
             return 0
-        if args.export:
-            return _export(store, game_id, args)
+        if export is not None:
+            return _export(store, game_id, export, args)
         if args.action is not None:
             return _act(store, game_id, args)
         if args.json:
             emit_json(_game_json(store, game_id))
             return 0
-        if not args.show and sys.stdin.isatty() and sys.stdout.isatty():
+        if opens:
             return _open_game(store, game_id)
         print(_show_game(store, game_id))
         return 0
 
-    return _run(args, go)
+    return _run(args, go, readonly=not writes)
 
 
 def _table(store: Store, game_id: str) -> Table:
@@ -156,7 +167,8 @@ def _table(store: Store, game_id: str) -> Table:
 
 def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     """One action in the notation, played at the table and saved; the game as it is then."""
-    from yacht.session.commands import command_text, parse_command
+    from yacht.parsing import parse_action, shown
+    from yacht.session.commands import command_text
     from yacht.session.table import LOCAL, Refused
 
     if store.game_info(game_id).finished is not None:
@@ -164,11 +176,11 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     table = _table(store, game_id)
     state = table.session.state
     start = len(state.log)
-    commands = parse_command(args.action, table.view().state)
+    commands = parse_action(args.action, table.view().state)
     try:
         table.act(LOCAL, *commands)
     except Refused as refused:
-        raise CliError(f"{args.action.strip()!r} is not allowed now: {refused}") from None
+        raise CliError(f"{shown(args.action.strip())} is not allowed now: {refused}") from None
     entries = list(table.view().new_entries)
     rs = table.ruleset
     applied = [command_text(a, rs) for a in state.log[start:]]
@@ -206,7 +218,8 @@ def _list_games(store: Store, args: argparse.Namespace) -> int:
         return 0
     print(f"{'id':<12}  {'variant':<28} {'turn':>7}  {'last played':<16}  players")
     for g in games:
-        names = ", ".join(p.name + ("*" if p.is_computer else "") for p in g.players)
+        names = ", ".join(printable(p.name) + ("*" if p.is_computer else "")
+                          for p in g.players)
         when = g.last_played.strftime("%Y-%m-%d %H:%M")
         turn = f"{g.turn}/{g.turns}"
         print(f"{g.id:<12}  {g.key:<28} {turn:>7}  {when:<16}  {names}")
@@ -235,7 +248,7 @@ def _show_game(store: Store, game_id: str) -> str:
     info = store.game_info(game_id)
     state = store.load_state(game_id)
     rs = state.ruleset
-    names = [p.name for p in state.players]
+    names = [printable(p.name) for p in state.players]
     when = info.last_played.strftime("%Y-%m-%d %H:%M UTC")
     lines = [f"Game {info.id}: {rs.name} ({rs.key}), {', '.join(names)} - "
              f"turn {info.turn}/{info.turns}, last played {when}"]
@@ -248,7 +261,7 @@ def _show_game(store: Store, game_id: str) -> str:
                                                                          strict=True)))
         return "\n".join(lines)
     me = state.players[state.current]
-    who = f"{me.name}" + (f" (computer, {me.level})" if me.is_computer else "")
+    who = printable(me.name) + (f" (computer, {me.level})" if me.is_computer else "")
     lines.append(f"On turn: {who}")
     if state.dice:
         chosen = (" - chosen to roll again: " + ",".join(str(p + 1) for p in sorted(state.chosen))
@@ -261,21 +274,19 @@ def _show_game(store: Store, game_id: str) -> str:
     return "\n".join(lines)
 
 
-def _export(store: Store, game_id: str, args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+def _export(store: Store, game_id: str, path: Path, args: argparse.Namespace) -> int:
     rec = store.load_record(game_id)
-    path = Path(args.export)
-    if path.exists():
-        raise CliError(f"{path} exists; choose another file (it is never overwritten)")
+    name = printable(str(path))
+    if path.exists() or path.is_symlink():
+        raise CliError(f"{name} exists; choose another file (it is never overwritten)")
     try:
         rec.save(path)
     except OSError as e:
-        raise CliError(f"cannot write {path}: {e.strerror or e}") from None
+        raise CliError(f"cannot write {name}: {e.strerror or e}") from None
     if args.json:
         emit_json({"id": game_id, "file": str(path)})
     else:
-        print(f"Game {game_id} written to {path} (`yacht replay {path}`).")
+        print(f"Game {game_id} written to {name} (`yacht replay {name}`).")
     return 0
 
 
@@ -289,7 +300,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             emit_json(stats_json(store, args.player, args.computers))
             return 0
         if not rows:
-            who = f" for {args.player}" if args.player else ""
+            who = f" for {printable(args.player)}" if args.player else ""
             print(f"No finished games{who}.")
             return 0
         print(f"{'player':<16} {'variant':<28} {'games':>5} {'wins':>7} {'avg':>7} "
@@ -297,7 +308,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         for r in rows:
             wins = f"{r.wins}/{r.multiplayer_games}" if r.multiplayer_games else "-"
             bonus = f"{r.upper_bonus_rate:.0%}" if r.upper_bonus_rate is not None else "-"
-            print(f"{r.name[:16]:<16} {r.key[:28]:<28} {r.games:>5} {wins:>7} "
+            print(f"{printable(r.name)[:16]:<16} {r.key[:28]:<28} {r.games:>5} {wins:>7} "
                   f"{r.average:>7.1f} {r.best:>5} {bonus:>6} {r.yachts:>6}")
         return 0
 
