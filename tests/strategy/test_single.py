@@ -166,3 +166,46 @@ def test_ranked_keeps_its_dataclass_behaviour() -> None:
     with pytest.raises(AttributeError):
         r.loss = 1.0  # type: ignore[misc]
     assert r.to_json()["kind"] in ("keep", "score")
+
+
+def _python_advise(state: State, sol: Any) -> list[advisor.Ranked]:
+    """``advise(state)`` without the C ranking (its Python wrapper, word for word)."""
+    if state.is_terminal():
+        raise advisor.AdviceError("the game is over")
+    if not state.dice:
+        raise advisor.AdviceError("roll first: there are no dice to advise on")
+    me = state.current
+    return advisor._advise_card(state.ruleset, state.card(me), state.turns_taken(me),
+                                state.dice, state.rolls_left if state.may_reroll() else 0, sol)
+
+
+@pytest.mark.parametrize("name, opts", [("yahtzee", {"joker": "forced"}),
+                                        ("yahtzee", {"joker": "free", "bonus": "off"}),
+                                        ("tommys-yacht", {}), ("tommys-yahtzee", {}),
+                                        ("ancient-yacht-10-double", {"rolls": "3"})],
+                         ids=lambda x: str(x))
+def test_advise_state_in_c_is_the_python_one(name: str, opts: dict[str, str]) -> None:
+    from yacht.engine import Choose, Roll, Score
+
+    y, _ = _solved(name, opts)
+    rs, sol = y.ruleset, y.solution
+    rng = random.Random(5)
+    compared = 0
+    for game in range(3):
+        s = State(rs, [Player("A"), Player("B")], rng=random.Random(game))
+        while not s.is_terminal() and compared < 150:
+            if not s.dice:
+                if rng.random() < 0.3:  # a yacht, to reach the joker and bonus rules
+                    s.apply(Roll((rng.randint(1, rs.faces),) * rs.dice))
+                else:
+                    s.apply(Roll())
+            want = _python_advise(s, sol)
+            assert advisor.advise(s, sol) == want
+            assert advisor.advise(s) == want
+            compared += 1
+            acts = [a for a in s.legal_actions() if isinstance(a, Choose | Score)]
+            act = rng.choice(acts)
+            s.apply(act)
+            if isinstance(act, Choose):
+                s.apply(Roll())
+    assert compared >= 100

@@ -33,6 +33,7 @@ from yacht.rules import Ruleset, Scorecard, counts_of
 
 from .base import Decision
 from .solver.single import rank as _rank_native
+from .solver.single import rank_state as _rank_state_native
 
 if TYPE_CHECKING:
     from .solver import Solution
@@ -192,6 +193,9 @@ def _advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[in
 
 def advise(state: State, solution: Solution | None = None) -> list[Ranked]:
     """Rank the actions of the player on turn (dice must be showing)."""
+    got: list[Ranked] | None = _rank_state_native(state, solution)  # see advise_card
+    if got is not None:
+        return got
     if state.is_terminal():
         raise AdviceError("the game is over")
     if not state.dice:

@@ -25,11 +25,12 @@ import threading
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from yacht.engine import State
     from yacht.rules import Ruleset
 
     from .build import Solution
 
-__all__ = ["AdvisorData", "native_advisor", "rank"]
+__all__ = ["AdvisorData", "native_advisor", "rank", "rank_state"]
 
 
 class AdvisorData(NamedTuple):
@@ -155,3 +156,16 @@ def rank(ruleset: Ruleset, card: Any, turn: int, dice: Any, rolls_left: int,
         if not hit[2]:
             return None
     return adv.rank(card, turn, dice, rolls_left)
+
+
+def rank_state(state: State, solution: Solution | None = None) -> Any | None:
+    """``advise(state)``'s ranking in one C call, else None. On a normal turn (which is
+    all the C side answers: not the forced first turn) a turn allows the ruleset's
+    rolls and no rule stops a re-roll, so the rolls left are those not yet made."""
+    dice = state.dice
+    if not dice:
+        return None
+    rs = state.ruleset
+    me = state.current
+    return rank(rs, state.card(me), state.turns_taken(me), dice, max(0, rs.rolls - state.rolls),
+                solution)
