@@ -16,7 +16,9 @@ Run from the repository root (see benchmarks/README.md):
   README's set-up command in a new venv (timed), then the first ``yacht solve
   yahtzee`` (nothing compiled, no .pyc, empty caches), and the numba fallback's
   first use (empty numba cache), against yatzy-solver's whole process.
-* ``advice``: one situation per call and batches, for both solvers.
+* ``advice``: one situation per call (every call timed alone, the solvers' calls
+  interleaved on the same situations of Yatzy games; median and 90th percentile)
+  and batches, for both solvers.
 * ``selfplay``: expert games per second, both solvers, 2 threads.
 * ``ten`` / ``double``: the 10-dice and two-column tables (ours only).
 
@@ -215,82 +217,117 @@ def _their_texts(sits: list[Any], cards: list[Any]) -> list[str]:
     return texts
 
 
-def per_call(fn: Any, items: list[Any], rounds: int = 3) -> float:
-    """Microseconds per call, the best of ``rounds`` passes over ``items``."""
-    fn(items[0])
-    best_t = float("inf")
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        for it in items:
-            fn(it)
-        best_t = min(best_t, time.perf_counter() - t0)
-    return best_t / len(items) * 1e6
+def _game_situations(n: int, seed: int) -> list[Any]:
+    """Situations of Yatzy games played by random legal moves (a copy of the game at
+    every decision with dice showing): (state, card, turn, dice, rolls left)."""
+    import copy
+    import random
+
+    from yacht.engine import Choose, Player, Roll, Score, State
+    from yacht.rules import get
+
+    rs = get("yatzy")
+    rng = random.Random(seed)
+    out: list[Any] = []
+    game = 0
+    while len(out) < n:
+        s = State(rs, [Player("A")], rng=random.Random(seed * 1000 + game))
+        game += 1
+        while not s.is_terminal() and len(out) < n:
+            if not s.dice:
+                s.apply(Roll())
+            r = s.rolls_left if s.may_reroll() else 0
+            # (the copy shares the ruleset, as the states of one game do)
+            snap = copy.deepcopy(s, {id(rs): rs})
+            out.append((snap, s.card(0), s.turns_taken(0), s.dice, r))
+            act = rng.choice([a for a in s.legal_actions() if isinstance(a, Choose | Score)])
+            s.apply(act)
+            if isinstance(act, Choose):
+                s.apply(Roll())
+    return out
 
 
-def single_calls(n: int, rounds: int = 7) -> dict[str, Any]:
-    """One situation per call, both solvers in one process, their passes interleaved
-    (so that both see the same load); the best pass of each, in microseconds per call."""
+def single_calls(n: int, rounds: int = 3) -> dict[str, Any]:
+    """One situation per call, both solvers in one process: for every situation each
+    call once, in an order that rotates from one situation to the next, each call timed
+    alone (its result dropped, as a caller would); the median and 90th percentile per
+    call, in microseconds. The situations come from Yatzy games (every turn, every roll)."""
+    import statistics
+
     import yatzy_solver as ys
 
     import yacht
+    from yacht.strategy.advisor import advise, advise_card
     from yacht.strategy.api import Situation
     from yacht.strategy.solver.batch import situation_values
 
     y = yacht.solve("yatzy")
     sol, rs, t = y.solution, y.ruleset, y.solution.spec.dice
     theirs = ys.Solver.build(ys.Variant("yatzy-scandinavian"))
-    sits = _situations(n, 5)
-    cards = _cards(sits)
-    args = [(*sol.spec.state_of(c), t.index_of(d) - t.full_start, r)
-            for c, (_f, _u, d, r) in zip(cards, sits, strict=True)]
-    texts = [Situation.of(rs, c, d, r).text() for c, (_f, _u, d, r) in zip(cards, sits,
-                                                                            strict=True)]
-    their_texts = _their_texts(sits, cards)
-    calls = {
-        "yacht situation_values (numbers)": lambda: [situation_values(sol, *a) for a in args],
-        "yacht SolvedVariant.options(text)": lambda: [y.options(x) for x in texts],
-        "yatzy-solver option_values(text)": lambda: [theirs.option_values(x)
-                                                     for x in their_texts],
+    names = list(ys.Variant("yatzy-scandinavian").categories)
+    sits = _game_situations(n, 7)
+    texts, their_texts, nums = [], [], []
+    for _state, card, turn, dice, r in sits:
+        texts.append(Situation.of(rs, card, dice, r, turn).text())
+        filled = [i for i, v in enumerate(card.boxes[0]) if v is not None]
+        upper = sum(v for v in card.boxes[0][:6] if v)
+        their_texts.append(f"dice {' '.join(map(str, sorted(dice)))} | rolls {r} | upper "
+                           f"{min(upper, 63)} | filled "
+                           f"{','.join(str(names[i]) for i in filled) or '-'}")
+        nums.append((*sol.spec.state_of(card), t.index_of(dice) - t.full_start, r))
+    # the same situations in both notations: the same best value (theirs: points to come)
+    for i in range(0, n, max(1, n // 50)):
+        base = float(rs.totals(sits[i][1]).grand)
+        mine = y.best(texts[i]).value - base
+        best_theirs = max(v for _a, v in theirs.option_values(their_texts[i]))
+        assert abs(mine - best_theirs) < 1e-6, (texts[i], their_texts[i], mine, best_theirs)
+    calls: dict[str, Any] = {
+        "yatzy-solver option_values(text)": lambda i: theirs.option_values(their_texts[i]),
+        "yacht options(text)": lambda i: y.options(texts[i]),
+        "yacht best(text)": lambda i: y.best(texts[i]),
+        "yacht advise_card(card, turn, dice, rolls)": lambda i: advise_card(
+            rs, sits[i][1], sits[i][2], sits[i][3], sits[i][4]),
+        "yacht advise(state)": lambda i: advise(sits[i][0]),
+        "yacht situation_values(numbers)": lambda i: situation_values(sol, *nums[i]),
     }
-    best_t = {k: float("inf") for k in calls}
-    for _ in range(rounds):
-        for k, fn in calls.items():
-            t0 = time.perf_counter()
-            fn()
-            best_t[k] = min(best_t[k], time.perf_counter() - t0)
-    res: dict[str, Any] = {k: v / n * 1e6 for k, v in best_t.items()}
-    res["situations"] = n
+    keys = list(calls)
+    fns = [calls[k] for k in keys]
+    times: list[list[int]] = [[] for _ in keys]
+    clock = time.perf_counter_ns
+    for i in range(min(n, 200)):  # warm up
+        for f in fns:
+            f(i)
+    for rnd in range(rounds):
+        for i in range(n):
+            k0 = (i + rnd) % len(fns)
+            for j in range(len(fns)):
+                k = (k0 + j) % len(fns)
+                f = fns[k]
+                t0 = clock()
+                f(i)
+                times[k].append(clock() - t0)
+    res: dict[str, Any] = {"situations": n, "calls_each": n * rounds}
+    for k, ts in zip(keys, times, strict=True):
+        ts.sort()
+        res[k] = {"median_us": statistics.median(ts) / 1e3,
+                  "p90_us": ts[int(0.9 * len(ts))] / 1e3, "mean_us": sum(ts) / len(ts) / 1e3}
+    ref = res[keys[0]]["median_us"]
+    for k in keys[1:]:
+        res[k]["theirs_median_over_this"] = ref / res[k]["median_us"]
     return res
 
 
-def ours_advice(n: int, nbatch: int) -> dict[str, Any]:
+def ours_advice(nbatch: int) -> dict[str, Any]:
+    """Option values in batches: one thread and two."""
     import numpy as np
 
     import yacht
-    from yacht.strategy.advisor import advise_card
-    from yacht.strategy.solver.batch import option_values, situation_values
+    from yacht.strategy.solver.batch import option_values
 
     y = yacht.solve("yatzy")
     sol = y.solution
-    rs = y.ruleset
     t = sol.spec.dice
-    sits = _situations(n, 5)
-    cards = _cards(sits)
-    states = [sol.spec.state_of(c) for c in cards]
-    args = [(m, a, t.index_of(d) - t.full_start, r)
-            for (m, a), (_f, _u, d, r) in zip(states, sits, strict=True)]
-    from yacht.strategy.api import Situation
-
-    texts = [Situation.of(rs, c, d, r).text() for c, (_f, _u, d, r) in zip(cards, sits,
-                                                                            strict=True)]
-    objs = [Situation.parse(rs, x) for x in texts]
-    res: dict[str, Any] = {"who": "yacht", "situations": n}
-    res["situation_values_us"] = per_call(lambda a: situation_values(sol, *a), args)
-    res["options_text_us"] = per_call(y.options, texts)
-    res["options_situation_us"] = per_call(y.options, objs)
-    res["advise_card_us"] = per_call(
-        lambda i: advise_card(rs, cards[i], len(sits[i][0]), sits[i][2], sits[i][3], sol),
-        list(range(n)), rounds=1)
+    res: dict[str, Any] = {"who": "yacht"}
     bs = _situations(nbatch, 6)
     bc = _cards(bs)
     st = [sol.spec.state_of(c) for c in bc]
@@ -311,15 +348,13 @@ def ours_advice(n: int, nbatch: int) -> dict[str, Any]:
     return res
 
 
-def theirs_advice(n: int, nbatch: int) -> dict[str, Any]:
+def theirs_advice(nbatch: int) -> dict[str, Any]:
+    """yatzy-solver's option values in a batch (it uses several threads)."""
     import yatzy_solver as ys
 
     v = ys.Variant("yatzy-scandinavian")
     solver = ys.Solver.build(v)
-    sits = _situations(n, 5)
-    texts = _their_texts(sits, _cards(sits))
-    res: dict[str, Any] = {"who": "yatzy-solver", "situations": n}
-    res["option_values_text_us"] = per_call(solver.option_values, texts)
+    res: dict[str, Any] = {"who": "yatzy-solver"}
     bs = _situations(nbatch, 6)
     arrays = v.situation_arrays(_their_texts(bs, _cards(bs)))
     solver.option_values_batch(**{k: a[:64] for k, a in arrays.items()})
@@ -331,6 +366,7 @@ def theirs_advice(n: int, nbatch: int) -> dict[str, Any]:
             best_t, cpu = time.perf_counter() - t0, time.process_time() - c0
     res["batch_us_per_situation"] = best_t / nbatch * 1e6
     res["batch_cpu_over_wall"] = cpu / best_t  # > 1: it runs on several threads
+    res["batch_size"] = nbatch
     return res
 
 
@@ -401,18 +437,19 @@ def main(parts: list[str]) -> None:
     if "fresh" in want:
         part_fresh()
     if "advice" in want:
-        show(f"advice, one Yatzy situation per call, interleaved (load {load()})",
-             [sub("single_calls", 2000)])
-        a = sub("ours_advice", 2000, 20000)
-        b = sub("theirs_advice", 2000, 20000)
-        if "situation_values_us" in a and "option_values_text_us" in b:
-            a["single_ratio_theirs_over_situation_values"] = (
-                b["option_values_text_us"] / a["situation_values_us"])
-            a["single_ratio_theirs_over_options_text"] = (
-                b["option_values_text_us"] / a["options_text_us"])
+        before = load()
+        got = sub("single_calls", 3000)
+        show(f"advice, one Yatzy situation per call, call by call interleaved (load {before} "
+             f"-> {load()})", [{"call": k, **v} if isinstance(v, dict) else {k: v}
+                               for k, v in got.items()])
+        a = sub("ours_advice", 20000)
+        b = sub("theirs_advice", 20000)
+        if "batch_us_per_situation" in a and "batch_us_per_situation" in b:
             a["batch_ratio_2_threads"] = (b["batch_us_per_situation"]
                                           / a["batch_us_per_situation"])
-        show(f"advice, Yatzy, random mid-game situations (load {load()})", [a, b])
+            a["batch_ratio_1_thread"] = (b["batch_us_per_situation"]
+                                         / a["batch_1_threads_us_per_situation"])
+        show(f"advice in batches, Yatzy, random mid-game situations (load {load()})", [a, b])
     if "selfplay" in want:
         a = sub("ours_selfplay", "yatzy", 20000)
         b = sub("theirs_selfplay", "yatzy-scandinavian", 20000)

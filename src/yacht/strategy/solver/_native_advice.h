@@ -38,6 +38,7 @@ typedef struct {
     Py_ssize_t roff[R_N];      /* its slots' offsets */
     PyObject *s_keep, *s_score, *s_boxes, *s_extra, *empty;
     PyObject *box_id, *box_col, *dice_of; /* tuples: nbox str, nbox int, nall tuples */
+    PyObject *positions; /* tuple: for every set of dice positions (bits), their tuple */
     char *names;                          /* the card notation's box names */
     int64_t *name_off, *name_len;
     uint8_t *allowed; /* ncat rows of amax - amin flags: the values a box can hold */
@@ -65,6 +66,7 @@ static void advisor_dealloc(AdvisorObject *self)
     Py_XDECREF(self->box_id);
     Py_XDECREF(self->box_col);
     Py_XDECREF(self->dice_of);
+    Py_XDECREF(self->positions);
     free(self->names);
     free(self->name_off);
     free(self->name_len);
@@ -165,6 +167,28 @@ static PyObject *advisor_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         || (self->box_col = data_tuple(data, "box_cols", T->nbox)) == NULL
         || (self->dice_of = data_tuple(data, "dice_of", T->nall)) == NULL)
         goto fail;
+    /* the positions to roll again: one shared tuple per set (n <= 12) */
+    if (T->n <= 12) {
+        const Py_ssize_t count = (Py_ssize_t)1 << T->n;
+        if ((self->positions = PyTuple_New(count)) == NULL)
+            goto fail;
+        for (Py_ssize_t bits = 0; bits < count; bits++) {
+            PyObject *tup = PyTuple_New(__builtin_popcountll((unsigned long long)bits));
+            if (tup == NULL)
+                goto fail;
+            Py_ssize_t at = 0;
+            for (int64_t p = 0; p < T->n; p++)
+                if ((bits >> p) & 1) {
+                    PyObject *x = PyLong_FromLongLong(p);
+                    if (x == NULL) {
+                        Py_DECREF(tup);
+                        goto fail;
+                    }
+                    PyTuple_SET_ITEM(tup, at++, x);
+                }
+            PyTuple_SET_ITEM(self->positions, bits, tup);
+        }
+    }
     /* the result types */
     v = PyObject_GetAttrString(data, "option_type");
     if (v == NULL)
@@ -901,18 +925,25 @@ static PyObject *adv_rank(AdvisorObject *self, PyObject *const *args, Py_ssize_t
                            PyTuple_GET_ITEM(self->box_col, b), PyLong_FromLongLong(pts[i]));
         } else {
             const int64_t kidx = ref[i] - T->nbox;
-            int64_t left[MAXFACES];
+            /* the lowest positions of a face stay (as advisor._positions) */
+            int64_t left[MAXFACES], bits = 0;
             for (int64_t f = 0; f < T->faces; f++)
                 left[f] = T->counts[kidx * T->faces + f];
-            PyObject *reroll = PyTuple_New(T->n - T->size[kidx]);
-            if (reroll != NULL) {
+            for (int64_t p = 0; p < T->n; p++) {
+                if (left[dice[p] - 1] > 0)
+                    left[dice[p] - 1]--;
+                else
+                    bits |= (int64_t)1 << p;
+            }
+            PyObject *reroll;
+            if (self->positions != NULL) {
+                reroll = Py_NewRef(PyTuple_GET_ITEM(self->positions, bits));
+            } else if ((reroll = PyTuple_New(__builtin_popcountll((unsigned long long)bits)))
+                       != NULL) {
                 Py_ssize_t at = 0;
-                for (int64_t p = 0; p < T->n; p++) {
-                    if (left[dice[p] - 1] > 0)
-                        left[dice[p] - 1]--;
-                    else
+                for (int64_t p = 0; p < T->n; p++)
+                    if ((bits >> p) & 1)
                         PyTuple_SET_ITEM(reroll, at++, PyLong_FromLongLong(p));
-                }
             }
             o = new_ranked(self, self->s_keep, vals[i], loss,
                            PyTuple_GET_ITEM(self->dice_of, kidx), reroll, Py_None, zero,
