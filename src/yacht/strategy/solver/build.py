@@ -474,6 +474,13 @@ def _load_or_build(ruleset: Ruleset, spec: Spec, cache: bool, progress: bool | P
                                False, int(facts.get("peak_memory", 0)),
                                arrays.get("forced_keep"), float(facts.get("forced_start", 0.0)))
                 if sol.V.shape == (1 << spec.nbox, spec.A):
+                    digest = diskcache.rules_digest(ruleset)
+                    if digest and facts.get("rules_digest") != digest:
+                        # the same table under changed code or names: let the next
+                        # `yacht solve` read its facts without checking the rules again
+                        diskcache.save(path, key, fp, arrays, {
+                            **facts, "rules_digest": digest,
+                            "expected_score": sol.expected_score}, quiet=True)
                     return sol
             except (KeyError, ValueError, TypeError):
                 pass
@@ -496,5 +503,6 @@ def _load_or_build(ruleset: Ruleset, spec: Spec, cache: bool, progress: bool | P
             to_save["forced_keep"] = fkeep
         diskcache.save(path, key, fp, to_save, {"states": states, "seconds": seconds,
                                                 "peak_memory": peak, "forced_start": fstart,
-                                                "expected_score": sol.expected_score})
+                                                "expected_score": sol.expected_score,
+                                                "rules_digest": diskcache.rules_digest(ruleset)})
     return sol

@@ -4,6 +4,12 @@ File layout: ``YACHTSOL`` magic, a 4-byte little-endian header length, a JSON
 header (format version, ruleset key, rules fingerprint, arrays with dtype,
 shape and offset, SHA-256 of the payload, scalar facts), then the payload.
 Anything that does not match is reported as missing, so the caller rebuilds.
+
+The facts of a table (its expected score, states, build time) can be read
+without numpy and without computing the rules' fingerprint
+(:func:`stored_facts`): the facts carry a :func:`rules_digest`, a digest of
+the ruleset's data and of the code that turns it into the solver's tables,
+which is cheap to compute. ``yacht solve`` with the table cached reads that.
 """
 
 from __future__ import annotations
@@ -13,14 +19,16 @@ import json
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
-__all__ = ["FORMAT_VERSION", "cache_dir", "cache_path", "load", "probe", "save"]
+    from yacht.rules import Ruleset
+
+__all__ = ["FORMAT_VERSION", "cache_dir", "cache_path", "load", "probe", "rules_digest", "save",
+           "stored_facts"]
 
 FORMAT_VERSION = 1
 MAGIC = b"YACHTSOL"
@@ -44,8 +52,13 @@ def cache_path(key: str, kind: str = "table") -> Path:
 
 
 def save(path: Path, key: str, fingerprint: str, arrays: dict[str, npt.NDArray[Any]],
-         facts: dict[str, Any]) -> bool:
-    """Write atomically; on any OS error warn in one line and return False."""
+         facts: dict[str, Any], quiet: bool = False) -> bool:
+    """Write atomically; on any OS error warn in one line (unless ``quiet``) and return
+    False."""
+    import tempfile
+
+    import numpy as np
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         entries = []
@@ -80,8 +93,9 @@ def save(path: Path, key: str, fingerprint: str, arrays: dict[str, npt.NDArray[A
             raise
         return True
     except OSError as e:
-        print(f"yacht: warning: cannot save the solver table in {path.parent} "
-              f"({e.strerror or e}); it stays in memory only", file=sys.stderr)
+        if not quiet:
+            print(f"yacht: warning: cannot save the solver table in {path.parent} "
+                  f"({e.strerror or e}); it stays in memory only", file=sys.stderr)
         return False
 
 
@@ -106,19 +120,34 @@ def probe(path: Path, key: str, fingerprint: str) -> bool:
 def load(path: Path, key: str, fingerprint: str
          ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]] | None:
     """The arrays and facts stored for ``key``, or None if missing, stale or damaged."""
+    import mmap
+
+    import numpy as np
+
     try:
-        data = path.read_bytes()
-    except OSError:
+        with open(path, "rb") as f:
+            data: Any = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # (an empty file cannot be mapped)
         return None
+    with data:
+        view = memoryview(data)
+        try:
+            return _load(view, key, fingerprint, np)
+        finally:
+            view.release()
+
+
+def _load(data: memoryview, key: str, fingerprint: str, np: Any
+          ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]] | None:
     try:
-        if data[:8] != MAGIC:
+        if bytes(data[:8]) != MAGIC:
             return None
         hlen = int.from_bytes(data[8:12], "little")
-        header = json.loads(data[12:12 + hlen].decode())
+        header = json.loads(bytes(data[12:12 + hlen]).decode())
         if (header.get("format") != FORMAT_VERSION or header.get("key") != key
                 or header.get("fingerprint") != fingerprint):
             return None
-        payload = memoryview(data)[12 + hlen:]
+        payload = data[12 + hlen:]
         if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
             return None
         arrays: dict[str, npt.NDArray[Any]] = {}
@@ -136,3 +165,77 @@ def load(path: Path, key: str, fingerprint: str
         return arrays, facts
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
+
+
+# --- the facts alone -------------------------------------------------------------
+
+# what turns a ruleset into the solver's tables, besides the ruleset's own data
+_CODE = (("yacht.rules", ("model.py", "scoring.py", "hooks.py")),
+         ("yacht.strategy.solver", ("spec.py", "dice.py")))
+_CODE_DIGEST: list[str] = []
+
+
+def _code_digest() -> str:
+    """A digest of the source of :data:`_CODE` ("" when a file cannot be read)."""
+    if not _CODE_DIGEST:
+        h = hashlib.sha256()
+        try:
+            for package, names in _CODE:
+                here = Path(sys.modules[package].__file__ or "").parent
+                for name in names:
+                    h.update((here / name).read_bytes())
+            _CODE_DIGEST.append(h.hexdigest())
+        except (OSError, KeyError):
+            _CODE_DIGEST.append("")
+    return _CODE_DIGEST[0]
+
+
+def rules_digest(ruleset: Ruleset) -> str:
+    """A digest of everything the table of ``ruleset`` depends on, cheap to compute: the
+    ruleset's data (its repr) and the source of the code that compiles it. A change to
+    either changes it ("" when the source cannot be read: no shortcut then).
+
+    >>> from yacht.rules import get
+    >>> rules_digest(get("yatzy")) == rules_digest(get("yatzy")) != rules_digest(get("yahtzee"))
+    True
+    """
+    code = _code_digest()
+    if not code:
+        return ""
+    return hashlib.sha256((code + repr(ruleset)).encode()).hexdigest()
+
+
+def stored_facts(ruleset: Ruleset) -> dict[str, Any] | None:
+    """The facts saved with the cached table of ``ruleset`` (``expected_score``,
+    ``states``, ``seconds``, ``peak_memory``) when the file is that table, for these rules
+    (by :func:`rules_digest`) and whole (its size and the payload's SHA-256); else None.
+    Reads the file (mapped, not copied) but needs neither numpy nor the kernels."""
+    import mmap
+
+    digest = rules_digest(ruleset)
+    if not digest:
+        return None
+    try:
+        with open(cache_path(ruleset.key), "rb") as f:
+            head = f.read(12)
+            if len(head) < 12 or head[:8] != MAGIC:
+                return None
+            hlen = int.from_bytes(head[8:12], "little")
+            header = json.loads(f.read(hlen).decode())
+            facts = header.get("facts")
+            if (header.get("format") != FORMAT_VERSION or header.get("key") != ruleset.key
+                    or not isinstance(facts, dict) or facts.get("rules_digest") != digest
+                    or not {"expected_score", "states", "seconds"} <= facts.keys()):
+                return None
+            size = sum(int(e["nbytes"]) for e in header["arrays"])
+            if os.fstat(f.fileno()).st_size != 12 + hlen + size:
+                return None
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                view = memoryview(data)
+                try:
+                    whole = hashlib.sha256(view[12 + hlen:]).hexdigest() == header["sha256"]
+                finally:
+                    view.release()
+    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None
+    return facts if whole else None
