@@ -209,3 +209,27 @@ def test_advise_state_in_c_is_the_python_one(name: str, opts: dict[str, str]) ->
             if isinstance(act, Choose):
                 s.apply(Roll())
     assert compared >= 100
+
+
+def test_a_call_during_a_call_is_declined() -> None:
+    """Reading a card may run Python code (and let another thread in): a call that comes
+    in meanwhile gets None (its caller takes the Python path), the first one is whole."""
+    y, _ = _solved("yatzy", {})
+    rs, sol = y.ruleset, y.solution
+    nat: Any = y._native
+    card = Situation.parse(rs, "12345 r1 ones=3,fours=12").card
+    inner: list[Any] = []
+
+    class Card:
+        extra = 0
+
+        @property
+        def boxes(self) -> Any:
+            inner.append(nat.rank(card, 2, (1, 2, 3, 4, 5), 1))
+            inner.append(nat.options_text("12345 r1 ones=3"))
+            return card.boxes
+
+    got = nat.rank(Card(), 2, (1, 2, 3, 4, 5), 1)
+    assert inner == [None, None]
+    assert got == advisor._advise_card(rs, card, 2, (1, 2, 3, 4, 5), 1, sol)
+    assert nat.rank(card, 2, (1, 2, 3, 4, 5), 1) == got  # and free again

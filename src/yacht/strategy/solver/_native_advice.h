@@ -710,7 +710,7 @@ static int normal_turn(const AdvisorObject *self, int64_t m, int64_t filled, int
 static PyObject *api_text(AdvisorObject *self, PyObject *text, int best_only)
 {
     const Tables *T = self->T;
-    if (!self->options_ok || !self->text_ok || self->opt_type == NULL || self->busy)
+    if (!self->options_ok || !self->text_ok || self->opt_type == NULL)
         Py_RETURN_NONE;
     int64_t cnt[MAXFACES], vals[64], extra, r, m, a;
     double base;
@@ -720,20 +720,30 @@ static PyObject *api_text(AdvisorObject *self, PyObject *text, int best_only)
     if (!normal_turn(self, m, filled, filled, r))
         Py_RETURN_NONE;
     const int64_t d = index_of(T, cnt) - T->full_start;
-    self->busy = 1;
-    PyObject *out = api_result(self, m, a, d, r, base, best_only);
-    self->busy = 0;
-    return out;
+    return api_result(self, m, a, d, r, base, best_only);
 }
+
+/* The scratch is the object's own: a call that comes in while another is under way
+ * (another thread while this one runs Python code: reading a card's attributes, or a
+ * finalizer during an allocation) is declined, and the caller takes its Python path. */
+#define EXCLUSIVE(call)                                                                        \
+    do {                                                                                       \
+        if (self->busy)                                                                        \
+            Py_RETURN_NONE;                                                                    \
+        self->busy = 1;                                                                        \
+        PyObject *out_ = (call);                                                               \
+        self->busy = 0;                                                                        \
+        return out_;                                                                           \
+    } while (0)
 
 static PyObject *adv_options_text(AdvisorObject *self, PyObject *text)
 {
-    return api_text(self, text, 0);
+    EXCLUSIVE(api_text(self, text, 0));
 }
 
 static PyObject *adv_best_text(AdvisorObject *self, PyObject *text)
 {
-    return api_text(self, text, 1);
+    EXCLUSIVE(api_text(self, text, 1));
 }
 
 /* (card, turn, dice, rolls_left) -> the state, outcome, r and the dice in order. 0 or -1. */
@@ -759,26 +769,23 @@ static PyObject *api_objects(AdvisorObject *self, PyObject *const *args, Py_ssiz
         PyErr_SetString(PyExc_TypeError, "(card, turn, dice, rolls_left) expected");
         return NULL;
     }
-    if (!self->options_ok || self->opt_type == NULL || self->busy)
+    if (!self->options_ok || self->opt_type == NULL)
         Py_RETURN_NONE;
     int64_t m, a, d, r, cnt[MAXFACES], dice[16];
     double base;
     if (self->T->n > 16 || read_args(self, args, &m, &a, &base, &d, &r, cnt, dice) < 0)
         Py_RETURN_NONE;
-    self->busy = 1;
-    PyObject *out = api_result(self, m, a, d, r, base, best_only);
-    self->busy = 0;
-    return out;
+    return api_result(self, m, a, d, r, base, best_only);
 }
 
 static PyObject *adv_options(AdvisorObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    return api_objects(self, args, nargs, 0);
+    EXCLUSIVE(api_objects(self, args, nargs, 0));
 }
 
 static PyObject *adv_best(AdvisorObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    return api_objects(self, args, nargs, 1);
+    EXCLUSIVE(api_objects(self, args, nargs, 1));
 }
 
 /* --- the advisor's ranking ---------------------------------------------------------- */
@@ -839,14 +846,14 @@ static PyObject *new_ranked(const AdvisorObject *self, PyObject *kind, double ex
     return o;
 }
 
-static PyObject *adv_rank(AdvisorObject *self, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *rank_body(AdvisorObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const Tables *T = self->T;
     if (nargs != 4) {
         PyErr_SetString(PyExc_TypeError, "rank(card, turn, dice, rolls_left)");
         return NULL;
     }
-    if (!self->rank_ok || self->busy || T->n > 16 || T->faces > MAXFACES)
+    if (!self->rank_ok || T->n > 16 || T->faces > MAXFACES)
         Py_RETURN_NONE;
     int64_t m, a, d, r, cnt[MAXFACES], dice[16];
     double base;
@@ -905,7 +912,6 @@ static PyObject *adv_rank(AdvisorObject *self, PyObject *const *args, Py_ssize_t
     }
     if (n == 0)
         Py_RETURN_NONE;
-    self->busy = 1;
     sort_desc(vals, n, self->order, self->tmp);
     PyObject *list = NULL;
     const double best = vals[self->order[0]];
@@ -956,8 +962,12 @@ static PyObject *adv_rank(AdvisorObject *self, PyObject *const *args, Py_ssize_t
         PyList_SET_ITEM(list, k, o);
     }
 done:
-    self->busy = 0;
     return list;
+}
+
+static PyObject *adv_rank(AdvisorObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXCLUSIVE(rank_body(self, args, nargs));
 }
 
 static PyMethodDef advisor_methods[] = {
