@@ -41,7 +41,8 @@ from yacht.session.commands import ActionError, parse_command
 from yacht.strategy.advisor import AdviceError, card_text
 
 VARIANTS = list(all_variants())
-FUZZ = settings(max_examples=150, deadline=None,
+#: examples per property (YACHT_FUZZ_EXAMPLES for a longer hunt)
+FUZZ = settings(max_examples=int(os.environ.get("YACHT_FUZZ_EXAMPLES", "150")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 

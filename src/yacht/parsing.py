@@ -478,6 +478,23 @@ def _check_extra(rs: Ruleset, card: Scorecard, extra: int, item: str) -> None:
                          f"{step}, at most {most}")
 
 
+_REPEATS: dict[int, tuple[Ruleset, dict[tuple[int, int], int]]] = {}
+
+
+def _repeat_points(rs: Ruleset) -> dict[tuple[int, int], int]:
+    """(column, box) -> the points of one repeat, for the boxes a rule lets a yacht add to
+    once filled (a repeat fills no box, so it costs a turn of its own)."""
+    out: dict[tuple[int, int], int] = {}
+    for col in range(len(rs.columns)):
+        for i, cat in enumerate(rs.categories):
+            value = max(possible_values(rs, i))
+            each = [p.points for p in _probe(rs, col, i, value)
+                    if p.repeat and p.category == cat.id and p.column == col and p.points > 0]
+            if each:
+                out[(col, i)] = min(each)
+    return out
+
+
 def turns_possible(rs: Ruleset, card: Scorecard) -> range:
     """The numbers of turns a player can have taken to fill ``card``: the filled boxes,
     plus one for each repeat a box can hold (a repeat fills no box).
@@ -490,14 +507,14 @@ def turns_possible(rs: Ruleset, card: Scorecard) -> range:
     range(2, 6)
     """
     repeats = 0
-    for col, boxes in enumerate(card.boxes):
-        for i, value in enumerate(boxes):
-            if value:
-                cat = rs.categories[i].id
-                each = [p.points for p in _probe(rs, col, i, value)
-                        if p.repeat and p.category == cat and p.column == col and p.points > 0]
-                if each:
-                    repeats += value // min(each)
+    if len(card.boxes) != len(rs.columns) or any(len(c) != len(rs.categories)
+                                                 for c in card.boxes):
+        return range(card.filled, card.filled + 1)  # not this variant's card
+    points: dict[tuple[int, int], int] = _per_ruleset(_REPEATS, rs, _repeat_points)
+    for (col, i), each in points.items():
+        value = card.boxes[col][i]
+        if value:
+            repeats += value // each
     return range(card.filled, card.filled + repeats + 1)
 
 
@@ -715,8 +732,14 @@ def parse_out_path(text: str, what: str = "--out") -> Path:
         raise InputError(f"{what} {shown(text)}: a file name without control characters "
                          f"({repr(bad)[1:-1]})")
     path = Path(text)
-    if text.endswith(("/", os.sep)) or path.name in ("", ".", "..") or path.is_dir():
+    try:
+        folder = path.is_dir()
+    except OSError:  # a name too long, a loop of links: writing it says so
+        folder = False
+    if text.endswith(("/", os.sep)) or path.name in ("", ".", "..") or folder:
         raise InputError(f"{what} {shown(text)} is a folder; give a file name, e.g. game.json")
+    if len(os.fsencode(path.name)) > 255:
+        raise InputError(f"{what} {shown(text)}: the file name is longer than 255 bytes")
     return path
 
 

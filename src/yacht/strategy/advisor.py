@@ -103,12 +103,26 @@ def advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int
     ``turn`` counts the turns the player has taken (0 = first turn);
     ``rolls_left`` is how many rolls the turn still allows.
     """
+    if turn != card.filled:  # (the usual case needs no look: one box per turn)
+        _check_turn(ruleset, card, turn)
     # the C extension ranks a normal turn with the table in memory in one call (the
     # same sums, the same order); it answers None for anything else
     got: list[Ranked] | None = _rank_native(ruleset, card, turn, dice, rolls_left, solution)
     if got is not None:
         return got
     return _advise_card(ruleset, card, turn, dice, rolls_left, solution)
+
+
+def _check_turn(rs: Ruleset, card: Scorecard, turn: int) -> None:
+    """AdviceError unless ``turn`` turns can have been taken to fill ``card``."""
+    if turn < 0:
+        raise AdviceError("the turn number cannot be negative")
+    possible = parsing.turns_possible(rs, card)
+    if turn not in possible:
+        can = (f"{possible.start}" if len(possible) == 1
+               else f"{possible.start}-{possible.stop - 1}")
+        raise AdviceError(f"turn {turn} does not fit the card: with {card.filled} boxes "
+                          f"filled, the turns already taken are {can} (accepted: {can})")
 
 
 def _advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
@@ -123,14 +137,7 @@ def _advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[in
     dice = tuple(int(v) for v in dice)
     if len(dice) != rs.dice or any(not 1 <= v <= rs.faces for v in dice):
         raise AdviceError(f"{rs.id} needs {rs.dice} dice with values 1-{rs.faces}")
-    if turn < 0:
-        raise AdviceError("the turn number cannot be negative")
-    possible = parsing.turns_possible(rs, card)
-    if turn not in possible:
-        can = (f"{possible.start}" if len(possible) == 1
-               else f"{possible.start}-{possible.stop - 1}")
-        raise AdviceError(f"turn {turn} does not fit the card: with {card.filled} boxes "
-                          f"filled, the turns already taken are {can} (accepted: {can})")
+    _check_turn(rs, card, turn)
     counts = counts_of(dice, rs.faces)
     most = rs.max_rolls(rs.context(card, turn, 1))
     if not 0 <= rolls_left <= most - 1:
