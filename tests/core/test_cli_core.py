@@ -84,7 +84,8 @@ def test_score_ten_dice_and_text(capsys: pytest.CaptureFixture[str]) -> None:
      "option joker cannot be 'maybe' (accepted: forced|free|none)"),
     (["rules", "yatzy", "--option", "rolls=3"], "yatzy has no option 'rolls' (options: none)"),
     (["rules", "yatzy", "--option", "rolls"], "option 'rolls' is not KEY=VALUE"),
-    (["selfplay", "yatzy", "--players", "9", "--out", "x.json"], "9 players is not allowed"),
+    (["selfplay", "yatzy", "--players", "9", "--out", "x.json"],
+         "players 9 is out of range (accepted: 1-8)"),
     (["score"], "the following arguments are required"),
     (["frobnicate"], "invalid choice"),
 ])

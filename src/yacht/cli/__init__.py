@@ -24,7 +24,10 @@ __all__ = ["CliError", "main", "make_parser"]
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+        from yacht.parsing import printable
+
+        # one printable line, whatever was typed (argparse quotes some input raw)
+        self.exit(2, f"{self.prog}: error: {printable(message)} (see `{self.prog} --help`)\n")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -51,10 +54,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 0
+    from yacht.parsing import InputError, printable
+
     try:
         return int(func(args) or 0)
-    except CliError as e:
-        print(f"yacht: error: {e}", file=sys.stderr)
+    except (CliError, InputError) as e:
+        print(f"yacht: error: {printable(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("yacht: interrupted", file=sys.stderr)

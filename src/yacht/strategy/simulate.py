@@ -4,7 +4,13 @@ Games are played in chunks of :data:`CHUNK` games. Chunk ``i`` draws its dice
 from a generator seeded by ``(seed, i)`` only, so the scores depend on the
 seed and the number of games, never on how many worker processes played them.
 The ``expert`` level uses the solver's machine-code self-play when it is
-available (deterministic for a seed in the same way), else the engine.
+available (deterministic for a seed in the same way: game ``g`` has its own
+random stream, whatever the batches it is played in), else the engine.
+
+A simulation stops at its next step when its ``stop`` event is set (between
+chunks or batches of a fraction of a second; worker processes are killed) and
+raises :class:`SimulationStopped`; Ctrl-C in the thread that runs it does the
+same with KeyboardInterrupt. No worker outlives it.
 
 >>> from yacht.rules import get
 >>> r = simulate(get("tommys-crag"), "beginner", games=20, seed=1, workers=1)
@@ -19,9 +25,10 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+import signal
+import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +43,7 @@ __all__ = [
     "CHUNK",
     "PERCENTILES",
     "SimulationResult",
+    "SimulationStopped",
     "play_games",
     "simulate",
 ]
@@ -44,6 +52,17 @@ CHUNK = 25
 PERCENTILES = (5, 25, 50, 75, 95)
 
 Progress = Callable[[int, int], None]
+
+#: the solver's self-play seeds game ``g`` with ``seed * _STREAM + g`` (mod 2**64): a batch
+#: starting at game ``first`` gets the seed that gives its games the same streams
+_STREAM = 0xD1B54A32D192ED03
+_STREAM_INV = pow(_STREAM, -1, 2**64)
+#: seconds a batch of self-play games should take (a stop waits at most about this long)
+BATCH_SECONDS = 0.1
+
+
+class SimulationStopped(Exception):
+    """The simulation was stopped (its ``stop`` event was set) before it ended."""
 
 
 def _level(level: str) -> str:
@@ -262,6 +281,26 @@ def _run_chunk(args: tuple[Ruleset, str, int, int, int]) -> tuple[
     return (chunk, *play_games(ruleset, level, seed, chunk, games))
 
 
+_WORK: tuple[Ruleset, str, int] | None = None  # a worker process's game: set once
+
+
+def _start_worker(ruleset: Ruleset, level: str, seed: int) -> None:
+    """A worker process: Ctrl-C is for the process that started it (which ends it); the
+    variant, level and seed come once, then only chunk numbers."""
+    global _WORK
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _WORK = (ruleset, level, seed)
+
+
+def _worker_chunk(job: tuple[int, int]) -> tuple[int, list[int], list[list[bool]], list[int]]:
+    assert _WORK is not None
+    ruleset, level, seed = _WORK
+    chunk, games = job
+    return (chunk, *play_games(ruleset, level, seed, chunk, games))
+
+
 def _kernel(ruleset: Ruleset, workers: int, show: bool) -> Any:
     """The solver's fast self-play and the solution it needs, or None."""
     try:
@@ -275,9 +314,60 @@ def _kernel(ruleset: Ruleset, workers: int, show: bool) -> Any:
     return fast_selfplay, sol
 
 
+def batch_seed(seed: int, first: int) -> int:
+    """The self-play seed that gives the games of a batch starting at game ``first`` the
+    random streams they have in one call for all games with ``seed``."""
+    return (seed + first * _STREAM_INV) % 2**64
+
+
+def _check(stop: threading.Event | None) -> None:
+    if stop is not None and stop.is_set():
+        raise SimulationStopped("the simulation was stopped")
+
+
+def _kernel_games(ruleset: Ruleset, level: str, games: int, seed: int, workers: int,
+                  progress: Progress | None, stop: threading.Event | None,
+                  kernel: Any) -> SimulationResult:
+    """The games by the solver's self-play, in batches of about :data:`BATCH_SECONDS`."""
+    fast_selfplay, sol = kernel
+    totals = np.empty(games, dtype=np.int64)
+    bonus = np.empty(games, dtype=np.bool_)
+    yachts = np.empty(games, dtype=np.int64)
+    if progress is not None:
+        progress(0, games)
+    start = time.perf_counter()
+    done = 0
+    size = 256 * workers
+    while done < games:
+        _check(stop)
+        n = min(size, games - done)
+        t0 = time.perf_counter()
+        res = fast_selfplay(sol, games=n, seed=batch_seed(seed, done), workers=workers)
+        spent = time.perf_counter() - t0
+        totals[done:done + n] = res.totals
+        bonus[done:done + n] = res.upper_bonus
+        yachts[done:done + n] = res.yachts
+        done += n
+        if progress is not None:
+            progress(done, games)
+        # the next batch's size only changes how often a stop is noticed, never the games
+        per_game = spent / n if spent > 0 else 1e-6
+        size = max(64, min(1_000_000, int(BATCH_SECONDS / per_game)))
+    return SimulationResult(
+        ruleset, level, seed, workers, totals,
+        bonus.reshape(games, 1) if ruleset.upper_bonus is not None else None,
+        yachts, time.perf_counter() - start, source="kernel")
+
+
+def _ignore_interrupt() -> None:
+    """Worker processes leave Ctrl-C to the process that started them (which ends them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def simulate(ruleset: Ruleset, level: str, games: int, seed: int, workers: int = 2,
              progress: Progress | None = None, use_kernel: bool = True,
-             solve_progress: bool = False) -> SimulationResult:
+             solve_progress: bool = False,
+             stop: threading.Event | None = None) -> SimulationResult:
     """Play ``games`` solitaire games of ``ruleset`` by the computer player ``level``.
 
     ``workers`` processes share the games (1: all in this process); the
@@ -285,6 +375,8 @@ def simulate(ruleset: Ruleset, level: str, games: int, seed: int, workers: int =
     called with ``(games done, games)`` as chunks finish. For ``expert`` the
     solver's self-play kernel is used when it exists (``use_kernel``); a table
     that must be built first shows the solver's own bar if ``solve_progress``.
+    Setting ``stop`` ends the simulation at its next step with
+    :class:`SimulationStopped`.
 
     Raises ``ValueError`` for ``games < 1`` or ``workers < 1`` and
     :class:`~yacht.strategy.base.UnknownLevel` for an unknown level.
@@ -298,51 +390,65 @@ def simulate(ruleset: Ruleset, level: str, games: int, seed: int, workers: int =
     if level == "expert" and use_kernel:
         kernel = _kernel(ruleset, workers, solve_progress)
         if kernel is not None:
-            fast_selfplay, sol = kernel
-            if progress is not None:
-                progress(0, games)
-            start = time.perf_counter()
-            res = fast_selfplay(sol, games=games, seed=seed, workers=workers)
-            if progress is not None:
-                progress(games, games)
-            bonus = None
-            if ruleset.upper_bonus is not None:
-                bonus = np.asarray(res.upper_bonus, dtype=np.bool_).reshape(games, 1)
-            return SimulationResult(
-                ruleset, level, seed, workers,
-                np.asarray(res.totals, dtype=np.int64), bonus,
-                np.asarray(res.yachts, dtype=np.int64), time.perf_counter() - start,
-                source="kernel")
-    sizes = [min(CHUNK, games - i) for i in range(0, games, CHUNK)]
-    jobs = [(ruleset, level, seed, i, n) for i, n in enumerate(sizes)]
+            return _kernel_games(ruleset, level, games, seed, workers, progress, stop, kernel)
+    nchunks = -(-games // CHUNK)
+    sizes = ((i, min(CHUNK, games - i * CHUNK)) for i in range(nchunks))
     results: dict[int, tuple[list[int], list[list[bool]], list[int]]] = {}
     done = 0
     if progress is not None:
         progress(0, games)
-    if workers == 1 or len(jobs) == 1:
-        for job in jobs:
-            c, t, b, y = _run_chunk(job)
+    if workers == 1 or nchunks == 1:
+        for i, n in sizes:
+            _check(stop)
+            c, t, b, y = _run_chunk((ruleset, level, seed, i, n))
             results[c] = (t, b, y)
             done += len(t)
             if progress is not None:
                 progress(done, games)
     else:
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=ctx) as pool:
-            pending: set[Future[Any]] = {pool.submit(_run_chunk, job) for job in jobs}
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    c, t, b, y = fut.result()
-                    results[c] = (t, b, y)
-                    done += len(t)
-                    if progress is not None:
-                        progress(done, games)
-    totals = [x for c in range(len(jobs)) for x in results[c][0]]
-    bonuses = [x for c in range(len(jobs)) for x in results[c][1]]
-    yachts = [x for c in range(len(jobs)) for x in results[c][2]]
+        _play_in_processes(ruleset, level, seed, min(workers, nchunks), sizes, nchunks,
+                           results, stop, progress, games)
+    totals = [x for c in range(nchunks) for x in results[c][0]]
+    bonuses = [x for c in range(nchunks) for x in results[c][1]]
+    yachts = [x for c in range(nchunks) for x in results[c][2]]
     return SimulationResult(
         ruleset, level, seed, workers,
         np.array(totals, dtype=np.int64),
         np.array(bonuses, dtype=np.bool_) if ruleset.upper_bonus is not None else None,
         np.array(yachts, dtype=np.int64), time.perf_counter() - start)
+
+
+def _play_in_processes(ruleset: Ruleset, level: str, seed: int, workers: int,
+                       jobs: Iterator[tuple[int, int]], njobs: int,
+                       results: dict[int, tuple[list[int], list[list[bool]], list[int]]],
+                       stop: threading.Event | None, progress: Progress | None,
+                       games: int) -> None:
+    """The chunks on ``workers`` processes; they are killed at once when the games end,
+    ``stop`` is set or anything (Ctrl-C) interrupts."""
+    ctx = multiprocessing.get_context("spawn")
+    # Ctrl-C at a terminal reaches every process of the group: the workers ignore it from
+    # their first instruction on (blocked while they start, ignored once they run)
+    masked = hasattr(signal, "pthread_sigmask")
+    if masked:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool = ctx.Pool(workers, initializer=_start_worker, initargs=(ruleset, level, seed))
+    finally:
+        if masked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    done = 0
+    try:
+        chunks = pool.imap_unordered(_worker_chunk, jobs)
+        while len(results) < njobs:
+            _check(stop)
+            try:
+                c, t, b, y = chunks.next(timeout=0.1)
+            except multiprocessing.TimeoutError:
+                continue
+            results[c] = (t, b, y)
+            done += len(t)
+            if progress is not None:
+                progress(done, games)
+    finally:
+        pool.terminate()  # at once, whether the games ended or were stopped
+        pool.join()

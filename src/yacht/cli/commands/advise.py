@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from yacht.cli.common import CliError, add_variant_args, emit_json, parse_dice, ruleset_from_args
+from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, whole
 
 ORDER = 41
 
@@ -37,51 +37,46 @@ def register(sub: Any) -> None:
     p.add_argument("situation", nargs="?", default=None,
                    help='the situation in one text, e.g. "13356 r2 ones=3,fours=12" (see below)')
     p.add_argument("--dice", default=None, help="the dice showing, e.g. 1,3,3,5,6 or 13356")
-    p.add_argument("--rolls-left", type=_nonneg, default=None, metavar="N",
+    p.add_argument("--rolls-left", type=whole("rolls left", 0, 99), default=None,
+                   metavar="N",
                    help="rolls the turn still allows (default 0: the dice must be scored)")
     p.add_argument("--card", default="", metavar="TEXT", help="the player's card (see below)")
-    p.add_argument("--turn", type=_nonneg, default=None, metavar="N",
+    p.add_argument("--turn", type=whole("turn", 0, 9999), default=None, metavar="N",
                    help="turns already taken (default: the number of filled boxes)")
-    p.add_argument("--top", type=_nonneg, default=None, metavar="N",
+    p.add_argument("--top", type=whole("top", 0, 10**6), default=None, metavar="N",
                    help="show only the best N actions")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_advise)
 
 
-def _nonneg(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"{n} is negative")
-    return n
-
-
 def cmd_advise(args: argparse.Namespace) -> int:
-    from yacht.strategy.advisor import AdviceError, advise_card, card_text, parse_card
+    from yacht.cli.interrupt import run_interruptible
+    from yacht.parsing import parse_card, parse_dice, parse_situation
+    from yacht.strategy.advisor import AdviceError, advise_card, card_text
     from yacht.strategy.api import Situation
     from yacht.strategy.solver import UnsupportedRuleset
 
     rs = ruleset_from_args(args.variant, args.option)
+    if args.situation is not None:
+        if (args.dice is not None or args.card != "" or args.rolls_left is not None
+                or args.turn is not None):
+            raise CliError("give the situation either as one text or with --dice, "
+                           "--rolls-left, --turn and --card, not both")
+        text = parse_situation(rs, args.situation)
+        if not text.dice:
+            raise CliError("the situation has no dice: advice needs the dice showing "
+                           "(e.g. \"13356 r2\")")
+        dice, card, rolls, turn = text.dice, text.card, text.rolls_left or 0, text.turn
+    else:
+        if args.dice is None:
+            raise CliError('give the situation ("13356 r2 ones=3") or --dice')
+        dice = parse_dice(args.dice, rs)
+        card = parse_card(rs, args.card)
+        rolls, turn = args.rolls_left or 0, args.turn
     try:
-        if args.situation is not None:
-            if (args.dice is not None or args.card != "" or args.rolls_left is not None
-                    or args.turn is not None):
-                raise CliError("give the situation either as one text or with --dice, "
-                               "--rolls-left, --turn and --card, not both")
-            sit = Situation.parse(rs, args.situation)
-            if not sit.dice:
-                raise CliError("the situation has no dice: advice needs the dice showing "
-                               "(e.g. \"13356 r2\")")
-        else:
-            if args.dice is None:
-                raise CliError('give the situation ("13356 r2 ones=3") or --dice')
-            dice = parse_dice(args.dice, rs)
-            card = parse_card(rs, args.card)
-            sit = Situation.of(rs, card, dice, args.rolls_left or 0, args.turn)
+        sit = Situation.of(rs, card, dice, rolls, turn)
         card, turn, dice, rolls_left = sit.card, sit.turn, sit.dice, sit.rolls_left
-        ranked = advise_card(rs, card, turn, dice, rolls_left)
+        ranked = run_interruptible(lambda _stop: advise_card(rs, card, turn, dice, rolls_left))
     except (AdviceError, UnsupportedRuleset) as e:
         raise CliError(str(e)) from None
     shown = ranked if args.top is None else ranked[:args.top]

@@ -7,9 +7,11 @@ import random
 import secrets
 from typing import Any
 
-from yacht.cli.common import CliError, add_variant_args, emit_json, parse_dice, ruleset_from_args
+from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, whole
+from yacht.parsing import parse_dice, parse_out_path, printable, read_record
 
 ORDER = 10
+SEED_MAX = 2**63 - 1
 
 
 def register(sub: Any) -> None:
@@ -36,21 +38,13 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("selfplay", help="play a whole game by random moves and save it")
     add_variant_args(p)
-    p.add_argument("--players", type=_players, default=1, metavar="N", help="1-8 (default 1)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (same seed, same game)")
+    p.add_argument("--players", type=whole("players", 1, 8), default=1, metavar="N",
+                   help="1-8 (default 1)")
+    p.add_argument("--seed", type=whole("seed", 0, SEED_MAX), default=None,
+                   help=f"random seed, 0-{SEED_MAX} (same seed, same game)")
     p.add_argument("--out", required=True, metavar="FILE", help="where to save the record")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_selfplay)
-
-
-def _players(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players (1-8)") from None
-    if not 1 <= n <= 8:
-        raise argparse.ArgumentTypeError(f"{n} players is not allowed (accepted: 1-8)")
-    return n
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
@@ -99,21 +93,12 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load(path: str) -> Any:
-    from yacht.engine import Record, RecordError
-
-    try:
-        return Record.load(path)
-    except RecordError as e:
-        raise CliError(str(e)) from None
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
     from yacht.render import card_table
 
-    rec = _load(args.file)
+    rec = read_record(args.file)
     rs = rec.ruleset
-    names = [p.name for p in rec.players]
+    names = [printable(p.name) for p in rec.players]
     turns = rec.turns()
     final = rec.final_state()
     if args.json:
@@ -164,6 +149,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     from yacht.engine import Player, Record, State, random_turn
 
     rs = ruleset_from_args(args.variant, args.option)
+    out = parse_out_path(args.out)
+    if not rs.min_players <= args.players <= rs.max_players:
+        raise CliError(f"{rs.id} takes {rs.min_players}-{rs.max_players} players, "
+                       f"not {args.players}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     rng = random.Random(seed)
     players = [Player(f"Random {i + 1}", "computer", "random") for i in range(args.players)]
@@ -172,12 +161,12 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         random_turn(state, rng)
     rec = Record.from_state(state, seed=seed, source="selfplay")
     try:
-        rec.save(args.out)
+        rec.save(out)
     except OSError as e:
-        raise CliError(f"cannot write {args.out}: {e.strerror or e}") from None
+        raise CliError(f"cannot write {printable(str(out))}: {e.strerror or e}") from None
     if args.json:
         emit_json({"variant": rs.id, "options": dict(rs.option_values), "seed": seed,
                    "out": args.out, "totals": state.returns(), "winners": state.winners()})
     else:
-        print(f"{rs.name}: seed {seed}, totals {state.returns()} -> {args.out}")
+        print(f"{rs.name}: seed {seed}, totals {state.returns()} -> {printable(args.out)}")
     return 0

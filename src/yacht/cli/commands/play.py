@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from yacht.cli.common import CliError, add_variant_args
+from yacht.cli.common import CliError, add_variant_args, whole
 
 ORDER = 1
 
@@ -26,7 +26,8 @@ def register(sub: Any) -> None:
     p.add_argument("--demo", action="store_true", help="computers play every seat")
     p.add_argument("--plain", action="store_true",
                    help="line prompts instead of the full-screen game (screen readers, pipes)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (same seed, same dice)")
+    p.add_argument("--seed", type=whole("seed", 0, 2**63 - 1), default=None,
+                   help="random seed (same seed, same dice)")
     p.add_argument("--speed", choices=["slow", "normal", "fast", "instant"], default=None,
                    help="how fast computer players move")
     p.add_argument("--sound", dest="sound", action="store_true", default=None,
@@ -38,29 +39,23 @@ def register(sub: Any) -> None:
 
 
 def launch_from_args(args: argparse.Namespace) -> Any:
-    from yacht.cli.common import parse_options
-    from yacht.rules import OptionError, UnknownVariant, get
+    from yacht.parsing import parse_game_id, parse_options, parse_ruleset
     from yacht.session import Launch, parse_players
 
     players = None
     if args.players is not None:
-        try:
-            players = parse_players(args.players)
-        except ValueError as e:
-            raise CliError(str(e)) from None
+        players = parse_players(args.players)
     options = parse_options(args.option)
+    resume = parse_game_id(args.resume) if args.resume is not None else None
     variant = None
     if args.variant is not None or options:
-        try:
-            rs = get(args.variant or "yahtzee", options)
-        except (UnknownVariant, OptionError) as e:
-            raise CliError(str(e)) from None
+        rs = parse_ruleset(args.variant or "yahtzee", options)
         variant = rs.id
         if players is not None and not rs.min_players <= len(players) <= rs.max_players:
             raise CliError(f"{rs.id} takes {rs.min_players}-{rs.max_players} players, "
                            f"not {len(players)}")
     return Launch(variant=variant, options=options, players=players, demo=args.demo,
-                  seed=args.seed, resume=args.resume, speed=args.speed, sound=args.sound)
+                  seed=args.seed, resume=resume, speed=args.speed, sound=args.sound)
 
 
 def cmd_play(args: argparse.Namespace) -> int:

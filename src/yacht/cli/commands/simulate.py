@@ -6,15 +6,17 @@ import argparse
 import os
 import secrets
 import sys
+import threading
 import time
 from typing import Any, TextIO
 
-from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args
+from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, whole
+from yacht.strategy.base import LEVELS
 
 ORDER = 40
 
-LEVEL_NAMES = ("random", "beginner", "intermediate", "expert")
 MAX_GAMES = 100_000_000
+SEED_MAX = 2**63 - 1
 
 
 def register(sub: Any) -> None:
@@ -25,43 +27,19 @@ def register(sub: Any) -> None:
                     "rate and the yacht rate. The same seed gives the same games, whatever "
                     "the number of workers.")
     add_variant_args(p)
-    p.add_argument("-n", "--games", type=_games, default=1000, metavar="N",
+    p.add_argument("-n", "--games", type=whole("games", 1, MAX_GAMES), default=1000,
+                   metavar="N",
                    help="how many games (default 1000)")
     p.add_argument("-p", "--player", "--level", dest="player", default="expert",
                    metavar="LEVEL",
-                   help=f"computer player: {', '.join(LEVEL_NAMES)} (default expert)")
-    p.add_argument("--seed", type=_seed, default=None,
+                   help=f"computer player: {', '.join(LEVELS)} (default expert)")
+    p.add_argument("--seed", type=whole("seed", 0, SEED_MAX), default=None,
                    help="random seed (default: a new one, shown in the output)")
-    p.add_argument("-w", "--workers", type=_workers, default=None, metavar="N",
+    p.add_argument("-w", "--workers", type=whole("workers", 1, 64), default=None, metavar="N",
                    help="worker processes (default: 2, or fewer when the machine has fewer "
                         "cores)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_simulate)
-
-
-def _whole(what: str, text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{what} {text!r} is not a whole number") from None
-
-
-def _seed(text: str) -> int:
-    return _whole("seed", text)
-
-
-def _games(text: str) -> int:
-    n = _whole("games", text)
-    if not 1 <= n <= MAX_GAMES:
-        raise argparse.ArgumentTypeError(f"{n} games is not allowed (accepted: 1-{MAX_GAMES})")
-    return n
-
-
-def _workers(text: str) -> int:
-    n = _whole("workers", text)
-    if not 1 <= n <= 64:
-        raise argparse.ArgumentTypeError(f"{n} workers is not allowed (accepted: 1-64)")
-    return n
 
 
 class ProgressBar:
@@ -101,22 +79,27 @@ def default_workers() -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from yacht.cli.interrupt import run_interruptible
     from yacht.strategy.base import UnknownLevel
-    from yacht.strategy.simulate import simulate
+    from yacht.strategy.simulate import SimulationResult, simulate
 
     rs = ruleset_from_args(args.variant, args.option)
     level = args.player.strip().lower()
-    if level not in LEVEL_NAMES:
+    if level not in LEVELS:
         raise CliError(f"unknown player level {args.player!r} (accepted: "
-                       f"{', '.join(LEVEL_NAMES)})")
+                       f"{', '.join(LEVELS)})")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     workers = args.workers or default_workers()
     bar = None
     if not args.json and sys.stderr.isatty():
         bar = ProgressBar(sys.stderr, f"{rs.id} {level}")
+
+    def run(stop: threading.Event) -> SimulationResult:
+        return simulate(rs, level, args.games, seed, workers=workers, progress=bar,
+                        solve_progress=bar is not None, stop=stop)
+
     try:
-        result = simulate(rs, level, args.games, seed, workers=workers, progress=bar,
-                          solve_progress=bar is not None)
+        result = run_interruptible(run)
     except UnknownLevel as e:
         raise CliError(str(e)) from None
     except ImportError as e:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args
+from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, whole
 
 ORDER = 40
 
@@ -21,20 +21,10 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the table cache (always build)")
-    p.add_argument("--workers", type=_workers, default=None, metavar="N",
+    p.add_argument("--workers", type=whole("workers", 1, 64), default=None, metavar="N",
                    help="threads to build with (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_solve)
-
-
-def _workers(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers") from None
-    if not 1 <= n <= 64:
-        raise argparse.ArgumentTypeError(f"{n} workers is not allowed (accepted: 1-64)")
-    return n
 
 
 def _peak_rss() -> int:
@@ -61,13 +51,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
         cached = _Cached.of(stored_facts(rs))
         if cached is not None:
             return _report(args, rs, cached, time.perf_counter() - t0)
+    from yacht.cli.interrupt import run_interruptible
     from yacht.strategy.solver import UnsupportedRuleset, solve
 
     t0 = time.perf_counter()
     try:
-        sol = solve(rs, cache=not args.no_cache,
-                    progress=(not args.quiet and not args.json and sys.stderr.isatty()),
-                    workers=args.workers)
+        sol = run_interruptible(lambda _stop: solve(
+            rs, cache=not args.no_cache,
+            progress=(not args.quiet and not args.json and sys.stderr.isatty()),
+            workers=args.workers))
     except UnsupportedRuleset as e:
         raise CliError(str(e)) from None
     return _report(args, rs, sol, time.perf_counter() - t0)

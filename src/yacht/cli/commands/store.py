@@ -167,6 +167,7 @@ def _table(store: Store, game_id: str) -> Table:
 
 def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     """One action in the notation, played at the table and saved; the game as it is then."""
+    from yacht.cli.interrupt import run_interruptible
     from yacht.parsing import parse_action, shown
     from yacht.session.commands import command_text
     from yacht.session.table import LOCAL, Refused
@@ -177,8 +178,8 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     state = table.session.state
     start = len(state.log)
     commands = parse_action(args.action, table.view().state)
-    try:
-        table.act(LOCAL, *commands)
+    try:  # (a computer move may build the solver's table first: Ctrl-C stops it at once)
+        run_interruptible(lambda _stop: table.act(LOCAL, *commands))
     except Refused as refused:
         raise CliError(f"{shown(args.action.strip())} is not allowed now: {refused}") from None
     entries = list(table.view().new_entries)
@@ -277,7 +278,11 @@ def _show_game(store: Store, game_id: str) -> str:
 def _export(store: Store, game_id: str, path: Path, args: argparse.Namespace) -> int:
     rec = store.load_record(game_id)
     name = printable(str(path))
-    if path.exists() or path.is_symlink():
+    try:
+        there = path.exists() or path.is_symlink()
+    except OSError as e:
+        raise CliError(f"cannot write {name}: {e.strerror or e}") from None
+    if there:
         raise CliError(f"{name} exists; choose another file (it is never overwritten)")
     try:
         rec.save(path)
@@ -292,6 +297,11 @@ def _export(store: Store, game_id: str, path: Path, args: argparse.Namespace) ->
 
 # --- stats ----------------------------------------------------------------------
 def cmd_stats(args: argparse.Namespace) -> int:
+    from yacht.parsing import check_name
+
+    if args.player is not None:
+        args.player = check_name(args.player)
+
     def go(store: Store) -> int:
         rows = store.stats(args.player, include_computers=args.computers)
         if args.json:

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from yacht.engine import NAME_LENGTH
+from yacht.parsing import InputError, check_names
 from yacht.rules import MAX_PLAYERS, Ruleset, all_variants, get
 from yacht.session import KINDS, SPEEDS, Config, PlayerSpec, demo_players
 from yacht.strategy.base import DEFAULT_LEVEL
@@ -220,11 +221,12 @@ class SetupScreen(Screen[None]):
             if kind not in KINDS:
                 kind = "person"
             players.append(PlayerSpec(name[:NAME_LENGTH], kind))
-        names = [p.name.lower() for p in players]
-        if len(set(names)) != len(names):
-            self.notify("Two players have the same name: give each a different one",
-                        severity="error")
+        try:  # printable names, none twice (the one check every interface uses)
+            names = check_names(p.name for p in players)
+        except InputError as e:
+            self.notify(str(e), severity="error", markup=False)
             return None
+        players = [PlayerSpec(n, p.kind) for n, p in zip(names, players, strict=True)]
         variant = self.query_one("#variant", Choice).value
         options = dict(cfg.options)
         options[variant] = self.current_options()
