@@ -48,7 +48,6 @@ from math import gcd
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from yacht.engine import NAME_LENGTH
 from yacht.rules import (
     MAX_PLAYERS,
     OptionError,
@@ -594,6 +593,8 @@ def check_name(text: str) -> str:
     ...
     yacht.parsing.InputError: player name 'Ann\\x1b[31m' has a control or invisible character ...
     """
+    from yacht.engine import NAME_LENGTH
+
     bad = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
     if bad is not None:
         raise InputError(f"player name {shown(text)} has a control or invisible character "

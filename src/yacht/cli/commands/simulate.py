@@ -11,7 +11,6 @@ import time
 from typing import Any, TextIO
 
 from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, whole
-from yacht.strategy.base import LEVELS
 
 ORDER = 40
 
@@ -25,14 +24,14 @@ def register(sub: Any) -> None:
         description="Play solitaire games of VARIANT by a computer player and report the "
                     "mean, standard deviation, percentiles, a histogram, the upper-bonus "
                     "rate and the yacht rate. The same seed gives the same games, whatever "
-                    "the number of workers.")
+                    "the number of workers.", formatter_class=_Help)
     add_variant_args(p)
     p.add_argument("-n", "--games", type=whole("games", 1, MAX_GAMES), default=1000,
                    metavar="N",
                    help="how many games (default 1000)")
     p.add_argument("-p", "--player", "--level", dest="player", default="expert",
                    metavar="LEVEL",
-                   help=f"computer player: {', '.join(LEVELS)} (default expert)")
+                   help="computer player: {levels} (default expert)")
     p.add_argument("--seed", type=whole("seed", 0, SEED_MAX), default=None,
                    help="random seed (default: a new one, shown in the output)")
     p.add_argument("-w", "--workers", type=whole("workers", 1, 64), default=None, metavar="N",
@@ -40,6 +39,19 @@ def register(sub: Any) -> None:
                         "cores)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_simulate)
+
+
+class _Help(argparse.HelpFormatter):
+    """Help with the computer levels filled in when it is shown (`yacht --help` stays quick:
+    the levels live with the players)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if text and "{levels}" in text:
+            from yacht.strategy.base import LEVELS
+
+            text = text.replace("{levels}", ", ".join(LEVELS))
+        return text
 
 
 class ProgressBar:
@@ -80,7 +92,7 @@ def default_workers() -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from yacht.cli.interrupt import run_interruptible
-    from yacht.strategy.base import UnknownLevel
+    from yacht.strategy.base import LEVELS, UnknownLevel
     from yacht.strategy.simulate import SimulationResult, simulate
 
     rs = ruleset_from_args(args.variant, args.option)
