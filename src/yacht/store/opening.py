@@ -69,7 +69,7 @@ def resolve(url: str | None) -> Target:
             url, is_default = str(default_path()), True
     url = url.strip()
     if "://" not in url:
-        path = Path(url).expanduser().absolute()
+        path = _usable(Path(url).expanduser().absolute())
         return Target(URL.create("sqlite", database=str(path)), path, str(path), is_default)
     try:
         u = make_url(url)
@@ -85,9 +85,20 @@ def resolve(url: str | None) -> Target:
         db = u.database or ""
         if db in ("", ":memory:") or db.startswith("file:"):
             return Target(u, None, u.render_as_string(hide_password=True), False)
-        path = Path(db).expanduser().absolute()
+        path = _usable(Path(db).expanduser().absolute())
         return Target(u.set(database=str(path)), path, str(path), False)
     return Target(u, None, u.render_as_string(hide_password=True), False)
+
+
+def _usable(path: Path) -> Path:
+    """``path`` if the system can look it up (StoreError for a name too long, a NUL...)."""
+    try:
+        path.exists()
+    except (OSError, ValueError) as e:
+        shown = repr(str(path))[1:-1]
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise StoreError(f"cannot use {shown} as a database file: {why}") from None
+    return path
 
 
 # --- SQLite files: look before touching ---------------------------------------------

@@ -70,6 +70,9 @@ def _open(args: argparse.Namespace, readonly: bool) -> Store:
     a read-only file or folder and create nothing)."""
     from yacht.store import StoreError, open_store
 
+    if args.db is not None and not args.db.strip():
+        raise CliError("--db '': give a database file or URL (without --db: $YACHT_DB, else "
+                       "the file in the user data directory)")
     try:
         return open_store(args.db, readonly=readonly)
     except StoreError as e:
