@@ -154,6 +154,19 @@ class Session:
             self._store_call(lambda st, p=player: st.set_assisted(gid, p))
         return True
 
+    def save_now(self) -> str | None:
+        """Put the game in the store now, even before its first action (an online table
+        links to it from the start); its id. A strict session raises SaveFailed."""
+        if self.store is None or self.game_id is not None:
+            return self.game_id
+        try:
+            self.game_id = self.store.start_game(Record.from_state(self.state, **self._meta))
+        except Exception as e:
+            if self.strict:
+                raise SaveFailed(f"the game could not be saved: {e}") from None
+            self.warning = f"saving failed: {e}"
+        return self.game_id
+
     def attach_store(self, store: StoreLike) -> None:
         """Start saving a game that began without a store (the UI opens it in the background).
 

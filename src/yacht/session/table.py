@@ -808,6 +808,14 @@ class Table:
         with self._lock:
             return self.session.top_ten()
 
+    def save(self) -> str | None:
+        """Store the game now, before its first action; its id (see Session.save_now)."""
+        with self._lock:
+            try:
+                return self.session.save_now()
+            except SaveFailed as e:
+                raise Refused(str(e), "store") from None
+
     def attach_store(self, store: StoreLike) -> None:
         """Start saving a game that began before the store was open."""
         with self._lock:

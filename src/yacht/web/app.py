@@ -1,0 +1,432 @@
+"""The web server: the page, a JSON API beside it, and a WebSocket per table.
+
+Everything served comes from this package (no CDN, no build step). Every HTTP
+answer carries a strict Content-Security-Policy; WebSockets from another
+origin are refused; a WebSocket message is at most 4 KiB and a connection
+that floods is told, then closed. The protocol is in ``PROTOCOL.md`` beside
+this file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from yacht.rules import OptionError, UnknownVariant, get
+from yacht.shapes import ruleset_json, score_json, score_tables_json, stats_json, variants_json
+from yacht.store import Store, StoreError
+
+from .hub import Connection, Hub, LiveTable, NewTable, WebError
+
+__all__ = ["CSP", "MAX_MESSAGE", "make_app"]
+
+log = logging.getLogger("yacht.web")
+
+#: the page may load only what this server serves
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; font-src 'self'; media-src 'self'; manifest-src 'self'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+#: the longest WebSocket message a browser may send (bytes)
+MAX_MESSAGE = 4096
+#: messages a connection may send in a burst, and per second after it
+BURST, RATE = 40, 20.0
+#: refused messages after which a flooding connection is closed
+FLOOD_CLOSE = 200
+
+STATIC = Path(str(resources.files("yacht.web").joinpath("static")))
+
+
+class ScoreQuestion(BaseModel):
+    """Dice to score: what every box of the variant gives them."""
+
+    variant: str = Field(description="variant id or alias (see /api/variants)")
+    options: dict[str, str] = Field(default_factory=dict, description="variant options")
+    dice: list[int] = Field(description="the dice, e.g. [2, 4, 4, 2, 2]")
+
+
+class TableRequest(BaseModel):
+    """A new table: the variant, its options, the computers' pace and the seats."""
+
+    variant: str
+    options: dict[str, str] = Field(default_factory=dict)
+    speed: str = "normal"
+    seats: list[dict[str, Any]] = Field(
+        description='1-8 seats: {"kind": "person", "name": "Ann", "here": true} (this '
+                    'browser plays it; "here": false waits for a friend) or '
+                    '{"kind": "beginner"|"intermediate"|"expert", "name": ...}')
+
+
+def _error(e: WebError | StoreError, status: int = 400) -> JSONResponse:
+    code = getattr(e, "code", "store")
+    if code == "not_found":
+        status = 404
+    elif code == "conflict":
+        status = 409
+    return JSONResponse({"error": str(e), "code": code}, status_code=status)
+
+
+def _same_origin(origin: str, host: str | None) -> bool:
+    try:
+        return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+    except ValueError:
+        return False
+
+
+class TokenBucket:
+    def __init__(self, burst: int = BURST, rate: float = RATE) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float = 600.0) -> FastAPI:
+    """The server for ``store`` (which it does not close)."""
+    hub = Hub(store, strategy_factory=strategy_factory)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(max(1.0, unload_after / 10))
+                await hub.unload_idle(unload_after)
+
+        sweeper = asyncio.create_task(sweep())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await hub.close()
+
+    app = FastAPI(title="yacht", version="1", lifespan=lifespan, docs_url=None,
+                  redoc_url=None, openapi_url="/api/openapi.json",
+                  description="The Yacht dice family: variants, rules, scoring, online tables, "
+                              "high scores and statistics. The same shapes as the command "
+                              "line's --json.")
+    app.state.hub = hub
+
+    @app.middleware("http")
+    async def security_headers(request: Request,
+                               call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Frame-Options"] = "DENY"
+        return response
+
+    # --- the page -------------------------------------------------------------------
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html",
+                            headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return page()
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return page()
+
+    @app.get("/static/{path:path}", include_in_schema=False)
+    async def static(path: str) -> Response:
+        target = (STATIC / path).resolve()
+        if STATIC.resolve() not in target.parents or not target.is_file():
+            return JSONResponse({"error": f"no file {path!r}", "code": "not_found"},
+                                status_code=404)
+        return FileResponse(target, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(_docs_page(app.openapi()))
+
+    # --- the JSON API ---------------------------------------------------------------
+    @app.get("/healthz", summary="Whether the server and its store answer")
+    async def healthz() -> JSONResponse:
+        try:
+            await hub.io_call(store.score_tables)
+        except StoreError as e:
+            return JSONResponse({"ok": False, "store": str(e)}, status_code=503)
+        return JSONResponse({"ok": True, "store": store.location, "tables": len(hub.live)})
+
+    @app.get("/api/variants", summary="Every variant, with its options (yacht variants --json)")
+    async def variants() -> list[dict[str, Any]]:
+        return variants_json()
+
+    @app.get("/api/variants/{variant}/rules",
+             summary="A variant's rules as data and text (yacht rules --json); options as "
+                     "query parameters, e.g. ?joker=free")
+    async def rules(variant: str, request: Request) -> Any:
+        try:
+            return ruleset_json(get(variant, dict(request.query_params)))
+        except (UnknownVariant, OptionError) as e:
+            return _error(WebError(str(e), "not_found" if isinstance(e, UnknownVariant)
+                                   else "bad_request"))
+
+    @app.post("/api/score", summary="What every box scores for some dice (yacht score --json)")
+    async def score(q: ScoreQuestion) -> Any:
+        try:
+            rs = get(q.variant, q.options)
+        except (UnknownVariant, OptionError) as e:
+            return _error(WebError(str(e)))
+        if len(q.dice) != rs.dice or not all(1 <= d <= rs.faces for d in q.dice):
+            return _error(WebError(f"{rs.id} scores {rs.dice} dice, each 1-{rs.faces}"))
+        return score_json(rs, q.dice)
+
+    @app.get("/api/scores", summary="The top tens (yacht scores --json)")
+    async def scores(request: Request, variant: str | None = None,
+                     assisted: bool = False) -> Any:
+        opts = {k: v for k, v in request.query_params.items()
+                if k not in ("variant", "assisted")}
+        try:
+            rs = get(variant, opts) if variant else None
+        except (UnknownVariant, OptionError) as e:
+            return _error(WebError(str(e)))
+        try:
+            return await hub.io_call(score_tables_json, store, rs, assisted)
+        except StoreError as e:
+            return _error(e, 503)
+
+    @app.get("/api/stats", summary="Per player and variant (yacht stats --json)")
+    async def stats(player: str | None = None, computers: bool = False) -> Any:
+        try:
+            return await hub.io_call(stats_json, store, player, computers)
+        except StoreError as e:
+            return _error(e, 503)
+
+    @app.get("/api/games", summary="Unfinished games of every interface (yacht resume --json)")
+    async def games() -> Any:
+        try:
+            found = await hub.io_call(store.unfinished_games)
+        except StoreError as e:
+            return _error(e, 503)
+        return [g.to_json() for g in found]
+
+    @app.post("/api/games/{game_id}/table",
+              summary="Continue a saved game in this browser: a table whose person seats "
+                      "this browser holds (not for online games: open their link)")
+    async def resume_game(game_id: str) -> Any:
+        try:
+            live, token = await hub.resume_game(game_id)
+        except (WebError, StoreError) as e:
+            return _error(e)
+        return {"id": live.id, "token": token, "url": f"/t/{live.id}"}
+
+    @app.get("/api/tables", summary="Tables to join or watch, most recent first")
+    async def tables() -> Any:
+        try:
+            rows = await hub.io_call(store.open_tables)
+        except StoreError as e:
+            return _error(e, 503)
+        return hub.open_tables_json(rows)
+
+    @app.post("/api/tables", summary="A new table; the token of this browser's seats")
+    async def create_table(req: TableRequest) -> Any:
+        try:
+            live, token = await hub.create(NewTable.from_json(req.model_dump()))
+        except (WebError, StoreError) as e:
+            return _error(e)
+        return {"id": live.id, "token": token, "url": f"/t/{live.id}"}
+
+    @app.get("/api/tables/{table_id}", summary="A table as a watcher sees it")
+    async def table_state(table_id: str) -> Any:
+        try:
+            live = await hub.get(table_id)
+        except WebError as e:
+            return _error(e)
+        return hub.state_json(live, Connection(None))["table"]
+
+    # --- the table's WebSocket -------------------------------------------------------
+    @app.websocket("/ws/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and not _same_origin(origin, ws.headers.get("host")):
+            await ws.close(code=1008, reason="another origin")
+            return
+        await ws.accept()
+        try:
+            live = await hub.get(table_id)
+        except WebError as e:
+            await ws.send_json({"type": "error", "code": e.code, "message": str(e)})
+            await ws.close(code=4404)
+            return
+        try:
+            hello = await asyncio.wait_for(ws.receive_text(), 15)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            with contextlib.suppress(Exception):
+                await ws.close(code=1008, reason="no hello")
+            return
+        token = None
+        try:
+            first = json.loads(hello) if len(hello) <= MAX_MESSAGE else None
+            if isinstance(first, dict) and isinstance(first.get("token"), str) \
+                    and len(first["token"]) <= 64:
+                token = first["token"]
+        except ValueError:
+            pass
+        conn = hub.connect(live, token)
+        sender = asyncio.create_task(_send_loop(ws, hub, live, conn))
+        closing = False
+        try:
+            closing = await _receive_loop(ws, hub, live, conn)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.disconnect(live, conn)
+            if closing:  # what was queued goes out first, then the close
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(sender, 5)
+            sender.cancel()
+            with contextlib.suppress(BaseException):
+                await sender
+
+    return app
+
+
+async def _send_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection) -> None:
+    try:
+        while True:
+            msg = await conn.outbox.get()
+            if msg.get("type") == "_state":
+                conn.dirty = False
+                msg = hub.state_json(live, conn)
+            elif msg.get("type") == "_close":
+                await ws.close(code=int(msg["code"]), reason=str(msg["reason"]))
+                return
+            await ws.send_json(msg)
+    except (WebSocketDisconnect, RuntimeError, ConnectionError):
+        return
+
+
+def _reply(conn: Connection, msg_id: Any, **fields: Any) -> None:
+    out: dict[str, Any] = dict(fields)
+    if isinstance(msg_id, int | str) and not isinstance(msg_id, bool) and len(str(msg_id)) <= 32:
+        out["id"] = msg_id
+    conn.outbox.put_nowait(out)
+
+
+async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection) -> bool:
+    """Read and answer messages until the browser leaves; True when the server closes."""
+    bucket = TokenBucket()
+    refused = 0
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        text = message.get("text")
+        if text is None:
+            _reply(conn, None, type="error", code="bad_request",
+                   message="messages are JSON text, not bytes")
+            continue
+        if not bucket.take():
+            refused += 1
+            if refused == 1 or refused % 50 == 0:
+                _reply(conn, None, type="error", code="flood",
+                       message=f"too many messages: at most {RATE:g} a second")
+            if refused >= FLOOD_CLOSE:
+                conn.outbox.put_nowait({"type": "_close", "code": 1008, "reason": "flood"})
+                return True
+            continue
+        if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
+            _reply(conn, None, type="error", code="too_large",
+                   message=f"a message is at most {MAX_MESSAGE} bytes")
+            continue
+        try:
+            msg = json.loads(text)
+        except (ValueError, RecursionError):
+            _reply(conn, None, type="error", code="bad_request", message="not JSON")
+            continue
+        if not isinstance(msg, dict):
+            _reply(conn, None, type="error", code="bad_request",
+                   message="a message is a JSON object with a \"type\"")
+            continue
+        msg_id = msg.get("id")
+        try:
+            await _dispatch(ws, hub, live, conn, msg)
+        except WebError as e:
+            _reply(conn, msg_id, type="error", code=e.code, message=str(e))
+        except StoreError as e:
+            _reply(conn, msg_id, type="error", code="store", message=str(e))
+        except Exception:  # never let one message stop the server
+            log.exception("table %s: message %r", live.id, str(msg)[:200])
+            _reply(conn, msg_id, type="error", code="server",
+                   message="the server could not do that (it is logged)")
+
+
+async def _dispatch(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
+                    msg: dict[str, Any]) -> None:
+    kind = msg.get("type")
+    msg_id = msg.get("id")
+    if kind == "command":
+        await hub.command(live, conn, msg.get("command"), msg.get("version"))
+        _reply(conn, msg_id, type="ack")
+    elif kind == "join":
+        token = await hub.join(live, msg.get("seat"), msg.get("name"), msg.get("token"))
+        hub.refresh_seats(live, conn, token)
+        hub._changed(live)
+        _reply(conn, msg_id, type="joined", token=token, seats=sorted(conn.seats))
+    elif kind == "start":
+        await hub.start(live, conn)
+        _reply(conn, msg_id, type="ack")
+    elif kind == "hint":
+        async def answer() -> None:
+            try:
+                moves = await hub.hint(live, conn)
+                _reply(conn, msg_id, type="hint", moves=moves)
+            except WebError as e:
+                _reply(conn, msg_id, type="error", code=e.code, message=str(e))
+
+        asyncio.create_task(answer())  # a first hint may build tables: keep listening
+    elif kind == "speed":
+        await hub.set_speed(live, conn, msg.get("speed"))
+        _reply(conn, msg_id, type="ack")
+    elif kind == "ping":
+        _reply(conn, msg_id, type="pong")
+    elif kind == "hello":
+        _reply(conn, msg_id, type="error", code="bad_request", message="hello only once")
+    else:
+        raise WebError("type: command, join, start, hint, speed or ping")
+
+
+def _docs_page(spec: dict[str, Any]) -> str:
+    """The API described from its OpenAPI document, as plain HTML (no scripts)."""
+    from html import escape
+
+    rows = []
+    for path, ops in sorted(spec.get("paths", {}).items()):
+        for method, op in ops.items():
+            params = ", ".join(escape(p["name"]) for p in op.get("parameters", []))
+            body = " (JSON body)" if "requestBody" in op else ""
+            rows.append(f"<tr><td><code>{escape(method.upper())} {escape(path)}</code></td>"
+                        f"<td>{escape(op.get('summary', ''))}</td>"
+                        f"<td>{params}{body}</td></tr>")
+    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<title>yacht API</title><link rel='stylesheet' href='/static/style.css'></head>"
+            "<body class='docs'><main><h1>yacht: the JSON API</h1>"
+            f"<p>{escape(spec.get('info', {}).get('description', ''))}</p>"
+            "<p>The full description: <a href='/api/openapi.json'>/api/openapi.json</a>. "
+            "Tables are played over a WebSocket, <code>/ws/TABLE</code>: see "
+            "PROTOCOL.md in the package.</p>"
+            "<table><thead><tr><th>endpoint</th><th>what</th><th>parameters</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></main></body></html>")

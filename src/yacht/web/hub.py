@@ -1,0 +1,517 @@
+"""Online tables: seats and their tokens, the lobby, connections, the table's drivers.
+
+The hub lives in the server's event loop. Each online table is a row in the
+store (its seats, and once started its game) and, while anyone looks at it, a
+:class:`LiveTable` in memory: a lobby until every person's seat is taken, then
+a :class:`~yacht.session.table.Table` (strict: an action counts, and is
+acknowledged, only once the store has it). Commands, hints and computer moves
+run in worker threads, so one table thinking never holds up another table's
+dice; events come back to the loop and go to every connection of the table.
+
+A seat token is a random secret the browser keeps; the store has only its
+SHA-256. One token may hold several seats (people sharing one browser).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+
+from yacht.engine import NAME_LENGTH, Player
+from yacht.rules import MAX_PLAYERS, OptionError, Ruleset, UnknownVariant, get
+from yacht.session import HintUnavailable, SessionError
+from yacht.session.commands import ActionError, command_from_json
+from yacht.session.config import SPEEDS
+from yacht.session.present import BROWSER
+from yacht.session.table import Event, Refused, Seat, Table, drive_async
+from yacht.store import Store, StoreError
+from yacht.store.core import SeatRow, TableRow
+from yacht.strategy.base import DEFAULT_LEVEL, PLAYER_LEVELS
+
+__all__ = ["Connection", "Hub", "LiveTable", "NewTable", "WebError", "hash_token"]
+
+log = logging.getLogger("yacht.web")
+
+T = TypeVar("T")
+
+
+class WebError(Exception):
+    """A request the hub does not take: a one-line message and a code for the client."""
+
+    def __init__(self, message: str, code: str = "bad_request") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def clean_name(raw: Any) -> str:
+    """A player's name as typed: printable, trimmed, 1-20 characters (WebError otherwise)."""
+    if not isinstance(raw, str):
+        raise WebError("a name is text")
+    name = " ".join("".join(ch for ch in raw if ch.isprintable()).split())
+    if not name:
+        raise WebError("give a name (1-20 characters)")
+    if len(name) > NAME_LENGTH:
+        raise WebError(f"a name is at most {NAME_LENGTH} characters")
+    return name
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """What the home page asks for: a variant, its options, the pace and the seats.
+
+    Each seat is ``{"kind": "person", "name": ..., "here": bool}`` (``here``: this
+    browser plays it; otherwise it waits for a friend) or ``{"kind": LEVEL}`` (a
+    computer player, optionally named).
+    """
+
+    variant: str
+    options: dict[str, str]
+    speed: str
+    seats: tuple[dict[str, Any], ...]
+
+    @classmethod
+    def from_json(cls, obj: Any) -> NewTable:
+        if not isinstance(obj, dict):
+            raise WebError("a new table is an object: variant, options, speed, seats")
+        variant = obj.get("variant")
+        options = obj.get("options") or {}
+        speed = obj.get("speed") or "normal"
+        seats = obj.get("seats")
+        if not isinstance(variant, str):
+            raise WebError("variant: a variant id (see /api/variants)")
+        if not isinstance(options, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
+            raise WebError("options: an object of text values, e.g. {\"joker\": \"free\"}")
+        if speed not in SPEEDS:
+            raise WebError(f"speed: one of {', '.join(SPEEDS)}")
+        if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_PLAYERS:
+            raise WebError(f"seats: a list of 1-{MAX_PLAYERS} seats")
+        return cls(variant, dict(options), speed, tuple(seats))
+
+
+@dataclass(eq=False)
+class Connection:
+    """One browser tab at a table: what it may do and what it still has to be sent."""
+
+    token_hash: str | None
+    seats: frozenset[int] = frozenset()
+    name: str = ""
+    outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    dirty: bool = False  # a fresh state is due
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: str
+    row: TableRow
+    ruleset: Ruleset
+    table: Table | None = None
+    connections: set[Connection] = field(default_factory=set)
+    driver: asyncio.Task[None] | None = None
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    idle_since: float = field(default_factory=time.monotonic)
+    unsubscribe: Callable[[], None] | None = None
+
+    def seats_of(self, token_hash: str | None) -> frozenset[int]:
+        if token_hash is None:
+            return frozenset()
+        return frozenset(i for i, s in enumerate(self.row.seats) if s.token == token_hash)
+
+
+class Hub:
+    """Every online table of this server process."""
+
+    def __init__(self, store: Store, *, strategy_factory: Any = None,
+                 workers: int = 8, thinkers: int = 2) -> None:
+        self.store = store
+        self.strategy_factory = strategy_factory
+        self.live: dict[str, LiveTable] = {}
+        # store writes and reads in one pool, table builds / hints / computer moves in
+        # another: a long build never delays a roll
+        self.io = ThreadPoolExecutor(workers, thread_name_prefix="yacht-io")
+        self.thinking = ThreadPoolExecutor(thinkers, thread_name_prefix="yacht-think")
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        return self._loop
+
+    async def io_call(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self.loop.run_in_executor(self.io, partial(fn, *args))
+
+    async def think_call(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self.loop.run_in_executor(self.thinking, partial(fn, *args))
+
+    async def close(self) -> None:
+        for live in list(self.live.values()):
+            await self._unload(live)
+        self.io.shutdown(wait=True, cancel_futures=True)
+        self.thinking.shutdown(wait=False, cancel_futures=True)
+
+    # --- tables -------------------------------------------------------------------
+    async def create(self, spec: NewTable) -> tuple[LiveTable, str]:
+        """A new table; the token of this browser's seats (the ``here`` ones)."""
+        try:
+            rs = get(spec.variant, spec.options)
+        except (UnknownVariant, OptionError) as e:
+            raise WebError(str(e)) from None
+        if not rs.min_players <= len(spec.seats) <= rs.max_players:
+            raise WebError(f"{rs.id} takes {rs.min_players}-{rs.max_players} players")
+        token = secrets.token_urlsafe(24)
+        mine = hash_token(token)
+        rows: list[SeatRow] = []
+        names: set[str] = set()
+        for i, seat in enumerate(spec.seats):
+            if not isinstance(seat, dict):
+                raise WebError(f"seat {i + 1}: an object with a kind")
+            kind = seat.get("kind", "person")
+            if kind == "person":
+                here = seat.get("here", True)
+                name = clean_name(seat.get("name")) if here or seat.get("name") else None
+                rows.append(SeatRow(name, "person", None, mine if here else None))
+            elif kind in PLAYER_LEVELS:
+                name = clean_name(seat.get("name") or f"Computer {i + 1}")
+                rows.append(SeatRow(name, "computer", kind, None))
+            else:
+                raise WebError(f"seat {i + 1}: kind is person or a computer level "
+                               f"({', '.join(PLAYER_LEVELS)})")
+            if name is not None:
+                if name.casefold() in names:
+                    raise WebError(f"two players are called {name}: give each their own name")
+                names.add(name.casefold())
+        row = await self.io_call(self.store.create_table, rs.id, dict(rs.option_values),
+                                 spec.speed, rows)
+        live = LiveTable(row.id, row, rs)
+        self.live[row.id] = live
+        await self._start_if_ready(live)
+        return live, token
+
+    async def resume_game(self, game_id: str) -> tuple[LiveTable, str]:
+        """A table for a saved game of any interface, its person seats held by this browser
+        (not an online table's game: its players hold its seats)."""
+        if not (isinstance(game_id, str) and 1 <= len(game_id) <= 32
+                and all(c in "0123456789abcdef" for c in game_id)):
+            raise WebError(f"no game {game_id!r}", "not_found")
+        try:
+            info = await self.io_call(self.store.game_info, game_id)
+            record = await self.io_call(self.store.load_record, game_id)
+            rows = await self.io_call(self.store.open_tables)
+        except StoreError as e:
+            raise WebError(str(e), "not_found") from None
+        if info.finished is not None:
+            raise WebError(f"game {game_id} is finished", "conflict")
+        if record.meta.get("table") or any(r.game_id == game_id for r in rows):
+            raise WebError("this game is at an online table: open that table's link",
+                           "conflict")
+        token = secrets.token_urlsafe(24)
+        mine = hash_token(token)
+        seats = [SeatRow(p.name, "computer", p.level or DEFAULT_LEVEL, None) if p.is_computer
+                 else SeatRow(p.name, "person", None, mine) for p in record.players]
+        row = await self.io_call(partial(self.store.create_table, record.variant,
+                                         dict(record.options), "normal", seats,
+                                         game_id=game_id))
+        return await self.get(row.id), token
+
+    async def get(self, table_id: str) -> LiveTable:
+        """The live table (loaded from the store, and its game resumed, if need be)."""
+        live = self.live.get(table_id)
+        if live is not None:
+            return live
+        if not (isinstance(table_id, str) and 1 <= len(table_id) <= 32
+                and all(c in "0123456789abcdef" for c in table_id)):
+            raise WebError(f"no table {table_id!r}", "not_found")
+        try:
+            row = await self.io_call(self.store.load_table, table_id)
+        except StoreError as e:
+            raise WebError(str(e), "not_found") from None
+        live = self.live.get(table_id)  # loaded meanwhile by another request
+        if live is not None:
+            return live
+        try:
+            rs = get(row.variant, row.options)
+        except (UnknownVariant, OptionError) as e:
+            raise WebError(f"table {table_id} cannot be played here: {e}", "not_found") from None
+        live = LiveTable(row.id, row, rs)
+        self.live[table_id] = live
+        if row.game_id is not None:
+            try:
+                table = await self.io_call(partial(
+                    Table.resume, self.store, row.game_id, strategy_factory=self.strategy_factory,
+                    speed=row.speed, seats=self._seats(row), strict=True))
+            except SessionError as e:
+                del self.live[table_id]
+                raise WebError(f"table {table_id}: {e}", "not_found") from None
+            self._attach(live, table)
+        return live
+
+    def _seats(self, row: TableRow) -> list[Seat]:
+        by_token: dict[str, set[int]] = {}
+        for i, s in enumerate(row.seats):
+            if s.token is not None:
+                by_token.setdefault(s.token, set()).add(i)
+        return [Seat(token, frozenset(seats)) for token, seats in by_token.items()]
+
+    def _attach(self, live: LiveTable, table: Table) -> None:
+        live.table = table
+        loop = self.loop
+
+        def from_any_thread(event: Event) -> None:
+            loop.call_soon_threadsafe(self._on_event, live, event)
+
+        live.unsubscribe = table.subscribe(from_any_thread)
+        if any(p.is_computer for p in table.players) and not table.view().finished:
+            live.stop = asyncio.Event()
+            live.driver = asyncio.create_task(
+                drive_async(table, stop=live.stop, think=self.think_call),
+                name=f"yacht-table-{live.id}")
+
+    async def _start_if_ready(self, live: LiveTable, force: bool = False) -> None:
+        """Lobby -> game: when no person's seat is open (or ``force``: without them)."""
+        row = live.row
+        if row.game_id is not None or live.table is not None:
+            return
+        open_seats = [i for i, s in enumerate(row.seats) if s.kind == "person" and s.token is None]
+        if open_seats and not force:
+            return
+        seats = tuple(s for s in row.seats if not (s.kind == "person" and s.token is None))
+        if open_seats and not any(s.kind == "person" for s in seats):
+            raise WebError("no one has taken a seat yet")
+        players = [Player(s.name or f"Player {i + 1}", "computer", s.level or DEFAULT_LEVEL)
+                   if s.kind == "computer" else Player(s.name or f"Player {i + 1}")
+                   for i, s in enumerate(seats)]
+        if len(seats) != len(row.seats):  # open seats dropped: the row says who plays
+            row = await self.io_call(partial(self.store.update_table, row.id, row.version,
+                                             seats=seats))
+        try:
+            table = Table.new(live.ruleset, players, store=self.store,
+                              strategy_factory=self.strategy_factory, speed=row.speed,
+                              seats=self._seats(row), strict=True,
+                              meta={"source": "web", "table": row.id})
+            game_id = await self.io_call(table.save)
+        except (SessionError, Refused) as e:
+            raise WebError(f"the game cannot start: {e}") from None
+        try:
+            live.row = await self.io_call(partial(self.store.update_table, row.id, row.version,
+                                                  game_id=game_id))
+        except StoreError as e:
+            raise WebError(str(e), "conflict") from None
+        self._attach(live, table)
+        self._changed(live)
+
+    # --- seats --------------------------------------------------------------------
+    async def join(self, live: LiveTable, seat: Any, name: Any, token: str | None) -> str:
+        """Take open seat ``seat`` (0-based) as ``name``; returns the browser's token (a
+        new one if it had none)."""
+        async with live.lock:
+            row = live.row
+            if row.game_id is not None:
+                raise WebError("the game has started: every seat is taken", "conflict")
+            if not isinstance(seat, int) or isinstance(seat, bool) \
+                    or not 0 <= seat < len(row.seats):
+                raise WebError(f"seat: 0-{len(row.seats) - 1}")
+            if row.seats[seat].kind != "person" or row.seats[seat].token is not None:
+                raise WebError(f"seat {seat + 1} is taken", "conflict")
+            who = clean_name(name)
+            if any(s.name and s.name.casefold() == who.casefold() for s in row.seats):
+                raise WebError(f"{who} is at the table already: choose another name",
+                               "conflict")
+            token = token if isinstance(token, str) and 16 <= len(token) <= 64 \
+                else secrets.token_urlsafe(24)
+            seats = list(row.seats)
+            seats[seat] = SeatRow(who, "person", None, hash_token(token))
+            try:
+                live.row = await self.io_call(partial(self.store.update_table, row.id,
+                                                      row.version, seats=seats))
+            except StoreError as e:
+                live.row = await self.io_call(self.store.load_table, row.id)
+                raise WebError(f"{e}", "conflict") from None
+            await self._start_if_ready(live)
+        self._changed(live)
+        return token
+
+    async def start(self, live: LiveTable, conn: Connection) -> None:
+        """Start now, without the seats no one took (a seated person asks)."""
+        async with live.lock:
+            if live.table is not None:
+                raise WebError("the game has started", "conflict")
+            if not live.seats_of(conn.token_hash):
+                raise WebError("only a player at the table can start the game", "not_your_turn")
+            await self._start_if_ready(live, force=True)
+
+    # --- connections --------------------------------------------------------------
+    def connect(self, live: LiveTable, token: str | None, name: str = "") -> Connection:
+        token_hash = hash_token(token) if isinstance(token, str) and token else None
+        conn = Connection(token_hash, live.seats_of(token_hash), name)
+        conn.outbox.put_nowait({"type": "welcome", "table": live.id, "seats": sorted(conn.seats)})
+        live.connections.add(conn)
+        self._changed(live)
+        return conn
+
+    def disconnect(self, live: LiveTable, conn: Connection) -> None:
+        live.connections.discard(conn)
+        if not live.connections:
+            live.idle_since = time.monotonic()
+        self._changed(live)
+
+    def refresh_seats(self, live: LiveTable, conn: Connection, token: str) -> None:
+        conn.token_hash = hash_token(token)
+        conn.seats = live.seats_of(conn.token_hash)
+
+    # --- what a connection sees -------------------------------------------------------
+    def presence(self, live: LiveTable) -> list[dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        watchers = 0
+        for c in live.connections:
+            if not c.seats:
+                watchers += 1
+                continue
+            names = [live.row.seats[i].name or f"Player {i + 1}" for i in sorted(c.seats)]
+            key = ",".join(map(str, sorted(c.seats)))
+            out[key] = {"seats": sorted(c.seats), "names": names}
+        listed = sorted(out.values(), key=lambda p: p["seats"])
+        return listed + ([{"seats": [], "names": [], "watchers": watchers}] if watchers else [])
+
+    def lobby_json(self, live: LiveTable, conn: Connection) -> dict[str, Any]:
+        rs = live.ruleset
+        return {
+            "phase": "lobby", "id": live.id, "variant": rs.id, "name": rs.name,
+            "options": dict(rs.option_values), "speed": live.row.speed,
+            "seats": [{"name": s.name, "kind": s.kind, "level": s.level,
+                       "open": s.kind == "person" and s.token is None,
+                       "mine": i in conn.seats} for i, s in enumerate(live.row.seats)],
+            "can_start": bool(conn.seats),
+        }
+
+    def state_json(self, live: LiveTable, conn: Connection) -> dict[str, Any]:
+        if live.table is None:
+            table: dict[str, Any] = self.lobby_json(live, conn)
+        else:
+            seat = conn.token_hash if conn.seats else None
+            table = {"phase": "game", "id": live.id,
+                     "snapshot": live.table.snapshot(seat, BROWSER)}
+        return {"type": "state", "table": table, "presence": self.presence(live)}
+
+    # --- changes ------------------------------------------------------------------
+    def _on_event(self, live: LiveTable, event: Event) -> None:
+        message = {"type": "event", "event": event.to_json()}
+        for conn in list(live.connections):
+            _offer(conn, message)
+        if event.kind == "finished":
+            self.loop.create_task(self._finished(live))
+        self._changed(live)
+
+    async def _finished(self, live: LiveTable) -> None:
+        live.stop.set()
+        try:
+            live.row = await self.io_call(partial(self.store.update_table, live.row.id,
+                                                  live.row.version, closed=True))
+        except StoreError as e:
+            log.warning("table %s: %s", live.id, e)
+
+    def _changed(self, live: LiveTable) -> None:
+        """Every connection of the table gets the new state (once, however many changes)."""
+        for conn in list(live.connections):
+            if not conn.dirty:
+                conn.dirty = True
+                _offer(conn, {"type": "_state"})  # made when it is sent: always the newest
+
+    # --- commands -----------------------------------------------------------------
+    async def command(self, live: LiveTable, conn: Connection, payload: Any,
+                      version: Any) -> None:
+        """Apply a command from this connection's seats (the ack is sent by the caller
+        once this returns: the store has the action then)."""
+        table = live.table
+        if table is None:
+            raise WebError("the game has not started: waiting for players", "not_started")
+        if not conn.seats:
+            raise WebError("you are watching: take a seat to play", "not_your_turn")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            raise WebError("version: a whole number (the snapshot's version)")
+        try:
+            cmd = command_from_json(payload)
+        except ActionError as e:
+            raise WebError(str(e)) from None
+        seat = conn.token_hash
+        assert seat is not None
+        try:
+            await self.io_call(partial(table.act, seat, cmd, version=version))
+        except Refused as e:
+            raise WebError(str(e), e.code) from None
+
+    async def hint(self, live: LiveTable, conn: Connection) -> list[dict[str, Any]]:
+        table = live.table
+        if table is None or not conn.seats or conn.token_hash is None:
+            raise WebError("a hint is for your own turn", "not_your_turn")
+        try:
+            moves = await self.think_call(table.hint, conn.token_hash)
+        except (HintUnavailable, Refused) as e:
+            raise WebError(str(e), "no_hint") from None
+        return [{"text": m.text, "expected": round(m.expected, 2), "loss": round(m.loss, 2),
+                 "reroll": list(m.reroll), "category": m.category, "column": m.column}
+                for m in moves]
+
+    async def set_speed(self, live: LiveTable, conn: Connection, speed: Any) -> None:
+        if live.table is None or not conn.seats:
+            raise WebError("only a player at the table sets the pace", "not_your_turn")
+        if speed not in SPEEDS:
+            raise WebError(f"speed: one of {', '.join(SPEEDS)}")
+        live.table.set_speed(speed)
+
+    # --- housekeeping ---------------------------------------------------------------
+    async def unload_idle(self, older_than: float = 600.0) -> int:
+        """Forget tables no one has looked at for a while (they stay in the store)."""
+        now = time.monotonic()
+        gone = [live for live in self.live.values()
+                if not live.connections and now - live.idle_since > older_than]
+        for live in gone:
+            await self._unload(live)
+        return len(gone)
+
+    async def _unload(self, live: LiveTable) -> None:
+        self.live.pop(live.id, None)
+        live.stop.set()
+        if live.unsubscribe is not None:
+            live.unsubscribe()
+        if live.driver is not None:
+            try:
+                await asyncio.wait_for(live.driver, 5)
+            except (TimeoutError, asyncio.CancelledError, Exception):
+                live.driver.cancel()
+
+    def open_tables_json(self, rows: Iterable[TableRow]) -> list[dict[str, Any]]:
+        out = []
+        for row in rows:
+            try:
+                name = get(row.variant, row.options).name
+            except (UnknownVariant, OptionError):
+                continue
+            out.append({"id": row.id, "variant": row.variant, "name": name,
+                        "options": dict(row.options), "started": row.game_id is not None,
+                        "players": [s.name for s in row.seats if s.name],
+                        "open_seats": sum(1 for s in row.seats
+                                          if s.kind == "person" and s.token is None),
+                        "updated": row.updated.isoformat()})
+        return out
+
+
+def _offer(conn: Connection, message: dict[str, Any]) -> None:
+    """Queue a message for a connection; a reader too slow to keep up loses events
+    (never the state: that is rebuilt when it is sent)."""
+    if conn.outbox.qsize() > 200 and message.get("type") == "event":
+        return
+    conn.outbox.put_nowait(message)

@@ -1,0 +1,223 @@
+"""Tables over WebSockets: a game alone, friends at one table with a watcher, reloads,
+seats and tokens, and every kind of bad message answered to its sender only."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from yacht.store import Store
+
+from .browser import Browser
+from .conftest import new_table
+
+
+def play_my_turn(b: Browser, pick: random.Random) -> None:
+    """Roll, maybe roll some dice again, score a random box: as the page would."""
+    s = b.snap
+    if s["can"]["go_on"] and not (s["seat"] and s["seat"]["my_turn"]):
+        assert b.act({"type": "go_on"})["type"] == "ack"
+        return
+    if not s["dice"]:
+        assert b.act({"type": "roll"}, s["version"])["type"] == "ack"
+        s = b.snap
+    while s["can"]["choose"] and (not s["previews"] or pick.random() < 0.3):
+        assert b.act({"type": "select", "which": "all"})["type"] == "ack"
+        assert b.act({"type": "roll"})["type"] == "ack"
+        s = b.snap
+    box = pick.choice(s["previews"])
+    reply = b.act({"type": "score", "category": box["category"], "column": box["column"]})
+    assert reply["type"] == "ack", reply
+
+
+def test_a_solitaire_game_to_the_end(client: TestClient, store: Store) -> None:
+    t = new_table(client, "tommys-crag")
+    with Browser(client, t["id"], t["token"]) as b:
+        assert b.seats == [0] and b.table["phase"] == "game"
+        assert b.snap["can"]["roll"] and b.snap["seat"]["my_turn"]
+        pick = random.Random(1)
+        while not b.snap["finished"]:
+            if b.snap["over"]:
+                assert b.act({"type": "go_on"})["type"] == "ack"
+                b.wait(lambda t: t["snapshot"]["finished"])
+                break
+            play_my_turn(b, pick)
+        s = b.snap
+        assert s["result"].startswith("Ann scored") and s["finished"]
+        kinds = {e["kind"] for e in b.events}
+        assert {"rolled", "scored", "game_over", "finished"} <= kinds
+    # the game is in the store, finished, with Ann in the top ten
+    top = client.get("/api/scores?variant=tommys-crag").json()
+    assert top[0]["entries"][0]["name"] == "Ann"
+    assert client.get("/api/tables").json() == []  # closed: not to join any more
+
+
+def test_friends_online_with_a_watcher_and_a_computer(client: TestClient) -> None:
+    t = new_table(client, "tommys-crag", seats=[
+        {"kind": "person", "name": "Ann", "here": True},
+        {"kind": "person", "here": False},
+        {"kind": "beginner", "name": "Cpu"}])
+    ann = Browser(client, t["id"], t["token"])
+    assert ann.table["phase"] == "lobby" and ann.table["seats"][1]["open"]
+    bob = Browser(client, t["id"])
+    assert bob.seats == [] and not bob.table["can_start"]
+    with pytest.raises(AssertionError):  # a watcher cannot act before joining
+        assert bob.ask("start")["type"] == "ack"
+    joined = bob.ask("join", seat=1, name="Bob")
+    assert joined["type"] == "joined" and joined["seats"] == [1]
+    bob.token = joined["token"]
+    watcher = Browser(client, t["id"])
+    for b in (ann, bob, watcher):
+        b.wait(lambda t: t["phase"] == "game")
+    assert [p["names"] for p in watcher.presence if p["seats"]] == [["Ann"], ["Bob"]]
+    assert watcher.snap["seat"] is None and not any(watcher.snap["can"].values())
+    # Bob may not play Ann's turn; the watcher may not play at all; nothing changes
+    v = ann.snap["version"]
+    assert bob.act({"type": "roll"})["code"] == "not_your_turn"
+    assert watcher.act({"type": "roll"})["code"] == "not_your_turn"
+    assert ann.snap["version"] == v
+    pick = random.Random(2)
+    players = {0: ann, 1: bob}
+    for _ in range(2000):
+        s = client.get(f"/api/tables/{t['id']}").json()["snapshot"]  # the server's truth
+        if s["finished"]:
+            break
+        if s["players"][s["current"]]["kind"] == "computer" and s["pause"] is None \
+                and not s["over"]:
+            time.sleep(0.005)
+            continue  # its driver plays on by itself
+        # the page of whoever acts now, once it shows this version
+        if s["pause"] == "next_player":
+            me = players[s["last_score"]["player"]]
+        else:
+            me = players[0] if s["over"] else players[s["current"]]
+        me.wait(lambda t, v=s["version"]: t["snapshot"]["version"] >= v)
+        if me.snap["version"] != s["version"]:
+            continue
+        play_my_turn(me, pick)
+    watcher.wait(lambda t: t["snapshot"]["finished"])
+    assert watcher.snap["finished"], watcher.snap["help"]
+    assert len(watcher.snap["winners"]) >= 1
+    for b in (ann, bob, watcher):
+        b.close()
+
+
+def test_a_reload_comes_back_to_the_same_seat_and_state(client: TestClient) -> None:
+    t = new_table(client, "yatzy")
+    with Browser(client, t["id"], t["token"]) as b:
+        b.act({"type": "roll"})
+        b.act({"type": "toggle", "position": 1})
+        before = b.snap
+    with Browser(client, t["id"], t["token"]) as again:  # the page reloaded
+        assert again.seats == [0]
+        s = again.snap
+        assert (s["dice"], s["chosen"], s["version"]) == (before["dice"], [1], before["version"])
+        assert again.act({"type": "roll"})["type"] == "ack"
+    with Browser(client, t["id"], "a-forged-token-of-enough-length") as forged:
+        assert forged.seats == [] and forged.act({"type": "roll"})["code"] == "not_your_turn"
+
+
+def test_bad_messages_get_an_error_for_their_sender_only(client: TestClient,
+                                                          store: Store) -> None:
+    t = new_table(client, "yatzy")
+    with Browser(client, t["id"], t["token"]) as b, Browser(client, t["id"]) as other:
+        b.act({"type": "roll"})
+        log = store.load_record(b.table["snapshot"]["game_id"]).actions
+        cases: list[Any] = [
+            "not json", "[1, 2]", json.dumps({"type": "dance"}),
+            json.dumps({"type": "command", "command": {"type": "toggle", "position": 99}}),
+            json.dumps({"type": "command", "command": "roll"}),
+            json.dumps({"type": "command", "command": {"type": "roll"}, "version": "x"}),
+            json.dumps({"type": "command", "command": {"type": "roll"}, "version": 0}),
+            json.dumps({"type": "command", "command": {"type": "score", "category": 7}}),
+            json.dumps({"type": "join", "seat": 5, "name": "Eve"}),
+            json.dumps({"type": "speed", "speed": "warp"}),
+            json.dumps({"type": "command", "pad": "x" * 5000}),
+            "[" * 3000 + "]" * 3000,
+        ]
+        for raw in cases:
+            b.ws.send_text(raw)
+            reply = b.until(lambda m: m.get("type") == "error")
+            assert reply["message"] and "\n" not in reply["message"], raw[:40]
+        b.ws.send_bytes(b"\x00\x01")
+        assert b.until(lambda m: m.get("type") == "error")["code"] == "bad_request"
+        assert store.load_record(b.table["snapshot"]["game_id"]).actions == log
+        assert other.ask("ping")["type"] == "pong"  # the other page heard none of it
+        assert all(e.get("type") != "error" for e in other.events)
+
+
+def test_a_flood_is_told_then_closed(client: TestClient) -> None:
+    t = new_table(client, "yatzy")
+    with Browser(client, t["id"], t["token"]) as b:
+        for _ in range(300):
+            b.ws.send_text(json.dumps({"type": "ping"}))
+        codes = set()
+        with pytest.raises(WebSocketDisconnect):
+            for _ in range(1000):
+                msg = b.recv()
+                if msg.get("type") == "error":
+                    codes.add(msg["code"])
+        assert "flood" in codes
+    with Browser(client, t["id"], t["token"]) as again:  # the table itself is fine
+        assert again.act({"type": "roll"})["type"] == "ack"
+
+
+def test_another_origin_is_refused(client: TestClient) -> None:
+    t = new_table(client, "yatzy")
+    with pytest.raises(WebSocketDisconnect) as e, client.websocket_connect(
+            f"/ws/{t['id']}", headers={"origin": "http://evil.example"}) as ws:
+        ws.receive_json()
+    assert e.value.code == 1008
+    with client.websocket_connect(f"/ws/{t['id']}",
+                                  headers={"origin": "http://testserver"}) as ws:
+        ws.send_json({"type": "hello", "token": None})
+        assert ws.receive_json()["type"] == "welcome"
+
+
+def test_only_a_hash_of_a_seat_token_is_stored(client: TestClient, store: Store) -> None:
+    t = new_table(client, "yatzy")
+    row = store.load_table(t["id"])
+    assert row.seats[0].token == hashlib.sha256(t["token"].encode()).hexdigest()
+    assert t["token"] not in json.dumps([s.to_json() for s in row.seats])
+
+
+def test_two_friends_racing_for_one_seat(client: TestClient) -> None:
+    t = new_table(client, "yatzy", seats=[{"kind": "person", "name": "Ann", "here": True},
+                                          {"kind": "person", "here": False}])
+    with Browser(client, t["id"]) as bob, Browser(client, t["id"]) as cy:
+        assert bob.ask("join", seat=1, name="Bob")["type"] == "joined"
+        late = cy.ask("join", seat=1, name="Cy")
+        assert late["type"] == "error" and "taken" in late["message"]
+        assert cy.ask("join", seat=0, name="Ann")["code"] == "conflict"
+
+
+def test_names_are_text_never_markup(client: TestClient) -> None:
+    t = new_table(client, "yatzy", seats=[
+        {"kind": "person", "name": "<b>Ann</b>", "here": True},
+        {"kind": "person", "name": "\x1b[31mBob", "here": True}])
+    with Browser(client, t["id"], t["token"]) as b:
+        names = [p["name"] for p in b.snap["players"]]
+    assert names == ["<b>Ann</b>", "[31mBob"]  # kept as text (the page shows text)
+
+
+def test_a_saved_game_continues_in_the_browser(client: TestClient, store: Store) -> None:
+    from yacht.engine import Player, Record, Roll, State
+    from yacht.rules import get
+
+    s = State(get("yatzy"), [Player("Ann"), Player("Cpu", "computer", "expert")],
+              rng=random.Random(3))
+    s.apply(Roll())
+    gid = store.start_game(Record.from_state(s, source="tui"))
+    r = client.post(f"/api/games/{gid}/table").json()
+    with Browser(client, r["id"], r["token"]) as b:
+        assert b.seats == [0] and b.snap["dice"] == list(s.dice)
+        assert b.snap["players"][1]["kind"] == "computer"
+    again = client.post(f"/api/games/{gid}/table")
+    assert again.status_code == 409  # already at a table
