@@ -109,3 +109,21 @@ def test_commands_round_trip_through_json() -> None:
                  "take-back", "computer", "s"]:
         for cmd in parse_command(text, s):
             assert command_from_json(json.loads(json.dumps(command_to_json(cmd)))) == cmd
+
+
+def test_the_end_says_comments_progress_and_new_entries(store: Any, factory: Any) -> None:
+    t = Table.new(get("tommys-crag"), [Player("Ann"), Player("Cpu", "computer", "random")],
+                  store=store, rng=random.Random(2), strategy_factory=factory, speed="instant")
+    while not t.view().finished:
+        t.run_due()
+        if t.view().pause is not None:
+            t.act(LOCAL, GoOn())
+        elif not t.view().finished:
+            t.act(LOCAL, Roll())
+            t.act(LOCAL, ScoreBox(t.session.state.placements()[0].category))
+    snap = valid(t.snapshot(LOCAL))
+    assert [c["player"] for c in snap["comments"]] == [0]  # the person's score is judged
+    assert "of a possible 244" in snap["comments"][0]["text"]
+    assert [len(p) for p in snap["progress"]] == [14, 14]  # from 0, then 13 turns each
+    assert [p[-1] for p in snap["progress"]] == [p["total"] for p in snap["players"]]
+    assert [e["name"] for e in snap["new_entries"]] == ["Ann"]

@@ -124,4 +124,26 @@ def snapshot(view: TableView, seat: Seat | None = None,
         "closed": view.closed,
         "seat": None if seat is None else {"id": seat.id, "players": sorted(seat.players),
                                            "operator": seat.operator, "my_turn": my_turn},
+        "comments": _comments(st) if over else [],
+        "progress": _progress(st) if over else [],
+        "new_entries": [e.to_json() for e in view.new_entries],
     }
+
+
+def _comments(st: Any) -> list[dict[str, Any]]:
+    """The comment on each person's final score (the winner's in a game of computers)."""
+    from .comment import score_comment
+
+    totals = st.returns()
+    people = [i for i, p in enumerate(st.players) if not p.is_computer] or st.winners()[:1]
+    return [{"player": i, "text": score_comment(st.ruleset, totals[i])} for i in people]
+
+
+def _progress(st: Any) -> list[list[int]]:
+    """Each player's total after each of their turns (from 0), for the end's chart."""
+    from yacht.engine import Record
+
+    out: list[list[int]] = [[0] for _ in st.players]
+    for turn in Record.from_state(st).turns():
+        out[turn.player].append(turn.totals[turn.player])
+    return out
