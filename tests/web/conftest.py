@@ -26,23 +26,25 @@ def store(tmp_path: Path) -> Iterator[Store]:
     s.close()
 
 
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
+def serve(store: Store, **kw: Any) -> Iterator[TestClient]:
+    """The server in this process; pages a failed test left open are closed before it
+    stops (it would wait for them)."""
     from yacht.web import make_app
 
-    with TestClient(make_app(store, strategy_factory=random_players),
-                    base_url="http://testserver") as c:
-        yield c
-
-
-@pytest.fixture(autouse=True)
-def _close_pages(client: TestClient) -> Iterator[None]:
-    """Pages a failed test left open are closed before the server stops (it waits for them)."""
-    yield
     from .browser import OPEN
 
-    for page in list(OPEN):
-        page.close()
+    with TestClient(make_app(store, strategy_factory=random_players, **kw),
+                    base_url="http://testserver") as c:
+        try:
+            yield c
+        finally:
+            for page in list(OPEN):
+                page.close()
+
+
+@pytest.fixture
+def client(store: Store) -> Iterator[TestClient]:
+    yield from serve(store)
 
 
 def new_table(client: TestClient, variant: str = "tommys-crag", **kw: Any) -> dict[str, Any]:

@@ -101,8 +101,10 @@ class TokenBucket:
         return False
 
 
-def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float = 600.0) -> FastAPI:
-    """The server for ``store`` (which it does not close)."""
+def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float = 600.0,
+             rate: float = RATE, burst: int = BURST) -> FastAPI:
+    """The server for ``store`` (which it does not close); ``rate`` and ``burst``: the
+    messages a connection may send a second, and at once."""
     hub = Hub(store, strategy_factory=strategy_factory)
 
     @contextlib.asynccontextmanager
@@ -289,7 +291,7 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
         sender = asyncio.create_task(_send_loop(ws, hub, live, conn))
         closing = False
         try:
-            closing = await _receive_loop(ws, hub, live, conn)
+            closing = await _receive_loop(ws, hub, live, conn, TokenBucket(burst, rate))
         except WebSocketDisconnect:
             pass
         finally:
@@ -326,9 +328,9 @@ def _reply(conn: Connection, msg_id: Any, **fields: Any) -> None:
     conn.outbox.put_nowait(out)
 
 
-async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection) -> bool:
+async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
+                        bucket: TokenBucket) -> bool:
     """Read and answer messages until the browser leaves; True when the server closes."""
-    bucket = TokenBucket()
     refused = 0
     while True:
         message = await ws.receive()
@@ -343,7 +345,7 @@ async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connecti
             refused += 1
             if refused == 1 or refused % 50 == 0:
                 _reply(conn, None, type="error", code="flood",
-                       message=f"too many messages: at most {RATE:g} a second")
+                       message=f"too many messages: at most {bucket.rate:g} a second")
             if refused >= FLOOD_CLOSE:
                 conn.outbox.put_nowait({"type": "_close", "code": 1008, "reason": "flood"})
                 return True

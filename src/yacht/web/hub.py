@@ -56,15 +56,26 @@ def hash_token(token: str) -> str:
 
 
 def clean_name(raw: Any) -> str:
-    """A player's name as typed: printable, trimmed, 1-20 characters (WebError otherwise)."""
+    """A player's name as typed (the checks every interface makes; WebError otherwise)."""
+    from yacht.parsing import InputError, check_name
+
     if not isinstance(raw, str):
-        raise WebError("a name is text")
-    name = " ".join("".join(ch for ch in raw if ch.isprintable()).split())
-    if not name:
-        raise WebError("give a name (1-20 characters)")
-    if len(name) > NAME_LENGTH:
-        raise WebError(f"a name is at most {NAME_LENGTH} characters")
-    return name
+        raise WebError(f"a name is text (1-{NAME_LENGTH} characters)")
+    try:
+        return check_name(raw)
+    except InputError as e:
+        raise WebError(str(e)) from None
+
+
+def _table_id(raw: Any) -> str:
+    from yacht.parsing import InputError, parse_table_id
+
+    if not isinstance(raw, str):
+        raise WebError("a table id is text", "not_found")
+    try:
+        return parse_table_id(raw)
+    except InputError as e:
+        raise WebError(str(e), "not_found") from None
 
 
 @dataclass(frozen=True)
@@ -94,7 +105,7 @@ class NewTable:
         if not isinstance(options, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
             raise WebError("options: an object of text values, e.g. {\"joker\": \"free\"}")
-        if speed not in SPEEDS:
+        if not isinstance(speed, str) or speed not in SPEEDS:
             raise WebError(f"speed: one of {', '.join(SPEEDS)}")
         if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_PLAYERS:
             raise WebError(f"seats: a list of 1-{MAX_PLAYERS} seats")
@@ -204,9 +215,12 @@ class Hub:
     async def resume_game(self, game_id: str) -> tuple[LiveTable, str]:
         """A table for a saved game of any interface, its person seats held by this browser
         (not an online table's game: its players hold its seats)."""
-        if not (isinstance(game_id, str) and 1 <= len(game_id) <= 32
-                and all(c in "0123456789abcdef" for c in game_id)):
-            raise WebError(f"no game {game_id!r}", "not_found")
+        from yacht.parsing import InputError, parse_game_id
+
+        try:
+            game_id = parse_game_id(game_id)
+        except InputError as e:
+            raise WebError(str(e), "not_found") from None
         try:
             info = await self.io_call(self.store.game_info, game_id)
             record = await self.io_call(self.store.load_record, game_id)
@@ -232,9 +246,7 @@ class Hub:
         live = self.live.get(table_id)
         if live is not None:
             return live
-        if not (isinstance(table_id, str) and 1 <= len(table_id) <= 32
-                and all(c in "0123456789abcdef" for c in table_id)):
-            raise WebError(f"no table {table_id!r}", "not_found")
+        table_id = _table_id(table_id)
         try:
             row = await self.io_call(self.store.load_table, table_id)
         except StoreError as e:
@@ -468,7 +480,7 @@ class Hub:
     async def set_speed(self, live: LiveTable, conn: Connection, speed: Any) -> None:
         if live.table is None or not conn.seats:
             raise WebError("only a player at the table sets the pace", "not_your_turn")
-        if speed not in SPEEDS:
+        if not isinstance(speed, str) or speed not in SPEEDS:
             raise WebError(f"speed: one of {', '.join(SPEEDS)}")
         live.table.set_speed(speed)
 

@@ -1,2 +1,46 @@
-// the page is being written: see PROTOCOL.md for what it speaks
-document.getElementById("app").textContent = "Yacht";
+// The page: home at /, a table at /t/ID (the same index.html; this script reads the path).
+
+import { h, fill } from "./js/dom.js";
+import { HomeView } from "./js/home.js";
+import { TableView } from "./js/table.js";
+import { unlockOnGesture } from "./js/sound.js";
+import { hideToast } from "./js/ui.js";
+
+const app = document.getElementById("app");
+let view = null;
+
+function route() {
+  if (view) view.unmount();
+  view = null;
+  hideToast();
+  fill(app);
+  const path = window.location.pathname;
+  const table = /^\/t\/([0-9a-f]{1,32})\/?$/.exec(path);
+  if (table) {
+    view = new TableView(table[1], navigate);
+  } else if (path === "/" || path === "/index.html") {
+    view = new HomeView(navigate);
+  } else {
+    app.append(h("section", { class: "panel notice" },
+      h("h1", { text: "Nothing here" }),
+      h("p", {}, h("a", { href: "/" }, "The home page"))));
+    return;
+  }
+  view.mount(app);
+  window.scrollTo(0, 0);
+}
+
+/** Go to another page of the game without loading it again. */
+export function navigate(url) {
+  if (url !== window.location.pathname) window.history.pushState({}, "", url);
+  route();
+  const heading = app.querySelector("h1, h2");
+  if (heading) {
+    heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: true });
+  }
+}
+
+window.addEventListener("popstate", route);
+unlockOnGesture();
+route();

@@ -1,0 +1,88 @@
+// Small helpers for building the page. Text always goes in as text (textContent),
+// never as markup: names and messages come from other people.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An element: h("button", {class: "x", onclick: fn, aria: {label: "Roll"}}, "Roll"). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+/** An SVG element, the same way. */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+function setAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "aria" || key === "data") {
+      for (const [k, v] of Object.entries(value)) {
+        if (v === undefined || v === null) continue;
+        if (key === "aria") el.setAttribute(`aria-${k}`, String(v));
+        else el.dataset[k] = String(v);
+      }
+    } else if (key === "class") {
+      el.setAttribute("class", Array.isArray(value) ? value.filter(Boolean).join(" ") : value);
+    } else if (key === "text") {
+      el.textContent = String(value);
+    } else if (value === true) {
+      el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, String(value));
+    }
+  }
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace every child of `el` with `children`. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** Set an element's text only when it changed (no needless announcements or reflows). */
+export function setText(el, text) {
+  const value = String(text ?? "");
+  if (el.textContent !== value) el.textContent = value;
+}
+
+/** Set or remove an attribute only when it changed. */
+export function setAttr(el, name, value) {
+  if (value === null || value === undefined || value === false) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+  } else {
+    const v = value === true ? "" : String(value);
+    if (el.getAttribute(name) !== v) el.setAttribute(name, v);
+  }
+}
+
+/** "1, 3 and 4" */
+export function listText(items) {
+  const xs = items.map(String);
+  if (xs.length <= 1) return xs.join("");
+  return `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+}
+
+/** A number with an English plural: plural(2, "roll") -> "2 rolls". */
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+export const reducedMotion = () =>
+  window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;

@@ -1,0 +1,128 @@
+// The table's WebSocket (PROTOCOL.md): says hello with this browser's token, sends
+// messages with an id, and reconnects by itself (after 1 s, then longer) when the
+// connection drops; the first state after a reconnect is the whole truth.
+
+const DELAYS = [1000, 2000, 4000, 8000, 10000];
+
+export class TableSocket {
+  /**
+   * handlers: onmessage(msg), onstatus("connecting" | "open" | "waiting", seconds),
+   * onfatal(message) when the table does not exist.
+   */
+  constructor(tableId, token, handlers) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = 0;
+    this.stopped = false;
+    this.fatal = false;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.onVisible = () => {
+      if (document.visibilityState === "visible" && !this.isOpen()) this.reconnectSoon(0);
+    };
+    this.onOnline = () => this.reconnectSoon(0);
+    document.addEventListener("visibilitychange", this.onVisible);
+    window.addEventListener("online", this.onOnline);
+    this.connect();
+  }
+
+  isOpen() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    if (this.stopped || this.fatal) return;
+    window.clearTimeout(this.timer);
+    this.handlers.onstatus("connecting");
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    let ws;
+    try {
+      ws = new WebSocket(`${scheme}//${window.location.host}/ws/${encodeURIComponent(this.tableId)}`);
+    } catch {
+      this.reconnectSoon();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+    });
+    ws.addEventListener("message", (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (!msg || typeof msg !== "object") return;
+      if (msg.type === "state") {
+        if (this.attempt !== 0 || !this.opened) this.handlers.onstatus("open");
+        this.attempt = 0;
+        this.opened = true;
+      }
+      if (msg.type === "error" && msg.code === "not_found" && msg.id === undefined) {
+        this.fatal = true;
+        this.handlers.onfatal(msg.message || "There is no such table.");
+      }
+      if (msg.id !== undefined && this.pending.has(msg.id)) {
+        const resolve = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        resolve(msg);
+      }
+      this.handlers.onmessage(msg);
+    });
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.opened = false;
+      for (const resolve of this.pending.values()) resolve({ type: "error", code: "disconnected", message: "the connection dropped" });
+      this.pending.clear();
+      if (!this.stopped && !this.fatal) this.reconnectSoon();
+    });
+  }
+
+  reconnectSoon(delay) {
+    if (this.stopped || this.fatal) return;
+    window.clearTimeout(this.timer);
+    const wait = delay ?? DELAYS[Math.min(this.attempt, DELAYS.length - 1)];
+    this.attempt += 1;
+    if (this.ws) {
+      const old = this.ws;
+      this.ws = null;
+      try { old.close(); } catch { /* already closed */ }
+    }
+    this.handlers.onstatus("waiting", Math.round(wait / 1000));
+    this.timer = window.setTimeout(() => this.connect(), wait);
+  }
+
+  /** Send a message; resolves with its answer (ack, joined, hint or error). */
+  send(msg) {
+    if (!this.isOpen()) {
+      return Promise.resolve({ type: "error", code: "disconnected", message: "Not connected: reconnecting…" });
+    }
+    const id = this.nextId;
+    this.nextId += 1;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.ws.send(JSON.stringify({ ...msg, id }));
+    });
+  }
+
+  setToken(token) {
+    this.token = token;
+  }
+
+  close() {
+    this.stopped = true;
+    window.clearTimeout(this.timer);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    window.removeEventListener("online", this.onOnline);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      try { ws.close(1000); } catch { /* gone */ }
+    }
+  }
+}

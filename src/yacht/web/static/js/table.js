@@ -1,0 +1,809 @@
+// A table, /t/ID: the lobby until every seat is taken, then the game, then its end.
+// Everything drawn comes from the server's state (the snapshot); the page holds no
+// rules: what may be done now is snapshot.can, the previews and help come with it.
+
+import { h, fill, listText, plural, reducedMotion, setAttr, setText } from "./dom.js";
+import { getJSON, postJSON, query, rules } from "./api.js";
+import { ScoreCards } from "./card.js";
+import { TableSocket } from "./socket.js";
+import { dieSvg, drawDie, rerollBadge } from "./dice.js";
+import { progressChart } from "./chart.js";
+import { SPEEDS, lastName, rememberTable, setLastName, setToken, tokenFor } from "./prefs.js";
+import * as sound from "./sound.js";
+import { announce, dialogOpen, openDialog, rulesDialog, toast } from "./ui.js";
+import { topTenTable } from "./home.js";
+
+const KEYS_HELP = [
+  ["1-9, 0 or click a die", "choose dice 1-10 to roll again"],
+  ["a / s / n", "all dice / all singlets / none"],
+  ["r or Enter, or Roll", "roll (or go on to the next player)"],
+  ["a box's letter, or click it", "score that box (Shift+letter: column 2)"],
+  ["Tab, arrows, Space, Enter", "move between the dice, Roll and the card; choose; act"],
+  ["o", "Oops: give back my dice / I scored the wrong box"],
+  ["h", "hint: the advisor's ranking (the game is marked assisted)"],
+  ["b, + / -", "sound on/off, computer speed"],
+  ["? or F1", "these rules"],
+];
+
+const REFUSALS = {
+  paused: "Go on first (Enter or r)",
+  computer_turn: "Wait: the computer is playing",
+  stale: "The table moved on: look again",
+  disconnected: "Not connected: reconnecting…",
+};
+
+const ROLL_ANIMATION_MS = 480;
+
+export class TableView {
+  constructor(tableId, navigate) {
+    this.id = tableId;
+    this.navigate = navigate;
+    this.snap = null;
+    this.lobby = null;
+    this.presence = [];
+    this.status = "connecting";
+    this.rolling = null; // {positions, player} from the last rolled event
+    this.animations = new Map(); // die index -> timer
+    this.endShownFor = null;
+    this.hintBox = null;
+    this.onKey = (e) => this.key(e);
+    this.el = h("div", { class: "table-page" });
+  }
+
+  mount(app) {
+    document.title = "Yacht table";
+    this.title = h("h1", { class: "bar-title", text: "Yacht" });
+    this.chips = h("span", { class: "chips" });
+    this.soundBtn = h("button", { type: "button", class: "btn btn-bar", id: "sound-btn", onclick: () => this.toggleSound() });
+    this.speedSelect = h("select", { id: "speed-select", class: "bar-select", onchange: () => this.setSpeed(this.speedSelect.value) },
+      SPEEDS.map((sp) => h("option", { value: sp }, sp[0].toUpperCase() + sp.slice(1))));
+    this.speedBox = h("span", { class: "speed-box", hidden: true },
+      h("label", { for: "speed-select", text: "Speed" }), this.speedSelect);
+    this.rulesBtn = h("button", { type: "button", class: "btn btn-bar", aria: { keyshortcuts: "?" }, onclick: () => this.showRules() }, "Rules ?");
+    this.banner = h("div", { class: "conn-banner", role: "status", hidden: true });
+    this.body = h("div", { class: "table-body" });
+    fill(this.el,
+      h("header", { class: "table-bar" },
+        h("a", { href: "/", class: "btn btn-bar home-link", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "← Home"),
+        this.title, this.chips,
+        h("span", { class: "bar-tools" }, this.speedBox, this.soundBtn, this.rulesBtn)),
+      this.banner, this.body);
+    this.drawSound();
+    app.append(this.el);
+    document.addEventListener("keydown", this.onKey);
+    this.socket = new TableSocket(this.id, tokenFor(this.id), {
+      onmessage: (msg) => this.message(msg),
+      onstatus: (status, seconds) => this.connection(status, seconds),
+      onfatal: (message) => this.fatal(message),
+    });
+  }
+
+  unmount() {
+    document.removeEventListener("keydown", this.onKey);
+    if (this.socket) this.socket.close();
+    for (const t of this.animations.values()) window.clearInterval(t);
+    this.el.remove();
+  }
+
+  // --- the connection -------------------------------------------------------------
+  connection(status, seconds) {
+    this.status = status;
+    if (status === "open") {
+      this.banner.hidden = true;
+      if (this.lostAt) announce("Connected again.");
+      this.lostAt = null;
+      return;
+    }
+    if (status === "waiting") {
+      if (!this.lostAt) {
+        this.lostAt = Date.now();
+        announce("Connection lost: reconnecting.");
+      }
+      setText(this.banner, `Connection lost: trying again${seconds ? ` in ${seconds} s` : ""}…`);
+      this.banner.hidden = false;
+    } else if (status === "connecting" && this.lostAt) {
+      setText(this.banner, "Reconnecting…");
+      this.banner.hidden = false;
+    }
+  }
+
+  fatal(message) {
+    fill(this.body, h("section", { class: "panel notice" },
+      h("h2", { text: "No such table" }), h("p", { text: message }),
+      h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "Back to the home page"))));
+  }
+
+  message(msg) {
+    switch (msg.type) {
+      case "state":
+        this.presence = Array.isArray(msg.presence) ? msg.presence : [];
+        if (msg.table.phase === "lobby") this.drawLobby(msg.table);
+        else this.drawGame(msg.table.snapshot);
+        break;
+      case "event":
+        this.event(msg.event);
+        break;
+      case "error":
+        if (msg.id === undefined && msg.code !== "not_found") toast(REFUSALS[msg.code] || msg.message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /**
+   * Send a command with the version of the table the player sees. Commands go one at a
+   * time: the next waits for the answer to the one before (by then its state is here),
+   * so a fast typist's keys are not refused as stale.
+   */
+  send(command) {
+    const run = async () => {
+      const reply = await this.socket.send({ type: "command", command, version: this.snap ? this.snap.version : undefined });
+      if (reply.type === "error") toast(REFUSALS[reply.code] || reply.message);
+      return reply;
+    };
+    const queued = (this.queue || Promise.resolve()).then(run, run);
+    this.queue = queued.catch(() => {});
+    return queued;
+  }
+
+  // --- the lobby ------------------------------------------------------------------
+  drawLobby(t) {
+    this.lobby = t;
+    this.snap = null;
+    document.title = `${t.name}: waiting for players`;
+    setText(this.title, t.name);
+    this.speedBox.hidden = true;
+    fill(this.chips, h("span", { class: "chip", text: "lobby" }));
+    const focusedId = document.activeElement && document.activeElement.id;
+    const mine = t.seats.some((s) => s.mine);
+    const openSeats = t.seats.map((s, i) => [s, i]).filter(([s]) => s.open);
+    const nameInput = this.joinName && this.joinName.isConnected ? this.joinName
+      : h("input", { id: "join-name", type: "text", maxlength: 20, autocomplete: "nickname", value: lastName(), spellcheck: "false" });
+    this.joinName = nameInput;
+    const url = `${window.location.origin}/t/${this.id}`;
+    const link = h("input", { id: "share-link", type: "text", readonly: true, value: url, onfocus: () => link.select() });
+    const connected = this.connectedSeats();
+    const seats = h("ol", { class: "seats" }, t.seats.map((s, i) => {
+      let who;
+      if (s.kind === "computer") who = [h("span", { class: "seat-name", text: s.name }), h("span", { class: "muted", text: ` computer, ${s.level}` })];
+      else if (s.open) who = [h("span", { class: "seat-open", text: "Open seat" })];
+      else who = [h("span", { class: "seat-name", text: s.name }), s.mine ? h("span", { class: "player-kind you", text: "you" }) : null];
+      const here = s.kind === "person" && !s.open && connected.has(i);
+      return h("li", { class: ["seat", s.open ? "is-open" : "", s.mine ? "is-mine" : ""] },
+        h("span", { class: "seat-num", "aria-hidden": "true", text: String(i + 1) }),
+        h("span", { class: "seat-who" }, who),
+        s.kind === "person" && !s.open ? h("span", { class: ["presence-dot", here ? "on" : ""], text: here ? "connected" : "away" }) : null,
+        s.open ? h("button", { type: "button", class: "btn btn-primary", id: `take-${i}`,
+          onclick: () => this.join(i) }, `Take seat ${i + 1}`) : null);
+    }));
+    const options = Object.entries(t.options || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+    fill(this.body, h("section", { class: "panel lobby", aria: { labelledby: "lobby-title" } },
+      h("h2", { id: "lobby-title", text: openSeats.length ? "Waiting for players" : "Starting…" }),
+      h("p", { class: "muted", text: `${t.name}${options ? ` (${options})` : ""} · computer speed ${t.speed}` }),
+      openSeats.length ? h("div", { class: "field" },
+        h("label", { for: "join-name", text: mine ? "Another person at this screen? Their name" : "Your name" }), nameInput) : null,
+      seats,
+      h("div", { class: "share" },
+        h("label", { for: "share-link", text: "Invite: send this link to your friends" }),
+        h("div", { class: "inline" }, link,
+          h("button", { type: "button", class: "btn", onclick: () => this.copyLink(link) }, "Copy link"))),
+      t.can_start && openSeats.length ? h("div", { class: "lobby-start" },
+        h("button", { type: "button", class: "btn btn-big", id: "start-now", onclick: () => this.startNow() }, "Start now, without the open seats")) : null,
+      this.presenceLine()));
+    if (focusedId) {
+      const again = document.getElementById(focusedId);
+      if (again) again.focus();
+    }
+  }
+
+  async join(seat) {
+    const name = (this.joinName && this.joinName.value || "").trim();
+    if (!name) {
+      toast("Give your name first");
+      if (this.joinName) this.joinName.focus();
+      return;
+    }
+    const reply = await this.socket.send({ type: "join", seat, name, token: tokenFor(this.id) || undefined });
+    if (reply.type === "joined") {
+      setToken(this.id, reply.token);
+      this.socket.setToken(reply.token);
+      setLastName(name);
+      announce(`You took seat ${seat + 1} as ${name}.`);
+    } else if (reply.type === "error") {
+      toast(reply.message);
+    }
+  }
+
+  async startNow() {
+    const reply = await this.socket.send({ type: "start" });
+    if (reply.type === "error") toast(reply.message);
+  }
+
+  async copyLink(input) {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      toast("Link copied", "info", 2);
+    } catch {
+      toast("Select the link and copy it (Ctrl+C)", "info", 3);
+    }
+  }
+
+  connectedSeats() {
+    const on = new Set();
+    for (const p of this.presence) for (const s of p.seats || []) on.add(s);
+    return on;
+  }
+
+  presenceLine() {
+    const watchers = this.presence.reduce((n, p) => n + (p.watchers || 0), 0);
+    const names = this.presence.flatMap((p) => p.names || []);
+    const text = `Here now: ${names.length ? listText(names) : "no player"}${watchers ? ` · ${plural(watchers, "watcher")}` : ""}`;
+    return h("p", { class: "presence", text });
+  }
+
+  // --- the game -------------------------------------------------------------------
+  buildGame(snap) {
+    this.cards = new ScoreCards((category, column) => this.score(category, column));
+    rules(snap.ruleset.id, snap.ruleset.options).then((r) => {
+      this.rulesData = r;
+      if (r.upper_bonus && this.cards) {
+        this.cards.setBonus(r.upper_bonus);
+        if (this.snap) this.cards.render(this.snap, !this.endShown());
+      }
+    }).catch(() => {});
+    const n = snap.ruleset.dice;
+    this.dice = [];
+    for (let i = 0; i < n; i += 1) {
+      const svg = dieSvg(0);
+      const key = i < 9 ? String(i + 1) : "0";
+      const btn = h("button", { type: "button", class: "die", data: { index: i }, aria: { pressed: "false", keyshortcuts: key },
+        onclick: () => this.clickDie(i),
+        onkeydown: (e) => this.dieKey(e, i) },
+      h("span", { class: "die-lift" }, svg, rerollBadge()),
+      h("span", { class: "die-key", "aria-hidden": "true", text: key }));
+      this.dice.push({ btn, svg });
+    }
+    this.turnLine = h("p", { class: "turn-line", id: "turn-line" });
+    this.diceRow = h("div", { class: ["dice", n > 6 ? "dice-many" : ""], role: "group", aria: { label: "Dice" } }, this.dice.map((d) => d.btn));
+    this.dots = h("div", { class: "rolls-left" });
+    this.rollBtn = h("button", { type: "button", class: "btn btn-roll", id: "roll", aria: { keyshortcuts: "r" }, onclick: () => this.rollOrGoOn() }, "Roll");
+    this.oopsBtn = h("button", { type: "button", class: "btn btn-felt", id: "oops", aria: { keyshortcuts: "o" }, onclick: () => this.oops() }, "Oops");
+    this.hintBtn = h("button", { type: "button", class: "btn btn-felt", id: "hint", aria: { keyshortcuts: "h" }, onclick: () => this.hint() }, "Hint");
+    this.selectBtns = h("div", { class: "select-row", role: "group", aria: { label: "Choose dice" } },
+      [["all", "All", "a"], ["singlets", "Singlets", "s"], ["none", "None", "n"]].map(([which, label, key]) =>
+        h("button", { type: "button", class: "btn btn-felt btn-small", data: { select: which }, aria: { keyshortcuts: key },
+          onclick: () => this.select(which) }, label)));
+    this.help = h("p", { class: "help-line", id: "help-line" });
+    this.note = h("p", { class: "note-line" });
+    this.progress = h("div", { class: "thinking", hidden: true });
+    this.news = h("ol", { class: "news", aria: { label: "What happened" } });
+    this.presenceBox = h("div", { class: "presence-box" });
+    this.felt = h("section", { class: "felt", aria: { label: "The dice" } },
+      this.turnLine, this.diceRow,
+      h("div", { class: "felt-controls" }, this.dots, this.selectBtns),
+      h("div", { class: "felt-actions" }, this.rollBtn, this.oopsBtn, this.hintBtn),
+      this.help, this.note, this.progress);
+    this.endPanel = h("section", { class: "end-panel", hidden: true, aria: { labelledby: "end-title" } });
+    this.side = h("div", { class: "game-side" }, this.felt, this.endPanel);
+    const log = h("section", { class: "log-box", aria: { labelledby: "log-title" } },
+      h("h2", { class: "small-head", id: "log-title", text: "At the table" }), this.presenceBox, this.news);
+    this.cardsPanel = h("section", { class: "cards-panel", aria: { label: "Score cards" } }, this.cards.el);
+    this.game = h("div", { class: "game" }, this.side, this.cardsPanel, log);
+    fill(this.body, this.game);
+    this.gameKey = JSON.stringify([snap.game_id, snap.ruleset.key, snap.players.map((p) => p.name)]);
+  }
+
+  drawGame(snap) {
+    const prev = this.snap;
+    const key = JSON.stringify([snap.game_id, snap.ruleset.key, snap.players.map((p) => p.name)]);
+    const focused = document.activeElement;
+    const focusInside = focused && focused !== document.body && this.body.contains(focused);
+    if (!this.game || this.gameKey !== key || !this.game.isConnected) this.buildGame(snap);
+    this.lobby = null;
+    this.snap = snap;
+    // what this page shows (the tests wait on it); this browser's games and their tables
+    this.game.dataset.version = String(snap.version);
+    this.game.dataset.over = String(snap.over);
+    if (snap.game_id) rememberTable(snap.game_id, this.id);
+    const rs = snap.ruleset;
+    const me = snap.players[snap.current];
+    const myTurn = Boolean(snap.seat && snap.seat.my_turn);
+    document.title = snap.over ? `${rs.name}: game over` : `${myTurn ? "Your turn" : `${me.name}'s turn`} · ${rs.name}`;
+    setText(this.title, rs.name);
+    const chips = [];
+    if (snap.demo) chips.push(h("span", { class: "chip", text: "demo" }));
+    if (snap.assisted) chips.push(h("span", { class: "chip chip-warn", text: "assisted" }));
+    if (!snap.seat) chips.push(h("span", { class: "chip", text: "watching" }));
+    fill(this.chips, chips);
+    const computers = snap.players.some((p) => p.kind === "computer");
+    this.speedBox.hidden = !computers;
+    this.speedSelect.value = snap.speed;
+    this.speedSelect.disabled = !snap.seat;
+    if (snap.warning && snap.warning !== this.warned) {
+      this.warned = snap.warning;
+      toast(snap.warning, "warn", 6);
+    }
+
+    this.drawDice(snap);
+    this.drawControls(snap, myTurn);
+    this.cards.render(snap, !this.endShown(snap));
+    this.bonusSounds(prev, snap);
+    fill(this.news, snap.news.slice(-4).map((line) => h("li", { text: line })));
+    fill(this.presenceBox, this.presenceLine());
+    this.drawEnd(snap);
+    if (focusInside && !focused.isConnected) {
+      // the focused box was scored: go on from the Roll button (or the results)
+      const target = this.endShown() ? document.getElementById("end-title") : this.rollBtn;
+      if (target) target.focus();
+    }
+  }
+
+  drawDice(snap) {
+    const showing = snap.dice.length ? snap.dice : snap.last_score ? snap.last_score.dice : [];
+    const dim = !snap.dice.length;
+    const chosen = new Set(snap.chosen);
+    const canChoose = snap.can.choose;
+    const rolling = this.rolling;
+    this.rolling = null;
+    this.dice.forEach((d, i) => {
+      const value = showing[i] || 0;
+      const isChosen = chosen.has(i);
+      d.btn.classList.toggle("is-chosen", isChosen);
+      d.btn.classList.toggle("is-dim", dim);
+      d.btn.classList.toggle("is-blank", !value);
+      setAttr(d.btn, "aria-pressed", isChosen ? "true" : "false");
+      setAttr(d.btn, "aria-disabled", canChoose ? null : "true");
+      const what = value ? (dim ? `showed ${value} (last turn)` : `showing ${value}`) : "not rolled yet";
+      setAttr(d.btn, "aria-label", `Die ${i + 1}, ${what}${isChosen ? ", chosen to roll again" : ""}`);
+      if (rolling && rolling.positions.includes(i) && value) this.animateDie(d, i);
+      else if (!this.animations.has(i)) drawDie(d.svg, value);
+    });
+  }
+
+  animateDie(d, i) {
+    if (reducedMotion()) {
+      drawDie(d.svg, this.currentDie(i));
+      return;
+    }
+    if (this.animations.has(i)) window.clearInterval(this.animations.get(i));
+    d.btn.classList.remove("rolling");
+    void d.btn.offsetWidth; // restart the CSS animation
+    d.btn.classList.add("rolling");
+    const faces = (this.snap && this.snap.ruleset.faces) || 6;
+    const started = performance.now();
+    const timer = window.setInterval(() => {
+      if (performance.now() - started >= ROLL_ANIMATION_MS) {
+        window.clearInterval(timer);
+        this.animations.delete(i);
+        d.btn.classList.remove("rolling");
+        drawDie(d.svg, this.currentDie(i));
+        return;
+      }
+      drawDie(d.svg, 1 + Math.floor(Math.random() * Math.min(faces, 9)));
+    }, 70);
+    this.animations.set(i, timer);
+  }
+
+  currentDie(i) {
+    const snap = this.snap;
+    if (!snap) return 0;
+    const showing = snap.dice.length ? snap.dice : snap.last_score ? snap.last_score.dice : [];
+    return showing[i] || 0;
+  }
+
+  drawControls(snap, myTurn) {
+    const rs = snap.ruleset;
+    const me = snap.players[snap.current];
+    let turn;
+    if (snap.over) turn = "Game over";
+    else if (myTurn) turn = `${snap.players.filter((p) => p.mine).length > 1 ? `${me.name}, your` : "Your"} turn · turn ${snap.turn} of ${snap.turns}`;
+    else turn = `${me.name}'s turn${me.kind === "computer" ? ` (${me.level || "computer"})` : ""} · turn ${snap.turn} of ${snap.turns}`;
+    setText(this.turnLine, turn);
+    this.turnLine.classList.toggle("mine", myTurn);
+
+    // rolls left as dots (filled: still to roll)
+    const left = snap.over ? 0 : snap.rolls_left;
+    const key = `${left}/${snap.max_rolls}`;
+    if (this.dots.dataset.key !== key) {
+      this.dots.dataset.key = key;
+      const dots = [];
+      for (let i = 0; i < snap.max_rolls; i += 1) dots.push(h("span", { class: ["dot", i < left ? "full" : ""] }));
+      fill(this.dots, h("span", { class: "dots-label", "aria-hidden": "true", text: "Rolls" }),
+        h("span", { class: "dot-row", role: "img", aria: { label: `${plural(left, "roll")} left of ${snap.max_rolls}` } }, dots));
+    }
+
+    // the big button: roll, or go on
+    let label = "Roll", enabled = snap.can.roll;
+    if (snap.pause !== null) {
+      label = snap.over ? "See the results" : "Go on";
+      enabled = snap.can.go_on;
+    } else if (snap.over) {
+      label = "Game over";
+      enabled = false;
+    } else if (me.kind === "computer") {
+      label = `${me.name} is playing`;
+      enabled = false;
+    } else if (!myTurn) {
+      label = `${me.name}'s turn`;
+      enabled = false;
+    } else if (!snap.dice.length) {
+      label = "Roll";
+    } else if (snap.can.choose) {
+      label = snap.chosen.length ? `Roll ${plural(snap.chosen.length, "die", "dice")}` : "Roll again";
+      enabled = snap.can.roll;
+    } else {
+      label = "Score a box";
+      enabled = false;
+    }
+    setText(this.rollBtn, label);
+    setAttr(this.rollBtn, "aria-disabled", enabled ? null : "true");
+    this.rollBtn.classList.toggle("is-go-on", snap.pause !== null);
+    const choosing = snap.can.choose;
+    this.selectBtns.hidden = !choosing;
+    this.oopsBtn.hidden = !(snap.can.give_back || snap.can.take_back);
+    this.hintBtn.hidden = !snap.can.hint;
+    setText(this.help, snap.help);
+    setText(this.note, snap.note);
+    this.note.hidden = !snap.note;
+    if (snap.thinking) {
+      const t = snap.thinking;
+      const pct = t.total > 0 ? Math.floor((100 * t.done) / t.total) : 0;
+      fill(this.progress, h("span", { text: t.what }),
+        t.total > 0 ? h("progress", { max: t.total, value: t.done, aria: { label: t.what } }, `${pct}%`) : null);
+      this.progress.hidden = false;
+    } else {
+      this.progress.hidden = true;
+    }
+    this.felt.classList.toggle("is-my-turn", myTurn);
+  }
+
+  bonusSounds(prev, snap) {
+    if (!prev || prev.game_id !== snap.game_id) return;
+    snap.cards.forEach((card, i) => {
+      const was = (prev.cards[i] && prev.cards[i].cells.upper_bonus) || [];
+      const now = card.cells.upper_bonus || [];
+      if (now.some((v, c) => Number.parseInt(v, 10) > 0 && !(Number.parseInt(was[c], 10) > 0))) {
+        sound.play("bonus");
+        announce(`${snap.players[i].name} earned the upper bonus.`);
+      }
+    });
+  }
+
+  // --- what the player does -------------------------------------------------------
+  rollOrGoOn() {
+    const snap = this.snap;
+    if (!snap) return;
+    if (snap.pause !== null) {
+      if (snap.can.go_on) this.send({ type: "go_on" });
+      else toast("Waiting for a player to go on", "info", 2);
+      return;
+    }
+    if (snap.over) return;
+    if (snap.dice.length && !snap.chosen.length && snap.can.choose) {
+      toast("Choose the dice to roll again first (1-9/0, a, s, or click them)", "info");
+      return;
+    }
+    if (!snap.can.roll && snap.dice.length && !snap.can.choose && snap.can.score) {
+      toast("No roll left: score a box", "info");
+      return;
+    }
+    this.send({ type: "roll" });
+  }
+
+  clickDie(i) {
+    const snap = this.snap;
+    if (!snap) return;
+    if (snap.can.choose) {
+      this.send({ type: "toggle", position: i });
+    } else if (!snap.dice.length && snap.can.roll) {
+      this.send({ type: "roll" });
+    } else if (snap.seat && snap.seat.my_turn && snap.dice.length) {
+      toast("No roll left: score a box", "info", 2);
+    }
+  }
+
+  dieKey(e, i) {
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      e.preventDefault();
+      const n = this.dice.length;
+      this.dice[(i + (e.key === "ArrowLeft" ? n - 1 : 1)) % n].btn.focus();
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      e.stopPropagation();
+      this.rollOrGoOn();
+    }
+  }
+
+  select(which) {
+    this.send({ type: "select", which });
+  }
+
+  score(category, column) {
+    this.send({ type: "score", category, column });
+  }
+
+  oops() {
+    const snap = this.snap;
+    if (!snap) return;
+    openDialog({
+      title: "Oops",
+      body: [h("p", { text: "Undo a slip (a roll can never be taken back)." })],
+      actions: [
+        { label: "Give me back my dice", disabled: !snap.can.give_back, data: { oops: "give_back" }, onclick: () => this.send({ type: "give_back" }) },
+        { label: "I scored the wrong box", disabled: !snap.can.take_back, data: { oops: "take_back" }, onclick: () => this.send({ type: "take_back" }) },
+        { label: "Never mind" },
+      ],
+    });
+  }
+
+  async hint() {
+    const snap = this.snap;
+    if (!snap) return;
+    if (!snap.can.hint) {
+      toast(snap.dice.length ? "A hint is for your own turn" : "Roll first: the hint is about the dice showing", "info", 3);
+      return;
+    }
+    if (this.hintBox) return;
+    const body = h("div", { class: "hint-body", aria: { live: "polite" } }, h("p", { text: "Asking the advisor…" }));
+    this.hintBox = openDialog({
+      title: "Hint: the advisor's ranking", wide: true, id: "hint-dialog",
+      body: [body], onclose: () => { this.hintBox = null; },
+    });
+    const reply = await this.socket.send({ type: "hint" });
+    if (!this.hintBox) return;
+    if (reply.type !== "hint") {
+      fill(body, h("p", { text: `No hint: ${reply.message}` }));
+      return;
+    }
+    const best = reply.moves.length ? reply.moves[0].expected : 0;
+    fill(body,
+      h("ol", { class: "hint-list" }, reply.moves.map((m) => h("li", { class: m.loss < 0.005 ? "best" : "" },
+        h("span", { class: "hint-move", text: m.text }),
+        h("span", { class: "hint-exp", text: `expect ${m.expected.toFixed(1)}` }),
+        h("span", { class: "hint-loss", text: m.loss < 0.005 ? "best" : `−${m.loss.toFixed(1)}` })))),
+      h("p", { class: "muted", text: `Expected final total with the best move: ${best.toFixed(1)}. Each other move shows what it loses on average.` }),
+      h("p", { class: "assisted-note", text: "This game is now marked assisted: its score goes to the assisted top ten." }));
+    announce(`Hint: best ${reply.moves.length ? reply.moves[0].text : "nothing"}.`);
+  }
+
+  toggleSound() {
+    sound.toggle();
+    this.drawSound();
+    announce(sound.isOn() ? "Sound on" : "Sound off");
+  }
+
+  drawSound() {
+    const on = sound.isOn();
+    setText(this.soundBtn, on ? "♪ Sound on" : "♪ Sound off");
+    setAttr(this.soundBtn, "aria-pressed", on ? "true" : "false");
+    setAttr(this.soundBtn, "aria-keyshortcuts", "b");
+  }
+
+  setSpeed(speed) {
+    this.socket.send({ type: "speed", speed }).then((reply) => {
+      if (reply.type === "error") toast(reply.message);
+    });
+  }
+
+  stepSpeed(step) {
+    const snap = this.snap;
+    if (!snap || !snap.players.some((p) => p.kind === "computer")) return;
+    const i = SPEEDS.indexOf(snap.speed);
+    const next = SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + step))];
+    if (next !== snap.speed) this.setSpeed(next);
+  }
+
+  async showRules() {
+    const ids = this.snap ? [this.snap.ruleset.id, this.snap.ruleset.options]
+      : this.lobby ? [this.lobby.variant, this.lobby.options] : null;
+    if (!ids) return;
+    try {
+      const r = await rules(ids[0], ids[1]);
+      const letters = this.snap ? this.snap.rows.filter((row) => row.letter) : [];
+      rulesDialog(`Rules: ${r.name}`, r.text, [
+        h("h3", { text: "Keys" }),
+        h("dl", { class: "keys-help" }, KEYS_HELP.map(([k, what]) => [h("dt", { text: k }), h("dd", { text: what })])),
+        letters.length ? h("p", { class: "muted", text: `Box letters: ${letters.map((row) => `${row.letter} ${row.label}`).join(" · ")}` }) : null,
+      ]);
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+
+  // --- keys -----------------------------------------------------------------------
+  key(e) {
+    if (dialogOpen() || e.defaultPrevented) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+    const k = e.key;
+    if (k === "?" || k === "F1") {
+      e.preventDefault();
+      this.showRules();
+      return;
+    }
+    if (k === "b" || k === "B") {
+      this.toggleSound();
+      return;
+    }
+    const snap = this.snap;
+    if (!snap) return;
+    if (this.endShown()) {
+      if (k === "p") this.playAgain();
+      else if (k === "n") this.navigate("/");
+      return;
+    }
+    if (k === "Enter") {
+      const tag = t && t.tagName;
+      if (tag === "BUTTON" || tag === "A" || tag === "SUMMARY") return; // the control acts
+      e.preventDefault();
+      this.rollOrGoOn();
+      return;
+    }
+    if (k === "F1") return;
+    if (/^[0-9]$/.test(k)) {
+      const i = k === "0" ? 9 : Number(k) - 1;
+      if (i < snap.ruleset.dice) {
+        e.preventDefault();
+        if (snap.can.choose) this.send({ type: "toggle", position: i });
+        else this.clickDie(i);
+      }
+      return;
+    }
+    const plain = { r: () => this.rollOrGoOn(), a: () => this.select("all"), s: () => this.select("singlets"),
+      n: () => this.select("none"), o: () => this.oops(), h: () => this.hint(),
+      "+": () => this.stepSpeed(1), "=": () => this.stepSpeed(1), "-": () => this.stepSpeed(-1) };
+    if (plain[k]) {
+      e.preventDefault();
+      plain[k]();
+      return;
+    }
+    if (k.length === 1 && /[a-z]/i.test(k)) {
+      const row = snap.rows.find((r) => r.letter === k.toLowerCase());
+      if (!row) return;
+      e.preventDefault();
+      const two = snap.ruleset.columns.length > 1;
+      this.score(row.category, e.shiftKey && two ? 1 : null);
+    }
+  }
+
+  // --- events: sounds, the roll animation, the live region -------------------------
+  event(ev) {
+    const snap = this.snap;
+    const names = snap ? snap.players.map((p) => p.name) : [];
+    const who = ev.player !== null && ev.player !== undefined ? names[ev.player] || "" : "";
+    const d = ev.data || {};
+    switch (ev.kind) {
+      case "rolled": {
+        this.rolling = { positions: d.positions || [], player: ev.player };
+        sound.play("roll", (d.positions || []).length);
+        const dice = d.dice || [];
+        if (dice.length > 1 && dice.every((v) => v === dice[0])) window.setTimeout(() => sound.play("yacht"), 420);
+        const all = !snap || (d.positions || []).length === dice.length;
+        const which = all ? "" : ` dice ${listText((d.positions || []).map((p) => p + 1))} again`;
+        const left = d.rolls_left === 0 ? " No roll left." : ` ${plural(d.rolls_left, "roll")} left.`;
+        announce(`${who} rolled${which}: ${dice.join(" ")}.${left}`);
+        break;
+      }
+      case "chosen":
+        if (ev.text) announce(ev.text);
+        else if (snap && snap.players[ev.player] && snap.players[ev.player].mine) {
+          const chosen = (d.chosen || []).map((p) => p + 1);
+          announce(chosen.length ? `To roll again: ${chosen.length === 1 ? "die" : "dice"} ${listText(chosen)}.` : "No dice chosen.");
+        }
+        break;
+      case "scored":
+        sound.play(d.bonus > 0 ? "bonus" : d.total === 0 ? "zero" : "score");
+        announce(`${ev.text}.${d.grand !== undefined ? ` Total ${d.grand}.` : ""}`);
+        break;
+      case "turn_passed": {
+        const next = snap && snap.players[ev.player];
+        if (next) announce(next.mine ? `${next.name}, your turn.` : `${next.name}'s turn.`);
+        break;
+      }
+      case "paused":
+        if (d.pause === "next_player") announce("Go on (Enter) for the next player's turn, or Oops to take the score back.");
+        break;
+      case "game_over":
+        sound.play("end");
+        announce("Game over.");
+        break;
+      case "computer_failed":
+      case "store_warning":
+        toast(ev.text, "warn", 6);
+        announce(ev.text);
+        break;
+      case "gave_back":
+      case "took_back":
+        if (ev.text) announce(`${ev.text}.`);
+        break;
+      case "assisted":
+        announce("This game is now marked assisted.");
+        break;
+      case "speed":
+        if (this.snap) announce(`Computer speed: ${d.speed}.`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // --- the end ----------------------------------------------------------------------
+  endShown(snap = this.snap) {
+    return Boolean(snap && snap.over && (snap.finished || snap.pause === null));
+  }
+
+  drawEnd(snap) {
+    const shown = this.endShown(snap);
+    this.felt.hidden = shown;
+    this.endPanel.hidden = !shown;
+    this.game.classList.toggle("is-over", shown);
+    if (!shown) {
+      this.endShownFor = null;
+      return;
+    }
+    const key = `${snap.game_id}|${snap.finished}|${snap.new_entries.length}`;
+    if (this.endShownFor === key) return;
+    const first = this.endShownFor === null;
+    this.endShownFor = key;
+    const heading = h("h2", { id: "end-title", tabindex: "-1", text: snap.result || "Game over" });
+    const many = snap.players.length > 1;
+    const comments = h("ul", { class: "comments" }, snap.comments.map((c) =>
+      h("li", {}, many ? h("strong", { text: `${snap.players[c.player].name}: ` }) : null, h("span", { text: c.text }))));
+    const mine = snap.players.some((p) => p.mine);
+    const actions = h("div", { class: "end-actions" },
+      (mine || snap.demo) ? h("button", { type: "button", class: "btn btn-primary btn-big", id: "play-again", aria: { keyshortcuts: "p" }, onclick: () => this.playAgain() }, "Play again") : null,
+      h("button", { type: "button", class: "btn btn-big", id: "new-game", aria: { keyshortcuts: "n" }, onclick: () => this.navigate("/") }, "New game"));
+    const topBox = h("div", { class: "end-topten" }, h("p", { class: "muted", text: snap.finished ? "Looking up the top ten…" : "" }));
+    const winners = new Set(snap.winners);
+    const totals = h("ol", { class: "final-totals" }, snap.players
+      .map((p, i) => [p, i]).sort((a, b) => b[0].total - a[0].total)
+      .map(([p, i]) => h("li", { class: winners.has(i) ? "winner" : "" },
+        h("span", { class: "final-name", text: p.name }), winners.has(i) && many ? h("span", { class: "crown", text: " ★ winner" }) : null,
+        h("span", { class: "final-score", text: String(p.total) }))));
+    fill(this.endPanel,
+      h("div", { class: "end-head" }, heading, many ? totals : null, comments, actions),
+      snap.progress.length ? h("div", { class: "end-chart" }, h("h3", { text: "Running totals" }), progressChart(snap.progress, snap.players.map((p) => p.name))) : null,
+      h("div", { class: "end-scores" }, h("h3", { text: `Top ten${snap.assisted ? " (assisted games)" : ""}` }), topBox));
+    if (snap.finished) this.loadTopTen(snap, topBox);
+    if (first) {
+      announce(`${snap.result || "Game over."} ${snap.comments.map((c) => c.text).join(" ")}`);
+      window.setTimeout(() => {
+        const el = document.getElementById("end-title");
+        if (el && (document.activeElement === document.body || this.body.contains(document.activeElement))) el.focus();
+      }, 0);
+    }
+  }
+
+  async loadTopTen(snap, box) {
+    try {
+      const tables = await getJSON(`/api/scores?${query({ variant: snap.ruleset.id, assisted: snap.assisted ? "true" : "false", ...snap.ruleset.options })}`);
+      const entries = tables.length ? tables[0].entries : [];
+      fill(box, entries.length ? topTenTable(entries, snap.new_entries, snap.game_id)
+        : h("p", { class: "muted", text: snap.demo ? "Demo games do not enter the top ten." : "No scores yet." }));
+      if (snap.new_entries.length) announce(`New in the top ten: ${snap.new_entries.map((e) => `${e.name}, ${e.score}, place ${e.rank}`).join("; ")}.`);
+    } catch (e) {
+      fill(box, h("p", { class: "muted", text: e.message }));
+    }
+  }
+
+  async playAgain() {
+    const snap = this.snap;
+    if (!snap) return;
+    const seats = snap.players.map((p) => {
+      if (p.kind === "computer") return { kind: p.level || "intermediate", name: p.name };
+      if (p.mine) return { kind: "person", name: p.name, here: true };
+      return { kind: "person", here: false };
+    });
+    try {
+      const made = await postJSON("/api/tables", { variant: snap.ruleset.id, options: snap.ruleset.options, speed: snap.speed, seats });
+      setToken(made.id, made.token);
+      this.navigate(made.url);
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+}
+

@@ -1,0 +1,97 @@
+// What every page shares: a short message that goes away, the live region for screen
+// readers, and dialogs.
+
+import { h, fill } from "./dom.js";
+
+let toastTimer = 0;
+
+/** Show a one-line message for a few seconds (errors, refusals, small news). */
+export function toast(message, kind = "error", seconds = 4) {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  window.clearTimeout(toastTimer);
+  el.className = `toast toast-${kind}`;
+  fill(el, h("span", { text: message }));
+  el.hidden = false;
+  toastTimer = window.setTimeout(() => {
+    el.hidden = true;
+  }, seconds * 1000);
+}
+
+export function hideToast() {
+  const el = document.getElementById("toast");
+  if (el) el.hidden = true;
+}
+
+/** Say something to a screen reader (polite: after what it is reading). */
+export function announce(text) {
+  const region = document.getElementById("live");
+  if (!region || !text) return;
+  region.append(h("p", { text }));
+  while (region.childElementCount > 6) region.firstElementChild.remove();
+}
+
+let openDialogs = 0;
+export const dialogOpen = () => openDialogs > 0;
+
+/**
+ * A modal dialog: {title, body: Node[], actions: [{label, onclick, primary}], onclose}.
+ * Returns {dialog, body, close}. Esc and the Close button close it; focus goes back to
+ * where it was.
+ */
+export function openDialog({ title, body = [], actions = [], onclose, wide = false, id }) {
+  const before = document.activeElement;
+  const headingId = `dlg-${Math.random().toString(36).slice(2, 9)}`;
+  const content = h("div", { class: "dialog-body" }, body);
+  const buttons = actions.map((a) =>
+    h("button", {
+      type: "button",
+      class: a.primary ? "btn btn-primary" : "btn",
+      disabled: a.disabled,
+      data: a.data,
+      onclick: () => {
+        if (a.onclick) a.onclick();
+        if (a.keepOpen !== true) close();
+      },
+    }, a.label));
+  const dialog = h("dialog", {
+    class: wide ? "dialog dialog-wide" : "dialog",
+    aria: { labelledby: headingId },
+    id,
+  },
+  h("div", { class: "dialog-inner" },
+    h("div", { class: "dialog-head" },
+      h("h2", { id: headingId, text: title }),
+      h("button", { type: "button", class: "btn-icon", aria: { label: "Close" }, onclick: () => close() }, "✕")),
+    content,
+    buttons.length ? h("div", { class: "dialog-actions" }, buttons) : null));
+  let closed = false;
+  function close() {
+    if (closed) return;
+    closed = true;
+    if (dialog.open) dialog.close();
+    dialog.remove();
+    openDialogs = Math.max(0, openDialogs - 1);
+    if (before && before.isConnected && typeof before.focus === "function") before.focus();
+    if (onclose) onclose();
+  }
+  dialog.addEventListener("close", () => close());
+  dialog.addEventListener("click", (e) => {
+    if (e.target === dialog) close(); // a click on the backdrop
+  });
+  document.body.append(dialog);
+  openDialogs += 1;
+  dialog.showModal();
+  const first = buttons.find((b) => !b.disabled) || dialog.querySelector(".btn-icon");
+  if (first) first.focus();
+  return { dialog, body: content, close };
+}
+
+/** The rules of a variant (and, at a table, its keys) in a dialog. */
+export function rulesDialog(title, text, extra = []) {
+  return openDialog({
+    title,
+    wide: true,
+    body: [h("pre", { class: "rules-text", text }), extra],
+  });
+}
