@@ -16,6 +16,7 @@ import yacht
 from yacht.cli import main
 from yacht.engine import Player, State
 from yacht.engine.randomplay import random_turn
+from yacht.parsing import turns_possible
 from yacht.rules import Scorecard, all_variants, get
 from yacht.strategy.advisor import (
     AdviceError,
@@ -50,7 +51,7 @@ def situations(draw: st.DrawFn) -> Situation:
             card = parse_card(rs, f"{card_text(rs, card)},extra={extra}")
         except AdviceError:
             pass
-    turn = card.filled + draw(st.sampled_from([0, 0, 0, 1, 5]))
+    turn = draw(st.sampled_from(list(turns_possible(rs, card))))  # (repeats add turns)
     if draw(st.integers(0, 5)) == 0:
         return Situation.of(rs, card, (), 0, turn)
     dice = tuple(draw(st.lists(st.integers(1, rs.faces), min_size=rs.dice,
@@ -85,7 +86,7 @@ def test_notation_reads_looser_forms_and_prints_one() -> None:
 @pytest.mark.parametrize("text, message", [
     ("", "empty situation"),
     ("1234 r1", "5 dice"),
-    ("12347 r1", "5 dice"),
+    ("12347 r1", "not a face"),
     ("12345 r3", "rolls left must be 0-2"),
     ("12345 r1 r2", "rolls left given twice"),
     ("abcde", "not numbers"),
@@ -219,3 +220,13 @@ def test_advise_notation_errors(capsys: pytest.CaptureFixture[str], argv: list[s
                                 message: str) -> None:
     code, _, err = run(capsys, *argv)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("text", ["１２３４５ r2", "12345 r２", "²2345 r2", "12345 r2 t99",
+                                  "1,2,3,4,٥ r1", "1,,2,3,4,5 r1"])
+def test_the_solver_reads_only_what_the_notation_allows(text: str) -> None:
+    y = yacht.solve("yatzy")
+    with pytest.raises(AdviceError):
+        y.best(text)
+    with pytest.raises(AdviceError):
+        y.options(text)

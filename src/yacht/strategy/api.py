@@ -26,13 +26,13 @@ second column). ``yacht advise VARIANT "13356 r2 ones=3"`` reads the same.
 from __future__ import annotations
 
 import math
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from yacht import parsing
 from yacht.rules import Ruleset, Scorecard, get
 
 from .advisor import AdviceError, advise_card, card_text, parse_card
@@ -83,6 +83,10 @@ class Situation:
         if self.turn < self.card.filled:
             raise AdviceError(f"{self.card.filled} boxes are filled, so at least "
                               f"{self.card.filled} turns were taken, not {self.turn}")
+        possible = parsing.turns_possible(rs, self.card)
+        if self.turn not in possible:
+            raise AdviceError(f"this card is {possible[-1]} turns into the game at most, "
+                              f"not {self.turn}")
         if not self.dice:
             if self.rolls_left:
                 raise AdviceError("rolls left only count once the dice are showing")
@@ -103,29 +107,13 @@ class Situation:
         >>> s.dice, s.rolls_left, s.turn, str(s)
         ((1, 3, 3, 5, 6), 2, 2, '13356 r2 ones=3,fours=12')
         """
-        tokens = text.split()
-        if not tokens:
-            raise AdviceError("an empty situation (write DICE rN [tN] [CARD], e.g. "
-                              "\"13356 r2 ones=3\")")
-        dice = _parse_dice(ruleset, tokens[0])
-        rolls: int | None = None
-        turn: int | None = None
-        rest: list[str] = []
-        for tok in tokens[1:]:
-            m = _COUNT.fullmatch(tok)
-            if m and not rest:
-                what, n = m.group(1).lower(), int(m.group(2))
-                if what == "r":
-                    if rolls is not None:
-                        raise AdviceError(f"rolls left given twice ({tok!r})")
-                    rolls = n
-                else:
-                    if turn is not None:
-                        raise AdviceError(f"turn given twice ({tok!r})")
-                    turn = n
-            else:
-                rest.append(tok)
-        card = parse_card(ruleset, ",".join(rest))
+        try:
+            read = parsing.parse_situation(ruleset, text)
+        except AdviceError:
+            raise
+        except parsing.InputError as e:  # the shared parser's one line, as the advisor's
+            raise AdviceError(str(e)) from None
+        dice, rolls, turn, card = read
         return cls.of(ruleset, card, dice, rolls or 0, turn)
 
     def text(self) -> str:
@@ -144,23 +132,6 @@ class Situation:
         return " ".join(parts)
 
     __str__ = text
-
-
-_COUNT = re.compile(r"([rRtT])(\d+)")
-
-
-def _parse_dice(rs: Ruleset, tok: str) -> tuple[int, ...]:
-    if tok == "-":
-        return ()
-    parts = [p for p in tok.split(",") if p]
-    if len(parts) == 1 and rs.faces < 10:
-        parts = list(parts[0])
-    try:
-        values = tuple(int(p) for p in parts)
-    except ValueError:
-        raise AdviceError(f"dice {tok!r} are not numbers (e.g. {'1' * rs.dice}, or - before "
-                          "the first roll)") from None
-    return values
 
 
 # --- options and distributions --------------------------------------------------------
@@ -372,10 +343,10 @@ class SolvedVariant:
         fast = self._fast
         assert fast is not None
         tokens = text.split()
-        if len(tokens) < 2 or tokens[1][:1] != "r" or not tokens[1][1:].isdigit():
+        if len(tokens) < 2 or tokens[1][:1] != "r" or not _ascii_digits(tokens[1][1:]):
             return None
         rest = tokens[2:]
-        if rest and rest[0][:1] in "tT" and rest[0][1:].isdigit():
+        if rest and rest[0][:1] in "tT":
             return None
         card_text_ = ",".join(rest)
         hit = self._cards_by_text.get(card_text_)
@@ -393,7 +364,7 @@ class SolvedVariant:
         card, m, a, base = hit
         dice_tok = tokens[0]
         rs = self.ruleset
-        if rs.faces >= 10 or not dice_tok.isdigit() or len(dice_tok) != rs.dice:
+        if rs.faces >= 10 or not _ascii_digits(dice_tok) or len(dice_tok) != rs.dice:
             return None
         dice = tuple(map(int, dice_tok))
         r = int(tokens[1][1:])
@@ -493,3 +464,8 @@ def solve(variant: str | Ruleset, options: Mapping[str, str] | None = None, /, *
     with _SOLVED_LOCK:
         _SOLVED[rs.key] = sv
     return sv
+
+
+def _ascii_digits(text: str) -> bool:
+    """0-9 only (``str.isdigit`` also takes other scripts' digits and ``²``)."""
+    return text.isascii() and text.isdigit()
