@@ -99,6 +99,12 @@ class MemoryStore:
     def close(self) -> None:
         pass
 
+    def resolve_id(self, prefix: str) -> str:
+        found = [gid for gid in self.games if gid.startswith(prefix)]
+        if len(found) != 1:
+            raise LookupError(f"no game {prefix} in memory")
+        return found[0]
+
     def load_record(self, game_id: str) -> Record:
         self._check()
         if game_id not in self.games:
