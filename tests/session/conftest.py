@@ -13,6 +13,7 @@ import pytest
 
 from yacht.engine import Action, Record, State
 from yacht.rules import Ruleset
+from yacht.store.errors import GameMovedOn
 from yacht.strategy import RandomStrategy
 
 
@@ -60,10 +61,15 @@ class MemoryStore:
     def append_action(self, game_id: str, index: int, action: Action) -> None:
         self._check()
         log = self.games[game_id].record.actions
+        if self.games[game_id].finished:
+            raise GameMovedOn(f"game {game_id} is finished")
         if index < len(log):
-            assert log[index] == action
+            if log[index] != action:
+                raise GameMovedOn(f"game {game_id} already has a different action {index + 1}")
             return
-        assert index == len(log), "gap in the log"
+        if index > len(log):
+            raise GameMovedOn(f"game {game_id} has {len(log)} actions; action {index + 1} "
+                              "cannot come next")
         log.append(action)
 
     def set_assisted(self, game_id: str, player: int | None = None) -> None:
@@ -98,6 +104,13 @@ class MemoryStore:
 
     def close(self) -> None:
         pass
+
+    def progress(self, game_id: str) -> tuple[int, bool]:
+        self._check()
+        if game_id not in self.games:
+            raise LookupError(f"no game {game_id} in memory")
+        g = self.games[game_id]
+        return len(g.record.actions), g.finished
 
     def resolve_id(self, prefix: str) -> str:
         found = [gid for gid in self.games if gid.startswith(prefix)]

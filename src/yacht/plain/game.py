@@ -49,7 +49,7 @@ class PlainGame:
         self.inp = inp
         self.out = out
         self.keys = category_keys(table.ruleset)
-        table.subscribe(self.on_event)
+        self._unsubscribe = table.subscribe(self.on_event)
 
     # --- io -----------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -125,8 +125,12 @@ class PlainGame:
             table.session.warning = None
         try:
             while True:
-                table.run_due()  # computer turns, at once (their steps are printed)
-                view = table.view()
+                self.table.run_due()  # computer turns, at once (their steps are printed)
+                self.table.check_store()
+                view = self.table.view()
+                if view.elsewhere is not None:
+                    self.reload(view.elsewhere)
+                    continue
                 if view.finished or (view.over and view.pause is None):
                     break
                 if view.pause is not None:
@@ -135,14 +139,39 @@ class PlainGame:
                     self.person_step()
             self.end()
         except _Quit:
-            view = table.view()
+            view = self.table.view()
             if view.saved and not view.over:
                 self.say(f"Game saved. `yacht play --resume {view.game_id}` continues it.")
+            elif view.elsewhere is not None:
+                self.say(f"Not saved here: {view.elsewhere}. `yacht play --resume "
+                         f"{view.game_id}` continues it from there.")
             elif not view.over:
                 self.say("Game over unfinished (it was not saved).")
             else:
                 self.end()
         return 0
+
+    def reload(self, why: str) -> None:
+        """The saved game went on elsewhere: take it up from the store, or quit."""
+        view = self.table.view()
+        self.say(f"{why[0].upper()}{why[1:]}.")
+        line = self.ask("Enter: reload the game as it is now; q: quit.")
+        if line.lower() in ("q", "quit"):
+            raise _Quit
+        store = self.table.session.store
+        assert store is not None and view.game_id is not None
+        try:
+            table = Table.resume(store, view.game_id, speed="instant",
+                                 strategy_factory=self.table.session.strategy_factory)
+        except SessionError as e:
+            self.say(f"It cannot be reloaded: {e}.")
+            raise _Quit from None
+        self._unsubscribe()
+        self.table = table
+        self._unsubscribe = table.subscribe(self.on_event)
+        st = table.view().state
+        self.say(f"Reloaded: {table.ruleset.name}, {st.players[st.current].name} on turn "
+                 f"{st.turns_taken(st.current) + 1}.")
 
     def pause_step(self, pause: str) -> None:
         """The table waits: the next player's turn (or the results); Oops still possible."""

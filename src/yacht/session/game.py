@@ -56,6 +56,7 @@ class StoreLike(Protocol):
     def finish_game(self, game_id: str, state: State) -> Any: ...
     def load_record(self, game_id: str) -> Record: ...
     def resolve_id(self, prefix: str) -> str: ...
+    def progress(self, game_id: str) -> tuple[int, bool]: ...
     def game_info(self, game_id: str) -> Any: ...
     def top_ten(self, ruleset: Ruleset, assisted: bool = False) -> Any: ...
     def unfinished_games(self) -> Any: ...
@@ -134,13 +135,38 @@ class Session:
         #: the last problem with saving (a UI shows it); the game goes on in memory
         self.warning: str | None = None
         self.game_id = _game_id
+        #: the game went on (or ended, or was deleted) in another window: one line; this
+        #: copy is no longer saved
+        self.elsewhere: str | None = None
         self.strict = strict
         self._meta = dict(meta or {})
 
     @property
+    def strategy_factory(self) -> StrategyFactory:
+        """What makes this game's computer players (a reloaded copy uses the same)."""
+        return self._factory
+
+    @property
     def saved(self) -> bool:
-        """Whether the game is in the store (it goes there with its first action)."""
-        return self.store is not None and self.game_id is not None
+        """Whether the game as it stands is in the store (it goes there with its first
+        action; not once it went on elsewhere)."""
+        return self.store is not None and self.game_id is not None and self.elsewhere is None
+
+    def check_store(self) -> str | None:
+        """Whether the stored game went on without this copy (another window played it,
+        finished it or deleted it); sets and returns :attr:`elsewhere`."""
+        if self.elsewhere is not None or self.store is None or self.game_id is None:
+            return self.elsewhere
+        try:
+            n, finished = self.store.progress(self.game_id)
+        except Exception as e:  # the store's errors are one-line messages
+            if "no game" in str(e):
+                self.elsewhere = f"game {self.game_id} was deleted elsewhere"
+            return self.elsewhere
+        if n > len(self.state.log) or (finished and not self.finished):
+            self.elsewhere = (f"game {self.game_id} went on elsewhere (another window or "
+                              "command played it)")
+        return self.elsewhere
 
     def _ensure_started(self) -> bool:
         """Put the game in the store once it has an action; True if this call did."""
@@ -250,9 +276,16 @@ class Session:
         logged = state.log[-1]
         if self._ensure_started():
             return  # the new game in the store holds this action already
-        if self.store is not None and self.game_id is not None:
-            gid = self.game_id
-            self._store_call(lambda st: st.append_action(gid, index, logged))
+        if self.saved and self.store is not None and self.game_id is not None:
+            from yacht.store.errors import GameMovedOn
+
+            try:
+                self.store.append_action(self.game_id, index, logged)
+            except GameMovedOn:
+                self.elsewhere = (f"game {self.game_id} went on elsewhere (another window or "
+                                  "command played it)")
+            except Exception as e:  # a broken store must not lose the game in memory
+                self.warning = f"saving failed: {e}"
 
     def _apply_saved_first(self, action: Action) -> None:
         """Save the action (with its dice drawn now), then play it."""
@@ -295,7 +328,7 @@ class Session:
             return
         self.assisted_players.add(me)
         self.assisted = True
-        if self.store is not None and self.game_id is not None:
+        if self.saved:
             gid = self.game_id
             self._store_call(lambda st: st.set_assisted(gid, me))
 
@@ -308,8 +341,9 @@ class Session:
         if self.finished or not self.state.is_terminal():
             return self.new_entries
         self.finished = True
-        if self.store is not None and self.game_id is not None:
+        if self.saved:
             gid = self.game_id
+            assert gid is not None
             result: list[Any] = []
             self._store_call(lambda st: result.extend(st.finish_game(gid, self.state) or ()))
             self.new_entries = result
@@ -324,9 +358,9 @@ class Session:
 
     def abandon(self) -> None:
         """Forget this unfinished game in the store (the UI asks first)."""
-        store = self.store
-        if store is not None and self.game_id is not None:
+        if self.saved:
             gid = self.game_id
+            assert gid is not None
             self._store_call(lambda st: st.delete_game(gid))
             self.game_id = None
 

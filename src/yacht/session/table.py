@@ -78,7 +78,7 @@ LOCAL = "local"
 EVENT_KINDS = ("rolled", "chosen", "gave_back", "scored", "took_back", "turn_passed",
                "paused", "went_on", "computer_thinking", "computer_progress",
                "computer_failed", "game_over", "finished", "assisted", "store_warning",
-               "speed", "closed")
+               "elsewhere", "speed", "closed")
 
 Pause = Literal["next_player", "game_over"]
 
@@ -200,6 +200,7 @@ class TableView:
     news: tuple[str, ...]
     warning: str | None
     closed: bool
+    elsewhere: str | None = None
 
     @property
     def ruleset(self) -> Ruleset:
@@ -333,7 +334,7 @@ class Table:
                 assisted=s.assisted, demo=s.demo, speed=self._pacing.speed,
                 finished=s.finished, new_entries=tuple(s.new_entries),
                 thinking=self._thinking, news=tuple(self._news), warning=s.warning,
-                closed=self._closed)
+                closed=self._closed, elsewhere=s.elsewhere)
 
     def snapshot(self, seat: str | None = None, words: Any = None) -> dict[str, Any]:
         """The whole table as JSON (``table.schema.json``), as ``seat`` sees it."""
@@ -472,6 +473,7 @@ class Table:
         rolled = st.to_roll() if isinstance(action, Roll) else ()
         kept = tuple(v for i, v in enumerate(st.dice) if i not in action.dice) \
             if isinstance(action, Choose) else ()
+        elsewhere = s.elsewhere
         try:
             s.apply(action)
         except SaveFailed as e:
@@ -515,8 +517,27 @@ class Table:
             self._after_computer_score = False
             events.append(self._event("took_back", st.current,
                                       f"{st.players[st.current].name}: last score taken back"))
-        events += self._warnings()
+        events += self._warnings() + self._elsewhere(elsewhere)
         return events
+
+    def _elsewhere(self, before: str | None) -> list[Event]:
+        now = self.session.elsewhere
+        if now is None or now == before:
+            return []
+        return [self._event("elsewhere", None, now)]
+
+    def check_store(self) -> list[Event]:
+        """Whether the saved game went on elsewhere (another window played, finished or
+        deleted it): an ``elsewhere`` event once; this table is no longer saved. A
+        window's driver asks every few seconds (one quick read)."""
+        with self._lock:
+            before = self.session.elsewhere
+            if before is not None or self._closed:
+                return []
+            self.session.check_store()
+            events = self._elsewhere(before)
+            self._emit(events)
+            return events
 
     def _set_pause(self, pause: Pause) -> list[Event]:
         self._pause = pause
@@ -869,9 +890,19 @@ class ThreadDriver:
         """Nothing due and nothing under way (what a test waits for)."""
         return not self.busy and self.table.due() is None
 
+    #: how often the driver asks the store whether the game went on elsewhere (seconds)
+    WATCH = 2.0
+
     def _run(self) -> None:
         table = self.table
+        watched = time.monotonic()
         while not self._stop.is_set():
+            if time.monotonic() - watched >= self.WATCH:
+                watched = time.monotonic()
+                try:
+                    table.check_store()
+                except Exception:  # a store that cannot be read says so when written to
+                    pass
             self._wakeup.clear()
             due = table.due()
             if due is None:

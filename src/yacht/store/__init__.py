@@ -10,8 +10,8 @@ True
 """
 
 from .core import GameInfo, PlayerStats, ScoreEntry, Store, open_store
-from .errors import StoreError
+from .errors import GameMovedOn, StoreError
 from .opening import default_path
 
-__all__ = ["GameInfo", "PlayerStats", "ScoreEntry", "Store", "StoreError", "default_path",
-           "open_store"]
+__all__ = ["GameInfo", "GameMovedOn", "PlayerStats", "ScoreEntry", "Store", "StoreError",
+           "default_path", "open_store"]

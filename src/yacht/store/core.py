@@ -30,7 +30,7 @@ from yacht.engine import (
 from yacht.rules import Ruleset
 
 from . import opening
-from .errors import StoreError, describe_db_error, is_locked_error
+from .errors import GameMovedOn, StoreError, describe_db_error, is_locked_error
 from .schema import HEAD, actions, decision_losses, games, results, web_tables
 
 __all__ = ["GameInfo", "PlayerStats", "ScoreEntry", "SeatRow", "Store", "TableRow", "open_store"]
@@ -386,18 +386,18 @@ class Store:
                 return
             row = self._game_row(conn, game_id, lock=True)
             if row.finished is not None:
-                raise StoreError(f"game {game_id} in {self.location} is finished")
+                raise GameMovedOn(f"game {game_id} in {self.location} is finished")
             n = row.n_actions
             if index < n:
                 old = conn.execute(select(actions.c.action).where(
                     and_(actions.c.game_id == game_id, actions.c.idx == index))).scalar()
                 if old is None or (old != raw and action_from_json(json.loads(old)) != action):
-                    raise StoreError(f"game {game_id} in {self.location} already has a "
-                                     f"different action {index + 1}")
+                    raise GameMovedOn(f"game {game_id} in {self.location} already has a "
+                                      f"different action {index + 1}")
                 return
             if index > n:
-                raise StoreError(f"game {game_id} in {self.location} has {n} actions; "
-                                 f"action {index + 1} cannot come next")
+                raise GameMovedOn(f"game {game_id} in {self.location} has {n} actions; "
+                                  f"action {index + 1} cannot come next")
             conn.execute(insert(actions).values(game_id=game_id, idx=index, action=raw))
             conn.execute(update(games).where(games.c.id == game_id)
                          .values(n_actions=n + 1, last_played=_now()))
@@ -655,6 +655,19 @@ class Store:
     def finished_games(self, limit: int | None = None) -> list[GameInfo]:
         """Finished games, newest first."""
         return self._infos(games.c.finished.is_not(None), games.c.finished.desc(), limit)
+
+    def progress(self, game_id: str) -> tuple[int, bool]:
+        """How many actions the stored game has, and whether it is finished (one quick
+        read: a window polls it to see whether the game went on elsewhere)."""
+
+        def go(conn: Connection) -> tuple[int, bool]:
+            row = conn.execute(select(games.c.n_actions, games.c.finished)
+                               .where(games.c.id == game_id)).first()
+            if row is None:
+                raise StoreError(f"no game {game_id} in {self.location}")
+            return int(row.n_actions), row.finished is not None
+
+        return self._read(go)
 
     def game_info(self, game_id: str) -> GameInfo:
         infos = self._infos(games.c.id == game_id, games.c.id, None)

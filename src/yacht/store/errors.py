@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["StoreError", "describe_db_error", "is_locked_error"]
+__all__ = ["GameMovedOn", "StoreError", "describe_db_error", "is_locked_error"]
 
 
 class StoreError(Exception):
@@ -14,6 +14,11 @@ class StoreError(Exception):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "store error"
+
+
+class GameMovedOn(StoreError):
+    """The stored game is not where the writer thought: another window or process played
+    an action there first, finished it or deleted it."""
 
 
 def _first_line(exc: BaseException) -> str:

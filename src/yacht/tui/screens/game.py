@@ -193,6 +193,8 @@ class GameScreen(Screen[None]):
             self.yacht_app.sound()
         elif kind in ("computer_failed", "store_warning"):
             self.notify(event.text, severity="warning")
+        elif kind == "elsewhere":
+            self.offer_reload(event.text)
         elif kind == "computer_progress":
             self.put("#helpbar", help_line(self.table.view(), TERMINAL))
             return  # only the help line changes (it says how far the build is)
@@ -200,6 +202,29 @@ class GameScreen(Screen[None]):
             self.show_results()
             return
         self.refresh_all()
+
+    def offer_reload(self, why: str) -> None:
+        """The game went on in another window: reload it from the store, or go on here
+        without saving."""
+        game_id = self.table.view().game_id
+
+        def done(choice: str | None) -> None:
+            if choice == "reload" and game_id is not None:
+                self.leave_table()
+                if not self.yacht_app.resume_game(game_id):
+                    self.yacht_app.show_setup()
+            elif choice == "quit":
+                self.leave_table()
+                self.app.exit(0)
+            else:
+                self.refresh_all()
+
+        self.app.push_screen(ChoiceDialog(
+            "This game went on elsewhere",
+            f"{why[0].upper()}{why[1:]}. What you play here from now on is not saved.",
+            [("reload", "Reload it as it is now", game_id is not None),
+             ("stay", "Go on here (not saved)", True),
+             ("quit", "Quit", True)]), done)
 
     def show_results(self) -> None:
         if not self._ended:
@@ -502,8 +527,13 @@ class GameScreen(Screen[None]):
             then()
             return
         saved = view.saved
-        text = (f"The game is saved: `yacht resume {view.game_id}` or the next start "
-                "offers it." if saved else "This game is not saved and will be lost.")
+        if saved:
+            text = f"The game is saved: `yacht resume {view.game_id}` or the next start offers it."
+        elif view.elsewhere is not None:
+            text = (f"What was played here is not saved: the game went on elsewhere "
+                    f"(`yacht resume {view.game_id}` continues it from there).")
+        else:
+            text = "This game is not saved and will be lost."
 
         def done(choice: str | None) -> None:
             if choice == "leave":
