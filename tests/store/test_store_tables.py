@@ -47,3 +47,50 @@ def test_damaged_seats_are_reported(store: Store) -> None:
         conn.execute(update(web_tables).where(web_tables.c.id == t.id).values(seats="[{}]"))
     with pytest.raises(StoreError, match="damaged"):
         store.load_table(t.id)
+
+
+def test_group_commits_keep_each_writers_outcome(store: Store) -> None:
+    """Many threads writing at once: one transaction for what waits together, and every
+    writer still gets its own answer (a conflicting action fails alone)."""
+    import random
+    import threading
+
+    from yacht.engine import Player, Record, Roll, State
+    from yacht.rules import get
+    from yacht.store import GameMovedOn
+
+    store.group_commits()
+    games = []
+    for seed in range(8):
+        s = State(get("yatzy"), [Player("Ann")], rng=random.Random(seed))
+        games.append((store.start_game(Record.from_state(s)), s))
+    errors: list[BaseException] = []
+
+    def play(gid: str, s: State) -> None:
+        try:
+            for _ in range(10):
+                s.apply(Roll())
+                store.append_action(gid, len(s.log) - 1, s.log[-1])
+                s.apply(s.legal_actions()[-1])
+                store.append_action(gid, len(s.log) - 1, s.log[-1])
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    def conflict() -> None:  # meanwhile, a different first action for game 0
+        gid = games[0][0]
+        while store.progress(gid)[0] == 0:
+            pass
+        try:
+            store.append_action(gid, 0, Roll((9, 9, 9, 9, 9)))
+        except GameMovedOn as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=play, args=g) for g in games]
+    threads.append(threading.Thread(target=conflict))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(errors) == 1 and "different action 1" in str(errors[0])  # that one alone
+    for gid, s in games:
+        assert store.load_record(gid).actions == s.log

@@ -6,10 +6,12 @@ import json
 import math
 import random
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -250,7 +252,15 @@ class Store:
         self.readonly = readonly
         #: the copy made before migrating an older file, if one was made now
         self.backup: str | None = backup
+        self._batcher: _Batcher | None = None
 
+    def group_commits(self, most: int = 256) -> None:
+        """From now on, actions written at the same time by several threads go into the
+        database in one transaction (one disk flush for all of them). Each call still
+        returns only once its action is durable, with its own error if it has one. For a
+        server with many tables; a game alone gains nothing."""
+        if self._batcher is None:
+            self._batcher = _Batcher(self, most)
     @property
     def location(self) -> str:
         """The file path, or the URL without password."""
@@ -263,6 +273,9 @@ class Store:
         self.close()
 
     def close(self) -> None:
+        if self._batcher is not None:
+            self._batcher.stop()
+            self._batcher = None
         self._engine.dispose()
 
     # --- transactions --------------------------------------------------------
@@ -369,40 +382,74 @@ class Store:
         return self._tx(go)
 
     def append_action(self, game_id: str, index: int, action: Action) -> None:
-        """Write action ``index`` (0-based) of the game's log; durable when it returns."""
+        """Write action ``index`` (0-based) of the game's log; durable when it returns.
+
+        Raises GameMovedOn when the game is not where the writer thought (another
+        writer played action ``index`` differently, or the game is finished).
+        """
         if index < 0:
             raise StoreError(f"action index {index} is negative")
         raw = _dump(action_to_json(action))
+        if self._batcher is not None:
+            self._batcher.submit(game_id, index, action, raw)
+            return
+        self._tx(lambda conn: self._append(conn, game_id, index, action, raw))
+
+    def _append(self, conn: Connection, game_id: str, index: int, action: Action,
+                raw: str) -> None:
+        """One action into the log (in the caller's transaction); raises before writing
+        anything when it cannot go there."""
+        # the usual case in one statement: the game is open and this action comes next
+        moved = conn.execute(
+            update(games)
+            .where(and_(games.c.id == game_id, games.c.finished.is_(None),
+                        games.c.n_actions == index))
+            .values(n_actions=index + 1, last_played=_now()))
+        if moved.rowcount == 1:
+            conn.execute(insert(actions).values(game_id=game_id, idx=index, action=raw))
+            return
+        row = self._game_row(conn, game_id, lock=True)
+        if row.finished is not None:
+            raise GameMovedOn(f"game {game_id} in {self.location} is finished")
+        n = row.n_actions
+        if index < n:
+            old = conn.execute(select(actions.c.action).where(
+                and_(actions.c.game_id == game_id, actions.c.idx == index))).scalar()
+            if old is None or (old != raw and action_from_json(json.loads(old)) != action):
+                raise GameMovedOn(f"game {game_id} in {self.location} already has a "
+                                  f"different action {index + 1}")
+            return
+        if index > n:
+            raise GameMovedOn(f"game {game_id} in {self.location} has {n} actions; "
+                              f"action {index + 1} cannot come next")
+        conn.execute(insert(actions).values(game_id=game_id, idx=index, action=raw))
+        conn.execute(update(games).where(games.c.id == game_id)
+                     .values(n_actions=n + 1, last_played=_now()))
+
+    def _append_many(self, items: Sequence[_Append]) -> None:
+        """Several games' actions in one transaction; each item gets its own outcome."""
 
         def go(conn: Connection) -> None:
-            # the usual case in one statement: the game is open and this action comes next
-            moved = conn.execute(
-                update(games)
-                .where(and_(games.c.id == game_id, games.c.finished.is_(None),
-                            games.c.n_actions == index))
-                .values(n_actions=index + 1, last_played=_now()))
-            if moved.rowcount == 1:
-                conn.execute(insert(actions).values(game_id=game_id, idx=index, action=raw))
-                return
-            row = self._game_row(conn, game_id, lock=True)
-            if row.finished is not None:
-                raise GameMovedOn(f"game {game_id} in {self.location} is finished")
-            n = row.n_actions
-            if index < n:
-                old = conn.execute(select(actions.c.action).where(
-                    and_(actions.c.game_id == game_id, actions.c.idx == index))).scalar()
-                if old is None or (old != raw and action_from_json(json.loads(old)) != action):
-                    raise GameMovedOn(f"game {game_id} in {self.location} already has a "
-                                      f"different action {index + 1}")
-                return
-            if index > n:
-                raise GameMovedOn(f"game {game_id} in {self.location} has {n} actions; "
-                                  f"action {index + 1} cannot come next")
-            conn.execute(insert(actions).values(game_id=game_id, idx=index, action=raw))
-            conn.execute(update(games).where(games.c.id == game_id)
-                         .values(n_actions=n + 1, last_played=_now()))
+            for item in items:
+                try:
+                    self._append(conn, item.game_id, item.index, item.action, item.raw)
+                except StoreError as e:  # raised before this item wrote anything
+                    item.error = e
 
-        self._tx(go)
+        try:
+            self._tx(go)
+        except StoreError:
+            # the whole transaction failed: each action on its own, so that one bad
+            # item cannot sink the others (and each gets its own error)
+            for item in items:
+                item.error = None
+                try:
+                    self._tx(partial(self._append_item, item))
+                except StoreError as e:
+                    item.error = e
+
+    def _append_item(self, item: _Append, conn: Connection) -> None:
+        self._append(conn, item.game_id, item.index, item.action, item.raw)
 
     def set_assisted(self, game_id: str, player: int | None = None) -> None:
         """Mark that the advisor was consulted (by ``player``, or by every person)."""
@@ -720,6 +767,64 @@ class Store:
 
         res, losses = self._read(go)
         return _aggregate(res, losses)
+
+
+@dataclass(eq=False)
+class _Append:
+    game_id: str
+    index: int
+    action: Action
+    raw: str
+    done: threading.Event = field(default_factory=threading.Event)
+    error: StoreError | None = None
+
+
+class _Batcher:
+    """One writer thread: whatever actions are waiting go in together (group commit)."""
+
+    def __init__(self, store: Store, most: int) -> None:
+        self.store = store
+        self.most = most
+        self.waiting: list[_Append] = []
+        self.cond = threading.Condition()
+        self.stopping = False
+        self.thread = threading.Thread(target=self._run, name="yacht-store-writer",
+                                       daemon=True)
+        self.thread.start()
+
+    def submit(self, game_id: str, index: int, action: Action, raw: str) -> None:
+        item = _Append(game_id, index, action, raw)
+        with self.cond:
+            if self.stopping:
+                raise StoreError(f"{self.store.location} is closed")
+            self.waiting.append(item)
+            self.cond.notify()
+        item.done.wait()
+        if item.error is not None:
+            raise item.error
+
+    def _run(self) -> None:
+        while True:
+            with self.cond:
+                while not self.waiting and not self.stopping:
+                    self.cond.wait()
+                if not self.waiting:
+                    return
+                batch, self.waiting = self.waiting[:self.most], self.waiting[self.most:]
+            try:
+                self.store._append_many(batch)
+            except BaseException as e:  # never leave a writer waiting
+                for item in batch:
+                    if item.error is None:
+                        item.error = StoreError(f"saving failed: {e}")
+            for item in batch:
+                item.done.set()
+
+    def stop(self) -> None:
+        with self.cond:
+            self.stopping = True
+            self.cond.notify_all()
+        self.thread.join(timeout=10)
 
 
 def _results_of(rec: Record, state: State) -> list[dict[str, Any]]:

@@ -146,7 +146,7 @@ class Hub:
     """Every online table of this server process."""
 
     def __init__(self, store: Store, *, strategy_factory: Any = None,
-                 workers: int = 8, thinkers: int = 2) -> None:
+                 workers: int = 32, thinkers: int = 2) -> None:
         self.store = store
         self.strategy_factory = strategy_factory
         self.live: dict[str, LiveTable] = {}

@@ -58,6 +58,7 @@ def cmd_web(args: argparse.Namespace) -> int:
 
         from yacht.web import make_app
 
+        store.group_commits()  # many tables: the actions that wait together, one flush
         app = make_app(store)
         shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
         print(f"yacht: open http://{shown}:{args.port}/ in a browser (Ctrl-C stops the "
