@@ -13,6 +13,8 @@ export class ScoreCards {
     this.cells = new Map(); // "row|player|column" -> {td, state}
     this.bonus = null; // {threshold} from the rules, for the progress bar
     this.el.addEventListener("keydown", (e) => this.arrows(e));
+    this.onResize = () => this.fit();
+    window.addEventListener("resize", this.onResize);
   }
 
   setBonus(bonus) {
@@ -25,8 +27,11 @@ export class ScoreCards {
     const ncol = snap.ruleset.columns.length;
     const names = snap.players.map((p) => p.name);
     const shape = JSON.stringify([snap.ruleset.key, names, snap.rows.map((r) => r.id), ncol, Boolean(this.bonus)]);
-    if (shape !== this.shape) this.build(snap, ncol);
-    this.shape = shape;
+    if (shape !== this.shape) {
+      this.build(snap, ncol);
+      this.shape = shape;
+      window.requestAnimationFrame(() => this.fit());
+    }
     const places = new Map();
     if (live && !snap.over) for (const p of snap.previews) places.set(`${p.category}|${p.column}`, p);
     const scoring = live && snap.can.score;
@@ -164,6 +169,16 @@ export class ScoreCards {
     } else {
       fill(cell.td, h("span", { class: "open-box", "aria-hidden": "true" }, "·"));
     }
+  }
+
+  destroy() {
+    window.removeEventListener("resize", this.onResize);
+  }
+
+  /** A frame that scrolls sideways can be scrolled from the keyboard too (a tab stop). */
+  fit() {
+    const scrolls = this.el.scrollWidth > this.el.clientWidth + 1;
+    setAttr(this.el, "tabindex", scrolls ? "0" : null);
   }
 
   /** Arrow keys move between the boxes that can be scored. */

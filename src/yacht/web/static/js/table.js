@@ -61,13 +61,14 @@ export class TableView {
       h("label", { for: "speed-select", text: "Speed" }), this.speedSelect);
     this.rulesBtn = h("button", { type: "button", class: "btn btn-bar", aria: { keyshortcuts: "?" }, onclick: () => this.showRules() }, "Rules ?");
     this.banner = h("div", { class: "conn-banner", role: "status", hidden: true });
+    this.elsewhere = h("div", { class: "conn-banner elsewhere-banner", role: "status", hidden: true });
     this.body = h("div", { class: "table-body" });
     fill(this.el,
       h("header", { class: "table-bar" },
         h("a", { href: "/", class: "btn btn-bar home-link", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "← Home"),
         this.title, this.chips,
         h("span", { class: "bar-tools" }, this.speedBox, this.soundBtn, this.rulesBtn)),
-      this.banner, this.body);
+      this.banner, this.elsewhere, this.body);
     this.drawSound();
     app.append(this.el);
     document.addEventListener("keydown", this.onKey);
@@ -80,6 +81,7 @@ export class TableView {
 
   unmount() {
     document.removeEventListener("keydown", this.onKey);
+    if (this.cards) this.cards.destroy();
     if (this.socket) this.socket.close();
     for (const t of this.animations.values()) window.clearInterval(t);
     this.el.remove();
@@ -159,12 +161,12 @@ export class TableView {
     const mine = t.seats.some((s) => s.mine);
     const openSeats = t.seats.map((s, i) => [s, i]).filter(([s]) => s.open);
     const nameInput = this.joinName && this.joinName.isConnected ? this.joinName
-      : h("input", { id: "join-name", type: "text", maxlength: 20, autocomplete: "nickname", value: lastName(), spellcheck: "false" });
+      : h("input", { id: "join-name", type: "text", maxlength: 20, autocomplete: "nickname", value: mine ? "" : lastName(), spellcheck: "false" });
     this.joinName = nameInput;
     const url = `${window.location.origin}/t/${this.id}`;
     const link = h("input", { id: "share-link", type: "text", readonly: true, value: url, onfocus: () => link.select() });
     const connected = this.connectedSeats();
-    const seats = h("ol", { class: "seats" }, t.seats.map((s, i) => {
+    const seats = h("ol", { class: "seats", aria: { label: "Seats" } }, t.seats.map((s, i) => {
       let who;
       if (s.kind === "computer") who = [h("span", { class: "seat-name", text: s.name }), h("span", { class: "muted", text: ` computer, ${s.level}` })];
       else if (s.open) who = [h("span", { class: "seat-open", text: "Open seat" })];
@@ -174,20 +176,22 @@ export class TableView {
         h("span", { class: "seat-num", "aria-hidden": "true", text: String(i + 1) }),
         h("span", { class: "seat-who" }, who),
         s.kind === "person" && !s.open ? h("span", { class: ["presence-dot", here ? "on" : ""], text: here ? "connected" : "away" }) : null,
-        s.open ? h("button", { type: "button", class: "btn btn-primary", id: `take-${i}`,
-          onclick: () => this.join(i) }, `Take seat ${i + 1}`) : null);
+        s.open ? h("button", { type: "button", class: mine ? "btn" : "btn btn-primary", id: `take-${i}`,
+          onclick: () => this.join(i) }, mine ? `Seat ${i + 1} for them` : `Take seat ${i + 1}`) : null);
     }));
     const options = Object.entries(t.options || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+    const share = h("div", { class: "share" },
+      h("label", { for: "share-link", text: "Invite: send this link to your friends" }),
+      h("div", { class: "inline" }, link,
+        h("button", { type: "button", class: "btn", onclick: () => this.copyLink(link) }, "Copy link")));
+    const joinField = openSeats.length ? h("div", { class: mine ? "field hot-seat" : "field" },
+      h("label", { for: "join-name", text: mine ? "Someone else at this screen? Their name" : "Your name" }), nameInput) : null;
     fill(this.body, h("section", { class: "panel lobby", aria: { labelledby: "lobby-title" } },
       h("h2", { id: "lobby-title", text: openSeats.length ? "Waiting for players" : "Starting…" }),
       h("p", { class: "muted", text: `${t.name}${options ? ` (${options})` : ""} · computer speed ${t.speed}` }),
-      openSeats.length ? h("div", { class: "field" },
-        h("label", { for: "join-name", text: mine ? "Another person at this screen? Their name" : "Your name" }), nameInput) : null,
+      mine ? share : joinField,
       seats,
-      h("div", { class: "share" },
-        h("label", { for: "share-link", text: "Invite: send this link to your friends" }),
-        h("div", { class: "inline" }, link,
-          h("button", { type: "button", class: "btn", onclick: () => this.copyLink(link) }, "Copy link"))),
+      mine ? joinField : share,
       t.can_start && openSeats.length ? h("div", { class: "lobby-start" },
         h("button", { type: "button", class: "btn btn-big", id: "start-now", onclick: () => this.startNow() }, "Start now, without the open seats")) : null,
       this.presenceLine()));
@@ -245,6 +249,7 @@ export class TableView {
 
   // --- the game -------------------------------------------------------------------
   buildGame(snap) {
+    if (this.cards) this.cards.destroy();
     this.cards = new ScoreCards((category, column) => this.score(category, column));
     rules(snap.ruleset.id, snap.ruleset.options).then((r) => {
       this.rulesData = r;
@@ -321,6 +326,13 @@ export class TableView {
     this.speedBox.hidden = !computers;
     this.speedSelect.value = snap.speed;
     this.speedSelect.disabled = !snap.seat;
+    // the saved game went on elsewhere: this table is not saved any more
+    if (snap.elsewhere && this.elsewhere.dataset.text !== snap.elsewhere) {
+      this.elsewhere.dataset.text = snap.elsewhere;
+      fill(this.elsewhere, h("span", { text: snap.elsewhere }),
+        h("button", { type: "button", class: "btn btn-small", onclick: () => window.location.reload() }, "Reload"));
+    }
+    this.elsewhere.hidden = !snap.elsewhere;
     if (snap.warning && snap.warning !== this.warned) {
       this.warned = snap.warning;
       toast(snap.warning, "warn", 6);
@@ -712,6 +724,7 @@ export class TableView {
         break;
       case "computer_failed":
       case "store_warning":
+      case "elsewhere":
         toast(ev.text, "warn", 6);
         announce(ev.text);
         break;

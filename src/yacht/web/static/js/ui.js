@@ -31,8 +31,8 @@ export function announce(text) {
   while (region.childElementCount > 6) region.firstElementChild.remove();
 }
 
-let openDialogs = 0;
-export const dialogOpen = () => openDialogs > 0;
+/** Whether a dialog is open (its own keys then, not the table's). */
+export const dialogOpen = () => document.querySelector("dialog[open]") !== null;
 
 /**
  * A modal dialog: {title, body: Node[], actions: [{label, onclick, primary}], onclose}.
@@ -71,7 +71,6 @@ export function openDialog({ title, body = [], actions = [], onclose, wide = fal
     closed = true;
     if (dialog.open) dialog.close();
     dialog.remove();
-    openDialogs = Math.max(0, openDialogs - 1);
     if (before && before.isConnected && typeof before.focus === "function") before.focus();
     if (onclose) onclose();
   }
@@ -80,7 +79,6 @@ export function openDialog({ title, body = [], actions = [], onclose, wide = fal
     if (e.target === dialog) close(); // a click on the backdrop
   });
   document.body.append(dialog);
-  openDialogs += 1;
   dialog.showModal();
   const first = buttons.find((b) => !b.disabled) || dialog.querySelector(".btn-icon");
   if (first) first.focus();

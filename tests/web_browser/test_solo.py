@@ -1,0 +1,237 @@
+"""A whole game alone, by mouse only and by keyboard only, in two variants each (the
+10-dice game by mouse, the two-column game by keyboard), from the home page to the
+results, in Chromium against the real server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Page
+
+from .conftest import Server
+from .play import (
+    after,
+    chromium,
+    new_context,
+    open_tab,
+    play_alone,
+    screenshot,
+    table_id,
+    wait_end,
+    wait_game,
+)
+
+
+async def plant_setup(page: Page, setup: dict[str, Any]) -> None:
+    """The setup the home page remembers (as if chosen there last time)."""
+    await page.evaluate("s => localStorage.setItem('yacht.setup', s)", json.dumps(setup))
+    await page.reload()
+    await page.wait_for_selector("#start")
+
+
+async def check_end(page: Page, server: Server, name: str) -> dict[str, Any]:
+    """The results on the page are the server's: result, each card's total, the chart,
+    the new top-ten line."""
+    await wait_end(page)
+    snap: dict[str, Any] = server.snapshot(table_id(page))["snapshot"]
+    assert snap["finished"] and snap["over"]
+    assert await page.text_content("#end-title") == snap["result"]
+    assert snap["result"].startswith(f"{name} scored")
+    totals = await page.locator(".player-total").all_text_contents()
+    assert totals == [str(p["total"]) for p in snap["players"]]
+    # the chart: one line per player through every turn
+    points = await page.get_attribute(".chart .chart-line", "points")
+    assert points is not None and len(points.split()) == snap["turns"] + 1
+    # the new top-ten line is marked
+    await page.wait_for_selector(".topten tr.is-new")
+    row = await page.locator(".topten tr.is-new").first.text_content() or ""
+    assert name in row and str(snap["players"][0]["total"]) in row
+    comments = await page.locator(".comments li").all_text_contents()
+    assert comments == [c["text"] for c in snap["comments"]]
+    return snap
+
+
+def test_games_alone_by_mouse(server: Server, shots: Path) -> None:
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser)
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await page.wait_for_selector("#start")
+            # the setup: Yatzy, one person, the computers' pace does not matter
+            await page.select_option("#variant", "yatzy")
+            await page.fill("#p0-name", "Mo")
+            await page.click("[aria-label='Remove player 2']")
+            assert await page.locator(".player-row").count() == 1
+            await page.click("#start")
+            first = await wait_game(page)
+            assert first["label"] == "Roll" and first["roll"]
+            player = await play_alone(page, "mouse", seed=1)
+            snap = await check_end(page, server, "Mo")
+            assert player.actions >= snap["turns"] * 2  # a roll and a score a turn at least
+            sounds = await page.evaluate("window.yachtSounds")
+            assert {"roll", "end"} <= set(sounds) and ({"score", "zero", "bonus"} & set(sounds))
+            await screenshot(page, shots, "end-yatzy")
+
+            # New game: the setup is remembered; now the 10-dice game with 3 rolls
+            await page.click("#new-game")
+            await page.wait_for_selector("#start")
+            assert await page.input_value("#variant") == "yatzy"
+            assert await page.input_value("#p0-name") == "Mo"
+            await page.select_option("#variant", "ancient-yacht-10")
+            await page.select_option("#opt-rolls", "3")
+            await page.click("#start")
+            s = await wait_game(page)
+            assert len(s["dice"]) == 10
+            await play_alone(page, "mouse", seed=2)
+            snap = await check_end(page, server, "Mo")
+            assert snap["ruleset"]["options"] == {"rolls": "3"}
+            tab.check()
+            await ctx.close()
+        # both games are in the top tens
+        for variant in ("yatzy", "ancient-yacht-10&rolls=3"):
+            top = server.get(f"/api/scores?variant={variant}")
+            assert top[0]["entries"][0]["name"] == "Mo"
+
+    asyncio.run(main())
+
+
+async def tab_to(page: Page, selector: str, limit: int = 60) -> None:
+    """Press Tab until ``selector`` has the focus."""
+    for _ in range(limit):
+        await page.keyboard.press("Tab")
+        if await page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_games_alone_by_keyboard(server: Server, shots: Path) -> None:
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser)
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await page.wait_for_selector("#start")
+            await plant_setup(page, {"variant": "tommys-crag", "options": {},
+                                     "players": [{"kind": "here", "name": "Kim"}],
+                                     "demo": False, "speed": "normal"})
+            await tab_to(page, "#start")
+            await page.keyboard.press("Enter")
+            s = await wait_game(page)
+            assert len(s["dice"]) == 3
+
+            # the rules and the keys, and back
+            await page.keyboard.press("?")
+            dialog = page.locator("dialog[open]")
+            await dialog.wait_for()
+            text = await dialog.text_content() or ""
+            assert "Crag" in text and "Shift+letter" in text
+            await page.keyboard.press("Escape")
+            await dialog.wait_for(state="detached")
+
+            # the sound toggle is remembered
+            assert await page.get_attribute("#sound-btn", "aria-pressed") == "true"
+            await page.keyboard.press("b")
+            assert await page.get_attribute("#sound-btn", "aria-pressed") == "false"
+            assert await page.evaluate("localStorage.getItem('yacht.sound')") == "false"
+
+            # roll with r; then Tab to the dice: Space chooses, the arrows move, Enter rolls
+            v = s["version"]
+            await page.keyboard.press("r")
+            s = await after(page, v)
+            await tab_to(page, ".die")
+            focus_ring = await page.evaluate(
+                "getComputedStyle(document.activeElement.querySelector('.die-lift'), "
+                "'::before').borderTopWidth")
+            assert focus_ring == "3px"  # the focus is visible
+            await page.keyboard.press("Space")
+            s = await after(page, s["version"])
+            assert s["chosen"][0] and "chosen to roll again" in s["dice"][0]
+            await page.keyboard.press("ArrowRight")
+            assert await page.evaluate("document.activeElement.dataset.index") == "1"
+            await page.keyboard.press("Enter")  # rolls the chosen die
+            s = await after(page, s["version"])
+            assert not any(s["chosen"])
+            live = await page.text_content("#live") or ""
+            assert "Kim rolled dice 1 again" in live
+
+            await play_alone(page, "keyboard", seed=3)
+            await check_end(page, server, "Kim")
+            assert await page.evaluate("window.yachtSounds || []") == []  # sound was off
+            # p: play again, the same players and variant at a new table
+            old = table_id(page)
+            await page.keyboard.press("p")
+            await page.wait_for_function("id => !location.pathname.endsWith(id)", arg=old)
+            s = await wait_game(page)
+            assert await page.text_content(".bar-title") == "Tommy's Crag"
+            assert await page.locator(".player-name").all_text_contents() == ["Kim"]
+
+            # the two-column game: column 2 by Shift+letter
+            await page.evaluate("localStorage.setItem('yacht.sound', 'true')")
+            await page.goto(server.url("/"))
+            await plant_setup(page, {"variant": "ancient-yacht-double", "options": {},
+                                     "players": [{"kind": "here", "name": "Kim"}],
+                                     "demo": False, "speed": "normal"})
+            await tab_to(page, "#start")
+            await page.keyboard.press("Enter")
+            s = await wait_game(page)
+            await page.keyboard.press("r")
+            s = await after(page, s["version"])
+            box = next(b for b in s["scores"] if b["column"] == 1)
+            await page.keyboard.press(f"Shift+Key{box['letter'].upper()}")
+            await after(page, s["version"])
+            snap = server.snapshot(table_id(page))["snapshot"]
+            label = next(r["id"] for r in snap["rows"] if r["category"] == box["category"])
+            assert snap["cards"][0]["cells"][label][1] != ""  # scored in column 2
+            assert snap["cards"][0]["cells"][label][0] == ""
+            await play_alone(page, "keyboard", seed=4)
+            await check_end(page, server, "Kim")
+            await screenshot(page, shots, "end-two-columns")
+            tab.check()
+            await ctx.close()
+
+    asyncio.run(main())
+
+
+def test_what_a_page_shows_is_the_servers_state(server: Server) -> None:
+    """Dice, chosen dice, rolls left and the previews on the page match the snapshot."""
+    async def main() -> None:
+        table = server.post("/api/tables", {"variant": "yahtzee", "speed": "instant", "seats": [
+            {"kind": "person", "name": "Ann", "here": True}]})
+        async with chromium() as browser:
+            ctx = await new_context(browser)
+            tab = await open_tab(ctx, server.url("/"))
+            await tab.page.evaluate("([id, t]) => localStorage.setItem(`yacht.token.${id}`, "
+                                    "JSON.stringify(t))", [table["id"], table["token"]])
+            page = tab.page
+            await page.goto(server.url(table["url"]))
+            s = await wait_game(page)
+            assert all("not rolled yet" in d for d in s["dice"])
+            assert await page.get_attribute(".dot-row", "aria-label") == "3 rolls left of 3"
+            await page.click("#roll")
+            s = await after(page, s["version"])
+            await page.locator(".die").nth(2).click()
+            s = await after(page, s["version"])
+            snap = server.snapshot(table["id"])["snapshot"]
+            for i, value in enumerate(snap["dice"]):
+                assert f"showing {value}" in s["dice"][i]
+            assert [i for i, c in enumerate(s["chosen"]) if c] == snap["chosen"] == [2]
+            assert await page.get_attribute(".dot-row", "aria-label") == "2 rolls left of 3"
+            # the watcher's snapshot has the previews too: the page shows each as a button
+            previews = {(p["category"], p["column"]): p["text"] for p in snap["previews"]}
+            buttons = await page.locator(".score-btn").evaluate_all(
+                "bs => bs.map(b => [b.dataset.category, Number(b.dataset.column), b.textContent])")
+            assert {(c, col): t for c, col, t in buttons} == previews
+            assert await page.text_content("#help-line") == snap["help"]  # the server's words
+            # Oops: give back the chosen die
+            await page.click("#oops")
+            await page.click("dialog [data-oops=give_back]")
+            s = await after(page, s["version"])
+            assert not any(s["chosen"])
+            tab.check()
+            await ctx.close()
+
+    asyncio.run(main())
