@@ -58,13 +58,14 @@ class MemoryStore:
                                       list(record.players), list(record.actions)))
         return gid
 
-    def append_action(self, game_id: str, index: int, action: Action) -> None:
+    def append_action(self, game_id: str, index: int, action: Action,
+                      new: bool = False) -> None:
         self._check()
         log = self.games[game_id].record.actions
         if self.games[game_id].finished:
             raise GameMovedOn(f"game {game_id} is finished")
         if index < len(log):
-            if log[index] != action:
+            if new or log[index] != action:
                 raise GameMovedOn(f"game {game_id} already has a different action {index + 1}")
             return
         if index > len(log):

@@ -28,7 +28,7 @@ from yacht.strategy.base import DEFAULT_LEVEL
 
 from .config import PlayerSpec
 
-__all__ = ["HintUnavailable", "LastScore", "SaveFailed", "Session", "SessionError",
+__all__ = ["HintUnavailable", "LastScore", "SaveConflict", "SaveFailed", "Session", "SessionError",
            "StoreLike", "players_from_specs"]
 
 
@@ -38,6 +38,11 @@ class SessionError(Exception):
 
 class SaveFailed(IllegalAction):
     """A strict session could not save an action; the game did not change."""
+
+
+class SaveConflict(SaveFailed):
+    """A strict session's action lost a race: another process saved a different action at
+    that place first (the stored game went on without this copy)."""
 
 
 class HintUnavailable(Exception):
@@ -51,7 +56,8 @@ class StoreLike(Protocol):
     ``game_info`` an object with ``assisted``; ``unfinished_games`` GameInfo-like ones."""
 
     def start_game(self, record: Record) -> str: ...
-    def append_action(self, game_id: str, index: int, action: Action) -> None: ...
+    def append_action(self, game_id: str, index: int, action: Action,
+                      new: bool = False) -> None: ...
     def set_assisted(self, game_id: str, player: int | None = None) -> None: ...
     def finish_game(self, game_id: str, state: State) -> Any: ...
     def load_record(self, game_id: str) -> Record: ...
@@ -299,18 +305,45 @@ class Session:
         probe = state.clone(rng=False)
         probe.apply(action)
         logged = probe.log[-1]
+        from yacht.store.errors import GameMovedOn
+
         try:
             if self.game_id is None:
                 gid = store.start_game(Record.from_state(probe, **self._meta))
                 for player in sorted(self.assisted_players):
                     store.set_assisted(gid, player)
                 self.game_id = gid
-            else:
-                store.append_action(self.game_id, len(probe.log) - 1, logged)
+            else:  # new: the same move sent by another server at once counts once
+                store.append_action(self.game_id, len(probe.log) - 1, logged, new=True)
+        except GameMovedOn as e:
+            raise SaveConflict(f"someone else moved first ({e})") from None
         except Exception as e:  # the store's errors are one-line messages
             raise SaveFailed(f"the game could not be saved, so that did not count: {e}") \
                 from None
         self.last_score = _apply_tracking(state, logged, self.last_score)
+
+    def apply_saved(self, action: Action) -> None:
+        """Play an action the store has already (another process of a server saved it)."""
+        self.last_score = _apply_tracking(self.state, action, self.last_score)
+
+    def stored_actions(self) -> list[Action] | None:
+        """The stored game's actions when it went further than this copy (None: it did
+        not). Raises what the store raises."""
+        if self.store is None or self.game_id is None:
+            return None
+        n, _ = self.store.progress(self.game_id)
+        if n == len(self.state.log):
+            return None
+        return list(self.store.load_record(self.game_id).actions)
+
+    def reload(self, actions: list[Action]) -> None:
+        """Start again from the stored game's ``actions`` (this copy went astray)."""
+        state = State(self.ruleset, self.state.players, rng=self.state.rng)
+        last: LastScore | None = None
+        for action in actions:
+            last = _apply_tracking(state, action, last)
+        self.state, self.last_score = state, last
+        self.finished = False
 
     def make_strategy(self, player: int) -> Any:
         """A new computer player for seat ``player`` (its level, or the default level).

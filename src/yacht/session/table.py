@@ -66,7 +66,15 @@ from .commands import (
     resolve,
 )
 from .config import SPEEDS
-from .game import HintUnavailable, LastScore, SaveFailed, Session, StoreLike, StrategyFactory
+from .game import (
+    HintUnavailable,
+    LastScore,
+    SaveConflict,
+    SaveFailed,
+    Session,
+    StoreLike,
+    StrategyFactory,
+)
 
 __all__ = ["EVENT_KINDS", "LOCAL", "Due", "Event", "Pacing", "Plan", "Refused", "Seat",
            "Table", "TableView", "ThreadDriver", "drive_async"]
@@ -78,7 +86,7 @@ LOCAL = "local"
 EVENT_KINDS = ("rolled", "chosen", "gave_back", "scored", "took_back", "turn_passed",
                "paused", "went_on", "computer_thinking", "computer_progress",
                "computer_failed", "game_over", "finished", "assisted", "store_warning",
-               "elsewhere", "speed", "closed")
+               "elsewhere", "reloaded", "speed", "closed")
 
 Pause = Literal["next_player", "game_over"]
 
@@ -261,6 +269,7 @@ class Table:
         self._thinking: Thinking | None = None
         self._news: deque[str] = deque(maxlen=8)
         self._closed = False
+        self._remote = False  # while taking up what another process did
         self._strategies: dict[int, Any] = {}
         self._seats: dict[str, Seat] = {}
         people = frozenset(i for i, p in enumerate(session.players) if not p.is_computer)
@@ -369,6 +378,8 @@ class Table:
                **data: Any) -> Event:
         if text:
             self._news.append(text)
+        if self._remote:
+            data["remote"] = True  # taken up from the store: another process made it
         return Event(kind, self._version, player, text, data)
 
     def _changed(self) -> None:
@@ -463,8 +474,9 @@ class Table:
             out += actions
         return out
 
-    def _apply(self, action: Action, computer: bool = False) -> list[Event]:
-        """Play one checked action (lock held); the events it makes."""
+    def _apply(self, action: Action, computer: bool = False, saved: bool = False) -> list[Event]:
+        """Play one checked action (lock held); the events it makes. ``saved``: the store
+        has it already (another process of a server played it)."""
         s = self.session
         st = s.state
         me = st.current
@@ -475,7 +487,15 @@ class Table:
             if isinstance(action, Choose) else ()
         elsewhere = s.elsewhere
         try:
-            s.apply(action)
+            if saved:
+                s.apply_saved(action)
+            else:
+                s.apply(action)
+        except SaveConflict as e:
+            # another process saved a different action here first: this table takes up
+            # the stored game, and the command is answered as sent against an old table
+            self._emit(self._sync())
+            raise Refused(f"the table had moved on: {e}", "stale") from None
         except SaveFailed as e:
             raise Refused(str(e), "store") from None
         except IllegalAction as e:
@@ -525,6 +545,56 @@ class Table:
         if now is None or now == before:
             return []
         return [self._event("elsewhere", None, now)]
+
+    def sync(self) -> list[Event]:
+        """Take up what the store has that this table has not: the actions another process
+        of a server saved (played here as they were), or, if this copy went astray, the
+        stored game as it is (a ``reloaded`` event). Reads the store (call it off an event
+        loop)."""
+        with self._lock:
+            events = self._sync()
+            self._emit(events)
+            return events
+
+    def _sync(self) -> list[Event]:
+        s = self.session
+        try:
+            stored = s.stored_actions()
+        except Exception as e:  # the store's one line; the next sync tries again
+            return [self._event("store_warning", None, f"cannot read the game: {e}")]
+        if stored is None:
+            return []
+        log = s.state.log
+        events: list[Event] = []
+        self._remote = True
+        try:
+            if stored[:len(log)] == log:
+                for action in stored[len(log):]:
+                    st = s.state
+                    computer = not st.is_terminal() and st.players[st.current].is_computer
+                    events += self._apply(action, computer=computer, saved=True)
+                return events
+            s.reload(stored)
+            self._pause = "game_over" if s.is_over() else None
+            self._after_computer_score = False
+            self._changed()
+            return [self._event("reloaded", None, "the game as it is stored",
+                                actions=len(stored))]
+        finally:
+            self._remote = False
+
+    def remote_go_on(self, pause: str) -> list[Event]:
+        """Another process's player left the pause ``pause``: leave it here too."""
+        with self._lock:
+            if self._pause is None or self._pause != pause or self._closed:
+                return []
+            self._remote = True
+            try:
+                events = self._go_on()
+            finally:
+                self._remote = False
+            self._emit(events)
+            return events
 
     def check_store(self) -> list[Event]:
         """Whether the saved game went on elsewhere (another window played, finished or

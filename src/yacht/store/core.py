@@ -381,22 +381,25 @@ class Store:
 
         return self._tx(go)
 
-    def append_action(self, game_id: str, index: int, action: Action) -> None:
+    def append_action(self, game_id: str, index: int, action: Action,
+                      new: bool = False) -> None:
         """Write action ``index`` (0-based) of the game's log; durable when it returns.
 
-        Raises GameMovedOn when the game is not where the writer thought (another
-        writer played action ``index`` differently, or the game is finished).
+        Writing the same action again is a no-op (a retry), unless ``new``: then the
+        action must not be there yet (two servers sending the same move at once: one
+        wins). Raises GameMovedOn when the game is not where the writer thought
+        (another writer played action ``index``, or the game is finished).
         """
         if index < 0:
             raise StoreError(f"action index {index} is negative")
         raw = _dump(action_to_json(action))
         if self._batcher is not None:
-            self._batcher.submit(game_id, index, action, raw)
+            self._batcher.submit(game_id, index, action, raw, new)
             return
-        self._tx(lambda conn: self._append(conn, game_id, index, action, raw))
+        self._tx(lambda conn: self._append(conn, game_id, index, action, raw, new))
 
     def _append(self, conn: Connection, game_id: str, index: int, action: Action,
-                raw: str) -> None:
+                raw: str, new: bool = False) -> None:
         """One action into the log (in the caller's transaction); raises before writing
         anything when it cannot go there."""
         # the usual case in one statement: the game is open and this action comes next
@@ -415,6 +418,9 @@ class Store:
         if index < n:
             old = conn.execute(select(actions.c.action).where(
                 and_(actions.c.game_id == game_id, actions.c.idx == index))).scalar()
+            if new:
+                raise GameMovedOn(f"game {game_id} in {self.location} already has an "
+                                  f"action {index + 1}")
             if old is None or (old != raw and action_from_json(json.loads(old)) != action):
                 raise GameMovedOn(f"game {game_id} in {self.location} already has a "
                                   f"different action {index + 1}")
@@ -432,7 +438,8 @@ class Store:
         def go(conn: Connection) -> None:
             for item in items:
                 try:
-                    self._append(conn, item.game_id, item.index, item.action, item.raw)
+                    self._append(conn, item.game_id, item.index, item.action, item.raw,
+                                 item.new)
                 except StoreError as e:  # raised before this item wrote anything
                     item.error = e
 
@@ -449,7 +456,7 @@ class Store:
                     item.error = e
 
     def _append_item(self, item: _Append, conn: Connection) -> None:
-        self._append(conn, item.game_id, item.index, item.action, item.raw)
+        self._append(conn, item.game_id, item.index, item.action, item.raw, item.new)
 
     def set_assisted(self, game_id: str, player: int | None = None) -> None:
         """Mark that the advisor was consulted (by ``player``, or by every person)."""
@@ -775,6 +782,7 @@ class _Append:
     index: int
     action: Action
     raw: str
+    new: bool = False
     done: threading.Event = field(default_factory=threading.Event)
     error: StoreError | None = None
 
@@ -792,8 +800,8 @@ class _Batcher:
                                        daemon=True)
         self.thread.start()
 
-    def submit(self, game_id: str, index: int, action: Action, raw: str) -> None:
-        item = _Append(game_id, index, action, raw)
+    def submit(self, game_id: str, index: int, action: Action, raw: str, new: bool) -> None:
+        item = _Append(game_id, index, action, raw, new)
         with self.cond:
             if self.stopping:
                 raise StoreError(f"{self.store.location} is closed")

@@ -29,6 +29,7 @@ from yacht.shapes import ruleset_json, score_json, score_tables_json, stats_json
 from yacht.store import Store, StoreError
 
 from .hub import Connection, Hub, LiveTable, NewTable, WebError
+from .news import News, make_news
 
 __all__ = ["CSP", "MAX_MESSAGE", "make_app"]
 
@@ -102,10 +103,12 @@ class TokenBucket:
 
 
 def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float = 600.0,
-             rate: float = RATE, burst: int = BURST) -> FastAPI:
-    """The server for ``store`` (which it does not close); ``rate`` and ``burst``: the
-    messages a connection may send a second, and at once."""
-    hub = Hub(store, strategy_factory=strategy_factory)
+             rate: float = RATE, burst: int = BURST, news: News | None = None,
+             close_store: bool = False) -> FastAPI:
+    """The server for ``store`` (closed with the server only if ``close_store``); ``news``:
+    how this process hears of the others (Redis) when there are several; ``rate`` and
+    ``burst``: the messages a connection may send a second, and at once."""
+    hub = Hub(store, strategy_factory=strategy_factory, news=news)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -114,12 +117,18 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
                 await asyncio.sleep(max(1.0, unload_after / 10))
                 await hub.unload_idle(unload_after)
 
+        await hub.launch()
         sweeper = asyncio.create_task(sweep())
+        log.info("serving", extra={"store": store.location, "news": type(hub.news).__name__,
+                                   "process": hub.news.me or "single"})
         try:
             yield
         finally:
             sweeper.cancel()
             await hub.close()
+            if close_store:
+                store.close()
+            log.info("stopped")
 
     app = FastAPI(title="yacht", version="1", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json",
@@ -164,13 +173,18 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
         return HTMLResponse(_docs_page(app.openapi()))
 
     # --- the JSON API ---------------------------------------------------------------
-    @app.get("/healthz", summary="Whether the server and its store answer")
+    @app.get("/healthz", summary="Whether the server, its database and Redis answer")
     async def healthz() -> JSONResponse:
+        db_ok, db = True, store.location
         try:
             await hub.io_call(store.score_tables)
         except StoreError as e:
-            return JSONResponse({"ok": False, "store": str(e)}, status_code=503)
-        return JSONResponse({"ok": True, "store": store.location, "tables": len(hub.live)})
+            db_ok, db = False, str(e)
+        news_ok, news = await hub.news.healthy()
+        body = {"ok": db_ok and news_ok, "store": db, "news": news, "tables": len(hub.live),
+                "driving": sum(1 for t in hub.live.values() if t.driver is not None),
+                "process": hub.news.me or "single"}
+        return JSONResponse(body, status_code=200 if body["ok"] else 503)
 
     @app.get("/api/variants", summary="Every variant, with its options (yacht variants --json)")
     async def variants() -> list[dict[str, Any]]:
@@ -432,3 +446,15 @@ def _docs_page(spec: dict[str, Any]) -> str:
             "PROTOCOL.md in the package.</p>"
             "<table><thead><tr><th>endpoint</th><th>what</th><th>parameters</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></main></body></html>")
+
+
+def from_environment() -> FastAPI:
+    """The application of one worker process of ``yacht web --workers N``: the database
+    from ``$YACHT_DB``, the news from ``$YACHT_REDIS`` (uvicorn calls this in each)."""
+    import os
+
+    from yacht.store import open_store
+
+    store = open_store(os.environ.get("YACHT_DB") or None)
+    store.group_commits()
+    return make_app(store, news=make_news(os.environ.get("YACHT_REDIS")), close_store=True)

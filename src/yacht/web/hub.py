@@ -36,7 +36,13 @@ from yacht.store import Store, StoreError
 from yacht.store.core import SeatRow, TableRow
 from yacht.strategy.base import DEFAULT_LEVEL, PLAYER_LEVELS
 
+from .news import LEASE_SECONDS, LocalNews, News
+
 __all__ = ["Connection", "Hub", "LiveTable", "NewTable", "WebError", "hash_token"]
+
+#: the events that change the stored game or its flow: the other processes are told
+NEWS_KINDS = frozenset({"rolled", "chosen", "gave_back", "scored", "took_back", "went_on",
+                        "reloaded"})
 
 log = logging.getLogger("yacht.web")
 
@@ -135,6 +141,8 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     idle_since: float = field(default_factory=time.monotonic)
     unsubscribe: Callable[[], None] | None = None
+    news_due: bool = False  # a "changed" is about to go to the other processes
+    went_on: str | None = None  # ... and the pause a local player left
 
     def seats_of(self, token_hash: str | None) -> frozenset[int]:
         if token_hash is None:
@@ -146,10 +154,12 @@ class Hub:
     """Every online table of this server process."""
 
     def __init__(self, store: Store, *, strategy_factory: Any = None,
-                 workers: int = 32, thinkers: int = 2) -> None:
+                 workers: int = 32, thinkers: int = 2, news: News | None = None) -> None:
         self.store = store
         self.strategy_factory = strategy_factory
+        self.news: News = news or LocalNews()
         self.live: dict[str, LiveTable] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
         # store writes and reads in one pool, table builds / hints / computer moves in
         # another: a long build never delays a roll
         self.io = ThreadPoolExecutor(workers, thread_name_prefix="yacht-io")
@@ -168,11 +178,145 @@ class Hub:
     async def think_call(self, fn: Callable[..., T], *args: Any) -> T:
         return await self.loop.run_in_executor(self.thinking, partial(fn, *args))
 
+    async def launch(self) -> None:
+        """Listen to the other processes (with Redis) and keep the leases."""
+        await self.news.start(self._on_news)
+        if isinstance(self.news, LocalNews):
+            return
+        back: Any = self._catch_up_all
+        self.news.on_back = back  # type: ignore[attr-defined]
+        self._spawn(self._keep_up(), "yacht-keep-up")
+
+    def _spawn(self, coro: Any, name: str) -> None:
+        task = asyncio.create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def close(self) -> None:
+        """Stop: every browser is told to come back (another process, or this one when it
+        restarts), leases are given up, the threads finish what they do."""
+        for task in list(self._tasks):
+            task.cancel()
+        for live in list(self.live.values()):
+            for conn in list(live.connections):
+                _offer(conn, {"type": "reconnect",
+                              "message": "the server is restarting: reconnecting"})
+                conn.outbox.put_nowait({"type": "_close", "code": 1012,
+                                        "reason": "server restart"})
+        await asyncio.sleep(0.1)  # the goodbyes go out
         for live in list(self.live.values()):
             await self._unload(live)
+        await self.news.close()
         self.io.shutdown(wait=True, cancel_futures=True)
         self.thinking.shutdown(wait=False, cancel_futures=True)
+
+    # --- news between processes -----------------------------------------------------
+    async def _on_news(self, table_id: str, body: dict[str, Any]) -> None:
+        live = self.live.get(table_id)
+        if live is None:
+            return
+        kind = body.get("kind")
+        if kind == "lobby":
+            await self._reload_row(live)
+        elif kind in ("changed", "went_on") and live.table is not None:
+            await self.io_call(live.table.sync)
+            pause = body.get("pause")
+            if kind == "went_on" and isinstance(pause, str):
+                live.table.remote_go_on(pause)
+
+    async def _reload_row(self, live: LiveTable) -> None:
+        """Another process changed the lobby (a join, a start): take up the stored row."""
+        try:
+            row = await self.io_call(self.store.load_table, live.id)
+        except StoreError as e:
+            log.warning("table %s: %s", live.id, e)
+            return
+        live.row = row
+        for conn in live.connections:
+            conn.seats = live.seats_of(conn.token_hash)
+        if row.game_id is not None and live.table is None:
+            try:
+                table = await self.io_call(partial(
+                    Table.resume, self.store, row.game_id,
+                    strategy_factory=self.strategy_factory, speed=row.speed,
+                    seats=self._seats(row), strict=True))
+            except SessionError as e:
+                log.warning("table %s: %s", live.id, e)
+                return
+            self._attach(live, table)
+        self._changed(live)
+
+    def _tell_others(self, live: LiveTable, event: Event) -> None:
+        if not self.news.shared or event.data.get("remote") or event.kind not in NEWS_KINDS:
+            return
+        if event.kind == "went_on":
+            live.went_on = str(event.data.get("pause"))
+        if not live.news_due:
+            live.news_due = True
+            self.loop.call_soon(lambda: self._spawn(self._publish(live), "yacht-news-out"))
+
+    async def _publish(self, live: LiveTable) -> None:
+        live.news_due = False
+        went_on, live.went_on = live.went_on, None
+        if went_on is not None:
+            await self.news.publish(live.id, {"kind": "went_on", "pause": went_on})
+        else:
+            await self.news.publish(live.id, {"kind": "changed"})
+
+    async def _catch_up_all(self) -> None:
+        """Redis is back: every table shown here takes up what it missed."""
+        for live in list(self.live.values()):
+            if live.table is not None:
+                await self.io_call(live.table.sync)
+            else:
+                await self._reload_row(live)
+
+    async def _keep_up(self) -> None:
+        """With other processes: renew the leases, start or stop the drivers they decide,
+        and look at the store now and then (news may be lost while Redis is down)."""
+        tick = LEASE_SECONDS / 3
+        while True:
+            for live in list(self.live.values()):
+                try:
+                    await self._lease(live)
+                    if live.connections and not getattr(self.news, "ok", True):
+                        if live.table is not None:
+                            await self.io_call(live.table.sync)
+                        else:
+                            await self._reload_row(live)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("table %s: keeping up", live.id)
+            await asyncio.sleep(tick)
+
+    async def _lease(self, live: LiveTable) -> None:
+        table = live.table
+        if table is None or not any(p.is_computer for p in table.players) \
+                or table.view().finished:
+            return
+        held = await self.news.lease(live.id)
+        if held and live.driver is None:
+            await self.io_call(table.sync)  # whatever the last driver did
+            self._drive(live)
+        elif not held and live.driver is not None:
+            await self._stop_driver(live)
+
+    def _drive(self, live: LiveTable) -> None:
+        assert live.table is not None
+        live.stop = asyncio.Event()
+        live.driver = asyncio.create_task(
+            drive_async(live.table, stop=live.stop, think=self.think_call),
+            name=f"yacht-table-{live.id}")
+
+    async def _stop_driver(self, live: LiveTable) -> None:
+        live.stop.set()
+        driver, live.driver = live.driver, None
+        if driver is not None:
+            try:
+                await asyncio.wait_for(driver, 5)
+            except (TimeoutError, asyncio.CancelledError, Exception):
+                driver.cancel()
 
     # --- tables -------------------------------------------------------------------
     async def create(self, spec: NewTable) -> tuple[LiveTable, str]:
@@ -209,6 +353,7 @@ class Hub:
                                  spec.speed, rows)
         live = LiveTable(row.id, row, rs)
         self.live[row.id] = live
+        await self.news.follow(row.id)
         await self._start_if_ready(live)
         return live, token
 
@@ -260,6 +405,7 @@ class Hub:
             raise WebError(f"table {table_id} cannot be played here: {e}", "not_found") from None
         live = LiveTable(row.id, row, rs)
         self.live[table_id] = live
+        await self.news.follow(table_id)
         if row.game_id is not None:
             try:
                 table = await self.io_call(partial(
@@ -267,6 +413,7 @@ class Hub:
                     speed=row.speed, seats=self._seats(row), strict=True))
             except SessionError as e:
                 del self.live[table_id]
+                await self.news.unfollow(table_id)
                 raise WebError(f"table {table_id}: {e}", "not_found") from None
             self._attach(live, table)
         return live
@@ -287,10 +434,10 @@ class Hub:
 
         live.unsubscribe = table.subscribe(from_any_thread)
         if any(p.is_computer for p in table.players) and not table.view().finished:
-            live.stop = asyncio.Event()
-            live.driver = asyncio.create_task(
-                drive_async(table, stop=live.stop, think=self.think_call),
-                name=f"yacht-table-{live.id}")
+            if self.news.shared:
+                self._spawn(self._lease(live), "yacht-lease")  # the lease decides who drives
+            else:
+                self._drive(live)
 
     async def _start_if_ready(self, live: LiveTable, force: bool = False) -> None:
         """Lobby -> game: when no person's seat is open (or ``force``: without them)."""
@@ -320,10 +467,18 @@ class Hub:
         try:
             live.row = await self.io_call(partial(self.store.update_table, row.id, row.version,
                                                   game_id=game_id))
-        except StoreError as e:
-            raise WebError(str(e), "conflict") from None
+        except StoreError:
+            # another process started this table's game first: play that one
+            if game_id is not None:
+                try:
+                    await self.io_call(self.store.delete_game, game_id)
+                except StoreError:
+                    pass
+            await self._reload_row(live)
+            return
         self._attach(live, table)
         self._changed(live)
+        await self.news.publish(live.id, {"kind": "lobby"})
 
     # --- seats --------------------------------------------------------------------
     async def join(self, live: LiveTable, seat: Any, name: Any, token: str | None) -> str:
@@ -352,6 +507,7 @@ class Hub:
             except StoreError as e:
                 live.row = await self.io_call(self.store.load_table, row.id)
                 raise WebError(f"{e}", "conflict") from None
+            await self.news.publish(live.id, {"kind": "lobby"})
             await self._start_if_ready(live)
         self._changed(live)
         return token
@@ -423,6 +579,7 @@ class Hub:
         message = {"type": "event", "event": event.to_json()}
         for conn in list(live.connections):
             _offer(conn, message)
+        self._tell_others(live, event)
         if event.kind == "finished":
             self.loop.create_task(self._finished(live))
         self._changed(live)
@@ -496,14 +653,11 @@ class Hub:
 
     async def _unload(self, live: LiveTable) -> None:
         self.live.pop(live.id, None)
-        live.stop.set()
         if live.unsubscribe is not None:
             live.unsubscribe()
-        if live.driver is not None:
-            try:
-                await asyncio.wait_for(live.driver, 5)
-            except (TimeoutError, asyncio.CancelledError, Exception):
-                live.driver.cancel()
+        await self._stop_driver(live)
+        await self.news.unfollow(live.id)
+        await self.news.release(live.id)
 
     def open_tables_json(self, rows: Iterable[TableRow]) -> list[dict[str, Any]]:
         out = []

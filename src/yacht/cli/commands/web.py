@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import socket
-import sys
 from typing import Any
 
 from yacht.cli.common import CliError
@@ -26,10 +24,24 @@ def register(sub: Any) -> None:
     p.add_argument("--db", metavar="URL", default=None,
                    help="database: an SQLAlchemy URL or a file path (default: $YACHT_DB, "
                         "else the SQLite file in the user data directory)")
+    p.add_argument("--redis", metavar="URL", default=None,
+                   help="Redis for several server processes sharing one database "
+                        "(redis://HOST:PORT; default: $YACHT_REDIS; none: one process)")
+    p.add_argument("--workers", type=_workers, default=1,
+                   help="server processes on this port (more than 1 needs --redis and a "
+                        "database every process reaches, e.g. PostgreSQL)")
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug"],
                    help="how much the server logs (default info)")
+    p.add_argument("--log-format", choices=["json", "text"], default=None,
+                   help="logs as JSON lines or text (default: text at a terminal, else json)")
     p.set_defaults(func=cmd_web)
+
+
+def _workers(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers (accepted: 1-64)")
+    return int(text)
 
 
 def _port(text: str) -> int:
@@ -39,8 +51,14 @@ def _port(text: str) -> int:
 
 
 def cmd_web(args: argparse.Namespace) -> int:
+    import os
+
     from yacht.store import StoreError, open_store
 
+    redis_url = args.redis or os.environ.get("YACHT_REDIS") or None
+    if args.workers > 1 and not redis_url:
+        raise CliError(f"--workers {args.workers} needs --redis (or YACHT_REDIS): the "
+                       "processes tell each other about every move through Redis")
     try:
         store = open_store(args.db)
     except StoreError as e:
@@ -56,20 +74,29 @@ def cmd_web(args: argparse.Namespace) -> int:
                                f"{e.strerror or e}") from None
         import uvicorn
 
-        from yacht.web import make_app
+        from yacht.web.logs import setup_logging
 
-        store.group_commits()  # many tables: the actions that wait together, one flush
-        app = make_app(store)
         shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
         print(f"yacht: open http://{shown}:{args.port}/ in a browser (Ctrl-C stops the "
               f"server; games are kept in {store.location})", flush=True)
-        logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
-                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        config = uvicorn.Config(app, host=args.host, port=args.port,
-                                log_level=args.log_level, ws_max_size=65536,
-                                ws_ping_interval=20, ws_ping_timeout=20,
-                                timeout_graceful_shutdown=5)
-        uvicorn.Server(config).run()
+        setup_logging(args.log_level, args.log_format)
+        common: dict[str, Any] = dict(
+            host=args.host, port=args.port, log_level=args.log_level, log_config=None,
+            ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
+            timeout_graceful_shutdown=5)
+        if args.workers > 1 or redis_url:
+            # every process opens the store and Redis itself (from the environment)
+            store.close()
+            if args.db:
+                os.environ["YACHT_DB"] = args.db
+            os.environ["YACHT_REDIS"] = str(redis_url)
+            uvicorn.run("yacht.web.app:from_environment", factory=True,
+                        workers=args.workers, **common)
+            return 0
+        from yacht.web import make_app
+
+        store.group_commits()  # many tables: the actions that wait together, one flush
+        uvicorn.Server(uvicorn.Config(make_app(store), **common)).run()
     finally:
         store.close()
     return 0

@@ -1,0 +1,228 @@
+"""News between the server processes of one site: Redis pub/sub, and a lease per table.
+
+The database is the one truth. When a process accepts an action it has saved
+it, then it tells the others "table T changed" on Redis; every process that
+shows T takes up what the store has (``Table.sync``) and pushes it to its own
+browsers. Exactly one process drives a table's computer players: the one that
+holds the table's lease (a Redis key with an expiry, renewed while it lives;
+when its process dies another takes the table over within seconds).
+
+Without Redis (one process) :class:`LocalNews` says nothing and every lease is
+this process's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+__all__ = ["LEASE_SECONDS", "LocalNews", "News", "RedisNews", "make_news"]
+
+log = logging.getLogger("yacht.web")
+
+#: how long a lease lasts without renewal (its holder renews every third of it)
+LEASE_SECONDS = 6.0
+
+Listener = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+
+class News:
+    """What a process tells the others, and the leases; this base is the one-process kind."""
+
+    #: this process, as the others know it
+    me: str = ""
+    shared = False
+
+    async def start(self, listener: Listener) -> None:
+        """Begin listening: ``listener(table_id, message)`` for every other process's news."""
+
+    async def close(self) -> None:
+        pass
+
+    async def publish(self, table_id: str, message: dict[str, Any]) -> None:
+        pass
+
+    async def follow(self, table_id: str) -> None:
+        """Hear the news of table ``table_id`` (this process shows it)."""
+
+    async def unfollow(self, table_id: str) -> None:
+        pass
+
+    async def lease(self, table_id: str) -> bool:
+        """Take or renew the right to drive the table's computer players."""
+        return True
+
+    async def release(self, table_id: str) -> None:
+        pass
+
+    async def healthy(self) -> tuple[bool, str]:
+        return True, "one process (no Redis)"
+
+
+class LocalNews(News):
+    """One server process: nothing to tell anyone."""
+
+
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+elseif redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return 1
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+
+class RedisNews(News):
+    """Redis pub/sub (a channel per table) and leases (a key per table)."""
+
+    shared = True
+
+    def __init__(self, url: str, prefix: str = "yacht") -> None:
+        import redis.asyncio as redis
+
+        self.url = url
+        self.prefix = prefix
+        self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2,
+                                           health_check_interval=10)
+        self.followed: set[str] = set()
+        self.pubsub: Any = None
+        self.listener: Listener | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.ok = False
+        self.problem = "not connected yet"
+        self.on_back: Callable[[], Awaitable[None]] | None = None
+
+    def _channel(self, table_id: str) -> str:
+        return f"{self.prefix}:table:{table_id}"
+
+    async def start(self, listener: Listener) -> None:
+        self.listener = listener
+        self.task = asyncio.create_task(self._listen(), name="yacht-news")
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except (asyncio.CancelledError, Exception):
+                pass
+        try:
+            await self.client.aclose()
+        except Exception:
+            pass
+
+    async def _listen(self) -> None:
+        """Listen for ever: on a lost connection, say so, wait, connect again, and let
+        the hub catch up on what it missed."""
+        first = True
+        while True:
+            try:
+                self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+                await self.pubsub.subscribe(f"{self.prefix}:hello")
+                for table_id in list(self.followed):
+                    await self.pubsub.subscribe(self._channel(table_id))
+                if not self.ok:
+                    log.info("redis: connected to %s", self.url.split("@")[-1])
+                was_down = not self.ok and not first
+                self.ok, self.problem, first = True, "", False
+                if was_down and self.on_back is not None:
+                    await self.on_back()
+                while True:
+                    msg = await self.pubsub.get_message(timeout=1.0)
+                    if msg is None or msg.get("type") != "message":
+                        continue
+                    await self._deliver(msg)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # redis down, or the connection dropped
+                if self.ok or first:
+                    log.warning("redis: lost (%s); the store is polled until it is back", e)
+                self.ok, self.problem, first = False, f"redis: {e}", False
+                try:
+                    if self.pubsub is not None:
+                        await self.pubsub.aclose()
+                except Exception:
+                    pass
+                await asyncio.sleep(1.0)
+
+    async def _deliver(self, msg: dict[str, Any]) -> None:
+        channel = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
+        table_id = channel.rsplit(":", 1)[-1]
+        try:
+            body = json.loads(msg["data"])
+        except (ValueError, TypeError):
+            return
+        if not isinstance(body, dict) or body.get("from") == self.me:
+            return
+        if self.listener is not None:
+            try:
+                await self.listener(table_id, body)
+            except Exception:
+                log.exception("table %s: news %r", table_id, body)
+
+    async def publish(self, table_id: str, message: dict[str, Any]) -> None:
+        try:
+            await self.client.publish(self._channel(table_id),
+                                      json.dumps({**message, "from": self.me}))
+        except Exception as e:  # the action is saved: the others will poll the store
+            if self.ok:
+                log.warning("redis: cannot publish (%s)", e)
+            self.ok, self.problem = False, f"redis: {e}"
+
+    async def follow(self, table_id: str) -> None:
+        if table_id in self.followed:
+            return
+        self.followed.add(table_id)
+        if self.ok and self.pubsub is not None:
+            try:
+                await self.pubsub.subscribe(self._channel(table_id))
+            except Exception:  # the listener subscribes it again when it reconnects
+                pass
+
+    async def unfollow(self, table_id: str) -> None:
+        self.followed.discard(table_id)
+        if self.ok and self.pubsub is not None:
+            try:
+                await self.pubsub.unsubscribe(self._channel(table_id))
+            except Exception:
+                pass
+
+    async def lease(self, table_id: str) -> bool:
+        try:
+            got = await self.client.eval(_RENEW, 1, f"{self.prefix}:lease:{table_id}", self.me,
+                                         int(LEASE_SECONDS * 1000))
+        except Exception:
+            return False
+        return bool(got)
+
+    async def release(self, table_id: str) -> None:
+        try:
+            await self.client.eval(_RELEASE, 1, f"{self.prefix}:lease:{table_id}", self.me)
+        except Exception:
+            pass
+
+    async def healthy(self) -> tuple[bool, str]:
+        try:
+            await self.client.ping()
+        except Exception as e:
+            return False, f"redis: {e}"
+        return True, "redis: ok"
+
+
+def make_news(url: str | None) -> News:
+    """Redis news for ``url`` (or ``$YACHT_REDIS``); one-process news without one."""
+    url = url or os.environ.get("YACHT_REDIS") or None
+    return RedisNews(url) if url else LocalNews()

@@ -1,0 +1,367 @@
+"""Several `yacht web` processes on one PostgreSQL database and one Redis: a table played
+from both, races for one move, a driver killed mid-turn, Redis stopped and back.
+
+The PostgreSQL server is the store tests' private cluster; Redis is a private
+`redis-server` on a loopback port (skipped, saying so, where neither is installed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "store"))
+
+from pgcluster import PgCluster, find_pg_bin  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Redis:
+    """A private redis-server: nothing saved, loopback only."""
+
+    def __init__(self) -> None:
+        exe = shutil.which("redis-server")
+        if exe is None:
+            pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+        self.exe = exe
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="yacht-redis-")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", self.dir], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), 0.2):
+                    return
+            except OSError:
+                time.sleep(0.02)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+
+class Server:
+    """One `yacht web` process."""
+
+    def __init__(self, db: str, redis: str, tmp: Path, name: str) -> None:
+        self.port = free_port()
+        self.db, self.redis, self.name = db, redis, name
+        self.log = tmp / f"{name}.log"
+        self.env = dict(os.environ, YACHT_CACHE_DIR=str(tmp / "cache"),
+                        YACHT_CONFIG_DIR=str(tmp / "cfg"))
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "yacht", "web", "--port", str(self.port), "--db",
+                 self.db, "--redis", self.redis, "--log-level", "warning"],
+                env=self.env, cwd=ROOT, stdout=log, stderr=log)
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(f"{self.base}/healthz", timeout=1)
+                return
+            except urllib.error.HTTPError:
+                return  # answering (503: Redis may still be connecting)
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"{self.name} did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+            self.proc = None
+
+    def health(self) -> tuple[int, dict[str, Any]]:
+        try:
+            with urllib.request.urlopen(f"{self.base}/healthz", timeout=5) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        req = urllib.request.Request(f"{self.base}{path}", json.dumps(body).encode(),
+                                     method="POST", headers={"content-type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Redis]]:
+    url = os.environ.get("YACHT_TEST_PG_URL", "").strip()
+    pg = None
+    if not url:
+        bindir = find_pg_bin()
+        if bindir is None:
+            pytest.skip("PostgreSQL is not installed (no initdb/pg_ctl) and "
+                        "YACHT_TEST_PG_URL is not set")
+        pg = PgCluster(bindir)
+        url = pg.start()
+    redis = Redis()
+    redis.start()
+    try:
+        yield url, redis
+    finally:
+        redis.stop()
+        if pg is not None:
+            pg.stop()
+
+
+@pytest.fixture
+def servers(cluster: tuple[str, Redis], tmp_path: Path) -> Iterator[list[Server]]:
+    url, redis = cluster
+    pair = [Server(url, redis.url, tmp_path, f"server{i}") for i in (1, 2)]
+    try:
+        for s in pair:
+            s.start()
+        yield pair
+    finally:
+        for s in pair:
+            s.stop()
+
+
+class Page:
+    """A browser's socket to one server process."""
+
+    def __init__(self, server: Server, table: str, token: str | None) -> None:
+        self.server = server
+        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{server.port}/ws/{table}",
+                                            open_timeout=10, legacy=True)
+        self.ws.send(json.dumps({"type": "hello", "token": token}))
+        self.table: dict[str, Any] = {}
+        self.next_id = 0
+        self.wait(lambda t: True)
+
+    def recv(self, timeout: float = 20) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(self.ws.recv(timeout))
+        if msg.get("type") == "state":
+            self.table = msg["table"]
+        return msg
+
+    def wait(self, pred: Any, timeout: float = 30) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while not (self.table and pred(self.table)):
+            if time.monotonic() > end:
+                raise AssertionError(f"no such state on {self.server.name}: "
+                                     f"{json.dumps(self.table)[:300]}")
+            self.recv(max(0.1, end - time.monotonic()))
+        return self.table
+
+    def send(self, kind: str, **fields: Any) -> int:
+        self.next_id += 1
+        self.ws.send(json.dumps({"type": kind, "id": self.next_id, **fields}))
+        return self.next_id
+
+    def answer(self, msg_id: int, timeout: float = 30) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while True:
+            msg = self.recv(max(0.1, end - time.monotonic()))
+            if msg.get("id") == msg_id:
+                return msg
+
+    def act(self, command: dict[str, Any], version: int | None = None) -> dict[str, Any]:
+        return self.answer(self.send("command", command=command, version=version))
+
+    @property
+    def snap(self) -> dict[str, Any]:
+        snap: dict[str, Any] = self.table["snapshot"]
+        return snap
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def friends_table(server: Server, seats: list[dict[str, Any]] | None = None
+                  ) -> tuple[str, str]:
+    made = server.post("/api/tables", {"variant": "tommys-crag", "speed": "fast",
+                                       "seats": seats or [
+                                           {"kind": "person", "name": "Ann", "here": True},
+                                           {"kind": "person", "here": False}]})
+    return made["id"], made["token"]
+
+
+def test_two_processes_play_one_table_to_the_end(servers: list[Server]) -> None:
+    one, two = servers
+    table, token = friends_table(one)
+    ann = Page(one, table, token)
+    bob = Page(two, table, None)  # Bob's browser is on the other process
+    bob_token = bob.answer(bob.send("join", seat=1, name="Bob"))["token"]
+    watcher = Page(two, table, None)
+    ann.wait(lambda t: t["phase"] == "game")
+    pages = {0: ann, 1: Page(two, table, bob_token)}
+    bob.close()
+    for turn in range(26):  # Ann on one process, Bob on the other, in turn
+        me = pages[turn % 2]
+        s = me.wait(lambda t: t["snapshot"]["seat"]["my_turn"]
+                    and not t["snapshot"]["dice"])["snapshot"]
+        assert me.act({"type": "roll"}, s["version"])["type"] == "ack"
+        box = me.snap["previews"][0]
+        assert me.act({"type": "score", "category": box["category"]},
+                      me.snap["version"])["type"] == "ack"
+        # the watcher, on the other process, sees the score
+        watcher.wait(lambda t, n=turn: sum(p["turns_taken"]
+                                            for p in t["snapshot"]["players"]) > n)
+    end = watcher.wait(lambda t: t["snapshot"]["over"])["snapshot"]
+    assert end["players"][0]["turns_taken"] == end["players"][1]["turns_taken"] == 13
+    assert ann.wait(lambda t: t["snapshot"]["over"])["snapshot"]["cards"] == end["cards"]
+    for p in (ann, pages[1], watcher):
+        p.close()
+
+
+def test_the_same_move_from_two_processes_is_accepted_once(servers: list[Server]) -> None:
+    one, two = servers
+    table, token = friends_table(one, [{"kind": "person", "name": "Ann", "here": True}])
+    pages = [Page(one, table, token), Page(two, table, token)]  # one player, two windows
+    accepted = 0
+    rounds = 0
+    for _ in range(200):
+        for p in pages:
+            p.wait(lambda t: t["phase"] == "game")
+        # both windows at the same version, then the same move from both at once
+        versions = [p.wait(lambda t, v=pages[0].snap["version"]:
+                           t["snapshot"]["version"] >= v)["snapshot"]["version"] for p in pages]
+        target = max(versions)
+        for p in pages:
+            p.wait(lambda t, v=target: t["snapshot"]["version"] >= v)
+        if pages[0].snap["over"]:
+            break
+        s = pages[0].snap
+        cmd: dict[str, Any] = ({"type": "roll"} if not s["dice"] else
+                               {"type": "score", "category": s["previews"][0]["category"]})
+        barrier = threading.Barrier(2)
+        answers: list[dict[str, Any]] = [{}, {}]
+
+        def send(i: int, cmd: dict[str, Any] = cmd, barrier: threading.Barrier = barrier,
+                 answers: list[dict[str, Any]] = answers) -> None:
+            barrier.wait()
+            answers[i] = pages[i].act(cmd)
+
+        threads = [threading.Thread(target=send, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        kinds = sorted(a.get("type", "") for a in answers)
+        assert kinds == ["ack", "error"], answers  # exactly one of the two
+        accepted += 1
+        rounds += 1
+        if s["turn"] == s["turns"] and s["dice"]:
+            break
+    assert rounds >= 20  # a whole game of races (26 moves) or 200
+    from yacht.store import open_store
+
+    with open_store(one.db) as store:
+        actions = store.load_record(pages[0].snap["game_id"]).actions
+    assert len(actions) == accepted  # every accepted move once, no refused one
+    for p in pages:
+        p.close()
+
+
+def test_a_driver_killed_mid_turn_is_taken_over(servers: list[Server]) -> None:
+    one, two = servers
+    table, token = friends_table(one, [{"kind": "expert", "name": "Cpu1"},
+                                       {"kind": "expert", "name": "Cpu2"}])
+    watchers = [Page(one, table, None), Page(two, table, None)]
+    watchers[0].wait(lambda t: t["phase"] == "game" and t["snapshot"]["version"] >= 3)
+    # kill the process that holds the table's lease (it drives the computers) while a
+    # computer's dice are showing, mid-turn; watch from the other
+    driving = [s.health()[1]["driving"] for s in servers]
+    assert sorted(driving) == [0, 1]  # one driver, never two
+    victim, survivor = (one, watchers[1]) if driving[0] else (two, watchers[0])
+    (watchers[0] if victim is one else watchers[1]).wait(
+        lambda t: bool(t["snapshot"]["dice"]) and t["snapshot"]["turn"] > 2)
+    victim.kill()
+    end = survivor.wait(lambda t: t["snapshot"]["over"], timeout=120)["snapshot"]
+    assert [p["turns_taken"] for p in end["players"]] == [13, 13]
+    # the record: every action once, in order, a game that replays
+    from yacht.engine import Record
+    from yacht.store import open_store
+
+    with open_store(survivor.server.db) as store:
+        record = store.load_record(end["game_id"])
+    state = Record(record.variant, record.options, record.players, record.actions).final_state()
+    assert state.is_terminal() and state.returns() == [p["total"] for p in end["players"]]
+    survivor.close()
+
+
+def test_redis_stopped_and_back(servers: list[Server], cluster: tuple[str, Redis]) -> None:
+    _, redis = cluster
+    one, two = servers
+    table, token = friends_table(one)
+    ann = Page(one, table, token)
+    bob = Page(two, table, None)
+    bob_token = bob.answer(bob.send("join", seat=1, name="Bob"))["token"]
+    ann.wait(lambda t: t["phase"] == "game")
+    assert ann.act({"type": "roll"})["type"] == "ack"
+    redis.stop()
+    try:
+        status, body = one.health()
+        assert status == 503 and "redis" in body["news"]
+        # the game goes on: every move is saved, and the other process catches up
+        assert ann.act({"type": "score", "category": ann.snap["previews"][0]["category"]},
+                       )["type"] == "ack"
+        watcher = Page(two, table, bob_token)
+        watcher.wait(lambda t: t["snapshot"]["current"] == 1, timeout=30)
+    finally:
+        redis.start()
+    for s in (one, two):
+        for _ in range(100):
+            if s.health()[0] == 200:
+                break
+            time.sleep(0.1)
+        assert s.health()[0] == 200
+    s2 = watcher.wait(lambda t: t["snapshot"]["seat"]["my_turn"])["snapshot"]
+    assert watcher.act({"type": "roll"}, s2["version"])["type"] == "ack"
+    ann.wait(lambda t: bool(t["snapshot"]["dice"]) and t["snapshot"]["current"] == 1)
+    for p in (ann, bob, watcher):
+        p.close()
