@@ -120,7 +120,7 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
         await hub.launch()
         sweeper = asyncio.create_task(sweep())
         log.info("serving", extra={"store": store.location, "news": type(hub.news).__name__,
-                                   "process": hub.news.me or "single"})
+                                   "server": hub.news.me or "single"})
         try:
             yield
         finally:

@@ -127,6 +127,7 @@ class Connection:
     name: str = ""
     outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     dirty: bool = False  # a fresh state is due
+    leaving: bool = False  # told to reconnect: the server is stopping
 
 
 @dataclass(eq=False)
@@ -192,17 +193,26 @@ class Hub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def close(self) -> None:
-        """Stop: every browser is told to come back (another process, or this one when it
-        restarts), leases are given up, the threads finish what they do."""
-        for task in list(self._tasks):
-            task.cancel()
+    def goodbye(self) -> None:
+        """The server is stopping: every browser is told to reconnect (to another process,
+        or to this one when it is back), then its socket is closed (1012). Call it on the
+        event loop's thread."""
         for live in list(self.live.values()):
             for conn in list(live.connections):
+                if conn.leaving:
+                    continue
+                conn.leaving = True
                 _offer(conn, {"type": "reconnect",
                               "message": "the server is restarting: reconnecting"})
                 conn.outbox.put_nowait({"type": "_close", "code": 1012,
                                         "reason": "server restart"})
+
+    async def close(self) -> None:
+        """Stop: browsers told to come back (:meth:`goodbye`), leases given up, the threads
+        finish what they do (an action in hand is saved and acknowledged first)."""
+        for task in list(self._tasks):
+            task.cancel()
+        self.goodbye()
         await asyncio.sleep(0.1)  # the goodbyes go out
         for live in list(self.live.values()):
             await self._unload(live)

@@ -17,7 +17,8 @@ from typing import Any
 
 __all__ = ["JsonLines", "setup_logging"]
 
-_PLAIN = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+_PLAIN = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+    "message", "asctime", "color_message"}
 
 
 class JsonLines(logging.Formatter):

@@ -96,7 +96,23 @@ def cmd_web(args: argparse.Namespace) -> int:
         from yacht.web import make_app
 
         store.group_commits()  # many tables: the actions that wait together, one flush
-        uvicorn.Server(uvicorn.Config(make_app(store), **common)).run()
+        app = make_app(store)
+
+        class Server(uvicorn.Server):
+            def handle_exit(self, sig: int, frame: Any) -> None:
+                # tell the browsers to reconnect before the server closes their sockets
+                loop = getattr(self, "_yacht_loop", None)
+                if loop is not None:
+                    loop.call_soon_threadsafe(app.state.hub.goodbye)
+                super().handle_exit(sig, frame)
+
+            async def startup(self, sockets: Any = None) -> None:
+                import asyncio
+
+                self._yacht_loop = asyncio.get_running_loop()
+                await super().startup(sockets)
+
+        Server(uvicorn.Config(app, **common)).run()
     finally:
         store.close()
     return 0

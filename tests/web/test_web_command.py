@@ -1,0 +1,77 @@
+"""`yacht web` as a person starts it: the address printed, JSON logs, a clean stop that
+tells the browsers to reconnect."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from websockets.sync.client import connect
+
+from yacht.cli import main
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_server_starts_logs_and_stops_cleanly(tmp_path: Path) -> None:
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "yacht", "web", "--port", str(port), "--db",
+         str(tmp_path / "w.sqlite3"), "--log-format", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, YACHT_CACHE_DIR=str(tmp_path / "c")))
+    try:
+        first = server.stdout.readline()  # type: ignore[union-attr]
+        assert f"http://localhost:{port}/" in first
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.05)
+        body = json.dumps({"variant": "yatzy", "seats": [{"kind": "person", "name": "Ann"}]})
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables", body.encode(),
+                                     {"content-type": "application/json"}, method="POST")
+        table = json.loads(urllib.request.urlopen(req, timeout=10).read())
+        with connect(f"ws://127.0.0.1:{port}/ws/{table['id']}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": table["token"]}))
+            ws.recv(10)
+            server.send_signal(signal.SIGTERM)
+            said = []
+            try:
+                for _ in range(20):
+                    said.append(json.loads(ws.recv(20)).get("type"))
+            except Exception as e:  # the server closed the socket
+                closed = e
+            assert "reconnect" in said and getattr(closed, "rcvd", None).code == 1012
+        assert server.wait(20) in (0, -signal.SIGTERM)  # uvicorn ends as the signal asks
+    finally:
+        if server.poll() is None:
+            server.kill()
+    lines = [json.loads(x) for x in server.stderr.read().splitlines()  # type: ignore[union-attr]
+             if x.startswith("{")]
+    assert any(x["msg"] == "serving" and x["logger"] == "yacht.web" for x in lines)
+    assert all({"time", "level", "logger", "msg"} <= set(x) for x in lines)
+
+
+def test_bad_arguments_are_one_line(capsys: object, tmp_path: Path) -> None:
+    assert main(["web", "--workers", "2", "--db", str(tmp_path / "x.db")]) == 2
+    err = capsys.readouterr().err  # type: ignore[attr-defined]
+    assert "needs --redis" in err and len(err.strip().splitlines()) == 1
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["web", "--port", str(port), "--db", str(tmp_path / "x.db")]) == 2
+    assert "cannot listen" in capsys.readouterr().err  # type: ignore[attr-defined]
