@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from yacht.rules import all_variants, get
+from yacht.rules import all_variants, get, rules_text
 from yacht.session import (
     RESERVED,
     Config,
@@ -97,8 +97,67 @@ def test_singlets() -> None:
 def test_score_comment_scales_with_the_variant() -> None:
     assert best_possible(get("tommys-crag")) == 244
     assert best_possible(get("yatcy")) == 370
-    low = score_comment(get("yahtzee"), 90)
-    high = score_comment(get("yahtzee"), 330)
+    low = score_comment(get("ancient-yacht"), 90)
+    high = score_comment(get("ancient-yacht"), 250)
     assert low != high
-    assert "90 of a possible 375" in low
+    assert "90 of a possible 288" in low
     assert score_comment(get("ancient-yacht-double"), 0).startswith("Oh dear")
+
+
+def test_the_possible_maximum_includes_the_bonuses_a_player_can_earn() -> None:
+    # 13 Yahtzees: 375 on the card and 12 bonuses of 100 (1480 without the Joker rule)
+    assert best_possible(get("yahtzee")) == 1575
+    assert best_possible(get("yahtzee", {"joker": "free"})) == 1575
+    assert best_possible(get("yahtzee", {"joker": "none"})) == 1480
+    assert best_possible(get("yahtzee", {"bonus": "off"})) == 375
+    text = score_comment(get("yahtzee"), 407)
+    assert "of a possible 1575" in text and "%" not in text, text  # never "109 %"
+    assert text.startswith("A legendary game")  # judged against the best card, 375
+    # Tommy's Yahtzee board takes repeats without a limit: no "possible" is promised
+    tommy = score_comment(get("tommys-yahtzee"), 420)
+    assert "possible" not in tommy and "375" in tommy and "%" not in tommy
+
+
+def test_yatcy_judges_against_the_authors_335() -> None:
+    rs = get("yatcy")
+    beaten = score_comment(rs, 340)
+    assert beaten.startswith("Better than the author's 335, by 5!"), beaten
+    short = score_comment(rs, 300)
+    assert "35 short of the author's 335" in short
+    assert score_comment(rs, 335).startswith("Exactly the author's 335")
+    assert score_comment(rs, 330) != score_comment(rs, 200)
+    # the rules text says so, and the other variants have no par
+    assert "judged against the author's 335" in rules_text(rs)
+    assert "author" not in score_comment(get("yatsee"), 340)
+
+
+def test_tommys_letters_where_they_do_not_collide() -> None:
+    from yacht.session.keys import letter_notes
+
+    keys = category_keys(get("tommys-yahtzee"))
+    # T(riplet), F(ull house), L(arge straight), Y(ahtzee) as Tommy had them
+    assert [keys[c] for c in ("three_of_a_kind", "full_house", "large_straight",
+                              "yahtzee")] == ["t", "f", "l", "y"]
+    # Q and S are quit and singlets here: those boxes get letters of their own
+    assert keys["four_of_a_kind"] not in "qs" and keys["small_straight"] not in "qs"
+    notes = " ".join(letter_notes(get("tommys-yahtzee")))
+    assert "Q (4 of a Kind) is quit here" in notes
+    assert "S (Small Straight) is all singlets here" in notes
+    crag = category_keys(get("tommys-crag"))
+    assert crag["three_of_a_kind"] == "t" and crag["low_straight"] == "l"
+    assert crag["even_straight"] == "e"
+    assert "H (High Straight) is hint here" in " ".join(letter_notes(get("tommys-crag")))
+    assert letter_notes(get("yahtzee")) == []  # no original letters: nothing to say
+
+
+def test_tommys_boards_in_his_order_with_his_names() -> None:
+    rs = get("tommys-yahtzee")
+    assert [c.board for c in rs.categories] == list("123456789ABCD")
+    order = [c.id for c in rs.categories]
+    assert order.index("chance") == order.index("yahtzee") - 1  # C before D
+    yacht = get("tommys-yacht")
+    assert "".join(c.board for c in yacht.categories) == "12345689ABCD"  # no board 7
+    text = rules_text(rs, ids=False)
+    assert "board names" in text and "    D  Yahtzee" in text and "[yahtzee]" not in text
+    # names are no part of how a box scores
+    assert rs.category("chance") == get("yahtzee").category("chance")

@@ -10,6 +10,7 @@ reads its parameters.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -31,6 +32,16 @@ def _yachts(rs: Ruleset) -> list[Counts]:
     """The counts of every yacht (all dice showing one face) of the variant."""
     return [tuple(rs.dice if f == face else 0 for f in range(rs.faces))
             for face in range(rs.faces)]
+
+
+def _all_counts(rs: Ruleset) -> list[Counts]:
+    """The counts of every roll of the variant's dice (for doctests and searches)."""
+    from itertools import combinations_with_replacement
+
+    from .scoring import counts_of
+
+    return [counts_of(d, rs.faces)
+            for d in combinations_with_replacement(range(1, rs.faces + 1), rs.dice)]
 
 
 class SpecialRule:
@@ -60,6 +71,12 @@ class SpecialRule:
     def box_values(self, rs: Ruleset, category: str) -> set[int]:
         """Values this rule can put in ``category`` besides what its scorer gives."""
         return set()
+
+    def best_extra(self, rs: Ruleset, best: Mapping[str, int]) -> int | None:
+        """The points a game of perfect dice can add with this rule beyond every box at
+        its best (``best``: category id -> the most its scorer gives); None when there is
+        no limit."""
+        return 0
 
     def explain(self, rs: Ruleset, ctx: TurnContext, counts: Counts,
                 places: list[Placement], restricted: bool) -> str | None:
@@ -115,6 +132,9 @@ class RepeatBox(SpecialRule):
         base = {0, *(rs.category(category).score_counts(c) for c in _yachts(rs))}
         most = rs.turns * 4  # a repeat costs a turn: far more than a game can hold
         return {v + k * self.points for v in base for k in range(1, most + 1)}
+
+    def best_extra(self, rs: Ruleset, best: Mapping[str, int]) -> int | None:
+        return None  # every repeat adds more, and the game waits for the boxes
 
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label
@@ -264,6 +284,30 @@ class YahtzeeBonusJoker(SpecialRule):
 
     def box_values(self, rs: Ruleset, category: str) -> set[int]:
         return {pts for cid, pts in self.joker_points if cid == category}
+
+    def best_extra(self, rs: Ruleset, best: Mapping[str, int]) -> int | None:
+        """Every turn a Yahtzee: the first in its box, each further one with its bonus in
+        whichever box gains most (its joker value, or what the Yahtzee scores there).
+
+        >>> from yacht.rules import get
+        >>> rule = YahtzeeBonusJoker()
+        >>> rs = get("yahtzee")
+        >>> best = {c.id: max(c.score_counts(n) for n in _all_counts(rs)) for c in rs.categories}
+        >>> rule.best_extra(rs, best), rule.best_extra(get("yahtzee", {"joker": "none"}), best)
+        (1200, 1105)
+        """
+        settings = rs.option_values
+        bonus = self.bonus if settings.get(self.bonus_option, "on") == "on" else 0
+        mode = settings.get(self.joker_option, "forced")
+        jokers = dict(self.joker_points) if mode != "none" else {}
+        extra = 0
+        for col, mult in enumerate(rs.columns):
+            for c in rs.categories:
+                if c.id == self.category and col == 0:
+                    continue  # the first Yahtzee goes here, at its best
+                with_yacht = jokers.get(c.id, max(c.score_counts(n) for n in _yachts(rs)))
+                extra += max(0, mult * with_yacht + bonus - mult * best[c.id])
+        return extra
 
     def explain(self, rs: Ruleset, ctx: TurnContext, counts: Counts,
                 places: list[Placement], restricted: bool) -> str | None:

@@ -19,6 +19,7 @@ __all__ = [
     "ColumnTotals",
     "Option",
     "OptionError",
+    "Par",
     "Placement",
     "Ruleset",
     "Scorecard",
@@ -50,6 +51,13 @@ class Category:
     section: Section
     scorer: str
     params: tuple[tuple[str, Any], ...] = ()
+    #: the original program's name for the box where it had one of its own (Tommy's
+    #: boards 1-9, A-D); "" otherwise. (Names and letters are no part of how a box
+    #: scores: two boxes that score alike are equal whatever they are called.)
+    board: str = field(default="", compare=False)
+    #: the letter the original program took for the box ("" for none): offered as the
+    #: box's key when no key of the game has it
+    letter: str = field(default="", compare=False)
 
     @property
     def parameters(self) -> Mapping[str, Any]:
@@ -84,6 +92,18 @@ class UpperBonus:
     def needed(self) -> int:
         """The smallest upper total that earns the bonus."""
         return self.threshold if self.comparison == ">=" else self.threshold + 1
+
+
+@dataclass(frozen=True)
+class Par:
+    """A score the original program judged every final score against.
+
+    >>> Par(335, "the author's").whose
+    "the author's"
+    """
+
+    score: int
+    whose: str
 
 
 @dataclass(frozen=True)
@@ -226,6 +246,8 @@ class Ruleset:
     min_players: int = 1
     max_players: int = MAX_PLAYERS
     notes: tuple[str, ...] = ()
+    #: the score the original judged every game against (None: the best possible)
+    par: Par | None = None
     settings: tuple[tuple[str, str], ...] = field(default=())
 
     def __post_init__(self) -> None:

@@ -16,12 +16,18 @@ def _wrap(text: str, width: int, indent: str = "") -> list[str]:
     return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent) or [""]
 
 
-def rules_text(rs: Ruleset, width: int = 78) -> str:
-    """The rules of ``rs`` (with its chosen options) as plain text.
+def rules_text(rs: Ruleset, width: int = 78, ids: bool = True) -> str:
+    """The rules of ``rs`` (with its chosen options) as plain text; ``ids``: each box's
+    id (what the commands take) after its description.
 
     >>> from yacht.rules import get
     >>> print(rules_text(get("tommys-crag")).splitlines()[0])
     Tommy's Crag (tommys-crag)
+    >>> for line in rules_text(get("tommys-yahtzee"), ids=False).splitlines():
+    ...     if line.startswith(("    C ", "    D ")):
+    ...         print(line)
+        C  Chance          any dice: scores the sum of all the dice
+        D  Yahtzee         all five dice show the same face: scores 50 points
     """
     out: list[str] = [f"{rs.name} ({rs.id})", "=" * len(f"{rs.name} ({rs.id})")]
     out += _wrap(rs.description, width)
@@ -52,16 +58,20 @@ def rules_text(rs: Ruleset, width: int = 78) -> str:
             f"Columns: every box exists in each of {cols} columns; you choose the column "
             f"when you score. Total = {mults}.", width)
         out.append("")
-    out.append("Boxes:")
+    named = any(c.board for c in rs.categories)
+    out.append("Boxes (with the original's board names):" if named else "Boxes:")
     label_w = max(len(c.label) for c in rs.categories)
+    board_w = max(len(c.board) for c in rs.categories)
     for section in ("upper", "lower"):
         cats = [c for c in rs.categories if c.section == section]
         if not cats:
             continue
         out.append(f"  {section.capitalize()} section")
         for c in cats:
-            head = f"    {c.label:<{label_w}}  "
-            body = textwrap.wrap(c.describe(rs.dice) + f" [{c.id}]", width - len(head))
+            board = f"{c.board:<{board_w}}  " if named else ""
+            head = f"    {board}{c.label:<{label_w}}  "
+            text = c.describe(rs.dice) + (f" [{c.id}]" if ids else "")
+            body = textwrap.wrap(text, width - len(head))
             out.append(head + body[0])
             out += [" " * len(head) + line for line in body[1:]]
     out.append("")
@@ -76,6 +86,9 @@ def rules_text(rs: Ruleset, width: int = 78) -> str:
     for rule in rs.special:
         for sentence in rule.describe(rs):
             out += _wrap(sentence, width)
+    if rs.par is not None:
+        out += _wrap(f"At the end of the game the score is judged against {rs.par.whose} "
+                     f"{rs.par.score}.", width)
     for note in rs.notes:
         out += _wrap(note, width)
     if rs.options:

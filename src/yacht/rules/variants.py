@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .hooks import ForcedFirstTurn, RepeatBox, YahtzeeBonusJoker
-from .model import Category, Option, Ruleset, UpperBonus
+from .model import Category, Option, Par, Ruleset, UpperBonus
 
 __all__ = ["VARIANTS"]
 
@@ -38,6 +39,30 @@ def classic13(straights: tuple[str, str, str, str], yacht: tuple[str, str]) -> t
         cat("chance", "Chance", "sum"),
     )
 
+
+def boards(categories: tuple[Category, ...], names: str, letters: dict[str, str],
+           order: tuple[str, ...] = ()) -> tuple[Category, ...]:
+    """The boxes as the original program had them: in ``order`` (category ids; the
+    order given when empty), named one character of ``names`` each, with the original's
+    letters (category id -> letter) for the boxes that had one."""
+    if order:
+        by_id = {c.id: c for c in categories}
+        categories = tuple(by_id[i] for i in order)
+    return tuple(replace(c, board=n, letter=letters.get(c.id, ""))
+                 for c, n in zip(categories, names, strict=True))
+
+
+#: Tommy's Yahtzee: boards 1-9, A-D, Chance (C) before Yahtzee (D), his letters for the
+#: lower boards (T, Q, F, S, L, Y)
+TOMMY13 = boards(
+    classic13(("small_straight", "Small Straight", "large_straight", "Large Straight"),
+              ("yahtzee", "Yahtzee")),
+    "123456789ABCD",
+    {"three_of_a_kind": "t", "four_of_a_kind": "q", "full_house": "f",
+     "small_straight": "s", "large_straight": "l", "yahtzee": "y"},
+    order=("ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+           "four_of_a_kind", "full_house", "small_straight", "large_straight", "chance",
+           "yahtzee"))
 
 ANCIENT5 = upper() + (
     cat("choice", "Choice", "sum"),
@@ -117,14 +142,13 @@ VARIANTS: tuple[Ruleset, ...] = (
         categories=classic13(("short_straight", "Short Straight", "long_straight",
                               "Long Straight"), ("yatcy", "Yatcy")),
         upper_bonus=UpperBonus(62, ">", 30), aliases=("amiga",),
-        notes=("At the end of the game your score is judged against the author's 335.",),
+        par=Par(335, "the author's"),
     ),
     Ruleset(
         id="tommys-yahtzee", name="Tommy's Yahtzee",
         description="The 13-box game where the Yahtzee board can be scored again and again.",
         origin=TOMMY_ORIGIN, dice=5, rolls=3,
-        categories=classic13(("small_straight", "Small Straight", "large_straight",
-                              "Large Straight"), ("yahtzee", "Yahtzee")),
+        categories=TOMMY13,
         upper_bonus=UpperBonus(62, ">", 35), special=(RepeatBox("yahtzee", 50),),
         aliases=("tommy", "tommys"),
     ),
@@ -132,7 +156,7 @@ VARIANTS: tuple[Ruleset, ...] = (
         id="tommys-yacht", name="Tommy's Yacht",
         description="12 boards; the first turn keeps rolling for the yacht, at a price.",
         origin=TOMMY_ORIGIN, dice=5, rolls=3,
-        categories=upper() + (
+        categories=boards(upper() + (
             cat("four_of_a_kind", "4 of a Kind", "of_a_kind", n=4, points="all"),
             cat("full_house", "Full House", "pattern", counts=(3, 2), points="all"),
             cat("little_straight", "Little Straight", "straight", runs=((1, 2, 3, 4, 5),),
@@ -140,14 +164,15 @@ VARIANTS: tuple[Ruleset, ...] = (
             cat("big_straight", "Big Straight", "straight", runs=((2, 3, 4, 5, 6),), points=30),
             cat("chance", "Chance", "sum"),
             cat("yacht", "Yacht", "of_a_kind", n=5, points=50),
-        ),
+        ), "12345689ABCD",  # (his board 7 is not used in Yacht)
+            {"four_of_a_kind": "q", "full_house": "f", "little_straight": "l", "yacht": "y"}),
         special=(ForcedFirstTurn("yacht", 50, 3, 5, -95),), aliases=("tommy-yacht",),
     ),
     Ruleset(
         id="tommys-crag", name="Tommy's Crag",
         description="3 dice and one re-roll: straights, crag and thirteen.",
         origin=TOMMY_ORIGIN, dice=3, rolls=2,
-        categories=upper() + (
+        categories=boards(upper() + (
             cat("three_of_a_kind", "3 of a Kind", "of_a_kind", n=3, points=25),
             cat("low_straight", "Low Straight", "straight", runs=((1, 2, 3),), points=20),
             cat("high_straight", "High Straight", "straight", runs=((4, 5, 6),), points=20),
@@ -155,7 +180,9 @@ VARIANTS: tuple[Ruleset, ...] = (
             cat("even_straight", "Even Straight", "straight", runs=((2, 4, 6),), points=20),
             cat("crag", "Crag", "total", total=13, pair=True, points=50),
             cat("thirteen", "Thirteen", "total", total=13, points=26),
-        ),
+        ), "123456789ABCD",
+            {"three_of_a_kind": "t", "low_straight": "l", "high_straight": "h",
+             "odd_straight": "o", "even_straight": "e"}),
         aliases=("crag",),
     ),
     Ruleset(

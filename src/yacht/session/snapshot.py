@@ -55,6 +55,7 @@ def snapshot(view: TableView, seat: Seat | None = None,
     st = view.state
     rs = st.ruleset
     keys = category_keys(rs)
+    boards = {c.id: c.board for c in rs.categories}
     over = st.is_terminal()
     me = st.current
     mine = seat.players if seat is not None else frozenset()
@@ -85,7 +86,8 @@ def snapshot(view: TableView, seat: Seat | None = None,
         "saved": view.saved,
         "ruleset": _ruleset_json(view),
         "rows": [{"id": r.id, "label": r.label, "kind": r.kind, "category": r.category,
-                  "section": r.section, "letter": keys.get(r.category or "")}
+                  "section": r.section, "letter": keys.get(r.category or ""),
+                  "board": boards.get(r.category or "") or None}
                  for r in card_layout(rs)],
         "players": [{"name": p.name, "kind": p.kind, "level": p.level, "mine": i in mine,
                      "turns_taken": st.turns_taken(i), "total": st.totals(i).grand}
