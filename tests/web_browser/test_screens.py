@@ -67,7 +67,6 @@ def test_main_screens_pass_axe(server: Server, shots: Path, axe_script: Path) ->
             page = tab.page
             await page.wait_for_selector("#start")
             await page.wait_for_selector("#h-stats")
-            await screenshot(page, shots, "home")
             found["home"] = await axe(page, axe_script)
 
             # the lobby: a friend's seat open
@@ -114,6 +113,16 @@ def test_main_screens_pass_axe(server: Server, shots: Path, axe_script: Path) ->
             await page.wait_for_selector(".topten")
             await screenshot(page, shots, "end")
             found["end"] = await axe(page, axe_script)
+
+            # home again, its lists filled: a game to continue, a table, scores, stats
+            await page.click("#new-game")
+            await page.wait_for_selector(".list-item")
+            await page.select_option("#scores-variant", "tommys-crag")
+            await page.wait_for_selector(".topten")
+            await page.wait_for_selector("#h-stats + .table-scroll")
+            assert await page.locator("#h-resume ~ .list a", has_text="Continue").count() >= 1
+            await screenshot(page, shots, "home")
+            found["home, filled"] = await axe(page, axe_script)
             tab.check()
         assert found == {k: [] for k in found}, found
 

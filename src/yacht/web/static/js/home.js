@@ -3,7 +3,7 @@
 
 import { h, fill, plural } from "./dom.js";
 import { getJSON, postJSON, query, rules, variants } from "./api.js";
-import { SPEEDS, loadSetup, saveSetup, setToken, setLastName, lastName, tableOf } from "./prefs.js";
+import { SPEEDS, loadSetup, saveSetup, setToken, setLastName, lastName, tableOf, tokenFor } from "./prefs.js";
 import { rulesDialog, toast } from "./ui.js";
 
 const KINDS = [
@@ -286,15 +286,17 @@ export class HomeView {
       return;
     }
     const items = tables.slice(0, 10).map((t) => {
-      const join = !t.started && t.open_seats > 0;
+      const mine = tokenFor(t.id) !== null; // this browser holds a seat there
+      const join = !mine && !t.started && t.open_seats > 0;
+      const verb = mine ? "Open" : join ? "Join" : "Watch";
       const who = t.players.length ? t.players.join(", ") : "no one yet";
       return h("li", { class: "list-item" },
         h("div", { class: "list-main" },
           h("strong", { text: t.name }),
           h("span", { class: "muted", text: ` · ${who}` }),
           h("div", { class: "muted small", text: t.started ? "playing" : `waiting: ${plural(t.open_seats, "open seat")}` })),
-        h("a", { class: "btn", href: `/t/${t.id}`, aria: { label: `${join ? "Join" : "Watch"} ${t.name} with ${who}` },
-          onclick: (e) => { e.preventDefault(); this.navigate(`/t/${t.id}`); } }, join ? "Join" : "Watch"));
+        h("a", { class: "btn", href: `/t/${t.id}`, aria: { label: `${verb} ${t.name} with ${who}` },
+          onclick: (e) => { e.preventDefault(); this.navigate(`/t/${t.id}`); } }, verb));
     });
     fill(box, head(), items.length ? h("ul", { class: "list" }, items)
       : h("p", { class: "muted", text: "No open tables. Start a game with a friend's seat, then send them its link." }));
@@ -337,7 +339,8 @@ export class HomeView {
     }
     const pct = (x) => (x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`);
     const table = h("table", { class: "data-table" },
-      h("thead", {}, h("tr", {}, ["Player", "Game", "Games", "Wins", "Average", "Best", "Bonus", "Yachts"].map((t) => h("th", { scope: "col", text: t })))),
+      h("thead", {}, h("tr", {}, ["Player", "Game", "Games", "Wins", "Average", "Best", "Bonus", "Yachts"].map((t, i) =>
+        h("th", { scope: "col", class: i >= 2 ? "num" : null, text: t })))),
       h("tbody", {}, rows.map((r) => h("tr", {},
         h("th", { scope: "row", text: r.name }),
         h("td", { text: this.variantName(r.variant) + (r.key.includes(";") ? ` (${r.key.split(";").slice(1).join(", ")})` : "") }),
@@ -356,7 +359,7 @@ export function topTenTable(entries, fresh, gameId) {
   const isNew = (e) => (gameId && e.game_id === gameId)
     || fresh.some((n) => n.rank === e.rank && n.name === e.name && n.score === e.score);
   return h("table", { class: "data-table topten" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "#" }), h("th", { scope: "col", text: "Name" }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num", text: "#" }), h("th", { scope: "col", text: "Name" }),
       h("th", { scope: "col", class: "num", text: "Score" }), h("th", { scope: "col", text: "Date" }))),
     h("tbody", {}, entries.map((e) => {
       const fresh1 = isNew(e);

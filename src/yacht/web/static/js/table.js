@@ -189,9 +189,10 @@ export class TableView {
     fill(this.body, h("section", { class: "panel lobby", aria: { labelledby: "lobby-title" } },
       h("h2", { id: "lobby-title", text: openSeats.length ? "Waiting for players" : "Starting…" }),
       h("p", { class: "muted", text: `${t.name}${options ? ` (${options})` : ""} · computer speed ${t.speed}` }),
-      mine ? share : joinField,
+      mine ? share : null,
+      joinField,
       seats,
-      mine ? joinField : share,
+      mine ? null : share,
       t.can_start && openSeats.length ? h("div", { class: "lobby-start" },
         h("button", { type: "button", class: "btn btn-big", id: "start-now", onclick: () => this.startNow() }, "Start now, without the open seats")) : null,
       this.presenceLine()));
@@ -558,7 +559,8 @@ export class TableView {
       return;
     }
     if (this.hintBox) return;
-    const body = h("div", { class: "hint-body", aria: { live: "polite" } }, h("p", { text: "Asking the advisor…" }));
+    const body = h("div", { class: "hint-body" }, h("p", { class: "hint-wait", text: "Asking the advisor…" }));
+    this.hintBody = body;
     this.hintBox = openDialog({
       title: "Hint: the advisor's ranking", wide: true, id: "hint-dialog",
       body: [body], onclose: () => { this.hintBox = null; },
@@ -716,7 +718,7 @@ export class TableView {
         break;
       }
       case "paused":
-        if (d.pause === "next_player") announce("Go on (Enter) for the next player's turn, or Oops to take the score back.");
+        if (d.pause === "next_player" && snap && snap.seat) announce("Go on (Enter) for the next player's turn, or Oops to take the score back.");
         break;
       case "game_over":
         sound.play("end");
@@ -737,6 +739,15 @@ export class TableView {
         break;
       case "speed":
         if (this.snap) announce(`Computer speed: ${d.speed}.`);
+        break;
+      case "computer_thinking":
+      case "computer_progress":
+        // the advisor's first hint of a variant builds its tables: say how far
+        if (this.hintBox && this.hintBody) {
+          const wait = this.hintBody.querySelector(".hint-wait");
+          const pct = d.total > 0 ? ` ${Math.floor((100 * d.done) / d.total)}%` : "";
+          if (wait && d.what) setText(wait, `${d.what}…${pct}`);
+        }
         break;
       default:
         break;
