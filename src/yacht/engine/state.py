@@ -115,6 +115,7 @@ class State:
         self.log: list[Action] = []
         self._p = _Position(
             cards=[ruleset.new_card() for _ in players], turns=[0] * len(players), current=0)
+        self._placements: tuple[Placement, ...] | None = None
 
     # --- reading -------------------------------------------------------------
     @property
@@ -172,8 +173,11 @@ class State:
         """Every box the current dice may be scored in now, with its points."""
         if not self._p.dice or self.is_terminal():
             return []
-        return self.ruleset.placements(
-            self.context(), counts_of(self._p.dice, self.ruleset.faces))
+        found = self._placements
+        if found is None:  # worked out once per position (an interface asks often)
+            found = self._placements = tuple(self.ruleset.placements(
+                self.context(), counts_of(self._p.dice, self.ruleset.faces)))
+        return list(found)
 
     def is_terminal(self) -> bool:
         return all(c.complete for c in self._p.cards)
@@ -341,6 +345,7 @@ class State:
         Raises IllegalAction, leaving the state as it was, when it is not allowed.
         """
         self.check(action)
+        self._placements = None  # the position changes
         p = self._p
         if isinstance(action, Roll):
             positions = self.to_roll()
