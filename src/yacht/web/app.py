@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
@@ -295,7 +295,7 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
             return
         token = None
         try:
-            first = json.loads(hello) if len(hello) <= MAX_MESSAGE else None
+            first = orjson.loads(hello) if len(hello) <= MAX_MESSAGE else None
             if isinstance(first, dict) and isinstance(first.get("token"), str) \
                     and len(first["token"]) <= 64:
                 token = first["token"]
@@ -330,7 +330,7 @@ async def _send_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection)
             elif msg.get("type") == "_close":
                 await ws.close(code=int(msg["code"]), reason=str(msg["reason"]))
                 return
-            await ws.send_json(msg)
+            await ws.send_text(orjson.dumps(msg).decode())
     except (WebSocketDisconnect, RuntimeError, ConnectionError):
         return
 
@@ -369,7 +369,7 @@ async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connecti
                    message=f"a message is at most {MAX_MESSAGE} bytes")
             continue
         try:
-            msg = json.loads(text)
+            msg = orjson.loads(text)
         except (ValueError, RecursionError):
             _reply(conn, None, type="error", code="bad_request", message="not JSON")
             continue
