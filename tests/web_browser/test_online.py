@@ -74,6 +74,7 @@ async def play_together(server: Server, tid: str, players: list[Player],
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 def test_two_browsers_play_online_to_the_end_with_a_watcher(server: Server,
                                                             shots: Path) -> None:
     async def main() -> None:

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.async_api import Page
 
 from .conftest import Server
@@ -57,6 +58,7 @@ async def play_some_turns(page: Page, turns: int) -> None:
             "() => document.querySelector('#roll').getAttribute('aria-disabled') !== 'true'")
 
 
+@pytest.mark.slow
 def test_main_screens_pass_axe(server: Server, shots: Path, axe_script: Path) -> None:
     async def main() -> None:
         found: dict[str, list[dict[str, Any]]] = {}

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.async_api import Page
 
 from .conftest import Server
@@ -54,6 +55,7 @@ async def check_end(page: Page, server: Server, name: str) -> dict[str, Any]:
     return snap
 
 
+@pytest.mark.slow
 def test_games_alone_by_mouse(server: Server, shots: Path) -> None:
     async def main() -> None:
         async with chromium() as browser:

@@ -169,7 +169,7 @@ export class TableView {
     const seats = h("ol", { class: "seats", aria: { label: "Seats" } }, t.seats.map((s, i) => {
       let who;
       if (s.kind === "computer") who = [h("span", { class: "seat-name", text: s.name }), h("span", { class: "muted", text: ` computer, ${s.level}` })];
-      else if (s.open) who = [h("span", { class: "seat-open", text: "Open seat" })];
+      else if (s.open) who = [h("span", { class: "seat-open", text: s.name ? `Open seat, kept for ${s.name}` : "Open seat" })];
       else who = [h("span", { class: "seat-name", text: s.name }), s.mine ? h("span", { class: "player-kind you", text: "you" }) : null];
       const here = s.kind === "person" && !s.open && connected.has(i);
       return h("li", { class: ["seat", s.open ? "is-open" : "", s.mine ? "is-mine" : ""] },
