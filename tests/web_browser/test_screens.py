@@ -104,6 +104,15 @@ def test_main_screens_pass_axe(server: Server, shots: Path, axe_script: Path) ->
             await page.keyboard.press("Escape")
             assert "assisted" in (await page.text_content(".chips") or "").lower()
 
+            # the computers' pace: - slower, + faster, told by the server to every page
+            assert await page.input_value("#speed-select") == "fast"
+            await page.keyboard.press("-")
+            await page.wait_for_function(
+                "() => document.querySelector('#speed-select').value === 'normal'")
+            await page.keyboard.press("+")
+            await page.wait_for_function(
+                "() => document.querySelector('#speed-select').value === 'fast'")
+
             # the end of a game
             made = server.post("/api/tables", {"variant": "tommys-crag", "speed": "instant",
                                                "seats": [{"kind": "person", "name": "Ann",
@@ -153,7 +162,7 @@ async def fits(page: Page, what: str) -> None:
 def test_phone_size(server: Server, shots: Path) -> None:
     async def main() -> None:
         async with chromium() as browser:
-            ctx = await new_context(browser, phone=True)
+            ctx = await new_context(browser, phone=True, reduced_motion="reduce")
             tab = await open_tab(ctx, server.url("/"))
             page = tab.page
             await page.wait_for_selector("#start")
@@ -178,6 +187,8 @@ def test_phone_size(server: Server, shots: Path) -> None:
             s = await wait_game(page)
             await page.tap("#roll")
             s = await after(page, s["version"])
+            # less motion asked for: the dice do not tumble
+            assert await page.locator(".die.rolling").count() == 0
             await page.locator(".die").nth(7).tap()
             s = await after(page, s["version"])
             assert s["chosen"][7]

@@ -325,7 +325,7 @@ export class TableView {
     fill(this.chips, chips);
     const computers = snap.players.some((p) => p.kind === "computer");
     this.speedBox.hidden = !computers;
-    this.speedSelect.value = snap.speed;
+    if (document.activeElement !== this.speedSelect) this.speedSelect.value = snap.speed;
     this.speedSelect.disabled = !snap.seat;
     // the saved game went on elsewhere: this table is not saved any more
     if (snap.elsewhere && this.elsewhere.dataset.text !== snap.elsewhere) {
