@@ -34,6 +34,9 @@ const REFUSALS = {
 
 const ROLL_ANIMATION_MS = 480;
 
+/** A line of the table's news as a sentence (a full stop at its end). */
+const sentence = (text) => (/[.!?…]$/.test(text) ? text : `${text}.`);
+
 export class TableView {
   constructor(tableId, navigate) {
     this.id = tableId;
@@ -702,7 +705,7 @@ export class TableView {
         break;
       }
       case "chosen":
-        if (ev.text) announce(ev.text);
+        if (ev.text) announce(sentence(ev.text));
         else if (snap && snap.players[ev.player] && snap.players[ev.player].mine) {
           const chosen = (d.chosen || []).map((p) => p + 1);
           announce(chosen.length ? `To roll again: ${chosen.length === 1 ? "die" : "dice"} ${listText(chosen)}.` : "No dice chosen.");
@@ -710,7 +713,7 @@ export class TableView {
         break;
       case "scored":
         sound.play(d.bonus > 0 ? "bonus" : d.total === 0 ? "zero" : "score");
-        announce(`${ev.text}.${d.grand !== undefined ? ` Total ${d.grand}.` : ""}`);
+        announce(`${sentence(ev.text)}${d.grand !== undefined ? ` Total ${d.grand}.` : ""}`);
         break;
       case "turn_passed": {
         const next = snap && snap.players[ev.player];
@@ -728,11 +731,11 @@ export class TableView {
       case "store_warning":
       case "elsewhere":
         toast(ev.text, "warn", 6);
-        announce(ev.text);
+        announce(sentence(ev.text));
         break;
       case "gave_back":
       case "took_back":
-        if (ev.text) announce(`${ev.text}.`);
+        if (ev.text) announce(sentence(ev.text));
         break;
       case "assisted":
         announce("This game is now marked assisted.");
