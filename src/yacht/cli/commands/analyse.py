@@ -1,0 +1,126 @@
+"""`yacht analyse`: every decision of a game against the expert, luck and skill."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from yacht.cli.common import CliError, emit_json, whole
+
+if TYPE_CHECKING:
+    from yacht.engine import Record
+
+ORDER = 45
+
+_DB_HELP = ("database of saved games: an SQLAlchemy URL or a file path (default: $YACHT_DB, "
+            "else yacht.sqlite3 in the user data directory)")
+
+DESCRIPTION = """\
+Analyse a game: a saved game (its id, or a unique start of it, as `yacht resume \
+--finished` lists them) or a record file (`yacht resume ID --export FILE`, `yacht \
+selfplay --out FILE`). For every decision of every player (each keep before a \
+re-roll and each box scored; a scoring taken back with Oops does not count, what was \
+played instead does) it shows what the expert would have played and the loss in \
+expected final score. Per player:
+
+  loss (skill)  the points the player's decisions cost, summed;
+  luck          result - expected score at the start + loss: what the dice decided
+                (result = expected start + luck - loss);
+  accuracy      100 x (expected start - loss) / expected start: the share of the
+                expert's expected score the decisions kept (the expert: 100; on
+                average, 100 x the player's average score / the expert's);
+
+the three costliest decisions with the situation (notation of `yacht advise`), and a \
+chart of each player's expected final score after each turn.
+
+With 2 or more players, each player's chance of winning after every turn of the game: \
+each player's final total is sampled from GAMES games (--win-games, default 2000) \
+played by the expert from that player's card (fixed seeds: the same game, the same \
+figures), and the chance of finishing first is computed exactly from these \
+distributions, players' dice being independent. It assumes everyone plays the expert's \
+way from there on; each figure is within about 1/sqrt(GAMES) of that model's exact \
+value (2.2 points in 100 at 2000 games). A shared first place counts as a win for \
+every player sharing it, so a finished game's figures are 0 or 1.
+
+For ancient-yacht-10-double the reference is the expert strategy (exact turns, the \
+future valued by the one-column tables), not a proven optimum."""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("analyse", aliases=["analyze"],
+                       help="every decision of a game against the expert: loss, luck, "
+                            "accuracy, chances of winning",
+                       description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game", metavar="GAME_ID|RECORD_FILE",
+                   help="a saved game's id (or a unique start of it), or a record file")
+    p.add_argument("--win-games", type=whole("--win-games", 0, 1_000_000), default=None,
+                   metavar="GAMES",
+                   help="games simulated per player and turn for the chances of winning "
+                        "(default 2000; 0: none)")
+    p.add_argument("--db", metavar="URL", help=_DB_HELP)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_analyse)
+
+
+def _record(args: argparse.Namespace) -> Record:
+    """The record: a file when one has that name, else a game id from the store."""
+    from pathlib import Path
+
+    from yacht.parsing import InputError, parse_game_id, read_record
+
+    text: str = args.game
+    try:
+        is_file = Path(text).is_file() if text and "\x00" not in text else False
+    except OSError:  # a name too long, a loop of links: reading it says so
+        is_file = False
+    game_id: str | None = None
+    if not is_file:
+        try:
+            game_id = parse_game_id(text)
+        except InputError:
+            game_id = None
+    if game_id is None:
+        return read_record(text)
+    from yacht.store import StoreError, open_store
+
+    if args.db is not None and not args.db.strip():
+        raise CliError("--db '': give a database file or URL (without --db: $YACHT_DB, else "
+                       "the file in the user data directory)")
+    try:
+        store = open_store(args.db, readonly=True)
+    except StoreError as e:
+        raise CliError(str(e)) from None
+    try:
+        return store.load_record(store.resolve_id(game_id))
+    except StoreError as e:
+        raise CliError(f"{e} (and there is no file {game_id!r})") from None
+    finally:
+        store.close()
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from yacht.cli.interrupt import run_interruptible
+    from yacht.engine import RecordError
+    from yacht.strategy.analysis import WIN_GAMES, Analysis, analyse
+    from yacht.strategy.solver import UnsupportedRuleset
+
+    record = _record(args)
+    games = WIN_GAMES if args.win_games is None else args.win_games
+    try:
+        record.ruleset  # noqa: B018 - checks the variant and options
+    except RecordError as e:
+        raise CliError(str(e)) from None
+
+    def run(_stop: Any) -> Analysis:
+        return analyse(record, win_games=games)
+
+    try:
+        result = run_interruptible(run)
+    except (RecordError, UnsupportedRuleset) as e:
+        raise CliError(str(e)) from None
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        print(result.text())
+    return 0

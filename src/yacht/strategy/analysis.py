@@ -1,0 +1,576 @@
+"""After the game: every decision of every player against the expert, luck and skill.
+
+:func:`analyse` replays a game record and, for every decision that stands
+(each keep before a re-roll and each box scored; a scoring taken back with
+Oops is left out, the decisions made instead count), asks the solver what
+the expert would have played and what the choice cost in expected final
+score. Every value is an *expected final total* under optimal solitaire play
+from that point (the points on the card plus the expected points to come).
+
+Per player:
+
+* **loss** (skill): the sum of the losses of the player's decisions;
+* **luck**: the part of the result the dice decided,
+  ``luck = result - expected_start + loss``, so that
+  ``result = expected_start + luck - loss`` exactly (``result`` is the final
+  total, or the expected final total of the position reached in a game not
+  finished). Luck is also the sum, over the player's rolls, of the change in
+  expected final total each roll made;
+* **accuracy** (0-100): ``100 * (expected_start - loss) / expected_start``,
+  the share of the expert's expected score that the player's decisions kept.
+  The expert scores 100; a player whose decisions lose L points in an average
+  game scores ``100 * (1 - L / expected_start)`` on average, which is also
+  ``100 * (their average score) / (the expert's)``.
+* the three costliest decisions, with the situation written in the notation
+  of ``yacht.solve`` (``13356 r2 ones=3,fours=12``);
+* the expected final total after each of the player's turns (a chart).
+
+**Win probability** (2 or more players): after every turn of the game, each
+player's chance of finishing first, assuming every player plays the expert
+strategy from there on. Each player's final total is a sample of
+``win_games`` games played by the expert from the player's card (the
+solver's machine-code self-play, fixed seeds: the same record gives the same
+figures); players' dice are independent, so the chance of finishing first is
+computed exactly from these distributions. A shared first place counts as a
+win for each player sharing it (so a finished game's figures are 0 or 1, and
+the figures of a game in progress may add up to a little more than 1). The
+sampling error of each figure is at most about ``1 / sqrt(win_games)``
+(2.2 points in 100 at the default 2,000 games).
+
+For ``ancient-yacht-10-double``, too big to solve exactly, the reference is
+the expert's computed strategy (exact turns, future valued by the one-column
+tables), not the proven optimum: losses are measured against that strategy.
+
+>>> import random
+>>> from yacht.engine import Player, Record, State
+>>> from yacht.rules import get
+>>> from yacht.strategy.base import make_player, play_turn
+>>> s = State(get("tommys-crag"), [Player("Cpu", "computer", "expert")], rng=random.Random(5))
+>>> expert = make_player("expert", s.ruleset)
+>>> while not s.is_terminal():
+...     play_turn(s, expert)
+>>> a = analyse(Record.from_state(s))
+>>> p = a.players[0]
+>>> p.loss, p.accuracy, p.result == s.returns()[0]
+(0.0, 100.0, True)
+>>> abs(p.expected_start + p.luck - p.loss - p.result) < 1e-9
+True
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from yacht.engine import Record, Roll, Score, State, TakeBack
+from yacht.rules import Ruleset, Scorecard
+
+from .advisor import Ranked, advise, card_text
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from .solver import Solution
+
+__all__ = ["FORMAT", "VERSION", "WIN_GAMES", "Analysis", "DecisionAnalysis", "Move",
+           "PlayerAnalysis", "TurnAnalysis", "WinMoment", "analyse", "text_chart",
+           "win_chances"]
+
+FORMAT = "yacht-analysis"
+VERSION = 1
+
+#: games simulated per player and turn for the win probabilities
+WIN_GAMES = 2000
+
+#: a decision losing less than this (points) counts as the expert's choice
+EXACT = 1e-6
+
+
+@dataclass(frozen=True)
+class Move:
+    """A keep (the dice values kept, sorted) or a box scored, with its expected final total."""
+
+    kind: str                  # "keep" or "score"
+    expected: float
+    keep: tuple[int, ...] = ()
+    box: str | None = None
+    column: int = 0
+    points: int = 0
+    text: str = ""             # "keep 3 3, roll 3" / "score Chance for 22"
+
+    @classmethod
+    def of(cls, r: Ranked, rs: Ruleset) -> Move:
+        return cls(r.kind, r.expected, r.keep, r.category, r.column, r.points, r.describe(rs))
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "text": self.text,
+                             "expected": round(self.expected, 6)}
+        if self.kind == "keep":
+            d["keep"] = list(self.keep)
+        else:
+            d.update(box=self.box, column=self.column, points=self.points)
+        return d
+
+
+@dataclass(frozen=True)
+class DecisionAnalysis:
+    """One decision: the situation, what was played, what the expert plays, the loss."""
+
+    player: int
+    turn: int                  # the player's own turn, 1-based
+    game_turn: int             # the turn of the game (every player's turns counted), 1-based
+    situation: str             # the notation of yacht.solve: "13356 r2 ones=3,fours=12"
+    dice: tuple[int, ...]
+    rolls_left: int
+    card: str                  # the card in the notation of `yacht advise --card`
+    played: Move
+    best: Move
+
+    @property
+    def loss(self) -> float:
+        return max(0.0, self.best.expected - self.played.expected)
+
+    @property
+    def kind(self) -> str:
+        return self.played.kind
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "turn": self.turn, "game_turn": self.game_turn,
+                "kind": self.kind, "situation": self.situation, "dice": list(self.dice),
+                "rolls_left": self.rolls_left, "card": self.card,
+                "played": self.played.to_json(), "best": self.best.to_json(),
+                "loss": round(self.loss, 6)}
+
+
+@dataclass(frozen=True)
+class TurnAnalysis:
+    """One turn of one player: the box scored and how the expected final total moved."""
+
+    player: int
+    turn: int                  # the player's own turn, 1-based
+    game_turn: int
+    box: str
+    column: int
+    points: int                # points the scoring gave (bonuses included)
+    dice: tuple[int, ...]      # the dice scored
+    expected_before: float     # expected final total at the start of the turn
+    expected_after: float      # ... after it (the final total after the last turn)
+    loss: float                # the turn's decisions' losses
+    total: int                 # the player's total after the turn
+
+    @property
+    def luck(self) -> float:
+        """What the turn's rolls changed: after - before + loss."""
+        return self.expected_after - self.expected_before + self.loss
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "turn": self.turn, "game_turn": self.game_turn,
+                "box": self.box, "column": self.column, "points": self.points,
+                "dice": list(self.dice), "total": self.total,
+                "expected_before": round(self.expected_before, 6),
+                "expected_after": round(self.expected_after, 6),
+                "loss": round(self.loss, 6), "luck": round(self.luck, 6)}
+
+
+@dataclass(frozen=True)
+class PlayerAnalysis:
+    index: int
+    name: str
+    kind: str
+    level: str | None
+    finished: bool             # the card is full (``result`` is then the final total)
+    score: int                 # points on the card
+    result: float              # the final total, or the expected final total now
+    expected_start: float
+    loss: float
+    decisions: int
+    mistakes: int              # decisions that lost points
+    costliest: tuple[DecisionAnalysis, ...]   # up to three, costliest first
+    expected: tuple[float, ...]   # expected final total at the start, then after each turn
+
+    @property
+    def luck(self) -> float:
+        return self.result - self.expected_start + self.loss
+
+    @property
+    def skill(self) -> float:
+        """The points the decisions cost (the same as ``loss``)."""
+        return self.loss
+
+    @property
+    def accuracy(self) -> float:
+        """``100 * (expected_start - loss) / expected_start``, within 0-100."""
+        if self.expected_start <= 0:
+            return 100.0 if self.loss <= EXACT else 0.0
+        if self.loss <= EXACT:
+            return 100.0
+        return max(0.0, min(100.0, 100.0 * (self.expected_start - self.loss)
+                            / self.expected_start))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "name": self.name, "kind": self.kind,
+                "level": self.level, "finished": self.finished, "score": self.score,
+                "result": round(self.result, 6),
+                "expected_start": round(self.expected_start, 6),
+                "loss": round(self.loss, 6), "skill": round(self.loss, 6),
+                "luck": round(self.luck, 6), "accuracy": round(self.accuracy, 2),
+                "decisions": self.decisions, "mistakes": self.mistakes,
+                "costliest": [d.to_json() for d in self.costliest],
+                "expected": [round(v, 6) for v in self.expected]}
+
+
+@dataclass(frozen=True)
+class WinMoment:
+    """Every player's chance of finishing first after a turn of the game (``game_turn`` 0:
+    before the first; ``player``: whose turn it was, None at the start)."""
+
+    game_turn: int
+    player: int | None
+    chances: tuple[float, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game_turn": self.game_turn, "player": self.player,
+                "chances": [round(c, 6) for c in self.chances]}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of one game; :meth:`to_json` is what the interfaces draw."""
+
+    ruleset: Ruleset
+    exact: bool                # False: the reference is the expert strategy, not the optimum
+    finished: bool
+    expected_start: float
+    players: tuple[PlayerAnalysis, ...]
+    decisions: tuple[DecisionAnalysis, ...]
+    turns: tuple[TurnAnalysis, ...]
+    win: tuple[WinMoment, ...] | None        # None for one player
+    win_games: int
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def reference(self) -> str:
+        if self.exact:
+            return "the optimal strategy (exact)"
+        return ("the expert strategy (exact turns, future valued by the one-column tables), "
+                "not the proven optimum")
+
+    def to_json(self) -> dict[str, Any]:
+        rs = self.ruleset
+        out: dict[str, Any] = {
+            "format": FORMAT, "version": VERSION,
+            "variant": rs.id, "name": rs.name, "options": dict(rs.option_values),
+            "key": rs.key, "exact": self.exact, "reference": self.reference,
+            "finished": self.finished,
+            "expected_start": round(self.expected_start, 6),
+            "players": [p.to_json() for p in self.players],
+            "turns": [t.to_json() for t in self.turns],
+            "decisions": [d.to_json() for d in self.decisions],
+            "win": None,
+        }
+        if self.win is not None:
+            out["win"] = {"games": self.win_games, "moments": [m.to_json() for m in self.win]}
+        if self.meta:
+            out["meta"] = dict(self.meta)
+        return out
+
+    def text(self, width: int = 78) -> str:
+        """The analysis as plain text (``yacht analyse``): summary, mistakes, charts."""
+        return _text(self, width)
+
+
+# --- the walk -------------------------------------------------------------------------
+
+def analyse(record: Record, *, win_games: int = WIN_GAMES, seed: int = 0,
+            solution: Solution | None = None) -> Analysis:
+    """The analysis of the decisions that stand in ``record`` (any variant; a game
+    finished or not). ``win_games``: games simulated per player and turn for the win
+    probabilities (0: none). Raises :class:`~yacht.engine.RecordError` for a record that
+    does not replay and ``UnsupportedRuleset`` for a variant the solver cannot play."""
+    from yacht.engine import IllegalAction, RecordError
+
+    from .solver import solve
+
+    state = record.new_state()
+    rs = state.ruleset
+    sol = solution if solution is not None else solve(rs, estimate=False)
+    n = len(state.players)
+    start_value = sol.value(rs.new_card(), 0)
+    decisions: list[DecisionAnalysis] = []
+    turns: list[TurnAnalysis] = []
+    cards: list[Scorecard] = []   # the card after each turn of ``turns``
+    # per player: decisions of the turn in progress (kept until its scoring)
+    pending: list[list[DecisionAnalysis]] = [[] for _ in range(n)]
+    # per player: expected final total at the start of the turn in progress
+    turn_start = [start_value] * n
+    for i, action in enumerate(record.actions):
+        me = state.current
+        d: DecisionAnalysis | None = None
+        if isinstance(action, Roll) and state.dice:
+            d = _keep_decision(state, sol, len(turns) + 1)
+        elif isinstance(action, Score) and not state.is_terminal():
+            d = _score_decision(state, sol, action, len(turns) + 1)
+        elif isinstance(action, TakeBack) and state.can_take_back() and turns:
+            # the scoring goes, the keeps of its turn stand (they are the tail of
+            # ``decisions``: nobody has rolled since)
+            last = turns.pop()
+            cards.pop()
+            p = last.player
+            k = sum(1 for x in decisions if x.player == p and x.turn == last.turn)
+            pending[p] = decisions[len(decisions) - k:-1]
+            del decisions[len(decisions) - k:]
+            turn_start[p] = last.expected_before
+        before = rs.totals(state.card(me)).grand
+        dice = state.dice
+        try:
+            state.apply(action)
+        except IllegalAction as e:
+            raise RecordError(f"action {i + 1} cannot be replayed: {e}") from None
+        if d is None:
+            continue
+        pending[me].append(d)
+        if isinstance(action, Score):
+            after = state.card(me)
+            own = state.turns_taken(me)
+            value = sol.value(after, own)
+            total = rs.totals(after).grand
+            turns.append(TurnAnalysis(
+                me, own, len(turns) + 1, action.category, action.column, total - before, dice,
+                turn_start[me], value, math.fsum(x.loss for x in pending[me]), total))
+            cards.append(after)
+            decisions.extend(pending[me])
+            pending[me] = []
+            turn_start[me] = value
+    # the decisions of a turn in progress count too
+    for p in range(n):
+        decisions.extend(pending[p])
+    decisions.sort(key=lambda x: x.game_turn)
+    players = tuple(_player(state, sol, p, start_value, decisions, turns) for p in range(n))
+    win = None
+    if n >= 2 and win_games > 0:
+        win = _win_moments(rs, n, sol, turns, cards, win_games, seed)
+    return Analysis(rs, sol.exact, state.is_terminal(), start_value, players,
+                    tuple(decisions), tuple(turns), win, win_games if win else 0)
+
+
+def _situation_text(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
+                    rolls_left: int) -> str:
+    from .api import Situation
+
+    return str(Situation(rs, card, tuple(dice), rolls_left, turn))
+
+
+def _rolls_left(state: State) -> int:
+    return state.rolls_left if state.may_reroll() else 0
+
+
+def _keep_decision(state: State, sol: Solution, game_turn: int) -> DecisionAnalysis:
+    ranking = advise(state, sol)
+    kept = tuple(sorted(v for pos, v in enumerate(state.dice) if pos not in state.chosen))
+    played = next(r for r in ranking if r.kind == "keep" and r.keep == kept)
+    return _decision(state, ranking, played, game_turn)
+
+
+def _score_decision(state: State, sol: Solution, action: Score,
+                    game_turn: int) -> DecisionAnalysis:
+    ranking = advise(state, sol)
+    played = next(r for r in ranking if r.kind == "score" and r.category == action.category
+                  and r.column == action.column)
+    return _decision(state, ranking, played, game_turn)
+
+
+def _decision(state: State, ranking: list[Ranked], played: Ranked,
+              game_turn: int) -> DecisionAnalysis:
+    rs = state.ruleset
+    me = state.current
+    card = state.card(me)
+    turn = state.turns_taken(me)
+    r = _rolls_left(state)
+    best = ranking[0]
+    if played.loss <= EXACT:  # a tie with the best: the expert's choice as well
+        best = played
+    return DecisionAnalysis(me, turn + 1, game_turn, _situation_text(rs, card, turn, state.dice, r),
+                            state.dice, r, card_text(rs, card), Move.of(played, rs),
+                            Move.of(best, rs))
+
+
+def _player(state: State, sol: Solution, p: int, start: float,
+            decisions: list[DecisionAnalysis], turns: list[TurnAnalysis]) -> PlayerAnalysis:
+    rs = state.ruleset
+    who = state.players[p]
+    mine = [d for d in decisions if d.player == p]
+    loss = math.fsum(d.loss for d in mine)
+    card = state.card(p)
+    score = rs.totals(card).grand
+    if card.complete:
+        result = float(score)
+    elif p == state.current and state.dice:
+        result = advise(state, sol)[0].expected
+    else:
+        result = sol.value(card, state.turns_taken(p))
+    costly = sorted((d for d in mine if d.loss > EXACT), key=lambda d: -d.loss)
+    expected = [start] + [t.expected_after for t in turns if t.player == p]
+    return PlayerAnalysis(p, who.name, who.kind, who.level, card.complete, score, result, start,
+                          loss, len(mine), len(costly), tuple(costly[:3]), tuple(expected))
+
+
+# --- win probabilities -----------------------------------------------------------------
+
+def win_chances(finals: Sequence[npt.NDArray[np.int64]]) -> list[float]:
+    """Each player's chance of finishing first when player ``i``'s final total is drawn
+    uniformly from ``finals[i]`` (independently): a shared first place counts as a win
+    for each player sharing it.
+
+    >>> import numpy as np
+    >>> win_chances([np.array([10, 20]), np.array([15])])
+    [0.5, 0.5]
+    >>> win_chances([np.array([10]), np.array([10])])
+    [1.0, 1.0]
+    """
+    import numpy as np
+
+    lo = min(int(f.min()) for f in finals)
+    hi = max(int(f.max()) for f in finals)
+    width = hi - lo + 1
+    pmf = [np.bincount(np.asarray(f, dtype=np.int64) - lo, minlength=width) / len(f)
+           for f in finals]
+    at_most = [np.cumsum(p) for p in pmf]          # P(X_j <= x)
+    out = []
+    for i, p in enumerate(pmf):
+        others = np.ones(width)
+        for j in range(len(finals)):
+            if j != i:
+                others = others * at_most[j]       # nobody above x
+        out.append(float(min(1.0, max(0.0, (p * others).sum()))))
+    return out
+
+
+def _win_moments(rs: Ruleset, n: int, sol: Solution, turns: list[TurnAnalysis],
+                 cards: list[Scorecard], games: int, seed: int) -> tuple[WinMoment, ...]:
+    """The chances at the start and after every turn that stands."""
+    cache: dict[tuple[Scorecard, int], npt.NDArray[np.int64]] = {}
+
+    def finals(card: Scorecard, turn: int) -> npt.NDArray[np.int64]:
+        key = (card, turn)
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = _final_totals(sol, rs, card, turn, games, seed + len(cache))
+        return hit
+
+    now = [(rs.new_card(), 0)] * n
+    moments = [WinMoment(0, None, tuple(win_chances([finals(*now[p]) for p in range(n)])))]
+    for t, card in zip(turns, cards, strict=True):
+        now[t.player] = (card, t.turn)
+        moments.append(WinMoment(t.game_turn, t.player, tuple(win_chances(
+            [finals(*now[p]) for p in range(n)]))))
+    return tuple(moments)
+
+
+def _final_totals(sol: Solution, rs: Ruleset, card: Scorecard, turn: int, games: int,
+                  seed: int) -> npt.NDArray[np.int64]:
+    import numpy as np
+
+    from .solver import fast_selfplay
+
+    base = rs.totals(card).grand
+    if card.complete:
+        return np.array([base], dtype=np.int64)
+    start = None
+    if not sol.forced_turn(card, turn):
+        m, a = sol.spec.state_of(card)
+        start = (m, a, -1, 0)
+    res = fast_selfplay(sol, games, seed=seed, workers=2, start=start)
+    return res.totals.astype(np.int64) + base
+
+
+# --- text --------------------------------------------------------------------------------
+
+_MARKS = "12345678"
+
+
+def text_chart(series: Sequence[Sequence[float]], height: int = 8, lo: float | None = None,
+               hi: float | None = None, marks: str = _MARKS, fmt: str = "{:.0f}",
+               xs: Sequence[Sequence[int]] | None = None) -> list[str]:
+    """A compact chart as lines of text: one column per x (0, 1, ...; or ``xs``), one
+    mark per series (``marks[i]``; ``*`` where two meet), the y range at the left.
+
+    >>> print("\\n".join(text_chart([[0, 1, 2, 3], [3, 2, 1, 0]], height=4)))
+    3 |2  1
+      | 21
+      | 12
+    0 |1  2
+       0123
+    """
+    pts: list[list[tuple[int, float]]] = []
+    for i, ys in enumerate(series):
+        at = list(xs[i]) if xs is not None else list(range(len(ys)))
+        pts.append(list(zip(at, ys, strict=True)))
+    values = [v for line in pts for _, v in line]
+    if not values:
+        return []
+    top = max(values) if hi is None else hi
+    bottom = min(values) if lo is None else lo
+    if top <= bottom:
+        top = bottom + 1
+    ncols = max(x for line in pts for x, _ in line) + 1
+    grid = [[" "] * ncols for _ in range(height)]
+    for i, line in enumerate(pts):
+        mark = marks[i % len(marks)]
+        for x, v in line:
+            y = height - 1 - round((v - bottom) / (top - bottom) * (height - 1))
+            y = min(height - 1, max(0, y))
+            grid[y][x] = mark if grid[y][x] in (" ", mark) else "*"
+    top_l, bottom_l = fmt.format(top), fmt.format(bottom)
+    w = max(len(top_l), len(bottom_l))
+    lines = []
+    for r, cells in enumerate(grid):
+        label = top_l if r == 0 else bottom_l if r == height - 1 else ""
+        lines.append(f"{label:>{w}} |" + "".join(cells).rstrip())
+    axis = "".join(str(x % 10) for x in range(ncols))
+    lines.append(" " * (w + 2) + axis)
+    return lines
+
+
+def _text(a: Analysis, width: int) -> str:
+    rs = a.ruleset
+    opts = " ".join(f"{k}={v}" for k, v in rs.option_values.items())
+    lines = [f"Analysis of a game of {rs.name}{' (' + opts + ')' if opts else ''}"
+             + ("" if a.finished else " (not finished)")]
+    lines += textwrap.wrap(f"Reference: {a.reference}; expected score from the start "
+                           f"{a.expected_start:.2f}.", width)
+    lines.append("")
+    name_w = max(4, *(len(p.name) for p in a.players))
+    lines.append(f"{'':2}{'player':<{name_w}}  {'score':>6} {'loss':>7} {'luck':>8} "
+                 f"{'accuracy':>8} {'decisions':>9} {'mistakes':>8}")
+    for p in a.players:
+        score = f"{p.score}" if p.finished else f"{p.score}*"
+        lines.append(f"{_MARKS[p.index % 8]:<2}{p.name:<{name_w}}  {score:>6} {p.loss:>7.2f} "
+                     f"{p.luck:>+8.2f} {p.accuracy:>8.1f} {p.decisions:>9} {p.mistakes:>8}")
+    if not a.finished:
+        lines.append("  (* not finished: luck counts to the expected final total now)")
+    lines.append("  score = expected at the start + luck - loss")
+    lines.append("  accuracy = 100 x (expected at the start - loss) / expected at the start")
+    for p in a.players:
+        if not p.costliest:
+            continue
+        lines.append("")
+        lines.append(f"{p.name}'s costliest decisions:")
+        for d in p.costliest:
+            lines.append(f"  turn {d.turn}: {d.situation}")
+            lines.append(f"    played: {d.played.text}; expert: {d.best.text} "
+                         f"(-{d.loss:.2f})")
+    series = [list(p.expected) for p in a.players]
+    if any(len(s) > 1 for s in series):
+        lines.append("")
+        lines.append("Expected final score after each turn (x: turns played)")
+        lines += ["  " + row for row in text_chart(series)]
+    if a.win is not None and len(a.win) > 1:
+        lines.append("")
+        lines.append("Chance of winning after each turn of the game, % (x: turns of the game)")
+        win_series = [[100 * m.chances[p.index] for m in a.win] for p in a.players]
+        lines += ["  " + row for row in text_chart(win_series, lo=0, hi=100)]
+    return "\n".join(line[:width] if len(line) > width else line for line in lines)

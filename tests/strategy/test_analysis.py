@@ -1,0 +1,207 @@
+"""Game analysis: losses against the advisor, luck + skill, win probabilities, charts."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from yacht.engine import Choose, GiveBack, Player, Record, Roll, Score, State, TakeBack
+from yacht.rules import all_variants, get
+from yacht.strategy.advisor import advise, advise_card
+from yacht.strategy.analysis import analyse, text_chart, win_chances
+from yacht.strategy.base import RandomStrategy, make_player, play_turn
+
+EXPERT_VARIANTS = ["yahtzee", "yatzy", "tommys-yacht", "tommys-yahtzee", "tommys-crag",
+                   "ancient-yacht-10", "sackson-yacht"]
+
+
+def _game(name: str, levels: list[str], seed: int, opts: dict[str, str] | None = None) -> State:
+    rs = get(name, opts)
+    players = [make_player(lv, rs) if lv != "random" else RandomStrategy(rs, seed + i)
+               for i, lv in enumerate(levels)]
+    s = State(rs, [Player(f"P{i}", "computer", lv) for i, lv in enumerate(levels)],
+              rng=random.Random(seed))
+    while not s.is_terminal():
+        play_turn(s, players[s.current])
+    return s
+
+
+@pytest.mark.parametrize("name", EXPERT_VARIANTS)
+def test_expert_game_has_no_loss_anywhere(name: str) -> None:
+    s = _game(name, ["expert", "expert"], seed=11)
+    a = analyse(Record.from_state(s), win_games=50)
+    assert a.decisions, "an analysed game has decisions"
+    for d in a.decisions:
+        assert d.loss == 0.0, d
+        assert d.played == d.best
+    for p in a.players:
+        assert p.loss == 0.0 and p.accuracy == 100.0 and p.mistakes == 0
+        assert p.costliest == ()
+        assert p.result == s.returns()[p.index]
+    # every keep and every scoring of both players is there
+    scorings = sum(1 for x in s.log if isinstance(x, Score))
+    rerolls = sum(1 for i, x in enumerate(s.log) if isinstance(x, Roll) and i and not
+                  isinstance(s.log[i - 1], Score))
+    assert sum(1 for d in a.decisions if d.kind == "score") == scorings
+    assert len(a.decisions) >= scorings + 1
+    assert len(a.turns) == scorings
+    del rerolls
+
+
+def test_wrong_box_shows_the_advisors_loss() -> None:
+    rs = get("yahtzee")
+    s = State(rs, [Player("Ann")], rng=random.Random(2))
+    s.apply(Roll((6, 6, 6, 6, 6)))
+    s.apply(Choose((0,)))
+    s.apply(Roll((6,)))                      # still a yahtzee after a silly re-roll
+    s.apply(Choose((0, 1)))
+    s.apply(Roll((6, 6)))
+    ranking = advise(s)
+    wrong = next(r for r in ranking if r.kind == "score" and r.category == "chance")
+    keep_loss = advise_card(rs, rs.new_card(), 0, (6, 6, 6, 6, 6), 2)
+    s.apply(Score("chance"))                 # 30 points instead of 50
+    a = analyse(Record.from_state(s), win_games=0)
+    first, second, box = a.decisions
+    assert (first.kind, second.kind, box.kind) == ("keep", "keep", "score")
+    assert box.played.box == "chance" and box.best.box == "yahtzee"
+    assert box.loss == pytest.approx(wrong.loss, abs=1e-9) and box.loss > 10
+    assert box.situation == "66666 r0"
+    want = next(r.loss for r in keep_loss if r.kind == "keep" and r.keep == (6, 6, 6, 6))
+    assert first.loss == pytest.approx(want, abs=1e-9) and first.loss > 0
+    p = a.players[0]
+    assert p.loss == pytest.approx(first.loss + second.loss + box.loss)
+    assert p.costliest[0] is box and p.mistakes == 3
+    assert not a.finished and a.win is None
+
+
+@pytest.mark.parametrize("rs", all_variants(), ids=lambda r: r.id)
+def test_luck_and_skill_add_up_to_the_result(rs: object) -> None:
+    name = rs.id  # type: ignore[attr-defined]
+    s = _game(name, ["random", "intermediate"], seed=5)
+    a = analyse(Record.from_state(s), win_games=0)
+    assert a.exact == (name != "ancient-yacht-10-double")
+    for p in a.players:
+        assert p.result == s.returns()[p.index]
+        assert p.expected_start + p.luck - p.loss == pytest.approx(p.result, abs=1e-6)
+        # luck is the sum of what each turn's rolls changed
+        luck = sum(t.luck for t in a.turns if t.player == p.index)
+        assert luck == pytest.approx(p.luck, abs=1e-6)
+        assert 0 <= p.accuracy <= 100
+        assert len(p.expected) == s.turns_taken(p.index) + 1
+        assert p.expected[-1] == pytest.approx(p.result, abs=1e-6)
+    assert a.players[0].loss > 0   # random play loses points
+    assert a.players[0].accuracy < 100
+
+
+def test_random_player_accuracy_is_below_the_intermediate() -> None:
+    acc = {"random": [], "intermediate": []}  # type: dict[str, list[float]]
+    for seed in range(3):
+        s = _game("yatzy", ["random", "intermediate"], seed=seed)
+        a = analyse(Record.from_state(s), win_games=0)
+        acc["random"].append(a.players[0].accuracy)
+        acc["intermediate"].append(a.players[1].accuracy)
+    assert max(acc["random"]) < min(acc["intermediate"])
+
+
+def test_oops_take_back_analyses_the_decisions_that_stand() -> None:
+    rs = get("yatzy")
+    s = State(rs, [Player("Ann"), Player("Bob")], rng=random.Random(1))
+    s.apply(Roll((1, 2, 3, 4, 6)))
+    s.apply(Choose((4,)))
+    s.apply(GiveBack())                      # not a decision
+    s.apply(Choose((0,)))
+    s.apply(Roll((5,)))                      # keep 2 3 4 6: a decision
+    s.apply(Score("ones"))                   # taken back below
+    s.apply(TakeBack())
+    s.apply(Score("small_straight"))         # 2 3 4 5 6 is not small: 0 points
+    s.apply(TakeBack())
+    s.apply(Score("large_straight"))
+    a = analyse(Record.from_state(s), win_games=0)
+    kinds = [(d.player, d.kind, d.played.box) for d in a.decisions]
+    assert kinds == [(0, "keep", None), (0, "score", "large_straight")]
+    assert len(a.turns) == 1 and a.turns[0].box == "large_straight" and a.turns[0].points == 20
+    assert a.decisions[0].played.keep == (2, 3, 4, 6)
+    p = a.players[0]
+    assert p.expected_start + p.luck - p.loss == pytest.approx(p.result, abs=1e-9)
+
+
+def test_game_in_progress_counts_to_the_expected_total_now() -> None:
+    rs = get("yahtzee")
+    s = State(rs, [Player("Ann"), Player("Bob")], rng=random.Random(3))
+    expert = make_player("expert", rs)
+    for _ in range(3):
+        play_turn(s, expert)
+    s.apply(Roll())
+    s.apply(Choose((0, 1)))
+    s.apply(Roll())                          # Bob's second turn, one keep made
+    a = analyse(Record.from_state(s), win_games=100)
+    assert not a.finished
+    bob = a.players[1]
+    assert bob.result == pytest.approx(advise(s)[0].expected)
+    assert bob.expected_start + bob.luck - bob.loss == pytest.approx(bob.result)
+    assert a.decisions[-1].player == 1 and a.decisions[-1].kind == "keep"
+    assert a.win is not None and len(a.win) == 1 + len(a.turns)
+
+
+def test_win_probabilities_of_a_finished_game_are_0_or_1() -> None:
+    s = _game("yatzy", ["intermediate", "expert", "beginner"], seed=2)
+    a = analyse(Record.from_state(s), win_games=300)
+    assert a.win is not None
+    last = a.win[-1]
+    winners = set(s.winners())
+    assert last.chances == tuple(1.0 if i in winners else 0.0 for i in range(3))
+    first = a.win[0]
+    assert first.game_turn == 0 and first.player is None
+    # at the start everyone is the same: a third each, within the sampling error
+    assert all(abs(c - 1 / 3) < 0.1 for c in first.chances)
+    for m in a.win:
+        assert all(0.0 <= c <= 1.0 for c in m.chances)
+        assert sum(m.chances) >= 1.0 - 1e-9
+    # the same record gives the same figures
+    again = analyse(Record.from_state(s), win_games=300)
+    assert again.win == a.win
+
+
+def test_win_chances_count_a_shared_first_place_for_each() -> None:
+    assert win_chances([np.array([5]), np.array([5]), np.array([3])]) == [1.0, 1.0, 0.0]
+    got = win_chances([np.array([1, 2, 3, 4]), np.array([2, 3])])
+    # P(X >= Y): X in 1..4 against Y in 2..3
+    assert got[0] == pytest.approx((0 + 0.5 + 1 + 1) / 4)
+    assert got[1] == pytest.approx(0.5 * 0.5 + 0.5 * 0.75)   # P(Y >= X)
+
+
+def test_json_shape() -> None:
+    s = _game("tommys-crag", ["intermediate", "expert"], seed=9)
+    j = analyse(Record.from_state(s), win_games=50).to_json()
+    assert j["format"] == "yacht-analysis" and j["version"] == 1
+    assert set(j) >= {"variant", "name", "options", "key", "exact", "reference", "finished",
+                      "expected_start", "players", "turns", "decisions", "win"}
+    p = j["players"][0]
+    assert set(p) >= {"name", "score", "result", "loss", "skill", "luck", "accuracy",
+                      "costliest", "expected", "mistakes", "decisions"}
+    for d in p["costliest"]:
+        assert set(d) >= {"situation", "played", "best", "loss", "turn", "dice", "card"}
+        assert d["played"]["text"] and d["best"]["text"]
+    assert len(j["win"]["moments"]) == len(j["turns"]) + 1
+    import json
+
+    json.dumps(j)  # plain JSON
+
+
+def test_approximate_variant_says_its_reference() -> None:
+    s = _game("ancient-yacht-10-double", ["expert", "beginner"], seed=1)
+    a = analyse(Record.from_state(s), win_games=0)
+    assert not a.exact
+    assert "not the proven optimum" in a.reference
+    assert "not the proven optimum" in a.text()
+    assert all(d.loss == 0 for d in a.decisions if d.player == 0)
+
+
+def test_text_chart() -> None:
+    lines = text_chart([[0, 50, 100], [100, 50, 0]], height=3)
+    assert lines[0].startswith("100 |2") and lines[0].endswith("1")
+    assert "*" in lines[1]
+    assert lines[-1].strip() == "012"
+    assert text_chart([]) == []
