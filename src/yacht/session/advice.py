@@ -7,6 +7,7 @@ Uses :mod:`yacht.strategy.advisor` when it is installed; otherwise raises
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,27 @@ class Advice:
     reroll: tuple[int, ...] = ()       # 0-based positions to roll again (a keep)
     category: str | None = None        # a scoring
     column: int = 0
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten")
+
+
+def keep_text(keep: Sequence[int], rolled: int, dice: int) -> str:
+    """A keep in values only: "Keep 3 4 5 and roll the other two".
+
+    >>> keep_text((3, 4, 5), 2, 5), keep_text((6, 6, 6, 6), 1, 5)
+    ('Keep 3 4 5 and roll the other two', 'Keep 6 6 6 6 and roll the other one')
+    >>> keep_text((), 10, 10)
+    'Roll all ten dice again'
+    """
+    def number(n: int) -> str:
+        return _NUMBERS[n] if n < len(_NUMBERS) else str(n)
+
+    if not keep:
+        return f"Roll all {number(dice)} dice again"
+    kept = " ".join(str(v) for v in keep)
+    return f"Keep {kept} and roll the other {number(rolled)}" if rolled else f"Keep {kept}"
 
 
 def rank_moves(state: State, limit: int = 5) -> list[Advice]:
@@ -51,9 +73,6 @@ def rank_moves(state: State, limit: int = 5) -> list[Advice]:
                               int(r.column)))
         else:
             reroll = tuple(int(p) for p in r.reroll)
-            keep = " ".join(str(v) for v in r.keep) or "nothing"
-            dice = " ".join(str(p + 1) for p in reroll)
-            text = f"Keep {keep}, roll again die {dice}" if len(reroll) == 1 else \
-                f"Keep {keep}, roll again dice {dice}"
-            out.append(Advice(text, float(r.expected), float(r.loss), reroll))
+            out.append(Advice(keep_text(r.keep, len(reroll), rs.dice), float(r.expected),
+                              float(r.loss), reroll))
     return out

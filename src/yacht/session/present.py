@@ -16,8 +16,8 @@ from yacht.rules import counts_of
 if TYPE_CHECKING:
     from .table import TableView
 
-__all__ = ["BROWSER", "PLAIN", "TERMINAL", "Words", "help_line", "result_text",
-           "scoring_note"]
+__all__ = ["BROWSER", "PLAIN", "TERMINAL", "Words", "help_line", "possessive", "result_text",
+           "scoring_note", "verb"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Words:
     none: str           # give back every chosen die
     oops: str           # the Oops menu
     waiting: str        # what a person may do while a computer plays
+    demo_off: str = ""  # how to take the turns back from a demo (a sentence; "" none)
 
 
 TERMINAL = Words(
@@ -52,6 +53,7 @@ TERMINAL = Words(
     none="n: none",
     oops="o: Oops",
     waiting="b: bell, ?: help, q: quit",
+    demo_off="F2 gives the people their turns back.",
 )
 
 BROWSER = Words(
@@ -83,6 +85,29 @@ PLAIN = Words(
     oops="o: Oops",
     waiting="wait",
 )
+
+
+def _you(name: str) -> bool:
+    """A player called "You" (the setup's first name) is spoken to."""
+    return name.strip().casefold() == "you"
+
+
+def possessive(name: str) -> str:
+    """``Ann's``, and ``your`` for a player called You.
+
+    >>> possessive("Ann"), possessive("You")
+    ("Ann's", 'your')
+    """
+    return "your" if _you(name) else f"{name}'s"
+
+
+def verb(name: str, third: str, plain: str) -> str:
+    """``name`` and the verb agreeing with it: "Ann wins", "You win".
+
+    >>> verb("Ann", "wins", "win"), verb("You", "wins", "win")
+    ('Ann wins', 'You win')
+    """
+    return f"{name} {plain if _you(name) else third}"
 
 
 def scoring_note(state: State) -> str:
@@ -132,9 +157,12 @@ def help_line(view: TableView, words: Words = TERMINAL) -> str:
         if last is not None:
             done = (f"{st.players[last.player].name} scored "
                     f"{st.ruleset.category(last.category).label} for {last.points}. ")
-        return f"{done}{words.go_on}: {me.name}'s turn. {words.oops}."
+        return f"{done}{words.go_on}: {possessive(me.name)} turn. {words.oops}."
+    if view.taken_over:
+        off = f" {words.demo_off}" if words.demo_off else ""
+        return f"Demo: the computer plays {possessive(me.name)} turn.{off}"
     if me.is_computer:
-        return f"{me.name} is playing. {words.waiting}."
+        return f"{verb(me.name, 'is', 'are')} playing. {words.waiting}."
     if not st.dice:
         return f"{me.name}: {words.roll_first}."
     places = st.placements()
@@ -155,7 +183,17 @@ def help_line(view: TableView, words: Words = TERMINAL) -> str:
 
 
 def result_text(state: State) -> str:
-    """Who won (or the score of a game alone), one sentence."""
+    """Who won (or the score of a game alone), one sentence.
+
+    >>> from yacht.engine import Player, Roll, Score
+    >>> from yacht.rules import get
+    >>> st = State(get("tommys-crag"), [Player("You"), Player("Bob")])
+    >>> for i in range(26):
+    ...     st.apply(Roll((6, 6, 1) if i % 2 == 0 else (1, 2, 4)))
+    ...     st.apply(Score(st.placements()[0].category))
+    >>> result_text(st)
+    'You win with 89.'
+    """
     totals = state.returns()
     winners = state.winners()
     names = [p.name for p in state.players]
@@ -164,4 +202,4 @@ def result_text(state: State) -> str:
     if len(winners) > 1:
         return f"A tie at {totals[winners[0]]}: " + " and ".join(names[i] for i in winners) + "."
     w = winners[0]
-    return f"{names[w]} wins with {totals[w]}."
+    return f"{verb(names[w], 'wins', 'win')} with {totals[w]}."

@@ -35,12 +35,13 @@ in the calling thread (the line game, the command line), a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -75,6 +76,7 @@ from .game import (
     StoreLike,
     StrategyFactory,
 )
+from .present import possessive
 
 __all__ = ["EVENT_KINDS", "LOCAL", "Due", "Event", "Pacing", "Plan", "Refused", "Seat",
            "Table", "TableView", "ThreadDriver", "drive_async"]
@@ -86,7 +88,10 @@ LOCAL = "local"
 EVENT_KINDS = ("rolled", "chosen", "gave_back", "scored", "took_back", "turn_passed",
                "paused", "went_on", "computer_thinking", "computer_progress",
                "computer_failed", "game_over", "finished", "assisted", "store_warning",
-               "elsewhere", "reloaded", "speed", "closed")
+               "elsewhere", "reloaded", "speed", "demo", "closed")
+
+#: a computer decision or a hint that takes longer than this says so (``thinking``)
+SLOW = 0.25
 
 Pause = Literal["next_player", "game_over"]
 
@@ -162,9 +167,10 @@ class Pacing:
 
 @dataclass(frozen=True)
 class Due:
-    """The next thing the table does by itself, at monotonic time ``at``."""
+    """The next thing the table does by itself, at monotonic time ``at``: a computer's
+    step, the end of a demo's last pause, or a person's first roll (``auto_roll``)."""
 
-    kind: Literal["computer", "go_on"]
+    kind: Literal["computer", "go_on", "roll"]
     at: float
     version: int
 
@@ -209,6 +215,8 @@ class TableView:
     warning: str | None
     closed: bool
     elsewhere: str | None = None
+    #: the computer plays the people's turns too (a demo switched on during the game)
+    taken_over: bool = False
 
     @property
     def ruleset(self) -> Ruleset:
@@ -220,18 +228,24 @@ class TableView:
 
     @property
     def computer_turn(self) -> bool:
+        """The player on turn is played by the computer (a computer player, or anyone
+        while a demo has taken over)."""
         st = self.state
-        return not st.is_terminal() and st.players[st.current].is_computer
+        return not st.is_terminal() and (st.players[st.current].is_computer
+                                         or self.taken_over)
 
 
-def _pause_after_score(state: State, scorer: int, computer: bool) -> Pause | None:
+def _pause_after_score(state: State, scorer: int, computer: bool,
+                       between_people: bool = False) -> Pause | None:
     """The pause after ``scorer`` scored: the game's end, or (a person scored and a
-    computer is next) the next player's turn, so the result stays readable and can
-    still be taken back."""
+    computer is next, or another person when ``between_people``) the next player's
+    turn, so the result stays readable and can still be taken back."""
     if state.is_terminal():
         return "game_over"
     nxt = state.current
-    if not computer and nxt != scorer and state.players[nxt].is_computer:
+    if computer or nxt == scorer:
+        return None
+    if state.players[nxt].is_computer or between_people:
         return "next_player"
     return None
 
@@ -251,11 +265,22 @@ class Table:
 
     def __init__(self, session: Session, *, speed: str = "normal",
                  seats: Iterable[Seat] | None = None, pauses: bool = True,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 pause_between_people: bool = False, auto_roll: bool = False) -> None:
         """``pauses=False`` for an interface that shows none (a command line): the
-        table goes on to the next turn at once and records a finished game at once."""
+        table goes on to the next turn at once and records a finished game at once.
+
+        ``pause_between_people``: a person's score is followed by the Next player pause
+        when another person is next too (people sharing one screen, as Ancient Yacht
+        had it); ``auto_roll``: a person's turn starts with a roll the table makes by
+        itself, a step after the turn began (Windows Yacht, Yatsee).
+        """
         self.session = session
         self._pauses = pauses
+        self.pause_between_people = pause_between_people
+        self.auto_roll = auto_roll
+        self._no_auto_roll = -1  # the version at which an automatic roll failed
+        self._taken_over = False
         self._lock = threading.RLock()
         self._changed_cond = threading.Condition(self._lock)
         self._think_lock = threading.Lock()
@@ -283,22 +308,26 @@ class Table:
             strategy_factory: StrategyFactory | None = None,
             meta: dict[str, Any] | None = None, speed: str = "normal",
             seats: Iterable[Seat] | None = None, pauses: bool = True,
-            strict: bool = False) -> Table:
+            strict: bool = False, pause_between_people: bool = False,
+            auto_roll: bool = False) -> Table:
         """A new game (raises SessionError for a game that cannot start). ``strict``: an
         action counts only once the store has it (see :class:`Session`)."""
         return cls(Session(ruleset, players, store=store, rng=rng,
                            strategy_factory=strategy_factory, meta=meta, strict=strict),
-                   speed=speed, seats=seats, pauses=pauses)
+                   speed=speed, seats=seats, pauses=pauses,
+                   pause_between_people=pause_between_people, auto_roll=auto_roll)
 
     @classmethod
     def resume(cls, store: StoreLike, game_id: str, *, rng: random.Random | None = None,
                strategy_factory: StrategyFactory | None = None, speed: str = "normal",
                seats: Iterable[Seat] | None = None, pauses: bool = True,
-               strict: bool = False) -> Table:
+               strict: bool = False, pause_between_people: bool = False,
+               auto_roll: bool = False) -> Table:
         """A saved game where it was left (raises SessionError)."""
         return cls(Session.resume(store, game_id, rng=rng, strategy_factory=strategy_factory,
                                   strict=strict),
-                   speed=speed, seats=seats, pauses=pauses)
+                   speed=speed, seats=seats, pauses=pauses,
+                   pause_between_people=pause_between_people, auto_roll=auto_roll)
 
     # --- seats --------------------------------------------------------------------
     def add_seat(self, seat: Seat) -> None:
@@ -340,10 +369,11 @@ class Table:
             return TableView(
                 state=s.state.clone(rng=False), version=self._version, pause=self._pause,
                 last_score=s.last_score, game_id=s.game_id, saved=s.saved,
-                assisted=s.assisted, demo=s.demo, speed=self._pacing.speed,
-                finished=s.finished, new_entries=tuple(s.new_entries),
-                thinking=self._thinking, news=tuple(self._news), warning=s.warning,
-                closed=self._closed, elsewhere=s.elsewhere)
+                assisted=s.assisted, demo=s.demo or self._taken_over,
+                speed=self._pacing.speed, finished=s.finished,
+                new_entries=tuple(s.new_entries), thinking=self._thinking,
+                news=tuple(self._news), warning=s.warning, closed=self._closed,
+                elsewhere=s.elsewhere, taken_over=self._taken_over)
 
     def snapshot(self, seat: str | None = None, words: Any = None) -> dict[str, Any]:
         """The whole table as JSON (``table.schema.json``), as ``seat`` sees it."""
@@ -460,8 +490,10 @@ class Table:
             me = probe.players[probe.current]
             if me.is_computer:
                 raise Refused(f"wait: {me.name} (a computer) is playing", "computer_turn")
+            if self._taken_over:
+                raise Refused("wait: the computer plays every seat (demo)", "computer_turn")
             if probe.current not in seat.players:
-                raise Refused(f"it is {me.name}'s turn", "not_your_turn")
+                raise Refused(f"it is {possessive(me.name)} turn", "not_your_turn")
             actions = resolve(cmd, probe)
             for a in actions:
                 probe.check(a)
@@ -470,7 +502,7 @@ class Table:
                 probe.apply(Roll((1,) * len(probe.to_roll()))
                             if isinstance(a, Roll) and a.result is None else a)
                 if isinstance(a, Score) and self._pauses:
-                    pause = _pause_after_score(probe, who, computer=False)
+                    pause = _pause_after_score(probe, who, False, self.pause_between_people)
             out += actions
         return out
 
@@ -526,7 +558,7 @@ class Table:
             nxt = st.current
             if nxt != me and not st.is_terminal():
                 events.append(self._event("turn_passed", nxt, previous=me, next=nxt))
-            pause = _pause_after_score(st, me, computer)
+            pause = _pause_after_score(st, me, computer, self.pause_between_people)
             if pause == "game_over" or (pause is not None and self._pauses):
                 events += self._set_pause(pause)
                 if not self._pauses:  # the results at once
@@ -670,11 +702,42 @@ class Table:
                 if s.demo and not s.finished:
                     return Due("go_on", self._changed_at + self._pacing.demo_end, self._version)
                 return None
-            if self._pause is not None or not s.is_computer_turn():
+            if self._pause is not None or s.is_over():
+                return None
+            if not self._plays_itself():
+                if self.auto_roll and not s.state.dice and self._no_auto_roll != self._version:
+                    return Due("roll", self._changed_at + self._pacing.step, self._version)
                 return None
             wait = (self._pacing.between_computers if self._after_computer_score
                     else self._pacing.step)
             return Due("computer", self._changed_at + wait, self._version)
+
+    def _plays_itself(self) -> bool:
+        """Whether the computer plays the turn now: a computer player's, or anyone's while
+        a demo has taken over (lock held)."""
+        s = self.session
+        return not s.is_over() and (s.is_computer_turn() or self._taken_over)
+
+    def set_demo(self, on: bool) -> list[Event]:
+        """Let the computer play every seat from now on (``on``), or give the people their
+        turns back (Tommy's F2). A person whose turn the computer plays counts as
+        assisted. A Next player pause is left at once when the computer takes over."""
+        with self._lock:
+            if self._closed:
+                raise Refused("this table is closed", "closed")
+            if on == self._taken_over:
+                return []
+            self._taken_over = on
+            self._changed()
+            people = any(not p.is_computer for p in self.session.players)
+            text = ("Demo: the computer plays every seat" if on else
+                    "Demo off: the people play their own turns" if people else
+                    "Demo off (every seat is a computer player)")
+            events = [self._event("demo", None, text, on=on)]
+            if on and self._pause == "next_player":
+                events += self._go_on()
+            self._emit(events)
+            return events
 
     def think(self, version: int | None = None) -> Plan | None:
         """Work out the next step of the computer on turn (the slow part; no lock held
@@ -682,7 +745,7 @@ class Table:
         with self._think_lock:
             with self._lock:
                 s = self.session
-                if (self._closed or self._pause is not None or not s.is_computer_turn()
+                if (self._closed or self._pause is not None or not self._plays_itself()
                         or (version is not None and version != self._version)):
                     return None
                 v = self._version
@@ -691,12 +754,14 @@ class Table:
                 if not state.dice or state.chosen:
                     return Plan(v, me, (Roll(),))
                 level = state.players[me].level or "intermediate"
+            name = state.players[me].name
             slow = me not in self._strategies and not _ready(level, state.ruleset)
             if slow:
-                self._get_ready(level, Thinking(me, f"{state.players[me].name} is getting "
-                                                    f"ready (the {level} level's tables)"))
+                self._get_ready(level, Thinking(me, f"{name} is getting ready (the {level} "
+                                                    "level's tables)"))
             try:
-                decision = self._strategy(me).decide(state)
+                with self._says_if_slow(Thinking(me, f"{name} is thinking")):
+                    decision = self._strategy(me).decide(state)
                 if decision.score is not None:
                     actions: tuple[Action, ...] = (decision.score,)
                 else:
@@ -731,6 +796,34 @@ class Table:
                 found = RandomStrategy(self.session.ruleset)
             self._strategies[player] = found
         return found
+
+    @contextlib.contextmanager
+    def _says_if_slow(self, thinking: Thinking) -> Iterator[None]:
+        """Whatever runs inside says ``thinking`` (a ``computer_thinking`` event, the
+        snapshot's ``thinking``) once it has taken longer than :data:`SLOW`, until it ends."""
+        done = threading.Event()
+        said = threading.Event()
+
+        def say() -> None:
+            with self._lock:
+                if not done.is_set() and self._thinking is None:
+                    said.set()
+                    self._set_thinking(thinking)
+
+        timer = threading.Timer(SLOW, say)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            done.set()
+            timer.cancel()
+            with self._lock:
+                if said.is_set() and self._thinking == thinking:
+                    self._set_thinking(None)
+                    self._changed_cond.notify_all()
+                    self._emit([self._event("computer_progress", thinking.player,
+                                            what=thinking.what, done=1, total=1)])
 
     def _set_thinking(self, thinking: Thinking | None) -> None:
         with self._lock:
@@ -775,6 +868,11 @@ class Table:
                     "computer_failed", plan.player,
                     f"the computer player {name} failed ({plan.failure}); it moves at random",
                     error=plan.failure))
+            s = self.session
+            if not s.players[plan.player].is_computer and plan.player not in s.assisted_players:
+                s.mark_assisted(plan.player)  # the computer played a person's turn (demo)
+                events.append(self._event("assisted", plan.player,
+                                          player_name=s.players[plan.player].name))
             for action in plan.actions:
                 try:
                     events += self._apply(action, computer=True)
@@ -834,6 +932,18 @@ class Table:
                 events = self._go_on()
                 self._emit(events)
             return True
+        if due.kind == "roll":
+            with self._lock:
+                if self._version != due.version or self.due() != due:
+                    return False
+                try:
+                    events = self._apply(Roll())
+                except Refused as e:  # a store that cannot save it: the person rolls
+                    self._no_auto_roll = self._version
+                    self._emit([self._event("store_warning", None, str(e))])
+                    return False
+                self._emit(events)
+            return True
         return bool(self.step(self.think(due.version)))
 
     # --- the advisor ----------------------------------------------------------------
@@ -851,7 +961,7 @@ class Table:
             if self._closed or s.is_over() or s.is_computer_turn() or self._pause is not None:
                 raise HintUnavailable("a hint is for a person's turn")
             if s.state.current not in who.players:
-                raise Refused(f"it is {s.current_player.name}'s turn", "not_your_turn")
+                raise Refused(f"it is {possessive(s.current_player.name)} turn", "not_your_turn")
             state = s.state.clone(rng=False)
             me = state.current
         if state.dice and not _ready("advisor", state.ruleset):
@@ -859,7 +969,8 @@ class Table:
                 self._get_ready("advisor", Thinking(me, "The advisor is getting ready (the "
                                                         f"{state.ruleset.name} tables)"))
             self._set_thinking(None)
-        ranking = rank_moves(state, limit)
+        with self._says_if_slow(Thinking(me, "The advisor is working it out")):
+            ranking = rank_moves(state, limit)
         with self._lock:
             before = s.assisted_players.copy()
             s.mark_assisted(me)
@@ -1016,7 +1127,7 @@ async def drive_async(table: Table, *, stop: asyncio.Event | None = None,
                 except TimeoutError:
                     pass
                 continue
-            if due.kind == "go_on":
+            if due.kind in ("go_on", "roll"):
                 table._do(due)
                 continue
             decide = functools.partial(table.think, due.version)
