@@ -3,6 +3,11 @@
 // connection drops; the first state after a reconnect is the whole truth.
 
 const DELAYS = [1000, 2000, 4000, 8000, 10000];
+/** The server takes 20 messages a second (a burst of 40): the page sends at most this
+ * many a second, the rest a moment later (a key held down is not a flood). */
+const PER_SECOND = 15;
+/** An answer that does not come in this time is taken as lost (ms). */
+const ANSWER_WITHIN = 15000;
 
 export class TableSocket {
   /**
@@ -98,16 +103,35 @@ export class TableSocket {
   }
 
   /** Send a message; resolves with its answer (ack, joined, hint or error). */
-  send(msg) {
+  async send(msg, within = ANSWER_WITHIN) {
+    await this.pace();
     if (!this.isOpen()) {
-      return Promise.resolve({ type: "error", code: "disconnected", message: "Not connected: reconnecting…" });
+      return { type: "error", code: "disconnected", message: "Not connected: reconnecting…" };
     }
     const id = this.nextId;
     this.nextId += 1;
     return new Promise((resolve) => {
-      this.pending.set(id, resolve);
+      const timer = window.setTimeout(() => {
+        if (this.pending.delete(id)) resolve({ type: "error", code: "no_answer", message: "The server did not answer: try again" });
+      }, within);
+      this.pending.set(id, (answer) => {
+        window.clearTimeout(timer);
+        resolve(answer);
+      });
       this.ws.send(JSON.stringify({ ...msg, id }));
     });
+  }
+
+  /** Wait until one more message keeps this page under PER_SECOND a second. */
+  async pace() {
+    const now = performance.now();
+    this.sent = (this.sent || []).filter((t) => now - t < 1000);
+    if (this.sent.length >= PER_SECOND) {
+      await new Promise((r) => { window.setTimeout(r, 1000 - (now - this.sent[0]) + 5); });
+      return this.pace();
+    }
+    this.sent.push(now);
+    return undefined;
   }
 
   setToken(token) {

@@ -568,7 +568,7 @@ export class TableView {
       title: "Hint: the advisor's ranking", wide: true, id: "hint-dialog",
       body: [body], onclose: () => { this.hintBox = null; },
     });
-    const reply = await this.socket.send({ type: "hint" });
+    const reply = await this.socket.send({ type: "hint" }, 300000); // a first hint may build tables
     if (!this.hintBox) return;
     if (reply.type !== "hint") {
       fill(body, h("p", { text: `No hint: ${reply.message}` }));
@@ -636,6 +636,7 @@ export class TableView {
     const t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
     const k = e.key;
+    if (e.repeat && k !== "Tab") return; // a key held down acts once
     if (k === "?" || k === "F1") {
       e.preventDefault();
       this.showRules();
