@@ -131,6 +131,11 @@ export class TableView {
       case "error":
         if (msg.id === undefined && msg.code !== "not_found") toast(REFUSALS[msg.code] || msg.message);
         break;
+      case "reconnect": // the server is stopping: it closes this socket, the page comes back
+        this.lostAt = this.lostAt || Date.now();
+        setText(this.banner, typeof msg.message === "string" ? `${msg.message}…` : "Reconnecting…");
+        this.banner.hidden = false;
+        break;
       default:
         break;
     }
