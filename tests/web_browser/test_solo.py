@@ -237,3 +237,45 @@ def test_what_a_page_shows_is_the_servers_state(server: Server) -> None:
             await ctx.close()
 
     asyncio.run(main())
+
+
+def test_a_game_saved_elsewhere_is_resumed_from_home(server: Server) -> None:
+    """A game of the terminal (saved, one roll made) is listed on the home page and goes
+    on in the browser where it was."""
+    from yacht.engine import Player as EnginePlayer
+    from yacht.engine import Roll
+    from yacht.rules import get
+    from yacht.session import LOCAL, Table
+    from yacht.store import open_store
+
+    store = open_store(str(server.db))
+    try:
+        table = Table.new(get("yatzy"), [EnginePlayer("Zoe")], store=store,
+                          meta={"source": "tui"})
+        table.act(LOCAL, Roll((2, 2, 5, 6, 6)))
+        game_id = table.view().game_id
+    finally:
+        store.close()
+
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser)
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            button = page.get_by_role("button", name="Resume Yatzy with Zoe")
+            await button.click()
+            s = await wait_game(page)
+            assert [d.split("showing ")[1] for d in s["dice"]] == ["2", "2", "5", "6", "6"]
+            assert s["label"] == "Roll again" and s["scores"]
+            tid = table_id(page)
+            assert server.snapshot(tid)["snapshot"]["game_id"] == game_id
+            await page.locator(".score-btn").first.click()
+            await after(page, s["version"])
+            # back home: the game is listed as this browser's, to continue at its table
+            await page.click(".home-link")
+            await page.get_by_role("link", name="Continue Yatzy with Zoe").click()
+            await wait_game(page)
+            assert table_id(page) == tid
+            tab.check()
+
+    asyncio.run(main())
