@@ -1601,6 +1601,427 @@ done:
 }
 
 /* ------------------------------------------------------------------------- */
+/* Target tables: the best chance of reaching a total (target.py)              */
+
+/* The chances of one state are Q[off[j] + s - wlo[j]] for s in its window
+ * [wlo[j], wlo[j] + wlen[j]); below it 0, from its end on 1 (j = mask * A + aux).
+ * Q is float64 or float32 (q32). A turn is solved for TQW totals side by side. */
+#define TQW 32
+
+typedef struct {
+    const int64_t *off, *wlo, *wlen;
+    const void *Q;
+    void *Qw;
+    int q32;
+    int64_t A;
+} TQ;
+
+static inline double tq_get(const TQ *q, int64_t j, int64_t x)
+{
+    const int64_t lo = q->wlo[j];
+    if (x < lo)
+        return 0.0;
+    if (x >= lo + q->wlen[j])
+        return 1.0;
+    const int64_t i = q->off[j] + x - lo;
+    return q->q32 ? (double)((const float *)q->Q)[i] : ((const double *)q->Q)[i];
+}
+
+/* Scratch of one thread: the keep sweep (K: nall x TQW), the state's placements
+ * (outcome d's are pk[pd[d]..pd[d + 1]]: successor slot and points) and, per
+ * successor state (slot), the part of its row a tile reads, padded with 0 below
+ * its window and 1 above (buf). */
+typedef struct {
+    void *K;
+    int64_t *pd, *pslot, *pgain;
+    int64_t *sj, *sgmin, *sgmax, *soff;
+    int64_t nslot, cap_slot;
+    void *buf;
+    int64_t cap_buf;
+    int64_t *slot_of; /* (nbox + 1) * A: slot of a successor + 1, 0 for none yet */
+} TScratch;
+
+static void tscratch_free(TScratch *s)
+{
+    if (s == NULL)
+        return;
+    free(s->K);
+    free(s->pd);
+    free(s->pslot);
+    free(s->pgain);
+    free(s->sj);
+    free(s->sgmin);
+    free(s->sgmax);
+    free(s->soff);
+    free(s->buf);
+    free(s->slot_of);
+    free(s);
+}
+
+static TScratch *tscratch_new(const Tables *T, int64_t A)
+{
+    TScratch *s = calloc(1, sizeof(TScratch));
+    if (s == NULL)
+        return NULL;
+    const int64_t np = T->nfull * (T->nbox + 1);
+    s->cap_slot = (T->nbox + 1) * A;
+    s->K = alloc64((size_t)T->nall * TQW * sizeof(double));
+    s->pd = malloc((size_t)(T->nfull + 1) * sizeof(int64_t));
+    s->pslot = malloc((size_t)np * sizeof(int64_t));
+    s->pgain = malloc((size_t)np * sizeof(int64_t));
+    s->sj = malloc((size_t)s->cap_slot * sizeof(int64_t));
+    s->sgmin = malloc((size_t)s->cap_slot * sizeof(int64_t));
+    s->sgmax = malloc((size_t)s->cap_slot * sizeof(int64_t));
+    s->soff = malloc((size_t)s->cap_slot * sizeof(int64_t));
+    s->slot_of = calloc((size_t)s->cap_slot, sizeof(int64_t));
+    if (s->K == NULL || s->pd == NULL || s->pslot == NULL || s->pgain == NULL || s->sj == NULL
+        || s->sgmin == NULL || s->sgmax == NULL || s->soff == NULL || s->slot_of == NULL) {
+        tscratch_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The placements of state (m, a) (the same for every total so far): returns 0, or -1
+ * when the row buffer cannot grow. */
+static int target_placements(const Tables *T, const TQ *q, int64_t m, int64_t a, TScratch *S,
+                             size_t real)
+{
+    const int64_t U = T->U, u = a % U, flag = a / U, A = q->A, rep = repeat_points(T, m);
+    int64_t np = 0;
+    S->nslot = 0;
+    for (int64_t d = 0; d < T->nfull; d++) {
+        S->pd[d] = np;
+        int64_t restrict_;
+        int lower_only, jok;
+        joker_rules(T, m, d, &restrict_, &lower_only, &jok);
+        const int64_t extra = yacht_extra(T, m, flag, d);
+        for (int64_t b = 0; b <= T->nbox; b++) {
+            int64_t g, key;
+            if (b == T->nbox) { /* a repeat: the state itself, rep points on */
+                if (rep <= 0 || !T->is_yacht[d])
+                    continue;
+                g = rep;
+                key = T->nbox * A + a;
+            } else {
+                int64_t u2, f2;
+                if (((m >> b) & 1)
+                    || !place_box(T, u, flag, d, b, restrict_, lower_only, jok, extra, &g, &u2,
+                                  &f2))
+                    continue;
+                key = b * A + f2 * U + u2;
+            }
+            int64_t slot = S->slot_of[key] - 1;
+            if (slot < 0) {
+                slot = S->nslot++;
+                S->slot_of[key] = slot + 1;
+                S->sj[slot] = b == T->nbox ? m * A + a : (m | ((int64_t)1 << b)) * A + (key - b * A);
+                S->sgmin[slot] = g;
+                S->sgmax[slot] = g;
+            } else {
+                S->sgmin[slot] = MIN(S->sgmin[slot], g);
+                S->sgmax[slot] = MAX(S->sgmax[slot], g);
+            }
+            S->pslot[np] = slot;
+            S->pgain[np] = g;
+            np++;
+        }
+    }
+    S->pd[T->nfull] = np;
+    int64_t need = 0;
+    for (int64_t k = 0; k < S->nslot; k++) {
+        S->soff[k] = need;
+        need += S->sgmax[k] - S->sgmin[k] + TQW;
+        /* forget the slot keys for the next state */
+        const int64_t j = S->sj[k], m2 = j / A, a2 = j % A;
+        const int64_t b = m2 == m ? T->nbox : __builtin_ctzll((unsigned long long)(m2 ^ m));
+        S->slot_of[b * A + a2] = 0;
+    }
+    if (need > S->cap_buf) {
+        void *nb = realloc(S->buf, (size_t)need * real);
+        if (nb == NULL)
+            return -1;
+        S->buf = nb;
+        S->cap_buf = need;
+    }
+    return 0;
+}
+
+/* The kernel of one state's window, for K (and Q) of double or float: a table
+ * stored in float32 is solved in float32 (twice the numbers per vector; the chances
+ * are then exact to about 1e-6), one in float64 in float64. */
+#define DEFINE_TARGET_STATE(NAME, REAL)                                                        \
+    static int NAME(const Tables *T, const TQ *q, int64_t m, int64_t a, TScratch *S)           \
+    {                                                                                          \
+        const int64_t A = q->A, j0 = m * A + a, L = q->wlen[j0], s_lo = q->wlo[j0];            \
+        const int64_t top = s_lo + L, base = q->off[j0], rep = repeat_points(T, m);            \
+        const int64_t fs = T->full_start, nfull = T->nfull, F = T->faces;                      \
+        const REAL inv = (REAL)(1.0 / (double)F);                                              \
+        const REAL *Q = (const REAL *)q->Q;                                                    \
+        REAL *Qw = (REAL *)q->Qw;                                                              \
+        REAL *K = S->K;                                                                        \
+        if (target_placements(T, q, m, a, S, sizeof(REAL)) < 0)                                \
+            return -1;                                                                         \
+        REAL *buf = S->buf;                                                                    \
+        int64_t W = TQW;                                                                       \
+        if (rep > 0 && rep < W)                                                                \
+            W = rep;                                                                           \
+        for (int64_t t_hi = top; t_hi > s_lo;) {                                               \
+            const int64_t t_lo = MAX(s_lo, t_hi - W), w = t_hi - t_lo;                         \
+            /* each successor's row from t_lo + its least gain on, padded */                  \
+            for (int64_t k = 0; k < S->nslot; k++) {                                           \
+                const int64_t j = S->sj[k], lo = q->wlo[j], hi = lo + q->wlen[j];              \
+                const int64_t x0 = t_lo + S->sgmin[k];                                         \
+                const int64_t n = S->sgmax[k] - S->sgmin[k] + TQW;                             \
+                REAL *dst = buf + S->soff[k];                                                  \
+                int64_t i0 = lo - x0, i1 = hi - x0;                                            \
+                i0 = i0 < 0 ? 0 : (i0 > n ? n : i0);                                           \
+                i1 = i1 < i0 ? i0 : (i1 > n ? n : i1);                                         \
+                for (int64_t i = 0; i < i0; i++)                                               \
+                    dst[i] = 0;                                                                \
+                const REAL *src = (j == j0 ? (const REAL *)Qw : Q) + (q->off[j] + x0 - lo);    \
+                for (int64_t i = i0; i < i1; i++)                                              \
+                    dst[i] = src[i];                                                           \
+                for (int64_t i = i1; i < n; i++)                                               \
+                    dst[i] = 1;                                                                \
+            }                                                                                  \
+            for (int64_t d = 0; d < nfull; d++) {                                              \
+                REAL *restrict row = K + (fs + d) * TQW;                                       \
+                for (int64_t i = 0; i < TQW; i++)                                              \
+                    row[i] = 0;                                                                \
+                for (int64_t p = S->pd[d]; p < S->pd[d + 1]; p++) {                            \
+                    const int64_t k = S->pslot[p];                                             \
+                    const REAL *restrict src = buf + S->soff[k] + (S->pgain[p] - S->sgmin[k]); \
+                    for (int64_t i = 0; i < TQW; i++)                                          \
+                        row[i] = src[i] > row[i] ? src[i] : row[i];                            \
+                }                                                                              \
+            }                                                                                  \
+            for (int64_t level = 0; level < T->rolls; level++) {                               \
+                if (level == T->rolls - 1) {                                                   \
+                    REAL acc[TQW];                                                             \
+                    for (int64_t i = 0; i < TQW; i++)                                          \
+                        acc[i] = 0;                                                            \
+                    for (int64_t d = 0; d < nfull; d++) {                                      \
+                        const REAL p = (REAL)T->prob[d];                                       \
+                        const REAL *row = K + (fs + d) * TQW;                                  \
+                        for (int64_t i = 0; i < TQW; i++)                                      \
+                            acc[i] += p * row[i];                                              \
+                    }                                                                          \
+                    REAL *dst = Qw + base + (t_lo - s_lo);                                     \
+                    for (int64_t i = 0; i < w; i++)                                            \
+                        dst[i] = acc[i];                                                       \
+                    break;                                                                     \
+                }                                                                              \
+                for (int64_t s = fs - 1; s >= 0; s--) {                                        \
+                    REAL *restrict krow = K + s * TQW;                                         \
+                    const int64_t *up = T->up + s * F;                                         \
+                    REAL acc[TQW];                                                             \
+                    const REAL *src = K + up[0] * TQW;                                         \
+                    for (int64_t i = 0; i < TQW; i++)                                          \
+                        acc[i] = src[i];                                                       \
+                    for (int64_t f = 1; f < F; f++) {                                          \
+                        src = K + up[f] * TQW;                                                 \
+                        for (int64_t i = 0; i < TQW; i++)                                      \
+                            acc[i] += src[i];                                                  \
+                    }                                                                          \
+                    for (int64_t i = 0; i < TQW; i++)                                          \
+                        krow[i] = acc[i] * inv;                                                \
+                }                                                                              \
+                /* the best of s and every sub-multiset (pairs by s ascending) */              \
+                for (int64_t p = 0; p < T->npairs; p++) {                                      \
+                    REAL *restrict krow = K + T->pairs[2 * p] * TQW;                           \
+                    const REAL *restrict trow = K + T->pairs[2 * p + 1] * TQW;                 \
+                    for (int64_t i = 0; i < TQW; i++)                                          \
+                        krow[i] = trow[i] > krow[i] ? trow[i] : krow[i];                       \
+                }                                                                              \
+            }                                                                                  \
+            t_hi = t_lo;                                                                       \
+        }                                                                                      \
+        return 0;                                                                              \
+    }
+
+DEFINE_TARGET_STATE(target_state_d, double)
+DEFINE_TARGET_STATE(target_state_f, float)
+
+typedef struct {
+    TQ q;
+    const int64_t *sm, *sa;
+} TargetArg;
+
+static int target_init(Job *job, void **state)
+{
+    const TargetArg *a = job->arg;
+    TScratch *s = tscratch_new(job->T, a->q.A);
+    if (s == NULL)
+        return -1;
+    *state = s;
+    return 0;
+}
+
+static void target_done(void *state) { tscratch_free(state); }
+
+static int target_job(Job *job, void *state, int64_t lo, int64_t hi)
+{
+    const TargetArg *a = job->arg;
+    for (int64_t i = lo; i < hi; i++) {
+        const int rc = a->q.q32 ? target_state_f(job->T, &a->q, a->sm[i], a->sa[i], state)
+                                : target_state_d(job->T, &a->q, a->sm[i], a->sa[i], state);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Q as float64 ('d') or float32 ('f'): the check and the flag */
+static int tq_buffers(const Tables *T, PyObject *offo, PyObject *wloo, PyObject *wleno,
+                      PyObject *Qo, int64_t A, int writable, Buf *b, TQ *q)
+{
+    const int64_t n = ((int64_t)1 << T->nbox) * A;
+    if (buf_get(offo, &b[0], "off", 'i', n, 0) < 0 || buf_get(wloo, &b[1], "wlo", 'i', n, 0) < 0
+        || buf_get(wleno, &b[2], "wlen", 'i', n, 0) < 0)
+        return -1;
+    b[3].held = 0;
+    if (PyObject_GetBuffer(Qo, &b[3].b,
+                           PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0))
+        < 0)
+        return -1;
+    b[3].held = 1;
+    const char *fmt = b[3].b.format ? b[3].b.format : "B";
+    if (*fmt == '<' || *fmt == '=' || *fmt == '@')
+        fmt++;
+    int q32;
+    if (b[3].b.itemsize == 4 && *fmt == 'f')
+        q32 = 1;
+    else if (b[3].b.itemsize == 8 && *fmt == 'd')
+        q32 = 0;
+    else {
+        PyErr_SetString(PyExc_TypeError, "Q: float32 or float64 expected");
+        return -1;
+    }
+    const int64_t *off = b[0].b.buf, *wlo = b[1].b.buf, *wlen = b[2].b.buf;
+    const int64_t cells = NELEM(b[3]);
+    for (int64_t j = 0; j < n; j++)
+        if (wlen[j] < 0 || (wlen[j] > 0 && (off[j] < 0 || off[j] + wlen[j] > cells))) {
+            PyErr_SetString(PyExc_ValueError, "target: a window out of range");
+            return -1;
+        }
+    (void)wlo;
+    *q = (TQ){off, wlo, wlen, b[3].b.buf, b[3].b.buf, q32, A};
+    return 0;
+}
+
+static PyObject *py_target_layer(PyObject *mod, PyObject *args)
+{
+    PyObject *to, *smo, *sao, *offo, *wloo, *wleno, *Qo;
+    long long A, tile, threads;
+    if (!PyArg_ParseTuple(args, "OOOLOOOOLL", &to, &smo, &sao, &A, &offo, &wloo, &wleno, &Qo,
+                          &tile, &threads))
+        return NULL;
+    if (check_tables(to) < 0)
+        return NULL;
+    const Tables *T = &((TablesObject *)to)->t;
+    const int64_t nmask = (int64_t)1 << T->nbox;
+    Buf b[6];
+    memset(b, 0, sizeof(b));
+    PyObject *ret = NULL;
+    if (tile != TQW || A != astride(T)) {
+        PyErr_SetString(PyExc_ValueError, "target_layer: bad tile or aux stride");
+        return NULL;
+    }
+    TargetArg a;
+    if (tq_buffers(T, offo, wloo, wleno, Qo, A, 1, b, &a.q) < 0
+        || buf_get(smo, &b[4], "sm", 'i', -1, 0) < 0
+        || buf_get(sao, &b[5], "sa", 'i', NELEM(b[4]), 0) < 0)
+        goto done;
+    a.sm = b[4].b.buf;
+    a.sa = b[5].b.buf;
+    const int64_t n = NELEM(b[4]);
+    for (int64_t i = 0; i < n; i++)
+        if (a.sm[i] < 0 || a.sm[i] >= nmask - 1 || a.sa[i] < 0 || a.sa[i] >= A) {
+            PyErr_SetString(PyExc_ValueError, "target_layer: a state out of range");
+            goto done;
+        }
+    Job job = {.T = T, .total = n, .chunk = MAX(1, n / (16 * MAX(threads, 1))),
+               .fn = target_job, .init = target_init, .done = target_done, .arg = &a};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = job_run(&job, threads);
+    Py_END_ALLOW_THREADS if (rc < 0)
+    {
+        PyErr_NoMemory();
+        goto done;
+    }
+    ret = Py_None;
+    Py_INCREF(ret);
+done:
+    buf_release(b, 6);
+    return ret;
+}
+
+/* One turn for decisions: B[d, b] the chance after scoring outcome d in box b (-1: not
+ * allowed; column nbox: a repeat), E0[d] the best, Ks the keep chances (keep_levels). */
+static PyObject *py_target_turn(PyObject *mod, PyObject *args)
+{
+    PyObject *to, *offo, *wloo, *wleno, *Qo, *Eo, *Ko, *Bo;
+    long long m, a, s, A;
+    if (!PyArg_ParseTuple(args, "OLLLLOOOOOOO", &to, &m, &a, &s, &A, &offo, &wloo, &wleno, &Qo,
+                          &Eo, &Ko, &Bo))
+        return NULL;
+    if (check_tables(to) < 0)
+        return NULL;
+    const Tables *T = &((TablesObject *)to)->t;
+    const int64_t nmask = (int64_t)1 << T->nbox, U = T->U;
+    Buf b[7];
+    memset(b, 0, sizeof(b));
+    PyObject *ret = NULL;
+    if (m < 0 || m >= nmask - 1 || a < 0 || a >= A || A != astride(T)) {
+        PyErr_SetString(PyExc_ValueError, "target_turn: state out of range");
+        return NULL;
+    }
+    TQ q;
+    if (tq_buffers(T, offo, wloo, wleno, Qo, A, 0, b, &q) < 0
+        || buf_get(Eo, &b[4], "E0", 'd', T->nfull, 1) < 0
+        || buf_get(Ko, &b[5], "Ks", 'd', T->rolls * T->nall, 1) < 0
+        || buf_get(Bo, &b[6], "B", 'd', T->nfull * (T->nbox + 1), 1) < 0)
+        goto done;
+    {
+        double *E0 = b[4].b.buf, *B = b[6].b.buf;
+        const int64_t u = a % U, flag = a / U, rep = repeat_points(T, m), nb = T->nbox + 1;
+        for (int64_t d = 0; d < T->nfull; d++) {
+            double best = 0.0;
+            int64_t restrict_;
+            int lower_only, jok;
+            joker_rules(T, m, d, &restrict_, &lower_only, &jok);
+            const int64_t extra = yacht_extra(T, m, flag, d);
+            for (int64_t k = 0; k < nb; k++)
+                B[d * nb + k] = -1.0;
+            for (int64_t bx = 0; bx < T->nbox; bx++) {
+                if ((m >> bx) & 1)
+                    continue;
+                int64_t g, u2, f2;
+                if (!place_box(T, u, flag, d, bx, restrict_, lower_only, jok, extra, &g, &u2,
+                               &f2))
+                    continue;
+                const double v = tq_get(&q, (m | ((int64_t)1 << bx)) * A + f2 * U + u2, s + g);
+                B[d * nb + bx] = v;
+                best = v > best ? v : best;
+            }
+            if (rep > 0 && T->is_yacht[d]) {
+                const double v = tq_get(&q, m * A + a, s + rep);
+                B[d * nb + T->nbox] = v;
+                best = v > best ? v : best;
+            }
+            E0[d] = best;
+        }
+        keep_levels(T, E0, b[5].b.buf, T->rolls);
+    }
+    ret = Py_None;
+    Py_INCREF(ret);
+done:
+    buf_release(b, 7);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------- */
 /* Single situations for Python (the Advisor type)                            */
 
 #include "_native_advice.h"
@@ -1654,6 +2075,12 @@ static PyMethodDef methods[] = {
      "tile, threads)"},
     {"skip_layer", py_skip_layer, METH_VARARGS,
      "skip_layer(tables, layer, V, rowlen, tile, threads): the skip relaxation, one layer."},
+    {"target_layer", py_target_layer, METH_VARARGS,
+     "target_layer(tables, sm, sa, A, off, wlo, wlen, Q, tile, threads): the chances of "
+     "reaching a target, states of one layer."},
+    {"target_turn", py_target_turn, METH_VARARGS,
+     "target_turn(tables, mask, aux, points, A, off, wlo, wlen, Q, E0, Ks, B): one turn's "
+     "chances."},
     {NULL, NULL, 0, NULL},
 };
 

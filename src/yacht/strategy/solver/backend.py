@@ -103,6 +103,16 @@ class Backend(Protocol):
 
     def skip_layer(self, spec: Spec, layer: Arr, V: Arr, threads: int) -> None: ...
 
+    def target_layer(self, spec: Spec, sm: Arr, sa: Arr, A: int, off: Arr, wlo: Arr,
+                     wlen: Arr, Q: Arr, threads: int) -> None: ...
+
+    def target_turn(self, spec: Spec, m: int, a: int, s: int, A: int, off: Arr, wlo: Arr,
+                    wlen: Arr, Q: Arr, E0: Arr, Ks: Arr, B: Arr) -> None: ...
+
+
+#: chances solved side by side in a target table's turn
+TARGET_TILE = 32
+
 
 def _advise_tile(spec: Spec, n: int, least: int = 8) -> int:
     # a few situations: a narrow tile (less scratch, in cache); 1 (native), 8, 16, 32, 64
@@ -155,6 +165,15 @@ class NativeBackend:
 
     def skip_layer(self, spec: Spec, layer: Arr, V: Arr, threads: int) -> None:
         self.mod.skip_layer(self.tables(spec), layer, V, V.shape[1], tile_width(spec), threads)
+
+    def target_layer(self, spec: Spec, sm: Arr, sa: Arr, A: int, off: Arr, wlo: Arr,
+                     wlen: Arr, Q: Arr, threads: int) -> None:
+        self.mod.target_layer(self.tables(spec), sm, sa, A, off, wlo, wlen, Q, TARGET_TILE,
+                              threads)
+
+    def target_turn(self, spec: Spec, m: int, a: int, s: int, A: int, off: Arr, wlo: Arr,
+                    wlen: Arr, Q: Arr, E0: Arr, Ks: Arr, B: Arr) -> None:
+        self.mod.target_turn(self.tables(spec), m, a, s, A, off, wlo, wlen, Q, E0, Ks, B)
 
 
 def _spread(fn: Callable[[int, int], None], total: int, chunks: int, threads: int) -> None:
@@ -249,6 +268,24 @@ class NumbaBackend:
         kernel = self.w.skip_chunk_wide
         _spread(lambda lo, hi: kernel(kt, layer, lo, hi, V, tile), len(layer), threads * 4,
                 threads)
+
+    def _target(self) -> Any:
+        from . import target_kernels
+
+        return target_kernels
+
+    def target_layer(self, spec: Spec, sm: Arr, sa: Arr, A: int, off: Arr, wlo: Arr,
+                     wlen: Arr, Q: Arr, threads: int) -> None:
+        kt = kernel_tables(spec)
+        kernel = self._target().target_chunk
+        chunks = threads * 8 if len(sm) > 64 else threads
+        _spread(lambda lo, hi: kernel(kt, sm, sa, lo, hi, A, off, wlo, wlen, Q, TARGET_TILE),
+                len(sm), chunks, threads)
+
+    def target_turn(self, spec: Spec, m: int, a: int, s: int, A: int, off: Arr, wlo: Arr,
+                    wlen: Arr, Q: Arr, E0: Arr, Ks: Arr, B: Arr) -> None:
+        self._target().target_turn(kernel_tables(spec), m, a, s, A, off, wlo, wlen, Q, E0,
+                                   Ks, B)
 
 
 _BACKENDS: dict[str, Backend] = {}

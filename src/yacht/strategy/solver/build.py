@@ -211,6 +211,17 @@ def forced_turn_tables(spec: Spec) -> tuple[F64, float]:
     """
     ft = spec.forced
     assert ft is not None
+    return forced_tables(spec, [float(ft.value(r)) for r in range(ft.last_roll + 1)],
+                         float(ft.floor))
+
+
+def forced_tables(spec: Spec, at_yacht: list[float], floor: float) -> tuple[F64, float]:
+    """The forced first turn's keep table for any values of its ends: ``at_yacht[r]`` is
+    the value of all dice matching after roll ``r`` (1-based), ``floor`` the value of
+    no match by the last roll (the expected score: the points; a target table: the
+    chances after them). Returns (keep, start) as :func:`forced_turn_tables`."""
+    ft = spec.forced
+    assert ft is not None
     t = spec.dice
     last = ft.last_roll
     n = t.n
@@ -222,7 +233,7 @@ def forced_turn_tables(spec: Spec) -> tuple[F64, float]:
         # E_r on the full block
         E = np.empty(t.nfull)
         if E_next is None:
-            E[:] = ft.floor
+            E[:] = floor
         else:
             K = _keep_average(t, E_next, sizes)
             keep[r] = K
@@ -240,7 +251,7 @@ def forced_turn_tables(spec: Spec) -> tuple[F64, float]:
                         best = np.maximum(best, cand)
                 M[idx] = best
             E[:] = M[t.full_start:]
-        E[t.is_yacht] = ft.value(r)
+        E[t.is_yacht] = at_yacht[r]
         E_next = E
     assert E_next is not None
     K = _keep_average(t, E_next, sizes)

@@ -1,0 +1,190 @@
+"""Target tables against an exact brute force through the engine, on small rulesets.
+
+The brute force plays the engine itself (every chance outcome of
+``State.chance_outcomes(exact=True)``, every legal ``Choose`` and ``Score``)
+and maximises the chance of ending with at least T points, in exact fractions,
+memoised by what the rules can look at plus the points so far. It shares no
+code with the target kernels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from test_bruteforce import cat, face, reduced
+
+from yacht.engine import Choose, Player, Roll, Score, State
+from yacht.rules import ForcedFirstTurn, RepeatBox, Ruleset, UpperBonus, YahtzeeBonusJoker, get
+from yacht.strategy.solver import UnsupportedRuleset
+from yacht.strategy.solver import backend as be
+from yacht.strategy.solver.target import check_supported, estimate_cells, target_table, windows
+
+
+class BruteTarget:
+    """The best chance of finishing with at least ``target`` points, through the engine."""
+
+    def __init__(self, rs: Ruleset, target: int):
+        self.rs = rs
+        self.target = target
+        self.memo: dict[Any, Fraction] = {}
+        self.special_boxes = sorted({rs.index(r.category) for r in rs.special  # type: ignore
+                                     if hasattr(r, "category")})
+
+    def key(self, s: State) -> Any:
+        rs = self.rs
+        cols = []
+        for col in s.card(0).boxes:
+            upper = sum(v or 0 for v, c in zip(col, rs.categories, strict=True)
+                        if c.section == "upper")
+            cols.append((tuple(v is not None for v in col), upper,
+                         tuple((col[i] or 0) > 0 for i in self.special_boxes)))
+        return (tuple(cols), s.returns()[0], s.turns_taken(0) == 0, tuple(sorted(s.dice)),
+                s.rolls)
+
+    def start(self, s: State | None = None) -> Fraction:
+        return self.value(s or State(self.rs, [Player("cpu", "computer", "expert")]))
+
+    def value(self, s: State) -> Fraction:
+        if s.is_terminal():
+            return Fraction(1 if s.returns()[0] >= self.target else 0)
+        if s.turns_taken(0) > 0 and s.returns()[0] >= self.target:
+            return Fraction(1)  # (no box scores below 0 after the first turn)
+        k = self.key(s)
+        if k in self.memo:
+            return self.memo[k]
+        if not s.dice:
+            best = self.roll(s)
+        else:
+            best = Fraction(-1)
+            for act in s.legal_actions():
+                if isinstance(act, Score):
+                    t = s.clone()
+                    t.apply(act)
+                    v = self.value(t)
+                elif isinstance(act, Choose):
+                    t = s.clone()
+                    t.apply(act)
+                    v = self.roll(t)
+                else:
+                    continue
+                best = max(best, v)
+        self.memo[k] = best
+        return best
+
+    def roll(self, s: State) -> Fraction:
+        tot = Fraction(0)
+        for outcome, p in s.chance_outcomes(exact=True):
+            u = s.clone()
+            u.apply(Roll(outcome))
+            tot += p * self.value(u)
+        return tot
+
+
+def check(rs: Ruleset, targets: list[int]) -> list[Fraction]:
+    out = []
+    for t in targets:
+        exact = BruteTarget(rs, t).start()
+        got = target_table(rs, t, cache=False).start
+        assert got == pytest.approx(float(exact), abs=1e-12), (t, float(exact), got)
+        out.append(exact)
+    return out
+
+
+def test_face_and_sum_two_dice() -> None:
+    got = check(reduced(2, (face(6), cat("chance", "sum"))), [1, 8, 15, 20, 24, 25])
+    assert got[-1] == 0 and got[0] == 1          # beyond the most points: 0; 1 point: sure
+
+
+def test_of_a_kind_and_straights() -> None:
+    check(reduced(2, (cat("k2", "of_a_kind", n=2, points="all"),
+                      cat("st", "straight", runs=((1, 2), (3, 4), (5, 6)), points=20),
+                      cat("chance", "sum"))), [20, 35, 45])
+
+
+def test_three_rolls_one_box() -> None:
+    exact = check(reduced(2, (cat("k2", "of_a_kind", n=2, points=10),), rolls=3), [10])
+    assert exact == [Fraction(91, 216)]      # the chance of a pair in three tries
+
+
+@pytest.mark.parametrize("comparison", [">=", ">"])
+def test_upper_bonus(comparison: str) -> None:
+    rs = reduced(2, (face(1), face(2), cat("chance", "sum")),
+                 bonus=UpperBonus(4, comparison, 10))  # type: ignore[arg-type]
+    check(rs, [8, 20])
+
+
+def _joker_rs(joker: str, bonus: str) -> Ruleset:
+    rs = get("yahtzee", {"joker": joker, "bonus": bonus})
+    cats = (face(1), cat("full_house", "pattern", counts=(1, 1), points=7),
+            cat("yahtzee", "of_a_kind", n=2, points=50))
+    return replace(rs, id="reduced-joker", dice=2, rolls=2, categories=cats,
+                   upper_bonus=UpperBonus(3, ">=", 5), special=(YahtzeeBonusJoker(
+                       joker_points=(("full_house", 25),)),))
+
+
+@pytest.mark.parametrize("joker", ["free", "forced", "none"])
+def test_yahtzee_bonus_and_joker(joker: str) -> None:
+    check(_joker_rs(joker, "on"), [50, 60, 100, 130])
+
+
+def test_repeat_box() -> None:
+    cats = (face(2), cat("yahtzee", "of_a_kind", n=2, points=50), cat("chance", "sum"))
+    rs = reduced(2, cats, special=(RepeatBox("yahtzee", 50),))
+    # repeats: a card's points have no limit, the game goes on while the dice match
+    check(rs, [10, 60, 110, 160])
+
+
+def test_forced_first_turn_with_negative_floor() -> None:
+    rule = ForcedFirstTurn("yacht", 10, 2, 10, -10)  # 10, 10, 0, -10
+    cats = (cat("yacht", "of_a_kind", n=3, points=10), cat("chance", "sum"))
+    rs = reduced(3, cats, special=(rule,))
+    check(rs, [-5, 1, 10, 20, 28])
+
+
+def test_chances_fall_as_targets_rise() -> None:
+    rs = get("tommys-crag")
+    chances = [target_table(rs, t).start for t in (100, 150, 200)]
+    assert 1 > chances[0] > chances[1] > chances[2] > 0
+
+
+def test_two_columns_are_not_supported() -> None:
+    with pytest.raises(UnsupportedRuleset, match="one-column"):
+        check_supported(get("ancient-yacht-double"))
+    with pytest.raises(UnsupportedRuleset, match="one-column"):
+        target_table(get("ancient-yacht-10-double"), 1000)
+
+
+def test_window_sizes() -> None:
+    # a target nobody reaches stores nothing, and neither does 0
+    assert estimate_cells(get("tommys-crag"), 10_000) == 0
+    assert estimate_cells(get("tommys-crag"), 0) == 0
+
+
+@pytest.mark.skipif(be.native_module() is None, reason="the C extension is not built here")
+@pytest.mark.parametrize("name, target", [("tommys-crag", 150), ("tommys-yacht", 170),
+                                          ("tommys-yahtzee", 120)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_backends_agree(monkeypatch: pytest.MonkeyPatch, name: str, target: int,
+                        dtype: type) -> None:
+    """The C kernel (float64 and float32 tables) and the numba kernel give the same table."""
+    spec = check_supported(get(name))
+    win = windows(spec, target)
+    got = {}
+    for which in ("native", "numba"):
+        monkeypatch.setenv(be.ENV, which)
+        assert be.current().name == which
+        Q = np.zeros(win.cells, dtype=dtype)
+        lo = 0 if name == "tommys-crag" else 11   # (the others: 11 boxes filled or more)
+        for k in range(spec.nbox - 1, lo - 1, -1):
+            a, b = (int(x) for x in win.layers[k])
+            if b > a:
+                be.current().target_layer(spec, win.sm[a:b], win.sa[a:b], win.A, win.off,
+                                          win.wlo, win.wlen, Q, 2)
+        got[which] = Q
+    tol = 1e-12 if dtype is np.float64 else 1e-5
+    assert np.abs(got["native"] - got["numba"]).max() < tol
+    assert got["native"].max() > 0.5
