@@ -224,3 +224,49 @@ def test_a_saved_game_continues_in_the_browser(client: TestClient, store: Store)
         assert b.snap["players"][1]["kind"] == "computer"
     again = client.post(f"/api/games/{gid}/table")
     assert again.status_code == 409  # already at a table
+
+
+def test_the_host_of_a_computers_game_sets_its_pace(client: TestClient) -> None:
+    t = new_table(client, "tommys-crag", speed="slow",
+                  seats=[{"kind": "expert", "name": "A"}, {"kind": "beginner", "name": "B"}])
+    with Browser(client, t["id"], t["token"]) as host, Browser(client, t["id"]) as watcher:
+        assert host.seats == [] and host.table["host"] and not watcher.table["host"]
+        assert host.ask("speed", speed="instant")["type"] == "ack"
+        assert watcher.ask("speed", speed="slow")["code"] == "not_your_turn"
+        host.wait(lambda tb: tb["snapshot"]["speed"] == "instant")
+
+
+def test_a_friends_seat_kept_under_a_name_is_taken_with_it(client: TestClient) -> None:
+    t = new_table(client, "yatzy", seats=[{"kind": "person", "name": "Ann", "here": True},
+                                          {"kind": "person", "name": "Bob", "here": False}])
+    with Browser(client, t["id"]) as bob:
+        assert bob.ask("join", seat=1, name="Bob")["type"] == "joined"
+
+
+def test_a_flood_still_answers_every_message_waiting_for_an_answer(client: TestClient) -> None:
+    t = new_table(client, "yatzy")
+    with Browser(client, t["id"], t["token"]) as b:
+        for i in range(60):
+            b.ws.send_json({"type": "ping", "id": 1000 + i})
+        answered = {b.until(lambda m: m.get("id", 0) >= 1000)["id"] for _ in range(60)}
+        assert answered == set(range(1000, 1060))  # pongs, then flood errors, none lost
+
+
+def test_games_say_their_table_and_tables_their_game(client: TestClient) -> None:
+    t = new_table(client, "yatzy")
+    listed = client.get("/api/tables").json()[0]
+    assert listed["game_id"] is not None
+    games = client.get("/api/games").json()
+    assert [g["table"] for g in games if g["id"] == listed["game_id"]] == [t["id"]]
+
+
+def test_a_resumed_table_counts_versions_from_its_actions(client: TestClient,
+                                                          store: Store) -> None:
+    from yacht.session.table import Table
+
+    t = new_table(client, "yatzy")
+    with Browser(client, t["id"], t["token"]) as b:
+        b.act({"type": "roll"})
+        b.act({"type": "toggle", "position": 0})
+        gid = b.snap["game_id"]
+    assert Table.resume(store, gid).version == 2  # as after a restart

@@ -68,7 +68,7 @@ BROWSER = Words(
     column2="",
     none="",
     oops="Oops",
-    waiting="watch, or open the rules",
+    waiting="Watch, or open the rules",
 )
 
 PLAIN = Words(

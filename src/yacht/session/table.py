@@ -285,7 +285,9 @@ class Table:
         self._changed_cond = threading.Condition(self._lock)
         self._think_lock = threading.Lock()
         self._clock = clock
-        self._version = 0
+        # a resumed game goes on from the number of its actions, so that a command sent
+        # to this table before a restart cannot match a different state by its version
+        self._version = len(session.state.log)
         self._pause: Pause | None = "game_over" if session.is_over() else None
         self._changed_at = clock()
         self._after_computer_score = False

@@ -150,6 +150,7 @@ class TableRow:
     created: datetime
     updated: datetime
     closed: datetime | None
+    host: str | None = None  # the hashed token of the browser that made the table
 
 
 def _now() -> datetime:
@@ -565,16 +566,18 @@ class Store:
             raise StoreError(f"table {row.id} in {self.location} is damaged ({e})") from None
         return TableRow(row.id, row.variant, options, row.speed, seats, row.game_id,
                         row.version, _aware(row.created), _aware(row.updated),
-                        _aware(row.closed) if row.closed else None)
+                        _aware(row.closed) if row.closed else None, row.host)
 
     def create_table(self, variant: str, options: dict[str, str], speed: str,
-                     seats: Sequence[SeatRow], game_id: str | None = None) -> TableRow:
-        """Save a new online table; returns it (with its new id)."""
+                     seats: Sequence[SeatRow], game_id: str | None = None,
+                     host: str | None = None) -> TableRow:
+        """Save a new online table; returns it (with its new id). ``host``: the hashed
+        token of the browser that made it."""
         table_id = secrets.token_hex(6)
         now = _now()
         row = {"id": table_id, "variant": variant, "options": _dump(options), "speed": speed,
                "seats": _dump([s.to_json() for s in seats]), "game_id": game_id,
-               "version": 1, "created": now, "updated": now, "closed": None}
+               "version": 1, "created": now, "updated": now, "closed": None, "host": host}
 
         def go(conn: Connection) -> None:
             conn.execute(insert(web_tables).values(**row))

@@ -20,7 +20,7 @@ __all__ = ["HEAD", "REVISIONS", "actions", "decision_losses", "games", "metadata
            "web_tables"]
 
 #: Every schema revision this version knows, oldest first; the last is the newest.
-REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003")
+REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()
@@ -91,5 +91,6 @@ web_tables = Table(
     Column("created", DateTime, nullable=False),
     Column("updated", DateTime, nullable=False),
     Column("closed", DateTime, nullable=True),
+    Column("host", String(64), nullable=True),        # the maker's hashed token
 )
 Index("ix_web_tables_closed", web_tables.c.closed)

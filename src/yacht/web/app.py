@@ -231,13 +231,16 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
         except StoreError as e:
             return _error(e, 503)
 
-    @app.get("/api/games", summary="Unfinished games of every interface (yacht resume --json)")
+    @app.get("/api/games", summary="Unfinished games of every interface (yacht resume "
+             "--json), with the online table each is at (null: none)")
     async def games() -> Any:
         try:
             found = await hub.io_call(store.unfinished_games)
+            rows = await hub.io_call(store.open_tables)
         except StoreError as e:
             return _error(e, 503)
-        return [g.to_json() for g in found]
+        at = {r.game_id: r.id for r in rows if r.game_id is not None}
+        return [{**g.to_json(), "table": at.get(g.id)} for g in found]
 
     @app.post("/api/games/{game_id}/table",
               summary="Continue a saved game in this browser: a table whose person seats "
@@ -357,8 +360,10 @@ async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connecti
             continue
         if not bucket.take():
             refused += 1
-            if refused == 1 or refused % 50 == 0:
-                _reply(conn, None, type="error", code="flood",
+            # every refused message that waits for an answer gets one
+            msg_id = _message_id(text)
+            if msg_id is not None or refused == 1:
+                _reply(conn, msg_id, type="error", code="flood",
                        message=f"too many messages: at most {bucket.rate:g} a second")
             if refused >= FLOOD_CLOSE:
                 conn.outbox.put_nowait({"type": "_close", "code": 1008, "reason": "flood"})
@@ -388,6 +393,18 @@ async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connecti
             log.exception("table %s: message %r", live.id, str(msg)[:200])
             _reply(conn, msg_id, type="error", code="server",
                    message="the server could not do that (it is logged)")
+
+
+def _message_id(text: str) -> Any:
+    """The ``id`` of a message, if it has one (a flood's messages are not handled, but a
+    client waiting for their answers gets them)."""
+    if len(text) > MAX_MESSAGE:
+        return None
+    try:
+        msg = orjson.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return msg.get("id") if isinstance(msg, dict) else None
 
 
 async def _dispatch(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,

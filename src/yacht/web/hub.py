@@ -359,8 +359,8 @@ class Hub:
                 if name.casefold() in names:
                     raise WebError(f"two players are called {name}: give each their own name")
                 names.add(name.casefold())
-        row = await self.io_call(self.store.create_table, rs.id, dict(rs.option_values),
-                                 spec.speed, rows)
+        row = await self.io_call(partial(self.store.create_table, rs.id,
+                                         dict(rs.option_values), spec.speed, rows, host=mine))
         live = LiveTable(row.id, row, rs)
         self.live[row.id] = live
         await self.news.follow(row.id)
@@ -393,7 +393,7 @@ class Hub:
                  else SeatRow(p.name, "person", None, mine) for p in record.players]
         row = await self.io_call(partial(self.store.create_table, record.variant,
                                          dict(record.options), "normal", seats,
-                                         game_id=game_id))
+                                         game_id=game_id, host=mine))
         return await self.get(row.id), token
 
     async def get(self, table_id: str) -> LiveTable:
@@ -504,7 +504,8 @@ class Hub:
             if row.seats[seat].kind != "person" or row.seats[seat].token is not None:
                 raise WebError(f"seat {seat + 1} is taken", "conflict")
             who = clean_name(name)
-            if any(s.name and s.name.casefold() == who.casefold() for s in row.seats):
+            if any(s.name and s.name.casefold() == who.casefold()
+                   for i, s in enumerate(row.seats) if i != seat):  # (the seat's own name)
                 raise WebError(f"{who} is at the table already: choose another name",
                                "conflict")
             token = token if isinstance(token, str) and 16 <= len(token) <= 64 \
@@ -522,12 +523,16 @@ class Hub:
         self._changed(live)
         return token
 
+    def is_host(self, live: LiveTable, conn: Connection) -> bool:
+        """The browser that made the table (it holds no seat in a game of computers)."""
+        return conn.token_hash is not None and conn.token_hash == live.row.host
+
     async def start(self, live: LiveTable, conn: Connection) -> None:
-        """Start now, without the seats no one took (a seated person asks)."""
+        """Start now, without the seats no one took (a seated person, or the host, asks)."""
         async with live.lock:
             if live.table is not None:
                 raise WebError("the game has started", "conflict")
-            if not live.seats_of(conn.token_hash):
+            if not live.seats_of(conn.token_hash) and not self.is_host(live, conn):
                 raise WebError("only a player at the table can start the game", "not_your_turn")
             await self._start_if_ready(live, force=True)
 
@@ -572,7 +577,7 @@ class Hub:
             "seats": [{"name": s.name, "kind": s.kind, "level": s.level,
                        "open": s.kind == "person" and s.token is None,
                        "mine": i in conn.seats} for i, s in enumerate(live.row.seats)],
-            "can_start": bool(conn.seats),
+            "can_start": bool(conn.seats) or self.is_host(live, conn),
         }
 
     def state_json(self, live: LiveTable, conn: Connection) -> dict[str, Any]:
@@ -580,7 +585,7 @@ class Hub:
             table: dict[str, Any] = self.lobby_json(live, conn)
         else:
             seat = conn.token_hash if conn.seats else None
-            table = {"phase": "game", "id": live.id,
+            table = {"phase": "game", "id": live.id, "host": self.is_host(live, conn),
                      "snapshot": live.table.snapshot(seat, BROWSER)}
         return {"type": "state", "table": table, "presence": self.presence(live)}
 
@@ -645,8 +650,9 @@ class Hub:
                 for m in moves]
 
     async def set_speed(self, live: LiveTable, conn: Connection, speed: Any) -> None:
-        if live.table is None or not conn.seats:
-            raise WebError("only a player at the table sets the pace", "not_your_turn")
+        if live.table is None or not (conn.seats or self.is_host(live, conn)):
+            raise WebError("only a player at the table (or its host) sets the pace",
+                           "not_your_turn")
         if not isinstance(speed, str) or speed not in SPEEDS:
             raise WebError(f"speed: one of {', '.join(SPEEDS)}")
         live.table.set_speed(speed)
@@ -678,6 +684,7 @@ class Hub:
                 continue
             out.append({"id": row.id, "variant": row.variant, "name": name,
                         "options": dict(row.options), "started": row.game_id is not None,
+                        "game_id": row.game_id,
                         "players": [s.name for s in row.seats if s.name],
                         "open_seats": sum(1 for s in row.seats
                                           if s.kind == "person" and s.token is None),
