@@ -13,7 +13,9 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
+from yacht.engine import Record
 from yacht.rules import OptionError, UnknownVariant, get
 from yacht.shapes import ruleset_json, score_json, score_tables_json, stats_json, variants_json
 from yacht.store import Store, StoreError
@@ -31,7 +34,7 @@ from yacht.store import Store, StoreError
 from .hub import Connection, Hub, LiveTable, NewTable, WebError
 from .news import News, make_news
 
-__all__ = ["CSP", "MAX_MESSAGE", "make_app"]
+__all__ = ["CSP", "MAX_MESSAGE", "Analyses", "make_app"]
 
 log = logging.getLogger("yacht.web")
 
@@ -44,6 +47,8 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 MAX_MESSAGE = 4096
 #: messages a connection may send in a burst, and per second after it
 BURST, RATE = 40, 20.0
+#: game analyses kept in memory (each some tens of kB of JSON)
+ANALYSES_KEPT = 32
 #: refused messages after which a flooding connection is closed
 FLOOD_CLOSE = 200
 
@@ -86,6 +91,77 @@ def _same_origin(origin: str, host: str | None) -> bool:
         return False
 
 
+class AnalysisRefused(Exception):
+    """A game the server does not analyse: a status, a code and one line."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
+
+    def response(self) -> JSONResponse:
+        return JSONResponse({"error": str(self), "code": self.code}, status_code=self.status)
+
+
+class Analyses:
+    """The analyses of finished games (``yacht.strategy.analysis``), as the JSON of
+    ``yacht analyse --json``. Each is computed once, in a pool of its own (the first of
+    a variant builds its tables, which may take minutes: neither the event loop nor the
+    tables' computer players wait for it), and kept by game id and number of actions;
+    requests for a game whose analysis is under way wait for that one."""
+
+    def __init__(self, kept: int = ANALYSES_KEPT, workers: int = 2) -> None:
+        self.kept = kept
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="yacht-analysis")
+        self.done: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self.running: dict[tuple[str, int], asyncio.Future[bytes]] = {}
+        self.computed = 0  # analyses computed (not taken from memory): for the tests
+
+    async def get(self, game_id: str, actions: int,
+                  record: Callable[[], Awaitable[Record]]) -> bytes:
+        """The analysis of the game with ``actions`` actions; ``record`` loads it."""
+        key = (game_id, actions)
+        hit = self.done.get(key)
+        if hit is not None:
+            self.done.move_to_end(key)
+            return hit
+        running = self.running.get(key)
+        if running is None:
+            running = asyncio.ensure_future(self._compute(key, record))
+            # its failure is seen even when every asker has gone
+            running.add_done_callback(lambda f: f.cancelled() or f.exception())
+            self.running[key] = running
+        # a browser that goes away does not stop the analysis the others wait for
+        return await asyncio.shield(running)
+
+    async def _compute(self, key: tuple[str, int],
+                       record: Callable[[], Awaitable[Record]]) -> bytes:
+        try:
+            rec = await record()
+            loop = asyncio.get_running_loop()
+            out = await loop.run_in_executor(self.pool, _analysis_json, rec)
+            self.computed += 1
+            self.done[key] = out
+            while len(self.done) > self.kept:
+                self.done.popitem(last=False)
+            return out
+        finally:
+            self.running.pop(key, None)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _analysis_json(record: Record) -> bytes:
+    """The analysis of ``record`` as JSON (in a worker thread)."""
+    from yacht.strategy.analysis import analyse
+
+    try:
+        return orjson.dumps(analyse(record).to_json())
+    except (ValueError, UnknownVariant) as e:  # RecordError, UnsupportedRuleset, options
+        raise AnalysisRefused(409, "not_analysable",
+                              f"this game cannot be analysed: {e}") from None
+
+
 class TokenBucket:
     def __init__(self, burst: int = BURST, rate: float = RATE) -> None:
         self.burst, self.rate = burst, rate
@@ -109,6 +185,7 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
     how this process hears of the others (Redis) when there are several; ``rate`` and
     ``burst``: the messages a connection may send a second, and at once."""
     hub = Hub(store, strategy_factory=strategy_factory, news=news)
+    analyses = Analyses()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -125,6 +202,7 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
             yield
         finally:
             sweeper.cancel()
+            analyses.close()
             await hub.close()
             if close_store:
                 store.close()
@@ -136,6 +214,7 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
                               "high scores and statistics. The same shapes as the command "
                               "line's --json.")
     app.state.hub = hub
+    app.state.analyses = analyses
 
     @app.middleware("http")
     async def security_headers(request: Request,
@@ -251,6 +330,46 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
         except (WebError, StoreError) as e:
             return _error(e)
         return {"id": live.id, "token": token, "url": f"/t/{live.id}"}
+
+    @app.get("/api/games/{game_id}/analysis",
+             summary="A finished game's analysis: every decision against the expert, luck, "
+                     "skill, accuracy, expected scores and chances of winning (yacht analyse "
+                     "--json)")
+    async def game_analysis(game_id: str) -> Response:
+        from yacht.parsing import ID_LENGTH, InputError, parse_game_id
+
+        try:
+            gid = parse_game_id(game_id)
+            if len(gid) != ID_LENGTH:
+                raise InputError(f"a game id is {ID_LENGTH} hex digits")
+        except InputError as e:
+            return _error(WebError(str(e), "not_found"))
+        try:
+            info = await hub.io_call(store.game_info, gid)
+        except StoreError as e:
+            if str(e).startswith("no game "):
+                return _error(WebError(f"no game {gid}", "not_found"))
+            return _error(e, 503)
+        if info.finished is None:
+            return AnalysisRefused(409, "not_finished",
+                                   "the analysis is for finished games (during a game it "
+                                   "would be a hint)").response()
+
+        async def record() -> Record:
+            return await hub.io_call(store.load_record, gid)
+
+        try:
+            body = await analyses.get(gid, info.actions, record)
+        except AnalysisRefused as e:
+            return e.response()
+        except StoreError as e:
+            return _error(e, 503)
+        except Exception:  # a fault of ours: logged, and still a one-line JSON answer
+            log.exception("analysis of game %s", gid)
+            return JSONResponse({"error": "the analysis failed (it is logged)",
+                                 "code": "server"}, status_code=500)
+        return Response(body, media_type="application/json",
+                        headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/tables", summary="Tables to join or watch, most recent first")
     async def tables() -> Any:

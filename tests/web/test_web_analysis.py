@@ -1,0 +1,110 @@
+"""GET /api/games/ID/analysis: a finished game's analysis, as `yacht analyse --json`
+prints it; computed once for any number of askers; errors as one line of JSON."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yacht.cli import main
+from yacht.engine import Player, Record, Roll, State
+from yacht.rules import get
+from yacht.store import Store
+from yacht.strategy.base import make_player, play_turn
+
+
+def stored_game(store: Store, variant: str = "tommys-crag", finish: bool = True) -> str:
+    """A game of a beginner (Ann) and the expert, saved (and finished)."""
+    rs = get(variant)
+    s = State(rs, [Player("Ann"), Player("Max", "computer", "expert")], rng=random.Random(7))
+    seats = [make_player("beginner", rs), make_player("expert", rs)]
+    while not s.is_terminal():
+        play_turn(s, seats[s.current])
+    if not finish:
+        s = State(rs, s.players, rng=random.Random(7))
+        s.apply(Roll())
+    gid = store.start_game(Record.from_state(s))
+    if finish:
+        store.finish_game(gid, s)
+    return gid
+
+
+def test_a_finished_games_analysis_is_the_command_lines(client: TestClient, store: Store,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    gid = stored_game(store)
+    r = client.get(f"/api/games/{gid}/analysis")
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"] == "application/json"
+    assert "default-src 'none'" in r.headers["content-security-policy"]
+    got = r.json()
+    assert main(["analyse", gid, "--db", store.location, "--json"]) == 0
+    assert got == json.loads(capsys.readouterr().out)
+    ann, max_ = got["players"]
+    assert ann["name"] == "Ann" and ann["loss"] > 0 and 1 <= len(ann["costliest"]) <= 3
+    assert max_["loss"] == 0 and max_["accuracy"] == 100
+    assert got["exact"] and got["win"]["moments"][-1]["chances"] in ([1, 0], [0, 1], [1, 1])
+    # asked again: from memory
+    analyses = client.app.state.analyses  # type: ignore[attr-defined]
+    assert analyses.computed == 1
+    assert client.get(f"/api/games/{gid}/analysis").json() == got
+    assert analyses.computed == 1
+
+
+def test_games_not_analysed_are_told_in_one_line(client: TestClient, store: Store,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    for bad, code in (("zz", 404), ("abc", 404), ("0123456789ab", 404)):
+        r = client.get(f"/api/games/{bad}/analysis")
+        assert r.status_code == code and r.json()["code"] == "not_found", bad
+        assert "error" in r.json()
+    going = stored_game(store, finish=False)
+    r = client.get(f"/api/games/{going}/analysis")
+    assert r.status_code == 409 and r.json()["code"] == "not_finished"
+
+    from yacht.strategy import analysis
+    from yacht.strategy.solver import UnsupportedRuleset
+
+    def unsupported(record: Record) -> None:
+        raise UnsupportedRuleset("no tables for this one")
+
+    def broken(record: Record) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(analysis, "analyse", unsupported)
+    gid = stored_game(store)
+    r = client.get(f"/api/games/{gid}/analysis")
+    assert r.status_code == 409 and r.json() == {
+        "error": "this game cannot be analysed: no tables for this one",
+        "code": "not_analysable"}
+    monkeypatch.setattr(analysis, "analyse", broken)
+    r = client.get(f"/api/games/{gid}/analysis")
+    assert r.status_code == 500 and r.json()["code"] == "server"  # logged; not kept
+
+
+def test_askers_at_once_share_one_computation(store: Store) -> None:
+    from yacht.web.app import Analyses
+
+    gid = stored_game(store)
+    loads = []
+
+    async def record() -> Record:
+        loads.append(1)
+        await asyncio.sleep(0)
+        return store.load_record(gid)
+
+    async def main() -> list[bytes]:
+        a = Analyses()
+        try:
+            first = await asyncio.gather(*(a.get(gid, 99, record) for _ in range(4)))
+            again = await a.get(gid, 99, record)
+            assert a.computed == 1 and len(loads) == 1
+            return [*first, again]
+        finally:
+            a.close()
+
+    answers = asyncio.run(main())
+    assert len(set(answers)) == 1 and json.loads(answers[0])["players"][0]["name"] == "Ann"
