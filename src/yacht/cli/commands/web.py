@@ -83,7 +83,9 @@ def cmd_web(args: argparse.Namespace) -> int:
         common: dict[str, Any] = dict(
             host=args.host, port=args.port, log_level=args.log_level, log_config=None,
             ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
-            timeout_graceful_shutdown=5)
+            # a table's state is a few KB: compressing every frame costs more CPU
+            # than it saves on the wire for a server that pushes a state per move
+            ws_per_message_deflate=False, timeout_graceful_shutdown=5)
         if args.workers > 1 or redis_url:
             # every process opens the store and Redis itself (from the environment)
             store.close()
