@@ -8,6 +8,7 @@ import { ScoreCards } from "./card.js";
 import { TableSocket } from "./socket.js";
 import { dieSvg, drawDie, rerollBadge } from "./dice.js";
 import { progressChart } from "./chart.js";
+import { AnalysisView } from "./analysis.js";
 import { SPEEDS, lastName, rememberTable, setLastName, setToken, tokenFor } from "./prefs.js";
 import * as sound from "./sound.js";
 import { announce, dialogOpen, openDialog, rulesDialog, toast } from "./ui.js";
@@ -22,6 +23,7 @@ const KEYS_HELP = [
   ["o", "Oops: give back my dice / I scored the wrong box"],
   ["h", "hint: the advisor's ranking (the game is marked assisted)"],
   ["b, + / -", "sound on/off, computer speed"],
+  ["p / n / a at the game's end", "play again / new game / the analysis of every decision"],
   ["? or F1", "these rules"],
 ];
 
@@ -259,6 +261,7 @@ export class TableView {
   // --- the game -------------------------------------------------------------------
   buildGame(snap) {
     if (this.cards) this.cards.destroy();
+    this.analysis = null;
     this.cards = new ScoreCards((category, column) => this.score(category, column));
     rules(snap.ruleset.id, snap.ruleset.options).then((r) => {
       this.rulesData = r;
@@ -656,6 +659,7 @@ export class TableView {
     if (this.endShown()) {
       if (k === "p") this.playAgain();
       else if (k === "n") this.navigate("/");
+      else if (k === "a") this.toggleAnalysis();
       return;
     }
     if (k === "Enter") {
@@ -775,6 +779,7 @@ export class TableView {
     this.game.classList.toggle("is-over", shown);
     if (!shown) {
       this.endShownFor = null;
+      if (this.analysis) this.analysis.hide();
       return;
     }
     const key = `${snap.game_id}|${snap.finished}|${snap.new_entries.length}`;
@@ -788,7 +793,10 @@ export class TableView {
     const mine = snap.players.some((p) => p.mine);
     const actions = h("div", { class: "end-actions" },
       (mine || snap.demo) ? h("button", { type: "button", class: "btn btn-primary btn-big", id: "play-again", aria: { keyshortcuts: "p" }, onclick: () => this.playAgain() }, "Play again") : null,
-      h("button", { type: "button", class: "btn btn-big", id: "new-game", aria: { keyshortcuts: "n" }, onclick: () => this.navigate("/") }, "New game"));
+      h("button", { type: "button", class: "btn btn-big", id: "new-game", aria: { keyshortcuts: "n" }, onclick: () => this.navigate("/") }, "New game"),
+      snap.finished && snap.game_id ? h("button", { type: "button", class: "btn btn-big", id: "analysis-btn",
+        aria: { keyshortcuts: "a", controls: "analysis", expanded: this.analysisOpen(snap) ? "true" : "false" },
+        onclick: () => this.toggleAnalysis() }, "Analysis") : null);
     const topBox = h("div", { class: "end-topten" }, h("p", { class: "muted", text: snap.finished ? "Looking up the top ten…" : "" }));
     const winners = new Set(snap.winners);
     const totals = h("ol", { class: "final-totals" }, snap.players
@@ -807,6 +815,30 @@ export class TableView {
         const el = document.getElementById("end-title");
         if (el && (document.activeElement === document.body || this.body.contains(document.activeElement))) el.focus();
       }, 0);
+    }
+  }
+
+  analysisOpen(snap = this.snap) {
+    return Boolean(snap && this.analysis && this.analysis.gameId === snap.game_id && this.analysis.open);
+  }
+
+  /** Show (the first time: ask the server for) the analysis of the game, or hide it. */
+  toggleAnalysis() {
+    const snap = this.snap;
+    if (!snap || !snap.finished || !snap.game_id) return;
+    if (!this.analysis || this.analysis.gameId !== snap.game_id) {
+      if (this.analysis) this.analysis.el.remove();
+      this.analysis = new AnalysisView(snap.game_id, snap.rows);
+      this.game.append(this.analysis.el);
+    }
+    const opening = !this.analysis.open;
+    if (opening) this.analysis.show();
+    else this.analysis.hide();
+    const btn = document.getElementById("analysis-btn");
+    if (btn) btn.setAttribute("aria-expanded", opening ? "true" : "false");
+    if (opening) {
+      this.analysis.heading.focus({ preventScroll: true });
+      this.analysis.el.scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth", block: "start" });
     }
   }
 

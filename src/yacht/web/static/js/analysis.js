@@ -1,0 +1,208 @@
+// A finished game's analysis (GET /api/games/ID/analysis, as `yacht analyse --json`):
+// per player the points the decisions cost against the expert (skill), what the dice
+// decided (luck), accuracy, the three costliest decisions with their dice, a chart of
+// each player's expected final score turn by turn and, for 2 or more players, a chart of
+// their chances of winning beside it. Each chart has its figures in a table too.
+
+import { h, fill, plural } from "./dom.js";
+import { getJSON } from "./api.js";
+import { dieSvg } from "./dice.js";
+import { lineChart, niceStep } from "./chart.js";
+
+/** What the figures mean: the page's words for them, said here once. */
+export const TERMS = [
+  ["Skill", "points lost: what the decisions (each keep and each box) cost in expected final score against the expert's; 0: all were the expert's."],
+  ["Luck", "what the dice decided: score − expected score at the start + points lost."],
+  ["Accuracy", "0-100: 100 × (expected score at the start − points lost) ÷ expected score at the start, the share of the expert's expected score the decisions kept (the expert: 100)."],
+]
+
+const MINUS = "\u2212";
+
+/** 7.6 -> "7.6"; -0.04 -> "0.0" (never "-0.0"). */
+const fixed = (v, digits = 1) => {
+  const text = Math.abs(v).toFixed(digits);
+  return v < 0 && Number(text) !== 0 ? `${MINUS}${text}` : text;
+};
+/** A change: "+3.8", "−10.3", "0.0". */
+const signed = (v) => (Number(Math.abs(v).toFixed(1)) === 0 ? "0.0" : v > 0 ? `+${v.toFixed(1)}` : fixed(v));
+const percent = (c) => `${Math.round(100 * c)}%`;
+
+export class AnalysisView {
+  /** The view of game `gameId`; `rows`: the card's rows of the snapshot (box labels). */
+  constructor(gameId, rows = []) {
+    this.gameId = gameId;
+    this.labels = new Map(rows.filter((r) => r.category).map((r) => [r.category, r.label]));
+    this.state = "idle"; // loading, shown, failed
+    this.heading = h("h2", { id: "analysis-title", tabindex: "-1", text: "Analysis" });
+    this.content = h("div", { class: "analysis-content" });
+    this.el = h("section", { class: "analysis-panel", id: "analysis", hidden: true, aria: { labelledby: "analysis-title", busy: "false" } },
+      this.heading, this.content);
+  }
+
+  get open() {
+    return !this.el.hidden;
+  }
+
+  show() {
+    this.el.hidden = false;
+    if (this.state === "idle" || this.state === "failed") this.load();
+  }
+
+  hide() {
+    this.el.hidden = true;
+  }
+
+  async load() {
+    this.state = "loading";
+    this.el.setAttribute("aria-busy", "true");
+    fill(this.content, h("div", { class: "analysis-status", role: "status" },
+      h("p", { text: "Analysing every decision of the game…" }),
+      h("progress", { aria: { label: "Analysing the game" } }),
+      h("p", { class: "muted small", text: "The first analysis of a variant works out the expert's tables: it may take a while." })));
+    // the Try again button is gone: the focus goes to the heading, not to the page's top
+    const keepFocus = () => {
+      const at = document.activeElement;
+      if (!this.el.hidden && (!at || at === document.body || !at.isConnected)) this.heading.focus({ preventScroll: true });
+    };
+    // the page keeps what is below in place as the view grows: its top stays in sight
+    const keepTop = () => {
+      if (document.activeElement === this.heading && this.heading.getBoundingClientRect().top < 0) {
+        this.heading.scrollIntoView({ block: "start" });
+      }
+    };
+    keepFocus();
+    let data;
+    try {
+      data = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/analysis`);
+    } catch (e) {
+      this.state = "failed";
+      this.el.setAttribute("aria-busy", "false");
+      const retry = h("button", { type: "button", class: "btn", id: "analysis-retry", onclick: () => this.load() }, "Try again");
+      fill(this.content, h("div", { class: "analysis-error", role: "alert" },
+        h("p", { text: `The analysis failed: ${e.message}` }), retry));
+      return;
+    }
+    this.state = "shown";
+    this.el.setAttribute("aria-busy", "false");
+    this.data = data;
+    fill(this.content, this.render(data));
+    keepFocus();
+    keepTop();
+  }
+
+  render(a) {
+    const names = a.players.map((p) => p.name);
+    return [
+      h("p", { class: a.exact ? "analysis-ref" : "analysis-ref analysis-note", id: "analysis-reference", data: { exact: String(a.exact) } },
+        h("strong", { text: "Reference: " }), `${a.reference}. `,
+        `Expected score at the start: ${a.expected_start.toFixed(1)}.`),
+      h("div", { class: "analysis-players" }, a.players.map((p) => this.player(p, a))),
+      h("h3", { class: "small-head terms-head", text: "What the figures mean" }),
+      h("dl", { class: "analysis-terms" }, TERMS.map(([term, what]) => [h("dt", { text: term }), h("dd", { text: what })])),
+      h("div", { class: "analysis-charts" },
+        this.expectedChart(a, names),
+        a.win && a.win.moments.length > 1 ? this.winChart(a, names) : null),
+    ];
+  }
+
+  player(p, a) {
+    const id = `analysis-p${p.index}`;
+    const who = p.kind === "computer" ? ` (computer${p.level ? `, ${p.level}` : ""})` : "";
+    const stat = (name, value, text) => h("div", { class: "stat" }, h("dt", { text: name }), h("dd", { data: { stat: name.toLowerCase(), value: String(value) }, text }));
+    const costly = p.costliest.length
+      ? [h("h4", { text: p.costliest.length === 1 ? "The costliest decision" : `The ${p.costliest.length} costliest decisions` }),
+        h("ol", { class: "costly" }, p.costliest.map((d) => this.decision(d, a)))]
+      : [h("p", { class: "costly-none", text: "No decision lost points: each was the expert's." })];
+    return h("section", { class: "analysis-player", aria: { labelledby: id }, data: { player: p.index } },
+      h("h3", { id }, h("span", { class: `analysis-swatch series series-${p.index % 8}`, "aria-hidden": "true" }),
+        h("span", { class: "analysis-name", text: p.name }), h("span", { class: "muted analysis-who", text: who })),
+      h("dl", { class: "analysis-stats" },
+        stat("Score", p.score, String(p.score)),
+        stat("Skill", p.skill, `${p.skill.toFixed(1)} lost`),
+        stat("Luck", p.luck, signed(p.luck)),
+        stat("Accuracy", p.accuracy, p.accuracy.toFixed(1))),
+      h("p", { class: "muted small", text: `${plural(p.mistakes, "decision")} of ${p.decisions} lost points.` }),
+      costly);
+  }
+
+  decision(d, a) {
+    const moment = d.kind === "keep" ? `${plural(d.rolls_left, "roll")} left` : "choosing a box";
+    const dice = h("span", { class: "costly-dice", role: "img", aria: { label: `Dice ${d.dice.join(" ")}` } },
+      d.dice.map((v) => dieSvg(v)));
+    return h("li", { class: "costly-item" },
+      h("p", { class: "costly-when" }, h("strong", { text: `Turn ${d.turn}` }), ` · ${moment}`),
+      dice,
+      h("dl", { class: "costly-moves" },
+        h("dt", { text: "Played" }), h("dd", { class: "costly-played", text: d.played.text }),
+        h("dt", { text: "Expert" }), h("dd", { class: "costly-best", text: d.best.text }),
+        h("dt", { text: "Lost" }), h("dd", { class: "costly-loss", data: { value: String(d.loss) }, text: `${d.loss.toFixed(2)} points` })),
+      h("details", { class: "costly-card" }, h("summary", { text: "The card then" }),
+        h("p", { text: this.cardText(d.card, a) })));
+  }
+
+  /** "ones=1,col2:sixes=12,extra=100" -> "Ones 1 · Sixes 12 (column 2) · extra points 100". */
+  cardText(card, a) {
+    if (!card) return "Nothing scored yet.";
+    return card.split(",").map((item) => {
+      const [key, value] = item.split("=");
+      if (key === "extra") return `extra points ${value}`;
+      const [col, box] = key.includes(":") ? key.split(":") : ["", key];
+      const label = this.labels.get(box) || box;
+      return `${label} ${value}${col ? ` (column ${col.replace("col", "")})` : ""}`;
+    }).join(" · ");
+  }
+
+  expectedChart(a, names) {
+    const series = a.players.map((p) => p.expected);
+    const all = series.flat();
+    const lo = Math.min(...all), hi = Math.max(...all);
+    const step = niceStep(Math.max(10, hi - lo));
+    const yMin = Math.max(0, Math.floor(lo / step) * step), yMax = Math.ceil(hi / step) * step;
+    const said = a.players.map((p) => {
+      const e = p.expected;
+      return `${p.name} from ${e[0].toFixed(1)} to ${e[e.length - 1].toFixed(1)} (lowest ${Math.min(...e).toFixed(1)}, highest ${Math.max(...e).toFixed(1)})`;
+    }).join("; ");
+    const turns = Math.max(...series.map((e) => e.length));
+    const rows = [];
+    for (let t = 0; t < turns; t += 1) {
+      rows.push(h("tr", {}, h("th", { scope: "row", text: t === 0 ? "start" : String(t) }),
+        series.map((e) => h("td", { class: "num", text: t < e.length ? e[t].toFixed(1) : "" }))));
+    }
+    return h("section", { class: "analysis-chart", aria: { labelledby: "chart-expected-title" } },
+      h("h3", { id: "chart-expected-title", text: "Expected final score" }),
+      h("p", { class: "muted small", text: "After each of the player's turns: the points on the card plus the points the expert would expect to add from there." }),
+      lineChart({
+        series, names, yMin, yMax, yStep: step, yFormat: (v) => String(Math.round(v)), xLabel: "turns played", cls: "chart-expected",
+        title: `Expected final score after each turn: ${said}.`,
+      }),
+      figures(["turn", ...names], rows));
+  }
+
+  winChart(a, names) {
+    const moments = a.win.moments;
+    const series = a.players.map((p) => moments.map((m) => 100 * m.chances[p.index]));
+    const xs = a.players.map(() => moments.map((m) => m.game_turn));
+    const said = a.players.map((p) => `${p.name} from ${percent(moments[0].chances[p.index])} to ${percent(moments[moments.length - 1].chances[p.index])}`).join("; ");
+    const rows = moments.map((m) => h("tr", {},
+      h("th", { scope: "row", text: m.player === null ? "start" : `${m.game_turn} (${names[m.player]})` }),
+      m.chances.map((c) => h("td", { class: "num", text: percent(c) }))));
+    const within = (100 / Math.sqrt(a.win.games)).toFixed(1);
+    return h("section", { class: "analysis-chart", aria: { labelledby: "chart-win-title" } },
+      h("h3", { id: "chart-win-title", text: "Chance of winning" }),
+      h("p", { class: "muted small", text: `After each turn of the game, each player's chance of finishing first if everyone plays the expert's way from there: their final totals are sampled from ${a.win.games.toLocaleString("en")} games the expert plays from their card, so each figure is within about ${within} points in 100. A shared first place counts as a win for each.` }),
+      lineChart({
+        series, xs, names, yMin: 0, yMax: 100, yStep: 25, yFormat: (v) => `${v}%`, xLabel: "turns of the game", cls: "chart-win",
+        title: `Chance of winning after each turn of the game: ${said}.`,
+      }),
+      figures(["turn", ...names], rows));
+  }
+}
+
+/** A chart's figures as a table, folded away. */
+function figures(head, rows) {
+  return h("details", { class: "chart-data" }, h("summary", { text: "The figures" }),
+    h("div", { class: "table-scroll" },
+      h("table", { class: "data-table" },
+        h("thead", {}, h("tr", {}, head.map((name, i) => h("th", { scope: "col", class: i ? "num" : null, text: name })))),
+        h("tbody", {}, rows))));
+}
