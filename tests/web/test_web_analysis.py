@@ -108,3 +108,37 @@ def test_askers_at_once_share_one_computation(store: Store) -> None:
 
     answers = asyncio.run(main())
     assert len(set(answers)) == 1 and json.loads(answers[0])["players"][0]["name"] == "Ann"
+
+
+def test_a_long_analysis_is_answered_202_then_given(store: Store,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """An analysis not ready within the wait goes on; the asker is told to come back."""
+    import contextlib
+    import threading
+    import time
+
+    from yacht.strategy import analysis
+
+    from .conftest import serve
+
+    real = analysis.analyse
+    go = threading.Event()
+
+    def slow(record: Record) -> analysis.Analysis:
+        assert go.wait(30)
+        return real(record)
+
+    monkeypatch.setattr(analysis, "analyse", slow)
+    gid = stored_game(store)
+    with contextlib.contextmanager(serve)(store, analysis_wait=0.05) as client:
+        r = client.get(f"/api/games/{gid}/analysis")
+        assert r.status_code == 202 and r.json() == {"status": "working", "retry": 2}
+        assert r.headers["retry-after"] == "2"
+        assert client.get(f"/api/games/{gid}/analysis").status_code == 202
+        go.set()
+        deadline = time.monotonic() + 30
+        while (r := client.get(f"/api/games/{gid}/analysis")).status_code == 202:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert r.status_code == 200 and r.json()["players"][0]["name"] == "Ann"
+        assert client.app.state.analyses.computed == 1  # type: ignore[attr-defined]

@@ -115,10 +115,17 @@ def test_the_analysis_of_a_finished_game(server: Server, shots: Path) -> None:
                                               or "")
             await page.unroute(ROUTE, fail)
 
-            # it works a while: the page says so until the answer comes
+            # it works a while (the server says so, then takes its time): the page says
+            # so until the answer comes
             release = asyncio.Event()
+            asked = []
 
             async def hold(route: Route) -> None:
+                asked.append(route.request.url)
+                if len(asked) == 1:
+                    await route.fulfill(status=202, content_type="application/json",
+                                        body=json.dumps({"status": "working", "retry": 1}))
+                    return
                 await release.wait()
                 await route.continue_()
 
@@ -126,9 +133,15 @@ def test_the_analysis_of_a_finished_game(server: Server, shots: Path) -> None:
             await page.click("#analysis-retry")
             await page.wait_for_selector(".analysis-status[role=status] progress")
             assert await page.get_attribute("#analysis", "aria-busy") == "true"
+            for _ in range(400):  # asked again after the 202 (within 20 s)
+                if len(asked) >= 2:
+                    break
+                await page.wait_for_timeout(50)
+            assert await page.locator(".analysis-status").count() == 1
             release.set()
             await page.wait_for_selector(".analysis-player")
             await page.unroute(ROUTE, hold)
+            assert len(asked) == 2
             assert await page.get_attribute("#analysis", "aria-busy") == "false"
             focused = await page.evaluate("document.activeElement.id")
             assert focused == "analysis-title"

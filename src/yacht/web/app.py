@@ -49,6 +49,8 @@ MAX_MESSAGE = 4096
 BURST, RATE = 40, 20.0
 #: game analyses kept in memory (each some tens of kB of JSON)
 ANALYSES_KEPT = 32
+#: how long an analysis request waits for the answer before it is told to ask again
+ANALYSIS_WAIT = 20.0
 #: refused messages after which a flooding connection is closed
 FLOOD_CLOSE = 200
 
@@ -116,9 +118,10 @@ class Analyses:
         self.running: dict[tuple[str, int], asyncio.Future[bytes]] = {}
         self.computed = 0  # analyses computed (not taken from memory): for the tests
 
-    async def get(self, game_id: str, actions: int,
-                  record: Callable[[], Awaitable[Record]]) -> bytes:
-        """The analysis of the game with ``actions`` actions; ``record`` loads it."""
+    async def get(self, game_id: str, actions: int, record: Callable[[], Awaitable[Record]],
+                  wait: float | None = None) -> bytes | None:
+        """The analysis of the game with ``actions`` actions (``record`` loads it), or None
+        when it is not ready within ``wait`` seconds (it goes on: ask again)."""
         key = (game_id, actions)
         hit = self.done.get(key)
         if hit is not None:
@@ -131,7 +134,10 @@ class Analyses:
             running.add_done_callback(lambda f: f.cancelled() or f.exception())
             self.running[key] = running
         # a browser that goes away does not stop the analysis the others wait for
-        return await asyncio.shield(running)
+        try:
+            return await asyncio.wait_for(asyncio.shield(running), wait)
+        except TimeoutError:
+            return None
 
     async def _compute(self, key: tuple[str, int],
                        record: Callable[[], Awaitable[Record]]) -> bytes:
@@ -180,10 +186,12 @@ class TokenBucket:
 
 def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float = 600.0,
              rate: float = RATE, burst: int = BURST, news: News | None = None,
-             close_store: bool = False) -> FastAPI:
+             close_store: bool = False, analysis_wait: float = ANALYSIS_WAIT) -> FastAPI:
     """The server for ``store`` (closed with the server only if ``close_store``); ``news``:
     how this process hears of the others (Redis) when there are several; ``rate`` and
-    ``burst``: the messages a connection may send a second, and at once."""
+    ``burst``: the messages a connection may send a second, and at once;
+    ``analysis_wait``: how long a request for a game's analysis waits before it is
+    answered 202 (under way: ask again)."""
     hub = Hub(store, strategy_factory=strategy_factory, news=news)
     analyses = Analyses()
 
@@ -359,7 +367,7 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
             return await hub.io_call(store.load_record, gid)
 
         try:
-            body = await analyses.get(gid, info.actions, record)
+            body = await analyses.get(gid, info.actions, record, analysis_wait)
         except AnalysisRefused as e:
             return e.response()
         except StoreError as e:
@@ -368,6 +376,10 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
             log.exception("analysis of game %s", gid)
             return JSONResponse({"error": "the analysis failed (it is logged)",
                                  "code": "server"}, status_code=500)
+        if body is None:  # a first analysis of a variant builds its tables: it goes on
+            return JSONResponse({"status": "working", "retry": 2},
+                                status_code=202,
+                                headers={"Cache-Control": "no-store", "Retry-After": "2"})
         return Response(body, media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 

@@ -73,7 +73,14 @@ export class AnalysisView {
     keepFocus();
     let data;
     try {
-      data = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/analysis`);
+      // 202 {status: "working"}: the server is at it (a variant's first analysis builds
+      // its tables); ask again a moment later
+      for (;;) {
+        data = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/analysis`);
+        if (!data || data.status !== "working") break;
+        await new Promise((done) => window.setTimeout(done, 1000 * Math.min(10, Math.max(1, Number(data.retry) || 2))));
+        if (!this.el.isConnected) return; // the page moved on
+      }
     } catch (e) {
       this.state = "failed";
       this.el.setAttribute("aria-busy", "false");
