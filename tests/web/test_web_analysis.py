@@ -96,7 +96,7 @@ def test_askers_at_once_share_one_computation(store: Store) -> None:
         await asyncio.sleep(0)
         return store.load_record(gid)
 
-    async def main() -> list[bytes]:
+    async def main() -> list[tuple[bytes, bool] | None]:
         a = Analyses()
         try:
             first = await asyncio.gather(*(a.get(gid, 99, record) for _ in range(4)))
@@ -107,7 +107,8 @@ def test_askers_at_once_share_one_computation(store: Store) -> None:
             a.close()
 
     answers = asyncio.run(main())
-    assert len(set(answers)) == 1 and json.loads(answers[0])["players"][0]["name"] == "Ann"
+    assert len(set(answers)) == 1 and answers[0] is not None and answers[0][1]
+    assert json.loads(answers[0][0])["players"][0]["name"] == "Ann"
 
 
 def test_a_long_analysis_is_answered_202_then_given(store: Store,
@@ -142,3 +143,41 @@ def test_a_long_analysis_is_answered_202_then_given(store: Store,
             time.sleep(0.05)
         assert r.status_code == 200 and r.json()["players"][0]["name"] == "Ann"
         assert client.app.state.analyses.computed == 1  # type: ignore[attr-defined]
+
+
+def test_the_chances_of_winning_may_come_after_the_rest(store: Store,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the chances of winning are worked out, an asker has the rest of the analysis
+    (win null, win_pending), then asks again for the whole."""
+    import contextlib
+    import threading
+    import time
+
+    from yacht.strategy import analysis
+
+    from .conftest import serve
+
+    real = analysis.analyse
+    go = threading.Event()
+
+    def slow_chances(record: Record, **kw: int) -> analysis.Analysis:
+        if kw.get("win_games") != 0:
+            assert go.wait(30)
+        return real(record, **kw)
+
+    monkeypatch.setattr(analysis, "analyse", slow_chances)
+    gid = stored_game(store)
+    with contextlib.contextmanager(serve)(store, quick_after=0.05) as client:
+        r = client.get(f"/api/games/{gid}/analysis")
+        assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+        part = r.json()
+        assert part["win"] is None and part["win_pending"] and part["retry"] == 2
+        assert [p["loss"] for p in part["players"]][1] == 0
+        go.set()
+        deadline = time.monotonic() + 30
+        while "win_pending" in (whole := client.get(f"/api/games/{gid}/analysis").json()):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert whole["win"]["moments"] and whole["players"] == part["players"]
+        analyses = client.app.state.analyses  # type: ignore[attr-defined]
+        assert (analyses.computed, analyses.computed_quick) == (1, 1)

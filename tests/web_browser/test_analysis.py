@@ -117,7 +117,7 @@ def test_the_analysis_of_a_finished_game(server: Server, shots: Path) -> None:
 
             # it works a while (the server says so, then takes its time): the page says
             # so until the answer comes
-            release = asyncio.Event()
+            release, chances = asyncio.Event(), asyncio.Event()
             asked = []
 
             async def hold(route: Route) -> None:
@@ -127,6 +127,12 @@ def test_the_analysis_of_a_finished_game(server: Server, shots: Path) -> None:
                                         body=json.dumps({"status": "working", "retry": 1}))
                     return
                 await release.wait()
+                if len(asked) == 2:  # all but the chances of winning, still worked out
+                    await route.fulfill(status=200, content_type="application/json",
+                                        body=json.dumps({**analysis, "win": None,
+                                                         "win_pending": True, "retry": 1}))
+                    return
+                await chances.wait()
                 await route.continue_()
 
             await page.route(ROUTE, hold)
@@ -140,8 +146,16 @@ def test_the_analysis_of_a_finished_game(server: Server, shots: Path) -> None:
             assert await page.locator(".analysis-status").count() == 1
             release.set()
             await page.wait_for_selector(".analysis-player")
+            # the rest is shown, the chances of winning come a moment later
+            await page.wait_for_selector(".chart-expected")
+            pending = page.locator(".analysis-chart:has(#chart-win-title) [role=status]")
+            assert "Working out" in (await pending.text_content() or "")
+            await page.locator(".analysis-charts").screenshot(
+                path=str(shots / "analysis-pending.png"))
+            chances.set()
+            await page.wait_for_selector(".chart-win")
             await page.unroute(ROUTE, hold)
-            assert len(asked) == 2
+            assert len(asked) == 3
             assert await page.get_attribute("#analysis", "aria-busy") == "false"
             focused = await page.evaluate("document.activeElement.id")
             assert focused == "analysis-title"

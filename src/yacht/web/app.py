@@ -51,6 +51,8 @@ BURST, RATE = 40, 20.0
 ANALYSES_KEPT = 32
 #: how long an analysis request waits for the answer before it is told to ask again
 ANALYSIS_WAIT = 20.0
+#: ... and for the chances of winning before it is answered without them
+QUICK_AFTER = 3.0
 #: refused messages after which a flooding connection is closed
 FLOOD_CLOSE = 200
 
@@ -109,43 +111,91 @@ class Analyses:
     ``yacht analyse --json``. Each is computed once, in a pool of its own (the first of
     a variant builds its tables, which may take minutes: neither the event loop nor the
     tables' computer players wait for it), and kept by game id and number of actions;
-    requests for a game whose analysis is under way wait for that one."""
+    requests for a game whose analysis is under way wait for that one.
+
+    The chances of winning (2 or more players) are most of the work: thousands of games
+    simulated per player and turn, a minute or two for the 10-dice games. While they
+    are worked out, an asker may have the rest of the analysis (``quick``: computed
+    apart, in a pool of one thread, in about a second)."""
 
     def __init__(self, kept: int = ANALYSES_KEPT, workers: int = 2) -> None:
         self.kept = kept
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="yacht-analysis")
-        self.done: OrderedDict[tuple[str, int], bytes] = OrderedDict()
-        self.running: dict[tuple[str, int], asyncio.Future[bytes]] = {}
-        self.computed = 0  # analyses computed (not taken from memory): for the tests
+        self.quick_pool = ThreadPoolExecutor(1, thread_name_prefix="yacht-analysis-quick")
+        # key: (game id, number of actions, with the chances of winning)
+        self.done: OrderedDict[tuple[str, int, bool], bytes] = OrderedDict()
+        self.running: dict[tuple[str, int, bool], asyncio.Future[bytes]] = {}
+        self.computed = 0  # whole analyses computed (not taken from memory): for the tests
+        self.computed_quick = 0
 
     async def get(self, game_id: str, actions: int, record: Callable[[], Awaitable[Record]],
-                  wait: float | None = None) -> bytes | None:
-        """The analysis of the game with ``actions`` actions (``record`` loads it), or None
-        when it is not ready within ``wait`` seconds (it goes on: ask again)."""
-        key = (game_id, actions)
+                  wait: float | None = None,
+                  quick_after: float | None = None) -> tuple[bytes, bool] | None:
+        """The analysis of the game with ``actions`` actions (``record`` loads it) and
+        whether it is whole; None when nothing is ready within ``wait`` seconds (it goes
+        on: ask again). With ``quick_after``: when the whole analysis is not ready after
+        that many seconds, the analysis without the chances of winning, once ready."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        whole = (game_id, actions, True)
+        hit = self._hit(whole)
+        if hit is not None:
+            return hit, True
+        first = wait if quick_after is None else \
+            quick_after if wait is None else min(wait, quick_after)
+        body = await self._wait(self._start(whole, record), first)
+        if body is not None:
+            return body, True
+        if quick_after is None:
+            return None
+        quick = (game_id, actions, False)
+        body = self._hit(quick)
+        if body is None:
+            left = None if wait is None else max(0.0, wait - (loop.time() - began))
+            body = await self._wait(self._start(quick, record), left)
+        if body is None:
+            return None
+        # the whole one may have come meanwhile
+        hit = self._hit(whole)
+        return (hit, True) if hit is not None else (body, False)
+
+    def _hit(self, key: tuple[str, int, bool]) -> bytes | None:
         hit = self.done.get(key)
         if hit is not None:
             self.done.move_to_end(key)
-            return hit
+        return hit
+
+    def _start(self, key: tuple[str, int, bool],
+               record: Callable[[], Awaitable[Record]]) -> asyncio.Future[bytes]:
         running = self.running.get(key)
         if running is None:
             running = asyncio.ensure_future(self._compute(key, record))
             # its failure is seen even when every asker has gone
             running.add_done_callback(lambda f: f.cancelled() or f.exception())
             self.running[key] = running
+        return running
+
+    @staticmethod
+    async def _wait(task: asyncio.Future[bytes], seconds: float | None) -> bytes | None:
         # a browser that goes away does not stop the analysis the others wait for
         try:
-            return await asyncio.wait_for(asyncio.shield(running), wait)
+            return await asyncio.wait_for(asyncio.shield(task), seconds)
         except TimeoutError:
             return None
 
-    async def _compute(self, key: tuple[str, int],
+    async def _compute(self, key: tuple[str, int, bool],
                        record: Callable[[], Awaitable[Record]]) -> bytes:
+        whole = key[2]
         try:
             rec = await record()
             loop = asyncio.get_running_loop()
-            out = await loop.run_in_executor(self.pool, _analysis_json, rec)
-            self.computed += 1
+            out = await loop.run_in_executor(self.pool if whole else self.quick_pool,
+                                             _analysis_json, rec, whole)
+            if whole:
+                self.computed += 1
+                self.done.pop((key[0], key[1], False), None)
+            else:
+                self.computed_quick += 1
             self.done[key] = out
             while len(self.done) > self.kept:
                 self.done.popitem(last=False)
@@ -155,17 +205,24 @@ class Analyses:
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.quick_pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _analysis_json(record: Record) -> bytes:
-    """The analysis of ``record`` as JSON (in a worker thread)."""
+def _analysis_json(record: Record, whole: bool = True) -> bytes:
+    """The analysis of ``record`` as JSON (in a worker thread); not ``whole``: without the
+    chances of winning (``win`` null, ``win_pending`` true when there are 2+ players)."""
     from yacht.strategy.analysis import analyse
 
     try:
-        return orjson.dumps(analyse(record).to_json())
+        if whole:
+            return orjson.dumps(analyse(record).to_json())
+        out = analyse(record, win_games=0).to_json()
     except (ValueError, UnknownVariant) as e:  # RecordError, UnsupportedRuleset, options
         raise AnalysisRefused(409, "not_analysable",
                               f"this game cannot be analysed: {e}") from None
+    if len(out["players"]) >= 2:
+        out.update(win_pending=True, retry=2)
+    return orjson.dumps(out)
 
 
 class TokenBucket:
@@ -186,12 +243,14 @@ class TokenBucket:
 
 def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float = 600.0,
              rate: float = RATE, burst: int = BURST, news: News | None = None,
-             close_store: bool = False, analysis_wait: float = ANALYSIS_WAIT) -> FastAPI:
+             close_store: bool = False, analysis_wait: float = ANALYSIS_WAIT,
+             quick_after: float = QUICK_AFTER) -> FastAPI:
     """The server for ``store`` (closed with the server only if ``close_store``); ``news``:
     how this process hears of the others (Redis) when there are several; ``rate`` and
     ``burst``: the messages a connection may send a second, and at once;
     ``analysis_wait``: how long a request for a game's analysis waits before it is
-    answered 202 (under way: ask again)."""
+    answered 202 (under way: ask again); ``quick_after``: how long it waits for the
+    chances of winning before it takes the analysis without them (ask again for them)."""
     hub = Hub(store, strategy_factory=strategy_factory, news=news)
     analyses = Analyses()
 
@@ -367,7 +426,8 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
             return await hub.io_call(store.load_record, gid)
 
         try:
-            body = await analyses.get(gid, info.actions, record, analysis_wait)
+            found = await analyses.get(gid, info.actions, record, analysis_wait,
+                                       quick_after if len(info.players) >= 2 else None)
         except AnalysisRefused as e:
             return e.response()
         except StoreError as e:
@@ -376,12 +436,13 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
             log.exception("analysis of game %s", gid)
             return JSONResponse({"error": "the analysis failed (it is logged)",
                                  "code": "server"}, status_code=500)
-        if body is None:  # a first analysis of a variant builds its tables: it goes on
+        if found is None:  # a first analysis of a variant builds its tables: it goes on
             return JSONResponse({"status": "working", "retry": 2},
                                 status_code=202,
                                 headers={"Cache-Control": "no-store", "Retry-After": "2"})
+        body, whole = found
         return Response(body, media_type="application/json",
-                        headers={"Cache-Control": "no-cache"})
+                        headers={"Cache-Control": "no-cache" if whole else "no-store"})
 
     @app.get("/api/tables", summary="Tables to join or watch, most recent first")
     async def tables() -> Any:

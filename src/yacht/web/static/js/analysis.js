@@ -6,6 +6,7 @@
 
 import { h, fill, plural } from "./dom.js";
 import { getJSON } from "./api.js";
+import { announce } from "./ui.js";
 import { dieSvg } from "./dice.js";
 import { lineChart, niceStep } from "./chart.js";
 
@@ -76,9 +77,9 @@ export class AnalysisView {
       // 202 {status: "working"}: the server is at it (a variant's first analysis builds
       // its tables); ask again a moment later
       for (;;) {
-        data = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/analysis`);
+        data = await getJSON(this.url);
         if (!data || data.status !== "working") break;
-        await new Promise((done) => window.setTimeout(done, 1000 * Math.min(10, Math.max(1, Number(data.retry) || 2))));
+        await pause(data.retry);
         if (!this.el.isConnected) return; // the page moved on
       }
     } catch (e) {
@@ -95,6 +96,44 @@ export class AnalysisView {
     fill(this.content, this.render(data));
     keepFocus();
     keepTop();
+    if (data.win_pending) this.awaitChances(data.retry);
+  }
+
+  get url() {
+    return `/api/games/${encodeURIComponent(this.gameId)}/analysis`;
+  }
+
+  /** The rest is shown; the chances of winning come when the server has them. */
+  async awaitChances(retry) {
+    let data;
+    try {
+      do {
+        await pause(retry);
+        if (!this.el.isConnected) return;
+        data = await getJSON(this.url);
+        retry = data.retry;
+      } while (data.status === "working" || data.win_pending);
+    } catch (e) {
+      const retryBtn = h("button", { type: "button", class: "btn btn-small", id: "chances-retry", onclick: () => {
+        fill(this.winBox, this.winPending());
+        this.awaitChances(1);
+      } }, "Try again");
+      fill(this.winBox, h("h3", { id: "chart-win-title", text: "Chance of winning" }),
+        h("div", { class: "analysis-error", role: "alert" }, h("p", { text: `The chances of winning could not be worked out: ${e.message}` }), retryBtn));
+      return;
+    }
+    this.data = data;
+    const names = data.players.map((p) => p.name);
+    const had = this.winBox.contains(document.activeElement);
+    const chart = data.win && data.win.moments.length > 1 ? this.winChart(data, names) : h("section", {});
+    this.winBox.replaceWith(chart);
+    this.winBox = chart;
+    announce("The chances of winning are in: the chart and its figures are after the expected scores.");
+    const heading = chart.querySelector("h3");
+    if (had && heading) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus({ preventScroll: true });
+    }
   }
 
   render(a) {
@@ -108,7 +147,7 @@ export class AnalysisView {
       h("dl", { class: "analysis-terms" }, TERMS.map(([term, what]) => [h("dt", { text: term }), h("dd", { text: what })])),
       h("div", { class: "analysis-charts" },
         this.expectedChart(a, names),
-        a.win && a.win.moments.length > 1 ? this.winChart(a, names) : null),
+        this.chancesBox(a, names)),
     ];
   }
 
@@ -185,6 +224,22 @@ export class AnalysisView {
       figures(["turn", ...names], rows));
   }
 
+  chancesBox(a, names) {
+    if (a.win_pending) {
+      this.winBox = h("section", { class: "analysis-chart", aria: { labelledby: "chart-win-title" } }, this.winPending());
+    } else {
+      this.winBox = a.win && a.win.moments.length > 1 ? this.winChart(a, names) : null;
+    }
+    return this.winBox;
+  }
+
+  winPending() {
+    return [h("h3", { id: "chart-win-title", text: "Chance of winning" }),
+      h("div", { class: "analysis-status", role: "status" },
+        h("p", { text: "Working out each player's chance of winning after every turn: thousands of games are played from each position…" }),
+        h("progress", { aria: { label: "Working out the chances of winning" } }))];
+  }
+
   winChart(a, names) {
     const moments = a.win.moments;
     const series = a.players.map((p) => moments.map((m) => 100 * m.chances[p.index]));
@@ -204,6 +259,9 @@ export class AnalysisView {
       figures(["turn", ...names], rows));
   }
 }
+
+/** Wait `seconds` (1-10; 2 when not said), as the server asked. */
+const pause = (seconds) => new Promise((done) => window.setTimeout(done, 1000 * Math.min(10, Math.max(1, Number(seconds) || 2))));
 
 /** A chart's figures as a table, folded away. */
 function figures(head, rows) {
