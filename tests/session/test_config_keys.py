@@ -33,6 +33,17 @@ def test_config_round_trip_in_the_overridden_folder(config_dir: Path) -> None:
     assert load_config() == cfg
 
 
+def test_the_flow_options_are_remembered(config_dir: Path) -> None:
+    cfg = Config()
+    assert cfg.next_player_pause and not cfg.auto_roll  # Ancient Yacht's pause by default
+    cfg.next_player_pause, cfg.auto_roll = False, True
+    assert save_config(cfg) is None
+    again = load_config()
+    assert not again.next_player_pause and again.auto_roll
+    config_path().write_text('{"auto_roll": "yes", "next_player_pause": 0}')
+    assert load_config() == Config()  # not booleans: the defaults
+
+
 @pytest.mark.parametrize("text", ["not json", "[]", '{"players": 5, "speed": "warp"}',
                                   '{"players": [{"name": ""}], "sound": "loud"}'])
 def test_a_damaged_config_gives_the_defaults(config_dir: Path, text: str) -> None:

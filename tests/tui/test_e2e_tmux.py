@@ -51,9 +51,13 @@ def test_a_whole_game_in_tmux(tmp_path: Path) -> None:
                 wait_for(session, "Ann: press r or Enter")
         screen = wait_for(session, "Game over")
         tmux("send-keys", "-t", session, "Enter")
-        screen = wait_for(session, "Top ten")
-        assert "Ann scored" in screen and "of a possible 244" in screen
+        screen = wait_for(session, "Top ten (t)")
+        assert "Ann scored" in screen and "possible" in screen and "244" in screen
+        tmux("send-keys", "-t", session, "t")  # the top ten: a page of its own
+        screen = wait_for(session, "a new entry")
         assert "1*" in screen  # the new entry, highlighted
+        tmux("send-keys", "-t", session, "Escape")
+        wait_for(session, "Play again")
         tmux("send-keys", "-t", session, "q")
         end = time.monotonic() + 15
         while not rc.exists() and time.monotonic() < end:

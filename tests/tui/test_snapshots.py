@@ -62,23 +62,36 @@ def test_table_mid_turn(snap_compare: Any, store: Any, size: tuple[int, int]) ->
 
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await pilot.press("r", "v", "r", "1", "3")  # Ann: Chance; Bob rolls, picks two dice
+        # Ann: Chance; the Next player pause; Bob rolls, picks two dice
+        await pilot.press("r", "v", "enter", "r", "1", "3")
         await settle(pilot)
 
     assert snap_compare(build(store, launch, seed=5), terminal_size=size, run_before=before)
 
 
+#: the players of the small-screen snapshots: people and computers, long names too
+PLAYERS = {1: ["Ann"], 4: ["Ann", "Bob", "Cyd", "Expert=expert"],
+           8: ["Ann", "Bob", "Cyd", "Dan", "Intermediate=intermediate", "Expert=expert", "Eve",
+               "Beginner=beginner"]}
+#: a 5-dice game and a 10-dice two-column game
+GAMES = ["yahtzee", "ancient-yacht-10-double"]
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_table_two_columns_ten_dice(snap_compare: Any, store: Any,
-                                    size: tuple[int, int]) -> None:
-    launch = Launch(variant="ancient-yacht-10-double", players=[PlayerSpec("Ann")])
+@pytest.mark.parametrize("count", sorted(PLAYERS), ids=lambda n: f"{n}p")
+@pytest.mark.parametrize("variant", GAMES)
+def test_table_at_each_size(snap_compare: Any, store: Any, size: tuple[int, int],
+                            count: int, variant: str) -> None:
+    """Every card, the totals and whose turn it is, on a small and a big terminal."""
+    players = [PlayerSpec(*n.split("=")) for n in PLAYERS[count]]
+    launch = Launch(variant=variant, players=players)
 
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await pilot.press("r", "2", "0")
+        await pilot.press("r", "1")  # Ann's first roll, a die chosen: the previews show
         await settle(pilot)
 
-    assert snap_compare(build(store, launch, seed=2), terminal_size=size, run_before=before)
+    assert snap_compare(build(store, launch, seed=4), terminal_size=size, run_before=before)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -107,3 +120,54 @@ def test_help_screen(snap_compare: Any, store: Any) -> None:
         await settle(pilot)
 
     assert snap_compare(build(store, launch), terminal_size=(80, 24), run_before=before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_end_of_eight_players(snap_compare: Any, store: Any, size: tuple[int, int]) -> None:
+    """The winner, every total and every comment; the top ten on its own page."""
+    players = [PlayerSpec(*n.split("=")) for n in PLAYERS[8]]
+    launch = Launch(variant="yahtzee", players=players)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        play_to_the_end(game(pilot))
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    assert snap_compare(build(store, launch, seed=6), terminal_size=size, run_before=before)
+
+
+def test_top_ten_page(snap_compare: Any, store: Any) -> None:
+    launch = Launch(variant="tommys-crag", players=[PlayerSpec("Ann")])
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        fast_forward(game(pilot), leave=0)
+        game(pilot).go_on()
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+
+    assert snap_compare(build(store, launch, seed=3), terminal_size=(80, 24),
+                        run_before=before)
+
+
+def play_to_the_end(screen: Any) -> None:
+    """People score their first open box, computers play (at once: speed instant)."""
+    from yacht.engine import Roll, Score
+    from yacht.session.commands import GoOn
+    from yacht.session.table import LOCAL
+
+    table = screen.table
+    while not table.view().over:
+        view = table.view()
+        if view.pause is not None:
+            table.act(LOCAL, GoOn())
+        elif view.computer_turn:
+            table.run_due()
+        else:
+            table.act(LOCAL, Roll())
+            first = table.view().state.placements()[0]
+            table.act(LOCAL, Score(first.category, first.column))
+    screen.refresh_all()

@@ -14,11 +14,13 @@ from itertools import combinations_with_replacement
 
 from yacht.rules import Ruleset, counts_of
 
-__all__ = ["best_card", "best_possible", "score_comment"]
+__all__ = ["best_boxes", "best_card", "best_possible", "score_comment"]
 
 
 @lru_cache(maxsize=32)
-def _best_boxes(rs: Ruleset) -> dict[str, int]:
+def best_boxes(rs: Ruleset) -> dict[str, int]:
+    """Category id -> the most its scorer gives for any dice (a shared copy: do not change
+    it)."""
     best = {c.id: 0 for c in rs.categories}
     for dice in combinations_with_replacement(range(1, rs.faces + 1), rs.dice):
         counts = counts_of(dice, rs.faces)
@@ -38,7 +40,7 @@ def best_card(rs: Ruleset) -> int:
     >>> best_card(get("ancient-yacht")), best_card(get("yahtzee"))
     (288, 375)
     """
-    column = sum(_best_boxes(rs).values()) + (rs.upper_bonus.amount if rs.upper_bonus else 0)
+    column = sum(best_boxes(rs).values()) + (rs.upper_bonus.amount if rs.upper_bonus else 0)
     return sum(column * m for m in rs.columns)
 
 
@@ -54,7 +56,7 @@ def best_possible(rs: Ruleset) -> int | None:
     (375, None)
     """
     total = best_card(rs)
-    best = _best_boxes(rs)
+    best = best_boxes(rs)
     for rule in rs.special:
         extra = rule.best_extra(rs, best)
         if extra is None:

@@ -74,6 +74,10 @@ class Config:
     demo: bool = False
     speed: str = "normal"
     sound: bool = True
+    #: the Next player pause between two people sharing the screen (Ancient Yacht's)
+    next_player_pause: bool = True
+    #: each turn starts with a roll by itself (Windows Yacht's and Yatsee's way)
+    auto_roll: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -102,8 +106,9 @@ class Config:
             c.demo = obj["demo"]
         if obj.get("speed") in SPEEDS:
             c.speed = obj["speed"]
-        if isinstance(obj.get("sound"), bool):
-            c.sound = obj["sound"]
+        for flag in ("sound", "next_player_pause", "auto_roll"):
+            if isinstance(obj.get(flag), bool):
+                setattr(c, flag, obj[flag])
         return c
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from yacht.session import (
     Config,
@@ -181,7 +182,9 @@ class YachtApp(App[int]):
             rs = get(variant, options)
             table = Table.new(rs, players_from_specs(players), store=self.store,
                               rng=self.new_rng(), strategy_factory=self.strategy_factory,
-                              meta={"source": "tui"}, speed=self.config.speed)
+                              meta={"source": "tui"}, speed=self.config.speed,
+                              pause_between_people=self.pause_between(players),
+                              auto_roll=self.config.auto_roll)
         except (UnknownVariant, OptionError, SessionError) as e:
             self.notify(str(e), severity="error", markup=False)
             return False
@@ -190,6 +193,12 @@ class YachtApp(App[int]):
         self.last_start = (variant, dict(options), list(players))
         self.show_game(table)
         return True
+
+    def pause_between(self, players: list[PlayerSpec]) -> bool:
+        """The Next player pause between people, when two or more share the screen (the
+        setup's choice, on by default)."""
+        people = sum(1 for p in players if not p.is_computer)
+        return self.config.next_player_pause and people >= 2
 
     def play_again(self) -> None:
         start = getattr(self, "last_start", None)
@@ -207,6 +216,10 @@ class YachtApp(App[int]):
         except SessionError as e:
             self.notify(str(e), severity="error", markup=False)
             return False
+        # (the store keeps the game, not how this screen goes from turn to turn)
+        table.pause_between_people = self.pause_between(
+            [PlayerSpec.of(p) for p in table.players])
+        table.auto_roll = self.config.auto_roll
         rs = table.ruleset
         self.last_start = (rs.id, dict(rs.option_values),
                            [PlayerSpec.of(p) for p in table.players])
@@ -228,6 +241,15 @@ class YachtApp(App[int]):
         problem = save_config(config)
         if problem:
             self.notify(problem, severity="warning", markup=False)
+
+    def notify(self, message: str, *, title: str = "",
+               severity: SeverityLevel = "information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """One message at a time: a new one replaces the last (a fast typist's refusals,
+        a key pressed again and again, do not pile up over the card)."""
+        self.clear_notifications()
+        super().notify(message, title=title, severity=severity, timeout=timeout,
+                       markup=markup)
 
     # --- sound ------------------------------------------------------------------
     def sound(self) -> None:

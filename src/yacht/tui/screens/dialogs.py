@@ -68,6 +68,12 @@ class TextDialog(ModalScreen[None]):
         Binding("escape", "close", "Close"),
         Binding("enter", "close", "Close", show=False),
         Binding("q", "close", "Close", show=False),
+        Binding("up", "scroll(-1)", "Up", show=False),
+        Binding("down", "scroll(1)", "Down", show=False),
+        Binding("pageup", "scroll(-10)", "Page up", show=False),
+        Binding("pagedown", "scroll(10)", "Page down", show=False),
+        Binding("home", "scroll(-10000)", "Top", show=False),
+        Binding("end", "scroll(10000)", "End", show=False),
     ]
 
     def __init__(self, title: str, text: str, **kw: str) -> None:
@@ -84,7 +90,13 @@ class TextDialog(ModalScreen[None]):
                 yield Button("Close (Esc)", id="close", variant="primary", compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()
+        # the text scrolls by the keys above; the one Tab stop is the Close button
+        self.query_one(VerticalScroll).can_focus = False
+        self.query_one("#close", Button).focus()
+
+    def action_scroll(self, lines: int) -> None:
+        scroll = self.query_one(VerticalScroll)
+        scroll.scroll_to(y=max(0, scroll.scroll_y + lines), animate=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -1,26 +1,59 @@
-"""The end of a game: the winner, the final cards, the top ten, a comment on the score."""
+"""The end of a game: the winner, every player's total, a comment on the score, the final
+cards; the top ten on a page of its own (t)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Label, Static
+from textual.widgets import Button, Label, Static
 
 from yacht.session import Session, score_comment
 from yacht.session.present import TERMINAL, result_text
 from yacht.session.table import LOCAL, Table
 
-from ..widgets import KeyBar, ScoreCard
+from ..widgets import KeyBar, ScoreCard, Standings
+from ..widgets.card import CardStyle, card_width
 
 if TYPE_CHECKING:
     from ..app import YachtApp
 
-__all__ = ["EndScreen"]
+__all__ = ["EndScreen", "end_layout"]
+
+#: the left side (the result, the players, the buttons, the comments): at least, at most
+LEFT_MIN, LEFT_MAX = 30, 46
+
+
+def end_layout(snap: Mapping[str, Any], width: int, height: int,
+               first: tuple[int, ...] = ()) -> tuple[int, CardStyle]:
+    """The left side's width and the final card's style for a terminal of ``width`` x
+    ``height``: every card if it fits beside the results, else as many as fit,
+    ``first`` (the winners, the people) first."""
+    room_h = height - 2
+
+    def need(style: CardStyle) -> int:
+        w, h = card_width(snap, style, preview=False, marker=False)
+        return w + (1 if h > room_h else 0)
+
+    for style in (CardStyle(), CardStyle(compact=True), CardStyle(compact=True, short=True),
+                  CardStyle(compact=True, numbers=True),
+                  CardStyle(compact=True, numbers=True, short=True)):
+        if need(style) <= width - LEFT_MIN:
+            return min(LEFT_MAX, width - need(style)), style
+    n = len(snap["players"])
+    order = list(dict.fromkeys([*first, *range(n)]))
+    for k in range(n - 1, 0, -1):
+        players = tuple(sorted(order[:k]))
+        for numbers in (False, True):
+            style = CardStyle(compact=True, numbers=numbers, short=True, players=players)
+            if need(style) <= width - LEFT_MIN:
+                return LEFT_MIN, style
+    return LEFT_MIN, CardStyle(compact=True, numbers=True, short=True, players=(order[0],))
 
 
 class EndScreen(Screen[None]):
@@ -32,7 +65,12 @@ class EndScreen(Screen[None]):
     BINDINGS = [
         Binding("p", "again", "Play again"),
         Binding("n", "new", "New game"),
+        Binding("t", "top_ten", "Top ten"),
         Binding("escape", "new", "Setup", show=False),
+        Binding("less_than_sign", "look(-1)", "Previous card", show=False),
+        Binding("greater_than_sign", "look(1)", "Next card", show=False),
+        Binding("pageup", "page(-1)", "Scroll up", show=False),
+        Binding("pagedown", "page(1)", "Scroll down", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -40,7 +78,13 @@ class EndScreen(Screen[None]):
         super().__init__()
         self.table = table
         self.view = table.view()
+        self.snap = table.snapshot(LOCAL, TERMINAL)
         self.new_entries: list[Any] = list(self.view.new_entries)
+        st = self.view.state
+        people = [i for i, p in enumerate(st.players) if not p.is_computer]
+        self.first = tuple(dict.fromkeys([*st.winners(), *people]))
+        self.looking: int | None = None
+        self.shown_at = float("inf")
 
     @property
     def session(self) -> Session:
@@ -58,49 +102,65 @@ class EndScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         view = self.view
         st = view.state
-        yield Static(f" {view.ruleset.name} - game over", id="title")
-        with VerticalScroll(id="end"):
-            yield Label(result_text(st), id="result", markup=False)  # names as typed
-            people = [i for i, p in enumerate(st.players) if not p.is_computer]
-            judged = people or st.winners()[:1]
-            for i in judged:
-                who = f"{st.players[i].name}: " if len(st.players) > 1 else ""
-                yield Static(who + score_comment(view.ruleset, st.returns()[i]),
-                             classes="comment", markup=False)
-            with Horizontal(classes="row buttons"):
-                yield Button("Play again (p)", id="again", variant="primary", compact=True)
-                yield Button("New game (n)", id="new", compact=True)
-                yield Button("Quit (q)", id="quit", variant="error", compact=True)
-            with Horizontal(id="end-body"):
-                yield ScoreCard(id="final-card")
-                with Vertical(id="topten-box"):
-                    yield Label("Top ten" + (" (assisted)" if view.assisted else ""),
-                                classes="section")
-                    yield DataTable(id="topten", cursor_type="none", zebra_stripes=True)
+        yield Static(f" {view.ruleset.name} - game over", id="title", markup=False)
+        with Horizontal(id="end-body"):
+            with VerticalScroll(id="end-left") as left:
+                left.can_focus = False  # the buttons take the focus; no Tab stop unseen
+                yield Label(result_text(st), id="result", markup=False)  # names as typed
+                if len(st.players) > 1:
+                    yield Standings(id="end-players")
+                with Vertical(classes="end-buttons"):
+                    yield Button("Play again (p)", id="again", variant="primary",
+                                 compact=True)
+                    yield Button("New game (n)", id="new", compact=True)
+                    yield Button("Top ten (t)", id="topten-button", compact=True)
+                    yield Button("Quit (q)", id="quit", variant="error", compact=True)
+                people = [i for i, p in enumerate(st.players) if not p.is_computer]
+                judged = people or st.winners()[:1]
+                for i in judged:
+                    who = f"{st.players[i].name}: " if len(st.players) > 1 else ""
+                    yield Static(who + score_comment(view.ruleset, st.returns()[i]),
+                                 classes="comment", markup=False)
+                if self.new_entries:
+                    yield Static("A new entry in the top ten: t shows it.", classes="comment",
+                                 id="new-entry", markup=False)
+            card = ScoreCard(id="final-card")
+            card.can_focus = False  # a card to read: nothing to choose on it
+            yield card
         yield KeyBar()
 
+    def on_key(self, event: events.Key) -> None:
+        if event.time < self.shown_at:
+            # typed before the results were on the screen (an Enter too many to see
+            # them): not Play again
+            event.stop()
+            event.prevent_default()
+
     def on_mount(self) -> None:
+        from textual._time import get_time
+
+        self.shown_at = get_time()  # (the key events' clock)
         if self.view.warning:
             self.notify(self.view.warning, severity="warning", markup=False)
-        card = self.query_one("#final-card", ScoreCard)
-        card.show(self.table.snapshot(LOCAL, TERMINAL), preview=False, marker=False)
-        card.show_cursor = False
-        table: DataTable[Text] = self.query_one("#topten", DataTable)
-        table.add_columns("#", "Name", "Score", "Date")
-        fresh = {(e.game_id, e.name, e.score, e.rank) for e in self.new_entries}
-        entries = self.table.top_ten()
-        for e in entries:
-            new = (e.game_id, e.name, e.score, e.rank) in fresh
-            style = "bold reverse" if new else ""
-            mark = "*" if new else " "
-            table.add_row(Text(f"{e.rank}{mark}", style=style), Text(e.name, style=style),
-                          Text(str(e.score), style=style, justify="right"),
-                          Text(e.date.astimezone().strftime("%Y-%m-%d"), style=style))
-        if not entries:
-            table.add_row(Text(""), Text("(no scores yet)"), Text(""), Text(""))
-        if self.new_entries:
-            self.query_one("#topten-box").border_title = "* new"
+        self.draw()
         self.query_one("#again", Button).focus(scroll_visible=False)
+
+    def draw(self) -> None:
+        width, height = self.app.size
+        first = self.first if self.looking is None else (self.looking, *self.first)
+        left, style = end_layout(self.snap, width, height, first)
+        self.query_one("#end-left").styles.width = left
+        card = self.query_one("#final-card", ScoreCard)
+        card.show(self.snap, preview=False, marker=False, style=style)
+        card.show_cursor = False
+        players = self.query("#end-players").results(Standings)
+        standings = next(players, None)
+        if standings is not None:
+            hidden = card.shown if len(card.shown) < len(self.snap["players"]) else None
+            standings.show(self.snap, hidden)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.draw)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -108,8 +168,42 @@ class EndScreen(Screen[None]):
             self.action_again()
         elif event.button.id == "new":
             self.action_new()
+        elif event.button.id == "topten-button":
+            self.action_top_ten()
         else:
             self.app.exit(0)
+
+    def action_look(self, step: int) -> None:
+        card = self.query_one("#final-card", ScoreCard)
+        n = len(self.snap["players"])
+        if len(card.shown) >= n:
+            self.notify("Every card is on the screen", timeout=2)
+            return
+        start = self.looking if self.looking is not None else self.first[0]
+        self.looking = (start + step) % n
+        self.draw()
+
+    def action_page(self, step: int) -> None:
+        left = self.query_one("#end-left", VerticalScroll)
+        if step > 0:
+            left.scroll_page_down()
+        else:
+            left.scroll_page_up()
+
+    def action_top_ten(self) -> None:
+        from .topten import TopTenScreen
+
+        view = self.view
+        fetch = self.table_top if self.session.store is not None else None
+        self.app.push_screen(TopTenScreen(view.ruleset.name, fetch, view.assisted,
+                                          self.new_entries))
+
+    def table_top(self, assisted: bool) -> list[Any]:
+        """The top ten this game went to (``assisted`` as the game was), or the other."""
+        if assisted == self.view.assisted:
+            return self.table.top_ten()
+        store: Any = self.session.store
+        return list(store.top_ten(self.view.ruleset, assisted))
 
     def action_again(self) -> None:
         self.yacht_app.play_again()

@@ -1,7 +1,14 @@
-"""The table: dice, every player's card, the roll button and a help bar that says what to do."""
+"""The table: dice, every player's card, the roll button and a help bar that says what to do.
+
+The screen fits the card to the terminal (see :meth:`GameScreen.choose_layout`): big
+dice when there is room, a tighter card and small dice when there is not, and at
+last the cards of only some players (the one on turn first) with every player in
+the players' list beside it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -11,21 +18,23 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Static
+from textual.widgets import Button, DataTable, ProgressBar, Static
 
 from yacht.engine import Roll, TakeBack
 from yacht.session import SPEEDS, HintUnavailable, Session, category_keys, key_for
 from yacht.session.commands import Command, GoOn, ScoreBox, Select, Toggle
+from yacht.session.keys import COMMAND_KEYS, letter_notes
 from yacht.session.present import TERMINAL, help_line
 from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadDriver
 
-from ..widgets import DiceRow, KeyBar, ScoreCard
+from ..widgets import DiceRow, KeyBar, ScoreCard, Standings
+from ..widgets.card import CardStyle, card_width
 from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 
 if TYPE_CHECKING:
     from ..app import YachtApp
 
-__all__ = ["GameScreen", "KEYS_HELP"]
+__all__ = ["GameScreen", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout"]
 
 KEYS_HELP = """Keys
   Tab / Shift+Tab   move between the dice, the Roll button and the scorecard
@@ -33,13 +42,30 @@ KEYS_HELP = """Keys
   Space             choose a die for the re-roll (on the dice)
   Enter             roll (on the dice or the button), score (on a box)
   1-9, 0            choose dice 1-10       a  all dice   s  all singlets   n  none
+                    (0 is none too when there is no tenth die)
   r                 roll (or go on to the next player)
   letters           score the box with that letter (shown on the card);
                     Shift+letter scores its second column in two-column games
+  < / >             look at the card of the previous / next player, when the
+                    screen is too small to show every card
   o  Oops menu      h  hint (the game is then marked assisted)
-  b  bell on/off    + / -  computer speed    ?  or F1  this help
-  Esc  back to the setup (asks first)     q  quit (asks first; the game is saved)
+  b  bell on/off    + / -  computer speed    ?, F1 or F5  this help
+  F2  demo: the computer plays every seat (again: the people play)
+  Esc  back to the setup (asks first)     q or F7  quit (asks first; the game is saved)
 Mouse: click a die to choose it, click Roll, click a box on your card to score it.
+"""
+
+#: the old programs' keys: the ones that work here, and where ours kept its meaning
+OLD_KEYS_HELP = """Keys of the old programs
+  Tommy's F2 (demo), F5 (these instructions), F7 (quit), his A (all), N and 0 (none)
+  and S (singlets) work as his did; Windows Yacht's Tab, arrows, Space and Enter too.
+  Where an old key means something else here, ours stays: Tommy's F1 (sound) is this
+  help here (b is the bell); his up and down arrows (speed) move on the card here (use
+  + and -); Esc goes back to the setup here, as in Yatcy (q or F7 quits); his board
+  numbers 1-9 choose dice here (use the box letters); his 5 (re-roll all five) chooses
+  die 5 here (a is all); his Enter (re-roll none) rolls the chosen dice here (to keep
+  them all, score a box). His left and right arrows (the pitch of the dice's sound) and
+  F10 (the border's colour) do nothing here.
 """
 
 
@@ -57,6 +83,65 @@ REFUSALS = {
     "computer_turn": "Wait: the computer is playing",
 }
 
+#: the width of the left side (dice, Roll, players) in each layout (see app.tcss)
+LEFT = {"big": 62, "normal": 33, "small": 21}
+#: the lines that are not the table: the title, the help (two) and the key bar
+CHROME = 4
+
+#: events after which the keys typed before them are not carried over: a new turn, a
+#: pause or its end
+STAGES = frozenset({"turn_passed", "paused", "went_on", "took_back", "demo", "reloaded"})
+
+
+def preview_room(rs: Any) -> int:
+    """The width a preview of the variant may take ("(100)"): the card keeps it for the
+    player on turn, so that it does not change its layout in the middle of a turn."""
+    most = rs.dice * rs.faces
+    for c in rs.categories:
+        points = c.parameters.get("points")
+        if isinstance(points, int):
+            most = max(most, points)
+    return len(f"({most})")
+
+
+def choose_layout(snap: Mapping[str, Any], width: int, height: int, preview: int,
+                  first: tuple[int, ...] = ()) -> tuple[str, CardStyle]:
+    """The left side's size ("big", "normal", "small") and the card's style that fit a
+    terminal of ``width`` x ``height``: the roomiest that shows every card, else the
+    cards of as many players as fit, ``first`` (players by priority) first."""
+    room_h = height - CHROME
+
+    def fits(left: str, style: CardStyle) -> bool:
+        w, h = card_width(snap, style)
+        return w + (1 if h > room_h else 0) <= width - LEFT[left]
+
+    candidates: list[tuple[str, CardStyle]] = []
+    if width >= 110 and height >= 32:
+        candidates.append(("big", CardStyle(preview=preview)))
+    candidates += [
+        ("normal", CardStyle(preview=preview)),
+        ("normal", CardStyle(compact=True, preview=preview)),
+        ("normal", CardStyle(compact=True, numbers=True, preview=preview)),
+        ("small", CardStyle(compact=True, preview=preview)),
+        ("small", CardStyle(compact=True, short=True, preview=preview)),
+        ("small", CardStyle(compact=True, numbers=True, preview=preview)),
+        ("small", CardStyle(compact=True, numbers=True, short=True, preview=preview)),
+    ]
+    for left, style in candidates:
+        if fits(left, style):
+            return left, style
+    n = len(snap["players"])
+    order = list(dict.fromkeys([*first, *range(n)]))
+    for k in range(n - 1, 0, -1):
+        players = tuple(sorted(order[:k]))
+        for numbers in (False, True):
+            style = CardStyle(compact=True, numbers=numbers, short=True, players=players,
+                              preview=preview)
+            if fits("small", style):
+                return "small", style
+    return "small", CardStyle(compact=True, numbers=True, short=True, players=(order[0],),
+                              preview=preview)
+
 
 class GameScreen(Screen[None]):
     """One game in progress: a view of a :class:`~yacht.session.table.Table`."""
@@ -69,20 +154,25 @@ class GameScreen(Screen[None]):
         Binding("o", "oops", "Oops"),
         Binding("h", "hint", "Hint"),
         Binding("b", "bell", "Bell"),
-        Binding("plus", "faster", "Faster", key_display="+", show=False),
+        Binding("plus", "faster", "Speed", key_display="+/-"),
         Binding("minus", "slower", "Slower", key_display="-", show=False),
+        Binding("f2", "demo", "Demo"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("f1", "help", "Help", show=False),
+        Binding("f5", "help", "Help", show=False),
         Binding("a", "choose_all", "All dice", show=False),
         Binding("s", "choose_singlets", "Singlets", show=False),
         Binding("n", "choose_none", "None", show=False),
+        Binding("less_than_sign", "look(-1)", "Previous card", show=False),
+        Binding("greater_than_sign", "look(1)", "Next card", show=False),
         Binding("escape", "leave", "Setup"),
         Binding("q", "quit_game", "Quit"),
+        Binding("f7", "quit_game", "Quit", show=False),
     ]
 
-    #: the table's sizes (app.tcss): big dice and a wider left side in a big terminal.
+    #: the table's sizes (app.tcss): the help line's height in a wide terminal.
     #: Only this screen has them: a class set on a screen restyles all of it.
-    HORIZONTAL_BREAKPOINTS = [(0, "-normal"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-normal-width"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
     def __init__(self, table: Table) -> None:
@@ -102,6 +192,16 @@ class GameScreen(Screen[None]):
         self._ended = False
         self._keys = category_keys(table.ruleset)
         self._shown: dict[str, str] = {}  # what put() shows in each line
+        self._preview = preview_room(table.ruleset)
+        self._layout_key: tuple[Any, ...] | None = None
+        self.layout_name = ""
+        self.card_style = CardStyle()
+        #: the player whose card the person asked to look at (< and >), until the turn ends
+        self.looking: int | None = None
+        #: when the table last moved to a new turn or pause: keys typed before that are
+        #: not carried over (the monotonic clock of the key events)
+        self.stage_at = 0.0
+        self.set_layout(*self.choose_layout(self.snap))
 
     @property
     def session(self) -> Session:
@@ -140,13 +240,20 @@ class GameScreen(Screen[None]):
             with Vertical(id="left"):
                 yield DiceRow(rs.dice, id="dice")
                 yield Static(id="rolls", markup=False)
-                yield Button("Roll", id="roll", variant="primary")
+                yield Button("Roll", id="roll", variant="primary",
+                             compact=self.has_class("-tight"))
+                yield Standings(id="players")
                 yield Static(id="log", markup=False)
             yield ScoreCard(id="card")
+        with Horizontal(id="busy"):
+            # the bar first: a message in the corner (a toast) does not cover it
+            yield ProgressBar(id="busy-bar", show_eta=False)
+            yield Static(id="busy-what", markup=False)
         yield Static(id="helpbar", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self.query_one("#players", Standings).display = len(self.table.players) > 1
         self.refresh_all()
         self.query_one("#roll", Button).focus()
         self.call_after_refresh(self.yacht_app.first_screen_drawn)
@@ -171,16 +278,62 @@ class GameScreen(Screen[None]):
     def notify(self, message: str, *, title: str = "",
                severity: SeverityLevel = "information", timeout: float | None = None,
                markup: bool = False) -> None:
-        """Show one message at a time: a fast typist's refusals do not pile up over the card.
-
-        Plain text by default: the messages hold names and the rules' own words.
-        """
-        self.app.clear_notifications()
+        """One message at a time (the app replaces the last one), as plain text: the
+        messages hold names and the rules' own words."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def priority(self, snap: Mapping[str, Any]) -> tuple[int, ...]:
+        """The players whose cards matter most now, first: the one the person asked to
+        look at, the one who just scored (in a pause), the one on turn, then the people
+        and the others in the order of their turns."""
+        n = len(snap["players"])
+        current = int(snap["current"])
+        first: list[int] = []
+        if self.looking is not None:
+            first.append(self.looking)
+        last = snap.get("last_score")
+        if snap["pause"] is not None and last is not None:
+            first.append(int(last["player"]))
+        first.append(current)
+        order = [(current + k) % n for k in range(n)]
+        people = [i for i in order if snap["players"][i]["kind"] != "computer"]
+        return tuple(dict.fromkeys([*first, *people, *order]))
+
+    def choose_layout(self, snap: Mapping[str, Any]) -> tuple[str, CardStyle]:
+        width, height = self.app.size
+        key = (width, height, snap["ruleset"]["key"], repr(snap["players"]),
+               repr([c["cells"] for c in snap["cards"]]), self.priority(snap))
+        if key == self._layout_key:
+            return self.layout_name, self.card_style
+        self._layout_key = key
+        return choose_layout(snap, width, height, self._preview, self.priority(snap))
+
+    def set_layout(self, name: str, style: CardStyle) -> None:
+        """Size the left side (a class on the screen: only when it changes, since that
+        restyles all of it) and keep the card's style. The left side is tight (a Roll
+        button of one line) when the dice, Roll and the players' list need every line."""
+        self.card_style = style
+        rs = self.table.ruleset
+        lines = -(-rs.dice // 5) * (6 if name == "big" else 4) + 2 + 4
+        n = len(self.table.players)
+        if n > 1:
+            lines += n + 1
+        tight = lines > self.app.size.height - CHROME
+        if (name, tight) != (self.layout_name, self.has_class("-tight")):
+            for other in LEFT:
+                self.set_class(other == name, f"-{other}")
+            self.set_class(tight, "-tight")
+            self.layout_name = name
+            if self.is_mounted:
+                self.query_one("#roll", Button).compact = tight
 
     # --- the table's events ---------------------------------------------------------
     def _on_event(self, event: Event) -> None:
         """From whichever thread the table changed in: to the screen's own queue."""
+        if event.kind in STAGES:
+            from textual._time import get_time
+
+            self.stage_at = get_time()  # (the key events' clock)
         self.post_message(TableChanged(event))
 
     def on_table_changed(self, message: TableChanged) -> None:
@@ -195,9 +348,14 @@ class GameScreen(Screen[None]):
             self.notify(event.text, severity="warning")
         elif kind == "elsewhere":
             self.offer_reload(event.text)
-        elif kind == "computer_progress":
+        elif kind == "demo":
+            self.notify(event.text, timeout=3)
+        elif kind in ("computer_thinking", "computer_progress"):
+            self.show_busy(self.table.view())
             self.put("#helpbar", help_line(self.table.view(), TERMINAL))
             return  # only the help line changes (it says how far the build is)
+        if kind == "turn_passed":
+            self.looking = None
         if kind == "went_on" and event.data.get("pause") == "game_over":
             self.show_results()
             return
@@ -246,6 +404,22 @@ class GameScreen(Screen[None]):
     def waiting_for_next(self) -> bool:
         return self.paused
 
+    def show_busy(self, view: TableView) -> None:
+        """What the table is waiting for (a computer thinking, tables being built, the
+        advisor), with a progress bar: how far, or a moving one when that is not known."""
+        busy = self.query_one("#busy")
+        thinking = view.thinking
+        busy.display = thinking is not None
+        self.query_one("#helpbar").display = thinking is None
+        if thinking is None:
+            return
+        self.put("#busy-what", f"{thinking.what}…", layout=False)
+        bar = self.query_one("#busy-bar", ProgressBar)
+        if thinking.total > 0:
+            bar.update(total=thinking.total, progress=thinking.done)
+        else:
+            bar.update(total=None)
+
     def refresh_all(self) -> None:
         view = self.view = self.table.view()
         snap = self.snap = self.table.snapshot(LOCAL, TERMINAL)
@@ -259,13 +433,19 @@ class GameScreen(Screen[None]):
         if view.assisted:
             bits.append("assisted")
         bits.append("♪ on" if self.yacht_app.config.sound else "♪ off")
-        if any(p.is_computer for p in st.players):
+        if any(p.is_computer for p in st.players) or view.taken_over:
             bits.append(f"speed {self.yacht_app.config.speed}")
         level = f" ({me.level})" if me.is_computer else ""
         who = ("Game over" if over
                else f"▶ {me.name}{level} - turn {st.turns_taken(st.current) + 1}")
-        # who is on turn first: a narrow terminal cuts the end of the line
-        self.put("#title", f" {who}   {' · '.join(bits)}", layout=False)
+        # who is on turn first: a narrow terminal cuts the end of the line; the variant's
+        # name loses its part after a comma first ("Ancient Yacht Challenge, two columns")
+        title = f" {who}   {' · '.join(bits)}"
+        if len(title) > self.app.size.width and "," in rs.name:
+            title = f" {who}   {' · '.join([rs.name.split(',')[0], *bits[1:]])}"
+        self.put("#title", title, layout=False)
+        self.set_layout(*self.choose_layout(snap))
+        small = self.layout_name == "small"
         dice_row = self.query_one("#dice", DiceRow)
         if st.dice:
             dice_row.show(st.dice, st.chosen)
@@ -278,10 +458,11 @@ class GameScreen(Screen[None]):
         else:
             used, most = st.rolls, st.max_rolls
         if most <= 6:
-            dots = " ".join("○" if i < used else "●" for i in range(most))
+            dots = ("" if small else " ").join("○" if i < used else "●" for i in range(most))
             self.put("#rolls", f"Rolls left {dots}", layout=False)
         else:
-            self.put("#rolls", f"Roll {used} of up to {most}", layout=False)
+            self.put("#rolls", f"Roll {used} of {most}" if small
+                     else f"Roll {used} of up to {most}", layout=False)
         button = self.query_one("#roll", Button)
         if view.pause is not None:
             button.label = "See results" if over else "Next player"
@@ -297,25 +478,17 @@ class GameScreen(Screen[None]):
         else:
             button.label, button.disabled = "Score a box", True
         card = self.query_one("#card", ScoreCard)
-        card.show(snap)
-        self.call_after_refresh(self.fit_card)
+        card.show(snap, style=self.card_style)
+        players = self.query_one("#players", Standings)
+        if players.display:
+            hidden = card.shown if len(card.shown) < len(snap["players"]) else None
+            players.show(snap, hidden)
         self.put("#log", "\n".join(view.news[-4:]))
         self.put("#helpbar", self.help_text())
-
-    #: the width of the left side with the big dice (see app.tcss)
-    BIG_LEFT = 62
-
-    def fit_card(self) -> None:
-        """Big dice only when the whole card still fits beside them (many players: small)."""
-        cards = self.query("#card").results(ScoreCard)
-        card = next(cards, None)
-        if card is None:  # the screen went away meanwhile
-            return
-        need = card.virtual_size.width + 2
-        self.set_class(self.size.width - self.BIG_LEFT < need, "-crowded")
+        self.show_busy(view)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self.fit_card)
+        self.call_after_refresh(self.refresh_all)
 
     def help_text(self) -> str:
         return help_line(self.view, TERMINAL)
@@ -399,15 +572,29 @@ class GameScreen(Screen[None]):
     #: bubbled up to the app, so a fast typist's next key could overtake them)
     DIRECT = {"r": "roll", "a": "choose_all", "s": "choose_singlets", "n": "choose_none",
               "o": "oops", "h": "hint", "b": "bell", "question_mark": "help", "f1": "help",
-              "escape": "leave", "q": "quit_game", "plus": "faster", "minus": "slower",
-              "equals_sign": "faster"}
+              "f5": "help", "f2": "demo", "escape": "leave", "q": "quit_game",
+              "f7": "quit_game", "plus": "faster", "minus": "slower", "equals_sign": "faster"}
+    #: keys that change nothing at the table: never dropped (see on_key)
+    HARMLESS = frozenset({"question_mark", "f1", "f5", "escape", "q", "f7", "b", "plus",
+                          "minus", "equals_sign", "tab", "shift+tab", "up", "down", "left",
+                          "right", "less_than_sign", "greater_than_sign", "f2"})
 
     def on_key(self, event: events.Key) -> None:
+        if event.time < self.stage_at and event.key not in self.HARMLESS:
+            # typed before the table moved on (while a computer played, or before the
+            # pause showed): not carried over into the next turn
+            event.stop()
+            event.prevent_default()
+            return
         action = self.DIRECT.get(event.key)
         if action is not None:
             event.stop()
             event.prevent_default()
             getattr(self, f"action_{action}")()
+            return
+        if event.key in ("less_than_sign", "greater_than_sign"):
+            event.stop()
+            self.action_look(-1 if event.key == "less_than_sign" else 1)
             return
         ch = event.character
         if not ch or len(ch) != 1 or not ch.isprintable():
@@ -415,19 +602,39 @@ class GameScreen(Screen[None]):
                 event.stop()
                 self.action_roll()
             return
+        rs = self.table.ruleset
+        if ch == "0" and rs.dice < 10:
+            event.stop()  # Tommy's 0: none (there is no tenth die)
+            self.action_choose_none()
+            return
         if "0" <= ch <= "9":
             event.stop()
             self.toggle_die(int(ch) - 1 if ch != "0" else 9)
             return
         if ch.isalpha() and ch.isascii():
-            rs = self.table.ruleset
+            event.stop()
             cid = key_for(rs, ch.lower())
             if cid is None:
+                self.notify(f"{ch}: no box has this letter (the letters are beside the "
+                            "boxes; ? shows the keys)", severity="warning", timeout=3)
                 return
-            event.stop()
             self.score(cid, 1 if ch.isupper() and len(rs.columns) > 1 else None)
 
     # --- menus ----------------------------------------------------------------------
+    def action_look(self, step: int) -> None:
+        """Look at the previous or next player's card (when not every card is shown)."""
+        n = len(self.table.players)
+        card = self.query_one("#card", ScoreCard)
+        if len(card.shown) >= n:
+            self.notify("Every card is on the screen", timeout=2)
+            return
+        start = self.looking if self.looking is not None else self.view.state.current
+        self.looking = (start + step) % n
+        self._layout_key = None
+        self.refresh_all()
+        self.notify(f"Looking at {self.table.players[self.looking].name}'s card "
+                    "(< and > for the others)", timeout=2)
+
     def action_oops(self) -> None:
         snap = self.table.snapshot(LOCAL, TERMINAL)
         give = snap["can"]["give_back"]
@@ -455,10 +662,11 @@ class GameScreen(Screen[None]):
             self.notify("Roll first: the hint is about the dice showing", timeout=3)
             return
         if self._hinting:
-            self.notify("Asking the advisor… (one moment)", timeout=2)
+            self.notify("The advisor is still working: one hint at a time", timeout=2)
             return
         self._hinting = True
-        self.notify("Asking the advisor…", timeout=2)
+        # in the help line (a wait longer than a moment shows there with a progress bar)
+        self.put("#helpbar", "Asking the advisor…")
         table = self.table
 
         def work() -> None:
@@ -482,6 +690,8 @@ class GameScreen(Screen[None]):
                  + (f", -{m.loss:.1f})" if m.loss > 0.005 else ", best)")
                  for i, m in enumerate(moves, 1)]
         self.refresh_all()
+        if any(isinstance(s, TextDialog) for s in self.app.screen_stack):
+            return  # one hint window at a time
         self.app.push_screen(TextDialog(
             "Hint - the advisor's ranking",
             "\n".join(lines) + "\n\nThis game is now marked assisted."))
@@ -490,15 +700,28 @@ class GameScreen(Screen[None]):
         from yacht.rules import rules_text
 
         rs = self.table.ruleset
-        letters = "  ".join(f"{k} {rs.category(c).label}" for c, k in self._keys.items())
+        letters = "\n".join(
+            f"  {k}  {(c.board + ' ') if c.board else ''}{c.label}"
+            for c in rs.categories for k in [self._keys[c.id]])
+        notes = "\n".join(f"  {line}" for line in letter_notes(rs))
+        reserved = ", ".join(f"{k} {what}" for k, what in COMMAND_KEYS.items()
+                             if what != "kept free")
         self.app.push_screen(HelpScreen(
-            "Help", rules_text(rs, 64) + "\n" + KEYS_HELP + "\nBox letters: " + letters + "\n"))
+            "Help", rules_text(rs, 64, ids=False) + "\n" + KEYS_HELP + "\nBox letters\n"
+            + letters + "\n" + (notes + "\n" if notes else "")
+            + f"  (letters of their own: {reserved})\n\n" + OLD_KEYS_HELP))
 
     def change_speed(self, step: int) -> None:
         names = list(SPEEDS)  # slowest first
         cfg = self.yacht_app.config
         i = names.index(cfg.speed) if cfg.speed in names else 1
-        cfg.speed = names[max(0, min(len(names) - 1, i + step))]
+        new = names[max(0, min(len(names) - 1, i + step))]
+        if new == cfg.speed:
+            edge = "fastest" if step > 0 else "slowest"
+            other = "- slows down" if step > 0 else "+ speeds up"
+            self.notify(f"Computer speed: {new} (the {edge}; {other})", timeout=2)
+            return
+        cfg.speed = new
         self.yacht_app.remember(cfg)
         self.table.set_speed(cfg.speed)
         self.notify(f"Computer speed: {cfg.speed}", timeout=2)
@@ -510,11 +733,24 @@ class GameScreen(Screen[None]):
     def action_slower(self) -> None:
         self.change_speed(-1)
 
+    def action_demo(self) -> None:
+        """Tommy's F2: the computer plays every seat, or gives the people their turns back."""
+        view = self.table.view()
+        if view.over:
+            return
+        if self.session.demo:
+            self.notify("Every seat is a computer player: the demo plays on", timeout=3)
+            return
+        try:
+            self.table.set_demo(not view.taken_over)
+        except Refused as e:
+            self.notify(str(e), severity="warning")
+
     def action_bell(self) -> None:
         self.yacht_app.toggle_sound()
         self.refresh_all()
 
-    def _ask_leave(self, then: Any, question: str) -> None:
+    def _ask_leave(self, then: Any, question: str, quitting: bool = False) -> None:
         table = self.table
         view = table.view()
         if view.over:
@@ -527,11 +763,13 @@ class GameScreen(Screen[None]):
             then()
             return
         saved = view.saved
+        command = f"yacht resume {view.game_id}"
         if saved:
-            text = f"The game is saved: `yacht resume {view.game_id}` or the next start offers it."
+            text = f"The game is saved. To go on with it later:\n\n    {command}\n\n" \
+                   "(or start yacht: it offers unfinished games)"
         elif view.elsewhere is not None:
-            text = (f"What was played here is not saved: the game went on elsewhere "
-                    f"(`yacht resume {view.game_id}` continues it from there).")
+            text = (f"What was played here is not saved: the game went on elsewhere. "
+                    f"To go on with it from there:\n\n    {command}")
         else:
             text = "This game is not saved and will be lost."
 
@@ -553,4 +791,12 @@ class GameScreen(Screen[None]):
         self._ask_leave(self.yacht_app.show_setup, "Leave this game for the setup?")
 
     def action_quit_game(self) -> None:
-        self._ask_leave(lambda: self.app.exit(0), "Quit the game?")
+        def quit_now() -> None:
+            view = self.table.view()
+            message = None
+            if view.saved and not view.over and view.game_id is not None:
+                message = (f"The game is saved. `yacht resume {view.game_id}` goes on with "
+                           "it (or start yacht: it offers unfinished games).")
+            self.app.exit(0, message=message)
+
+        self._ask_leave(quit_now, "Quit the game?", quitting=True)

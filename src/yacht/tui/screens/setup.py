@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -40,7 +40,8 @@ class SetupScreen(Screen[None]):
         Binding("f3", "add_player", "+ Player"),
         Binding("f4", "remove_player", "- Player"),
         Binding("f1", "help", "Rules"),
-        Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("f6", "top_ten", "Top ten"),
+        Binding("ctrl+q", "app.quit", "Quit", key_display="^q"),
     ]
 
     def __init__(self) -> None:
@@ -63,7 +64,8 @@ class SetupScreen(Screen[None]):
         variant = cfg.variant if cfg.variant in ids else "yahtzee"
         self.count = len(cfg.players)
         yield Static(" Yacht - a new game", id="title")
-        with VerticalScroll(id="setup"):
+        with VerticalScroll(id="setup") as scroll:
+            scroll.can_focus = False  # the controls take the focus; no Tab stop unseen
             with Horizontal(classes="row"):
                 yield Label("Variant", classes="field")
                 yield Choice([(rs.name, rs.id) for rs in variants], variant, id="variant")
@@ -89,8 +91,15 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Checkbox("Sound: the bell on roll and score", cfg.sound, id="sound",
                                compact=True)
+            with Horizontal(classes="row"):
+                yield Checkbox("Next player pause between two people (as Ancient Yacht)",
+                               cfg.next_player_pause, id="pause", compact=True)
+            with Horizontal(classes="row"):
+                yield Checkbox("Roll at the start of each turn by itself (as Windows Yacht "
+                               "and Yatsee)", cfg.auto_roll, id="auto-roll", compact=True)
             with Horizontal(classes="row buttons"):
                 yield Button("Start (F5)", id="start", variant="primary", compact=True)
+                yield Button("Top ten (F6)", id="topten-button", compact=True)
                 yield Button("Quit (Ctrl+Q)", id="quit", variant="error", compact=True)
         yield KeyBar()
 
@@ -155,6 +164,8 @@ class SetupScreen(Screen[None]):
         bid = event.button.id
         if bid == "start":
             self.action_start()
+        elif bid == "topten-button":
+            self.action_top_ten()
         elif bid == "quit":
             self.app.exit(0)
         elif bid == "add":
@@ -193,6 +204,24 @@ class SetupScreen(Screen[None]):
         rs = self.current_ruleset()
         if rs is not None:
             self.app.push_screen(HelpScreen(f"Rules: {rs.name}", rules_text(rs, 64)))
+
+    def action_top_ten(self) -> None:
+        """The top ten of the variant and options chosen now."""
+        from .topten import TopTenScreen
+
+        rs = self.current_ruleset()
+        if rs is None:
+            return
+        store: Any = self.yacht_app.store
+        if store is None and not getattr(self.yacht_app, "store_ready", True):
+            self.notify("The high scores are still being opened: a moment, please",
+                        timeout=3)
+            return
+
+        def fetch(assisted: bool) -> list[Any]:
+            return list(store.top_ten(rs, assisted))
+
+        self.app.push_screen(TopTenScreen(rs.name, fetch if store is not None else None))
 
     def current_ruleset(self) -> Ruleset | None:
         from yacht.rules import OptionError
@@ -234,7 +263,9 @@ class SetupScreen(Screen[None]):
         return Config(variant=variant, options=options, players=players,
                       demo=self.query_one("#demo", Checkbox).value,
                       speed=speed if speed in SPEEDS else "normal",
-                      sound=self.query_one("#sound", Checkbox).value)
+                      sound=self.query_one("#sound", Checkbox).value,
+                      next_player_pause=self.query_one("#pause", Checkbox).value,
+                      auto_roll=self.query_one("#auto-roll", Checkbox).value)
 
     def action_start(self) -> None:
         cfg = self.collect()

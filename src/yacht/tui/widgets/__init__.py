@@ -14,11 +14,12 @@ if TYPE_CHECKING:
     from .choice import Choice
     from .dice import DiceRow, Die
     from .keybar import KeyBar
+    from .standings import Standings
 
-__all__ = ["Choice", "DiceRow", "Die", "KeyBar", "ScoreCard"]
+__all__ = ["Choice", "DiceRow", "Die", "KeyBar", "ScoreCard", "Standings"]
 
 _MODULES = {"ScoreCard": "card", "Choice": "choice", "DiceRow": "dice", "Die": "dice",
-            "KeyBar": "keybar"}
+            "KeyBar": "keybar", "Standings": "standings"}
 
 
 def __getattr__(name: str) -> Any:

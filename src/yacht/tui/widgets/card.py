@@ -1,4 +1,10 @@
-"""Every player's scorecard side by side, with the points the open boxes would score."""
+"""Every player's scorecard side by side, with the points the open boxes would score.
+
+A small terminal gets a tighter card (:class:`CardStyle`): one space between the
+columns, the players by number in the heading (their names stand in the players'
+list beside it), shorter box names, and at last only some players' cards (the one
+on turn first; the others are summed up in the players' list).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +18,7 @@ from textual.coordinate import Coordinate
 from textual.geometry import Size
 from textual.widgets import DataTable
 
-__all__ = ["CardCell", "ScoreCard"]
+__all__ = ["CardCell", "CardStyle", "ScoreCard", "card_width", "short_label"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +30,144 @@ class CardCell:
     column: int
 
 
+@dataclass(frozen=True)
+class CardStyle:
+    """How tight the card is drawn."""
+
+    compact: bool = False   # one space between columns (else the table's padding)
+    numbers: bool = False   # players by number in the heading, not by name
+    short: bool = False     # shorter box names ("Dbl Small Straight")
+    players: tuple[int, ...] | None = None  # the players whose cards show (None: all)
+    preview: int = 0        # the width a preview of the player on turn may take
+
+
+#: words a box name may lose in a tight card, in order
+_SHORTER = (("Double ", "Dbl "), ("Straight", "Str."))
+
+
+def short_label(label: str) -> str:
+    """A box name for a tight card.
+
+    >>> short_label("Double Small Straight"), short_label("Chance")
+    ('Dbl Small Str.', 'Chance')
+    """
+    for long, short in _SHORTER:
+        label = label.replace(long, short)
+    return label
+
+
+@dataclass
+class _Plan:
+    rows: list[tuple[str, list[Text]]]
+    heads: list[Text]
+    widths: tuple[int, ...]
+    cells: dict[tuple[int, int], CardCell]
+    col_keys: list[str]
+    shown: tuple[int, ...]
+    header_height: int
+
+    def width(self, compact: bool) -> int:
+        return sum(self.widths) if compact else sum(w + 2 for w in self.widths)
+
+
+def _plan(snap: Mapping[str, Any], style: CardStyle, preview: bool, marker: bool) -> _Plan:
+    """The card's rows, heading and column widths for ``snap`` drawn in ``style``."""
+    current = int(snap["current"])
+    previews = snap["previews"] if preview else []
+    columns = list(snap["ruleset"]["columns"])
+    ncol = len(columns)
+    players = snap["players"]
+    shown = style.players if style.players is not None else tuple(range(len(players)))
+    places = {(p["category"], p["column"]): p for p in previews}
+    compact = style.compact
+    cells: dict[tuple[int, int], CardCell] = {}
+    rows: list[tuple[str, list[Text]]] = []
+    for row in snap["rows"]:
+        rid = row["id"]
+        label = short_label(row["label"]) if style.short else row["label"]
+        if row["kind"] == "total":
+            values = []
+            for p in shown:
+                for col in range(ncol):
+                    v = snap["cards"][p]["cells"][rid][col]
+                    if compact and rid == "column_total":
+                        v = v.split("×")[0]  # the heading says which column counts double
+                    values.append(Text(v, style="bold", justify="right"))
+            rows.append((f"total-{rid}", [Text(""), Text(label, style="bold"), *values]))
+            continue
+        cat = row["category"]
+        out: list[Text] = []
+        for p in shown:
+            card = snap["cards"][p]
+            for c in range(ncol):
+                v = card["cells"][rid][c]
+                pl = places.get((cat, c)) if p == current else None
+                if pl is not None and (not v or pl["repeat"]):
+                    held = f"{v}+" if v else ""  # a repeat adds to what the box holds
+                    out.append(Text(f"{held}({pl['text']})", style="italic green",
+                                    justify="right"))
+                elif v:
+                    out.append(Text(v, justify="right"))
+                else:
+                    out.append(Text("·", style="dim", justify="right"))
+                cells[(len(rows), 2 + len(out) - 1)] = CardCell(cat, p, c)
+        for col_i in range(2):
+            cells[(len(rows), col_i)] = CardCell(cat, None, 0)
+        board = row.get("board")
+        name = Text.assemble((f"{board} ", "dim"), label) if board else Text(label)
+        rows.append((cat, [Text(row["letter"] or "", style="bold underline"), name, *out]))
+
+    box = "Box"
+    if len(shown) < len(players):  # some cards are not shown: say how to see them
+        hidden = " ".join(str(i + 1) for i in range(len(players)) if i not in shown)
+        widest = max(len(short_label(r["label"]) if style.short else r["label"])
+                     for r in snap["rows"])
+        for hint in (f"Box   (< > {hidden})", "Box  (< > others)", "Box (< > more)",
+                     "< > more"):
+            if len(hint) <= widest:
+                box = hint
+                break
+    heads: list[Text] = [Text(""), Text(box)]
+    for p in shown:
+        mine = marker and p == current
+        who = str(p + 1) if style.numbers else str(players[p]["name"])
+        for c in range(ncol):
+            if ncol == 1:
+                words = ("▶" if mine else "") + who
+            else:
+                # two lines: the name (or number) over the player's first column, the
+                # column numbers (and the multiplier) under it
+                sub = f"{c + 1}" + (f"×{columns[c]}" if columns[c] != 1 else "")
+                words = f"{who if c == 0 else ''}\n{'▶' if mine else ''}{sub}"
+            heads.append(Text(words, style="bold reverse" if mine else "",
+                              justify="right" if compact else "left"))
+    # the widths are worked out here rather than by the table, which measures new
+    # cells only when idle: a frame drawn before that (a quick click after an Oops)
+    # was kept in its line cache with the old widths, and clicks missed their boxes
+    widths = []
+    for i, heading in enumerate(heads):
+        w = max([*(line.cell_len for line in heading.split()),
+                 *(values[i].cell_len for _, values in rows)])
+        player = shown[(i - 2) // ncol] if i >= 2 else None
+        if player is not None:
+            w = max(w, 3)  # room for a total of three digits: the layout stays all game
+        if player == current and marker:
+            w = max(w, style.preview)  # room for the previews: the layout stays all turn
+        if compact:
+            w += 1  # the space between the columns
+        widths.append(w)
+    col_keys = ["key", "label"] + [f"p{p}c{c}" for p in shown for c in range(ncol)]
+    return _Plan(rows, heads, tuple(widths), cells, col_keys, tuple(shown),
+                 2 if ncol > 1 else 1)
+
+
+def card_width(snap: Mapping[str, Any], style: CardStyle, preview: bool = True,
+               marker: bool = True) -> tuple[int, int]:
+    """The width and height the card of ``snap`` takes in ``style``."""
+    plan = _plan(snap, style, preview, marker)
+    return plan.width(style.compact), len(plan.rows) + plan.header_height
+
+
 class ScoreCard(DataTable[Text]):
     """The scorecards as one table: a row per box, a column per player (and card column).
 
@@ -32,7 +176,7 @@ class ScoreCard(DataTable[Text]):
     """
 
     DEFAULT_CSS = """
-    ScoreCard { height: auto; max-height: 100%; }
+    ScoreCard { height: auto; max-height: 100%; scrollbar-size-vertical: 1; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -41,6 +185,9 @@ class ScoreCard(DataTable[Text]):
         self._signature: tuple[object, ...] | None = None
         self._values: dict[str, list[Text]] = {}
         self.cells: dict[tuple[int, int], CardCell] = {}
+        self.style_now = CardStyle()
+        #: the players whose cards are shown, in seat order
+        self.shown: tuple[int, ...] = ()
 
     async def _on_click(self, event: events.Click) -> None:
         before = self.cursor_coordinate
@@ -57,78 +204,29 @@ class ScoreCard(DataTable[Text]):
     def cell_at(self, coord: Coordinate) -> CardCell | None:
         return self.cells.get((coord.row, coord.column))
 
-    def show(self, snap: Mapping[str, Any], preview: bool = True, marker: bool = True) -> None:
+    def show(self, snap: Mapping[str, Any], preview: bool = True, marker: bool = True,
+             style: CardStyle | None = None) -> None:
         """Draw the cards of a table snapshot; ``preview`` shows what the open boxes of
-        the player on turn would score.
+        the player on turn would score; ``style``: how tight (default: roomy, all).
 
         Only the cells that changed are redrawn when the table keeps its rows and columns.
         """
+        style = style or CardStyle()
         current = int(snap["current"])
-        previews = snap["previews"] if preview else []
         signature = (snap["ruleset"]["key"], tuple(p["name"] for p in snap["players"]),
                      repr([c["cells"] for c in snap["cards"]]), current,
-                     repr(previews), marker)
+                     repr(snap["previews"] if preview else []), marker, style)
         if signature == self._signature:
             return  # nothing on the card changed (e.g. a die was chosen): no redraw
         self._signature = signature
-        columns = list(snap["ruleset"]["columns"])
-        ncol = len(columns)
-        names = [p["name"] for p in snap["players"]]
-        places = {(p["category"], p["column"]): p for p in previews}
-        cells: dict[tuple[int, int], CardCell] = {}
-        rows: list[tuple[str, list[Text]]] = []
-        for row in snap["rows"]:
-            rid = row["id"]
-            if row["kind"] == "total":
-                values = [c["cells"][rid][col] for c in snap["cards"] for col in range(ncol)]
-                rows.append((f"total-{rid}", [
-                    Text(""), Text(row["label"], style="bold"),
-                    *[Text(v, style="bold", justify="right") for v in values]]))
-                continue
-            cat = row["category"]
-            out: list[Text] = []
-            for p, card in enumerate(snap["cards"]):
-                for c in range(ncol):
-                    v = card["cells"][rid][c]
-                    pl = places.get((cat, c)) if p == current else None
-                    if pl is not None and (not v or pl["repeat"]):
-                        held = f"{v}+" if v else ""  # a repeat adds to what the box holds
-                        out.append(Text(f"{held}({pl['text']})", style="italic green",
-                                        justify="right"))
-                    elif v:
-                        out.append(Text(v, justify="right"))
-                    else:
-                        out.append(Text("·", style="dim", justify="right"))
-                    cells[(len(rows), 2 + p * ncol + c)] = CardCell(cat, p, c)
-            for col_i in range(2):
-                cells[(len(rows), col_i)] = CardCell(cat, None, 0)
-            rows.append((cat, [Text(row["letter"] or "", style="bold underline"),
-                               Text(row["label"]), *out]))
-        self.cells = cells
-
-        heads: list[Text] = [Text(""), Text("Box")]
-        for p, name in enumerate(names):
-            mine = marker and p == current
-            for c in range(ncol):
-                if ncol == 1:
-                    head = ("▶" if mine else "") + name[:10]
-                else:
-                    # two lines: the name over the player's first column, the column
-                    # numbers (and the multiplier) under it: narrow enough for four
-                    # players' cards beside the dice at 120 columns
-                    sub = f"{c + 1}" + (f"×{columns[c]}" if columns[c] != 1 else "")
-                    head = f"{name[:10] if c == 0 else ''}\n{'▶' if mine else ''}{sub}"
-                heads.append(Text(head, style="bold" if p == current else ""))
-        # the widths are worked out here rather than by the table, which measures new
-        # cells only when idle: a frame drawn before that (a quick click after an Oops)
-        # was kept in its line cache with the old widths, and clicks missed their boxes
-        widths = tuple(max([*(line.cell_len for line in head.split()),
-                            *(values[i].cell_len for _, values in rows)])
-                       for i, head in enumerate(heads))
-        shape = (snap["ruleset"]["key"], tuple(names), current if marker else -1,
-                 tuple(k for k, _ in rows), widths)
-        col_keys = ["key", "label"] + [f"p{p}c{c}" for p in range(len(names))
-                                       for c in range(ncol)]
+        plan = _plan(snap, style, preview, marker)
+        rows, widths, col_keys = plan.rows, plan.widths, plan.col_keys
+        self.cells = plan.cells
+        self.style_now = style
+        self.shown = plan.shown
+        names = tuple(p["name"] for p in snap["players"])
+        shape = (snap["ruleset"]["key"], names, current if marker else -1,
+                 tuple(k for k, _ in rows), widths, style)
         if shape == self._shape:
             for key, values in rows:
                 old = self._values.get(key, [])
@@ -140,26 +238,29 @@ class ScoreCard(DataTable[Text]):
         cursor = self.cursor_coordinate
         turn_changed = self._shape is None or self._shape[2] != shape[2]
         self.clear(columns=True)
+        self.cell_padding = 0 if style.compact else 1
         self.fixed_columns = 2  # the keys and the labels stay when the card scrolls sideways
-        self.header_height = 2 if ncol > 1 else 1
-        for col_key, head_text, width in zip(col_keys, heads, widths, strict=True):
+        self.header_height = plan.header_height
+        for col_key, head_text, width in zip(col_keys, plan.heads, widths, strict=True):
             self.add_column(head_text, key=col_key, width=width)
         for key, values in rows:
             self.add_row(*values, key=key)
         # the size the table works out when next idle, now: the first frame is laid
         # out right (not drawn once more when the table has measured itself)
-        self.virtual_size = Size(sum(w + 2 * self.cell_padding for w in widths),
-                                 len(rows) + self.header_height)
+        self.virtual_size = Size(plan.width(style.compact), len(rows) + self.header_height)
         self._shape = shape
         self._values = {k: v for k, v in rows}
         if self.row_count:
+            ncol = len(snap["ruleset"]["columns"])
             column = cursor.column
-            if marker and turn_changed:
-                column = 2 + current * ncol  # the cursor goes to the card on turn
+            mine = plan.shown.index(current) if current in plan.shown else None
+            if marker and mine is not None and (turn_changed or column >= len(self.columns)):
+                column = 2 + mine * ncol  # the cursor goes to the card on turn
             self.cursor_coordinate = Coordinate(min(cursor.row, self.row_count - 1),
                                                 min(column, len(self.columns) - 1))
-            if marker and turn_changed:  # (not when a preview only widens a column)
-                first, last = 2 + current * ncol, 2 + current * ncol + ncol - 1
+            if marker and turn_changed and mine is not None:
+                # (not when a preview only widens a column)
+                first, last = 2 + mine * ncol, 2 + mine * ncol + ncol - 1
                 self.call_after_refresh(self.scroll_to_columns, first, last)
 
     def scroll_to_columns(self, first: int, last: int) -> None:
@@ -183,3 +284,4 @@ class ScoreCard(DataTable[Text]):
             if cell.category == category and cell.player == player and cell.column == column:
                 self.cursor_coordinate = Coordinate(r, c)
                 return
+

@@ -55,6 +55,8 @@ class Die(Static):
         if width >= 9 and self.content_size.height >= 6:  # a big die for a big terminal
             face = [line.center(width) for line in face_lines(self.value, 3)]
             return "\n".join(["", *face, "", mark.center(width)])
+        if width < 5:  # a small die beside a crowded card: the cursor is its style
+            return "\n".join([*face_lines(self.value, 0), f"{side}{key}{side}"])
         return "\n".join([*face_lines(self.value), mark])
 
     def watch_chosen(self, chosen: bool) -> None:

@@ -1,0 +1,95 @@
+"""A top ten on a page of its own: from the end of a game (the new entries set apart)
+and from the setup (the chosen variant's)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Label, Static
+
+from ..widgets.keybar import KeyBar
+
+__all__ = ["TopTenScreen", "top_ten_text"]
+
+
+def top_ten_text(entries: Sequence[Any], fresh: set[tuple[Any, ...]] | None = None) -> Text:
+    """The entries as a table of text: rank, name (whole), score, date; the new ones
+    marked with ``*`` (and set apart in reverse)."""
+    if not entries:
+        return Text("(no scores yet)")
+    fresh = fresh or set()
+    name_w = max(4, *(len(e.name) for e in entries))
+    out = Text()
+    out.append(f"{'#':>3}  {'Name':<{name_w}}  {'Score':>5}  Date\n", style="bold")
+    for e in entries:
+        new = (e.game_id, e.name, e.score, e.rank) in fresh
+        line = (f"{e.rank:>2}{'*' if new else ' '}  {e.name:<{name_w}}  {e.score:>5}  "
+                f"{e.date.astimezone().strftime('%Y-%m-%d')}")
+        out.append(line + "\n", style="bold reverse" if new else "")
+    out.rstrip()
+    return out
+
+
+class TopTenScreen(Screen[None]):
+    """The top ten of one kind of game; ``a`` shows the list of assisted games instead."""
+
+    AUTO_FOCUS = ""
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("t", "close", "Back", show=False),
+        Binding("a", "assisted", "Assisted games"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, name: str, fetch: Callable[[bool], Sequence[Any]] | None,
+                 assisted: bool = False, new_entries: Sequence[Any] = ()) -> None:
+        """``fetch(assisted)``: the entries (None: there is no store to read)."""
+        super().__init__()
+        self.game_name = name
+        self.fetch = fetch
+        self.assisted = assisted
+        self.fresh = {(e.game_id, e.name, e.score, e.rank) for e in new_entries}
+
+    def compose(self) -> ComposeResult:
+        yield Static(f" Top ten - {self.game_name}", id="title", markup=False)
+        with Vertical(id="topten-page"):
+            yield Label("", id="topten-head", classes="section")
+            yield Static(id="topten", markup=False)
+            yield Static("* a new entry (from this game)", id="topten-new",
+                         classes="comment")
+            yield Button("Back (Esc)", id="back", variant="primary", compact=True)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.show_list()
+        self.query_one("#back", Button).focus()
+
+    def show_list(self) -> None:
+        head = "Assisted games (the advisor was asked)" if self.assisted else "Top ten"
+        self.query_one("#topten-head", Label).update(head)
+        self.query_one("#topten-new").display = bool(self.fresh)
+        if self.fetch is None:
+            text = Text("The high scores cannot be read: games are not saved here.")
+        else:
+            try:
+                text = top_ten_text(list(self.fetch(self.assisted)), self.fresh)
+            except Exception as e:  # the store's one line
+                text = Text(f"The high scores cannot be read: {e}")
+        self.query_one("#topten", Static).update(text)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_close()
+
+    def action_assisted(self) -> None:
+        self.assisted = not self.assisted
+        self.show_list()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

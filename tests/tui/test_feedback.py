@@ -1,0 +1,188 @@
+"""Feedback on every wait, keys that are not carried over, messages that replace each
+other, words a person can read."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from textual import events
+from textual.widgets import ProgressBar, Static
+from tui_helpers import game, run, settle
+
+from yacht.engine import Roll, State
+from yacht.rules import Ruleset
+from yacht.session import Launch, PlayerSpec
+from yacht.session.commands import ScoreBox
+from yacht.session.table import LOCAL
+from yacht.strategy import RandomStrategy
+from yacht.tui import YachtApp, make_app
+from yacht.tui.screens.dialogs import ChoiceDialog, TextDialog
+
+App = Callable[..., YachtApp]
+CRAG = Launch(variant="tommys-crag", players=[PlayerSpec("Ann")])
+
+
+class Slow(RandomStrategy):
+    """A computer player that thinks until it is let go."""
+
+    def __init__(self, rs: Ruleset, gate: threading.Event) -> None:
+        super().__init__(rs, seed=1)
+        self.gate = gate
+
+    def decide(self, state: State) -> Any:
+        assert self.gate.wait(60)
+        return super().decide(state)
+
+
+@run
+async def test_a_long_wait_shows_what_and_a_progress_bar(store: Any) -> None:
+    gate = threading.Event()
+    app = make_app(Launch(variant="tommys-crag", players=[PlayerSpec("Max", "beginner")]),
+                   store=store, strategy_factory=lambda level, rs: Slow(rs, gate),
+                   rng=random.Random(1))
+    app.config.speed, app.config.sound = "instant", False
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            busy = None
+            for _ in range(600):  # the computer rolls, then thinks (and thinks...)
+                await pilot.pause(0.01)
+                screen = app.screen
+                found = screen.query("#busy")
+                if found and found.first().display:
+                    busy = found.first()
+                    break
+            assert busy is not None, "no sign of the wait"
+            what = str(app.screen.query_one("#busy-what", Static).render())
+            assert what.startswith("Max is thinking"), what
+            assert app.screen.query_one("#busy-bar", ProgressBar).display
+            assert not app.screen.query_one("#helpbar").display
+            gate.set()
+            for _ in range(600):
+                await pilot.pause(0.01)
+                if not busy.display:
+                    break
+            assert not busy.display and app.screen.query_one("#helpbar").display
+    finally:
+        gate.set()
+
+
+@run
+async def test_keys_typed_before_the_turn_passed_are_not_carried_over(new_app: App) -> None:
+    app = new_app(Launch(variant="tommys-crag",
+                         players=[PlayerSpec("Ann"), PlayerSpec("Cpu", "beginner")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        g.table.act(LOCAL, ScoreBox(g.session.state.placements()[0].category))
+        await settle(pilot)
+        assert g.paused
+        await pilot.press("enter")  # the computer plays its turn; then Ann's turn
+        await settle(pilot)
+        st = g.session.state
+        assert st.current == 0 and not st.dice
+        # an r typed while the computer played, read only now: not Ann's first roll
+        early = events.Key("r", "r")
+        early.time = g.stage_at - 0.5
+        app.post_message(early)
+        await settle(pilot)
+        assert not st.dice
+        late = events.Key("r", "r")  # typed now: it rolls
+        app.post_message(late)
+        await settle(pilot)
+        assert st.dice
+
+
+@run
+async def test_repeated_keys_replace_their_message(new_app: App) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("b", "b", "b", "b")  # the bell on, off, on, off
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == ["Sound off"]
+        await pilot.press("r", "z", "z", "z")  # no box has z
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert len(messages) == 1 and messages[0].startswith("z: no box has this letter")
+
+
+@run
+async def test_one_hint_window_at_a_time_in_values(new_app: App) -> None:
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        g.table.act(LOCAL, Roll((1, 1, 5)))
+        g.refresh_all()
+        await pilot.press("h", "h", "h")
+        for _ in range(200):
+            await settle(pilot)
+            if isinstance(app.screen, TextDialog):
+                break
+        await pilot.press("h")
+        await settle(pilot)
+        assert sum(isinstance(s, TextDialog) for s in app.screen_stack) == 1
+        text = app.screen.text
+        assert "roll again die" not in text and "roll again dice" not in text
+        keeps = [line for line in text.splitlines() if "Keep" in line]
+        assert all("and roll the other" in line for line in keeps), keeps
+
+
+@run
+async def test_quitting_names_the_command_that_resumes(new_app: App) -> None:
+    app = new_app(CRAG)
+    said: list[Any] = []
+    real_exit = app.exit
+
+    def exit_and_say(*args: Any, **kw: Any) -> None:
+        said.append(kw.get("message"))
+        real_exit(*args, **kw)
+
+    app.exit = exit_and_say  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        gid = g.table.view().game_id
+        assert gid
+        await pilot.press("q")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        assert f"yacht resume {gid}" in dialog.text
+        await pilot.press("1")  # leave, keep it saved
+        await settle(pilot)
+    # after the full screen is gone, the terminal keeps the command
+    assert app.return_value == 0
+    assert said and f"`yacht resume {gid}`" in str(said[-1])
+
+
+@run
+async def test_an_enter_too_many_does_not_play_again(new_app: App) -> None:
+    from tui_helpers import fast_forward
+
+    from yacht.tui.screens.end import EndScreen
+
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        fast_forward(g, leave=0)
+        await pilot.press("enter")  # the results
+        await settle(pilot)
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        early = events.Key("enter", "\r")  # typed before they were on the screen
+        early.time = end.shown_at - 0.5
+        app.post_message(early)
+        await settle(pilot)
+        assert app.screen is end  # not Play again
+        await pilot.press("enter")  # on Play again, now
+        await settle(pilot)
+        assert app.screen is not end

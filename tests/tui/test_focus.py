@@ -1,0 +1,109 @@
+"""Visible focus: on every screen each Tab stop shows that it has the focus, in colour and
+without colour (NO_COLOR: by its text style alone), and there is no Tab stop unseen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.style import Style
+from textual.pilot import Pilot
+from textual.widget import Widget
+from tui_helpers import fast_forward, game, run, settle
+
+from yacht.session import Config, Launch, PlayerSpec, save_config
+from yacht.tui import YachtApp
+
+App = Callable[..., YachtApp]
+
+#: the text attributes a terminal shows without colour
+ATTRS = ("bold", "dim", "italic", "underline", "reverse", "strike", "blink", "overline")
+
+
+def cells(app: Any, widget: Widget, colour: bool) -> list[tuple[str, tuple[Any, ...]]]:
+    """What the terminal shows where ``widget`` is: each cell's character and style (its
+    attributes only when ``colour`` is False: what NO_COLOR leaves)."""
+    region = widget.region
+    strips = app.screen._compositor.render_strips()
+    out = []
+    for y in range(region.y, region.bottom):
+        x = 0
+        for seg in strips[y]:
+            style = seg.style or Style()
+            for ch in seg.text:
+                if region.x <= x < region.right:
+                    attrs = tuple(bool(getattr(style, a)) for a in ATTRS)
+                    out.append((ch, (attrs, style.color, style.bgcolor) if colour else attrs))
+                x += 1
+    return out
+
+
+async def check_focus_chain(pilot: Pilot[Any], where: str) -> list[str]:
+    """Tab through the screen's focus chain: every stop is on the screen and looks
+    different focused and not (with colour and without). Returns the stops' names."""
+    app = pilot.app
+    screen = app.screen
+    chain = list(screen.focus_chain)
+    assert chain, f"{where}: nothing takes the focus"
+    seen = []
+    for widget in chain:
+        assert widget.display and widget.region.area > 0, \
+            f"{where}: {widget!r} takes the focus but is not on the screen"
+        screen.set_focus(None)
+        await pilot.pause()
+        blurred = (cells(app, widget, False), cells(app, widget, True))
+        widget.focus()
+        await pilot.pause()
+        focused = (cells(app, widget, False), cells(app, widget, True))
+        assert focused[0] != blurred[0], \
+            f"{where}: {widget!r} looks the same focused and not without colour"
+        assert focused[1] != blurred[1], f"{where}: {widget!r} shows no focus in colour"
+        seen.append(type(widget).__name__ + (f"#{widget.id}" if widget.id else ""))
+    return seen
+
+
+@run
+async def test_every_screen_shows_its_focus(new_app: App) -> None:
+    save_config(Config(variant="tommys-crag", players=[PlayerSpec("Ann")], sound=False))
+    app = new_app(speed="instant")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        stops = await check_focus_chain(pilot, "setup")
+        assert "Button#start" in stops and "Choice#variant" in stops
+        assert not any(s.startswith("VerticalScroll") for s in stops)
+        await pilot.press("f6")  # the top ten of the variant chosen
+        await settle(pilot)
+        await check_focus_chain(pilot, "top ten")
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("f5")
+        await settle(pilot)
+        g = game(pilot)
+        stops = await check_focus_chain(pilot, "game")
+        assert stops == ["DiceRow#dice", "Button#roll", "ScoreCard#card"], stops
+        await pilot.press("o")  # the Oops menu
+        await settle(pilot)
+        await check_focus_chain(pilot, "Oops")
+        await pilot.press("escape")
+        await pilot.press("question_mark")  # the help: its text scrolls by keys
+        await settle(pilot)
+        assert await check_focus_chain(pilot, "help") == ["Button#close"]
+        await pilot.press("escape")
+        await settle(pilot)
+        fast_forward(g, leave=0)
+        g.go_on()
+        await settle(pilot)
+        stops = await check_focus_chain(pilot, "end")
+        assert stops == ["Button#again", "Button#new", "Button#topten-button",
+                         "Button#quit"], stops
+
+
+@run
+async def test_no_color_shows_the_focus_too(new_app: App, monkeypatch: Any) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = new_app(Launch(variant="yahtzee", players=[PlayerSpec("Ann")]))
+    assert app.no_color
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await check_focus_chain(pilot, "game without colour")

@@ -1,0 +1,167 @@
+"""Small screens: at 80x24 every player's column, the totals and the result can be read
+(a tighter card, the players' list, the cards of some players at a time)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from tui_helpers import game, run, settle
+
+from yacht.session import Launch, PlayerSpec
+from yacht.session.commands import GoOn, ScoreBox
+from yacht.session.table import LOCAL
+from yacht.tui import YachtApp
+from yacht.tui.screens.end import EndScreen
+from yacht.tui.widgets import ScoreCard, Standings
+
+App = Callable[..., YachtApp]
+
+EIGHT = ["Ann", "Bob", "Cyd", "Dan", "Intermediate=intermediate", "Expert=expert", "Eve",
+         "Beginner=beginner"]
+
+
+def specs(names: list[str]) -> list[PlayerSpec]:
+    return [PlayerSpec(*n.split("=")) for n in names]
+
+
+def screen_text(app: Any) -> list[str]:
+    strips = app.screen._compositor.render_strips()
+    return ["".join(seg.text for seg in strip) for strip in strips]
+
+
+def all_in_view(card: ScoreCard) -> None:
+    """The whole card is on the screen: no column or row scrolled away."""
+    assert card.virtual_size.width <= card.scrollable_content_region.width, \
+        (card.virtual_size, card.scrollable_content_region)
+    assert card.virtual_size.height <= card.scrollable_content_region.height
+    assert card.max_scroll_x == 0 and card.max_scroll_y == 0
+
+
+def no_stub(lines: list[str], names: list[str]) -> None:
+    """No name shows cut (``Intermedia``): each shows whole or not at all."""
+    text = "\n".join(lines)
+    for name in names:
+        for cut in range(4, len(name)):
+            stub = name[:cut]
+            at = text.find(stub)
+            while at >= 0:
+                assert text[at:at + len(name)] == name, f"{name!r} cut to {stub!r}"
+                at = text.find(stub, at + 1)
+
+
+async def play_turns(pilot: Pilot[Any], turns: int) -> None:
+    """People roll and score their first open box; the pauses are left."""
+    g = game(pilot)
+    t = g.table
+    for _ in range(turns):
+        await settle(pilot)
+        view = t.view()
+        if view.over:
+            break
+        if view.pause is not None:
+            t.act(LOCAL, GoOn())
+            continue
+        if view.computer_turn or view.over:
+            continue
+        if not view.state.dice:
+            await pilot.press("r")
+            await settle(pilot)
+        view = t.view()
+        if view.computer_turn or view.pause is not None or not view.state.dice:
+            continue
+        first = view.state.placements()[0]
+        t.act(LOCAL, ScoreBox(first.category, first.column))
+    await settle(pilot)
+
+
+@run
+async def test_three_players_ten_dice_two_columns_at_80x24(new_app: App) -> None:
+    app = new_app(Launch(variant="ancient-yacht-10-double",
+                         players=specs(["Ann", "Bob", "Cyd"])))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        card = g.query_one(ScoreCard)
+        for _ in range(4):
+            await play_turns(pilot, 1)
+            await pilot.press("r")
+            await settle(pilot)
+            assert card.shown == (0, 1, 2)  # every card, both columns, the totals
+            all_in_view(card)
+        lines = screen_text(app)
+        head = lines[1] + lines[2]
+        assert all(name in head for name in ("Ann", "Bob", "Cyd")), head
+        assert any("Grand total" in line for line in lines)
+
+
+@run
+async def test_eight_players_five_dice_at_80x24(new_app: App) -> None:
+    app = new_app(Launch(variant="yahtzee", players=specs(EIGHT)))
+    names = [n.split("=")[0] for n in EIGHT]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        card = g.query_one(ScoreCard)
+        await play_turns(pilot, 10)
+        assert card.shown == tuple(range(8))  # players 7 and 8 too
+        all_in_view(card)
+        # the card names the players by number, the list beside it by their whole names
+        players = g.query_one(Standings)
+        assert players.display
+        lines = screen_text(app)
+        for i, name in enumerate(names, 1):
+            assert any(f"{i} {name}" in line for line in lines), name
+        no_stub(lines, names)
+
+
+@run
+async def test_eight_players_ten_dice_two_columns_show_some_cards(new_app: App) -> None:
+    app = new_app(Launch(variant="ancient-yacht-10-double", players=specs(EIGHT)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        card = g.query_one(ScoreCard)
+        assert 1 <= len(card.shown) < 8 and 0 in card.shown  # the one on turn first
+        all_in_view(card)
+        lines = screen_text(app)
+        no_stub(lines, [n.split("=")[0] for n in EIGHT])
+        # every card can be looked at: < and >
+        seen = set(card.shown)
+        for _ in range(8):
+            await pilot.press("greater_than_sign")
+            await settle(pilot)
+            seen |= set(card.shown)
+            all_in_view(card)
+        assert seen == set(range(8))
+        await play_turns(pilot, 1)  # a new turn: the card on turn comes back
+        assert g.session.state.current in card.shown
+
+
+@run
+async def test_the_end_at_80x24_shows_the_result_and_every_total(new_app: App) -> None:
+    app = new_app(Launch(variant="yahtzee", players=specs(EIGHT)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        t = g.table
+        while not t.view().over:
+            await play_turns(pilot, 8)
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        lines = screen_text(app)
+        text = "\n".join(lines)
+        st = g.session.state
+        winner = st.players[st.winners()[0]].name
+        assert f"{winner} win" in text  # the result, on the screen
+        card = end.query_one("#final-card", ScoreCard)
+        assert card.shown == tuple(range(8))
+        all_in_view(card)
+        grand = next(line for line in lines if "Grand total" in line)
+        assert all(str(total) in grand for total in st.returns())
+        assert "Top ten" not in text.replace("Top ten (t)", "").replace("t Top ten", "")
+        no_stub(lines, [n.split("=")[0] for n in EIGHT])
