@@ -4,7 +4,7 @@
 
 import { h, s } from "./dom.js";
 
-const W = 520, H = 270, PAD = { left: 46, right: 14, top: 12, bottom: 34 };
+const W = 520, H = 270, MARGIN = { right: 14, top: 12, bottom: 40 };
 const DASHES = ["", "8 5", "2 5", "12 4 2 4", "4 3", "1 3", "10 3 3 3 3 3", "6 2"];
 const MARKS = ["circle", "square", "triangle", "diamond", "circle", "square", "triangle", "diamond"];
 
@@ -30,13 +30,17 @@ function marker(kind, x, y, cls, r = 4) {
  */
 export function lineChart({ series, names, xs = null, yMin, yMax, yStep, yFormat = String, xLabel, title, cls = "" }) {
   const at = series.map((ys, i) => (xs ? xs[i] : ys.map((_, t) => t)));
+  const ticks = [];
+  for (let i = 0; yMin + i * yStep <= yMax + 1e-9; i += 1) ticks.push(yMin + i * yStep);
+  // room for the longest label at the left (up to 18 px type on a phone)
+  const left = Math.max(42, 16 + 11 * Math.max(...ticks.map((v) => yFormat(v).length)));
+  const PAD = { ...MARGIN, left };
   const xMax = Math.max(1, ...at.flat());
   const x = (t) => PAD.left + (t / xMax) * (W - PAD.left - PAD.right);
   const y = (v) => H - PAD.bottom - ((v - yMin) / (yMax - yMin || 1)) * (H - PAD.top - PAD.bottom);
   const titleId = `chart-${Math.random().toString(36).slice(2, 8)}`;
   const grid = [];
-  for (let i = 0; yMin + i * yStep <= yMax + 1e-9; i += 1) {
-    const v = yMin + i * yStep;
+  for (const v of ticks) {
     grid.push(s("line", { class: "chart-grid", x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }));
     grid.push(s("text", { class: "chart-label", x: PAD.left - 8, y: y(v), "text-anchor": "end", "dominant-baseline": "middle" }, yFormat(v)));
   }
@@ -44,7 +48,7 @@ export function lineChart({ series, names, xs = null, yMin, yMax, yStep, yFormat
   for (let t = 0; t <= xMax; t += every) {
     grid.push(s("text", { class: "chart-label", x: x(t), y: H - PAD.bottom + 18, "text-anchor": "middle" }, String(t)));
   }
-  grid.push(s("text", { class: "chart-axis", x: (PAD.left + W - PAD.right) / 2, y: H - 3, "text-anchor": "middle" }, xLabel));
+  grid.push(s("text", { class: "chart-axis", x: (PAD.left + W - PAD.right) / 2, y: H - 2, "text-anchor": "middle" }, xLabel));
   const dense = Math.max(...series.map((ys) => ys.length)) > 20;
   const lines = series.map((ys, i) => {
     const path = ys.map((v, k) => `${x(at[i][k]).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
