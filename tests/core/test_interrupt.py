@@ -122,7 +122,9 @@ def test_selfplay_ends_with_its_file_whole_or_absent(tmp_path: Path) -> None:
     time.sleep(0.3)  # somewhere in its run, or after it: either way the same promise
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=BOUND)
-    assert proc.returncode in (0, 130) and "Traceback" not in err
+    # (-SIGINT: the signal came before the interpreter had started taking it, as on a
+    # loaded machine; nothing was written then)
+    assert proc.returncode in (0, 130, -signal.SIGINT) and "Traceback" not in err
     assert [p.name for p in tmp_path.iterdir()] in ([], ["game.json"])
     if out.exists():
         from yacht.parsing import read_record
