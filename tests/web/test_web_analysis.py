@@ -181,3 +181,34 @@ def test_the_chances_of_winning_may_come_after_the_rest(store: Store,
         assert whole["win"]["moments"] and whole["players"] == part["players"]
         analyses = client.app.state.analyses  # type: ignore[attr-defined]
         assert (analyses.computed, analyses.computed_quick) == (1, 1)
+
+
+def test_a_server_analyses_so_many_games_at_once(store: Store) -> None:
+    """Past ``at_once`` analyses under way, a new one is refused (503 busy), not queued."""
+    from yacht.web.app import Analyses, AnalysisRefused
+
+    first, second = stored_game(store), stored_game(store)
+
+    async def main() -> None:
+        a = Analyses(at_once=1)
+        go = asyncio.Event()
+
+        async def held() -> Record:
+            await go.wait()
+            return store.load_record(first)
+
+        async def record() -> Record:
+            return store.load_record(second)
+
+        try:
+            assert await a.get(first, 1, held, wait=0.01) is None  # under way
+            with pytest.raises(AnalysisRefused) as refused:
+                await a.get(second, 1, record)
+            assert (refused.value.status, refused.value.code) == (503, "busy")
+            go.set()
+            assert await a.get(first, 1, held) is not None
+            assert await a.get(second, 1, record) is not None  # its turn now
+        finally:
+            a.close()
+
+    asyncio.run(main())

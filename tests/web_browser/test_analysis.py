@@ -21,11 +21,11 @@ PHONE_SMALL: ViewportSize = {"width": 375, "height": 667}
 ROUTE = "**/api/games/*/analysis"
 
 
-def computers_game(server: Server) -> dict[str, Any]:
-    """A table of two computers at the instant pace (it plays itself to its end)."""
+def computers_game(server: Server, players: int = 2) -> dict[str, Any]:
+    """A table of computers at the instant pace (it plays itself to its end)."""
+    seats = [{"kind": "beginner", "name": "Bea"}, {"kind": "expert", "name": "Max"}]
     made: dict[str, Any] = server.post("/api/tables", {
-        "variant": "tommys-crag", "speed": "instant",
-        "seats": [{"kind": "beginner", "name": "Bea"}, {"kind": "expert", "name": "Max"}]})
+        "variant": "tommys-crag", "speed": "instant", "seats": seats[:players]})
     return made
 
 
@@ -187,9 +187,10 @@ OVERFLOW = """() => {
 
 
 def test_the_analysis_on_a_phone(server: Server, shots: Path, axe_script: Path) -> None:
-    """At 375x667, with the 10-dice two-column game's note (its analysis as the server
-    would give it: the reference is the expert strategy, not the proven optimum)."""
-    made = computers_game(server)
+    """At 375x667, a game alone (no chances of winning), with the 10-dice two-column
+    game's note (its analysis as the server would give it: the reference is the expert
+    strategy, not the proven optimum)."""
+    made = computers_game(server, players=1)
 
     async def main() -> None:
         async with chromium() as browser:
@@ -215,6 +216,9 @@ def test_the_analysis_on_a_phone(server: Server, shots: Path, axe_script: Path) 
             await page.wait_for_selector(".analysis-player")
             note = await page.text_content(".analysis-note") or ""
             assert "not the proven optimum" in note
+            assert analysis["win"] is None and await page.locator(".analysis-player").count() == 1
+            await page.wait_for_selector(".chart-expected")
+            assert await page.locator(".chart-win, #chart-win-title").count() == 0
             await screenshot(page, shots, "phone-analysis", full=False)
             await page.locator(".chart-data summary").first.tap()
             await page.locator(".costly-card summary").first.tap()

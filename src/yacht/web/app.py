@@ -53,6 +53,8 @@ ANALYSES_KEPT = 32
 ANALYSIS_WAIT = 20.0
 #: ... and for the chances of winning before it is answered without them
 QUICK_AFTER = 3.0
+#: analyses under way or waiting for a thread at most (more: 503 busy, try again later)
+ANALYSES_AT_ONCE = 8
 #: refused messages after which a flooding connection is closed
 FLOOD_CLOSE = 200
 
@@ -118,8 +120,10 @@ class Analyses:
     are worked out, an asker may have the rest of the analysis (``quick``: computed
     apart, in a pool of one thread, in about a second)."""
 
-    def __init__(self, kept: int = ANALYSES_KEPT, workers: int = 2) -> None:
+    def __init__(self, kept: int = ANALYSES_KEPT, workers: int = 2,
+                 at_once: int = ANALYSES_AT_ONCE) -> None:
         self.kept = kept
+        self.at_once = at_once
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="yacht-analysis")
         self.quick_pool = ThreadPoolExecutor(1, thread_name_prefix="yacht-analysis-quick")
         # key: (game id, number of actions, with the chances of winning)
@@ -169,6 +173,9 @@ class Analyses:
                record: Callable[[], Awaitable[Record]]) -> asyncio.Future[bytes]:
         running = self.running.get(key)
         if running is None:
+            if key[2] and sum(1 for k in self.running if k[2]) >= self.at_once:
+                raise AnalysisRefused(503, "busy", "the server is analysing other games: "
+                                                   "try again in a minute")
             running = asyncio.ensure_future(self._compute(key, record))
             # its failure is seen even when every asker has gone
             running.add_done_callback(lambda f: f.cancelled() or f.exception())
