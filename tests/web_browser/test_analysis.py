@@ -133,6 +133,9 @@ def test_the_analysis_of_a_finished_game(server: Server, shots: Path) -> None:
                                                          "win_pending": True, "retry": 1}))
                     return
                 await chances.wait()
+                if len(asked) == 3:  # the chances fail once
+                    await fail(route)
+                    return
                 await route.continue_()
 
             await page.route(ROUTE, hold)
@@ -146,6 +149,8 @@ def test_the_analysis_of_a_finished_game(server: Server, shots: Path) -> None:
             assert await page.locator(".analysis-status").count() == 1
             release.set()
             await page.wait_for_selector(".analysis-player")
+            # the Try again button gone, the focus is on the view's heading
+            assert await page.evaluate("document.activeElement.id") == "analysis-title"
             # the rest is shown, the chances of winning come a moment later
             await page.wait_for_selector(".chart-expected")
             pending = page.locator(".analysis-chart:has(#chart-win-title) [role=status]")
@@ -153,12 +158,15 @@ def test_the_analysis_of_a_finished_game(server: Server, shots: Path) -> None:
             await page.locator(".analysis-charts").screenshot(
                 path=str(shots / "analysis-pending.png"))
             chances.set()
+            await page.wait_for_selector("#chances-retry")
+            assert "the database is away" in (
+                await page.text_content(".analysis-chart [role=alert]") or "")
+            await page.click("#chances-retry")
             await page.wait_for_selector(".chart-win")
+            assert await page.evaluate("document.activeElement.id") == "chart-win-title"
             await page.unroute(ROUTE, hold)
-            assert len(asked) == 3
+            assert len(asked) == 4
             assert await page.get_attribute("#analysis", "aria-busy") == "false"
-            focused = await page.evaluate("document.activeElement.id")
-            assert focused == "analysis-title"
             await check_figures(page, analysis)
             await page.locator("#analysis").screenshot(path=str(shots / "analysis.png"))
             await screenshot(page, shots, "end-analysis")

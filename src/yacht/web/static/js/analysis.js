@@ -116,6 +116,7 @@ export class AnalysisView {
     } catch (e) {
       const retryBtn = h("button", { type: "button", class: "btn btn-small", id: "chances-retry", onclick: () => {
         fill(this.winBox, this.winPending());
+        this.winBox.querySelector("h3").focus({ preventScroll: true }); // the button is gone
         this.awaitChances(1);
       } }, "Try again");
       fill(this.winBox, h("h3", { id: "chart-win-title", text: "Chance of winning" }),
@@ -234,7 +235,7 @@ export class AnalysisView {
   }
 
   winPending() {
-    return [h("h3", { id: "chart-win-title", text: "Chance of winning" }),
+    return [h("h3", { id: "chart-win-title", tabindex: "-1", text: "Chance of winning" }),
       h("div", { class: "analysis-status", role: "status" },
         h("p", { text: "Working out each player's chance of winning after every turn: thousands of games are played from each position…" }),
         h("progress", { aria: { label: "Working out the chances of winning" } }))];
