@@ -52,12 +52,14 @@ def test_a_finished_games_analysis_is_the_command_lines(client: TestClient, stor
     analyses = client.app.state.analyses  # type: ignore[attr-defined]
     assert analyses.computed == 1
     assert client.get(f"/api/games/{gid}/analysis").json() == got
+    assert client.get(f"/api/games/{gid.upper()}/analysis").json() == got  # any case
     assert analyses.computed == 1
 
 
 def test_games_not_analysed_are_told_in_one_line(client: TestClient, store: Store,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    for bad, code in (("zz", 404), ("abc", 404), ("0123456789ab", 404)):
+    odd = ("zz", "abc", "0123456789ab", "０１２３４５６７８９ab", "a" * 5000, "%00", "12ab%20")
+    for bad, code in ((x, 404) for x in odd):
         r = client.get(f"/api/games/{bad}/analysis")
         assert r.status_code == code and r.json()["code"] == "not_found", bad
         assert "error" in r.json()

@@ -194,11 +194,19 @@ OVERFLOW = """() => {
 }"""
 
 
+async def fits(page: Page) -> None:
+    """Nothing of the analysis is cut off at the phone's width, nor scrolls the page."""
+    box = await page.evaluate(OVERFLOW)
+    assert box["scroll"] <= box["width"] == 375, box
+    assert box["cut"] == [], box["cut"]
+
+
 def test_the_analysis_on_a_phone(server: Server, shots: Path, axe_script: Path) -> None:
-    """At 375x667, a game alone (no chances of winning), with the 10-dice two-column
+    """At 375x667: a game alone (no chances of winning), with the 10-dice two-column
     game's note (its analysis as the server would give it: the reference is the expert
-    strategy, not the proven optimum)."""
+    strategy, not the proven optimum); then a game of two, its figures unfolded."""
     made = computers_game(server, players=1)
+    two = computers_game(server)
 
     async def main() -> None:
         async with chromium() as browser:
@@ -229,17 +237,26 @@ def test_the_analysis_on_a_phone(server: Server, shots: Path, axe_script: Path) 
             assert await page.locator(".chart-win, #chart-win-title").count() == 0
             await screenshot(page, shots, "phone-analysis", full=False)
             await page.locator(".chart-data summary").first.tap()
-            await page.locator(".costly-card summary").first.tap()
-            box = await page.evaluate(OVERFLOW)
-            assert box["scroll"] <= box["width"] == 375, box
-            assert box["cut"] == [], box["cut"]
+            if await page.locator(".costly-card").count():
+                await page.locator(".costly-card summary").first.tap()
+            await fits(page)
             # its parts
             await page.locator(".analysis-player").first.screenshot(
                 path=str(shots / "phone-analysis-player.png"))
             await page.locator(".analysis-charts").screenshot(
                 path=str(shots / "phone-analysis-charts.png"))
-            found = await axe(page, axe_script)
-            assert found == [], found
+            found = {"alone": await axe(page, axe_script)}
+            await page.unroute(ROUTE, not_exact)
+
+            # a game of two: the chances of winning too
+            await open_end(page, server, two)
+            await page.tap("#analysis-btn")
+            await page.wait_for_selector(".chart-win")
+            for summary in await page.locator(".chart-data summary").all():
+                await summary.tap()
+            await fits(page)
+            found["two"] = await axe(page, axe_script)
+            assert found == {"alone": [], "two": []}, found
             tab.check()
 
     asyncio.run(main())
