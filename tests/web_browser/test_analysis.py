@@ -68,6 +68,8 @@ async def check_figures(page: Page, analysis: dict[str, Any]) -> None:
             assert await item.locator(".costly-dice").get_attribute("aria-label") == \
                 "Dice " + " ".join(map(str, d["dice"]))
             assert await item.locator(".costly-dice svg").count() == len(d["dice"])
+            assert await item.locator(".costly-command").text_content() == \
+                f'yacht advise {analysis["variant"]} "{d["situation"]}"'
     # the expected scores: one line per player through the start and every turn
     lines = page.locator(".chart-expected .chart-line")
     assert await lines.count() == len(players)

@@ -96,6 +96,7 @@ export class AnalysisView {
     fill(this.content, this.render(data));
     keepFocus();
     keepTop();
+    announce(`Analysis ready. ${data.players.map((p) => `${p.name}: ${p.skill.toFixed(1)} points lost, luck ${signed(p.luck)}, accuracy ${p.accuracy.toFixed(1)}`).join(". ")}.`);
     if (data.win_pending) this.awaitChances(data.retry);
   }
 
@@ -184,7 +185,8 @@ export class AnalysisView {
         h("dt", { text: "Expert" }), h("dd", { class: "costly-best", text: d.best.text }),
         h("dt", { text: "Lost" }), h("dd", { class: "costly-loss", data: { value: String(d.loss) }, text: `${d.loss.toFixed(2)} points` })),
       h("details", { class: "costly-card" }, h("summary", { text: "The card then" }),
-        h("p", { text: this.cardText(d.card, a) })));
+        h("p", { text: this.cardText(d.card, a) }),
+        h("p", { class: "muted small" }, "On the command line: ", h("code", { class: "costly-command", text: adviseCommand(a, d) }))));
   }
 
   /** "ones=1,col2:sixes=12,extra=100" -> "Ones 1 · Sixes 12 (column 2) · extra points 100". */
@@ -259,6 +261,12 @@ export class AnalysisView {
       }),
       figures(["turn", ...names], rows));
   }
+}
+
+/** The command that asks the advisor about a decision's situation. */
+function adviseCommand(a, d) {
+  const options = Object.entries(a.options || {}).map(([k, v]) => ` -o ${k}=${v}`).join("");
+  return `yacht advise ${a.variant}${options} "${d.situation}"`;
 }
 
 /** Wait `seconds` (1-10; 2 when not said), as the server asked. */
