@@ -36,10 +36,11 @@ from .solver.single import rank as _rank_native
 from .solver.single import rank_state as _rank_state_native
 
 if TYPE_CHECKING:
+    from .champion import WinRanking
     from .solver import Solution
 
-__all__ = ["AdviceError", "Ranked", "advise", "advise_card", "best_decision", "card_text",
-           "parse_card"]
+__all__ = ["AdviceError", "Hint", "Ranked", "advise", "advise_card", "best_decision",
+           "card_text", "hint", "hint_card", "parse_card"]
 
 
 class AdviceError(parsing.InputError):
@@ -215,6 +216,79 @@ def advise(state: State, solution: Solution | None = None) -> list[Ranked]:
 def best_decision(state: State, solution: Solution | None = None) -> Decision:
     """The optimal decision for the player on turn."""
     return advise(state, solution)[0].decision()
+
+
+# --- both rankings: for the score, to win ------------------------------------------------
+
+@dataclass(frozen=True)
+class Hint:
+    """Both rankings of a situation: ``by_score`` (the advisor's, by expected final total)
+    and ``to_win`` (by the chance of winning, or alone of reaching a target; see
+    :mod:`yacht.strategy.champion`), None where that chance is out of reach (then the
+    best for the score is the best there is).
+
+    ``differ``: the two best actions differ; views show both rankings then, under
+    :attr:`score_title` ("best for your score") and :attr:`win_title` ("best to win" /
+    "best to reach N")."""
+
+    by_score: tuple[Ranked, ...]
+    to_win: WinRanking | None
+
+    score_title = "best for your score"
+
+    @property
+    def win_title(self) -> str:
+        w = self.to_win
+        if w is not None and w.goal == "target":
+            return f"best to reach {w.target}"
+        return "best to win"
+
+    @property
+    def differ(self) -> bool:
+        return (self.to_win is not None and bool(self.by_score)
+                and self.to_win.options[0].decision() != self.by_score[0].decision())
+
+    def to_json(self) -> dict[str, object]:
+        return {"differ": self.differ, "score_title": self.score_title,
+                "win_title": self.win_title if self.to_win is not None else None,
+                "by_score": [r.to_json() for r in self.by_score],
+                "to_win": None if self.to_win is None else self.to_win.to_json()}
+
+
+def hint(state: State, solution: Solution | None = None, *, target: int | None = None,
+         build: bool = False) -> Hint:
+    """Both rankings for the player on turn (dice showing). Alone, "to win" is reaching
+    ``target`` (default: the expert's expected score, rounded); with opponents, finishing
+    first. ``build``: build a missing target table (about a minute for Yahtzee) rather
+    than leave "to win" out.
+
+    >>> import random
+    >>> from yacht.engine import Player, Roll, State
+    >>> from yacht.rules import get
+    >>> s = State(get("tommys-crag"), [Player("Ann")], rng=random.Random(1))
+    >>> s.apply(Roll((6, 6, 1)))
+    >>> h = hint(s, target=120, build=True)
+    >>> h.win_title, h.to_win is not None and h.to_win.exact
+    ('best to reach 120', True)
+    """
+    by_score = advise(state, solution)
+    from .champion import rank_to_win
+
+    return Hint(tuple(by_score), rank_to_win(state, solution, target=target, build=build))
+
+
+def hint_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
+              rolls_left: int, *, others: Sequence[tuple[Scorecard, int]] = (),
+              target: int | None = None, build: bool = False,
+              solution: Solution | None = None) -> Hint:
+    """:func:`hint` for a situation given by hand: ``others`` are the opponents' (card,
+    turns taken); none: alone."""
+    by_score = advise_card(ruleset, card, turn, dice, rolls_left, solution)
+    from .champion import rank_situation
+
+    return Hint(tuple(by_score), rank_situation(ruleset, card, turn, dice, rolls_left, others,
+                                                solution, target=target, build=build,
+                                                by_score=by_score))
 
 
 def _sub_multisets(counts: tuple[int, ...]) -> list[tuple[int, ...]]:

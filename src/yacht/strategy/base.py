@@ -14,8 +14,8 @@ from typing import Protocol
 from yacht.engine import Action, Choose, Roll, Score, State
 from yacht.rules import Ruleset
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "PLAYER_LEVELS", "Decision", "RandomStrategy", "Strategy",
-           "UnknownLevel", "make_player", "play_turn"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_HELP", "PLAYER_LEVELS", "Decision",
+           "RandomStrategy", "Strategy", "UnknownLevel", "make_player", "play_turn"]
 
 
 @dataclass(frozen=True)
@@ -68,26 +68,49 @@ LEVELS: dict[str, str] = {
     "beginner": "yacht.strategy.heuristics:BeginnerStrategy",
     "intermediate": "yacht.strategy.heuristics:IntermediateStrategy",
     "expert": "yacht.strategy.expert:ExpertStrategy",
+    "champion": "yacht.strategy.champion:ChampionStrategy",
 }
 
 
 #: the levels a person can choose for a computer player, weakest first ("random" is for
 #: tests and self-play)
-PLAYER_LEVELS: tuple[str, ...] = ("beginner", "intermediate", "expert")
+PLAYER_LEVELS: tuple[str, ...] = ("beginner", "intermediate", "expert", "champion")
+
+#: what each level is, in a line (for help texts)
+LEVEL_HELP: dict[str, str] = {
+    "random": "random legal moves (for tests)",
+    "beginner": "keeps what it has, scores the most points now",
+    "intermediate": "sensible rules of thumb",
+    "expert": "the exact best expected score",
+    "champion": ("plays to win: the best chance of beating the others (exact in the last "
+                 "turns against finished opponents, estimated before), or alone of reaching "
+                 "a target (exact for one-column games: built once per target, about a "
+                 "minute for Yahtzee); plays as the expert where that is out of reach"),
+}
 
 #: a computer player's level when none is named
 DEFAULT_LEVEL = "intermediate"
 
 
-def make_player(level: str, ruleset: Ruleset) -> Strategy:
-    """The computer player of ``level`` for ``ruleset`` (with its options)."""
+def make_player(level: str, ruleset: Ruleset, *, target: int | None = None) -> Strategy:
+    """The computer player of ``level`` for ``ruleset`` (with its options).
+
+    ``target``: the score the ``champion`` plays to reach when alone (the others
+    ignore it; None: its default, see :mod:`yacht.strategy.champion`).
+
+    >>> from yacht.rules import get
+    >>> make_player("Champion", get("tommys-crag"), target=150).target
+    150
+    """
+    key = level.strip().lower()
     try:
-        target = LEVELS[level.strip().lower()]
+        where = LEVELS[key]
     except KeyError:
         raise UnknownLevel(f"unknown level {level!r} (accepted: {', '.join(LEVELS)})") from None
-    module, _, name = target.partition(":")
+    module, _, name = where.partition(":")
     cls = getattr(importlib.import_module(module), name)
-    player: Strategy = cls(ruleset)
+    takes_target = key == "champion" and target is not None
+    player: Strategy = cls(ruleset, target) if takes_target else cls(ruleset)
     return player
 
 

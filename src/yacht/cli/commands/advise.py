@@ -24,12 +24,22 @@ Values are solitaire values: the expected final total of this player's card
 (points already on it included) under optimal play from here on, and each
 action's loss against the best. A keep lists the dice kept (keeping every die
 is scoring); positions to roll again count from 1.
+
+Playing to reach a score is another game: with --target N the actions are also
+ranked by the best chance of finishing with at least N points ("best to reach
+N", exact: the variant's target table, built once per target and cached, about
+a minute for Yahtzee; one-column variants), and both bests are shown when they
+differ. Without --target that ranking is shown when it is at hand: the last
+turns (a small table from this card) or a target table already cached, for the
+expert's expected score rounded.
 """
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "advise", help="rank every action of a situation by expected final score",
+        "advise", aliases=["hint"],
+        help="rank every action of a situation by expected final score (and to reach a "
+             "target)",
         description="Rank every legal action - each distinct keep and each box - by the "
                     "expected final score under optimal play, with its loss against the best.",
         epilog=CARD_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -45,6 +55,8 @@ def register(sub: Any) -> None:
                    help="turns already taken (default: the number of filled boxes)")
     p.add_argument("--top", type=whole("top", 0, 10**6), default=None, metavar="N",
                    help="show only the best N actions")
+    p.add_argument("--target", type=whole("target", 0, 100_000), default=None, metavar="N",
+                   help="also rank by the best chance of finishing with at least N points")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_advise)
 
@@ -52,7 +64,7 @@ def register(sub: Any) -> None:
 def cmd_advise(args: argparse.Namespace) -> int:
     from yacht.cli.interrupt import run_interruptible
     from yacht.parsing import parse_card, parse_dice, parse_situation
-    from yacht.strategy.advisor import AdviceError, advise_card, card_text
+    from yacht.strategy.advisor import AdviceError, card_text, hint_card
     from yacht.strategy.api import Situation
     from yacht.strategy.solver import UnsupportedRuleset
 
@@ -76,14 +88,22 @@ def cmd_advise(args: argparse.Namespace) -> int:
     try:
         sit = Situation.of(rs, card, dice, rolls, turn)
         card, turn, dice, rolls_left = sit.card, sit.turn, sit.dice, sit.rolls_left
-        ranked = run_interruptible(lambda _stop: advise_card(rs, card, turn, dice, rolls_left))
+        both = run_interruptible(lambda _stop: hint_card(
+            rs, card, turn, dice, rolls_left, target=args.target,
+            build=args.target is not None))
     except (AdviceError, UnsupportedRuleset) as e:
         raise CliError(str(e)) from None
+    if args.target is not None and both.to_win is None:
+        raise CliError(f"{rs.id} has no exact target table (accepted: one-column variants; "
+                       "two-column games only in their last turns)")
+    ranked = list(both.by_score)
     shown = ranked if args.top is None else ranked[:args.top]
     if args.json:
         emit_json({"variant": rs.id, "options": dict(rs.option_values), "dice": list(dice),
                    "rolls_left": rolls_left, "turn": turn, "card": card_text(rs, card),
-                   "situation": sit.text(), "actions": [r.to_json() for r in shown]})
+                   "situation": sit.text(), "actions": [r.to_json() for r in shown],
+                   "differ": both.differ,
+                   "to_win": None if both.to_win is None else both.to_win.to_json()})
         return 0
     print(f"{rs.name}: dice {' '.join(map(str, dice))}, {rolls_left} roll(s) left, "
           f"turn {turn + 1}   [{sit.text()}]")
@@ -94,4 +114,22 @@ def cmd_advise(args: argparse.Namespace) -> int:
         if r.kind == "keep":
             extra = f"   (roll dice {','.join(str(p + 1) for p in r.reroll)})"
         print(f"  {r.describe(rs):<{w}}  {r.expected:9.4f}  {r.loss:8.4f}{extra}")
+    win = both.to_win
+    if win is None:
+        return 0
+    best_s, best_w = ranked[0], win.options[0]
+    print()
+    print(f"  {both.score_title}: {best_s.describe(rs)} (expected {best_s.expected:.4f}; "
+          f"chance {100 * (win.chance_of(best_s) or 0.0):.2f} %)")
+    print(f"  {both.win_title}: {best_w.ranked.describe(rs)} (chance "
+          f"{100 * best_w.chance:.2f} %; expected {best_w.ranked.expected:.4f})"
+          + ("" if both.differ else "  - the same"))
+    print(f"  ({win.how})")
+    if both.differ:
+        opts = win.options if args.top is None else win.options[:args.top]
+        print()
+        print(f"  {'action':<{w}}  {'chance %':>9}  {'loss':>8}")
+        for o in opts:
+            print(f"  {o.ranked.describe(rs):<{w}}  {100 * o.chance:9.4f}  "
+                  f"{100 * o.loss:8.4f}")
     return 0

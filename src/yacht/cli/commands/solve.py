@@ -24,6 +24,10 @@ def register(sub: Any) -> None:
     p.add_argument("--workers", type=whole("workers", 1, 64), default=None, metavar="N",
                    help="threads to build with (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--target", type=whole("target", 0, 100_000), default=None, metavar="N",
+                   help="instead: the best chance of finishing with at least N points from "
+                        "the start (exact; one-column variants; the table is built once "
+                        "per target, about a minute for Yahtzee, and cached)")
     p.set_defaults(func=cmd_solve)
 
 
@@ -43,6 +47,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     import time
 
     rs = ruleset_from_args(args.variant, args.option)
+    if args.target is not None:
+        return _solve_target(args, rs)
     if not args.no_cache:
         # a table in the cache: the facts saved with it, read without numpy or the kernels
         from yacht.strategy.solver.cache import stored_facts
@@ -119,4 +125,71 @@ def _report(args: argparse.Namespace, rs: Any, sol: Any, seconds: float) -> int:
     how = "loaded from cache" if not sol.built else "built"
     print(f"  seconds: {seconds:.2f} ({how}; build took {sol.seconds:.2f})")
     print(f"  peak memory: {info['peak_memory_mb']} MB")
+    return 0
+
+
+def _target_variants() -> list[str]:
+    """The variants with exact target tables (their default options)."""
+    from yacht.rules import all_variants
+    from yacht.strategy.solver import UnsupportedRuleset
+    from yacht.strategy.solver.target import check_supported
+
+    out = []
+    for v in all_variants():
+        try:
+            check_supported(v)
+        except UnsupportedRuleset:
+            continue
+        out.append(v.id)
+    return out
+
+
+def _solve_target(args: argparse.Namespace, rs: Any) -> int:
+    """`yacht solve VARIANT --target N`: the best chance of reaching N from the start."""
+    import sys
+    import time
+
+    from yacht.cli.interrupt import run_interruptible
+    from yacht.strategy.solver import UnsupportedRuleset
+    from yacht.strategy.solver.target import check_supported, is_ready, target_table
+
+    try:
+        check_supported(rs)
+    except UnsupportedRuleset as e:
+        raise CliError(f"{e}; accepted: {', '.join(_target_variants())}") from None
+    target = int(args.target)
+    cached = not args.no_cache and is_ready(rs, target)
+    if not cached and not args.quiet and not args.json and sys.stderr.isatty():
+        print(f"building the target table for {target} points (kept in the cache; about a "
+              "minute for Yahtzee)...", file=sys.stderr)
+    t0 = time.perf_counter()
+    try:
+        tt = run_interruptible(lambda _stop: target_table(
+            rs, target, cache=not args.no_cache, workers=args.workers))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    seconds = time.perf_counter() - t0
+    info: dict[str, Any] = {
+        "variant": rs.id,
+        "options": dict(rs.option_values),
+        "target": target,
+        "chance": round(tt.start, 9),
+        "exact": True,
+        "cells": tt.cells,
+        "seconds": round(seconds, 3),
+        "build_seconds": round(tt.seconds, 3),
+        "from_cache": not tt.built,
+        "table_mb": round(tt.nbytes / 2**20, 1),
+        "peak_memory_mb": round(max(_peak_rss(), tt.peak_memory) / 2**20, 1),
+    }
+    if args.json:
+        emit_json(info)
+        return 0
+    opts = " ".join(f"{k}={v}" for k, v in rs.option_values.items())
+    print(f"{rs.name}{' (' + opts + ')' if opts else ''}")
+    print(f"  best chance of finishing with at least {target} points: {tt.start:.6f} "
+          f"({100 * tt.start:.2f} %)")
+    how = "loaded from cache" if not tt.built else "built"
+    print(f"  table: {tt.cells:,} chances, {info['table_mb']} MB; seconds: {seconds:.2f} "
+          f"({how}; build took {tt.seconds:.2f})")
     return 0

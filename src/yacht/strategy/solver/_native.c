@@ -1614,7 +1614,16 @@ typedef struct {
     void *Qw;
     int q32;
     int64_t A;
+    int64_t cells;
 } TQ;
+
+/* Whether state j's window lies within Q (checked for every state a kernel reads:
+ * the index arrays cover every card state of the variant, a table only a few). */
+static inline int tq_ok(const TQ *q, int64_t j)
+{
+    const int64_t len = q->wlen[j];
+    return len == 0 || (len > 0 && q->off[j] >= 0 && q->off[j] + len <= q->cells);
+}
 
 static inline double tq_get(const TQ *q, int64_t j, int64_t x)
 {
@@ -1689,6 +1698,7 @@ static int target_placements(const Tables *T, const TQ *q, int64_t m, int64_t a,
 {
     const int64_t U = T->U, u = a % U, flag = a / U, A = q->A, rep = repeat_points(T, m);
     int64_t np = 0;
+    int bad = !tq_ok(q, m * A + a);
     S->nslot = 0;
     for (int64_t d = 0; d < T->nfull; d++) {
         S->pd[d] = np;
@@ -1716,6 +1726,8 @@ static int target_placements(const Tables *T, const TQ *q, int64_t m, int64_t a,
                 slot = S->nslot++;
                 S->slot_of[key] = slot + 1;
                 S->sj[slot] = b == T->nbox ? m * A + a : (m | ((int64_t)1 << b)) * A + (key - b * A);
+                if (!tq_ok(q, S->sj[slot]))
+                    bad = 1;
                 S->sgmin[slot] = g;
                 S->sgmax[slot] = g;
             } else {
@@ -1737,6 +1749,8 @@ static int target_placements(const Tables *T, const TQ *q, int64_t m, int64_t a,
         const int64_t b = m2 == m ? T->nbox : __builtin_ctzll((unsigned long long)(m2 ^ m));
         S->slot_of[b * A + a2] = 0;
     }
+    if (bad)
+        return -2;
     if (need > S->cap_buf) {
         void *nb = realloc(S->buf, (size_t)need * real);
         if (nb == NULL)
@@ -1760,8 +1774,9 @@ static int target_placements(const Tables *T, const TQ *q, int64_t m, int64_t a,
         const REAL *Q = (const REAL *)q->Q;                                                    \
         REAL *Qw = (REAL *)q->Qw;                                                              \
         REAL *K = S->K;                                                                        \
-        if (target_placements(T, q, m, a, S, sizeof(REAL)) < 0)                                \
-            return -1;                                                                         \
+        const int placed = target_placements(T, q, m, a, S, sizeof(REAL));                    \
+        if (placed < 0)                                                                        \
+            return placed;                                                                     \
         REAL *buf = S->buf;                                                                    \
         int64_t W = TQW;                                                                       \
         if (rep > 0 && rep < W)                                                                \
@@ -1846,6 +1861,7 @@ DEFINE_TARGET_STATE(target_state_f, float)
 typedef struct {
     TQ q;
     const int64_t *sm, *sa;
+    int bad; /* a window out of range (set by a worker) */
 } TargetArg;
 
 static int target_init(Job *job, void **state)
@@ -1866,6 +1882,8 @@ static int target_job(Job *job, void *state, int64_t lo, int64_t hi)
     for (int64_t i = lo; i < hi; i++) {
         const int rc = a->q.q32 ? target_state_f(job->T, &a->q, a->sm[i], a->sa[i], state)
                                 : target_state_d(job->T, &a->q, a->sm[i], a->sa[i], state);
+        if (rc == -2)
+            __atomic_store_n(&((TargetArg *)job->arg)->bad, 1, __ATOMIC_SEQ_CST);
         if (rc < 0)
             return -1;
     }
@@ -1899,14 +1917,8 @@ static int tq_buffers(const Tables *T, PyObject *offo, PyObject *wloo, PyObject 
         return -1;
     }
     const int64_t *off = b[0].b.buf, *wlo = b[1].b.buf, *wlen = b[2].b.buf;
-    const int64_t cells = NELEM(b[3]);
-    for (int64_t j = 0; j < n; j++)
-        if (wlen[j] < 0 || (wlen[j] > 0 && (off[j] < 0 || off[j] + wlen[j] > cells))) {
-            PyErr_SetString(PyExc_ValueError, "target: a window out of range");
-            return -1;
-        }
-    (void)wlo;
-    *q = (TQ){off, wlo, wlen, b[3].b.buf, b[3].b.buf, q32, A};
+    /* (the windows are checked as the kernels read them: tq_ok) */
+    *q = (TQ){off, wlo, wlen, b[3].b.buf, b[3].b.buf, q32, A, NELEM(b[3])};
     return 0;
 }
 
@@ -1929,6 +1941,7 @@ static PyObject *py_target_layer(PyObject *mod, PyObject *args)
         return NULL;
     }
     TargetArg a;
+    a.bad = 0;
     if (tq_buffers(T, offo, wloo, wleno, Qo, A, 1, b, &a.q) < 0
         || buf_get(smo, &b[4], "sm", 'i', -1, 0) < 0
         || buf_get(sao, &b[5], "sa", 'i', NELEM(b[4]), 0) < 0)
@@ -1947,7 +1960,10 @@ static PyObject *py_target_layer(PyObject *mod, PyObject *args)
     Py_BEGIN_ALLOW_THREADS rc = job_run(&job, threads);
     Py_END_ALLOW_THREADS if (rc < 0)
     {
-        PyErr_NoMemory();
+        if (a.bad)
+            PyErr_SetString(PyExc_ValueError, "target: a window out of range");
+        else
+            PyErr_NoMemory();
         goto done;
     }
     ret = Py_None;
@@ -1983,6 +1999,17 @@ static PyObject *py_target_turn(PyObject *mod, PyObject *args)
         || buf_get(Ko, &b[5], "Ks", 'd', T->rolls * T->nall, 1) < 0
         || buf_get(Bo, &b[6], "B", 'd', T->nfull * (T->nbox + 1), 1) < 0)
         goto done;
+    if (!tq_ok(&q, m * A + a)) {
+        PyErr_SetString(PyExc_ValueError, "target: a window out of range");
+        goto done;
+    }
+    for (int64_t bx = 0; bx < T->nbox; bx++) /* every successor state the turn can read */
+        if (!((m >> bx) & 1))
+            for (int64_t a2 = 0; a2 < A; a2++)
+                if (!tq_ok(&q, (m | ((int64_t)1 << bx)) * A + a2)) {
+                    PyErr_SetString(PyExc_ValueError, "target: a window out of range");
+                    goto done;
+                }
     {
         double *E0 = b[4].b.buf, *B = b[6].b.buf;
         const int64_t u = a % U, flag = a / U, rep = repeat_points(T, m), nb = T->nbox + 1;

@@ -127,10 +127,11 @@ def _states(spec: Spec) -> tuple[I64, I64]:
 
 
 def window_arrays(spec: Spec, target: int, sm: I64, sa: I64, least: I64 | None = None,
-                  most: I64 | None = None) -> tuple[I64, I64]:
+                  most: I64 | None = None, low: int | None = None) -> tuple[I64, I64]:
     """(wlo, wlen) of the states (sm, sa) for ``target``: the totals so far whose chance is
     neither 0 nor 1, among those the card can hold (``least``/``most``: tighter bounds of
-    the totals, for a game from a given card)."""
+    the totals, for a game from a given card; ``low``: the least final total worth
+    anything, when it is below ``target``, see :mod:`.local`)."""
     mx = _box_max(spec)
     bits = ((sm[:, None] >> np.arange(spec.nbox)) & 1).astype(bool)
     filled = (bits * mx).sum(axis=1)
@@ -169,7 +170,7 @@ def window_arrays(spec: Spec, target: int, sm: I64, sa: I64, least: I64 | None =
         smin = np.maximum(smin, least)
     if most is not None:
         smax = np.minimum(smax, most)
-    lo = np.maximum(target - R, smin)
+    lo = np.maximum((target if low is None else min(low, target)) - R, smin)
     hi = np.minimum(target - 1, smax)
     wlen = np.maximum(0, hi - lo + 1).astype(np.int64)
     # an empty window: every total the card can hold reads 0 below the target, 1 from it on

@@ -1,0 +1,420 @@
+"""The champion: a computer player that plays to win, not for the most points on average.
+
+The expert maximises the expected final score. A player who must reach a
+score, or beat the others, sometimes does better taking a risk the expert
+would not (40 points short with two turns left: go for the Yahtzee), or
+playing safe when ahead. The champion maximises its **chance of winning**:
+
+* **Alone** (solitaire): the chance of finishing with at least ``target``
+  points (default: what the caller passes, e.g. the best score of the
+  variant's top ten plus one, else :func:`default_target`, the expert's
+  expected score rounded). Exact for the one-column variants: the solver's
+  target table (:mod:`.solver.target`, built once per variant and target and
+  kept in the disk cache; about 50 s and 200 MB for Yahtzee, see
+  ``benchmarks/README.md``). The two-column games have no exact target table:
+  there the champion plays as the expert until its last turns fit the budget
+  of a chance table from its card (below), which it then plays exactly.
+* **Against opponents**: the expected *share of first place* (1 for a win, 1/k
+  for a k-way tie for first: equal totals share the first place, as the game
+  ranks them), given the opponents' cards. The worth of finishing with ``x``
+  points is the chance that ``x`` wins, from each opponent's final total: the
+  total itself for an opponent who has finished (so the champion's play
+  against finished opponents is **exact**), else a sample of ``samples``
+  games the expert would play from the opponent's card (the solver's self-play;
+  opponents are taken to play the expert strategy, and their dice are
+  independent of the champion's). Each turn, when the chance table from the
+  champion's own card fits the ``budget`` (the chances it holds: a few open
+  boxes), the champion solves it exactly for that worth (:mod:`.solver.local`)
+  and plays its best action; earlier in the game it plays the expert's move.
+  So: exact in the last turns against finished opponents, an approximation
+  (the opponents' sampled totals, recomputed every turn) in the last turns
+  before that, the expert's play before them.
+
+Where the chances of two actions are equal (a game already won, or lost) the
+one with the higher expected score is played.
+
+>>> import random
+>>> from yacht.engine import Player, Roll, State
+>>> from yacht.rules import get
+>>> rs = get("tommys-crag")
+>>> s = State(rs, [Player("C", "computer", "champion")], rng=random.Random(1))
+>>> s.apply(Roll((6, 6, 1)))
+>>> r = ChampionStrategy(rs, target=150).rank(s)
+>>> r.goal, r.exact, 0 < r.options[0].chance < 1
+('target', True, True)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from yacht.engine import State
+from yacht.rules import Ruleset, Scorecard, counts_of
+
+from .advisor import Ranked, advise
+from .base import Decision
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from .solver import Solution
+    from .solver.local import TurnChances
+
+__all__ = ["BUDGET", "SAMPLES", "ChampionStrategy", "WinOption", "WinRanking",
+           "default_target", "expert_finals", "rank_situation", "rank_to_win", "win_worth"]
+
+#: the most chances a table from the champion's card may hold (about 2-3 us each)
+BUDGET = 60_000
+#: games simulated from an unfinished opponent's card
+SAMPLES = 1000
+#: two chances closer than this are equal (the expected score decides)
+EQUAL = 1e-9
+#: an estimated worth closer than this to 0 or 1 is taken as 0 or 1 (narrower tables)
+TRIM = 1e-3
+
+
+def default_target(ruleset: Ruleset, solution: Solution | None = None) -> int:
+    """The solitaire target when none is given: the expert's expected score, rounded.
+
+    >>> from yacht.rules import get
+    >>> default_target(get("tommys-crag"))
+    150
+    """
+    if solution is None:
+        from .solver import solve
+
+        solution = solve(ruleset, estimate=False)
+    return int(round(solution.expected_score))
+
+
+@dataclass(frozen=True)
+class WinOption:
+    """An action (with its expected final total, as the advisor ranks it) and the best
+    chance of winning (or of reaching the target) after it."""
+
+    ranked: Ranked
+    chance: float
+    loss: float          # the best option's chance minus this one's (>= 0)
+
+    def decision(self) -> Decision:
+        return self.ranked.decision()
+
+    def to_json(self) -> dict[str, object]:
+        d = self.ranked.to_json()
+        d["chance"] = round(self.chance, 9)
+        d["chance_loss"] = round(self.loss, 9)
+        return d
+
+
+@dataclass(frozen=True)
+class WinRanking:
+    """The actions ranked by the chance of winning, best first.
+
+    ``goal`` is ``"target"`` (solitaire: the chance of at least ``target`` points) or
+    ``"win"`` (the expected share of first place); ``exact`` whether the chances are
+    exact (a target table, or opponents who have all finished) rather than estimated
+    from the opponents' sampled totals; ``how`` says which in words."""
+
+    options: tuple[WinOption, ...]
+    goal: str
+    target: int | None
+    exact: bool
+    how: str
+
+    def chance_of(self, r: Ranked) -> float | None:
+        for o in self.options:
+            if o.ranked.decision() == r.decision():
+                return o.chance
+        return None
+
+    def to_json(self) -> dict[str, object]:
+        return {"goal": self.goal, "target": self.target, "exact": self.exact, "how": self.how,
+                "options": [o.to_json() for o in self.options]}
+
+
+# --- the worth of a final total -------------------------------------------------------------
+
+def win_worth(finals: Sequence[npt.NDArray[np.int64]]) -> tuple[int, npt.NDArray[np.float64]]:
+    """``(lo, worth)``: finishing with ``x`` points is worth ``worth[x - lo]`` (0 below
+    ``lo``, 1 from ``lo + len(worth)`` on): the expected share of first place against
+    opponents whose final totals are drawn from ``finals`` (one sample per opponent,
+    independently), a k-way tie for first counting 1/k.
+
+    >>> import numpy as np
+    >>> lo, w = win_worth([np.array([200])])      # one finished opponent, 200 points
+    >>> lo, w.tolist()
+    (200, [0.5])
+    >>> lo, w = win_worth([np.array([10, 20]), np.array([15])])
+    >>> lo, [round(x, 3) for x in w.tolist()]
+    (15, [0.25, 0.5, 0.5, 0.5, 0.5, 0.75])
+    """
+    import numpy as np
+
+    lo = max(int(np.min(f)) for f in finals)
+    hi = max(int(np.max(f)) for f in finals) + 1
+    xs = np.arange(lo, hi)
+    # coef[k, x]: the chance that every opponent is at most x and k of them are at x
+    coef = np.zeros((len(finals) + 1, hi - lo))
+    coef[0] = 1.0
+    for f in finals:
+        f = np.asarray(f, dtype=np.int64)
+        srt = np.sort(f)
+        below = np.searchsorted(srt, xs, side="left") / len(f)
+        at = (np.searchsorted(srt, xs, side="right") / len(f)) - below
+        nxt = coef * below
+        nxt[1:] += coef[:-1] * at
+        coef = nxt
+    worth = (coef / np.arange(1, len(finals) + 2)[:, None]).sum(axis=0)
+    return lo, np.clip(worth, 0.0, 1.0)
+
+
+def _trim(lo: int, worth: npt.NDArray[np.float64]) -> tuple[int, npt.NDArray[np.float64]]:
+    """The worth with its tails within :data:`TRIM` of 0 and 1 cut off (taken as 0 / 1).
+
+    >>> import numpy as np
+    >>> _trim(10, np.array([0.0001, 0.2, 0.5, 0.9995]))
+    (11, array([0.2, 0.5]))
+    """
+    import numpy as np
+
+    keep = np.nonzero((worth >= TRIM) & (worth <= 1 - TRIM))[0]
+    if not len(keep):   # a step: 0 below the first total worth more than a half, 1 from it
+        at = int(np.searchsorted(worth, 0.5, side="right"))
+        return lo + at, worth[:0]
+    a, b = int(keep[0]), int(keep[-1]) + 1
+    return lo + a, worth[a:b]
+
+
+_SAMPLES_LOCK = threading.Lock()
+_SAMPLES: OrderedDict[tuple[Any, ...], npt.NDArray[np.int64]] = OrderedDict()
+_SAMPLES_KEPT = 50_000
+
+
+def expert_finals(solution: Solution, card: Scorecard, turn: int, games: int
+                  ) -> npt.NDArray[np.int64]:
+    """Final totals of ``games`` games the expert plays from ``card`` (the total itself
+    for a full card). The points to come depend on the card's state only, so they are
+    kept per state (fixed seeds: the same card gives the same sample)."""
+    import numpy as np
+
+    from .solver import fast_selfplay
+
+    rs = solution.ruleset
+    base = rs.totals(card).grand
+    if card.complete:
+        return np.array([base], dtype=np.int64)
+    forced = solution.forced_turn(card, turn)
+    m, a = solution.spec.state_of(card)
+    key = (rs.key, m, a, forced, games)
+    with _SAMPLES_LOCK:
+        hit = _SAMPLES.get(key)
+        if hit is not None:
+            _SAMPLES.move_to_end(key)
+    if hit is None:
+        start = None if forced else (m, a, -1, 0)
+        seed = (m * 1_000_003 + a * 7919 + (1 if forced else 0)) & 0xFFFFFFFF
+        hit = fast_selfplay(solution, games, seed=seed, workers=1,
+                            start=start).totals.astype(np.int64)
+        with _SAMPLES_LOCK:
+            _SAMPLES[key] = hit
+            while len(_SAMPLES) > _SAMPLES_KEPT:
+                _SAMPLES.popitem(last=False)
+    return hit + base
+
+
+# --- ranking by chance ------------------------------------------------------------------
+
+def _by_chance(rs: Ruleset, spec: Any, card: Scorecard, turn: int, dice: Sequence[int],
+               rolls_left: int, tc: TurnChances, by_score: list[Ranked]) -> list[WinOption]:
+    """Every action of the advisor's list with its chance from ``tc``."""
+    t = spec.dice
+    dice = tuple(int(v) for v in dice)
+    d = t.index_of(dice) - t.full_start
+    keep_chance = tc.Ks[rolls_left - 1] if rolls_left > 0 else None
+    out = []
+    for r in by_score:
+        if r.kind == "score":
+            assert r.category is not None
+            b = r.column * spec.ncat + rs.index(r.category)
+            v = float(tc.B[d, b])
+            if v < 0:  # a repeat of the box (the same card, more points)
+                v = float(tc.B[d, spec.nbox])
+        else:
+            assert keep_chance is not None
+            v = float(keep_chance[t.index_of_counts(counts_of(r.keep, rs.faces))])
+        out.append((v, r))
+    return _sorted(out)
+
+
+def _sorted(pairs: list[tuple[float, Ranked]]) -> list[WinOption]:
+    # equal chances: the advisor's order (the higher expected score first)
+    order = sorted(range(len(pairs)), key=lambda i: (-round(pairs[i][0] / EQUAL), i))
+    best = pairs[order[0]][0]
+    return [WinOption(pairs[i][1], pairs[i][0], max(0.0, best - pairs[i][0])) for i in order]
+
+
+def _forced_by_chance(rs: Ruleset, tt: Any, card: Scorecard, dice: Sequence[int],
+                      rolls_made: int, by_score: list[Ranked]) -> list[WinOption]:
+    """The forced first turn with a target table: scoring the yacht now, or a keep."""
+    spec = tt.spec
+    ft = spec.forced
+    points = rs.totals(card).grand
+    keep, _ = tt._forced(points, card)
+    m, a = spec.state_of(card)
+    m |= 1 << ft.box
+    out = []
+    for r in by_score:
+        if r.kind == "score":
+            v = tt.state_chance(m, a, points + r.points)
+        else:
+            v = float(keep[rolls_made][spec.dice.index_of_counts(counts_of(r.keep, rs.faces))])
+        out.append((v, r))
+    return _sorted(out)
+
+
+def rank_to_win(state: State, solution: Solution | None = None, *, target: int | None = None,
+                budget: int = BUDGET, samples: int = SAMPLES, threads: int = 2,
+                build: bool = True, memo: dict[str, Any] | None = None) -> WinRanking | None:
+    """The actions of the player on turn (dice showing) ranked by the chance of winning:
+    alone, of finishing with at least ``target`` points (default
+    :func:`default_target`); with opponents, the expected share of first place. None
+    where no chance can be worked out within reach (see the module doc): the expert's
+    ranking is then the best there is. ``build``: build a missing target table
+    (alone; else only one in memory or on disk is used). ``memo``: a dict the caller
+    keeps between calls (the last table, reused while the cards stay the same)."""
+    if state.is_terminal() or not state.dice:
+        return None
+    me = state.current
+    others = [(state.card(p), state.turns_taken(p)) for p in range(len(state.players))
+              if p != me]
+    return rank_situation(state.ruleset, state.card(me), state.turns_taken(me), state.dice,
+                          state.rolls_left if state.may_reroll() else 0, others, solution,
+                          target=target, budget=budget, samples=samples, threads=threads,
+                          build=build, memo=memo)
+
+
+def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
+                   rolls_left: int, others: Sequence[tuple[Scorecard, int]],
+                   solution: Solution | None = None, *, target: int | None = None,
+                   budget: int = BUDGET, samples: int = SAMPLES, threads: int = 2,
+                   build: bool = True, memo: dict[str, Any] | None = None,
+                   by_score: list[Ranked] | None = None) -> WinRanking | None:
+    """:func:`rank_to_win` for a situation: the player's ``card`` and ``turn`` (turns
+    taken), the dice showing, the rolls left, and every opponent's (card, turns taken);
+    no opponents: alone. ``by_score``: the advisor's ranking if the caller has it."""
+    from .advisor import advise_card
+    from .solver import UnsupportedRuleset, solve
+    from .solver.local import BUDGET_OPEN, local_table, turn_chances
+
+    sol = solution if solution is not None else solve(rs, estimate=False)
+    if card.complete:
+        return None
+    alone = not others
+    if not alone and (sol.forced_turn(card, turn) or _open(card) > BUDGET_OPEN):
+        return None   # (before the opponents' games are simulated)
+    if by_score is None:
+        by_score = advise_card(rs, card, turn, dice, rolls_left, sol)
+    memo = memo if memo is not None else {}
+    if alone:
+        goal_target = int(target) if target is not None else default_target(rs, sol)
+        tt = _target_table(rs, goal_target, build)
+        if tt is not None:
+            how = f"exact: the best chance of reaching {goal_target} points"
+            if sol.forced_turn(card, turn):
+                made = rs.max_rolls(rs.context(card, turn, 1)) - rolls_left
+                opts = _forced_by_chance(rs, tt, card, dice, made, by_score)
+            else:
+                m, a = tt.spec.state_of(card)
+                tc = turn_chances(tt.spec, tt.win.A, tt.arrays(), m, a, rs.totals(card).grand)
+                opts = _by_chance(rs, tt.spec, card, turn, dice, rolls_left, tc, by_score)
+            return WinRanking(tuple(opts), "target", goal_target, True, how)
+        import numpy as np
+
+        lo, worth, exact = goal_target, np.zeros(0), True
+        how = f"exact (the last turns): the best chance of reaching {goal_target} points"
+    else:
+        finals = [expert_finals(sol, c, t, samples) for c, t in others]
+        exact = all(len(f) == 1 for f in finals)
+        lo, worth = win_worth(finals)
+        if not exact:
+            lo, worth = _trim(lo, worth)
+        goal_target = None
+        how = ("exact: the opponents have finished" if exact else
+               f"estimated: the opponents' totals from {samples:,} expert games each")
+    if sol.forced_turn(card, turn):
+        return None
+    key = (rs.key, card, lo, worth.tobytes(), budget)
+    if memo.get("key") == key:
+        table = memo["table"]
+    else:
+        try:
+            table = local_table(rs, card, lo, worth, threads=threads, budget=budget)
+        except UnsupportedRuleset:
+            table = None
+        memo["key"], memo["table"] = key, table
+    if table is None:
+        return None
+    m, a = table.spec.state_of(card)
+    tc = table.turn(m, a, rs.totals(card).grand)
+    opts = _by_chance(rs, table.spec, card, turn, dice, rolls_left, tc, by_score)
+    return WinRanking(tuple(opts), "target" if alone else "win", goal_target, exact, how)
+
+
+def _open(card: Scorecard) -> int:
+    return sum(len(col) for col in card.boxes) - card.filled
+
+
+def _target_table(rs: Ruleset, target: int, build: bool) -> Any:
+    """The exact target table, or None (unsupported, too big, or not built and not
+    to be built)."""
+    from .solver import UnsupportedRuleset
+    from .solver.target import is_ready, target_table
+
+    try:
+        if not build and not is_ready(rs, target):
+            return None
+        return target_table(rs, target)
+    except (UnsupportedRuleset, ValueError):
+        return None
+
+
+class ChampionStrategy:
+    """The champion computer player (see the module doc).
+
+    ``target``: the solitaire goal (None: :func:`default_target`; a caller such as the
+    game session may set it, e.g. from the top ten, before the first decision).
+    ``budget``, ``samples``, ``threads``: see :func:`rank_to_win`.
+    """
+
+    level = "champion"
+
+    def __init__(self, ruleset: Ruleset, target: int | None = None, *, budget: int = BUDGET,
+                 samples: int = SAMPLES, threads: int = 2):
+        from .solver import solve
+
+        self.ruleset = ruleset
+        self.solution = solve(ruleset, progress=False, estimate=False)
+        self.target = target
+        self.budget = budget
+        self.samples = samples
+        self.threads = threads
+        self._memo: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def rank(self, state: State) -> WinRanking | None:
+        if state.ruleset.key != self.ruleset.key:
+            raise ValueError(f"this player plays {self.ruleset.key}, not {state.ruleset.key}")
+        with self._lock:
+            return rank_to_win(state, self.solution, target=self.target, budget=self.budget,
+                               samples=self.samples, threads=self.threads, memo=self._memo)
+
+    def decide(self, state: State) -> Decision:
+        ranked = self.rank(state)
+        if ranked is None:
+            return advise(state, self.solution)[0].decision()
+        return ranked.options[0].decision()

@@ -1,0 +1,247 @@
+"""The champion against an exact brute force of the share of first place, on small rulesets.
+
+The brute force plays the engine itself (every chance outcome, every legal
+``Choose`` and ``Score``) and maximises, in exact fractions, the champion's
+share of first place once the game is over (1 for a win, 1/k for a k-way tie,
+0 for a loss) when the other players have finished. It shares no code with
+the chance tables.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from test_bruteforce import cat, face, reduced
+from test_target import BruteTarget, _joker_rs
+
+from yacht.engine import Choose, Player, Roll, Score, State
+from yacht.rules import RepeatBox, Ruleset, UpperBonus, get
+from yacht.strategy.base import LEVELS, PLAYER_LEVELS, make_player, play_turn
+from yacht.strategy.champion import ChampionStrategy, rank_to_win, win_worth
+from yacht.strategy.solver.local import local_table
+from yacht.strategy.solver.target import target_table
+
+
+class BruteWin:
+    """The best share of first place of player ``me``, through the engine."""
+
+    def __init__(self, me: int):
+        self.me = me
+        self.memo: dict[Any, Fraction] = {}
+
+    def share(self, s: State) -> Fraction:
+        r = s.returns()
+        best = max(r)
+        if r[self.me] < best:
+            return Fraction(0)
+        return Fraction(1, sum(1 for v in r if v == best))
+
+    def value(self, s: State) -> Fraction:
+        if s.is_terminal():
+            return self.share(s)
+        assert s.current == self.me
+        r = s.returns()
+        if r[self.me] > max(v for p, v in enumerate(r) if p != self.me):
+            return Fraction(1)   # (no box scores below 0: a lead over finished players stays)
+        k = (s.card(self.me), tuple(sorted(s.dice)), s.rolls, s.turns_taken(self.me))
+        if k in self.memo:
+            return self.memo[k]
+        if not s.dice:
+            best = self.roll(s)
+        else:
+            best = Fraction(-1)
+            for act in s.legal_actions():
+                if isinstance(act, (Score, Choose)):
+                    best = max(best, self.after(s, act))
+        self.memo[k] = best
+        return best
+
+    def after(self, s: State, act: Score | Choose) -> Fraction:
+        t = _then(s, act)
+        return self.value(t) if isinstance(act, Score) else self.roll(t)
+
+    def roll(self, s: State) -> Fraction:
+        tot = Fraction(0)
+        for outcome, p in s.chance_outcomes(exact=True):
+            tot += p * self.value(_then(s, Roll(outcome)))
+        return tot
+
+
+def _then(s: State, act: Any) -> State:
+    """A copy of ``s`` after ``act``, without the Oops history (it does not change values,
+    and a repeat box's turns would chain it too deep to copy)."""
+    t = s.clone(rng=False)
+    t._p.undo = None
+    t.apply(act)
+    t._p.undo = None
+    return t
+
+
+def _action(r: Any) -> Score | Choose:
+    d = r.decision()
+    return d.score if d.score is not None else Choose(d.reroll)
+
+
+def _play_to(rs: Ruleset, players: int, me: int, left: int, seed: int) -> State:
+    """A game where every other player has finished and player ``me`` has ``left`` turns
+    to go, on turn (random moves before)."""
+    rng = random.Random(seed)
+    s = State(rs, [Player(f"P{i}", "computer", "random") for i in range(players)], rng=rng)
+    rnd = make_player("random", rs)
+    n = len(rs.categories) * len(rs.columns)
+    while not (s.current == me and s.turns_taken(me) == n - left and not s.dice):
+        play_turn(s, rnd)
+    assert all(s.card(p).complete for p in range(players) if p != me)
+    return s
+
+
+def _check_every_decision(s: State, champ: ChampionStrategy, brute: BruteWin,
+                          exact: bool = True) -> int:
+    """Walk every situation of the champion's remaining turns: each option's chance is
+    the brute force's value of that action, and the champion's choice is a best one."""
+    r = s.returns()
+    if s.is_terminal() or r[s.current] > max(v for p, v in enumerate(r) if p != s.current):
+        return 0   # (over, or won: a repeat box could go on for ever)
+    if not s.dice:
+        n = 0
+        for outcome, _ in s.chance_outcomes(exact=True):
+            n += _check_every_decision(_then(s, Roll(outcome)), champ, brute, exact)
+        return n
+    ranking = champ.rank(s)
+    assert ranking is not None and ranking.exact == exact
+    best = brute.value(s)
+    for o in ranking.options:
+        assert o.chance == pytest.approx(float(brute.after(s, _action(o.ranked))), abs=1e-12)
+    chosen = champ.decide(s)
+    act = chosen.score if chosen.score is not None else Choose(chosen.reroll)
+    assert float(brute.after(s, act)) == pytest.approx(float(best), abs=1e-12)
+    n = 1
+    if chosen.score is None:   # go on down every roll of the chosen keep (and others')
+        for o in ranking.options[:3]:
+            if o.ranked.kind == "keep":
+                t = _then(s, Choose(o.ranked.reroll))
+                for outcome, _ in t.chance_outcomes(exact=True):
+                    n += _check_every_decision(_then(t, Roll(outcome)), champ, brute, exact)
+    return n   # (after a scoring: the game is over, or a repeat box gave another turn)
+
+
+SMALL = [
+    reduced(2, (face(1), cat("k2", "of_a_kind", n=2, points=20), cat("chance", "sum"))),
+    reduced(2, (face(1), face(2), cat("chance", "sum")),
+            bonus=UpperBonus(4, ">=", 10)),  # type: ignore[arg-type]
+    _joker_rs("forced", "on"),
+    _joker_rs("free", "on"),
+    reduced(2, (face(2), cat("yahtzee", "of_a_kind", n=2, points=50), cat("chance", "sum")),
+            special=(RepeatBox("yahtzee", 50),)),
+]
+
+
+@pytest.mark.parametrize("rs", SMALL, ids=["plain", "bonus", "joker-forced", "joker-free",
+                                           "repeat"])
+def test_last_turn_against_a_finished_opponent_is_exact(rs: Ruleset) -> None:
+    games = 0
+    for seed in range(30):   # two games where the last turn decides something
+        s = _play_to(rs, 2, 1, 1, seed)
+        games += _check_every_decision(s, ChampionStrategy(rs), BruteWin(1)) > 0
+        if games == 2:
+            break
+    assert games == 2
+
+
+def test_three_players_ties_share_first_place() -> None:
+    rs = SMALL[0]
+    games = 0
+    for seed in range(30):
+        s = _play_to(rs, 3, 2, 1, seed)
+        games += _check_every_decision(s, ChampionStrategy(rs), BruteWin(2)) > 0
+        if games == 3:
+            break
+    assert games == 3
+
+
+def test_solitaire_target_is_exact() -> None:
+    """Alone the champion plays the target table: every option's chance is the brute
+    force's chance of reaching the target after it."""
+    rs = SMALL[1]
+    target = 14
+    brute = BruteTarget(rs, target)
+    champ = ChampionStrategy(rs, target=target)
+    rng = random.Random(5)
+    for _ in range(5):
+        s = State(rs, [Player("C", "computer", "champion")], rng=rng)
+        while not s.is_terminal():
+            if not s.dice:
+                s.apply(Roll())
+                continue
+            ranking = champ.rank(s)
+            assert ranking is not None and ranking.goal == "target" and ranking.exact
+            for o in ranking.options:
+                t = s.clone(rng=False)
+                act = _action(o.ranked)
+                t.apply(act)
+                want = brute.value(t) if isinstance(act, Score) else brute.roll(t)
+                assert o.chance == pytest.approx(float(want), abs=1e-12)
+            for a in champ.decide(s).actions():
+                s.apply(a)
+
+
+def test_local_table_agrees_with_the_target_table() -> None:
+    rs = get("tommys-crag")
+    tt = target_table(rs, 150)
+    s = State(rs, [Player("C", "computer", "expert")], rng=random.Random(2))
+    expert = make_player("expert", rs)
+    while s.turns_taken(0) < 9:
+        play_turn(s, expert)
+    card = s.card(0)
+    local = local_table(rs, card, 150, np.zeros(0))
+    assert local is not None
+    assert local.chance(card) == pytest.approx(tt.chance(card, 9), abs=1e-12)
+
+
+def test_worth_is_a_share_of_first_place() -> None:
+    lo, w = win_worth([np.array([30]), np.array([30])])
+    assert lo == 30 and w.tolist() == [pytest.approx(1 / 3)]
+    lo, w = win_worth([np.array([10, 20, 20, 30])])
+    assert lo == 10 and w[0] == pytest.approx(0.125) and w[-1] == pytest.approx(0.875)
+
+
+def test_unfinished_opponents_are_estimated() -> None:
+    rs = get("tommys-crag")
+    s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
+              rng=random.Random(3))
+    expert = make_player("expert", rs)
+    while s.turns_taken(0) < 11:
+        play_turn(s, expert)
+    s.apply(Roll())
+    r = rank_to_win(s, samples=300)
+    assert r is not None and not r.exact and r.goal == "win"
+    assert 0 <= r.options[-1].chance <= r.options[0].chance <= 1
+    # early in the game the champion plays as the expert
+    s2 = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
+               rng=random.Random(3))
+    s2.apply(Roll())
+    assert rank_to_win(s2) is None
+    assert ChampionStrategy(rs).decide(s2) == expert.decide(s2)
+
+
+def test_level_is_offered_everywhere() -> None:
+    from yacht.parsing import parse_players
+
+    assert "champion" in LEVELS and PLAYER_LEVELS[-1] == "champion"
+    assert parse_players("Ann,cpu:champion") == [("Ann", "person"), ("Champion", "champion")]
+    assert make_player("champion", get("yatzy"), target=200).target == 200  # type: ignore[attr-defined]
+
+
+def test_champion_plays_whole_games() -> None:
+    two_columns = reduced(2, (face(1), face(6), cat("chance", "sum")), columns=(1, 2))
+    for rs in (get("tommys-yacht"), two_columns):   # a forced first turn; two columns
+        s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
+                  rng=random.Random(1))
+        champ, expert = make_player("champion", rs), make_player("expert", rs)
+        while not s.is_terminal():
+            play_turn(s, champ if s.current == 0 else expert)
+        assert s.is_terminal()
