@@ -45,6 +45,14 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # also while the commands are still being loaded
+        print("yacht: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = make_parser()
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list:
@@ -61,9 +69,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CliError, InputError) as e:
         print(f"yacht: error: {printable(str(e))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("yacht: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
 
