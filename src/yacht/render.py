@@ -92,22 +92,11 @@ def preview_text(pl: Placement) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _card_cells(rs: Ruleset, card: Scorecard) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    totals = rs.totals(card)
-    out: list[tuple[str, tuple[str, ...]]] = []
-    for row in card_layout(rs):
-        if row.kind == "box":
-            i = rs.index(row.category or "")
-            cells = tuple("" if card.boxes[c][i] is None else str(card.boxes[c][i])
-                          for c in range(len(rs.columns)))
-        else:
-            cells = tuple(_total_cell(rs, row, totals, c) for c in range(len(rs.columns)))
-        out.append((row.id, cells))
-    return tuple(out)
-
-
 def card_cells(rs: Ruleset, card: Scorecard) -> dict[str, list[str]]:
     """Row id -> the text of each column's cell ("" for an open box or no value).
+
+    Kept per card (a table server sends every card to every browser after each move):
+    the answer is shared, read it, never change it.
 
     >>> from yacht.rules import get
     >>> rs = get("yatzy")
@@ -115,7 +104,16 @@ def card_cells(rs: Ruleset, card: Scorecard) -> dict[str, list[str]]:
     >>> cells["sixes"], cells["ones"], cells["upper_total"], cells["grand_total"]
     (['18'], [''], ['18'], ['18'])
     """
-    return {row: list(cells) for row, cells in _card_cells(rs, card)}
+    totals = rs.totals(card)
+    out: dict[str, list[str]] = {}
+    for row in card_layout(rs):
+        if row.kind == "box":
+            i = rs.index(row.category or "")
+            out[row.id] = ["" if card.boxes[c][i] is None else str(card.boxes[c][i])
+                           for c in range(len(rs.columns))]
+        else:
+            out[row.id] = [_total_cell(rs, row, totals, c) for c in range(len(rs.columns))]
+    return out
 
 
 def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],

@@ -37,6 +37,10 @@ class OptionError(ValueError):
     """An option name or value that the variant does not accept."""
 
 
+_SCORED: dict[tuple[str, Any, Counts], int] = {}
+_SCORED_MAX = 1 << 18
+
+
 @dataclass(frozen=True)
 class Category:
     """One box of the scorecard.
@@ -64,7 +68,20 @@ class Category:
         return MappingProxyType(dict(self.params))
 
     def score_counts(self, counts: Counts) -> int:
-        return score(self.scorer, counts, self.parameters)
+        # a box's points depend on its scorer, parameters and the dice alone: worked
+        # out once (a table server scores every open box of every new roll)
+        key = (self.scorer, self.params, counts)
+        try:
+            return _SCORED[key]
+        except KeyError:
+            pass
+        except TypeError:  # parameters that cannot be a key (not from a built-in ruleset)
+            return score(self.scorer, counts, self.parameters)
+        points = score(self.scorer, counts, self.parameters)
+        if len(_SCORED) >= _SCORED_MAX:
+            _SCORED.clear()
+        _SCORED[key] = points
+        return points
 
     def score(self, dice: Iterable[int], faces: int = 6) -> int:
         return self.score_counts(counts_of(dice, faces))
