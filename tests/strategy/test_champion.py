@@ -245,3 +245,33 @@ def test_champion_plays_whole_games() -> None:
         while not s.is_terminal():
             play_turn(s, champ if s.current == 0 else expert)
         assert s.is_terminal()
+
+
+def test_alone_the_target_is_the_best_in_the_top_ten_plus_one() -> None:
+    from types import SimpleNamespace
+
+    from yacht.session.game import Session
+
+    class Store:
+        def top_ten(self, rs: Ruleset, assisted: bool = False) -> list[Any]:
+            return [SimpleNamespace(name="Bo", score=170),
+                    SimpleNamespace(name="Champion", score=150)]
+
+        def __getattr__(self, name: str) -> Any:
+            return lambda *a, **k: None
+
+    rs = get("tommys-crag")
+
+    def target(*players: Player) -> Any:
+        return Session(rs, list(players), store=Store()).make_strategy(0).target  # type: ignore[arg-type]
+
+    assert target(Player("Champion", "computer", "champion")) == 151   # its own best
+    assert target(Player("Max", "computer", "champion")) == 171        # the top ten's best
+    assert target(Player("Max", "computer", "champion"), Player("Ann")) is None
+
+
+def test_simulate_counts_the_target() -> None:
+    from yacht.strategy.simulate import simulate
+
+    r = simulate(get("tommys-crag"), "champion", 30, seed=1, workers=1, target=150)
+    assert r.target == 150 and r.reached == np.mean(r.scores >= 150)

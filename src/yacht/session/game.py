@@ -351,7 +351,21 @@ class Session:
         Raises what the factory raises (an unknown level, a missing table...).
         """
         level = self.players[player].level or DEFAULT_LEVEL
-        return self._factory(level, self.ruleset)
+        made = self._factory(level, self.ruleset)
+        if getattr(made, "level", None) == "champion" and getattr(made, "target", 0) is None:
+            made.target = self._champion_target(player)
+        return made
+
+    def _champion_target(self, player: int) -> int | None:
+        """Alone, the champion plays to beat the player's best score in the top ten (the
+        top ten's best when the player has none there); None: its own default."""
+        if len(self.players) != 1:
+            return None
+        entries = self.top_ten()
+        name = self.players[player].name.casefold()
+        own = [e.score for e in entries if str(e.name).casefold() == name]
+        scores = own or [e.score for e in entries]
+        return int(max(scores)) + 1 if scores else None
 
     def mark_assisted(self, player: int | None = None) -> None:
         """A player (default: the one on turn) consulted the advisor: their scores count

@@ -22,8 +22,9 @@ from .base import LEVELS, UnknownLevel
 
 __all__ = ["SOLVER_LEVELS", "prepare", "ready"]
 
-#: the levels that play from the solver's table ("advisor": the hint)
-SOLVER_LEVELS = frozenset({"expert", "advisor"})
+#: the levels that play from the solver's table ("advisor": the hint; the champion's
+#: target table, alone, is built at its first move: about a minute for Yahtzee, once)
+SOLVER_LEVELS = frozenset({"expert", "champion", "advisor"})
 
 Progress = Callable[[int, int], None]
 

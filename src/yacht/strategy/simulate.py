@@ -90,6 +90,14 @@ class SimulationResult:
     yachts: npt.NDArray[np.int64]
     seconds: float
     source: str = "engine"  # or "kernel" (the solver's self-play)
+    target: int | None = None  # the champion's target (its games), or a score to count
+
+    @property
+    def reached(self) -> float | None:
+        """Share of games that finished with at least ``target`` points (None: no target)."""
+        if self.target is None:
+            return None
+        return float(np.count_nonzero(self.scores >= self.target) / self.games)
 
     def __eq__(self, other: object) -> bool:
         """Same games (the timing and the worker count do not matter)."""
@@ -199,6 +207,8 @@ class SimulationResult:
             "seconds": self.seconds,
             "games_per_second": gps if math.isfinite(gps) else None,
             "source": self.source,
+            "target": self.target,
+            "reached": self.reached,
         }
 
     def text(self, width: int = 40) -> str:
@@ -219,6 +229,10 @@ class SimulationResult:
                 lines.append(f"  upper bonus  {per}")
         lines.append(f"  yachts       {100 * self.yacht_rate:.1f}% of games had one "
                      f"({self.yachts_per_game:.2f} per game)")
+        if self.target is not None and self.reached is not None:
+            half = 1.96 * math.sqrt(max(self.reached * (1 - self.reached), 0.0) / self.games)
+            lines.append(f"  target       {self.target}: reached in {100 * self.reached:.2f}% "
+                         f"of games (95% interval +-{100 * half:.2f})")
         gps = self.games_per_second
         speed = f"{gps:.1f} games/s" if math.isfinite(gps) else "instant"
         lines.append(f"  speed        {speed} ({self.seconds:.1f} s, {self.workers} "
@@ -239,9 +253,10 @@ def _chunk_rng(seed: int, chunk: int) -> random.Random:
     return random.Random(f"yacht-simulate:{seed}:{chunk}")
 
 
-def play_games(ruleset: Ruleset, level: str, seed: int, chunk: int, games: int
-               ) -> tuple[list[int], list[list[bool]], list[int]]:
-    """Play chunk ``chunk``: ``games`` solitaire games through the engine.
+def play_games(ruleset: Ruleset, level: str, seed: int, chunk: int, games: int,
+               target: int | None = None) -> tuple[list[int], list[list[bool]], list[int]]:
+    """Play chunk ``chunk``: ``games`` solitaire games through the engine (``target``: the
+    champion's, see :func:`~yacht.strategy.base.make_player`).
 
     Returns each game's total, bonus per column and number of yachts.
     """
@@ -253,7 +268,7 @@ def play_games(ruleset: Ruleset, level: str, seed: int, chunk: int, games: int
     if level == "random":
         player: Any = RandomStrategy(ruleset, seed=rng.getrandbits(64))
     else:
-        player = make_player(level, ruleset)
+        player = make_player(level, ruleset, target=target)
     faces = ruleset.faces
     totals, bonuses, yachts = [], [], []
     for _ in range(games):
@@ -275,30 +290,31 @@ def play_games(ruleset: Ruleset, level: str, seed: int, chunk: int, games: int
     return totals, bonuses, yachts
 
 
-def _run_chunk(args: tuple[Ruleset, str, int, int, int]) -> tuple[
+def _run_chunk(args: tuple[Ruleset, str, int, int, int, int | None]) -> tuple[
         int, list[int], list[list[bool]], list[int]]:
-    ruleset, level, seed, chunk, games = args
-    return (chunk, *play_games(ruleset, level, seed, chunk, games))
+    ruleset, level, seed, chunk, games, target = args
+    return (chunk, *play_games(ruleset, level, seed, chunk, games, target))
 
 
-_WORK: tuple[Ruleset, str, int] | None = None  # a worker process's game: set once
+# a worker process's game: set once
+_WORK: tuple[Ruleset, str, int, int | None] | None = None
 
 
-def _start_worker(ruleset: Ruleset, level: str, seed: int) -> None:
+def _start_worker(ruleset: Ruleset, level: str, seed: int, target: int | None = None) -> None:
     """A worker process: Ctrl-C is for the process that started it (which ends it); the
     variant, level and seed come once, then only chunk numbers."""
     global _WORK
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    _WORK = (ruleset, level, seed)
+    _WORK = (ruleset, level, seed, target)
 
 
 def _worker_chunk(job: tuple[int, int]) -> tuple[int, list[int], list[list[bool]], list[int]]:
     assert _WORK is not None
-    ruleset, level, seed = _WORK
+    ruleset, level, seed, target = _WORK
     chunk, games = job
-    return (chunk, *play_games(ruleset, level, seed, chunk, games))
+    return (chunk, *play_games(ruleset, level, seed, chunk, games, target))
 
 
 def _kernel(ruleset: Ruleset, workers: int, show: bool) -> Any:
@@ -367,7 +383,8 @@ def _ignore_interrupt() -> None:
 def simulate(ruleset: Ruleset, level: str, games: int, seed: int, workers: int = 2,
              progress: Progress | None = None, use_kernel: bool = True,
              solve_progress: bool = False,
-             stop: threading.Event | None = None) -> SimulationResult:
+             stop: threading.Event | None = None,
+             target: int | None = None) -> SimulationResult:
     """Play ``games`` solitaire games of ``ruleset`` by the computer player ``level``.
 
     ``workers`` processes share the games (1: all in this process); the
@@ -376,7 +393,8 @@ def simulate(ruleset: Ruleset, level: str, games: int, seed: int, workers: int =
     solver's self-play kernel is used when it exists (``use_kernel``); a table
     that must be built first shows the solver's own bar if ``solve_progress``.
     Setting ``stop`` ends the simulation at its next step with
-    :class:`SimulationStopped`.
+    :class:`SimulationStopped`. ``target``: the score the ``champion`` plays to reach
+    (None: its default); for any level the result counts the games that reached it.
 
     Raises ``ValueError`` for ``games < 1`` or ``workers < 1`` and
     :class:`~yacht.strategy.base.UnknownLevel` for an unknown level.
@@ -390,7 +408,13 @@ def simulate(ruleset: Ruleset, level: str, games: int, seed: int, workers: int =
     if level == "expert" and use_kernel:
         kernel = _kernel(ruleset, workers, solve_progress)
         if kernel is not None:
-            return _kernel_games(ruleset, level, games, seed, workers, progress, stop, kernel)
+            out = _kernel_games(ruleset, level, games, seed, workers, progress, stop, kernel)
+            out.target = target
+            return out
+    if level == "champion" and target is None:
+        from .champion import default_target
+
+        target = default_target(ruleset)
     nchunks = -(-games // CHUNK)
     sizes = ((i, min(CHUNK, games - i * CHUNK)) for i in range(nchunks))
     results: dict[int, tuple[list[int], list[list[bool]], list[int]]] = {}
@@ -400,14 +424,14 @@ def simulate(ruleset: Ruleset, level: str, games: int, seed: int, workers: int =
     if workers == 1 or nchunks == 1:
         for i, n in sizes:
             _check(stop)
-            c, t, b, y = _run_chunk((ruleset, level, seed, i, n))
+            c, t, b, y = _run_chunk((ruleset, level, seed, i, n, target))
             results[c] = (t, b, y)
             done += len(t)
             if progress is not None:
                 progress(done, games)
     else:
         _play_in_processes(ruleset, level, seed, min(workers, nchunks), sizes, nchunks,
-                           results, stop, progress, games)
+                           results, stop, progress, games, target)
     totals = [x for c in range(nchunks) for x in results[c][0]]
     bonuses = [x for c in range(nchunks) for x in results[c][1]]
     yachts = [x for c in range(nchunks) for x in results[c][2]]
@@ -415,14 +439,14 @@ def simulate(ruleset: Ruleset, level: str, games: int, seed: int, workers: int =
         ruleset, level, seed, workers,
         np.array(totals, dtype=np.int64),
         np.array(bonuses, dtype=np.bool_) if ruleset.upper_bonus is not None else None,
-        np.array(yachts, dtype=np.int64), time.perf_counter() - start)
+        np.array(yachts, dtype=np.int64), time.perf_counter() - start, target=target)
 
 
 def _play_in_processes(ruleset: Ruleset, level: str, seed: int, workers: int,
                        jobs: Iterator[tuple[int, int]], njobs: int,
                        results: dict[int, tuple[list[int], list[list[bool]], list[int]]],
                        stop: threading.Event | None, progress: Progress | None,
-                       games: int) -> None:
+                       games: int, target: int | None = None) -> None:
     """The chunks on ``workers`` processes; they are killed at once when the games end,
     ``stop`` is set or anything (Ctrl-C) interrupts."""
     ctx = multiprocessing.get_context("spawn")
@@ -432,7 +456,8 @@ def _play_in_processes(ruleset: Ruleset, level: str, seed: int, workers: int,
     if masked:
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        pool = ctx.Pool(workers, initializer=_start_worker, initargs=(ruleset, level, seed))
+        pool = ctx.Pool(workers, initializer=_start_worker,
+                        initargs=(ruleset, level, seed, target))
     finally:
         if masked:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)

@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
     add_variant_args(p, variant=False)
     p.add_argument("--players", metavar="LIST", default=None,
                    help='names and kinds, e.g. "Ann,Bob,cpu:expert" (cpu:beginner|'
-                        'intermediate|expert; Name=cpu:LEVEL names a computer)')
+                        'intermediate|expert|champion; Name=cpu:LEVEL names a computer)')
     p.add_argument("--demo", action="store_true", help="computers play every seat")
     p.add_argument("--plain", action="store_true",
                    help="line prompts instead of the full-screen game (screen readers, pipes)")
@@ -35,6 +35,9 @@ def register(sub: Any) -> None:
     p.add_argument("--no-sound", dest="sound", action="store_false", help="no bell")
     p.add_argument("--resume", metavar="ID", default=None,
                    help="continue a saved game (ids: `yacht resume`)")
+    p.add_argument("--target", type=whole("target", 0, 100_000), default=None, metavar="N",
+                   help="the score a cpu:champion plays to reach when alone (default: one "
+                        "more than its best in the top ten, else the expert's expected score)")
     p.set_defaults(func=cmd_play)
 
 
@@ -58,18 +61,33 @@ def launch_from_args(args: argparse.Namespace) -> Any:
                   seed=args.seed, resume=resume, speed=args.speed, sound=args.sound)
 
 
+def strategy_factory(target: int | None) -> Any:
+    """The computer players of `yacht play` (None: the session's own; with ``target``: a
+    champion plays to reach it)."""
+    if target is None:
+        return None
+
+    def make(level: str, ruleset: Any) -> Any:
+        from yacht.strategy import make_player
+
+        return make_player(level, ruleset, target=target)
+
+    return make
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     launch = launch_from_args(args)
+    factory = strategy_factory(getattr(args, "target", None))
     if args.plain or not sys.stdout.isatty() or not sys.stdin.isatty():
         from yacht.plain import run_plain
         from yacht.session import SessionError
 
         try:
-            return run_plain(launch, sys.stdin, sys.stdout)
+            return run_plain(launch, sys.stdin, sys.stdout, strategy_factory=factory)
         except SessionError as e:
             raise CliError(str(e)) from None
     from yacht.tui import make_app
 
-    app = make_app(launch)
+    app = make_app(launch, strategy_factory=factory) if factory is not None else make_app(launch)
     result = app.run()
     return int(result or 0)

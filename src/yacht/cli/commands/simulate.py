@@ -37,6 +37,10 @@ def register(sub: Any) -> None:
     p.add_argument("-w", "--workers", type=whole("workers", 1, 64), default=None, metavar="N",
                    help="worker processes (default: 2, or fewer when the machine has fewer "
                         "cores)")
+    p.add_argument("--target", type=whole("target", 0, 100_000), default=None, metavar="N",
+                   help="the score the champion plays to reach (default: the expert's "
+                        "expected score, rounded); for any level, the share of games that "
+                        "reached it is shown")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_simulate)
 
@@ -108,7 +112,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     def run(stop: threading.Event) -> SimulationResult:
         return simulate(rs, level, args.games, seed, workers=workers, progress=bar,
-                        solve_progress=bar is not None, stop=stop)
+                        solve_progress=bar is not None, stop=stop, target=args.target)
 
     try:
         result = run_interruptible(run)
