@@ -95,7 +95,7 @@ async def test_every_screen_shows_its_focus(new_app: App) -> None:
         await settle(pilot)
         stops = await check_focus_chain(pilot, "end")
         assert stops == ["Button#again", "Button#new", "Button#topten-button",
-                         "Button#quit"], stops
+                         "Button#analysis-button", "Button#quit"], stops
 
 
 @run

@@ -1,5 +1,5 @@
 """The end of a game: the winner, every player's total, a comment on the score, the final
-cards; the top ten on a page of its own (t)."""
+cards; the top ten (t) and the game's analysis (a) on pages of their own."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from ..widgets.card import CardStyle, card_width
 
 if TYPE_CHECKING:
     from ..app import YachtApp
+    from .analysis import AnalysisJob
 
 __all__ = ["EndScreen", "end_layout"]
 
@@ -66,6 +67,7 @@ class EndScreen(Screen[None]):
         Binding("p", "again", "Play again"),
         Binding("n", "new", "New game"),
         Binding("t", "top_ten", "Top ten"),
+        Binding("a", "analysis", "Analysis"),
         Binding("escape", "new", "Setup", show=False),
         Binding("less_than_sign", "look(-1)", "Previous card", show=False),
         Binding("greater_than_sign", "look(1)", "Next card", show=False),
@@ -85,6 +87,8 @@ class EndScreen(Screen[None]):
         self.first = tuple(dict.fromkeys([*st.winners(), *people]))
         self.looking: int | None = None
         self.shown_at = float("inf")
+        #: the analysis of the game, once asked for (a)
+        self.analysis: AnalysisJob | None = None
 
     @property
     def session(self) -> Session:
@@ -114,6 +118,7 @@ class EndScreen(Screen[None]):
                                  compact=True)
                     yield Button("New game (n)", id="new", compact=True)
                     yield Button("Top ten (t)", id="topten-button", compact=True)
+                    yield Button("Analysis (a)", id="analysis-button", compact=True)
                     yield Button("Quit (q)", id="quit", variant="error", compact=True)
                 people = [i for i, p in enumerate(st.players) if not p.is_computer]
                 judged = people or st.winners()[:1]
@@ -170,6 +175,8 @@ class EndScreen(Screen[None]):
             self.action_new()
         elif event.button.id == "topten-button":
             self.action_top_ten()
+        elif event.button.id == "analysis-button":
+            self.action_analysis()
         else:
             self.app.exit(0)
 
@@ -197,6 +204,16 @@ class EndScreen(Screen[None]):
         fetch = self.table_top if self.session.store is not None else None
         self.app.push_screen(TopTenScreen(view.ruleset.name, fetch, view.assisted,
                                           self.new_entries))
+
+    def action_analysis(self) -> None:
+        """The game's analysis on a page of its own (worked out once, in a thread)."""
+        from yacht.engine import Record
+
+        from .analysis import AnalysisJob, AnalysisScreen
+
+        if self.analysis is None:
+            self.analysis = AnalysisJob(Record.from_state(self.view.state))
+        self.app.push_screen(AnalysisScreen(self.view.ruleset.name, self.analysis))
 
     def table_top(self, assisted: bool) -> list[Any]:
         """The top ten this game went to (``assisted`` as the game was), or the other."""

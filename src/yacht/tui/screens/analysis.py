@@ -1,0 +1,352 @@
+"""The analysis of a finished game, on a page of its own (``a`` on the end screen): each
+player's skill (the points their decisions lost to the expert), luck and accuracy, their
+three costliest decisions with the position, and charts of the expected final score
+and (two or more players) of the chance of winning.
+
+The work is done by :func:`yacht.strategy.analysis.analyse` in a thread of its own
+(:class:`AnalysisJob`): the first time a variant is analysed the expert's tables are
+built, which the page shows with a progress bar.
+"""
+
+from __future__ import annotations
+
+import textwrap
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import ProgressBar, Static
+
+from ..widgets.keybar import KeyBar
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from yacht.engine import Record
+    from yacht.rules import Ruleset
+    from yacht.strategy.analysis import Analysis, DecisionAnalysis
+
+__all__ = ["AnalysisJob", "AnalysisScreen", "analysis_text", "position_text"]
+
+#: the marks of the players in the charts (those of yacht.strategy.analysis.text_chart)
+MARKS = "12345678"
+
+
+def _wrap(text: str, width: int, indent: str = "", first: str | None = None) -> list[str]:
+    return textwrap.wrap(text, max(20, width), initial_indent=indent if first is None
+                         else first, subsequent_indent=indent, break_long_words=True,
+                         break_on_hyphens=False) or [first or indent]
+
+
+def position_text(rs: Ruleset, card: str) -> str:
+    """A card in the notation of ``yacht advise --card`` in box names.
+
+    >>> from yacht.rules import get
+    >>> position_text(get("yahtzee"), "threes=6,three_of_a_kind=22")
+    'Threes 6, 3 of a Kind 22'
+    >>> position_text(get("ancient-yacht-double"), "ones=3,col2:twos=4")
+    'Ones 3, Twos 4 (column 2)'
+    >>> position_text(get("yahtzee"), "")
+    'nothing yet'
+    """
+    out = []
+    for item in (i for i in card.split(",") if i):
+        where, _, value = item.partition("=")
+        column = ""
+        if ":" in where:
+            col, _, where = where.partition(":")
+            column = f" (column {col.removeprefix('col')})"
+        if where == "extra":
+            out.append(f"bonus points {value}")
+            continue
+        try:
+            label = rs.category(where).label
+        except (KeyError, LookupError):
+            label = where
+        out.append(f"{label} {value}{column}")
+    return ", ".join(out) or "nothing yet"
+
+
+def _dice(dice: Sequence[int]) -> str:
+    return " ".join(map(str, dice))
+
+
+def _decision_lines(rs: Ruleset, d: DecisionAnalysis, width: int) -> list[str]:
+    if d.kind == "keep" or d.rolls_left > 0:
+        rolls = (f"{d.rolls_left} roll{'s' if d.rolls_left != 1 else ''} left"
+                 if d.rolls_left > 0 else "no roll left")
+    else:
+        rolls = "no roll left"
+    lines = _wrap(f"Turn {d.turn}, dice {_dice(d.dice)}, {rolls}", width, "    ", "  ")
+    lines += _wrap(f"played: {d.played.text}", width, "      ", "    ")
+    lines += _wrap(f"expert: {d.best.text} (the choice cost {d.loss:.1f} points)", width,
+                   "      ", "    ")
+    lines += _wrap(f"card: {position_text(rs, d.card)}", width, "      ", "    ")
+    return lines
+
+
+def _chart(series: list[list[float]], width: int, lo: float | None = None,
+           hi: float | None = None) -> tuple[list[str], int]:
+    """The chart lines and the step of x (1: every point; k: every k-th, so that the
+    chart fits ``width``)."""
+    from yacht.strategy.analysis import text_chart
+
+    longest = max((len(s) for s in series), default=0)
+    room = max(10, width - 10)
+    step = 1
+    while (longest - 1) // step + 1 > room:
+        step += 1
+    if step > 1:
+        series = [[*s[::step], *([s[-1]] if (len(s) - 1) % step else [])] for s in series]
+    return ["  " + line for line in text_chart(series, lo=lo, hi=hi)], step
+
+
+def analysis_text(a: Analysis, width: int = 78) -> str:
+    """The analysis as lines of at most ``width`` characters (names whole: a line that
+    would be too wide is laid out otherwise, never cut)."""
+    rs = a.ruleset
+    n = len(a.players)
+    out: list[str] = []
+    out += _wrap(f"Every decision against {a.reference}. The expected score at the start "
+                 f"is {a.expected_start:.1f}.", width)
+    if not a.finished:
+        out += _wrap("The game is not finished: a result is the expected final score of "
+                     "the position reached.", width)
+    out.append("")
+    # the players: a table when it fits, else a few lines each
+    name_w = max(6, *(len(p.name) for p in a.players))
+    head = f"  {'Player':<{name_w}}  {'Score':>5}  {'Skill':>6}  {'Luck':>6}  {'Accuracy':>8}"
+    if len(head) <= width:
+        out.append(head)
+        for p in a.players:
+            out.append(f"{MARKS[p.index % 8]} {p.name:<{name_w}}  {p.score:>5}  "
+                       f"{-p.loss:>+6.1f}  {p.luck:>+6.1f}  {p.accuracy:>7.1f}%")
+    else:
+        for p in a.players:
+            out += _wrap(f"{MARKS[p.index % 8]} {p.name}: {p.score} points", width, "  ", "")
+            out.append(f"  skill {-p.loss:+.1f}, luck {p.luck:+.1f}, "
+                       f"accuracy {p.accuracy:.1f}%")
+    out.append("")
+    out += _wrap("Skill: the points the player's decisions lost against the expert's "
+                 "(0 is perfect play). Luck: what the dice gave or took. The score is the "
+                 "expected score at the start + luck + skill. Accuracy: the share of the "
+                 "expert's expected score that the decisions kept.", width)
+    for p in a.players:
+        out.append("")
+        if not p.costliest:
+            out += _wrap(f"{p.name}: every decision was as good as the expert's "
+                         f"({p.decisions} decisions).", width)
+            continue
+        few = "decision" if len(p.costliest) == 1 else f"{len(p.costliest)} decisions"
+        out += _wrap(f"{p.name}'s costliest {few} ({p.mistakes} of {p.decisions} lost "
+                     "points):", width)
+        for d in p.costliest:
+            out += _decision_lines(rs, d, width)
+    legend = _wrap("   ".join(f"{MARKS[p.index % 8]} {p.name}" for p in a.players)
+                   + ("   (* where two meet)" if n > 1 else ""), width, "  ", "  ")
+    series = [list(p.expected) for p in a.players]
+    if any(len(s) > 1 for s in series):
+        lines, step = _chart(series, width)
+        out.append("")
+        out += _wrap("Expected final score after each turn (x: turns played"
+                     + (f", a column per {step} turns)" if step > 1 else ")"), width)
+        out += lines
+        if n > 1:
+            out += legend
+    if a.win is not None and len(a.win) > 1:
+        win = [[100 * m.chances[p.index] for m in a.win] for p in a.players]
+        lines, step = _chart(win, width, lo=0, hi=100)
+        out.append("")
+        per = f", a column per {step} turns" if step > 1 else ""
+        out += _wrap("Chance of winning after each turn of the game, in % (x: turns of "
+                     f"the game{per}; everyone playing as the expert from there on)", width)
+        out += lines
+        out += legend
+    return "\n".join(out)
+
+
+@dataclass
+class Progress:
+    """How far the analysis is: ``what``, and ``done`` of ``total`` (total 0: unknown)."""
+
+    what: str
+    done: int = 0
+    total: int = 0
+
+
+class AnalysisJob:
+    """The analysis of one record, worked out once in a thread of its own (a daemon: a
+    person who quits does not wait for it). ``listen`` is told of every change (from
+    that thread)."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.result: Analysis | None = None
+        self.error: str | None = None
+        self.progress = Progress("Starting the analysis")
+        self.listeners: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        #: when it started (the monotonic clock), for the time the page says it has taken
+        self.started: float | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None or self.error is not None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is not None:
+                return  # one analysis at a time, once
+            self._thread = threading.Thread(target=self._run, name="yacht-analysis",
+                                            daemon=True)
+            self.started = time.monotonic()
+        self._thread.start()
+
+    def _say(self, progress: Progress) -> None:
+        self.progress = progress
+        self._tell()
+
+    def _tell(self) -> None:
+        for listen in list(self.listeners):
+            listen()
+
+    def _run(self) -> None:
+        from yacht.engine import RecordError
+        from yacht.strategy import prepare, ready
+        from yacht.strategy.analysis import analyse
+        from yacht.strategy.solver import UnsupportedRuleset
+
+        try:
+            rs = self.record.ruleset
+            if not ready("expert", rs):
+                what = f"Building the expert's tables for {rs.name} (the first time only)"
+                self._say(Progress(what))
+                shown = [-1]
+
+                def progress(done: int, total: int) -> None:
+                    percent = 100 * done // total if total > 0 else 0
+                    if percent >= shown[0] + 2 or done >= total:
+                        shown[0] = percent
+                        self._say(Progress(what, done, total))
+
+                prepare("expert", rs, progress)
+            self._say(Progress("Comparing every decision with the expert's and working "
+                               "out the chances"))
+            self.result = analyse(self.record)
+        except (RecordError, UnsupportedRuleset) as e:
+            self.error = str(e)
+        except Exception as e:  # the page says it, the game goes on
+            self.error = f"the analysis failed: {e or type(e).__name__}"
+        self._tell()
+
+
+class AnalysisScreen(Screen[None]):
+    """The analysis of a game, scrolled with the arrows, Page Up/Down, Home and End."""
+
+    AUTO_FOCUS = ""
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("a", "close", "Back", show=False),
+        Binding("up", "scroll(-1)", "Scroll", key_display="↑↓"),
+        Binding("down", "scroll(1)", "Down", show=False),
+        Binding("pageup", "scroll(-10)", "Page", key_display="PgUp/PgDn"),
+        Binding("pagedown", "scroll(10)", "Page down", show=False),
+        Binding("home", "scroll(-100000)", "Top", show=False),
+        Binding("end", "scroll(100000)", "End", show=False),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, name: str, job: AnalysisJob) -> None:
+        super().__init__()
+        self.game_name = name
+        self.job = job
+        self._width = 0
+        self._ticking: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(f" Analysis - {self.game_name}", id="title", markup=False)
+        with Horizontal(id="analysis-wait"):
+            yield ProgressBar(id="analysis-bar", show_eta=False)
+            yield Static(id="analysis-what", markup=False)
+        with VerticalScroll(id="analysis-body") as body:
+            body.can_focus = False  # scrolled by the keys above: no Tab stop unseen
+            yield Static(id="analysis-text", markup=False)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.job.listeners.append(self._changed)
+        self.job.start()
+        self.show()
+        if not self.job.done:  # the seconds it has taken, while it lasts
+            self._ticking = self.set_interval(1, self.show)
+
+    def on_unmount(self) -> None:
+        if self._changed in self.job.listeners:
+            self.job.listeners.remove(self._changed)
+
+    def _changed(self) -> None:
+        """From the analysis' thread: to this screen's own queue."""
+        try:
+            self.app.call_from_thread(self.show)
+        except RuntimeError:  # the app has gone (or this is its own thread)
+            pass
+
+    def show(self) -> None:
+        if not self.is_attached:
+            return
+        job = self.job
+        wait = self.query_one("#analysis-wait")
+        text = self.query_one("#analysis-text", Static)
+        if job.done and self._ticking is not None:
+            self._ticking.stop()
+            self._ticking = None
+        if job.error is not None:
+            wait.display = False
+            text.update(f"No analysis: {job.error}")
+            return
+        if job.result is None:
+            wait.display = True
+            p = job.progress
+            took = time.monotonic() - (job.started or time.monotonic())
+            self.query_one("#analysis-what", Static).update(
+                f"{p.what}… ({took:.0f} s)" if took >= 2 else f"{p.what}…")
+            bar = self.query_one("#analysis-bar", ProgressBar)
+            if p.total > 0:
+                bar.update(total=p.total, progress=p.done)
+            else:
+                bar.update(total=None)
+            return
+        wait.display = False
+        # the screen less the padding and the scroll bar (see app.tcss)
+        width = max(40, self.app.size.width - 4)
+        if width != self._width:
+            self._width = width
+            text.update(analysis_text(job.result, width))
+
+    def on_resize(self) -> None:
+        if self.job.result is not None:
+            self.call_after_refresh(self.show)
+
+    def action_scroll(self, lines: int) -> None:
+        body = self.query_one("#analysis-body", VerticalScroll)
+        body.scroll_to(y=max(0, body.scroll_y + lines), animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @property
+    def text(self) -> str:
+        """What the page shows (for tests and screen readers' users)."""
+        return str(self.query_one("#analysis-text", Static).render())
+

@@ -1,0 +1,158 @@
+"""The game's analysis from the end screen (a): skill, luck, accuracy, the costliest
+decisions with their position, the charts; worked out off the screen's thread, with a
+progress bar while it lasts."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import ProgressBar, Static
+from tui_helpers import click_key, fast_forward, game, run, settle
+
+from yacht.rules import get
+from yacht.session import Launch, PlayerSpec
+from yacht.tui import YachtApp
+from yacht.tui.screens.analysis import AnalysisScreen, analysis_text, position_text
+from yacht.tui.screens.end import EndScreen
+from yacht.tui.widgets import KeyBar
+
+App = Callable[..., YachtApp]
+NAMES = ["Ann", "Bartholomew Bartholomew"]
+
+
+async def to_the_end(pilot: Pilot[Any]) -> EndScreen:
+    await settle(pilot)
+    fast_forward(game(pilot), leave=0)
+    await pilot.press("enter")  # the results
+    await settle(pilot)
+    end = pilot.app.screen
+    assert isinstance(end, EndScreen)
+    return end
+
+
+async def until(pilot: Pilot[Any], ok: Callable[[], bool], what: str,
+                seconds: float = 300) -> None:
+    """Wait for ``ok()`` (the analysis runs in a thread of its own: no fixed time)."""
+    for _ in range(int(seconds / 0.05)):
+        if ok():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"waited in vain for {what}")
+
+
+def two_people(new_app: App) -> YachtApp:
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec(n) for n in NAMES]))
+    app.config.next_player_pause = False
+    return app
+
+
+@run
+async def test_a_shows_the_analysis_of_the_game(new_app: App) -> None:
+    app = two_people(new_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        end = await to_the_end(pilot)
+        assert any(key[2] == "analysis" for key in end.query_one(KeyBar).keys)  # said
+        await pilot.press("a")
+        page = app.screen
+        assert isinstance(page, AnalysisScreen)
+        await until(pilot, lambda: page.job.done, "the analysis")
+        await pilot.pause()
+        text = page.text
+        assert page.job.error is None, page.job.error
+        assert not page.query_one("#analysis-wait").display
+        for word in ("Skill", "Luck", "Accuracy", "costliest", "Expected final score",
+                     "Chance of winning", *NAMES):
+            assert word in text, word
+        assert all(len(line) <= 76 for line in text.splitlines())  # 80 columns
+        a = page.job.result
+        assert a is not None
+        for p in a.players:  # the figures of the table, each player's own
+            assert f"{p.score:>5}  {-p.loss:>+6.1f}  {p.luck:>+6.1f}" in text
+        # the positions in box names, never ids
+        assert "three_of_a_kind" not in text and "col2:" not in text
+        body = page.query_one("#analysis-body")
+        assert body.max_scroll_y > 0  # more than a screen: it scrolls
+        await pilot.press("end")
+        await pilot.pause()
+        assert body.scroll_y == body.max_scroll_y
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is end
+        await click_key(pilot, "analysis")  # again: shown at once, worked out once
+        await pilot.pause()
+        again = app.screen
+        assert isinstance(again, AnalysisScreen) and again.job is page.job
+        assert again.text == text
+
+
+@run
+async def test_the_wait_shows_a_progress_bar_and_a_failure_says_so(
+        new_app: App, monkeypatch: Any) -> None:
+    import yacht.strategy.analysis as analysis
+    from yacht.engine import RecordError
+
+    gate = threading.Event()
+
+    def slow(record: Any, **kw: Any) -> Any:
+        assert gate.wait(120)
+        raise RecordError("this record does not replay")
+
+    monkeypatch.setattr(analysis, "analyse", slow)
+    app = two_people(new_app)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            end = await to_the_end(pilot)
+            await pilot.press("a")
+            page = app.screen
+            assert isinstance(page, AnalysisScreen)
+            await until(pilot, lambda: "Comparing every decision" in str(
+                page.query_one("#analysis-what", Static).render()), "the wait's words")
+            assert page.query_one("#analysis-wait").display
+            assert page.query_one("#analysis-bar", ProgressBar).display
+            await pilot.press("a")  # back, while it works
+            await pilot.pause()
+            assert app.screen is end
+            await pilot.press("a")  # and there again: the same work, not a second one
+            await pilot.pause()
+            page = app.screen
+            assert isinstance(page, AnalysisScreen) and page.job is end.analysis
+            gate.set()
+            await until(pilot, lambda: page.job.done, "the analysis")
+            await until(pilot, lambda: not page.query_one("#analysis-wait").display,
+                        "the page to show the end of the wait")
+            assert "No analysis: this record does not replay" in page.text
+    finally:
+        gate.set()
+
+
+def test_the_text_keeps_names_whole_and_the_width() -> None:
+    import random
+
+    from yacht.engine import Player, Record, State
+    from yacht.strategy.analysis import analyse
+    from yacht.strategy.base import make_player, play_turn
+
+    long = "Wolfgang Amadeus Mozart the Third of Salzburg, Austria"
+    s = State(get("tommys-crag"), [Player("Ann", "computer", "beginner"),
+                                   Player(long, "computer", "beginner")],
+              rng=random.Random(3))
+    beginner = make_player("beginner", s.ruleset)
+    while not s.is_terminal():
+        play_turn(s, beginner)
+    a = analyse(Record.from_state(s), win_games=50)
+    text = analysis_text(a, 60)
+    assert all(len(line) <= 60 for line in text.splitlines())
+    joined = " ".join(line.strip() for line in text.splitlines())
+    assert long in joined  # whole, if wrapped
+    assert "skill" in text and "luck" in text  # the players a few lines each
+    assert "1 Ann" in text and "2 Wolfgang" in text
+
+
+def test_positions_name_the_boxes() -> None:
+    rs = get("ancient-yacht-double")
+    assert position_text(rs, "ones=3,col2:choice=20,extra=5") == \
+        "Ones 3, Choice 20 (column 2), bonus points 5"
+    assert position_text(rs, "") == "nothing yet"
