@@ -85,6 +85,13 @@ def cmd_advise(args: argparse.Namespace) -> int:
         dice = parse_dice(args.dice, rs)
         card = parse_card(rs, args.card)
         rolls, turn = args.rolls_left or 0, args.turn
+    if args.target is not None:
+        from yacht.strategy.solver.target import check_supported
+
+        try:
+            check_supported(rs)
+        except UnsupportedRuleset as e:
+            raise CliError(f"{e} (--target is accepted for the one-column variants)") from None
     try:
         sit = Situation.of(rs, card, dice, rolls, turn)
         card, turn, dice, rolls_left = sit.card, sit.turn, sit.dice, sit.rolls_left
@@ -93,9 +100,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
             build=args.target is not None))
     except (AdviceError, UnsupportedRuleset) as e:
         raise CliError(str(e)) from None
-    if args.target is not None and both.to_win is None:
-        raise CliError(f"{rs.id} has no exact target table (accepted: one-column variants; "
-                       "two-column games only in their last turns)")
+    if args.target is not None and both.to_win is None:   # (a table too big to build)
+        raise CliError(f"no chance of reaching {args.target} can be worked out here")
     ranked = list(both.by_score)
     shown = ranked if args.top is None else ranked[:args.top]
     if args.json:
