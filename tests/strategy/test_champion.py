@@ -275,3 +275,23 @@ def test_simulate_counts_the_target() -> None:
 
     r = simulate(get("tommys-crag"), "champion", 30, seed=1, workers=1, target=150)
     assert r.target == 150 and r.reached == np.mean(r.scores >= 150)
+
+
+def test_the_session_hint_carries_the_ranking_to_win() -> None:
+    from yacht.session.advice import rank_moves
+
+    rs = get("tommys-crag")
+    s = State(rs, [Player("E", "computer", "expert"), Player("Ann")], rng=random.Random(4))
+    expert = make_player("expert", rs)
+    while s.turns_taken(0) < 13:   # Ann's last turn: E has finished
+        play_turn(s, expert)
+    s.apply(Roll())
+    moves = rank_moves(s)
+    win = moves.to_win  # type: ignore[attr-defined]
+    assert win is not None and win.exact and win.title == "Best to win"
+    assert 0 <= win.moves[-1][1] <= win.moves[0][1] <= 1
+    assert win.differ == (win.moves[0][0] != moves[0])
+    # early in a game with opponents: no second ranking (the expert's is the best there is)
+    s2 = State(rs, [Player("Ann"), Player("E", "computer", "expert")], rng=random.Random(4))
+    s2.apply(Roll())
+    assert rank_moves(s2).to_win is None  # type: ignore[attr-defined]

@@ -264,6 +264,10 @@ class PlainGame:
                 return True
             for i, m in enumerate(moves, 1):
                 self.say(f"{i}. {m.text} (expect {m.expected:.1f})")
+            win = getattr(moves, "to_win", None)
+            if win is not None and win.differ:
+                best, chance = win.moves[0]
+                self.say(f"{win.title}: {best.text} (chance {100 * chance:.1f}%; {win.how}).")
             self.say("This game is now marked assisted.")
             return True
         return False

@@ -13,7 +13,7 @@ from typing import Any
 
 from yacht.engine import State
 
-__all__ = ["Advice", "rank_moves"]
+__all__ = ["Advice", "Moves", "WinAdvice", "rank_moves"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,52 @@ def keep_text(keep: Sequence[int], rolled: int, dice: int) -> str:
     return f"Keep {kept} and roll the other {number(rolled)}" if rolled else f"Keep {kept}"
 
 
+@dataclass(frozen=True)
+class WinAdvice:
+    """The moves ranked by the chance of winning (alone: of reaching a target), best first,
+    each with that chance (0-1); ``differ``: its best is not the best for the score (show
+    both then, under "Best for your score" and :attr:`title`)."""
+
+    title: str                                  # "Best to win" / "Best to reach 250"
+    how: str                                    # exact, or how it is estimated
+    exact: bool
+    differ: bool
+    moves: tuple[tuple[Advice, float], ...]
+
+
+class Moves(list[Advice]):
+    """The advisor's moves (best for the score first), and ``to_win`` when the chance of
+    winning can be worked out here (else None)."""
+
+    to_win: WinAdvice | None = None
+
+
+def _advice(rs: Any, r: Any) -> Advice:
+    if r.kind == "score" and r.category is not None:
+        label = rs.category(r.category).label
+        col = f" (column {r.column + 1})" if len(rs.columns) > 1 else ""
+        return Advice(f"Score {label}{col} for {r.points}", float(r.expected), float(r.loss),
+                      (), r.category, int(r.column))
+    reroll = tuple(int(p) for p in r.reroll)
+    return Advice(keep_text(r.keep, len(reroll), rs.dice), float(r.expected), float(r.loss),
+                  reroll)
+
+
+def _to_win(state: State, ranked: list[Any], limit: int) -> WinAdvice | None:
+    try:
+        champion: Any = importlib.import_module("yacht.strategy.champion")
+        win = champion.rank_to_win(state, build=False)
+    except Exception:  # the second ranking is extra: never the reason a hint fails
+        return None
+    if win is None:
+        return None
+    rs = state.ruleset
+    title = f"Best to reach {win.target}" if win.goal == "target" else "Best to win"
+    differ = bool(ranked) and win.options[0].decision() != ranked[0].decision()
+    moves = tuple((_advice(rs, o.ranked), float(o.chance)) for o in win.options[:limit])
+    return WinAdvice(title, win.how, bool(win.exact), differ, moves)
+
+
 def rank_moves(state: State, limit: int = 5) -> list[Advice]:
     from .game import HintUnavailable
 
@@ -63,16 +109,6 @@ def rank_moves(state: State, limit: int = 5) -> list[Advice]:
     except Exception as e:  # the advisor failing must not end the game
         raise HintUnavailable(f"the advisor cannot advise here: {e}") from None
     rs = state.ruleset
-    out = []
-    for r in ranked[:limit]:
-        if r.kind == "score" and r.category is not None:
-            label = rs.category(r.category).label
-            col = f" (column {r.column + 1})" if len(rs.columns) > 1 else ""
-            text = f"Score {label}{col} for {r.points}"
-            out.append(Advice(text, float(r.expected), float(r.loss), (), r.category,
-                              int(r.column)))
-        else:
-            reroll = tuple(int(p) for p in r.reroll)
-            out.append(Advice(keep_text(r.keep, len(reroll), rs.dice), float(r.expected),
-                              float(r.loss), reroll))
+    out = Moves(_advice(rs, r) for r in ranked[:limit])
+    out.to_win = _to_win(state, ranked, limit)
     return out
