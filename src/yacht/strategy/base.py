@@ -79,13 +79,15 @@ PLAYER_LEVELS: tuple[str, ...] = ("beginner", "intermediate", "expert", "champio
 #: what each level is, in a line (for help texts)
 LEVEL_HELP: dict[str, str] = {
     "random": "random legal moves (for tests)",
-    "beginner": "keeps what it has, scores the most points now",
-    "intermediate": "sensible rules of thumb",
-    "expert": "the exact best expected score",
-    "champion": ("plays to win: the best chance of beating the others (exact in the last "
-                 "turns against finished opponents, estimated before), or alone of reaching "
-                 "a target (exact for one-column games: built once per target, about a "
-                 "minute for Yahtzee); plays as the expert where that is out of reach"),
+    "beginner": "keeps its biggest group of equal dice, takes the box that scores most now",
+    "intermediate": "a sound heuristic: each keep judged over the rolls left of the turn",
+    "expert": "the exact best expected score (optimal solitaire play)",
+    "champion": ("plays to win: against others, the best share of first place (exact in "
+                 "its last turn once the others have finished, estimated from their cards "
+                 "in its last few turns, the expert's move before); alone, the best chance "
+                 "of reaching a target (exact; a table built once per target: about a "
+                 "minute for Yahtzee); in the two-column games the expert's move until its "
+                 "last turns"),
 }
 
 #: a computer player's level when none is named

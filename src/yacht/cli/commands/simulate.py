@@ -24,7 +24,8 @@ def register(sub: Any) -> None:
         description="Play solitaire games of VARIANT by a computer player and report the "
                     "mean, standard deviation, percentiles, a histogram, the upper-bonus "
                     "rate and the yacht rate. The same seed gives the same games, whatever "
-                    "the number of workers.", formatter_class=_Help)
+                    "the number of workers.", epilog="levels: {level_help}",
+        formatter_class=_Help)
     add_variant_args(p)
     p.add_argument("-n", "--games", type=whole("games", 1, MAX_GAMES), default=1000,
                    metavar="N",
@@ -48,6 +49,14 @@ def register(sub: Any) -> None:
 class _Help(argparse.HelpFormatter):
     """Help with the computer levels filled in when it is shown (`yacht --help` stays quick:
     the levels live with the players)."""
+
+    def _format_text(self, text: str) -> str:
+        if "{level_help}" in text:
+            from yacht.strategy.base import LEVEL_HELP
+
+            text = text.replace("{level_help}", "; ".join(
+                f"{name}: {what}" for name, what in LEVEL_HELP.items()))
+        return super()._format_text(text)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = super()._get_help_string(action)
