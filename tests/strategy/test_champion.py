@@ -295,3 +295,24 @@ def test_the_session_hint_carries_the_ranking_to_win() -> None:
     s2 = State(rs, [Player("Ann"), Player("E", "computer", "expert")], rng=random.Random(4))
     s2.apply(Roll())
     assert rank_moves(s2).to_win is None  # type: ignore[attr-defined]
+
+
+def test_forced_first_turn_alone_adds_up_to_the_tables_start() -> None:
+    """Tommy's Yacht alone: over the first roll, the champion's best chance averages to the
+    target table's chance from the empty card (a yacht on roll 1 scores 50, not the
+    penalty of the last roll)."""
+    from yacht.strategy.advisor import advise
+
+    rs = get("tommys-yacht")
+    target = 120
+    champ = ChampionStrategy(rs, target=target)
+    s = State(rs, [Player("C", "computer", "champion")])
+    total = 0.0
+    for outcome, p in s.chance_outcomes(exact=True):
+        u = _then(s, Roll(outcome))
+        ranking = champ.rank(u)
+        assert ranking is not None and ranking.exact
+        total += float(p) * ranking.options[0].chance
+        if len(set(outcome)) == 1:
+            assert advise(u)[0].points == 50
+    assert total == pytest.approx(target_table(rs, target).start, abs=1e-9)

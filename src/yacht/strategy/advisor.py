@@ -210,7 +210,7 @@ def advise(state: State, solution: Solution | None = None) -> list[Ranked]:
         raise AdviceError("roll first: there are no dice to advise on")
     me = state.current
     return advise_card(state.ruleset, state.card(me), state.turns_taken(me), state.dice,
-                       state.rolls_left if state.may_reroll() else 0, solution)
+                       state.rolls_left, solution)
 
 
 def best_decision(state: State, solution: Solution | None = None) -> Decision:

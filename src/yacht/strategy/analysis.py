@@ -365,7 +365,7 @@ def _situation_text(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int]
 
 
 def _rolls_left(state: State) -> int:
-    return state.rolls_left if state.may_reroll() else 0
+    return state.rolls_left
 
 
 def _keep_decision(state: State, sol: Solution, game_turn: int) -> DecisionAnalysis:

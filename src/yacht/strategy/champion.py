@@ -293,7 +293,7 @@ def rank_to_win(state: State, solution: Solution | None = None, *, target: int |
     others = [(state.card(p), state.turns_taken(p)) for p in range(len(state.players))
               if p != me]
     return rank_situation(state.ruleset, state.card(me), state.turns_taken(me), state.dice,
-                          state.rolls_left if state.may_reroll() else 0, others, solution,
+                          state.rolls_left, others, solution,
                           target=target, budget=budget, samples=samples, threads=threads,
                           build=build, memo=memo)
 
