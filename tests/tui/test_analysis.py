@@ -128,6 +128,46 @@ async def test_the_wait_shows_a_progress_bar_and_a_failure_says_so(
         gate.set()
 
 
+@run
+async def test_the_decisions_show_while_the_chances_are_worked_out(
+        new_app: App, monkeypatch: Any) -> None:
+    import yacht.strategy.analysis as analysis
+
+    real = analysis.analyse
+    gate = threading.Event()
+    calls: list[int] = []
+
+    def chances_later(record: Any, **kw: Any) -> Any:
+        calls.append(kw.get("win_games", analysis.WIN_GAMES))
+        if kw.get("win_games") != 0:
+            assert gate.wait(120)
+        return real(record, **kw)
+
+    monkeypatch.setattr(analysis, "analyse", chances_later)
+    app = two_people(new_app)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_the_end(pilot)
+            await pilot.press("a")
+            page = app.screen
+            assert isinstance(page, AnalysisScreen)
+            await until(pilot, lambda: "Skill" in page.text, "the decisions")
+            assert not page.job.done and page.job.partial
+            assert "Chance of winning after each turn of the game: being worked out" \
+                in page.text
+            assert page.query_one("#analysis-wait").display  # the wait goes on, said
+            assert "chances of winning" in str(
+                page.query_one("#analysis-what", Static).render())
+            gate.set()
+            await until(pilot, lambda: page.job.done, "the chances")
+            await until(pilot, lambda: "being worked out" not in page.text, "the chart")
+            assert "everyone playing as the expert" in page.text
+            assert not page.query_one("#analysis-wait").display
+            assert calls == [0, analysis.WIN_GAMES]
+    finally:
+        gate.set()
+
+
 def test_the_text_keeps_names_whole_and_the_width() -> None:
     import random
 
@@ -153,6 +193,6 @@ def test_the_text_keeps_names_whole_and_the_width() -> None:
 
 def test_positions_name_the_boxes() -> None:
     rs = get("ancient-yacht-double")
-    assert position_text(rs, "ones=3,col2:choice=20,extra=5") == \
-        "Ones 3, Choice 20 (column 2), bonus points 5"
+    assert position_text(rs, "ones=3,col2:choice=20,col2:yacht=0,extra=5") == \
+        "column 1: Ones 3; column 2: Choice 20, Yacht 0; bonus points 5"
     assert position_text(rs, "") == "nothing yet"

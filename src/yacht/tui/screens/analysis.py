@@ -45,32 +45,40 @@ def _wrap(text: str, width: int, indent: str = "", first: str | None = None) -> 
 
 
 def position_text(rs: Ruleset, card: str) -> str:
-    """A card in the notation of ``yacht advise --card`` in box names.
+    """A card in the notation of ``yacht advise --card`` in box names (the boxes of a
+    two-column card by column).
 
     >>> from yacht.rules import get
     >>> position_text(get("yahtzee"), "threes=6,three_of_a_kind=22")
     'Threes 6, 3 of a Kind 22'
-    >>> position_text(get("ancient-yacht-double"), "ones=3,col2:twos=4")
-    'Ones 3, Twos 4 (column 2)'
+    >>> position_text(get("ancient-yacht-double"), "ones=3,col2:twos=4,col2:choice=20")
+    'column 1: Ones 3; column 2: Twos 4, Choice 20'
     >>> position_text(get("yahtzee"), "")
     'nothing yet'
     """
-    out = []
+    columns: dict[int, list[str]] = {}
+    extra = ""
     for item in (i for i in card.split(",") if i):
         where, _, value = item.partition("=")
-        column = ""
+        column = 1
         if ":" in where:
             col, _, where = where.partition(":")
-            column = f" (column {col.removeprefix('col')})"
+            column = int(col.removeprefix("col") or 1)
         if where == "extra":
-            out.append(f"bonus points {value}")
+            extra = f"bonus points {value}"
             continue
         try:
             label = rs.category(where).label
         except (KeyError, LookupError):
             label = where
-        out.append(f"{label} {value}{column}")
-    return ", ".join(out) or "nothing yet"
+        columns.setdefault(column, []).append(f"{label} {value}")
+    if len(rs.columns) > 1 and columns:
+        parts = [f"column {c}: {', '.join(boxes)}" for c, boxes in sorted(columns.items())]
+    else:
+        parts = [", ".join(boxes) for _, boxes in sorted(columns.items())]
+    if extra:
+        parts.append(extra)
+    return "; ".join(parts) or "nothing yet"
 
 
 def _dice(dice: Sequence[int]) -> str:
@@ -78,11 +86,8 @@ def _dice(dice: Sequence[int]) -> str:
 
 
 def _decision_lines(rs: Ruleset, d: DecisionAnalysis, width: int) -> list[str]:
-    if d.kind == "keep" or d.rolls_left > 0:
-        rolls = (f"{d.rolls_left} roll{'s' if d.rolls_left != 1 else ''} left"
-                 if d.rolls_left > 0 else "no roll left")
-    else:
-        rolls = "no roll left"
+    rolls = (f"{d.rolls_left} roll{'s' if d.rolls_left != 1 else ''} left"
+             if d.rolls_left > 0 else "no roll left")
     lines = _wrap(f"Turn {d.turn}, dice {_dice(d.dice)}, {rolls}", width, "    ", "  ")
     lines += _wrap(f"played: {d.played.text}", width, "      ", "    ")
     lines += _wrap(f"expert: {d.best.text} (the choice cost {d.loss:.1f} points)", width,
@@ -188,7 +193,11 @@ class AnalysisJob:
     def __init__(self, record: Record) -> None:
         self.record = record
         self.result: Analysis | None = None
+        #: the result has the decisions only: the chances of winning are still to come
+        self.partial = False
         self.error: str | None = None
+        #: why the chances of winning could not be worked out (the rest stands)
+        self.win_error: str | None = None
         self.progress = Progress("Starting the analysis")
         self.listeners: list[Callable[[], None]] = []
         self._lock = threading.Lock()
@@ -198,7 +207,8 @@ class AnalysisJob:
 
     @property
     def done(self) -> bool:
-        return self.result is not None or self.error is not None
+        """Nothing more to come (the whole analysis, or a failure)."""
+        return (self.result is not None and not self.partial) or self.error is not None
 
     @property
     def running(self) -> bool:
@@ -241,14 +251,31 @@ class AnalysisJob:
                         self._say(Progress(what, done, total))
 
                 prepare("expert", rs, progress)
-            self._say(Progress("Comparing every decision with the expert's and working "
-                               "out the chances"))
-            self.result = analyse(self.record)
+            self._say(Progress("Comparing every decision with the expert's"))
+            # the decisions first (seconds), then the chances of winning (they may take
+            # minutes: games played from every turn's cards), read meanwhile
+            quick = analyse(self.record, win_games=0)
+            if len(self.record.players) > 1:
+                self.partial = True
+                self.result = quick
+                self._say(Progress("Working out the chances of winning (the rest is "
+                                   "below)"))
+                self.result = analyse(self.record)
+                self.partial = False
+            else:
+                self.result = quick
         except (RecordError, UnsupportedRuleset) as e:
-            self.error = str(e)
+            self._failed(str(e))
         except Exception as e:  # the page says it, the game goes on
-            self.error = f"the analysis failed: {e or type(e).__name__}"
+            self._failed(f"the analysis failed: {e or type(e).__name__}")
         self._tell()
+
+    def _failed(self, why: str) -> None:
+        if self.result is not None and self.partial:
+            self.partial = False
+            self.win_error = why  # the decisions stand; only the chances are missing
+        else:
+            self.error = why
 
 
 class AnalysisScreen(Screen[None]):
@@ -271,7 +298,7 @@ class AnalysisScreen(Screen[None]):
         super().__init__()
         self.game_name = name
         self.job = job
-        self._width = 0
+        self._shown: tuple[object, ...] | None = None
         self._ticking: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -315,7 +342,7 @@ class AnalysisScreen(Screen[None]):
             wait.display = False
             text.update(f"No analysis: {job.error}")
             return
-        if job.result is None:
+        if not job.done:
             wait.display = True
             p = job.progress
             took = time.monotonic() - (job.started or time.monotonic())
@@ -326,13 +353,24 @@ class AnalysisScreen(Screen[None]):
                 bar.update(total=p.total, progress=p.done)
             else:
                 bar.update(total=None)
+        else:
+            wait.display = False
+        if job.result is None:
             return
-        wait.display = False
         # the screen less the padding and the scroll bar (see app.tcss)
         width = max(40, self.app.size.width - 4)
-        if width != self._width:
-            self._width = width
-            text.update(analysis_text(job.result, width))
+        key = (id(job.result), job.partial, job.win_error, width)
+        if key != self._shown:
+            self._shown = key
+            words = analysis_text(job.result, width)
+            if job.partial:
+                words += "\n\n" + "\n".join(_wrap(
+                    "Chance of winning after each turn of the game: being worked out (the "
+                    "bar at the top).", width))
+            elif job.win_error is not None:
+                words += "\n\n" + "\n".join(_wrap(
+                    f"No chances of winning: {job.win_error}", width))
+            text.update(words)
 
     def on_resize(self) -> None:
         if self.job.result is not None:
