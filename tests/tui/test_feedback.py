@@ -134,6 +134,37 @@ async def test_one_hint_window_at_a_time_in_values(new_app: App) -> None:
 
 
 @run
+async def test_the_hint_shows_the_best_to_win_when_it_differs(new_app: App,
+                                                             monkeypatch: Any) -> None:
+    from yacht.session.advice import Advice, Moves, WinAdvice
+    from yacht.session.table import Table
+
+    def hint(table: Table, seat: str = LOCAL, limit: int = 5) -> Moves:
+        moves = Moves([Advice("Keep 5 5 and roll the other one", 30.5, 0.0, (0,)),
+                       Advice("Score Crag for 50", 30.1, 0.4, (), "crag")])
+        moves.to_win = WinAdvice("Best to win", "exact: the opponents have finished", True,
+                                 True, ((moves[1], 0.625), (moves[0], 0.5)))
+        return moves
+
+    monkeypatch.setattr(Table, "hint", hint)
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        g.table.act(LOCAL, Roll((1, 5, 5)))
+        g.refresh_all()
+        await pilot.press("h")
+        for _ in range(200):
+            await settle(pilot)
+            if isinstance(app.screen, TextDialog):
+                break
+        text = app.screen.text
+        assert "Best for your score\n1. Keep 5 5 and roll the other one" in text
+        assert "Best to win (exact: the opponents have finished)\n" \
+               "1. Score Crag for 50   (chance 62.5%)\n" in text
+
+
+@run
 async def test_quitting_names_the_command_that_resumes(new_app: App) -> None:
     app = new_app(CRAG)
     said: list[Any] = []

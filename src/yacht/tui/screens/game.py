@@ -689,6 +689,12 @@ class GameScreen(Screen[None]):
         lines = [f"{i}. {m.text}   (expect {m.expected:.1f}"
                  + (f", -{m.loss:.1f})" if m.loss > 0.005 else ", best)")
                  for i, m in enumerate(moves, 1)]
+        win = getattr(moves, "to_win", None)
+        if win is not None and win.differ:
+            # the best for the score is not the best to win: both rankings
+            lines = ["Best for your score", *lines, "", f"{win.title} ({win.how})"]
+            lines += [f"{i}. {m.text}   (chance {100 * chance:.1f}%)"
+                      for i, (m, chance) in enumerate(win.moves, 1)]
         self.refresh_all()
         if any(isinstance(s, TextDialog) for s in self.app.screen_stack):
             return  # one hint window at a time
