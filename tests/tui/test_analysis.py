@@ -70,7 +70,9 @@ async def test_a_shows_the_analysis_of_the_game(new_app: App) -> None:
         a = page.job.result
         assert a is not None
         for p in a.players:  # the figures of the table, each player's own
-            assert f"{p.score:>5}  {-p.loss:>+6.1f}  {p.luck:>+6.1f}" in text
+            skill = "0.0" if p.loss < 0.05 else f"{-p.loss:+.1f}"
+            luck = "0.0" if abs(p.luck) < 0.05 else f"{p.luck:+.1f}"
+            assert f"{p.score:>5}  {skill:>6}  {luck:>6}" in text
         # the positions in box names, never ids
         assert "three_of_a_kind" not in text and "col2:" not in text
         body = page.query_one("#analysis-body")
@@ -196,3 +198,12 @@ def test_positions_name_the_boxes() -> None:
     assert position_text(rs, "ones=3,col2:choice=20,col2:yacht=0,extra=5") == \
         "column 1: Ones 3; column 2: Choice 20, Yacht 0; bonus points 5"
     assert position_text(rs, "") == "nothing yet"
+
+
+def test_the_modules_examples() -> None:
+    import doctest
+
+    import yacht.tui.screens.analysis as module
+
+    result = doctest.testmod(module)
+    assert result.attempted >= 5 and result.failed == 0

@@ -81,6 +81,15 @@ def position_text(rs: Ruleset, card: str) -> str:
     return "; ".join(parts) or "nothing yet"
 
 
+def _signed(x: float) -> str:
+    """``+1.5`` / ``-0.3``; nothing shown as a signed zero.
+
+    >>> _signed(-0.001), _signed(2.25), _signed(-7)
+    ('0.0', '+2.2', '-7.0')
+    """
+    return "0.0" if abs(x) < 0.05 else f"{x:+.1f}"
+
+
 def _dice(dice: Sequence[int]) -> str:
     return " ".join(map(str, dice))
 
@@ -131,11 +140,11 @@ def analysis_text(a: Analysis, width: int = 78) -> str:
         out.append(head)
         for p in a.players:
             out.append(f"{MARKS[p.index % 8]} {p.name:<{name_w}}  {p.score:>5}  "
-                       f"{-p.loss:>+6.1f}  {p.luck:>+6.1f}  {p.accuracy:>7.1f}%")
+                       f"{_signed(-p.loss):>6}  {_signed(p.luck):>6}  {p.accuracy:>7.1f}%")
     else:
         for p in a.players:
             out += _wrap(f"{MARKS[p.index % 8]} {p.name}: {p.score} points", width, "  ", "")
-            out.append(f"  skill {-p.loss:+.1f}, luck {p.luck:+.1f}, "
+            out.append(f"  skill {_signed(-p.loss)}, luck {_signed(p.luck)}, "
                        f"accuracy {p.accuracy:.1f}%")
     out.append("")
     out += _wrap("Skill: the points the player's decisions lost against the expert's "
