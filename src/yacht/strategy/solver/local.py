@@ -42,7 +42,7 @@ import numpy.typing as npt
 from yacht.rules import Ruleset, Scorecard
 
 from .backend import current as backend
-from .spec import Spec, UnsupportedRuleset, compile_ruleset
+from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import scores_ok
 from .target import FAR, _box_max, window_arrays
 
@@ -58,16 +58,11 @@ MAX_OPEN = 13
 BUDGET_OPEN = 6
 
 
-_SPECS: dict[str, Spec] = {}
-
-
 def check_local(ruleset: Ruleset) -> Spec:
     """The kernel data of ``ruleset`` (compiled once per process), or
     :class:`UnsupportedRuleset` saying why it has no chance tables (two columns: the
     index arrays would cover 2^24 card states)."""
-    spec = _SPECS.get(ruleset.key)
-    if spec is None or spec.ruleset != ruleset:
-        spec = _SPECS[ruleset.key] = compile_ruleset(ruleset)
+    spec = compiled(ruleset)
     if spec.ncols != 1:
         raise UnsupportedRuleset(f"{ruleset.id}: chance tables are solved for one-column "
                                  "variants only")

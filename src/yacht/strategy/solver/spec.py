@@ -21,7 +21,7 @@ from yacht.rules import Ruleset, Scorecard
 
 from .dice import DiceTables, dice_tables
 
-__all__ = ["ForcedTurn", "Spec", "UnsupportedRuleset", "compile_ruleset"]
+__all__ = ["ForcedTurn", "Spec", "UnsupportedRuleset", "compile_ruleset", "compiled"]
 
 JOKER_MODES = {"none": 0, "forced": 1, "free": 2}
 
@@ -215,6 +215,18 @@ def compile_ruleset(rs: Ruleset) -> Spec:
     return Spec(rs, t, rs.rolls, ncat, ncols, nbox, np.ascontiguousarray(score), box_upper,
                 box_mult, U, need, bonus_amt, ybox, jmode, ybonus, joker_pts, upper_of_face,
                 rep_pts, forced)
+
+
+_COMPILED: dict[str, Spec] = {}
+
+
+def compiled(rs: Ruleset) -> Spec:
+    """:func:`compile_ruleset`, once per process and ruleset (a few ms each time
+    otherwise: every category scored on every outcome)."""
+    spec = _COMPILED.get(rs.key)
+    if spec is None or spec.ruleset != rs:
+        spec = _COMPILED[rs.key] = compile_ruleset(rs)
+    return spec
 
 
 def _index(rs: Ruleset, cid: str) -> int:

@@ -50,7 +50,7 @@ from yacht.rules import Ruleset, Scorecard
 from . import cache as diskcache
 from .backend import current as backend
 from .build import build_plan, forced_tables
-from .spec import Spec, UnsupportedRuleset, compile_ruleset
+from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import scores_ok
 
 __all__ = ["FLOAT32_CELLS", "MAX_CELLS", "TargetTable", "check_supported", "estimate_cells",
@@ -73,7 +73,7 @@ FAR = 1 << 40   # "no bound" (a repeat box: the points to come have no limit)
 def check_supported(ruleset: Ruleset) -> Spec:
     """The kernel data of ``ruleset``, or :class:`UnsupportedRuleset` saying why there is
     no exact target table for it."""
-    spec = compile_ruleset(ruleset)
+    spec = compiled(ruleset)
     if spec.ncols != 1:
         raise UnsupportedRuleset(f"{ruleset.id}: exact target chances are solved for "
                                  "one-column variants only (a two-column card has 2^24 "
