@@ -42,6 +42,10 @@ way from there on; each figure is within about 1/sqrt(GAMES) of that model's exa
 value (2.2 points in 100 at 2000 games). A shared first place counts as a win for \
 every player sharing it, so a finished game's figures are 0 or 1.
 
+The reference is the expected score: a champion (or a person) who gives up points for \
+a better chance of winning shows those decisions as losses here; `yacht hint --target \
+N` ranks a situation by the chance of reaching N.
+
 For ancient-yacht-10-double the reference is the expert strategy (exact turns, the \
 future valued by the one-column tables), not a proven optimum."""
 

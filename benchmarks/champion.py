@@ -1,0 +1,249 @@
+"""The ``champion`` level measured: target tables, solitaire targets, head to head.
+
+Parts (each in its own process where it matters):
+
+* ``tables``: time and memory to build the exact target tables of Yahtzee for
+  200, 250, 300 and 350 points (each target in a fresh process with an empty
+  table of its own in the cache: build seconds, the table's bytes, the
+  process's peak resident memory; then the time to load it again from the
+  disk cache).
+* ``solitaire``: the chance of reaching 200, 250, 300 and 350 in Yahtzee,
+  ``champion`` (exact: the target table's value from the empty card) against
+  ``expert`` (exact too: the expert's final-score distribution, computed by
+  following the expert's policy through the target kernel would need another
+  table, so it is *measured*: ``--expert-games`` games of the solver's
+  self-play, default 1,000,000, with the 95 % interval).
+* ``duel``: ``champion`` against ``expert`` head to head, 2-player games of
+  Yahtzee and Yatzy, seats alternated (game ``g``: the champion sits first when
+  ``g`` is even). Wins, losses and ties are counted apart; the win rate counts
+  a tie as half a win, with its 95 % interval (normal approximation on the
+  per-game score 1 / 0.5 / 0). Games are split between ``--workers`` processes
+  (at most 2); each game draws its dice from its own seed, so the results do
+  not depend on the number of processes.
+
+Usage::
+
+    .venv/bin/python benchmarks/champion.py tables
+    .venv/bin/python benchmarks/champion.py solitaire --expert-games 1000000
+    .venv/bin/python benchmarks/champion.py duel --games 100000 --workers 2 yahtzee yatzy
+    .venv/bin/python benchmarks/champion.py duel --games 2000 --json out.json yahtzee
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from typing import Any
+
+TARGETS = (200, 250, 300, 350)
+
+
+def _load() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+# --- tables -------------------------------------------------------------------------------
+
+def _one_table(variant: str, target: int) -> dict[str, Any]:
+    """Build (in this process) the target table; its facts."""
+    from yacht.rules import get
+    from yacht.strategy.solver.target import target_table
+
+    rs = get(variant)
+    t0 = time.perf_counter()
+    tt = target_table(rs, target, workers=2)
+    secs = time.perf_counter() - t0
+    return {"variant": variant, "target": target, "built": tt.built, "seconds": round(secs, 2),
+            "cells": tt.cells, "table_bytes": tt.nbytes, "start": tt.start,
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+
+
+def tables(variant: str, targets: list[int]) -> list[dict[str, Any]]:
+    out = []
+    for t in targets:
+        row: dict[str, Any] = {"load_before": _load()}
+        for what in ("build", "load"):
+            code = ("import json, sys; sys.path.insert(0, 'benchmarks'); import champion; "
+                    f"print(json.dumps(champion._one_table({variant!r}, {t})))")
+            if what == "build":
+                from yacht.rules import get
+                from yacht.strategy.solver import cache as diskcache
+
+                path = diskcache.cache_path(get(variant).key, kind=f"target{t}")
+                if path.exists():
+                    path.unlink()
+            res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                 check=True)
+            got = json.loads(res.stdout.strip().splitlines()[-1])
+            row[what] = got
+        print(json.dumps(row), flush=True)
+        out.append(row)
+    return out
+
+
+# --- solitaire ------------------------------------------------------------------------------
+
+def solitaire(variant: str, targets: list[int], games: int, seed: int) -> list[dict[str, Any]]:
+    import numpy as np
+
+    from yacht.rules import get
+    from yacht.strategy.solver import fast_selfplay, solve
+    from yacht.strategy.solver.target import target_table
+
+    rs = get(variant)
+    sol = solve(rs, estimate=False)
+    t0 = time.perf_counter()
+    totals = fast_selfplay(sol, games, seed=seed, workers=2).totals.astype(np.int64)
+    secs = time.perf_counter() - t0
+    out = []
+    for t in targets:
+        p = float((totals >= t).mean())
+        half = 1.96 * math.sqrt(max(p * (1 - p), 1e-12) / games)
+        row = {"variant": variant, "target": t, "champion": target_table(rs, t).start,
+               "expert": p, "expert_ci95": [p - half, p + half], "expert_games": games,
+               "selfplay_seconds": round(secs, 1)}
+        print(json.dumps(row), flush=True)
+        out.append(row)
+    return out
+
+
+# --- duel -------------------------------------------------------------------------------------
+
+def play_duel(variant: str, game: int, seed: int, budget: int, samples: int) -> tuple[int, int]:
+    """One game: (champion's total, expert's total)."""
+    from yacht.engine import Player, State
+    from yacht.rules import get
+    from yacht.strategy.base import play_turn
+
+    rs = get(variant)
+    champ_first = game % 2 == 0
+    players = [Player("Champion", "computer", "champion"), Player("Expert", "computer", "expert")]
+    if not champ_first:
+        players.reverse()
+    state = State(rs, players, rng=random.Random(seed * 1_000_003 + game))
+    strategies = {p.level: _player(p.level or "", variant, budget, samples) for p in players}
+    while not state.is_terminal():
+        play_turn(state, strategies[state.players[state.current].level or ""])
+    r = state.returns()
+    c = 0 if champ_first else 1
+    return r[c], r[1 - c]
+
+
+_PLAYERS: dict[tuple[str, str], Any] = {}
+
+
+def _player(level: str, variant: str, budget: int, samples: int) -> Any:
+    key = (level, variant)
+    hit = _PLAYERS.get(key)
+    if hit is None:
+        from yacht.rules import get
+        from yacht.strategy.base import make_player
+
+        if level == "champion":
+            from yacht.strategy.champion import ChampionStrategy
+
+            hit = ChampionStrategy(get(variant), budget=budget, samples=samples, threads=1)
+        else:
+            hit = make_player(level, get(variant))
+        _PLAYERS[key] = hit
+    return hit
+
+
+def _duel_chunk(args: tuple[str, int, int, int, int, int]) -> list[tuple[int, int]]:
+    variant, first, last, seed, budget, samples = args
+    return [play_duel(variant, g, seed, budget, samples) for g in range(first, last)]
+
+
+def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples: int,
+         chunk: int = 200, minutes: float | None = None) -> dict[str, Any]:
+    """``games`` games (fewer if ``minutes`` run out: the games played are reported)."""
+    jobs = [(variant, a, min(games, a + chunk), seed, budget, samples)
+            for a in range(0, games, chunk)]
+    t0 = time.perf_counter()
+    results: list[tuple[int, int]] = []
+    load0 = _load()
+    deadline = None if minutes is None else t0 + 60 * minutes
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(max(1, min(2, workers))) as pool:
+        for got in pool.imap(_duel_chunk, jobs):
+            results.extend(got)
+            done = len(results)
+            if done % (chunk * 10) == 0:
+                print(f"  {variant}: {done} games, {time.perf_counter() - t0:.0f} s",
+                      file=sys.stderr, flush=True)
+            if deadline is not None and time.perf_counter() > deadline:
+                pool.terminate()
+                break
+    secs = time.perf_counter() - t0
+    n = len(results)
+    wins = sum(1 for c, e in results if c > e)
+    ties = sum(1 for c, e in results if c == e)
+    losses = n - wins - ties
+    rate = (wins + 0.5 * ties) / n
+    per = [1.0 if c > e else 0.5 if c == e else 0.0 for c, e in results]
+    sd = math.sqrt(sum((x - rate) ** 2 for x in per) / max(1, n - 1))
+    half = 1.96 * sd / math.sqrt(n)
+    mean_c = sum(c for c, _ in results) / n
+    mean_e = sum(e for _, e in results) / n
+    first = [x for g, x in enumerate(per) if g % 2 == 0]
+    second = [x for g, x in enumerate(per) if g % 2 == 1]
+    row = {"variant": variant, "games": n, "asked": games, "wins": wins, "ties": ties,
+           "losses": losses, "win_rate_ties_half": rate, "ci95": [rate - half, rate + half],
+           "champion_first_rate": sum(first) / max(1, len(first)),
+           "champion_second_rate": sum(second) / max(1, len(second)),
+           "champion_mean": mean_c, "expert_mean": mean_e, "seconds": round(secs, 1),
+           "workers": workers, "budget": budget, "samples": samples, "seed": seed,
+           "load_before": load0, "load_after": _load()}
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("part", choices=["tables", "solitaire", "duel"])
+    ap.add_argument("variants", nargs="*")
+    ap.add_argument("--targets", default=",".join(map(str, TARGETS)))
+    ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--expert-games", type=int, default=1_000_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--budget", type=int, default=None,
+                    help="the champion's work budget (chances per local table)")
+    ap.add_argument("--samples", type=int, default=None,
+                    help="games simulated per opponent's card")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="stop each duel after this many minutes (the games played count)")
+    ap.add_argument("--json", default=None)
+    a = ap.parse_intermixed_args(argv)
+    targets = [int(x) for x in a.targets.split(",")]
+    out: list[Any] = []
+    if a.part == "tables":
+        for v in a.variants or ["yahtzee"]:
+            out += tables(v, targets)
+    elif a.part == "solitaire":
+        for v in a.variants or ["yahtzee"]:
+            out += solitaire(v, targets, a.expert_games, a.seed)
+    else:
+        from yacht.strategy.champion import BUDGET, SAMPLES
+
+        for v in a.variants or ["yahtzee", "yatzy"]:
+            out.append(duel(v, a.games, a.seed, a.workers, a.budget or BUDGET,
+                            a.samples or SAMPLES, minutes=a.minutes))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())
