@@ -10,8 +10,8 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   variant's top ten plus one, else :func:`default_target`, the expert's
   expected score rounded). Exact for the one-column variants: the solver's
   target table (:mod:`.solver.target`, built once per variant and target and
-  kept in the disk cache; about 50 s and 200 MB for Yahtzee, see
-  ``benchmarks/README.md``). The two-column games have no exact target table:
+  kept in the disk cache; 25-90 s and 210 MB for Yahtzee on a shared 2-core
+  machine, see ``benchmarks/README.md``). The two-column games have no exact target table:
   there the champion plays as the expert until its last turns fit the budget
   of a chance table from its card (below), which it then plays exactly.
 * **Against opponents**: the expected *share of first place* (1 for a win, 1/k
@@ -22,10 +22,12 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   against finished opponents is **exact**), else a sample of ``samples``
   games the expert would play from the opponent's card (the solver's self-play;
   opponents are taken to play the expert strategy, and their dice are
-  independent of the champion's). Each turn, when the chance table from the
-  champion's own card fits the ``budget`` (the chances it holds: a few open
-  boxes), the champion solves it exactly for that worth (:mod:`.solver.local`)
-  and plays its best action; earlier in the game it plays the expert's move.
+  independent of the champion's; an estimated worth within :data:`TRIM` of 0
+  or 1 is taken as 0 or 1). Each turn, when the chance table from the
+  champion's own card fits the ``budget`` (the chances it holds; at most
+  ``BUDGET_OPEN`` = 6 open boxes), the champion solves it exactly for that
+  worth (:mod:`.solver.local`) and plays its best action; earlier in the game
+  it plays the expert's move.
   So: exact in the last turns against finished opponents, an approximation
   (the opponents' sampled totals, recomputed every turn) in the last turns
   before that, the expert's play before them.
