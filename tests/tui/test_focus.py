@@ -107,3 +107,18 @@ async def test_no_color_shows_the_focus_too(new_app: App, monkeypatch: Any) -> N
         await settle(pilot)
         await pilot.press("r")
         await check_focus_chain(pilot, "game without colour")
+
+
+@run
+async def test_the_first_focus_is_on_the_screen_at_80x24(new_app: App) -> None:
+    """What has the focus when a screen opens can be seen: not scrolled out of view."""
+    save_config(Config(variant="yahtzee", players=[PlayerSpec("Ann"), PlayerSpec("Bob"),
+                                                   PlayerSpec("Cpu", "expert")]))
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        focused = app.focused
+        assert focused is not None and focused.id == "start"  # Enter starts, as before
+        assert focused.region.area > 0, "the focused Start button is out of view"
+        screen = app.screen.region
+        assert screen.contains_region(focused.region)

@@ -97,10 +97,11 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Checkbox("Roll at the start of each turn by itself (as Windows Yacht "
                                "and Yatsee)", cfg.auto_roll, id="auto-roll", compact=True)
-            with Horizontal(classes="row buttons"):
-                yield Button("Start (F5)", id="start", variant="primary", compact=True)
-                yield Button("Top ten (F6)", id="topten-button", compact=True)
-                yield Button("Quit (Ctrl+Q)", id="quit", variant="error", compact=True)
+        # under the form, always on the screen: Start has the focus (Enter starts)
+        with Horizontal(id="setup-buttons", classes="buttons"):
+            yield Button("Start (F5)", id="start", variant="primary", compact=True)
+            yield Button("Top ten (F6)", id="topten-button", compact=True)
+            yield Button("Quit (Ctrl+Q)", id="quit", variant="error", compact=True)
         yield KeyBar()
 
     def player_row(self, i: int) -> Horizontal:
