@@ -6,10 +6,18 @@ and lets every table play at a person's pace: the player on turn acts after a
 pause drawn around ``--pace`` seconds (roll, or score the first box offered).
 For each action it measures the time from sending it to the moment *both*
 seats have a state that shows it. Bounded: at most ``--seconds`` of play (and
-2,000 tables, 600 s); it stops and cleans up by itself.
+10,000 tables, 600 s); it stops and cleans up by itself.
+
+``--store postgresql`` starts a private PostgreSQL server (fsync on, as a real
+one) and a private redis-server, and runs ``--workers N`` server processes on
+them (the many-players set-up of the README). ``--clients K`` spreads the
+tables over K client processes. It also reports the cores each part used while
+the tables played (server processes, clients, PostgreSQL, Redis): where the
+limit is.
 
     .venv/bin/python benchmarks/bench_web.py --tables 1000 --seconds 60 --pace 2
     .venv/bin/python benchmarks/bench_web.py --tables 100 --seconds 20   # quick
+    .venv/bin/python benchmarks/bench_web.py --store postgresql --workers 2 --tables 1000
 
 Prints one JSON object (and a line for benchmarks/README.md).
 """
@@ -22,6 +30,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import socket
 import statistics
@@ -144,82 +153,217 @@ async def play(seats: list[Seat], pace: float, until: float, lat: list[float],
     return done
 
 
-async def run(tables: int, seconds: float, pace: float, port: int, pid: int) -> dict[str, Any]:
+def tree(pid: int) -> list[int]:
+    """A process and all its descendants."""
+    kids: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                stat = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            kids.setdefault(int(stat[1]), []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += kids.get(p, [])
+    return out
+
+
+def cpu_s(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+async def client(share: int, first: int, seconds: float, pace: float, port: int,
+                 ready: Any, done: Any) -> dict[str, Any]:
+    """One client process: open its share of the tables, wait for the others, play."""
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    rss0 = rss_mb(pid)
-    t0 = time.perf_counter()
     all_seats: list[list[Seat]] = []
-    for i in range(0, tables, 50):  # opened 50 at a time
+    for i in range(0, share, 50):  # opened 50 at a time
         all_seats += await asyncio.gather(*(open_table(base, ws_base)
-                                            for _ in range(min(50, tables - i))))
-    opened = time.perf_counter() - t0
-    rss_open = rss_mb(pid)
+                                            for _ in range(min(50, share - i))))
+    await asyncio.to_thread(ready.wait)
     lat: list[float] = []
     start = time.perf_counter()
-    counts = await asyncio.gather(*(play(s, pace, start + seconds, lat, random.Random(i))
+    counts = await asyncio.gather(*(play(s, pace, start + seconds, lat,
+                                         random.Random(first + i))
                                     for i, s in enumerate(all_seats)))
     took = time.perf_counter() - start
-    rss_end = rss_mb(pid)
+    await asyncio.to_thread(done.wait)
     for seats in all_seats:
         for s in seats:
             await s.ws.close()
+    return {"lat": lat, "actions": sum(counts), "seconds": took}
+
+
+def client_process(args: tuple[Any, ...]) -> None:
+    share, first, seconds, pace, port, ready, done, out = args
+    try:
+        out.put(asyncio.run(asyncio.wait_for(
+            client(share, first, seconds, pace, port, ready, done), seconds + 600)))
+    except BaseException as e:  # the parent says what went wrong
+        out.put({"error": repr(e)})
+        ready.abort()
+        done.abort()
+
+
+def run(tables: int, clients: int, seconds: float, pace: float, port: int, server: int,
+        others: dict[str, int]) -> dict[str, Any]:
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    ready, done = ctx.Barrier(clients + 1), ctx.Barrier(clients + 1)
+    out: Any = ctx.Queue()
+    rss0 = sum(rss_mb(p) for p in tree(server))
+    shares = [tables // clients + (1 if i < tables % clients else 0) for i in range(clients)]
+    procs = [ctx.Process(target=client_process,
+                         args=((shares[i], sum(shares[:i]), seconds, pace, port, ready, done,
+                                out),)) for i in range(clients)]
+    t0 = time.perf_counter()
+    for pr in procs:
+        pr.start()
+    ready.wait(timeout=600)
+    opened = time.perf_counter() - t0
+    rss_open = sum(rss_mb(p) for p in tree(server))
+    watched = {"server": tree(server), "clients": [pr.pid for pr in procs if pr.pid],
+               **{k: tree(v) for k, v in others.items()}}  # (PostgreSQL's backends too)
+    cpu0 = {k: cpu_s(v) for k, v in watched.items()}
+    t1 = time.perf_counter()
+    done.wait(timeout=seconds + 600)
+    took_wall = time.perf_counter() - t1
+    cpu = {k: round((cpu_s(v) - cpu0[k]) / took_wall, 2) for k, v in watched.items()}
+    rss_end = sum(rss_mb(p) for p in tree(server))
+    results = [out.get(timeout=120) for _ in procs]
+    for pr in procs:
+        pr.join(30)
+    errors = [r["error"] for r in results if "error" in r]
+    if errors:
+        raise RuntimeError(f"a client failed: {errors[0]}")
+    lat = [x for r in results for x in r["lat"]]
+    actions = sum(r["actions"] for r in results)
+    took = max(r["seconds"] for r in results)
     lat_ms = sorted(x * 1000 for x in lat)
 
     def pct(p: float) -> float:
         return round(lat_ms[min(len(lat_ms) - 1, int(p * len(lat_ms)))], 1) if lat_ms else 0.0
 
-    return {"tables": tables, "connections": 2 * tables, "seconds": round(took, 1),
-            "pace_s": pace, "actions": sum(counts), "actions_per_s": round(sum(counts) / took, 1),
+    return {"tables": tables, "connections": 2 * tables, "clients": clients,
+            "seconds": round(took, 1), "pace_s": pace, "actions": actions,
+            "actions_per_s": round(actions / took, 1),
             "latency_ms": {"p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99),
                            "max": round(lat_ms[-1], 1) if lat_ms else 0.0,
                            "mean": round(statistics.fmean(lat_ms), 1) if lat_ms else 0.0},
+            "lost": sum(1 for x in lat if x >= 30.0),
             "open_seconds": round(opened, 1),
+            "cores_used": cpu,
             "server_rss_mb": {"start": round(rss0, 1), "tables_open": round(rss_open, 1),
                               "end": round(rss_end, 1)},
             "kb_per_table": round((rss_end - rss0) * 1024 / max(1, tables), 1),
             "load_avg": os.getloadavg()}
 
 
+def redis_server(tmp: str) -> tuple[subprocess.Popen[bytes], str]:
+    exe = shutil.which("redis-server")
+    if exe is None:
+        raise SystemExit("bench_web: redis-server is not installed (apt-get install redis-server)")
+    port = free_port()
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", tmp],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), 0.2):
+                return proc, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.02)
+    proc.kill()
+    raise SystemExit("bench_web: redis-server did not start")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--tables", type=int, default=200, help="tables at once (at most 10,000)")
     p.add_argument("--seconds", type=float, default=30.0)
     p.add_argument("--pace", type=float, default=2.0,
                    help="mean seconds between a table's actions (a person's pace)")
-    p.add_argument("--db", default=None, help="database URL (default: a private SQLite file)")
+    p.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite",
+                   help="a private SQLite file, or a private PostgreSQL server (fsync on) "
+                        "with a private redis-server (default: sqlite)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="yacht web processes (more than 1 needs --store postgresql)")
+    p.add_argument("--clients", type=int, default=1,
+                   help="client processes sharing the tables (they run on this machine too)")
     args = p.parse_args()
-    tables = max(1, min(args.tables, 2000))
+    tables = max(1, min(args.tables, 10_000))
     seconds = max(1.0, min(args.seconds, 600.0))
+    workers = max(1, min(args.workers, 8))
+    clients = max(1, min(args.clients, 8))
+    if workers > 1 and args.store != "postgresql":
+        raise SystemExit("bench_web: --workers > 1 needs --store postgresql (and Redis)")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * tables + 256)), hard))
+    extra: list[subprocess.Popen[bytes]] = []
+    cluster: Any = None
+    others: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         env = dict(os.environ, YACHT_CACHE_DIR=f"{tmp}/cache", YACHT_CONFIG_DIR=f"{tmp}/cfg")
-        db = args.db or f"{tmp}/bench.sqlite3"
-        server = subprocess.Popen(
-            [sys.executable, "-m", "yacht", "web", "--port", str(port), "--db", db,
-             "--log-level", "warning"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True)
+        cmd = [sys.executable, "-m", "yacht", "web", "--port", str(port), "--log-level",
+               "warning"]
         try:
-            for _ in range(200):
+            if args.store == "postgresql":
+                sys.path.insert(0, str(ROOT / "tests" / "store"))
+                from pgcluster import PgCluster, find_pg_bin
+
+                bindir = find_pg_bin()
+                if bindir is None:
+                    raise SystemExit("bench_web: PostgreSQL is not installed")
+                cluster = PgCluster(bindir, fsync=True)
+                db = cluster.start()
+                others["postgresql"] = int((cluster.data / "postmaster.pid")
+                                           .read_text().split()[0])
+                redis, redis_url = redis_server(tmp)
+                extra.append(redis)
+                others["redis"] = redis.pid
+                cmd += ["--db", db, "--redis", redis_url, "--workers", str(workers)]
+            else:
+                cmd += ["--db", f"{tmp}/bench.sqlite3"]
+            server = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE, text=True)
+            extra.append(server)  # type: ignore[arg-type]
+            for _ in range(600):
                 try:
                     urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
                     break
                 except OSError:
                     time.sleep(0.05)
-            result = asyncio.run(asyncio.wait_for(
-                run(tables, seconds, args.pace, port, server.pid), seconds + 600))
+            if workers > 1:
+                time.sleep(2)  # every worker up, not just the first
+            result = run(tables, clients, seconds, args.pace, port, server.pid, others)
         finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-    result["store"] = "sqlite" if args.db is None else "given"
+            for proc in reversed(extra):
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+            if cluster is not None:
+                cluster.stop()
+    result["store"] = args.store
+    result["workers"] = workers
     print(json.dumps(result, indent=1))
     lm = result["latency_ms"]
-    print(f"| {tables} | {result['seconds']} s | {result['actions_per_s']} | {lm['p50']} | "
-          f"{lm['p99']} | {lm['max']} | {result['kb_per_table']} KB | "
+    print(f"| {args.store} | {workers} | {tables} | {args.pace} s | {result['actions_per_s']} | "
+          f"{lm['p50']} | {lm['p99']} | {lm['max']} | {result['kb_per_table']} KB | "
+          f"{' '.join(f'{k} {v}' for k, v in result['cores_used'].items())} | "
           f"{result['load_avg'][0]:.1f} |")
     return 0
 

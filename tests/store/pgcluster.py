@@ -44,8 +44,9 @@ def _free_port() -> int:
 class PgCluster:
     """Start with :meth:`start`, stop with :meth:`stop` (always, also after failures)."""
 
-    def __init__(self, bindir: Path):
+    def __init__(self, bindir: Path, fsync: bool = False):
         self.bindir = bindir
+        self.fsync = fsync  # off for tests (faster, nothing to keep); on for benchmarks
         # /tmp: short enough for the socket path, and reachable by the server's user
         base = "/tmp" if os.path.isdir("/tmp") and os.access("/tmp", os.W_OK) else None
         self.root = Path(tempfile.mkdtemp(prefix="yacht-pg-", dir=base))
@@ -97,7 +98,8 @@ class PgCluster:
         for _attempt in range(3):
             self.port = _free_port()
             opts = (f"-p {self.port} -k {self.sock} -c listen_addresses=127.0.0.1 "
-                    f"-c fsync=off -c full_page_writes=off -c max_connections=50")
+                    + ("-c max_connections=200" if self.fsync else
+                       "-c fsync=off -c full_page_writes=off -c max_connections=50"))
             try:
                 self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", opts,
                           "-w", "-t", "60", "start")
