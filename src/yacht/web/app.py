@@ -624,8 +624,8 @@ async def _dispatch(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
     elif kind == "hint":
         async def answer() -> None:
             try:
-                moves = await hub.hint(live, conn)
-                _reply(conn, msg_id, type="hint", moves=moves)
+                answer = await hub.hint(live, conn)
+                _reply(conn, msg_id, type="hint", **answer)
             except WebError as e:
                 _reply(conn, msg_id, type="error", code=e.code, message=str(e))
 

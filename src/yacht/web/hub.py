@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from yacht.engine import NAME_LENGTH, Player
 from yacht.rules import MAX_PLAYERS, OptionError, Ruleset, UnknownVariant, get
 from yacht.session import HintUnavailable, SessionError
+from yacht.session.advice import Advice, WinAdvice
 from yacht.session.commands import ActionError, command_from_json
 from yacht.session.config import SPEEDS
 from yacht.session.present import BROWSER
@@ -637,7 +638,9 @@ class Hub:
         except Refused as e:
             raise WebError(str(e), e.code) from None
 
-    async def hint(self, live: LiveTable, conn: Connection) -> list[dict[str, Any]]:
+    async def hint(self, live: LiveTable, conn: Connection) -> dict[str, Any]:
+        """The hint's answer: ``moves`` (best for the score first) and ``to_win`` (the
+        moves ranked by the chance of winning, or null where it cannot be worked out)."""
         table = live.table
         if table is None or not conn.seats or conn.token_hash is None:
             raise WebError("a hint is for your own turn", "not_your_turn")
@@ -645,9 +648,11 @@ class Hub:
             moves = await self.think_call(table.hint, conn.token_hash)
         except (HintUnavailable, Refused) as e:
             raise WebError(str(e), "no_hint") from None
-        return [{"text": m.text, "expected": round(m.expected, 2), "loss": round(m.loss, 2),
-                 "reroll": list(m.reroll), "category": m.category, "column": m.column}
-                for m in moves]
+        win: WinAdvice | None = getattr(moves, "to_win", None)
+        to_win = None if win is None else {
+            "title": win.title, "how": win.how, "exact": win.exact, "differ": win.differ,
+            "moves": [{**_move_json(m), "chance": round(chance, 4)} for m, chance in win.moves]}
+        return {"moves": [_move_json(m) for m in moves], "to_win": to_win}
 
     async def set_speed(self, live: LiveTable, conn: Connection, speed: Any) -> None:
         if live.table is None or not (conn.seats or self.is_host(live, conn)):
@@ -690,6 +695,12 @@ class Hub:
                                           if s.kind == "person" and s.token is None),
                         "updated": row.updated.isoformat()})
         return out
+
+
+def _move_json(m: Advice) -> dict[str, Any]:
+    """One move of a hint as the page gets it."""
+    return {"text": m.text, "expected": round(m.expected, 2), "loss": round(m.loss, 2),
+            "reroll": list(m.reroll), "category": m.category, "column": m.column}
 
 
 def _offer(conn: Connection, message: dict[str, Any]) -> None:
