@@ -24,8 +24,9 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   opponents are taken to play the expert strategy, and their dice are
   independent of the champion's; an estimated worth within :data:`TRIM` of 0
   or 1 is taken as 0 or 1). Each turn, when the chance table from the
-  champion's own card fits the ``budget`` (the chances it holds; at most
-  ``BUDGET_OPEN`` = 6 open boxes), the champion solves it exactly for that
+  champion's own card fits the ``budget`` (the chances it holds, scaled by the
+  variant's work per chance: :func:`scaled_budget`; at most ``BUDGET_OPEN`` = 6
+  open boxes), the champion solves it exactly for that
   worth (:mod:`.solver.local`) and plays its best action; earlier in the game
   it plays the expert's move.
   So: exact in the last turns against finished opponents, an approximation
@@ -70,7 +71,8 @@ if TYPE_CHECKING:
 __all__ = ["BUDGET", "SAMPLES", "ChampionStrategy", "WinOption", "WinRanking",
            "default_target", "expert_finals", "rank_situation", "rank_to_win", "win_worth"]
 
-#: the most chances a table from the champion's card may hold (about 2-3 us each)
+#: the most chances a table from the champion's card may hold, in Yahtzee-sized chances
+#: (about 2-3 us each; see :func:`scaled_budget`)
 BUDGET = 60_000
 #: games simulated from an unfinished opponent's card
 SAMPLES = 1000
@@ -355,7 +357,8 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
         table = memo["table"]
     else:
         try:
-            table = local_table(rs, card, lo, worth, threads=threads, budget=budget)
+            table = local_table(rs, card, lo, worth, threads=threads,
+                                budget=scaled_budget(sol.spec, budget))
         except UnsupportedRuleset:
             table = None
         memo["key"], memo["table"] = key, table
@@ -365,6 +368,21 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
     tc = table.turn(m, a, rs.totals(card).grand)
     opts = _by_chance(rs, table.spec, card, turn, dice, rolls_left, tc, by_score)
     return WinRanking(tuple(opts), "target" if alone else "win", goal_target, exact, how)
+
+
+def scaled_budget(spec: Any, budget: int) -> int:
+    """``budget`` in chances of this variant: a chance costs in proportion to the kept
+    dice sets times the re-rolls (5 dice, 3 rolls: 462 x 2, the unit), so 10 dice with
+    5 rolls (8,008 x 4) get 35 times fewer, Tommy's Crag (84 x 1) 11 times more.
+
+    >>> from yacht.rules import get
+    >>> from yacht.strategy.solver.spec import compiled
+    >>> scaled_budget(compiled(get("yatzy")), 60_000)
+    60000
+    >>> scaled_budget(compiled(get("ancient-yacht-10")), 60_000)
+    1730
+    """
+    return int(budget * 924 // (spec.dice.nall * max(1, spec.rolls - 1)))
 
 
 def _open(card: Scorecard) -> int:
