@@ -39,6 +39,22 @@ const ROLL_ANIMATION_MS = 480;
 /** A line of the table's news as a sentence (a full stop at its end). */
 const sentence = (text) => (/[.!?…]$/.test(text) ? text : `${text}.`);
 
+/** A chance (0-1) as a percentage: "9.3%", "0.04%", "100%". */
+const percent = (p) => {
+  const pct = 100 * p;
+  if (pct > 0 && pct < 0.1) return `${pct.toFixed(2)}%`;
+  if (pct >= 99.95 && pct < 100) return "99.9%";
+  return `${Number.parseFloat(pct.toFixed(1))}%`;
+};
+
+/** One move of the hint: a button that plays it, with its figures. */
+function hintItem(m, cls, figures, play) {
+  return h("li", { class: cls },
+    h("button", { type: "button", class: "hint-play", data: { reroll: m.reroll.join(" "), category: m.category || "" },
+      onclick: () => play(m) },
+    h("span", { class: "hint-move", text: m.text }), figures));
+}
+
 export class TableView {
   constructor(tableId, navigate) {
     this.id = tableId;
@@ -148,9 +164,10 @@ export class TableView {
    * time: the next waits for the answer to the one before (by then its state is here),
    * so a fast typist's keys are not refused as stale.
    */
-  send(command) {
+  send(command, version) {
     const run = async () => {
-      const reply = await this.socket.send({ type: "command", command, version: this.snap ? this.snap.version : undefined });
+      const seen = version !== undefined ? version : this.snap ? this.snap.version : undefined;
+      const reply = await this.socket.send({ type: "command", command, version: seen });
       if (reply.type === "error") toast(REFUSALS[reply.code] || reply.message);
       return reply;
     };
@@ -570,27 +587,60 @@ export class TableView {
       return;
     }
     if (this.hintBox) return;
+    const version = snap.version;
     const body = h("div", { class: "hint-body" }, h("p", { class: "hint-wait", text: "Asking the advisor…" }));
     this.hintBody = body;
     this.hintBox = openDialog({
       title: "Hint: the advisor's ranking", wide: true, id: "hint-dialog",
       body: [body], onclose: () => { this.hintBox = null; },
     });
+    const box = this.hintBox;
     const reply = await this.socket.send({ type: "hint" }, 300000); // a first hint may build tables
-    if (!this.hintBox) return;
+    if (this.hintBox !== box) return;
     if (reply.type !== "hint") {
       fill(body, h("p", { text: `No hint: ${reply.message}` }));
       return;
     }
-    const best = reply.moves.length ? reply.moves[0].expected : 0;
-    fill(body,
-      h("ol", { class: "hint-list" }, reply.moves.map((m) => h("li", { class: m.loss < 0.005 ? "best" : "" },
-        h("span", { class: "hint-move", text: m.text }),
-        h("span", { class: "hint-exp", text: `expect ${m.expected.toFixed(1)}` }),
-        h("span", { class: "hint-loss", text: m.loss < 0.005 ? "best" : `−${m.loss.toFixed(1)}` })))),
-      h("p", { class: "muted", text: `Expected final total with the best move: ${best.toFixed(1)}. Each other move shows what it loses on average.` }),
-      h("p", { class: "assisted-note", text: "This game is now marked assisted: its score goes to the assisted top ten." }));
-    announce(`Hint: best ${reply.moves.length ? reply.moves[0].text : "nothing"}.`);
+    const moves = reply.moves || [];
+    const win = reply.to_win && reply.to_win.differ && reply.to_win.moves.length ? reply.to_win : null;
+    const play = (m) => this.playHint(m, version);
+    const best = moves.length ? moves[0].expected : 0;
+    const forScore = h("ol", { class: "hint-list", aria: { labelledby: win ? "hint-score-title" : null, label: win ? null : "Moves, best first" } },
+      moves.map((m) => hintItem(m, m.loss < 0.005 ? "best" : "",
+        [h("span", { class: "hint-exp", text: `expect ${m.expected.toFixed(1)}` }),
+          h("span", { class: "hint-loss", text: m.loss < 0.005 ? "best" : `−${m.loss.toFixed(1)}` })], play)));
+    const note = h("p", { class: "muted", text: `Expected final total with the best move: ${best.toFixed(1)}. Each other move shows what it loses on average.` });
+    const assisted = h("p", { class: "assisted-note", text: "This game is now marked assisted: its score goes to the assisted top ten." });
+    const how = h("p", { class: "muted", text: "Press a move (or Tab to it, Enter) to play it: a keep rolls the other dice again." });
+    if (win) {
+      const top = win.moves[0].chance;
+      const toWin = h("ol", { class: "hint-list hint-win", aria: { labelledby: "hint-win-title" } },
+        win.moves.map((m) => hintItem(m, m.chance >= top - 1e-9 ? "best" : "",
+          [h("span", { class: "hint-chance", text: `chance ${percent(m.chance)}` })], play)));
+      fill(body,
+        h("h3", { class: "hint-head", id: "hint-score-title", text: "Best for your score" }), forScore, note,
+        h("h3", { class: "hint-head", id: "hint-win-title", text: win.title }),
+        h("p", { class: "hint-how", text: `${sentence(win.how[0].toUpperCase() + win.how.slice(1))}` }), toWin,
+        how, assisted);
+    } else {
+      fill(body, forScore, note, how, assisted);
+    }
+    const first = body.querySelector(".hint-play");
+    const focus = document.activeElement;
+    if (first && (!focus || focus === document.body || focus.classList.contains("btn-icon"))) first.focus();
+    announce(win ? `Hint: best for your score ${moves[0].text}; ${win.title.toLowerCase()} ${win.moves[0].text}, chance ${percent(win.moves[0].chance)}.`
+      : `Hint: best ${moves.length ? moves[0].text : "nothing"}.`);
+  }
+
+  /** Play a move of the hint: a keep chooses exactly its dice and rolls them; a box scores. */
+  async playHint(m, version) {
+    if (this.hintBox) this.hintBox.close();
+    if (m.category) {
+      this.send({ type: "score", category: m.category, column: m.column }, version);
+      return;
+    }
+    const chosen = await this.send({ type: "choose", dice: m.reroll }, version);
+    if (chosen.type === "ack") this.send({ type: "roll" });
   }
 
   toggleSound() {

@@ -85,11 +85,70 @@ export function openDialog({ title, body = [], actions = [], onclose, wide = fal
   return { dialog, body: content, close };
 }
 
+/**
+ * The rules' text (`yacht rules`: wrapped at a fixed width) as blocks: its prose wraps to
+ * the screen (the lines a sentence was wrapped on are joined again; a line that would
+ * have fitted on the one before starts a line of its own), its indented tables (the
+ * boxes, the options) stay as they are, scrolling sideways inside their box on a small
+ * screen. Text only, never markup.
+ */
+export function rulesBlocks(text) {
+  const lines = String(text).replace(/\s+$/, "").split("\n");
+  const width = Math.max(0, ...lines.map((l) => l.length));
+  const groups = [];
+  let group = null, para = null, table = null, prev = "";
+  for (const line of lines) {
+    if (!line.trim()) {
+      group = para = table = null;
+      prev = "";
+      continue;
+    }
+    if (!group) {
+      group = h("div", { class: "rules-group" });
+      groups.push(group);
+    }
+    if (/^[=-]{3,}$/.test(line) && para) { // the underline of a heading
+      para.classList.add("rules-title");
+      para = null;
+      prev = "";
+      continue;
+    }
+    if (/^\s/.test(line)) {
+      if (!table) {
+        table = h("pre", { class: "rules-table" });
+        group.append(table);
+      }
+      table.textContent += `${table.textContent ? "\n" : ""}${line}`;
+      para = null;
+      prev = "";
+      continue;
+    }
+    table = null;
+    const firstWord = line.split(" ")[0];
+    if (para && prev && prev.length + 1 + firstWord.length > width) {
+      para.textContent += ` ${line}`; // wrapped there: the same sentence goes on
+    } else {
+      para = h("p", { text: line });
+      group.append(para);
+    }
+    prev = line;
+  }
+  return h("div", { class: "rules-text" }, groups);
+}
+
 /** The rules of a variant (and, at a table, its keys) in a dialog. */
 export function rulesDialog(title, text, extra = []) {
-  return openDialog({
+  const box = openDialog({
     title,
     wide: true,
-    body: [h("pre", { class: "rules-text", text }), extra],
+    body: [rulesBlocks(text), extra],
   });
+  // a table wider than the screen scrolls inside its box: reachable by keyboard too
+  for (const pre of box.body.querySelectorAll(".rules-table")) {
+    if (pre.scrollWidth > pre.clientWidth + 1) {
+      pre.setAttribute("tabindex", "0");
+      pre.setAttribute("aria-label", "Table (scrolls sideways)");
+    }
+  }
+  return box;
 }
