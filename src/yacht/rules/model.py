@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -161,8 +162,9 @@ class Scorecard:
     def filled(self) -> int:
         return sum(1 for col in self.boxes for b in col if b is not None)
 
-    @property
+    @cached_property
     def complete(self) -> bool:
+        # (asked after every action of every game: a card never changes, so once)
         return all(b is not None for col in self.boxes for b in col)
 
     def with_box(self, column: int, category: int, value: int | None, extra: int = 0) -> Scorecard:

@@ -27,6 +27,8 @@ from .keys import category_keys
 from .present import BROWSER, Words, help_line, result_text, scoring_note
 
 if TYPE_CHECKING:
+    from yacht.rules import Ruleset
+
     from .table import Seat, TableView
 
 __all__ = ["SCHEMA", "schema", "snapshot"]
@@ -49,13 +51,23 @@ def _ruleset_json(view: TableView) -> dict[str, Any]:
             "dice": rs.dice, "faces": rs.faces, "rolls": rs.rolls, "columns": list(rs.columns)}
 
 
+@lru_cache(maxsize=64)
+def _rows(rs: Ruleset) -> list[dict[str, Any]]:
+    """The card's rows as a snapshot gives them (the same for every snapshot of a
+    ruleset: made once and shared, never to be changed)."""
+    keys = category_keys(rs)
+    boards = {c.id: c.board for c in rs.categories}
+    return [{"id": r.id, "label": r.label, "kind": r.kind, "category": r.category,
+             "section": r.section, "letter": keys.get(r.category or ""),
+             "board": boards.get(r.category or "") or None}
+            for r in card_layout(rs)]
+
+
 def snapshot(view: TableView, seat: Seat | None = None,
              words: Words | None = None) -> dict[str, Any]:
     """The JSON object for ``view`` as ``seat`` sees it (None: a watcher)."""
     st = view.state
     rs = st.ruleset
-    keys = category_keys(rs)
-    boards = {c.id: c.board for c in rs.categories}
     over = st.is_terminal()
     me = st.current
     mine = seat.players if seat is not None else frozenset()
@@ -85,10 +97,7 @@ def snapshot(view: TableView, seat: Seat | None = None,
         "game_id": view.game_id,
         "saved": view.saved,
         "ruleset": _ruleset_json(view),
-        "rows": [{"id": r.id, "label": r.label, "kind": r.kind, "category": r.category,
-                  "section": r.section, "letter": keys.get(r.category or ""),
-                  "board": boards.get(r.category or "") or None}
-                 for r in card_layout(rs)],
+        "rows": _rows(rs),
         "players": [{"name": p.name, "kind": p.kind, "level": p.level, "mine": i in mine,
                      "turns_taken": st.turns_taken(i), "total": st.totals(i).grand}
                     for i, p in enumerate(st.players)],
