@@ -16,6 +16,7 @@ from yacht.engine import Choose, Record, Roll, State
 from ..web.test_web_hint import behind_on_the_last_turn
 from .conftest import Server
 from .play import Tab, chromium, new_context, open_tab, screenshot, seat_token, shown, wait_game
+from .test_screens import axe
 
 PHONE_SE = {"width": 375, "height": 667}
 
@@ -54,13 +55,14 @@ async def no_horizontal_scroll(page: Page) -> None:
     assert sizes[0] <= sizes[1] and sizes[2] <= sizes[1], sizes
 
 
-def test_the_hint_shows_both_rankings_and_plays_the_best_to_win(server: Server,
-                                                                 shots: Path) -> None:
+def test_the_hint_shows_both_rankings_and_plays_the_best_to_win(server: Server, shots: Path,
+                                                                 axe_script: Path) -> None:
     made = saved_at_a_table(server, behind_on_the_last_turn())
 
     async def main() -> None:
         async with chromium() as browser:
-            tab = await at_the_table(await new_context(browser), server, made)
+            # (axe's script is added to the page: only this context lets it past the CSP)
+            tab = await at_the_table(await new_context(browser, bypass_csp=True), server, made)
             page = tab.page
             await open_hint(page)
             dialog = page.locator("#hint-dialog")
@@ -79,6 +81,7 @@ def test_the_hint_shows_both_rankings_and_plays_the_best_to_win(server: Server,
             assert await page.evaluate(
                 "document.activeElement.closest('.hint-list:not(.hint-win)') !== null")
             await screenshot(page, shots, "hint-both", full=False)
+            assert await axe(page, axe_script) == []
             # play the best to win from the keyboard: its button, Enter
             await win.first.locator(".hint-play").focus()
             await page.keyboard.press("Enter")
@@ -161,7 +164,7 @@ def test_esc_closes_every_dialog_and_q_or_esc_outside_do_nothing(server: Server)
     asyncio.run(main())
 
 
-def test_the_rules_fit_a_phone(server: Server, shots: Path) -> None:
+def test_the_rules_and_the_hint_fit_a_phone(server: Server, shots: Path) -> None:
     made = saved_at_a_table(server, behind_on_the_last_turn())
 
     async def main() -> None:
@@ -177,7 +180,7 @@ def test_the_rules_fit_a_phone(server: Server, shots: Path) -> None:
             await dialog.locator(".rules-table").first.wait_for()
             await no_horizontal_scroll(page)
             # the dialog and the prose are inside the screen; a table scrolls in its box
-            boxes: list[dict[str, float]] = await page.evaluate(
+            boxes: list[dict[str, Any]] = await page.evaluate(
                 "() => [...document.querySelectorAll('dialog[open], .rules-text, "
                 ".rules-text p, .rules-table, .keys-help')].map(e => { "
                 "const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, "
@@ -194,6 +197,15 @@ def test_the_rules_fit_a_phone(server: Server, shots: Path) -> None:
             await screenshot(page, shots, "rules-phone-table", full=False)
             await page.keyboard.press("Escape")
             await dialog.wait_for(state="detached")
+            # the hint's two rankings fit too
+            await page.click("#hint")
+            await page.wait_for_selector("#hint-dialog .hint-win .hint-play", timeout=120_000)
+            await no_horizontal_scroll(page)
+            right = await page.evaluate(
+                "() => Math.max(...[...document.querySelectorAll('#hint-dialog .hint-play')]"
+                ".map(e => e.getBoundingClientRect().right))")
+            assert right <= PHONE_SE["width"]
+            await screenshot(page, shots, "hint-phone", full=False)
 
             tab.check()
 
