@@ -206,7 +206,16 @@ def test_the_rules_and_the_hint_fit_a_phone(server: Server, shots: Path) -> None
                 ".map(e => e.getBoundingClientRect().right))")
             assert right <= PHONE_SE["width"]
             await screenshot(page, shots, "hint-phone", full=False)
-
+            await page.keyboard.press("Escape")
+            await page.locator("dialog").wait_for(state="detached")
+            # the home page's rules of the widest game
+            await page.click(".home-link")
+            await page.select_option("#variant", "ancient-yacht-10-double")
+            await page.click("button:text-is('Rules')")
+            await page.locator("dialog[open] .rules-table").first.wait_for()
+            await no_horizontal_scroll(page)
+            text = await page.locator("dialog[open] .rules-text").inner_text()
+            assert "Double Full House" in text
             tab.check()
 
     asyncio.run(main())
