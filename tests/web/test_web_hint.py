@@ -33,9 +33,9 @@ _ANN = [("ones", (2, 3, 4, 6, 6)), ("twos", (2, 3, 4, 6, 6)), ("threes", (3, 3, 
 LAST_ROLL = (5, 5, 4, 5, 2)
 
 
-def behind_on_the_last_turn() -> State:
+def behind_on_the_last_turn(last: tuple[int, ...] = LAST_ROLL) -> State:
     """2-player Yahtzee: the expert has finished with 291; Ann, 58 behind, has rolled
-    :data:`LAST_ROLL` in her last turn (two rolls left), Small Straight open."""
+    ``last`` in her last turn (two rolls left), Small Straight open."""
     s = State(get("yahtzee"), [Player("Max", "computer", "expert"), Player("Ann")],
               rng=random.Random(16))
     for i, (box, dice) in enumerate(_EXPERT):
@@ -44,7 +44,7 @@ def behind_on_the_last_turn() -> State:
         if i < len(_ANN):
             s.apply(Roll(_ANN[i][1]))
             s.apply(Score(_ANN[i][0]))
-    s.apply(Roll(LAST_ROLL))
+    s.apply(Roll(last))
     assert s.current == 1 and s.returns() == [291, 233] and s.rolls_left == 2
     return s
 
@@ -90,6 +90,16 @@ def test_the_hint_gives_both_rankings_when_they_differ(client: TestClient,
         assert b.act({"type": "roll"})["type"] == "ack"
         b.wait(lambda tb: tb["snapshot"]["rolls_left"] == 1)
         assert [b.snap["dice"][i] for i in (0, 1, 3)] == [5, 5, 5]
+
+
+def test_the_ranking_to_win_says_when_it_agrees(client: TestClient, store: Store) -> None:
+    t = resume_at_a_table(client, store, behind_on_the_last_turn((5, 5, 5, 5, 2)))
+    with Browser(client, t["id"], t["token"]) as b:
+        hint = b.ask("hint")
+        best, win = hint["moves"][0], hint["to_win"]
+        assert best["text"] == "Keep 5 5 5 5 and roll the other one"
+        assert not win["differ"] and win["moves"][0]["text"] == best["text"]
+        assert win["moves"][0]["chance"] == round(11 / 36, 4)  # a 5, or a straight
 
 
 def test_early_in_a_game_there_is_no_ranking_to_win(client: TestClient) -> None:

@@ -21,7 +21,7 @@ const KEYS_HELP = [
   ["a box's letter, or click it", "score that box (Shift+letter: column 2)"],
   ["Tab, arrows, Space, Enter", "move between the dice, Roll and the card; choose; act"],
   ["o", "Oops: give back my dice / I scored the wrong box"],
-  ["h", "hint: the advisor's ranking (the game is marked assisted)"],
+  ["h", "hint: the advisor's ranking (the game is marked assisted); a move in it, or Enter on it, plays it"],
   ["b, + / -", "sound on/off, computer speed"],
   ["p / n / a at the game's end", "play again / new game / the analysis of every decision"],
   ["? or F1", "these rules"],
@@ -623,7 +623,9 @@ export class TableView {
         h("p", { class: "hint-how", text: `${sentence(win.how[0].toUpperCase() + win.how.slice(1))}` }), toWin,
         how, assisted);
     } else {
-      fill(body, forScore, note, how, assisted);
+      const same = reply.to_win && reply.to_win.moves.length ? reply.to_win : null;
+      const also = same ? h("p", { class: "hint-how", text: `${same.title} too: chance ${percent(same.moves[0].chance)} (${same.how}).` }) : null;
+      fill(body, forScore, note, also, how, assisted);
     }
     const first = body.querySelector(".hint-play");
     const focus = document.activeElement;
