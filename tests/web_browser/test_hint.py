@@ -124,7 +124,8 @@ def test_a_box_in_the_hint_is_scored_by_a_click(server: Server) -> None:
     asyncio.run(main())
 
 
-def test_esc_closes_every_dialog_and_q_or_esc_outside_do_nothing(server: Server) -> None:
+def test_esc_closes_every_dialog_and_q_or_esc_outside_do_nothing(server: Server,
+                                                                   shots: Path) -> None:
     # (the best for the score is the best to win here: one ranking, its chance said)
     made = saved_at_a_table(server, behind_on_the_last_turn((5, 5, 5, 5, 2)))
 
@@ -142,6 +143,7 @@ def test_esc_closes_every_dialog_and_q_or_esc_outside_do_nothing(server: Server)
                     assert await page.locator(".hint-head").count() == 0
                     assert "Best to win too: chance 30.6% (exact: the opponents have " \
                            "finished)." in text, text
+                    await screenshot(page, shots, "hint-agree", full=False)
                 await page.keyboard.press("Escape")
                 await page.locator("dialog").wait_for(state="detached")
             # outside the dialogs: q and Esc leave the table as it is
