@@ -205,3 +205,21 @@ def test_text_chart() -> None:
     assert "*" in lines[1]
     assert lines[-1].strip() == "012"
     assert text_chart([]) == []
+
+
+def test_text_shows_each_costly_situation_whole_as_advise_reads_it() -> None:
+    from yacht.strategy.api import solve
+
+    s = _game("yatzy", ["random"], seed=3)
+    a = analyse(Record.from_state(s), win_games=0)
+    text = a.text(width=40)  # narrower than the situations of a late turn
+    lines = text.splitlines()
+    situations = [d.situation for p in a.players for d in p.costliest]
+    assert situations and max(len(x) for x in situations) > 40
+    y = solve("yatzy")
+    for sit in situations:
+        assert any(line.endswith(": " + sit) for line in lines), sit
+        y.options(sit)  # the notation reads back
+    # other long lines are wrapped, not cut: every word of the played moves is there
+    for d in a.players[0].costliest:
+        assert d.best.text.split()[-1] in text

@@ -543,6 +543,7 @@ def _text(a: Analysis, width: int) -> str:
     lines += textwrap.wrap(f"Reference: {a.reference}; expected score from the start "
                            f"{a.expected_start:.2f}.", width)
     lines.append("")
+    keep: set[int] = set()  # lines never wrapped
     name_w = max(4, *(len(p.name) for p in a.players))
     lines.append(f"{'':2}{'player':<{name_w}}  {'score':>6} {'loss':>7} {'luck':>8} "
                  f"{'accuracy':>8} {'decisions':>9} {'mistakes':>8}")
@@ -560,6 +561,8 @@ def _text(a: Analysis, width: int) -> str:
         lines.append("")
         lines.append(f"{p.name}'s costliest decisions:")
         for d in p.costliest:
+            # the situation whole, however long: it is what `yacht advise` reads
+            keep.add(len(lines))
             lines.append(f"  turn {d.turn}: {d.situation}")
             lines.append(f"    played: {d.played.text}; expert: {d.best.text} "
                          f"(-{d.loss:.2f})")
@@ -573,4 +576,11 @@ def _text(a: Analysis, width: int) -> str:
         lines.append("Chance of winning after each turn of the game, % (x: turns of the game)")
         win_series = [[100 * m.chances[p.index] for m in a.win] for p in a.players]
         lines += ["  " + row for row in text_chart(win_series, lo=0, hi=100)]
-    return "\n".join(line[:width] if len(line) > width else line for line in lines)
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if len(line) <= width or i in keep:
+            out.append(line)
+        else:  # wrapped, its next lines indented under it
+            indent = " " * (len(line) - len(line.lstrip()) + 2)
+            out += textwrap.wrap(line, width, subsequent_indent=indent)
+    return "\n".join(out)
