@@ -231,7 +231,10 @@ def test_unfinished_opponents_are_estimated() -> None:
 def test_level_is_offered_everywhere() -> None:
     from yacht.parsing import parse_players
 
+    from yacht.session import KINDS
+
     assert "champion" in LEVELS and PLAYER_LEVELS[-1] == "champion"
+    assert "champion" in KINDS   # the setup screen's kinds; the web lobby checks PLAYER_LEVELS
     assert parse_players("Ann,cpu:champion") == [("Ann", "person"), ("Champion", "champion")]
     assert make_player("champion", get("yatzy"), target=200).target == 200  # type: ignore[attr-defined]
 
