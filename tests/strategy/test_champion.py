@@ -230,7 +230,6 @@ def test_unfinished_opponents_are_estimated() -> None:
 
 def test_level_is_offered_everywhere() -> None:
     from yacht.parsing import parse_players
-
     from yacht.session import KINDS
 
     assert "champion" in LEVELS and PLAYER_LEVELS[-1] == "champion"
