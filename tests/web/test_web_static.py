@@ -46,3 +46,12 @@ def test_every_module_is_served(client: TestClient) -> None:
         assert r.status_code == 200, url
         assert r.headers["content-type"].startswith("text/javascript"), url
         assert "script-src 'self'" in r.headers["content-security-policy"]
+
+
+def test_the_home_page_offers_every_computer_level() -> None:
+    from yacht.strategy.base import PLAYER_LEVELS
+
+    home = (STATIC / "js" / "home.js").read_text(encoding="utf-8")
+    kinds = home[home.index("const KINDS"):home.index("];", home.index("const KINDS"))]
+    for level in PLAYER_LEVELS:
+        assert f'["{level}",' in kinds, level

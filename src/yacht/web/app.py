@@ -30,6 +30,7 @@ from yacht.engine import Record
 from yacht.rules import OptionError, UnknownVariant, get
 from yacht.shapes import ruleset_json, score_json, score_tables_json, stats_json, variants_json
 from yacht.store import Store, StoreError
+from yacht.strategy.base import PLAYER_LEVELS
 
 from .hub import Connection, Hub, LiveTable, NewTable, WebError
 from .news import News, make_news
@@ -78,7 +79,8 @@ class TableRequest(BaseModel):
     seats: list[dict[str, Any]] = Field(
         description='1-8 seats: {"kind": "person", "name": "Ann", "here": true} (this '
                     'browser plays it; "here": false waits for a friend) or '
-                    '{"kind": "beginner"|"intermediate"|"expert", "name": ...}')
+                    '{"kind": ' + "|".join(f'"{lv}"' for lv in PLAYER_LEVELS)
+                    + ', "name": ...}')
 
 
 def _error(e: WebError | StoreError, status: int = 400) -> JSONResponse:

@@ -12,6 +12,7 @@ const KINDS = [
   ["beginner", "Computer: beginner"],
   ["intermediate", "Computer: intermediate"],
   ["expert", "Computer: expert"],
+  ["champion", "Computer: champion (plays to win)"],
 ];
 const MAX_PLAYERS = 8;
 
