@@ -176,7 +176,7 @@ def _python_advise(state: State, sol: Any) -> list[advisor.Ranked]:
         raise advisor.AdviceError("roll first: there are no dice to advise on")
     me = state.current
     return advisor._advise_card(state.ruleset, state.card(me), state.turns_taken(me),
-                                state.dice, state.rolls_left if state.may_reroll() else 0, sol)
+                                state.dice, state.rolls_left, sol)
 
 
 @pytest.mark.parametrize("name, opts", [("yahtzee", {"joker": "forced"}),
