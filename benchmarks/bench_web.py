@@ -37,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -210,7 +211,9 @@ def client_process(args: tuple[Any, ...]) -> None:
         out.put(asyncio.run(asyncio.wait_for(
             client(share, first, seconds, pace, port, ready, done), seconds + 600)))
     except BaseException as e:  # the parent says what went wrong
-        out.put({"error": repr(e)})
+        import traceback
+
+        out.put({"error": "".join(traceback.format_exception(e))[-1500:]})
         ready.abort()
         done.abort()
 
@@ -230,14 +233,20 @@ def run(tables: int, clients: int, seconds: float, pace: float, port: int, serve
     t0 = time.perf_counter()
     for pr in procs:
         pr.start()
-    ready.wait(timeout=600)
+    try:
+        ready.wait(timeout=600)
+    except threading.BrokenBarrierError:
+        raise RuntimeError(f"a client failed: {out.get(timeout=30)}") from None
     opened = time.perf_counter() - t0
     rss_open = sum(rss_mb(p) for p in tree(server))
     watched = {"server": tree(server), "clients": [pr.pid for pr in procs if pr.pid],
                **{k: tree(v) for k, v in others.items()}}  # (PostgreSQL's backends too)
     cpu0 = {k: cpu_s(v) for k, v in watched.items()}
     t1 = time.perf_counter()
-    done.wait(timeout=seconds + 600)
+    try:
+        done.wait(timeout=seconds + 600)
+    except threading.BrokenBarrierError:  # a client failed: say how
+        raise RuntimeError(f"a client failed: {out.get(timeout=30)}") from None
     took_wall = time.perf_counter() - t1
     cpu = {k: round((cpu_s(v) - cpu0[k]) / took_wall, 2) for k, v in watched.items()}
     rss_end = sum(rss_mb(p) for p in tree(server))

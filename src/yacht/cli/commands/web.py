@@ -99,6 +99,9 @@ def cmd_web(args: argparse.Namespace) -> int:
 
         store.group_commits()  # many tables: the actions that wait together, one flush
         app = make_app(store)
+        from yacht.web.app import tune_gc
+
+        tune_gc()
 
         class Server(uvicorn.Server):
             def handle_exit(self, sig: int, frame: Any) -> None:
