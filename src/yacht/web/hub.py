@@ -417,7 +417,15 @@ class Hub:
         live = LiveTable(row.id, row, rs)
         self.live[table_id] = live
         await self.news.follow(table_id)
-        if row.game_id is not None:
+        if self.news.shared:
+            # news sent between the first load and the subscription was not heard: the
+            # row again, now that any later change will be heard (a friend joining on
+            # another process just then left this one in the lobby for good)
+            try:
+                row = live.row = await self.io_call(self.store.load_table, table_id)
+            except StoreError as e:
+                log.warning("table %s: %s", table_id, e)
+        if row.game_id is not None and live.table is None:
             try:
                 table = await self.io_call(partial(
                     Table.resume, self.store, row.game_id, strategy_factory=self.strategy_factory,
@@ -426,7 +434,8 @@ class Hub:
                 del self.live[table_id]
                 await self.news.unfollow(table_id)
                 raise WebError(f"table {table_id}: {e}", "not_found") from None
-            self._attach(live, table)
+            if live.table is None:  # (news may have brought it in meanwhile)
+                self._attach(live, table)
         return live
 
     def _seats(self, row: TableRow) -> list[Seat]:
