@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ class Browser:
         OPEN.append(self)
         self.ws.send_json({"type": "hello", "token": token})
         self.token = token
+        self._tokens, self._last = 30.0, time.monotonic()
         self.table: dict[str, Any] = {}
         self.presence: list[Any] = []
         self.events: list[dict[str, Any]] = []
@@ -65,7 +67,17 @@ class Browser:
         return self.table
 
     def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Send a message and return its answer (ack, joined, hint or error)."""
+        """Send a message and return its answer (ack, joined, hint or error). Like the
+        page, it keeps under the server's limit (a burst of 30, then 15 a second): on a
+        fast machine a whole game's messages otherwise came faster than a person's."""
+        now = time.monotonic()
+        self._tokens = min(30.0, self._tokens + (now - self._last) * 15.0)
+        self._last = now
+        if self._tokens < 1.0:
+            time.sleep((1.0 - self._tokens) / 15.0)
+            self._tokens = 1.0
+            self._last = time.monotonic()
+        self._tokens -= 1.0
         msg_id = next(_ids)
         self.ws.send_json({"type": kind, "id": msg_id, **fields})
         return self.until(lambda m: m.get("id") == msg_id)

@@ -23,7 +23,13 @@ def play_my_turn(b: Browser, pick: random.Random) -> None:
     """Roll, maybe roll some dice again, score a random box: as the page would."""
     s = b.snap
     if s["can"]["go_on"] and not (s["seat"] and s["seat"]["my_turn"]):
-        assert b.act({"type": "go_on"})["type"] == "ack"
+        reply = b.act({"type": "go_on"}, s["version"])
+        if reply["type"] != "ack":
+            # the pause ended meanwhile (the computer's pace on a loaded machine): the
+            # refusal says so, and the table has gone on
+            assert reply.get("code") in ("stale", "illegal"), reply
+            b.wait(lambda t, v=s["version"]: t["snapshot"]["version"] > v
+                   or t["snapshot"]["pause"] is None)
         return
     if not s["dice"]:
         assert b.act({"type": "roll"}, s["version"])["type"] == "ack"
