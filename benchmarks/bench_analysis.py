@@ -65,11 +65,11 @@ def main() -> int:
             for levels in (["beginner"], ["beginner", "intermediate"]):
                 rec = game(name, levels, seed=7)
                 analyse(rec, win_games=0)  # the table: loaded (built the first time)
-                alone = timed(lambda: analyse(rec, win_games=0))
-                whole = timed(lambda: analyse(rec), repeat=1) if len(levels) > 1 else []
+                alone = timed(lambda rec=rec: analyse(rec, win_games=0))
+                whole = timed(lambda rec=rec: analyse(rec), repeat=1) if len(levels) > 1 else []
                 path = Path(tmp) / f"{name}-{len(levels)}.json"
                 rec.save(str(path))
-                proc = timed(lambda: subprocess.run(
+                proc = timed(lambda path=path: subprocess.run(
                     [str(Path(sys.executable).parent / "yacht"), "analyse", str(path)],
                     check=True, stdout=subprocess.DEVNULL), repeat=1)
                 print(f"| {name} | {len(levels)} | {statistics.median(alone) * 1000:.0f} ms "
