@@ -125,7 +125,11 @@ async def play(seats: list[Seat], pace: float, until: float, lat: list[float],
                pick: random.Random) -> int:
     """Play the table at a person's pace until ``until``; the number of actions."""
     done = 0
-    await asyncio.wait_for(asyncio.gather(*(s.seen.wait() for s in seats)), 60)
+    try:
+        await asyncio.wait_for(asyncio.gather(*(s.seen.wait() for s in seats)), 60)
+    except TimeoutError:  # the game's start never reached a seat: counted, not fatal
+        lat.append(float("inf"))
+        return 0
     while time.perf_counter() < until:
         await asyncio.sleep(pace * (0.5 + pick.random()))
         snap = seats[0].snap
@@ -256,7 +260,8 @@ def run(tables: int, clients: int, seconds: float, pace: float, port: int, serve
     errors = [r["error"] for r in results if "error" in r]
     if errors:
         raise RuntimeError(f"a client failed: {errors[0]}")
-    lat = [x for r in results for x in r["lat"]]
+    everything = [x for r in results for x in r["lat"]]
+    lat = [x for x in everything if x != float("inf")]
     actions = sum(r["actions"] for r in results)
     took = max(r["seconds"] for r in results)
     lat_ms = sorted(x * 1000 for x in lat)
@@ -270,7 +275,8 @@ def run(tables: int, clients: int, seconds: float, pace: float, port: int, serve
             "latency_ms": {"p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99),
                            "max": round(lat_ms[-1], 1) if lat_ms else 0.0,
                            "mean": round(statistics.fmean(lat_ms), 1) if lat_ms else 0.0},
-            "lost": sum(1 for x in lat if x >= 30.0),
+            "lost": sum(1 for x in lat if 30.0 <= x < float("inf")),
+            "never_started": sum(1 for x in everything if x == float("inf")),
             "open_seconds": round(opened, 1),
             "cores_used": cpu,
             "server_rss_mb": {"start": round(rss0, 1), "tables_open": round(rss_open, 1),
@@ -321,6 +327,7 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * tables + 256)), hard))
     extra: list[subprocess.Popen[bytes]] = []
     cluster: Any = None
+    server_log: Any = None
     others: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -345,8 +352,10 @@ def main() -> int:
                 cmd += ["--db", db, "--redis", redis_url, "--workers", str(workers)]
             else:
                 cmd += ["--db", f"{tmp}/bench.sqlite3"]
+            # the server's log goes to a file (a pipe no one reads would fill and stop it)
+            server_log = open(f"{tmp}/server.log", "w")  # noqa: SIM115 (closed below)
             server = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.PIPE, text=True)
+                                      stderr=server_log, text=True)
             extra.append(server)  # type: ignore[arg-type]
             for _ in range(600):
                 try:
@@ -366,6 +375,15 @@ def main() -> int:
                     proc.kill()
             if cluster is not None:
                 cluster.stop()
+            if server_log is not None:
+                server_log.close()
+                logged = Path(server_log.name).read_text(errors="replace").splitlines()
+                problems = [line for line in logged
+                            if any(w in line.lower() for w in ('"warning"', '"error"',
+                                                               "traceback"))]
+                if problems:
+                    print(f"bench_web: the server logged {len(problems)} warnings or errors; "
+                          f"the first: {problems[:3]}", file=sys.stderr)
     result["store"] = args.store
     result["workers"] = workers
     print(json.dumps(result, indent=1))
@@ -373,7 +391,7 @@ def main() -> int:
     print(f"| {args.store} | {workers} | {tables} | {args.pace} s | {result['actions_per_s']} | "
           f"{lm['p50']} | {lm['p99']} | {lm['max']} | {result['kb_per_table']} KB | "
           f"{' '.join(f'{k} {v}' for k, v in result['cores_used'].items())} | "
-          f"{result['load_avg'][0]:.1f} |")
+          f"{result['load_avg'][0]:.1f} | {result['lost']} + {result['never_started']} |")
     return 0
 
 

@@ -599,15 +599,10 @@ class Table:
         if stored is None:
             return []
         log = s.state.log
-        events: list[Event] = []
+        if stored[:len(log)] == log:
+            return self._play_saved(stored[len(log):])
         self._remote = True
         try:
-            if stored[:len(log)] == log:
-                for action in stored[len(log):]:
-                    st = s.state
-                    computer = not st.is_terminal() and st.players[st.current].is_computer
-                    events += self._apply(action, computer=computer, saved=True)
-                return events
             s.reload(stored)
             self._pause = "game_over" if s.is_over() else None
             self._after_computer_score = False
@@ -616,6 +611,51 @@ class Table:
                                 actions=len(stored))]
         finally:
             self._remote = False
+
+    def take_up(self, news: Sequence[tuple[int, Sequence[Action]]]) -> list[Event]:
+        """Actions another process saved, as its news carried them: ``(start, actions)``,
+        the actions from log index ``start`` on. Played here as they were when they
+        follow on from this copy (the store is not read); otherwise (news out of order,
+        a take-back, a copy gone astray) the store is read, as :meth:`sync` does.
+
+        >>> from yacht.engine import Player, Roll
+        >>> from yacht.rules import get
+        >>> here = Table.new(get("yatzy"), [Player("Ann"), Player("Bob")])
+        >>> there = Table.new(get("yatzy"), [Player("Ann"), Player("Bob")])
+        >>> _ = here.act(LOCAL, Roll((1, 2, 3, 4, 5)))
+        >>> [e.kind for e in there.take_up([(0, here.session.state.log)])]
+        ['rolled']
+        >>> there.take_up([(0, here.session.state.log)])  # heard twice: played once
+        []
+        """
+        with self._lock:
+            events: list[Event] = []
+            for start, actions in news:
+                log = self.session.state.log
+                have = log[start:start + len(actions)]
+                if start > len(log) or list(have) != list(actions[:len(have)]):
+                    events += self._sync()
+                    break
+                try:
+                    events += self._play_saved(actions[len(have):])
+                except Refused:
+                    events += self._sync()
+                    break
+            self._emit(events)
+            return events
+
+    def _play_saved(self, actions: Sequence[Action]) -> list[Event]:
+        s = self.session
+        events: list[Event] = []
+        self._remote = True
+        try:
+            for action in actions:
+                st = s.state
+                computer = not st.is_terminal() and st.players[st.current].is_computer
+                events += self._apply(action, computer=computer, saved=True)
+        finally:
+            self._remote = False
+        return events
 
     def remote_go_on(self, pause: str) -> list[Event]:
         """Another process's player left the pause ``pause``: leave it here too."""

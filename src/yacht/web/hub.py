@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
-from yacht.engine import NAME_LENGTH, Player
+from yacht.engine import NAME_LENGTH, Action, Player, action_from_json, action_to_json
 from yacht.rules import MAX_PLAYERS, OptionError, Ruleset, UnknownVariant, get
 from yacht.session import HintUnavailable, SessionError
 from yacht.session.advice import Advice, WinAdvice
@@ -46,6 +46,9 @@ NEWS_KINDS = frozenset({"rolled", "chosen", "gave_back", "scored", "took_back", 
                         "reloaded"})
 
 log = logging.getLogger("yacht.web")
+
+#: at most this many actions go with a piece of news (one further behind reads the store)
+_NEWS_ACTIONS = 16
 
 T = TypeVar("T")
 
@@ -145,6 +148,16 @@ class LiveTable:
     unsubscribe: Callable[[], None] | None = None
     news_due: bool = False  # a "changed" is about to go to the other processes
     went_on: str | None = None  # ... and the pause a local player left
+    rewound: bool = False  # ... after a take-back (the actions cannot just be sent)
+    publishing: bool = False  # one message at a time per table: they arrive in order
+    sent_upto: int = 0  # the actions told so far
+    # news heard from the other processes, taken up by one catch-up at a time
+    heard_lobby: bool = False
+    heard_game: bool = False
+    heard_actions: list[tuple[int, list[Action]]] | None = field(default_factory=list)
+    heard_pauses: list[str] = field(default_factory=list)
+    catching_up: bool = False
+    loading: asyncio.Lock = field(default_factory=asyncio.Lock)  # row read / game resumed
 
     def seats_of(self, token_hash: str | None) -> frozenset[int]:
         if token_hash is None:
@@ -228,15 +241,61 @@ class Hub:
             return
         kind = body.get("kind")
         if kind == "lobby":
-            await self._reload_row(live)
-        elif kind in ("changed", "went_on") and live.table is not None:
-            await self.io_call(live.table.sync)
+            self._hear(live, lobby=True)
+        elif kind in ("changed", "went_on"):
             pause = body.get("pause")
-            if kind == "went_on" and isinstance(pause, str):
-                live.table.remote_go_on(pause)
+            self._hear(live, pause=pause if isinstance(pause, str) else None,
+                       actions=_news_actions(body))
+
+    def _hear(self, live: LiveTable, *, lobby: bool = False, pause: str | None = None,
+              actions: tuple[int, list[Action]] | None = None) -> None:
+        """Note news of another process (or a reason to look at the store): one catch-up
+        per table takes it up, however much comes while it works. The listener never
+        waits for the store, and no news is lost while a table is being loaded. News
+        that carries its actions is played without reading the store when it follows
+        on from what this process has."""
+        if lobby:
+            live.heard_lobby = True
+        else:
+            live.heard_game = True
+            if actions is None:
+                live.heard_actions = None  # the store is read
+            elif live.heard_actions is not None:
+                live.heard_actions.append(actions)
+            if pause is not None:
+                live.heard_pauses.append(pause)
+        if not live.catching_up:
+            live.catching_up = True
+            self._spawn(self._catch_up(live), "yacht-news-in")
+
+    async def _catch_up(self, live: LiveTable) -> None:
+        try:
+            while live.heard_lobby or live.heard_game:
+                lobby, game, pauses = live.heard_lobby, live.heard_game, live.heard_pauses
+                actions = live.heard_actions
+                live.heard_lobby = live.heard_game = False
+                live.heard_pauses, live.heard_actions = [], []
+                async with live.loading:
+                    if lobby or live.table is None:
+                        # the row (seats, the game started): a game not shown yet is
+                        # resumed as stored, with everything the news said
+                        await self._reload_row(live)
+                    elif game and actions:
+                        await self.io_call(live.table.take_up, actions)
+                    elif game:
+                        await self.io_call(live.table.sync)
+                    if live.table is not None:
+                        live.sent_upto = max(live.sent_upto, len(live.table.session.state.log))
+                        for pause in pauses:
+                            live.table.remote_go_on(pause)
+        except Exception:
+            log.exception("table %s: taking up news", live.id)
+        finally:
+            live.catching_up = False
 
     async def _reload_row(self, live: LiveTable) -> None:
-        """Another process changed the lobby (a join, a start): take up the stored row."""
+        """Another process changed the lobby (a join, a start): take up the stored row
+        (call it holding ``live.loading``)."""
         try:
             row = await self.io_call(self.store.load_table, live.id)
         except StoreError as e:
@@ -254,7 +313,8 @@ class Hub:
             except SessionError as e:
                 log.warning("table %s: %s", live.id, e)
                 return
-            self._attach(live, table)
+            if live.table is None:
+                self._attach(live, table)
         self._changed(live)
 
     def _tell_others(self, live: LiveTable, event: Event) -> None:
@@ -262,25 +322,61 @@ class Hub:
             return
         if event.kind == "went_on":
             live.went_on = str(event.data.get("pause"))
-        if not live.news_due:
-            live.news_due = True
+        elif event.kind in ("took_back", "reloaded"):
+            live.rewound = True
+        live.news_due = True
+        if not live.publishing:
+            live.publishing = True
             self.loop.call_soon(lambda: self._spawn(self._publish(live), "yacht-news-out"))
 
     async def _publish(self, live: LiveTable) -> None:
-        live.news_due = False
-        went_on, live.went_on = live.went_on, None
-        if went_on is not None:
-            await self.news.publish(live.id, {"kind": "went_on", "pause": went_on})
-        else:
-            await self.news.publish(live.id, {"kind": "changed"})
+        """Tell the others what changed, one message at a time (so they hear a table's
+        news in order), each with the actions saved since the last one."""
+        try:
+            while live.news_due and self.live.get(live.id) is live:
+                live.news_due = False
+                went_on, rewound, sent_upto = live.went_on, live.rewound, live.sent_upto
+                live.went_on, live.rewound = None, False
+                message: dict[str, Any] = {"kind": "changed"}
+                if went_on is not None:
+                    message["pause"] = went_on
+                table = live.table
+                if table is not None:
+                    log = table.session.state.log[:]
+                    start = max(0, min(sent_upto, len(log)), len(log) - _NEWS_ACTIONS)
+                    if not rewound and start < len(log):
+                        message["start"] = start
+                        message["actions"] = [action_to_json(a) for a in log[start:]]
+                    live.sent_upto = len(log)
+                if not await self.news.publish(live.id, message):
+                    # not sent (Redis away): the same news again in a moment, with
+                    # whatever happened meanwhile
+                    live.news_due = True
+                    live.rewound = live.rewound or rewound
+                    live.went_on = live.went_on or went_on
+                    live.sent_upto = min(live.sent_upto, sent_upto)
+                    await asyncio.sleep(1.0)
+        finally:
+            live.publishing = False
+
+    async def _tell_lobby(self, live: LiveTable) -> None:
+        """The seats or the start changed: the others read the row (sent again while
+        Redis is away, in the background)."""
+        if await self.news.publish(live.id, {"kind": "lobby"}):
+            return
+
+        async def again() -> None:
+            while self.live.get(live.id) is live:
+                await asyncio.sleep(1.0)
+                if await self.news.publish(live.id, {"kind": "lobby"}):
+                    return
+
+        self._spawn(again(), "yacht-news-out")
 
     async def _catch_up_all(self) -> None:
         """Redis is back: every table shown here takes up what it missed."""
         for live in list(self.live.values()):
-            if live.table is not None:
-                await self.io_call(live.table.sync)
-            else:
-                await self._reload_row(live)
+            self._hear(live, lobby=live.table is None)
 
     async def _keep_up(self) -> None:
         """With other processes: renew the leases, start or stop the drivers they decide,
@@ -290,16 +386,33 @@ class Hub:
             for live in list(self.live.values()):
                 try:
                     await self._lease(live)
-                    if live.connections and not getattr(self.news, "ok", True):
-                        if live.table is not None:
-                            await self.io_call(live.table.sync)
-                        else:
-                            await self._reload_row(live)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("table %s: keeping up", live.id)
+            if not getattr(self.news, "ok", True):
+                try:
+                    await self._poll()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("polling the store")
             await asyncio.sleep(tick)
+
+    async def _poll(self) -> None:
+        """No news is heard (Redis away): the tables someone looks at here take up what
+        the store has. One read for every game; only the games that went on are read."""
+        shown = [live for live in list(self.live.values()) if live.connections]
+        games = {live.table.session.game_id: live for live in shown
+                 if live.table is not None and live.table.session.game_id is not None}
+        stored = await self.io_call(self.store.progress_many, list(games))
+        for game_id, live in games.items():
+            table = live.table
+            if table is not None and stored.get(game_id, -1) != len(table.session.state.log):
+                self._hear(live)
+        for live in shown:
+            if live.table is None:
+                self._hear(live, lobby=True)
 
     async def _lease(self, live: LiveTable) -> None:
         table = live.table
@@ -416,25 +529,27 @@ class Hub:
             raise WebError(f"table {table_id} cannot be played here: {e}", "not_found") from None
         live = LiveTable(row.id, row, rs)
         self.live[table_id] = live
-        await self.news.follow(table_id)
-        if self.news.shared:
-            # news sent between the first load and the subscription was not heard: the
-            # row again, now that any later change will be heard (a friend joining on
-            # another process just then left this one in the lobby for good)
-            try:
-                row = live.row = await self.io_call(self.store.load_table, table_id)
-            except StoreError as e:
-                log.warning("table %s: %s", table_id, e)
-        if row.game_id is not None and live.table is None:
-            try:
-                table = await self.io_call(partial(
-                    Table.resume, self.store, row.game_id, strategy_factory=self.strategy_factory,
-                    speed=row.speed, seats=self._seats(row), strict=True))
-            except SessionError as e:
-                del self.live[table_id]
-                await self.news.unfollow(table_id)
-                raise WebError(f"table {table_id}: {e}", "not_found") from None
-            if live.table is None:  # (news may have brought it in meanwhile)
+        async with live.loading:  # news heard meanwhile is taken up once it is loaded
+            await self.news.follow(table_id)
+            if self.news.shared:
+                # news sent between the first load and the subscription was not heard:
+                # the row again, now that any later change will be heard (a friend
+                # joining on another process just then left this one in the lobby)
+                try:
+                    row = live.row = await self.io_call(self.store.load_table, table_id)
+                except StoreError as e:
+                    log.warning("table %s: %s", table_id, e)
+            if row.game_id is not None and live.table is None:
+                try:
+                    table = await self.io_call(partial(
+                        Table.resume, self.store, row.game_id,
+                        strategy_factory=self.strategy_factory, speed=row.speed,
+                        seats=self._seats(row), strict=True))
+                except SessionError as e:
+                    if self.live.get(table_id) is live:
+                        del self.live[table_id]
+                    await self.news.unfollow(table_id)
+                    raise WebError(f"table {table_id}: {e}", "not_found") from None
                 self._attach(live, table)
         return live
 
@@ -447,6 +562,7 @@ class Hub:
 
     def _attach(self, live: LiveTable, table: Table) -> None:
         live.table = table
+        live.sent_upto = len(table.session.state.log)
         loop = self.loop
 
         def from_any_thread(event: Event) -> None:
@@ -494,11 +610,12 @@ class Hub:
                     await self.io_call(self.store.delete_game, game_id)
                 except StoreError:
                     pass
-            await self._reload_row(live)
+            async with live.loading:
+                await self._reload_row(live)
             return
         self._attach(live, table)
         self._changed(live)
-        await self.news.publish(live.id, {"kind": "lobby"})
+        await self._tell_lobby(live)
 
     # --- seats --------------------------------------------------------------------
     async def join(self, live: LiveTable, seat: Any, name: Any, token: str | None) -> str:
@@ -528,7 +645,7 @@ class Hub:
             except StoreError as e:
                 live.row = await self.io_call(self.store.load_table, row.id)
                 raise WebError(f"{e}", "conflict") from None
-            await self.news.publish(live.id, {"kind": "lobby"})
+            await self._tell_lobby(live)
             await self._start_if_ready(live)
         self._changed(live)
         return token
@@ -704,6 +821,18 @@ class Hub:
                                           if s.kind == "person" and s.token is None),
                         "updated": row.updated.isoformat()})
         return out
+
+
+def _news_actions(body: dict[str, Any]) -> tuple[int, list[Action]] | None:
+    """The actions a piece of news carries (None: none, or not readable: the store is
+    read instead)."""
+    start, raw = body.get("start"), body.get("actions")
+    if not isinstance(start, int) or start < 0 or not isinstance(raw, list) or not raw:
+        return None
+    try:
+        return start, [action_from_json(a) for a in raw]
+    except (ValueError, TypeError):
+        return None
 
 
 def _move_json(m: Advice) -> dict[str, Any]:

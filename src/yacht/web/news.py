@@ -45,8 +45,9 @@ class News:
     async def close(self) -> None:
         pass
 
-    async def publish(self, table_id: str, message: dict[str, Any]) -> None:
-        pass
+    async def publish(self, table_id: str, message: dict[str, Any]) -> bool:
+        """Tell the other processes; False when it could not be sent (try again later)."""
+        return True
 
     async def follow(self, table_id: str) -> None:
         """Hear the news of table ``table_id`` (this process shows it)."""
@@ -102,6 +103,7 @@ class RedisNews(News):
         self.listener: Listener | None = None
         self.task: asyncio.Task[None] | None = None
         self.ok = False
+        self.failing = False  # publishing failed (the caller sends again)
         self.problem = "not connected yet"
         self.on_back: Callable[[], Awaitable[None]] | None = None
 
@@ -173,14 +175,21 @@ class RedisNews(News):
             except Exception:
                 log.exception("table %s: news %r", table_id, body)
 
-    async def publish(self, table_id: str, message: dict[str, Any]) -> None:
+    async def publish(self, table_id: str, message: dict[str, Any]) -> bool:
+        # (a failed publish does not mark the news as down: the listener knows whether
+        # news is heard; the caller sends it again later)
         try:
             await self.client.publish(self._channel(table_id),
                                       json.dumps({**message, "from": self.me}))
-        except Exception as e:  # the action is saved: the others will poll the store
-            if self.ok:
-                log.warning("redis: cannot publish (%s)", e)
-            self.ok, self.problem = False, f"redis: {e}"
+        except Exception as e:
+            if not self.failing:
+                log.warning("redis: cannot publish (%s); sending again", e)
+            self.failing = True
+            return False
+        if self.failing:
+            log.info("redis: publishing again")
+            self.failing = False
+        return True
 
     async def follow(self, table_id: str) -> None:
         if table_id in self.followed:

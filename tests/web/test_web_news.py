@@ -1,0 +1,283 @@
+"""News between server processes, in one process: two hubs on one store, joined by an
+in-memory bus in place of Redis. What a busy site found: news heard while a table was
+loading was lost, the listener waited for the store on every piece of news, a failed
+publish was never sent again. Here each of those is made to happen on purpose."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from yacht.store import Store, open_store
+from yacht.web.hub import Hub, LiveTable, NewTable
+from yacht.web.news import News
+
+
+class Bus:
+    """Redis pub/sub in miniature: what one member publishes every other hears, in order."""
+
+    def __init__(self) -> None:
+        self.members: list[BusNews] = []
+
+
+class BusNews(News):
+    shared = True
+
+    def __init__(self, bus: Bus, name: str) -> None:
+        self.bus = bus
+        self.me = name
+        self.ok = True
+        self.failures = 0  # publishes that fail from now on
+        self.sent: list[dict[str, Any]] = []
+        self.inbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self.listener: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
+        self.task: asyncio.Task[None] | None = None
+        bus.members.append(self)
+
+    async def start(self, listener: Callable[[str, dict[str, Any]], Awaitable[None]]) -> None:
+        self.listener = listener
+        self.task = asyncio.create_task(self._listen())
+
+    async def _listen(self) -> None:
+        while True:
+            table_id, body = await self.inbox.get()
+            assert self.listener is not None
+            await self.listener(table_id, body)
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def publish(self, table_id: str, message: dict[str, Any]) -> bool:
+        if self.failures:
+            self.failures -= 1
+            return False
+        self.sent.append(message)
+        for other in self.bus.members:
+            if other is not self:
+                other.inbox.put_nowait((table_id, {**message, "from": self.me}))
+        return True
+
+    async def lease(self, table_id: str) -> bool:
+        return self.me == "a"
+
+
+class CountingStore:
+    """Counts the reads of a game's actions (what taking up news should not need)."""
+
+    def __init__(self, store: Store) -> None:
+        self.reads = 0
+        self.store = store
+        real = store.progress
+
+        def progress(game_id: str) -> tuple[int, bool]:
+            self.reads += 1
+            return real(game_id)
+
+        store.progress = progress  # type: ignore[method-assign]
+
+
+async def settle(*hubs: Hub, rounds: int = 200) -> None:
+    """Until every bus message is taken up and every hub is idle."""
+    for _ in range(rounds):
+        await asyncio.sleep(0.01)
+        busy = any(not h.news.inbox.empty() for h in hubs if isinstance(h.news, BusNews)) \
+            or any(live.catching_up or live.publishing for h in hubs for live in h.live.values())
+        if not busy:
+            await asyncio.sleep(0.02)
+            return
+    raise AssertionError("the hubs did not settle")
+
+
+async def two_hubs(tmp_path: Path) -> tuple[Hub, Hub, Bus]:
+    path = tmp_path / "site.sqlite3"
+    bus = Bus()
+    a = Hub(open_store(str(path)), news=BusNews(bus, "a"), workers=4)
+    b = Hub(open_store(str(path)), news=BusNews(bus, "b"), workers=4)
+    await a.launch()
+    await b.launch()
+    return a, b, bus
+
+
+async def close(*hubs: Hub) -> None:
+    for h in hubs:
+        await h.close()
+        h.store.close()
+
+
+async def friends_table(a: Hub, b: Hub) -> tuple[LiveTable, LiveTable, str, str]:
+    """Ann's table made on hub A, Bob joining through hub B: the game starts on B."""
+    spec = NewTable.from_json({"variant": "yatzy", "speed": "instant", "seats": [
+        {"kind": "person", "name": "Ann"}, {"kind": "person", "here": False}]})
+    live_a, ann = await a.create(spec)
+    live_b = await b.get(live_a.id)
+    bob = await b.join(live_b, 1, "Bob", None)
+    await settle(a, b)
+    assert live_a.table is not None and live_b.table is not None
+    return live_a, live_b, ann, bob
+
+
+def log_of(live: LiveTable) -> list[Any]:
+    assert live.table is not None
+    return list(live.table.session.state.log)
+
+
+async def act(hub: Hub, live: LiveTable, token: str, command: dict[str, Any]) -> None:
+    conn = hub.connect(live, token)
+    try:
+        await hub.command(live, conn, command, None)
+    finally:
+        hub.disconnect(live, conn)
+
+
+async def play_some(hub: Hub, live: LiveTable, tokens: list[str], turns: int) -> None:
+    """Roll and score the first box offered, ``turns`` times, whoever is on turn."""
+    for _ in range(turns):
+        assert live.table is not None
+        who = tokens[live.table.session.state.current]
+        await act(hub, live, who, {"type": "roll"})
+        box = live.table.session.state.placements()[0]
+        await act(hub, live, who, {"type": "score", "category": box.category,
+                                   "column": box.column})
+
+
+def test_actions_travel_with_the_news(tmp_path: Path) -> None:
+    """The other process plays what the news carries, without reading the store."""
+
+    async def go() -> None:
+        a, b, _bus = await two_hubs(tmp_path)
+        try:
+            live_a, live_b, ann, bob = await friends_table(a, b)
+            counting = CountingStore(b.store)
+            await play_some(a, live_a, [ann, bob], 4)
+            await settle(a, b)
+            await play_some(b, live_b, [ann, bob], 4)
+            await settle(a, b)
+            assert log_of(live_a) == log_of(live_b) and len(log_of(live_a)) == 16
+            assert counting.reads == 0
+            sent = a.news.sent  # type: ignore[attr-defined]
+            assert sent and all("actions" in m for m in sent[1:])
+        finally:
+            await close(a, b)
+
+    asyncio.run(go())
+
+
+def test_news_out_of_order_or_with_a_gap_reads_the_store(tmp_path: Path) -> None:
+    async def go() -> None:
+        a, b, _bus = await two_hubs(tmp_path)
+        try:
+            live_a, live_b, ann, bob = await friends_table(a, b)
+            # A plays two turns while B hears nothing (the news is lost on the way) ...
+            b.live.pop(live_b.id)
+            await play_some(a, live_a, [ann, bob], 2)
+            await settle(a, b)
+            b.live[live_b.id] = live_b
+            assert len(log_of(live_b)) == 0
+            # ... then news of one more action, starting past what B has: B reads the store
+            await act(a, live_a, ann, {"type": "roll"})
+            await settle(a, b)
+            assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 5
+            # the same news again (heard twice) changes nothing
+            b.news.inbox.put_nowait((live_b.id, {  # type: ignore[attr-defined]
+                "kind": "changed", "start": 0,
+                "actions": [{"type": "roll", "result": [1, 1, 1, 1, 1]}]}))
+            await settle(a, b)
+            assert log_of(live_b) == log_of(live_a)
+        finally:
+            await close(a, b)
+
+    asyncio.run(go())
+
+
+def test_news_heard_while_a_table_loads_is_taken_up_after(tmp_path: Path) -> None:
+    async def go() -> None:
+        a, b, _bus = await two_hubs(tmp_path)
+        try:
+            live_a, live_b, ann, bob = await friends_table(a, b)
+            async with live_b.loading:  # B is (re)loading the table meanwhile
+                await play_some(a, live_a, [ann, bob], 3)
+                await asyncio.sleep(0.1)
+                assert live_b.catching_up and len(log_of(live_b)) == 0
+            await settle(a, b)
+            assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 6
+        finally:
+            await close(a, b)
+
+    asyncio.run(go())
+
+
+def test_a_failed_publish_is_sent_again(tmp_path: Path) -> None:
+    async def go() -> None:
+        a, b, _bus = await two_hubs(tmp_path)
+        try:
+            live_a, live_b, ann, bob = await friends_table(a, b)
+            a.news.failures = 2  # type: ignore[attr-defined]
+            await act(a, live_a, ann, {"type": "roll"})
+            for _ in range(60):  # sent again about a second later
+                await asyncio.sleep(0.05)
+                if len(log_of(live_b)) == 1:
+                    break
+            assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 1
+        finally:
+            await close(a, b)
+
+    asyncio.run(go())
+
+
+def test_without_news_the_store_is_polled_in_one_read(tmp_path: Path) -> None:
+    async def go() -> None:
+        a, b, _bus = await two_hubs(tmp_path)
+        try:
+            live_a, live_b, ann, bob = await friends_table(a, b)
+            watcher = b.connect(live_b, None)  # someone looks at the table on B
+            b.live.pop(live_b.id)  # B hears nothing ...
+            await play_some(a, live_a, [ann, bob], 2)
+            await settle(a, b)
+            b.live[live_b.id] = live_b
+            reads: list[list[str]] = []
+            real = b.store.progress_many
+
+            def progress_many(ids: Any) -> dict[str, int]:
+                reads.append(list(ids))
+                return real(ids)
+
+            b.store.progress_many = progress_many  # type: ignore[method-assign]
+            await b._poll()  # ... and, the news being down, polls the store
+            await settle(a, b)
+            assert reads == [[live_b.row.game_id]]
+            assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 4
+            await b._poll()  # nothing new: nothing read but the one count
+            await settle(a, b)
+            assert len(reads) == 2
+            b.disconnect(live_b, watcher)
+        finally:
+            await close(a, b)
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("kind", ["lobby", "changed"])
+def test_news_of_an_unknown_table_or_garbage_is_ignored(tmp_path: Path, kind: str) -> None:
+    async def go() -> None:
+        a, b, _bus = await two_hubs(tmp_path)
+        try:
+            live_a, live_b, ann, bob = await friends_table(a, b)
+            for body in ({"kind": kind, "start": "x", "actions": "y"},
+                         {"kind": kind, "start": 0, "actions": [{"type": "nope"}]},
+                         {"kind": kind, "start": -1, "actions": [{"type": "roll"}]}):
+                b.news.inbox.put_nowait(("nosuchtable", body))  # type: ignore[attr-defined]
+                b.news.inbox.put_nowait((live_b.id, body))  # type: ignore[attr-defined]
+            await settle(a, b)
+            await act(a, live_a, ann, {"type": "roll"})
+            await settle(a, b)
+            assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 1
+        finally:
+            await close(a, b)
+
+    asyncio.run(go())
+
