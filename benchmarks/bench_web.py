@@ -78,12 +78,15 @@ class Seat:
         self.snap: dict[str, Any] = {}
         self.seen = asyncio.Event()
         self.waiting: list[tuple[int, asyncio.Future[float]]] = []
+        self.before: list[str] = []
 
     async def listen(self) -> None:
         try:
             async for raw in self.ws:
                 msg = orjson.loads(raw)  # the clients' CPU is the server's too here
                 if msg.get("type") != "state" or msg["table"].get("phase") != "game":
+                    if msg.get("type") in ("error", "state") and len(self.before) < 8:
+                        self.before.append(str(msg)[:300])  # said if the game never comes
                     continue
                 self.snap = msg["table"]["snapshot"]
                 self.version = self.snap["version"]
@@ -129,6 +132,8 @@ async def play(seats: list[Seat], pace: float, until: float, lat: list[float],
         await asyncio.wait_for(asyncio.gather(*(s.seen.wait() for s in seats)), 60)
     except TimeoutError:  # the game's start never reached a seat: counted, not fatal
         lat.append(float("inf"))
+        print(f"bench_web: a game's start never reached a seat: "
+              f"{[(s.seen.is_set(), s.before) for s in seats]}", file=sys.stderr)
         return 0
     while time.perf_counter() < until:
         await asyncio.sleep(pace * (0.5 + pick.random()))
@@ -316,6 +321,7 @@ def main() -> int:
                    help="yacht web processes (more than 1 needs --store postgresql)")
     p.add_argument("--clients", type=int, default=1,
                    help="client processes sharing the tables (they run on this machine too)")
+    p.add_argument("--log", help="keep the server's log in this file")
     args = p.parse_args()
     tables = max(1, min(args.tables, 10_000))
     seconds = max(1.0, min(args.seconds, 600.0))
@@ -333,7 +339,7 @@ def main() -> int:
         port = free_port()
         env = dict(os.environ, YACHT_CACHE_DIR=f"{tmp}/cache", YACHT_CONFIG_DIR=f"{tmp}/cfg")
         cmd = [sys.executable, "-m", "yacht", "web", "--port", str(port), "--log-level",
-               "warning"]
+               "warning", "--log-format", "text"]
         try:
             if args.store == "postgresql":
                 sys.path.insert(0, str(ROOT / "tests" / "store"))
@@ -377,9 +383,11 @@ def main() -> int:
                 cluster.stop()
             if server_log is not None:
                 server_log.close()
-                logged = Path(server_log.name).read_text(errors="replace").splitlines()
-                problems = [line for line in logged
-                            if any(w in line.lower() for w in ('"warning"', '"error"',
+                text = Path(server_log.name).read_text(errors="replace")
+                if args.log:
+                    Path(args.log).write_text(text)
+                problems = [line for line in text.splitlines()
+                            if any(w in line.lower() for w in ("warning", "error",
                                                                "traceback"))]
                 if problems:
                     print(f"bench_web: the server logged {len(problems)} warnings or errors; "

@@ -119,6 +119,11 @@ class PgCluster:
             con.execute("CREATE DATABASE yacht_test")
         return f"postgresql+psycopg://{self.user}@127.0.0.1:{self.port}/yacht_test"
 
+    def restart(self) -> None:
+        """Stop the server (every connection dropped) and start it again on its port."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-m", "fast",
+                  "-w", "-t", "60", "restart")
+
     def stop(self) -> None:
         try:
             if self.started:

@@ -281,3 +281,29 @@ def test_news_of_an_unknown_table_or_garbage_is_ignored(tmp_path: Path, kind: st
 
     asyncio.run(go())
 
+
+
+def test_a_row_read_before_a_join_does_not_undo_it(tmp_path: Path) -> None:
+    """A process reading the table's row while a friend joins through it: the read ends
+    after the join and must not put the open seat back (a game then never started)."""
+
+    async def go() -> None:
+        a, b, _bus = await two_hubs(tmp_path)
+        try:
+            spec = NewTable.from_json({"variant": "yatzy", "speed": "instant", "seats": [
+                {"kind": "person", "name": "Ann"}, {"kind": "person", "here": False}]})
+            live_a, _ann = await a.create(spec)
+            live_b = await b.get(live_a.id)
+            before = live_b.row  # what a slow read started now will bring back
+            await b.join(live_b, 1, "Bob", None)
+            real = b.store.load_table
+            b.store.load_table = lambda _id: before  # type: ignore[method-assign]
+            await b._reload_row(live_b)  # the slow read ends
+            b.store.load_table = real  # type: ignore[method-assign]
+            assert live_b.row.seats[1].name == "Bob" and live_b.row.game_id is not None
+            await settle(a, b)
+            assert live_a.table is not None and live_b.table is not None
+        finally:
+            await close(a, b)
+
+    asyncio.run(go())

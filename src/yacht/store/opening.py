@@ -257,7 +257,12 @@ def make_engine(target: Target) -> Engine:
         kwargs["connect_args"] = {"timeout": 30, "check_same_thread": False}
     elif target.url.get_backend_name() == "postgresql":
         kwargs["connect_args"] = {"connect_timeout": 10}
-        kwargs["pool_pre_ping"] = True
+        # a server keeps its connections: one made per transaction over the pool's
+        # size costs a server process each time. No test query before each use
+        # either: a connection the server dropped is retried (Store._tx)
+        kwargs["pool_size"] = 10
+        kwargs["max_overflow"] = 10
+        kwargs["pool_pre_ping"] = False
     try:
         engine = create_engine(target.url, **kwargs)
     except (ArgumentError, ImportError, SQLAlchemyError) as e:

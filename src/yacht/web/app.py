@@ -530,7 +530,11 @@ async def _send_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection)
             msg = await conn.outbox.get()
             if msg.get("type") == "_state":
                 conn.dirty = False
-                msg = hub.state_json(live, conn)
+                try:
+                    msg = hub.state_json(live, conn)
+                except Exception:  # never leave a browser without its states
+                    log.exception("table %s: the state for a browser", live.id)
+                    continue
             elif msg.get("type") == "_close":
                 await ws.close(code=int(msg["code"]), reason=str(msg["reason"]))
                 return

@@ -159,6 +159,13 @@ class LiveTable:
     catching_up: bool = False
     loading: asyncio.Lock = field(default_factory=asyncio.Lock)  # row read / game resumed
 
+    def take_row(self, row: TableRow) -> TableRow:
+        """The table's row as read or written now, unless a newer one is here already (a
+        read that began before a join's write may end after it: the join stands)."""
+        if row.version >= self.row.version:
+            self.row = row
+        return self.row
+
     def seats_of(self, token_hash: str | None) -> frozenset[int]:
         if token_hash is None:
             return frozenset()
@@ -301,7 +308,7 @@ class Hub:
         except StoreError as e:
             log.warning("table %s: %s", live.id, e)
             return
-        live.row = row
+        row = live.take_row(row)
         for conn in live.connections:
             conn.seats = live.seats_of(conn.token_hash)
         if row.game_id is not None and live.table is None:
@@ -536,7 +543,7 @@ class Hub:
                 # the row again, now that any later change will be heard (a friend
                 # joining on another process just then left this one in the lobby)
                 try:
-                    row = live.row = await self.io_call(self.store.load_table, table_id)
+                    row = live.take_row(await self.io_call(self.store.load_table, table_id))
                 except StoreError as e:
                     log.warning("table %s: %s", table_id, e)
             if row.game_id is not None and live.table is None:
@@ -601,8 +608,8 @@ class Hub:
         except (SessionError, Refused) as e:
             raise WebError(f"the game cannot start: {e}") from None
         try:
-            live.row = await self.io_call(partial(self.store.update_table, row.id, row.version,
-                                                  game_id=game_id))
+            live.take_row(await self.io_call(partial(self.store.update_table, row.id, row.version,
+                                                  game_id=game_id)))
         except StoreError:
             # another process started this table's game first: play that one
             if game_id is not None:
@@ -640,10 +647,10 @@ class Hub:
             seats = list(row.seats)
             seats[seat] = SeatRow(who, "person", None, hash_token(token))
             try:
-                live.row = await self.io_call(partial(self.store.update_table, row.id,
-                                                      row.version, seats=seats))
+                live.take_row(await self.io_call(partial(self.store.update_table, row.id,
+                                                      row.version, seats=seats)))
             except StoreError as e:
-                live.row = await self.io_call(self.store.load_table, row.id)
+                live.take_row(await self.io_call(self.store.load_table, row.id))
                 raise WebError(f"{e}", "conflict") from None
             await self._tell_lobby(live)
             await self._start_if_ready(live)
@@ -729,8 +736,8 @@ class Hub:
     async def _finished(self, live: LiveTable) -> None:
         live.stop.set()
         try:
-            live.row = await self.io_call(partial(self.store.update_table, live.row.id,
-                                                  live.row.version, closed=True))
+            live.take_row(await self.io_call(partial(self.store.update_table, live.row.id,
+                                                  live.row.version, closed=True)))
         except StoreError as e:
             log.warning("table %s: %s", live.id, e)
 

@@ -96,8 +96,12 @@ class RedisNews(News):
         self.url = url
         self.prefix = prefix
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-        self.client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2,
-                                           health_check_interval=10)
+        # a busy process publishes for many tables at once: they wait for one of the
+        # pool's connections (a plain pool refuses past its size: news lost for nothing)
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=32, timeout=5, socket_timeout=2, socket_connect_timeout=2,
+            health_check_interval=10)
+        self.client = redis.Redis(connection_pool=pool)
         self.followed: set[str] = set()
         self.pubsub: Any = None
         self.listener: Listener | None = None
