@@ -108,14 +108,18 @@ class Seat:
         return fut
 
 
+#: a browser's socket: it answers the server's pings but sends none of its own
+BROWSER_WS: dict[str, Any] = {"max_size": 2**20, "ping_interval": None}
+
+
 async def open_table(base: str, ws_base: str) -> list[Seat]:
     made = await asyncio.to_thread(post, f"{base}/api/tables", {
         "variant": "yatzy", "speed": "instant",
         "seats": [{"kind": "person", "name": "Ann", "here": True},
                   {"kind": "person", "here": False}]})
-    host = await websockets.connect(f"{ws_base}/ws/{made['id']}", max_size=2**20)
+    host = await websockets.connect(f"{ws_base}/ws/{made['id']}", **BROWSER_WS)
     await host.send(json.dumps({"type": "hello", "token": made["token"]}))
-    friend = await websockets.connect(f"{ws_base}/ws/{made['id']}", max_size=2**20)
+    friend = await websockets.connect(f"{ws_base}/ws/{made['id']}", **BROWSER_WS)
     await friend.send(json.dumps({"type": "hello", "token": None}))
     await friend.send(json.dumps({"type": "join", "seat": 1, "name": "Bob", "id": 1}))
     seats = [Seat(host), Seat(friend)]
