@@ -201,6 +201,9 @@ def test_news_heard_while_a_table_loads_is_taken_up_after(tmp_path: Path) -> Non
             live_a, live_b, ann, bob = await friends_table(a, b)
             async with live_b.loading:  # B is (re)loading the table meanwhile
                 await play_some(a, live_a, [ann, bob], 3)
+                # lobby news in the same batch: the row is read, and the game's news is
+                # still taken up
+                b.news.inbox.put_nowait((live_b.id, {"kind": "lobby"}))  # type: ignore[attr-defined]
                 await asyncio.sleep(0.1)
                 assert live_b.catching_up and len(log_of(live_b)) == 0
             await settle(a, b)

@@ -283,18 +283,21 @@ class Hub:
                 live.heard_lobby = live.heard_game = False
                 live.heard_pauses, live.heard_actions = [], []
                 async with live.loading:
-                    if lobby or live.table is None:
+                    table = live.table
+                    if lobby or table is None:
                         # the row (seats, the game started): a game not shown yet is
                         # resumed as stored, with everything the news said
                         await self._reload_row(live)
-                    elif game and actions:
-                        await self.io_call(live.table.take_up, actions)
-                    elif game:
-                        await self.io_call(live.table.sync)
-                    if live.table is not None:
-                        live.sent_upto = max(live.sent_upto, len(live.table.session.state.log))
+                    if game and table is not None:
+                        if actions:
+                            await self.io_call(table.take_up, actions)
+                        else:
+                            await self.io_call(table.sync)
+                    table = live.table
+                    if table is not None:
+                        live.sent_upto = max(live.sent_upto, len(table.session.state.log))
                         for pause in pauses:
-                            live.table.remote_go_on(pause)
+                            await self.io_call(table.remote_go_on, pause)
         except Exception:
             log.exception("table %s: taking up news", live.id)
         finally:

@@ -1,9 +1,13 @@
 """News between the server processes of one site: Redis pub/sub, and a lease per table.
 
 The database is the one truth. When a process accepts an action it has saved
-it, then it tells the others "table T changed" on Redis; every process that
-shows T takes up what the store has (``Table.sync``) and pushes it to its own
-browsers. Exactly one process drives a table's computer players: the one that
+it, then it tells the others "table T changed" on Redis, with the actions
+saved since its last message (``{"kind": "changed", "start": i, "actions":
+[...]}``, one message at a time per table, so they arrive in order; ``"pause"``
+when a player left a pause; ``{"kind": "lobby"}`` when the seats or the start
+changed). Every process that shows T plays those actions when they follow on
+from its copy (``Table.take_up``), or else reads the store (``Table.sync``),
+and pushes the result to its own browsers. Exactly one process drives a table's computer players: the one that
 holds the table's lease (a Redis key with an expiry, renewed while it lives;
 when its process dies another takes the table over within seconds).
 
