@@ -52,6 +52,13 @@ def _running(pid: int) -> bool:
     return st is not None and st[0] not in ("Z", "X")
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """In the child before it starts: Ctrl-C's default action. A suite started in the
+    background (``cmd &`` in a script, nohup) has SIGINT ignored, and a child inherits
+    that: a command rightly ignores Ctrl-C then, which is not what is tested here."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(argv: list[str], busy: float, env: dict[str, str] | None = None,
                group: bool = False) -> tuple[subprocess.Popen[str], str, list[int]]:
     """Start ``yacht ARGV``, wait until it (with its children) has worked ``busy`` CPU
@@ -60,7 +67,8 @@ def _interrupt(argv: list[str], busy: float, env: dict[str, str] | None = None,
     if not Path("/proc/self/stat").exists():
         pytest.skip("needs /proc to see how far the process got")
     proc = subprocess.Popen([YACHT, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, env=env, start_new_session=group)
+                            text=True, env=env, start_new_session=group,
+                            preexec_fn=_ctrl_c_as_at_a_terminal)
     try:
         deadline = time.monotonic() + BOUND
         while _cpu([proc.pid, *_children(proc.pid)]) < busy:
@@ -118,7 +126,8 @@ def test_selfplay_ends_with_its_file_whole_or_absent(tmp_path: Path) -> None:
     out = tmp_path / "game.json"
     proc = subprocess.Popen([YACHT, "selfplay", "ancient-yacht-10", "--players", "8",
                              "--out", str(out)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_ctrl_c_as_at_a_terminal)
     # somewhere in its run, or after it: either way the same promise. (Its CPU time
     # says it is past the interpreter's start, where the installed script itself
     # imports modules and no program can answer Ctrl-C with one line yet.)

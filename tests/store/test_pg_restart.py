@@ -7,11 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from pgcluster import PgCluster, find_pg_bin  # (tests/store is on the path: conftest)
 
 from yacht.store import Store, open_store
 from yacht.store.core import SeatRow
-
-from pgcluster import PgCluster, find_pg_bin  # (tests/store is on the path: conftest)
 
 
 @pytest.fixture

@@ -81,9 +81,12 @@ class CountingStore:
         store.progress = progress  # type: ignore[method-assign]
 
 
-async def settle(*hubs: Hub, rounds: int = 200) -> None:
-    """Until every bus message is taken up and every hub is idle."""
-    for _ in range(rounds):
+async def settle(*hubs: Hub, seconds: float = 30.0) -> None:
+    """Until every bus message is taken up and every hub is idle (a busy machine may
+    take a while: bounded in time, not in rounds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while loop.time() < deadline:
         await asyncio.sleep(0.01)
         busy = any(not h.news.inbox.empty() for h in hubs if isinstance(h.news, BusNews)) \
             or any(live.catching_up or live.publishing for h in hubs for live in h.live.values())
@@ -204,7 +207,10 @@ def test_news_heard_while_a_table_loads_is_taken_up_after(tmp_path: Path) -> Non
                 # lobby news in the same batch: the row is read, and the game's news is
                 # still taken up
                 b.news.inbox.put_nowait((live_b.id, {"kind": "lobby"}))  # type: ignore[attr-defined]
-                await asyncio.sleep(0.1)
+                for _ in range(600):  # until B has heard it (and waits for the load)
+                    await asyncio.sleep(0.05)
+                    if live_b.catching_up and b.news.inbox.empty():  # type: ignore[attr-defined]
+                        break
                 assert live_b.catching_up and len(log_of(live_b)) == 0
             await settle(a, b)
             assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 6
@@ -221,7 +227,7 @@ def test_a_failed_publish_is_sent_again(tmp_path: Path) -> None:
             live_a, live_b, ann, bob = await friends_table(a, b)
             a.news.failures = 2  # type: ignore[attr-defined]
             await act(a, live_a, ann, {"type": "roll"})
-            for _ in range(60):  # sent again about a second later
+            for _ in range(400):  # sent again a second after each failure
                 await asyncio.sleep(0.05)
                 if len(log_of(live_b)) == 1:
                     break

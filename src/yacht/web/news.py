@@ -7,9 +7,11 @@ saved since its last message (``{"kind": "changed", "start": i, "actions":
 when a player left a pause; ``{"kind": "lobby"}`` when the seats or the start
 changed). Every process that shows T plays those actions when they follow on
 from its copy (``Table.take_up``), or else reads the store (``Table.sync``),
-and pushes the result to its own browsers. Exactly one process drives a table's computer players: the one that
-holds the table's lease (a Redis key with an expiry, renewed while it lives;
-when its process dies another takes the table over within seconds).
+and pushes the result to its own browsers.
+
+Exactly one process drives a table's computer players: the one that holds the
+table's lease (a Redis key with an expiry, renewed while it lives; when its
+process dies another takes the table over within seconds).
 
 Without Redis (one process) :class:`LocalNews` says nothing and every lease is
 this process's.
