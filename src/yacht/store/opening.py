@@ -53,10 +53,13 @@ class Target:
 
 
 def resolve(url: str | None) -> Target:
-    """``None`` -> ``$YACHT_DB`` -> the default file; a bare path is an SQLite file.
+    """``None`` -> ``$YACHT_DB`` -> the default file; a bare path is an SQLite file, and
+    ``:memory:`` a private database in memory, as SQLite has it.
 
     >>> t = resolve("/tmp/a.db"); (t.sqlite, t.location)
     (True, '/tmp/a.db')
+    >>> t = resolve(":memory:"); (t.sqlite, t.path, t.location)
+    (True, None, 'sqlite://')
     >>> resolve("postgresql://ann:secret@localhost/yacht").location
     'postgresql+psycopg://ann:***@localhost/yacht'
     """
@@ -68,6 +71,8 @@ def resolve(url: str | None) -> Target:
         else:
             url, is_default = str(default_path()), True
     url = url.strip()
+    if url == ":memory:":
+        url = "sqlite://"
     if "://" not in url:
         path = _usable(Path(url).expanduser().absolute())
         return Target(URL.create("sqlite", database=str(path)), path, str(path), is_default)
