@@ -25,6 +25,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -113,7 +114,8 @@ class RedisNews(News):
         self.listener: Listener | None = None
         self.task: asyncio.Task[None] | None = None
         self.ok = False
-        self.failing = False  # publishing failed (the caller sends again)
+        self.failed = 0  # publishes that failed (their callers sent them again)
+        self.warned = -60.0  # when that was last logged
         self.problem = "not connected yet"
         self.on_back: Callable[[], Awaitable[None]] | None = None
 
@@ -192,13 +194,13 @@ class RedisNews(News):
             await self.client.publish(self._channel(table_id),
                                       json.dumps({**message, "from": self.me}))
         except Exception as e:
-            if not self.failing:
-                log.warning("redis: cannot publish (%s); sending again", e)
-            self.failing = True
+            self.failed += 1
+            now = time.monotonic()
+            if now - self.warned >= 60:  # a saturated process fails often: once a minute
+                log.warning("redis: cannot publish (%s); sending again (%d failed)", e,
+                            self.failed)
+                self.warned = now
             return False
-        if self.failing:
-            log.info("redis: publishing again")
-            self.failing = False
         return True
 
     async def follow(self, table_id: str) -> None:
