@@ -316,10 +316,7 @@ class Hub:
             conn.seats = live.seats_of(conn.token_hash)
         if row.game_id is not None and live.table is None:
             try:
-                table = await self.io_call(partial(
-                    Table.resume, self.store, row.game_id,
-                    strategy_factory=self.strategy_factory, speed=row.speed,
-                    seats=self._seats(row), strict=True))
+                table = await self._resume(row)
             except SessionError as e:
                 log.warning("table %s: %s", live.id, e)
                 return
@@ -551,10 +548,7 @@ class Hub:
                     log.warning("table %s: %s", table_id, e)
             if row.game_id is not None and live.table is None:
                 try:
-                    table = await self.io_call(partial(
-                        Table.resume, self.store, row.game_id,
-                        strategy_factory=self.strategy_factory, speed=row.speed,
-                        seats=self._seats(row), strict=True))
+                    table = await self._resume(row)
                 except SessionError as e:
                     if self.live.get(table_id) is live:
                         del self.live[table_id]
@@ -562,6 +556,13 @@ class Hub:
                     raise WebError(f"table {table_id}: {e}", "not_found") from None
                 self._attach(live, table)
         return live
+
+    async def _resume(self, row: TableRow) -> Table:
+        """The table's game as stored (SessionError if it cannot be played)."""
+        assert row.game_id is not None
+        return await self.io_call(partial(
+            Table.resume, self.store, row.game_id, strategy_factory=self.strategy_factory,
+            speed=row.speed, seats=self._seats(row), strict=True))
 
     def _seats(self, row: TableRow) -> list[Seat]:
         by_token: dict[str, set[int]] = {}
