@@ -149,6 +149,7 @@ class LiveTable:
     news_due: bool = False  # a "changed" is about to go to the other processes
     went_on: str | None = None  # ... and the pause a local player left
     rewound: bool = False  # ... after a take-back (the actions cannot just be sent)
+    lobby_due: bool = False  # a "lobby" (the seats or the start changed) is to go out
     publishing: bool = False  # one message at a time per table: they arrive in order
     sent_upto: int = 0  # the actions told so far
     # news heard from the other processes, taken up by one catch-up at a time
@@ -332,15 +333,26 @@ class Hub:
         elif event.kind in ("took_back", "reloaded"):
             live.rewound = True
         live.news_due = True
+        self.loop.call_soon(self._start_publishing, live)
+
+    def _start_publishing(self, live: LiveTable) -> None:
         if not live.publishing:
             live.publishing = True
-            self.loop.call_soon(lambda: self._spawn(self._publish(live), "yacht-news-out"))
+            self._spawn(self._publish(live), "yacht-news-out")
 
     async def _publish(self, live: LiveTable) -> None:
         """Tell the others what changed, one message at a time (so they hear a table's
-        news in order), each with the actions saved since the last one."""
+        news in order): the lobby first, then the game, with the actions saved since the
+        last message. What could not be sent (Redis away) is sent again a second later,
+        with whatever happened meanwhile."""
         try:
-            while live.news_due and self.live.get(live.id) is live:
+            while (live.news_due or live.lobby_due) and self.live.get(live.id) is live:
+                if live.lobby_due:
+                    live.lobby_due = False
+                    if not await self.news.publish(live.id, {"kind": "lobby"}):
+                        live.lobby_due = True
+                        await asyncio.sleep(1.0)
+                    continue
                 live.news_due = False
                 went_on, rewound, sent_upto = live.went_on, live.rewound, live.sent_upto
                 live.went_on, live.rewound = None, False
@@ -356,8 +368,6 @@ class Hub:
                         message["actions"] = [action_to_json(a) for a in log[start:]]
                     live.sent_upto = len(log)
                 if not await self.news.publish(live.id, message):
-                    # not sent (Redis away): the same news again in a moment, with
-                    # whatever happened meanwhile
                     live.news_due = True
                     live.rewound = live.rewound or rewound
                     live.went_on = live.went_on or went_on
@@ -366,19 +376,10 @@ class Hub:
         finally:
             live.publishing = False
 
-    async def _tell_lobby(self, live: LiveTable) -> None:
-        """The seats or the start changed: the others read the row (sent again while
-        Redis is away, in the background)."""
-        if await self.news.publish(live.id, {"kind": "lobby"}):
-            return
-
-        async def again() -> None:
-            while self.live.get(live.id) is live:
-                await asyncio.sleep(1.0)
-                if await self.news.publish(live.id, {"kind": "lobby"}):
-                    return
-
-        self._spawn(again(), "yacht-news-out")
+    def _tell_lobby(self, live: LiveTable) -> None:
+        """The seats or the start changed: the others read the row."""
+        live.lobby_due = True
+        self._start_publishing(live)
 
     async def _catch_up_all(self) -> None:
         """Redis is back: every table shown here takes up what it missed."""
@@ -626,7 +627,7 @@ class Hub:
             return
         self._attach(live, table)
         self._changed(live)
-        await self._tell_lobby(live)
+        self._tell_lobby(live)
 
     # --- seats --------------------------------------------------------------------
     async def join(self, live: LiveTable, seat: Any, name: Any, token: str | None) -> str:
@@ -656,7 +657,7 @@ class Hub:
             except StoreError as e:
                 live.take_row(await self.io_call(self.store.load_table, row.id))
                 raise WebError(f"{e}", "conflict") from None
-            await self._tell_lobby(live)
+            self._tell_lobby(live)
             await self._start_if_ready(live)
         self._changed(live)
         return token
