@@ -112,6 +112,27 @@ async def close(*hubs: Hub) -> None:
         h.store.close()
 
 
+def with_two_hubs(tmp_path: Path, body: Callable[[Hub, Hub], Awaitable[None]]) -> None:
+    """Run ``body(a, b)`` on two hubs of one site, closed afterwards whatever happens."""
+
+    async def go() -> None:
+        a, b, _bus = await two_hubs(tmp_path)
+        try:
+            await body(a, b)
+        finally:
+            await close(a, b)
+
+    asyncio.run(go())
+
+
+async def until(ready: Callable[[], bool], seconds: float = 30.0) -> None:
+    """Wait until ``ready()`` (a busy machine may take a while: bounded in time)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not ready() and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+
+
 async def friends_table(a: Hub, b: Hub) -> tuple[LiveTable, LiveTable, str, str]:
     """Ann's table made on hub A, Bob joining through hub B: the game starts on B."""
     spec = NewTable.from_json({"variant": "yatzy", "speed": "instant", "seats": [
@@ -151,144 +172,115 @@ async def play_some(hub: Hub, live: LiveTable, tokens: list[str], turns: int) ->
 def test_actions_travel_with_the_news(tmp_path: Path) -> None:
     """The other process plays what the news carries, without reading the store."""
 
-    async def go() -> None:
-        a, b, _bus = await two_hubs(tmp_path)
-        try:
-            live_a, live_b, ann, bob = await friends_table(a, b)
-            counting = CountingStore(b.store)
-            await play_some(a, live_a, [ann, bob], 4)
-            await settle(a, b)
-            await play_some(b, live_b, [ann, bob], 4)
-            await settle(a, b)
-            assert log_of(live_a) == log_of(live_b) and len(log_of(live_a)) == 16
-            assert counting.reads == 0
-            sent = a.news.sent  # type: ignore[attr-defined]
-            assert sent and all("actions" in m for m in sent[1:])
-        finally:
-            await close(a, b)
+    async def body(a: Hub, b: Hub) -> None:
+        live_a, live_b, ann, bob = await friends_table(a, b)
+        counting = CountingStore(b.store)
+        await play_some(a, live_a, [ann, bob], 4)
+        await settle(a, b)
+        await play_some(b, live_b, [ann, bob], 4)
+        await settle(a, b)
+        assert log_of(live_a) == log_of(live_b) and len(log_of(live_a)) == 16
+        assert counting.reads == 0
+        sent = a.news.sent  # type: ignore[attr-defined]
+        assert sent and all("actions" in m for m in sent[1:])
 
-    asyncio.run(go())
+    with_two_hubs(tmp_path, body)
 
 
 def test_news_out_of_order_or_with_a_gap_reads_the_store(tmp_path: Path) -> None:
-    async def go() -> None:
-        a, b, _bus = await two_hubs(tmp_path)
-        try:
-            live_a, live_b, ann, bob = await friends_table(a, b)
-            # A plays two turns while B hears nothing (the news is lost on the way) ...
-            b.live.pop(live_b.id)
-            await play_some(a, live_a, [ann, bob], 2)
-            await settle(a, b)
-            b.live[live_b.id] = live_b
-            assert len(log_of(live_b)) == 0
-            # ... then news of one more action, starting past what B has: B reads the store
-            await act(a, live_a, ann, {"type": "roll"})
-            await settle(a, b)
-            assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 5
-            # the same news again (heard twice) changes nothing
-            b.news.inbox.put_nowait((live_b.id, {  # type: ignore[attr-defined]
-                "kind": "changed", "start": 0,
-                "actions": [{"type": "roll", "result": [1, 1, 1, 1, 1]}]}))
-            await settle(a, b)
-            assert log_of(live_b) == log_of(live_a)
-        finally:
-            await close(a, b)
+    async def body(a: Hub, b: Hub) -> None:
+        live_a, live_b, ann, bob = await friends_table(a, b)
+        # A plays two turns while B hears nothing (the news is lost on the way) ...
+        b.live.pop(live_b.id)
+        await play_some(a, live_a, [ann, bob], 2)
+        await settle(a, b)
+        b.live[live_b.id] = live_b
+        assert len(log_of(live_b)) == 0
+        # ... then news of one more action, starting past what B has: B reads the store
+        await act(a, live_a, ann, {"type": "roll"})
+        await settle(a, b)
+        assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 5
+        # the same news again (heard twice) changes nothing
+        b.news.inbox.put_nowait((live_b.id, {  # type: ignore[attr-defined]
+            "kind": "changed", "start": 0,
+            "actions": [{"type": "roll", "result": [1, 1, 1, 1, 1]}]}))
+        await settle(a, b)
+        assert log_of(live_b) == log_of(live_a)
 
-    asyncio.run(go())
+    with_two_hubs(tmp_path, body)
 
 
 def test_news_heard_while_a_table_loads_is_taken_up_after(tmp_path: Path) -> None:
-    async def go() -> None:
-        a, b, _bus = await two_hubs(tmp_path)
-        try:
-            live_a, live_b, ann, bob = await friends_table(a, b)
-            async with live_b.loading:  # B is (re)loading the table meanwhile
-                await play_some(a, live_a, [ann, bob], 3)
-                # lobby news in the same batch: the row is read, and the game's news is
-                # still taken up
-                b.news.inbox.put_nowait((live_b.id, {"kind": "lobby"}))  # type: ignore[attr-defined]
-                for _ in range(600):  # until B has heard it (and waits for the load)
-                    await asyncio.sleep(0.05)
-                    if live_b.catching_up and b.news.inbox.empty():  # type: ignore[attr-defined]
-                        break
-                assert live_b.catching_up and len(log_of(live_b)) == 0
-            await settle(a, b)
-            assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 6
-        finally:
-            await close(a, b)
+    async def body(a: Hub, b: Hub) -> None:
+        live_a, live_b, ann, bob = await friends_table(a, b)
+        async with live_b.loading:  # B is (re)loading the table meanwhile
+            await play_some(a, live_a, [ann, bob], 3)
+            # lobby news in the same batch: the row is read, and the game's news is
+            # still taken up
+            b.news.inbox.put_nowait((live_b.id, {"kind": "lobby"}))  # type: ignore[attr-defined]
+            await until(lambda: live_b.catching_up  # B heard it, and waits for the load
+                        and b.news.inbox.empty())  # type: ignore[attr-defined]
+            assert live_b.catching_up and len(log_of(live_b)) == 0
+        await settle(a, b)
+        assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 6
 
-    asyncio.run(go())
+    with_two_hubs(tmp_path, body)
 
 
 def test_a_failed_publish_is_sent_again(tmp_path: Path) -> None:
-    async def go() -> None:
-        a, b, _bus = await two_hubs(tmp_path)
-        try:
-            live_a, live_b, ann, bob = await friends_table(a, b)
-            a.news.failures = 2  # type: ignore[attr-defined]
-            await act(a, live_a, ann, {"type": "roll"})
-            for _ in range(400):  # sent again a second after each failure
-                await asyncio.sleep(0.05)
-                if len(log_of(live_b)) == 1:
-                    break
-            assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 1
-        finally:
-            await close(a, b)
+    async def body(a: Hub, b: Hub) -> None:
+        live_a, live_b, ann, bob = await friends_table(a, b)
+        a.news.failures = 2  # type: ignore[attr-defined]
+        await act(a, live_a, ann, {"type": "roll"})
+        await until(lambda: len(log_of(live_b)) == 1)  # sent again a second later
+        assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 1
 
-    asyncio.run(go())
+    with_two_hubs(tmp_path, body)
 
 
 def test_without_news_the_store_is_polled_in_one_read(tmp_path: Path) -> None:
-    async def go() -> None:
-        a, b, _bus = await two_hubs(tmp_path)
-        try:
-            live_a, live_b, ann, bob = await friends_table(a, b)
-            watcher = b.connect(live_b, None)  # someone looks at the table on B
-            b.live.pop(live_b.id)  # B hears nothing ...
-            await play_some(a, live_a, [ann, bob], 2)
-            await settle(a, b)
-            b.live[live_b.id] = live_b
-            reads: list[list[str]] = []
-            real = b.store.progress_many
+    async def body(a: Hub, b: Hub) -> None:
+        live_a, live_b, ann, bob = await friends_table(a, b)
+        watcher = b.connect(live_b, None)  # someone looks at the table on B
+        b.live.pop(live_b.id)  # B hears nothing ...
+        await play_some(a, live_a, [ann, bob], 2)
+        await settle(a, b)
+        b.live[live_b.id] = live_b
+        reads: list[list[str]] = []
+        real = b.store.progress_many
 
-            def progress_many(ids: Any) -> dict[str, int]:
-                reads.append(list(ids))
-                return real(ids)
+        def progress_many(ids: Any) -> dict[str, int]:
+            reads.append(list(ids))
+            return real(ids)
 
-            b.store.progress_many = progress_many  # type: ignore[method-assign]
-            await b._poll()  # ... and, the news being down, polls the store
-            await settle(a, b)
-            assert reads == [[live_b.row.game_id]]
-            assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 4
-            await b._poll()  # nothing new: nothing read but the one count
-            await settle(a, b)
-            assert len(reads) == 2
-            b.disconnect(live_b, watcher)
-        finally:
-            await close(a, b)
+        b.store.progress_many = progress_many  # type: ignore[method-assign, assignment]
+        await b._poll()  # ... and, the news being down, polls the store
+        await settle(a, b)
+        assert reads == [[live_b.row.game_id]]
+        assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 4
+        await b._poll()  # nothing new: nothing read but the one count
+        await settle(a, b)
+        assert len(reads) == 2
+        b.disconnect(live_b, watcher)
 
-    asyncio.run(go())
+    with_two_hubs(tmp_path, body)
 
 
 @pytest.mark.parametrize("kind", ["lobby", "changed"])
 def test_news_of_an_unknown_table_or_garbage_is_ignored(tmp_path: Path, kind: str) -> None:
-    async def go() -> None:
-        a, b, _bus = await two_hubs(tmp_path)
-        try:
-            live_a, live_b, ann, bob = await friends_table(a, b)
-            for body in ({"kind": kind, "start": "x", "actions": "y"},
-                         {"kind": kind, "start": 0, "actions": [{"type": "nope"}]},
-                         {"kind": kind, "start": -1, "actions": [{"type": "roll"}]}):
-                b.news.inbox.put_nowait(("nosuchtable", body))  # type: ignore[attr-defined]
-                b.news.inbox.put_nowait((live_b.id, body))  # type: ignore[attr-defined]
-            await settle(a, b)
-            await act(a, live_a, ann, {"type": "roll"})
-            await settle(a, b)
-            assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 1
-        finally:
-            await close(a, b)
+    async def body(a: Hub, b: Hub) -> None:
+        live_a, live_b, ann, bob = await friends_table(a, b)
+        for body in ({"kind": kind, "start": "x", "actions": "y"},
+                     {"kind": kind, "start": 0, "actions": [{"type": "nope"}]},
+                     {"kind": kind, "start": -1, "actions": [{"type": "roll"}]}):
+            b.news.inbox.put_nowait(("nosuchtable", body))  # type: ignore[attr-defined]
+            b.news.inbox.put_nowait((live_b.id, body))  # type: ignore[attr-defined]
+        await settle(a, b)
+        await act(a, live_a, ann, {"type": "roll"})
+        await settle(a, b)
+        assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 1
 
-    asyncio.run(go())
+    with_two_hubs(tmp_path, body)
 
 
 
@@ -296,23 +288,19 @@ def test_a_row_read_before_a_join_does_not_undo_it(tmp_path: Path) -> None:
     """A process reading the table's row while a friend joins through it: the read ends
     after the join and must not put the open seat back (a game then never started)."""
 
-    async def go() -> None:
-        a, b, _bus = await two_hubs(tmp_path)
-        try:
-            spec = NewTable.from_json({"variant": "yatzy", "speed": "instant", "seats": [
-                {"kind": "person", "name": "Ann"}, {"kind": "person", "here": False}]})
-            live_a, _ann = await a.create(spec)
-            live_b = await b.get(live_a.id)
-            before = live_b.row  # what a slow read started now will bring back
-            await b.join(live_b, 1, "Bob", None)
-            real = b.store.load_table
-            b.store.load_table = lambda _id: before  # type: ignore[method-assign]
-            await b._reload_row(live_b)  # the slow read ends
-            b.store.load_table = real  # type: ignore[method-assign]
-            assert live_b.row.seats[1].name == "Bob" and live_b.row.game_id is not None
-            await settle(a, b)
-            assert live_a.table is not None and live_b.table is not None
-        finally:
-            await close(a, b)
+    async def body(a: Hub, b: Hub) -> None:
+        spec = NewTable.from_json({"variant": "yatzy", "speed": "instant", "seats": [
+            {"kind": "person", "name": "Ann"}, {"kind": "person", "here": False}]})
+        live_a, _ann = await a.create(spec)
+        live_b = await b.get(live_a.id)
+        before = live_b.row  # what a slow read started now will bring back
+        await b.join(live_b, 1, "Bob", None)
+        real = b.store.load_table
+        b.store.load_table = lambda _id: before  # type: ignore[method-assign, assignment]
+        await b._reload_row(live_b)  # the slow read ends
+        b.store.load_table = real  # type: ignore[method-assign]
+        assert live_b.row.seats[1].name == "Bob" and live_b.row.game_id is not None
+        await settle(a, b)
+        assert live_a.table is not None and live_b.table is not None
 
-    asyncio.run(go())
+    with_two_hubs(tmp_path, body)
