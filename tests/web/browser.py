@@ -48,8 +48,7 @@ class Browser:
         if msg.get("type") == "state":
             self.table = msg["table"]
             self.presence = msg["presence"]
-        elif msg.get("type") == "event":
-            self.events.append(msg["event"])
+            self.events.extend(msg["events"])
         return msg
 
     def until(self, pred: Callable[[dict[str, Any]], bool], limit: int = 5000) -> dict[str, Any]:

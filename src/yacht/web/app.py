@@ -535,6 +535,7 @@ async def _send_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection)
                 except Exception:  # never leave a browser without its states
                     log.exception("table %s: the state for a browser", live.id)
                     continue
+                msg["events"], conn.events = conn.events, []  # one frame per change
             elif msg.get("type") == "_close":
                 await ws.close(code=int(msg["code"]), reason=str(msg["reason"]))
                 return

@@ -47,6 +47,9 @@ NEWS_KINDS = frozenset({"rolled", "chosen", "gave_back", "scored", "took_back", 
 
 log = logging.getLogger("yacht.web")
 
+#: a browser's state carries at most this many events (one far behind hears the newest)
+EVENTS_KEPT = 100
+
 #: at most this many actions go with a piece of news (one further behind reads the store)
 _NEWS_ACTIONS = 16
 
@@ -131,6 +134,7 @@ class Connection:
     name: str = ""
     outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     dirty: bool = False  # a fresh state is due
+    events: list[dict[str, Any]] = field(default_factory=list)  # go with the next state
     leaving: bool = False  # told to reconnect: the server is stopping
 
 
@@ -224,8 +228,8 @@ class Hub:
                 if conn.leaving:
                     continue
                 conn.leaving = True
-                _offer(conn, {"type": "reconnect",
-                              "message": "the server is restarting: reconnecting"})
+                conn.outbox.put_nowait({"type": "reconnect",
+                                        "message": "the server is restarting: reconnecting"})
                 conn.outbox.put_nowait({"type": "_close", "code": 1012,
                                         "reason": "server restart"})
 
@@ -730,9 +734,11 @@ class Hub:
 
     # --- changes ------------------------------------------------------------------
     def _on_event(self, live: LiveTable, event: Event) -> None:
-        message = {"type": "event", "event": event.to_json()}
+        said = event.to_json()
         for conn in list(live.connections):
-            _offer(conn, message)
+            conn.events.append(said)
+            if len(conn.events) > EVENTS_KEPT:
+                del conn.events[:-EVENTS_KEPT]
         self._tell_others(live, event)
         if event.kind == "finished":
             self.loop.create_task(self._finished(live))
@@ -751,7 +757,7 @@ class Hub:
         for conn in list(live.connections):
             if not conn.dirty:
                 conn.dirty = True
-                _offer(conn, {"type": "_state"})  # made when it is sent: always the newest
+                conn.outbox.put_nowait({"type": "_state"})  # built when sent: the newest
 
     # --- commands -----------------------------------------------------------------
     async def command(self, live: LiveTable, conn: Connection, payload: Any,
@@ -852,10 +858,3 @@ def _move_json(m: Advice) -> dict[str, Any]:
     return {"text": m.text, "expected": round(m.expected, 2), "loss": round(m.loss, 2),
             "reroll": list(m.reroll), "category": m.category, "column": m.column}
 
-
-def _offer(conn: Connection, message: dict[str, Any]) -> None:
-    """Queue a message for a connection; a reader too slow to keep up loses events
-    (never the state: that is rebuilt when it is sent)."""
-    if conn.outbox.qsize() > 200 and message.get("type") == "event":
-        return
-    conn.outbox.put_nowait(message)

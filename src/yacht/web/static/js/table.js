@@ -139,12 +139,11 @@ export class TableView {
   message(msg) {
     switch (msg.type) {
       case "state":
+        // what happened since the last state first: it is told against the old snapshot
+        for (const ev of Array.isArray(msg.events) ? msg.events : []) this.event(ev);
         this.presence = Array.isArray(msg.presence) ? msg.presence : [];
         if (msg.table.phase === "lobby") this.drawLobby(msg.table);
         else this.drawGame(msg.table.snapshot);
-        break;
-      case "event":
-        this.event(msg.event);
         break;
       case "error":
         if (msg.id === undefined && msg.code !== "not_found") toast(REFUSALS[msg.code] || msg.message);
