@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
@@ -274,6 +274,19 @@ class Ruleset:
             raise ValueError(f"{self.id}: dice must be 1-10, not {self.dice}")
         if not self.settings and self.options:
             object.__setattr__(self, "settings", tuple((o.id, o.default) for o in self.options))
+
+    def __hash__(self) -> int:
+        """Worked out once: a ruleset keys the caches an interface reads on every
+        snapshot, and hashing all its categories each time was a tenth of one."""
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", found)
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the kept hash: another process hashes strings differently."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     # --- options ----------------------------------------------------------
     @property
