@@ -53,8 +53,13 @@ def test_every_step_of_every_variant_fits_the_schema(rs: Any, store: Any,
     words = [TERMINAL, BROWSER, PLAIN]
     steps = 0
     while not t.view().finished:
+        said = pick.choice(words)
+        made = t.snapshots(said)  # what every seat sees alike, made once
         for seat in (LOCAL, "watch", None):
-            snap = valid(t.snapshot(seat, pick.choice(words)))
+            snap = valid(t.snapshot(seat, said))
+            assert made(seat) == snap, seat
+        assert made(LOCAL)["seat"]["id"] == LOCAL and made("watch")["seat"]["id"] == "watch"
+        assert made(LOCAL)["players"][0]["mine"] and not made(None)["players"][0]["mine"]
         assert snap["version"] == t.version
         if t.due() is not None:
             t.run_due(until=lambda v=t.version: t.version != v)

@@ -356,10 +356,9 @@ def legal_texts(state: State) -> list[str]:
             out.append(f"choose POSITIONS (1-{rs.dice})")
             if state.chosen:
                 out.append("roll")
-        for pl in state.placements():
-            text = command_text(Score(pl.category, pl.column), rs) + f" ({pl.total})"
-            if text not in out:
-                out.append(text)
+        scorings = (command_text(Score(pl.category, pl.column), rs) + f" ({pl.total})"
+                    for pl in state.placements())
+        out.extend(dict.fromkeys(scorings))  # once each, in order
     if state.can_give_back():
         out.append("give-back")
     if state.can_take_back():

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from .table import Seat, TableView
 
-__all__ = ["SCHEMA", "schema", "snapshot"]
+__all__ = ["SCHEMA", "for_seat", "schema", "shared", "snapshot"]
 
 #: the name and version of the snapshot's shape; a change that breaks a reader bumps it
 SCHEMA = "yacht-table/1"
@@ -66,30 +66,22 @@ def _rows(rs: Ruleset) -> list[dict[str, Any]]:
 def snapshot(view: TableView, seat: Seat | None = None,
              words: Words | None = None) -> dict[str, Any]:
     """The JSON object for ``view`` as ``seat`` sees it (None: a watcher)."""
+    return for_seat(shared(view, words), view, seat)
+
+
+def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
+    """The part of the snapshot every seat sees alike (a server with many browsers at a
+    table makes it once per change): everything but ``players``, ``can`` and ``seat``.
+    Read it, never change it: :func:`for_seat` copies it."""
     st = view.state
     rs = st.ruleset
     over = st.is_terminal()
     me = st.current
-    mine = seat.players if seat is not None else frozenset()
-    person_turn = not over and not view.computer_turn  # (not while a demo took over)
-    my_turn = person_turn and me in mine and view.pause is None and not view.closed
     places = st.placements() if st.dice else []
     previews = [{"category": pl.category, "column": pl.column, "points": pl.points,
                  "bonus": pl.bonus, "total": pl.total, "repeat": pl.repeat, "joker": pl.joker,
                  "text": preview_text(pl)} for pl in places]
     last = view.last_score
-    may_reroll = st.may_reroll()
-    can = {
-        "roll": my_turn and (not st.dice or (bool(st.chosen) and may_reroll)),
-        "choose": my_turn and bool(st.dice) and may_reroll,
-        "score": my_turn and bool(places),
-        "give_back": my_turn and bool(st.chosen),
-        "take_back": (st.can_take_back() and not view.closed and last is not None
-                      and last.player in mine),
-        "go_on": view.pause is not None and not view.closed and (
-            bool(mine) or bool(seat and seat.operator)),
-        "hint": my_turn and bool(st.dice),
-    }
     thinking = view.thinking
     return {
         "schema": SCHEMA,
@@ -98,9 +90,7 @@ def snapshot(view: TableView, seat: Seat | None = None,
         "saved": view.saved,
         "ruleset": _ruleset_json(view),
         "rows": _rows(rs),
-        "players": [{"name": p.name, "kind": p.kind, "level": p.level, "mine": i in mine,
-                     "turns_taken": st.turns_taken(i), "total": st.totals(i).grand}
-                    for i, p in enumerate(st.players)],
+        "players": None,  # the seat's (below): kept here for the order of the keys
         "current": me,
         "turn": min(st.turns_taken(me) + 1, rs.turns) if not over else rs.turns,
         "turns": rs.turns,
@@ -120,7 +110,7 @@ def snapshot(view: TableView, seat: Seat | None = None,
         "finished": view.finished,
         "result": result_text(st) if over else None,
         "winners": st.winners() if over else [],
-        "can": can,
+        "can": None,
         "legal": legal_texts(st),
         "help": help_line(view, words or BROWSER),
         "note": scoring_note(st) if st.dice and not over else "",
@@ -134,12 +124,42 @@ def snapshot(view: TableView, seat: Seat | None = None,
         "warning": view.warning,
         "elsewhere": view.elsewhere,
         "closed": view.closed,
-        "seat": None if seat is None else {"id": seat.id, "players": sorted(seat.players),
-                                           "operator": seat.operator, "my_turn": my_turn},
+        "seat": None,
         "comments": _comments(st) if over else [],
         "progress": _progress(st) if over else [],
         "new_entries": [e.to_json() for e in view.new_entries],
     }
+
+
+def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None) -> dict[str, Any]:
+    """The snapshot of ``view`` as ``seat`` sees it, from its :func:`shared` part (a
+    shallow copy: the shared values are the same objects)."""
+    st = view.state
+    over = base["over"]
+    me = st.current
+    mine = seat.players if seat is not None else frozenset()
+    person_turn = not over and not view.computer_turn  # (not while a demo took over)
+    my_turn = person_turn and me in mine and view.pause is None and not view.closed
+    may_reroll = st.may_reroll()
+    last = view.last_score
+    out = dict(base)
+    out["players"] = [{"name": p.name, "kind": p.kind, "level": p.level, "mine": i in mine,
+                       "turns_taken": st.turns_taken(i), "total": st.totals(i).grand}
+                      for i, p in enumerate(st.players)]
+    out["can"] = {
+        "roll": my_turn and (not st.dice or (bool(st.chosen) and may_reroll)),
+        "choose": my_turn and bool(st.dice) and may_reroll,
+        "score": my_turn and bool(base["previews"]),
+        "give_back": my_turn and bool(st.chosen),
+        "take_back": (st.can_take_back() and not view.closed and last is not None
+                      and last.player in mine),
+        "go_on": view.pause is not None and not view.closed and (
+            bool(mine) or bool(seat and seat.operator)),
+        "hint": my_turn and bool(st.dice),
+    }
+    out["seat"] = None if seat is None else {"id": seat.id, "players": sorted(seat.players),
+                                             "operator": seat.operator, "my_turn": my_turn}
+    return out
 
 
 def _comments(st: Any) -> list[dict[str, Any]]:

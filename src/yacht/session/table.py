@@ -368,6 +368,7 @@ class Table:
         """The table as it is now (a consistent copy; safe from any thread)."""
         with self._lock:
             s = self.session
+            s.state.placements()  # worked out once per position: every view's copy has it
             return TableView(
                 state=s.state.clone(rng=False), version=self._version, pause=self._pause,
                 last_score=s.last_score, game_id=s.game_id, saved=s.saved,
@@ -384,6 +385,17 @@ class Table:
         view = self.view()
         found = self._seats.get(seat) if seat is not None else None
         return snapshot(view, found, words)
+
+    def snapshots(self, words: Any = None) -> Callable[[str | None], dict[str, Any]]:
+        """The table as it is now, for any seat: ``snapshots()(seat)`` is
+        ``snapshot(seat)``, but what all seats see alike is made once (a server sending
+        each change to every browser at the table)."""
+        from .snapshot import for_seat, shared
+
+        view = self.view()
+        base = shared(view, words)
+        return lambda seat: for_seat(base, view,
+                                     self._seats.get(seat) if seat is not None else None)
 
     def subscribe(self, fn: Callable[[Event], None]) -> Callable[[], None]:
         """Call ``fn`` with every event from now on (in the thread that caused it, in

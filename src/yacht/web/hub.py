@@ -163,6 +163,9 @@ class LiveTable:
     heard_pauses: list[str] = field(default_factory=list)
     catching_up: bool = False
     loading: asyncio.Lock = field(default_factory=asyncio.Lock)  # row read / game resumed
+    changes: int = 0  # the browsers were told of a change this many times
+    # the snapshots made after the newest change, kept while its states are sent
+    shown: tuple[int, Table, Callable[[str | None], dict[str, Any]]] | None = None
 
     def take_row(self, row: TableRow) -> TableRow:
         """The table's row as read or written now, unless a newer one is here already (a
@@ -729,8 +732,21 @@ class Hub:
         else:
             seat = conn.token_hash if conn.seats else None
             table = {"phase": "game", "id": live.id, "host": self.is_host(live, conn),
-                     "snapshot": live.table.snapshot(seat, BROWSER)}
+                     "snapshot": self._snapshots(live, live.table)(seat)}
         return {"type": "state", "table": table, "presence": self.presence(live)}
+
+    def _snapshots(self, live: LiveTable,
+                   table: Table) -> Callable[[str | None], dict[str, Any]]:
+        """The table's snapshots since its newest change, shared by the browsers whose
+        states are made in this turn of the loop (then let go: thousands of tables)."""
+        shown = live.shown
+        if shown is not None and shown[0] == live.changes and shown[1] is table:
+            return shown[2]
+        make = table.snapshots(BROWSER)
+        if shown is None:
+            self.loop.call_soon(setattr, live, "shown", None)
+        live.shown = (live.changes, table, make)
+        return make
 
     # --- changes ------------------------------------------------------------------
     def _on_event(self, live: LiveTable, event: Event) -> None:
@@ -754,6 +770,7 @@ class Hub:
 
     def _changed(self, live: LiveTable) -> None:
         """Every connection of the table gets the new state (once, however many changes)."""
+        live.changes += 1
         for conn in list(live.connections):
             if not conn.dirty:
                 conn.dirty = True
