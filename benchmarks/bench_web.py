@@ -198,7 +198,14 @@ def cpu_s(pids: list[int]) -> float:
 
 async def client(share: int, first: int, seconds: float, pace: float, port: int,
                  ready: Any, done: Any) -> dict[str, Any]:
-    """One client process: open its share of the tables, wait for the others, play."""
+    """One client process: open its share of the tables, wait for the others, play.
+
+    Its garbage is collected by the clock, as the server's is: a client holds thousands
+    of browsers' snapshots, and CPython's own collections paused it for up to 0.4 s,
+    which the latencies counted as the server's."""
+    from yacht.web.app import collect_garbage
+
+    collector = asyncio.create_task(collect_garbage())
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     all_seats: list[list[Seat]] = []
     for i in range(0, share, 50):  # opened 50 at a time
@@ -215,6 +222,7 @@ async def client(share: int, first: int, seconds: float, pace: float, port: int,
     for seats in all_seats:
         for s in seats:
             await s.ws.close()
+    collector.cancel()
     return {"lat": lat, "actions": sum(counts), "seconds": took}
 
 

@@ -253,13 +253,15 @@ class TokenBucket:
 def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float = 600.0,
              rate: float = RATE, burst: int = BURST, news: News | None = None,
              close_store: bool = False, analysis_wait: float = ANALYSIS_WAIT,
-             quick_after: float = QUICK_AFTER) -> FastAPI:
+             quick_after: float = QUICK_AFTER, timed_gc: bool = False) -> FastAPI:
     """The server for ``store`` (closed with the server only if ``close_store``); ``news``:
     how this process hears of the others (Redis) when there are several; ``rate`` and
     ``burst``: the messages a connection may send a second, and at once;
     ``analysis_wait``: how long a request for a game's analysis waits before it is
     answered 202 (under way: ask again); ``quick_after``: how long it waits for the
-    chances of winning before it takes the analysis without them (ask again for them)."""
+    chances of winning before it takes the analysis without them (ask again for them);
+    ``timed_gc``: a server process of its own, whose garbage is collected by the clock
+    (:func:`collect_garbage`)."""
     hub = Hub(store, strategy_factory=strategy_factory, news=news)
     analyses = Analyses()
 
@@ -272,12 +274,18 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
 
         await hub.launch()
         sweeper = asyncio.create_task(sweep())
+        collector = None
+        if timed_gc:
+            _freeze_start_up()
+            collector = asyncio.create_task(collect_garbage())
         log.info("serving", extra={"store": store.location, "news": type(hub.news).__name__,
                                    "server": hub.news.me or "single"})
         try:
             yield
         finally:
             sweeper.cancel()
+            if collector is not None:
+                collector.cancel()
             analyses.close()
             await hub.close()
             if close_store:
@@ -681,22 +689,50 @@ def _docs_page(spec: dict[str, Any]) -> str:
             f"<tbody>{''.join(rows)}</tbody></table></main></body></html>")
 
 
-def tune_gc() -> None:
-    """Set the garbage collector for a long-running server with many tables.
+#: a server's garbage collections, by the clock (seconds): the young objects, the middle
+#: generation, everything
+GC_YOUNG, GC_MIDDLE, GC_FULL = 0.1, 1.0, 600.0
 
-    Every table keeps its game's objects for hours. With the default settings,
-    full collections walked all of them and held up every table for 0.2-0.3 s
-    with 1,000 tables open (9 times in 30 s of play), which made the slowest 1 %
-    of moves slow. What is loaded at start-up is frozen out of collections; the
-    young generation is collected every 10,000 new objects instead of 700 (a few
-    ms each), the middle one every 10 of those, and full collections a hundred
-    times less often. Measured in benchmarks/README.md (bench_web.py).
+
+async def collect_garbage(young: float = GC_YOUNG, middle: float = GC_MIDDLE,
+                          full: float = GC_FULL) -> None:
+    """Collect garbage by the clock while this runs, instead of by CPython's count.
+
+    CPython starts a young collection when the objects made outnumber the objects
+    freed by 700 (or the threshold). A server with thousands of tables frees old
+    objects as fast as it makes new ones (each move replaces a game's position, each
+    message a connection's waiting tasks), so that count stayed low while the young
+    generation grew to 400,000 objects: a young collection then took 0.4 s and a
+    middle one 0.6-0.8 s, and every table waited (measured with 5,000 tables:
+    benchmarks/README.md). Collected by the clock, the young generation holds a tenth
+    of a second of objects, the middle one a second's, and only the full collection
+    (every ``full`` seconds) walks everything. Automatic collection is off meanwhile
+    and back on when this stops.
     """
+    import gc
+
+    every_middle = max(1, round(middle / young))
+    every_full = max(every_middle, round(full / young))
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        tick = 0
+        while True:
+            await asyncio.sleep(young)
+            tick += 1
+            gc.collect(2 if tick % every_full == 0 else 1 if tick % every_middle == 0 else 0)
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _freeze_start_up() -> None:
+    """What is loaded at start-up (modules, rules, the app) lives as long as the
+    process: frozen out of every collection."""
     import gc
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(10_000, 10, 1000)
 
 
 def from_environment() -> FastAPI:
@@ -708,6 +744,5 @@ def from_environment() -> FastAPI:
 
     store = open_store(os.environ.get("YACHT_DB") or None)
     store.group_commits()
-    app = make_app(store, news=make_news(os.environ.get("YACHT_REDIS")), close_store=True)
-    tune_gc()
-    return app
+    return make_app(store, news=make_news(os.environ.get("YACHT_REDIS")), close_store=True,
+                    timed_gc=True)

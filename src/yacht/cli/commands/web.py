@@ -98,10 +98,7 @@ def cmd_web(args: argparse.Namespace) -> int:
         from yacht.web import make_app
 
         store.group_commits()  # many tables: the actions that wait together, one flush
-        app = make_app(store)
-        from yacht.web.app import tune_gc
-
-        tune_gc()
+        app = make_app(store, timed_gc=True)
 
         class Server(uvicorn.Server):
             def handle_exit(self, sig: int, frame: Any) -> None:
