@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from .table import Seat, TableView
 
-__all__ = ["SCHEMA", "for_seat", "schema", "shared", "snapshot"]
+__all__ = ["SCHEMA", "for_seat", "schema", "shared"]
 
 #: the name and version of the snapshot's shape; a change that breaks a reader bumps it
 SCHEMA = "yacht-table/1"
@@ -61,12 +61,6 @@ def _rows(rs: Ruleset) -> list[dict[str, Any]]:
              "section": r.section, "letter": keys.get(r.category or ""),
              "board": boards.get(r.category or "") or None}
             for r in card_layout(rs)]
-
-
-def snapshot(view: TableView, seat: Seat | None = None,
-             words: Words | None = None) -> dict[str, Any]:
-    """The JSON object for ``view`` as ``seat`` sees it (None: a watcher)."""
-    return for_seat(shared(view, words), view, seat)
 
 
 def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
@@ -132,8 +126,8 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
 
 
 def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None) -> dict[str, Any]:
-    """The snapshot of ``view`` as ``seat`` sees it, from its :func:`shared` part (a
-    shallow copy: the shared values are the same objects)."""
+    """The snapshot of ``view`` as ``seat`` sees it (None: a watcher), from its
+    :func:`shared` part (a shallow copy: the shared values are the same objects)."""
     st = view.state
     over = base["over"]
     me = st.current

@@ -380,11 +380,7 @@ class Table:
 
     def snapshot(self, seat: str | None = None, words: Any = None) -> dict[str, Any]:
         """The whole table as JSON (``table.schema.json``), as ``seat`` sees it."""
-        from .snapshot import snapshot
-
-        view = self.view()
-        found = self._seats.get(seat) if seat is not None else None
-        return snapshot(view, found, words)
+        return self.snapshots(words)(seat)
 
     def snapshots(self, words: Any = None) -> Callable[[str | None], dict[str, Any]]:
         """The table as it is now, for any seat: ``snapshots()(seat)`` is
