@@ -181,19 +181,23 @@ def test_group_commits_leave_checkpoints_to_their_own_thread(tmp_path: Path) -> 
         assert batcher is not None and batcher.checkpoints is not None
         s = State(get("yatzy"), [Player("Ann")], rng=random.Random(9))
         gid = store.start_game(Record.from_state(s))
-        for _ in range(40):
+        for _ in range(20):
             s.apply(Roll() if not s.dice else s.legal_actions()[-1])
             store.append_action(gid, len(s.log) - 1, s.log[-1], new=True)
-            if s.is_terminal():
-                break
         cur = batcher.writer.conn.cursor()
         assert cur.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
         cur.close()
         runs = batcher.checkpoints.runs
+        batcher.checkpoints.restart_after = 0  # (the rare case: a log that never restarts)
         deadline = time.monotonic() + 20
         while batcher.checkpoints.runs < runs + 2 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert batcher.checkpoints.runs >= runs + 2
+        assert batcher.checkpoints.runs >= runs + 2 and batcher.checkpoints.restarts >= 1
+        s.apply(Roll() if not s.dice else s.legal_actions()[-1])  # one more after that
+        store.append_action(gid, len(s.log) - 1, s.log[-1], new=True)
+        runs = batcher.checkpoints.runs
+        while batcher.checkpoints.runs < runs + 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
         # everything written is in the database file itself: a copy of it without
         # its log has every action
         import shutil

@@ -917,12 +917,17 @@ class _Checkpointer:
     every ``every`` seconds (a passive checkpoint: it never holds up a writer), in place
     of the checkpoint SQLite runs inside a commit once the log passes 1,000 pages. With
     thousands of tables that was every second or so, and each took the one writer
-    thread (every table's next action) 50-200 ms."""
+    thread (every table's next action) 50-200 ms. Should the log not start over for
+    ``restart_after`` pages (each passive checkpoint ended with newer pages in it), one
+    checkpoint makes the writers wait until it is through, and the log starts over."""
 
-    def __init__(self, engine: Engine, every: float = 0.5) -> None:
+    def __init__(self, engine: Engine, every: float = 0.5,
+                 restart_after: int = 10_000) -> None:
         self.engine = engine
         self.every = every
+        self.restart_after = restart_after
         self.runs = 0  # checkpoints made
+        self.restarts = 0  # ... of which the writers waited for
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="yacht-store-checkpoints",
                                        daemon=True)
@@ -937,7 +942,13 @@ class _Checkpointer:
                 cur = conn.cursor()
                 try:
                     cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                    cur.fetchall()
+                    busy, log, _ = cur.fetchone()
+                    if not busy and log > self.restart_after:
+                        # the log has not started over for a long while (every passive
+                        # checkpoint ended with new frames in it): once, writers wait
+                        cur.execute("PRAGMA wal_checkpoint(RESTART)")
+                        cur.fetchall()
+                        self.restarts += 1
                 finally:
                     cur.close()
                 self.runs += 1
