@@ -53,6 +53,13 @@ EVENTS_KEPT = 100
 #: at most this many actions go with a piece of news (one further behind reads the store)
 _NEWS_ACTIONS = 16
 
+#: threads that play the tables' moves (each waits for its move to be saved). Few on
+#: purpose: 32 of them, all runnable at once when a group commit ends, took the event
+#: loop's cores and interpreter in bursts; with 5,000 tables 6 threads cut the server's
+#: p50 and p99 several times over (benchmarks/README.md). Slow reads and writes of the
+#: store have their own pool.
+MOVERS = 6
+
 T = TypeVar("T")
 
 
@@ -184,14 +191,17 @@ class Hub:
     """Every online table of this server process."""
 
     def __init__(self, store: Store, *, strategy_factory: Any = None,
-                 workers: int = 32, thinkers: int = 2, news: News | None = None) -> None:
+                 workers: int = 32, thinkers: int = 2, movers: int = MOVERS,
+                 news: News | None = None) -> None:
         self.store = store
         self.strategy_factory = strategy_factory
         self.news: News = news or LocalNews()
         self.live: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        # store writes and reads in one pool, table builds / hints / computer moves in
-        # another: a long build never delays a roll
+        # the tables' moves in one pool, other store writes and reads in another, table
+        # builds / hints / computer moves in a third: a long build or a slow query never
+        # delays a roll
+        self.moves = ThreadPoolExecutor(movers, thread_name_prefix="yacht-moves")
         self.io = ThreadPoolExecutor(workers, thread_name_prefix="yacht-io")
         self.thinking = ThreadPoolExecutor(thinkers, thread_name_prefix="yacht-think")
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -204,6 +214,9 @@ class Hub:
 
     async def io_call(self, fn: Callable[..., T], *args: Any) -> T:
         return await self.loop.run_in_executor(self.io, partial(fn, *args))
+
+    async def move_call(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self.loop.run_in_executor(self.moves, partial(fn, *args))
 
     async def think_call(self, fn: Callable[..., T], *args: Any) -> T:
         return await self.loop.run_in_executor(self.thinking, partial(fn, *args))
@@ -246,6 +259,7 @@ class Hub:
         for live in list(self.live.values()):
             await self._unload(live)
         await self.news.close()
+        self.moves.shutdown(wait=True, cancel_futures=True)
         self.io.shutdown(wait=True, cancel_futures=True)
         self.thinking.shutdown(wait=False, cancel_futures=True)
 
@@ -298,14 +312,14 @@ class Hub:
                         await self._reload_row(live)
                     if game and table is not None:
                         if actions:
-                            await self.io_call(table.take_up, actions)
+                            await self.move_call(table.take_up, actions)
                         else:
-                            await self.io_call(table.sync)
+                            await self.move_call(table.sync)
                     table = live.table
                     if table is not None:
                         live.sent_upto = max(live.sent_upto, len(table.session.state.log))
                         for pause in pauses:
-                            await self.io_call(table.remote_go_on, pause)
+                            await self.move_call(table.remote_go_on, pause)
         except Exception:
             log.exception("table %s: taking up news", live.id)
         finally:
@@ -795,7 +809,7 @@ class Hub:
         seat = conn.token_hash
         assert seat is not None
         try:
-            await self.io_call(partial(table.act, seat, cmd, version=version))
+            await self.move_call(partial(table.act, seat, cmd, version=version))
         except Refused as e:
             raise WebError(str(e), e.code) from None
 
