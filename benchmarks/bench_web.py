@@ -5,8 +5,12 @@ tables of two friends (two WebSocket connections each, one browser per seat),
 and lets every table play at a person's pace: the player on turn acts after a
 pause drawn around ``--pace`` seconds (roll, or score the first box offered).
 For each action it measures the time from sending it to the moment *both*
-seats have a state that shows it. Bounded: at most ``--seconds`` of play (and
-10,000 tables, 600 s); it stops and cleans up by itself.
+seats have a state that shows it. Each table starts as far into a pause as a
+table that has been playing a while would be, so the run does not open with
+every table's first move at once; the JSON says when the slow actions happened
+(``timeline``: per second of play, actions sent and those over 100 ms).
+Bounded: at most ``--seconds`` of play (and 10,000 tables, 600 s); it stops
+and cleans up by itself.
 
 ``--store postgresql`` starts a private PostgreSQL server (fsync on, as a real
 one) and a private redis-server, and runs ``--workers N`` server processes on
@@ -129,7 +133,7 @@ async def open_table(base: str, ws_base: str) -> list[Seat]:
 
 
 async def play(seats: list[Seat], pace: float, until: float, lat: list[float],
-               pick: random.Random) -> int:
+               when: list[tuple[float, float]], pick: random.Random) -> int:
     """Play the table at a person's pace until ``until``; the number of actions."""
     done = 0
     try:
@@ -139,8 +143,14 @@ async def play(seats: list[Seat], pace: float, until: float, lat: list[float],
         print(f"bench_web: a game's start never reached a seat: "
               f"{[(s.seen.is_set(), s.before) for s in seats]}", file=sys.stderr)
         return 0
+    # the first pause: as far into a pause as a table that has been playing for a while
+    # would be (the pauses' residual time), so that the run does not begin with a wave
+    # of every table's first move
+    wait = pace * 0.5 * pick.random() if pick.random() < 0.5 \
+        else pace * (1.5 - pick.random() ** 0.5)
     while time.perf_counter() < until:
-        await asyncio.sleep(pace * (0.5 + pick.random()))
+        await asyncio.sleep(wait)
+        wait = pace * (0.5 + pick.random())
         snap = seats[0].snap
         if not snap or snap["over"]:
             return done
@@ -163,6 +173,7 @@ async def play(seats: list[Seat], pace: float, until: float, lat: list[float],
             lat.append(30.0)
             continue
         lat.append(max(shown) - sent)
+        when.append((sent, lat[-1]))
         done += 1
     return done
 
@@ -213,8 +224,9 @@ async def client(share: int, first: int, seconds: float, pace: float, port: int,
                                             for _ in range(min(50, share - i))))
     await asyncio.to_thread(ready.wait)
     lat: list[float] = []
+    when: list[tuple[float, float]] = []  # (when each action was sent, its latency)
     start = time.perf_counter()
-    counts = await asyncio.gather(*(play(s, pace, start + seconds, lat,
+    counts = await asyncio.gather(*(play(s, pace, start + seconds, lat, when,
                                          random.Random(first + i))
                                     for i, s in enumerate(all_seats)))
     took = time.perf_counter() - start
@@ -223,7 +235,8 @@ async def client(share: int, first: int, seconds: float, pace: float, port: int,
         for s in seats:
             await s.ws.close()
     collector.cancel()
-    return {"lat": lat, "actions": sum(counts), "seconds": took}
+    return {"lat": lat, "actions": sum(counts), "seconds": took,
+            "when": [(t - start, x) for t, x in when]}
 
 
 def client_process(args: tuple[Any, ...]) -> None:
@@ -283,6 +296,13 @@ def run(tables: int, clients: int, seconds: float, pace: float, port: int, serve
     took = max(r["seconds"] for r in results)
     lat_ms = sorted(x * 1000 for x in lat)
 
+    # when the slow ones happened: the seconds of play with the slowest actions
+    by_second: dict[int, list[float]] = {}
+    for r in results:
+        for t, x in r["when"]:
+            by_second.setdefault(int(t), []).append(x * 1000)
+    slowest = sorted(by_second.items(), key=lambda kv: -max(kv[1]))[:8]
+
     def pct(p: float) -> float:
         return round(lat_ms[min(len(lat_ms) - 1, int(p * len(lat_ms)))], 1) if lat_ms else 0.0
 
@@ -292,6 +312,14 @@ def run(tables: int, clients: int, seconds: float, pace: float, port: int, serve
             "latency_ms": {"p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99),
                            "max": round(lat_ms[-1], 1) if lat_ms else 0.0,
                            "mean": round(statistics.fmean(lat_ms), 1) if lat_ms else 0.0},
+            "slowest_seconds": [{"second": k, "actions": len(v), "max_ms": round(max(v), 1),
+                                 "over_100ms": sum(1 for x in v if x > 100)}
+                                for k, v in sorted(slowest)],
+            # per second of play: actions sent, and how many took over 100 ms
+            "timeline": [[k, len(v), sum(1 for x in v if x > 100)]
+                         for k, v in sorted(by_second.items())],
+            "seconds_with_any_over_100ms": sum(1 for v in by_second.values()
+                                               if max(v) > 100),
             "lost": sum(1 for x in lat if 30.0 <= x < float("inf")),
             "never_started": sum(1 for x in everything if x == float("inf")),
             "open_seconds": round(opened, 1),
