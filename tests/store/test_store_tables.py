@@ -211,3 +211,37 @@ def test_group_commits_leave_checkpoints_to_their_own_thread(tmp_path: Path) -> 
     finally:
         store.close()
     assert not batcher.checkpoints.thread.is_alive()
+
+
+@pytest.mark.parametrize("flush", ["each", "interval"])
+def test_group_commits_flush_as_asked(store: Store, flush: str) -> None:
+    """The writer's connection flushes each transaction, or leaves it to the interval
+    (SQLite synchronous NORMAL, PostgreSQL synchronous_commit off); the moves are in
+    the database either way."""
+    import random
+
+    from yacht.engine import Player, Record, Roll, State
+    from yacht.rules import get
+
+    s = State(get("yatzy"), [Player("Ann")], rng=random.Random(2))
+    gid = store.start_game(Record.from_state(s))
+    store.group_commits(flush=flush)
+    for _ in range(4):
+        s.apply(Roll() if not s.dice else s.legal_actions()[-1])
+        store.append_action(gid, len(s.log) - 1, s.log[-1], new=True)
+    assert store.load_record(gid).actions == s.log
+    assert store._batcher is not None
+    cur = store._batcher.writer.conn.cursor()
+    if store._engine.dialect.name == "sqlite":
+        cur.execute("PRAGMA synchronous")
+        assert cur.fetchone()[0] == (2 if flush == "each" else 1)  # FULL / NORMAL
+    else:
+        cur.execute("SHOW synchronous_commit")
+        assert cur.fetchone()[0] == ("on" if flush == "each" else "off")
+    cur.close()
+    store._batcher.writer.conn.rollback()
+
+
+def test_group_commits_refuse_an_unknown_flush(store: Store) -> None:
+    with pytest.raises(StoreError, match="flush 'sometimes': one of each, interval"):
+        store.group_commits(flush="sometimes")

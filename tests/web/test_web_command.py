@@ -13,6 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from websockets.sync.client import connect
 
 from yacht.cli import main
@@ -69,9 +70,23 @@ def test_bad_arguments_are_one_line(capsys: object, tmp_path: Path) -> None:
     assert main(["web", "--workers", "2", "--db", str(tmp_path / "x.db")]) == 2
     err = capsys.readouterr().err  # type: ignore[attr-defined]
     assert "needs --redis" in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(SystemExit) as stopped:  # (argparse's own refusal)
+        main(["web", "--flush", "sometimes", "--db", str(tmp_path / "x.db")])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err  # type: ignore[attr-defined]
+    assert "invalid choice: 'sometimes'" in err and len(err.strip().splitlines()) == 1
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
         assert main(["web", "--port", str(port), "--db", str(tmp_path / "x.db")]) == 2
     assert "cannot listen" in capsys.readouterr().err  # type: ignore[attr-defined]
+
+
+def test_a_bad_flush_in_the_environment_is_one_line(capsys: object, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YACHT_FLUSH", "sometimes")
+    assert main(["web", "--db", str(tmp_path / "x.db")]) == 2
+    err = capsys.readouterr().err  # type: ignore[attr-defined]
+    assert "YACHT_FLUSH='sometimes' is not a flush (accepted: each, interval)" in err
+    assert len(err.strip().splitlines()) == 1

@@ -40,6 +40,8 @@ __all__ = ["GameInfo", "PlayerStats", "ScoreEntry", "SeatRow", "Store", "TableRo
 
 T = TypeVar("T")
 TOP = 10
+#: when a group commit's actions reach the disk (Store.group_commits)
+FLUSH = ("each", "interval")
 _RETRIES = 40
 
 
@@ -264,13 +266,23 @@ class Store:
         self.backup: str | None = backup
         self._batcher: _Batcher | None = None
 
-    def group_commits(self, most: int = 256) -> None:
+    def group_commits(self, most: int = 256, flush: str = "each") -> None:
         """From now on, actions written at the same time by several threads go into the
         database in one transaction (one disk flush for all of them). Each call still
-        returns only once its action is durable, with its own error if it has one. For a
-        server with many tables; a game alone gains nothing."""
+        returns only once its action is in the database, with its own error if it has
+        one. For a server with many tables; a game alone gains nothing.
+
+        ``flush``: ``"each"`` (every transaction is on the disk before its writers
+        return) or ``"interval"`` (on the disk within about a second: SQLite at the
+        store's next checkpoint, every half second; PostgreSQL by its WAL writer,
+        ``synchronous_commit = off``). A killed server process loses nothing either way;
+        with ``"interval"`` a power cut or a crash of the machine can lose the last
+        moments of play, never a game's consistency, and a busy server does not wait
+        for the disk's slow flushes (see benchmarks/README.md)."""
+        if flush not in FLUSH:
+            raise StoreError(f"flush {flush!r}: one of {', '.join(FLUSH)}")
         if self._batcher is None:
-            self._batcher = _Batcher(self, most)
+            self._batcher = _Batcher(self, most, flush)
     @property
     def location(self) -> str:
         """The file path, or the URL without password."""
@@ -831,10 +843,16 @@ class _DirectWriter:
     that case, or any error, goes back to the general path.
     """
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, flush: str = "each") -> None:
         self.engine = engine
         dialect = engine.dialect
         self.begin = "BEGIN IMMEDIATE" if dialect.name == "sqlite" else None
+        # the writer's own connection is set up for the flush asked for (the general
+        # path's connections always flush each transaction)
+        self.setup: list[str] = []
+        if flush == "interval":
+            self.setup = {"sqlite": ["PRAGMA synchronous = NORMAL"],
+                          "postgresql": ["SET synchronous_commit = off"]}.get(dialect.name, [])
         advance = _ADVANCE.compile(dialect=dialect)
         add = _ADD_ACTION.compile(dialect=dialect,
                                   column_keys=["game_id", "idx", "action"])
@@ -863,10 +881,12 @@ class _DirectWriter:
         if self.conn is None:
             try:
                 self.conn = self.engine.raw_connection()
-                if self.checkpoints_elsewhere:
-                    cur = self.conn.cursor()
-                    cur.execute("PRAGMA wal_autocheckpoint = 0")
-                    cur.close()
+                cur = self.conn.cursor()
+                for statement in self.setup + (["PRAGMA wal_autocheckpoint = 0"]
+                                               if self.checkpoints_elsewhere else []):
+                    cur.execute(statement)
+                cur.close()
+                self.conn.commit()  # (PostgreSQL: a SET in a transaction rolled back is undone)
             except Exception:
                 self.close()
                 return list(batch)
@@ -973,13 +993,13 @@ class _Checkpointer:
 class _Batcher:
     """One writer thread: whatever actions are waiting go in together (group commit)."""
 
-    def __init__(self, store: Store, most: int) -> None:
+    def __init__(self, store: Store, most: int, flush: str = "each") -> None:
         self.store = store
         self.most = most
         self.waiting: list[_Append] = []
         self.cond = threading.Condition()
         self.stopping = False
-        self.writer = _DirectWriter(store._engine)
+        self.writer = _DirectWriter(store._engine, flush)
         self.checkpoints: _Checkpointer | None = None
         if store._target.sqlite and store._target.path is not None:
             self.checkpoints = _Checkpointer(store._engine)

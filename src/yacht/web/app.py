@@ -737,12 +737,13 @@ def _freeze_start_up() -> None:
 
 def from_environment() -> FastAPI:
     """The application of one worker process of ``yacht web --workers N``: the database
-    from ``$YACHT_DB``, the news from ``$YACHT_REDIS`` (uvicorn calls this in each)."""
+    from ``$YACHT_DB``, the news from ``$YACHT_REDIS``, the flush from ``$YACHT_FLUSH``
+    (uvicorn calls this in each)."""
     import os
 
     from yacht.store import open_store
 
     store = open_store(os.environ.get("YACHT_DB") or None)
-    store.group_commits()
+    store.group_commits(flush=os.environ.get("YACHT_FLUSH") or "each")
     return make_app(store, news=make_news(os.environ.get("YACHT_REDIS")), close_store=True,
                     timed_gc=True)

@@ -30,6 +30,12 @@ def register(sub: Any) -> None:
     p.add_argument("--workers", type=_workers, default=1,
                    help="server processes on this port (more than 1 needs --redis and a "
                         "database every process reaches, e.g. PostgreSQL)")
+    p.add_argument("--flush", choices=["each", "interval"], default=None,
+                   help="when a move reaches the disk: each (the default: before it is "
+                        "acknowledged) or interval (within about a second; a busy server "
+                        "then never waits for the disk's slow flushes, and a power cut can "
+                        "lose the last second of play, never a game). Default: $YACHT_FLUSH, "
+                        "else each")
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug"],
                    help="how much the server logs (default info)")
@@ -56,6 +62,9 @@ def cmd_web(args: argparse.Namespace) -> int:
     from yacht.store import StoreError, open_store
 
     redis_url = args.redis or os.environ.get("YACHT_REDIS") or None
+    flush = args.flush or os.environ.get("YACHT_FLUSH") or "each"
+    if flush not in ("each", "interval"):
+        raise CliError(f"YACHT_FLUSH={flush!r} is not a flush (accepted: each, interval)")
     if args.workers > 1 and not redis_url:
         raise CliError(f"--workers {args.workers} needs --redis (or YACHT_REDIS): the "
                        "processes tell each other about every move through Redis")
@@ -92,12 +101,13 @@ def cmd_web(args: argparse.Namespace) -> int:
             if args.db:
                 os.environ["YACHT_DB"] = args.db
             os.environ["YACHT_REDIS"] = str(redis_url)
+            os.environ["YACHT_FLUSH"] = flush
             uvicorn.run("yacht.web.app:from_environment", factory=True,
                         workers=args.workers, **common)
             return 0
         from yacht.web import make_app
 
-        store.group_commits()  # many tables: the actions that wait together, one flush
+        store.group_commits(flush=flush)  # many tables: the actions that wait together, one flush
         app = make_app(store, timed_gc=True)
 
         class Server(uvicorn.Server):
