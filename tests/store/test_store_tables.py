@@ -245,3 +245,35 @@ def test_group_commits_flush_as_asked(store: Store, flush: str) -> None:
 def test_group_commits_refuse_an_unknown_flush(store: Store) -> None:
     with pytest.raises(StoreError, match="flush 'sometimes': one of each, interval"):
         store.group_commits(flush="sometimes")
+
+
+def test_a_failing_general_path_fails_only_its_own_actions(store: Store,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """One batch: an action the direct path saves, and one it leaves to the general
+    path, which breaks. The saved one is answered as saved; only the other fails."""
+    import random
+
+    from yacht.engine import Player, Record, Roll, State, action_to_json
+    from yacht.rules import get
+    from yacht.store.core import _Append, _dump
+
+    s = State(get("yatzy"), [Player("Ann")], rng=random.Random(4))
+    saved, other = (store.start_game(Record.from_state(s)) for _ in range(2))
+    store.group_commits()
+    batcher = store._batcher
+    assert batcher is not None
+
+    def broken(items: object) -> None:
+        raise RuntimeError("the general path broke")
+
+    monkeypatch.setattr(store, "_append_many", broken)
+    roll = Roll((1, 2, 3, 4, 5))
+    raw = _dump(action_to_json(roll))
+    ok, odd = _Append(saved, 0, roll, raw, True), _Append(other, 7, roll, raw, True)
+    with batcher.cond:  # both in one batch
+        batcher.waiting += [ok, odd]
+        batcher.cond.notify()
+    assert ok.done.wait(10) and odd.done.wait(10)
+    assert ok.error is None and store.load_record(saved).actions == [roll]
+    assert odd.error is not None and "the general path broke" in str(odd.error)
+    assert store.progress(other)[0] == 0

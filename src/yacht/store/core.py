@@ -283,6 +283,7 @@ class Store:
             raise StoreError(f"flush {flush!r}: one of {', '.join(FLUSH)}")
         if self._batcher is None:
             self._batcher = _Batcher(self, most, flush)
+
     @property
     def location(self) -> str:
         """The file path, or the URL without password."""
@@ -874,8 +875,9 @@ class _DirectWriter:
         return values if order is None else tuple(values[k] for k in order)
 
     def write(self, batch: Sequence[_Append]) -> list[_Append]:
-        """Write what it can of ``batch`` (durable on return); the items left to the
-        general path, in order (on an error: the whole batch)."""
+        """Write what it can of ``batch`` (in the database on return, on the disk as the
+        flush says); the items left to the general path, in order (on an error: the
+        whole batch, rolled back)."""
         if not self.usable:
             return list(batch)
         if self.conn is None:
@@ -1028,12 +1030,14 @@ class _Batcher:
                     self.writer.close()
                     return
                 batch, self.waiting = self.waiting[:self.most], self.waiting[self.most:]
+            slow: Sequence[_Append] = batch
             try:
                 slow = self.writer.write(batch)
                 if slow:  # anything unusual: the general path, with its checks and errors
                     self.store._append_many(slow)
             except BaseException as e:  # never leave a writer waiting
-                for item in batch:
+                # (what the direct path committed stays committed: only the rest failed)
+                for item in slow:
                     if item.error is None:
                         item.error = StoreError(f"saving failed: {e}")
             for item in batch:
