@@ -83,6 +83,13 @@ def test_bad_arguments_are_one_line(capsys: object, tmp_path: Path) -> None:
     assert "cannot listen" in capsys.readouterr().err  # type: ignore[attr-defined]
 
 
+def test_the_command_knows_the_stores_flushes() -> None:
+    from yacht.cli.commands.web import FLUSH
+    from yacht.store.core import FLUSH as STORE_FLUSH
+
+    assert FLUSH == STORE_FLUSH
+
+
 def test_a_bad_flush_in_the_environment_is_one_line(capsys: object, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("YACHT_FLUSH", "sometimes")

@@ -10,6 +10,9 @@ from yacht.cli.common import CliError
 
 ORDER = 2
 
+#: yacht.store.core.FLUSH (kept here too: the parser is built without importing the store)
+FLUSH = ("each", "interval")
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -30,7 +33,7 @@ def register(sub: Any) -> None:
     p.add_argument("--workers", type=_workers, default=1,
                    help="server processes on this port (more than 1 needs --redis and a "
                         "database every process reaches, e.g. PostgreSQL)")
-    p.add_argument("--flush", choices=["each", "interval"], default=None,
+    p.add_argument("--flush", choices=FLUSH, default=None,
                    help="when a move reaches the disk: each (the default: before it is "
                         "acknowledged) or interval (within about a second; a busy server "
                         "then never waits for the disk's slow flushes, and a power cut can "
@@ -63,8 +66,8 @@ def cmd_web(args: argparse.Namespace) -> int:
 
     redis_url = args.redis or os.environ.get("YACHT_REDIS") or None
     flush = args.flush or os.environ.get("YACHT_FLUSH") or "each"
-    if flush not in ("each", "interval"):
-        raise CliError(f"YACHT_FLUSH={flush!r} is not a flush (accepted: each, interval)")
+    if flush not in FLUSH:
+        raise CliError(f"YACHT_FLUSH={flush!r} is not a flush (accepted: {', '.join(FLUSH)})")
     if args.workers > 1 and not redis_url:
         raise CliError(f"--workers {args.workers} needs --redis (or YACHT_REDIS): the "
                        "processes tell each other about every move through Redis")
