@@ -844,16 +844,21 @@ class _DirectWriter:
     that case, or any error, goes back to the general path.
     """
 
-    def __init__(self, engine: Engine, flush: str = "each") -> None:
+    def __init__(self, engine: Engine, flush: str = "each",
+                 checkpoints_elsewhere: bool = False) -> None:
         self.engine = engine
         dialect = engine.dialect
         self.begin = "BEGIN IMMEDIATE" if dialect.name == "sqlite" else None
         # the writer's own connection is set up for the flush asked for (the general
-        # path's connections always flush each transaction)
+        # path's connections always flush each transaction) and, when a checkpointer
+        # thread copies SQLite's log into the database file (it took up to 0.2 s with
+        # thousands of tables), never to do that inside one of its commits
         self.setup: list[str] = []
         if flush == "interval":
             self.setup = {"sqlite": ["PRAGMA synchronous = NORMAL"],
                           "postgresql": ["SET synchronous_commit = off"]}.get(dialect.name, [])
+        if checkpoints_elsewhere:
+            self.setup.append("PRAGMA wal_autocheckpoint = 0")
         advance = _ADVANCE.compile(dialect=dialect)
         add = _ADD_ACTION.compile(dialect=dialect,
                                   column_keys=["game_id", "idx", "action"])
@@ -867,9 +872,6 @@ class _DirectWriter:
         # one connection shared by every thread (an in-memory database): never held here
         self.usable = not isinstance(engine.pool, StaticPool)
         self.direct = 0  # actions written here (the rest went the general way)
-        #: SQLite: a checkpointer thread moves the log into the database file, so that
-        #: no commit of the writer does it (it took up to 0.2 s with thousands of tables)
-        self.checkpoints_elsewhere = False
 
     def _args(self, order: Sequence[str] | None, values: dict[str, Any]) -> Any:
         return values if order is None else tuple(values[k] for k in order)
@@ -884,8 +886,7 @@ class _DirectWriter:
             try:
                 self.conn = self.engine.raw_connection()
                 cur = self.conn.cursor()
-                for statement in self.setup + (["PRAGMA wal_autocheckpoint = 0"]
-                                               if self.checkpoints_elsewhere else []):
+                for statement in self.setup:
                     cur.execute(statement)
                 cur.close()
                 self.conn.commit()  # (PostgreSQL: a SET in a transaction rolled back is undone)
@@ -923,15 +924,21 @@ class _DirectWriter:
 
     def close(self) -> None:
         if self.conn is not None:
-            try:
-                self.conn.rollback()
-            except Exception:
-                pass
-            try:
-                self.conn.close()
-            except Exception:
-                pass
+            _close_quietly(self.conn, rollback=True)
             self.conn = None
+
+
+def _close_quietly(conn: Any, rollback: bool = False) -> None:
+    """Give a raw connection back (rolled back first if asked), whatever state it is in."""
+    if rollback:
+        try:
+            conn.rollback()
+        except Exception:
+            pass
+    try:
+        conn.close()
+    except Exception:
+        pass
 
 
 class _Checkpointer:
@@ -976,16 +983,10 @@ class _Checkpointer:
                 self.runs += 1
             except Exception:  # the next one tries again, on a new connection
                 if conn is not None:
-                    try:
-                        conn.close()
-                    except Exception:
-                        pass
+                    _close_quietly(conn)
                 conn = None
         if conn is not None:
-            try:
-                conn.close()
-            except Exception:
-                pass
+            _close_quietly(conn)
 
     def stop(self) -> None:
         self.stopping.set()
@@ -1001,11 +1002,9 @@ class _Batcher:
         self.waiting: list[_Append] = []
         self.cond = threading.Condition()
         self.stopping = False
-        self.writer = _DirectWriter(store._engine, flush)
-        self.checkpoints: _Checkpointer | None = None
-        if store._target.sqlite and store._target.path is not None:
-            self.checkpoints = _Checkpointer(store._engine)
-            self.writer.checkpoints_elsewhere = True
+        sqlite_file = store._target.sqlite and store._target.path is not None
+        self.writer = _DirectWriter(store._engine, flush, checkpoints_elsewhere=sqlite_file)
+        self.checkpoints = _Checkpointer(store._engine) if sqlite_file else None
         self.thread = threading.Thread(target=self._run, name="yacht-store-writer",
                                        daemon=True)
         self.thread.start()
