@@ -214,7 +214,7 @@ async def client(share: int, first: int, seconds: float, pace: float, port: int,
     Its garbage is collected by the clock, as the server's is: a client holds thousands
     of browsers' snapshots, and CPython's own collections paused it for up to 0.4 s,
     which the latencies counted as the server's."""
-    from yacht.web.app import collect_garbage
+    from yacht.web.process import collect_garbage
 
     collector = asyncio.create_task(collect_garbage())
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"

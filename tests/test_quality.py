@@ -16,7 +16,7 @@ BIN = Path(sys.executable).parent
 
 # Modules whose `>>>` examples are run (pure modules; UI modules have none that run alone).
 DOCTEST_PACKAGES = ["yacht.rules", "yacht.engine", "yacht.strategy", "yacht.store",
-                    "yacht.session", "yacht.render"]
+                    "yacht.session", "yacht.render", "yacht.web"]
 
 
 def _modules() -> list[str]:

@@ -33,6 +33,7 @@ def serve(store: Store, **kw: Any) -> Iterator[TestClient]:
 
     from .browser import OPEN
 
+    kw.setdefault("allowed_hosts", ["testserver"])
     with TestClient(make_app(store, strategy_factory=random_players, **kw),
                     base_url="http://testserver") as c:
         try:

@@ -88,7 +88,7 @@ def test_games_not_analysed_are_told_in_one_line(client: TestClient, store: Stor
 
 
 def test_askers_at_once_share_one_computation(store: Store) -> None:
-    from yacht.web.app import Analyses
+    from yacht.web.analyses import Analyses
 
     gid = stored_game(store)
     loads = []
@@ -106,7 +106,7 @@ def test_askers_at_once_share_one_computation(store: Store) -> None:
             assert a.computed == 1 and len(loads) == 1
             return [*first, again]
         finally:
-            a.close()
+            await a.close()
 
     answers = asyncio.run(main())
     assert len(set(answers)) == 1 and answers[0] is not None and answers[0][1]
@@ -187,7 +187,7 @@ def test_the_chances_of_winning_may_come_after_the_rest(store: Store,
 
 def test_a_server_analyses_so_many_games_at_once(store: Store) -> None:
     """Past ``at_once`` analyses under way, a new one is refused (503 busy), not queued."""
-    from yacht.web.app import Analyses, AnalysisRefused
+    from yacht.web.analyses import Analyses, AnalysisRefused
 
     first, second = stored_game(store), stored_game(store)
 
@@ -211,6 +211,6 @@ def test_a_server_analyses_so_many_games_at_once(store: Store) -> None:
             assert await a.get(first, 1, held) is not None
             assert await a.get(second, 1, record) is not None  # its turn now
         finally:
-            a.close()
+            await a.close()
 
     asyncio.run(main())

@@ -354,10 +354,9 @@ def test_redis_stopped_and_back(servers: list[Server], cluster: tuple[str, Redis
         watcher.wait(lambda t: t["snapshot"]["current"] == 1, timeout=30)
     finally:
         redis.start()
-    for s in (one, two):
-        for _ in range(100):
-            if s.health()[0] == 200:
-                break
+    for s in (one, two):  # (a busy machine may take a while: bounded in time)
+        deadline = time.monotonic() + 30
+        while s.health()[0] != 200 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert s.health()[0] == 200
     s2 = watcher.wait(lambda t: t["snapshot"]["seat"]["my_turn"])["snapshot"]

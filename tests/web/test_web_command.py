@@ -97,3 +97,10 @@ def test_a_bad_flush_in_the_environment_is_one_line(capsys: object, tmp_path: Pa
     err = capsys.readouterr().err  # type: ignore[attr-defined]
     assert "YACHT_FLUSH='sometimes' is not a flush (accepted: each, interval)" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_the_command_knows_the_largest_message() -> None:
+    from yacht.cli.commands import web
+    from yacht.web.protocol import MAX_MESSAGE
+
+    assert web.MAX_MESSAGE == MAX_MESSAGE

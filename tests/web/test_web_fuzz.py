@@ -74,8 +74,8 @@ def bad_message(pick: random.Random) -> str:
                            "speed": junk(pick), "token": junk(pick)})
     if kind == 5:
         return "[" * pick.randrange(100, 2000) + "]" * pick.randrange(0, 2000)
-    if kind == 6:
-        return json.dumps({"type": "command", "pad": "x" * pick.randrange(3000, 6000)})
+    if kind == 6:  # (a longer one closes the socket: test_web_trust.py)
+        return json.dumps({"type": "command", "pad": "x" * pick.randrange(1000, 3000)})
     if kind == 7:
         return json.dumps({"type": "command", "command": {
             "type": "score", "category": pick.choice(["chance", "yatzy", "ones", "nope"]),
@@ -123,7 +123,7 @@ def test_ten_thousand_bad_messages_change_no_game(fast_client: TestClient, store
         assert reply.get("code") != "server", text[:200]
         codes[reply.get("code", reply["type"])] += 1
     assert sum(codes.values()) == 10_000
-    assert {"bad_request", "not_your_turn", "too_large"} <= set(codes), codes
+    assert {"bad_request", "not_your_turn"} <= set(codes), codes
     # nothing changed, and the server still plays
     assert {gid: store.load_record(gid).actions for gid in games.values()} == records
     assert ann.ask("ping")["type"] == "pong"

@@ -9,7 +9,7 @@ import gc
 import weakref
 from typing import Any
 
-from yacht.web.app import collect_garbage
+from yacht.web.process import collect_garbage
 
 
 class Node:

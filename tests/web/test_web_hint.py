@@ -52,9 +52,11 @@ def behind_on_the_last_turn(last: tuple[int, ...] = LAST_ROLL) -> State:
 def resume_at_a_table(client: TestClient, store: Store, state: State) -> dict[str, Any]:
     """The saved game at a table of this browser: {id, token, url}."""
     from yacht.engine import Record
+    from yacht.web.claims import hand_to_browser
 
     gid = store.start_game(Record.from_state(state, source="tui"))
-    r = client.post(f"/api/games/{gid}/table")
+    row, key = hand_to_browser(store, gid)
+    r = client.post(f"/api/tables/{row.id}/claim", json={"key": key})
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data

@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from yacht.store import Store, open_store
-from yacht.web.hub import Hub, LiveTable, NewTable
+from yacht.web.hub import Hub
+from yacht.web.live import LiveTable
 from yacht.web.news import News
+from yacht.web.protocol import CLIENT, TableRequest
 
 
 class Bus:
@@ -89,7 +91,7 @@ async def settle(*hubs: Hub, seconds: float = 30.0) -> None:
     while loop.time() < deadline:
         await asyncio.sleep(0.01)
         busy = any(not h.news.inbox.empty() for h in hubs if isinstance(h.news, BusNews)) \
-            or any(live.catching_up or live.publishing for h in hubs for live in h.live.values())
+            or any(h.cluster.busy() for h in hubs)
         if not busy:
             await asyncio.sleep(0.02)
             return
@@ -135,11 +137,11 @@ async def until(ready: Callable[[], bool], seconds: float = 30.0) -> None:
 
 async def friends_table(a: Hub, b: Hub) -> tuple[LiveTable, LiveTable, str, str]:
     """Ann's table made on hub A, Bob joining through hub B: the game starts on B."""
-    spec = NewTable.from_json({"variant": "yatzy", "speed": "instant", "seats": [
+    spec = TableRequest.model_validate({"variant": "yatzy", "speed": "instant", "seats": [
         {"kind": "person", "name": "Ann"}, {"kind": "person", "here": False}]})
     live_a, ann = await a.create(spec)
     live_b = await b.get(live_a.id)
-    bob = await b.join(live_b, 1, "Bob", None)
+    bob = await b.join(live_b, b.connect(live_b, None), 1, "Bob", None)
     await settle(a, b)
     assert live_a.table is not None and live_b.table is not None
     return live_a, live_b, ann, bob
@@ -147,13 +149,14 @@ async def friends_table(a: Hub, b: Hub) -> tuple[LiveTable, LiveTable, str, str]
 
 def log_of(live: LiveTable) -> list[Any]:
     assert live.table is not None
-    return list(live.table.session.state.log)
+    return live.table.actions_since(0)
 
 
 async def act(hub: Hub, live: LiveTable, token: str, command: dict[str, Any]) -> None:
     conn = hub.connect(live, token)
+    msg = CLIENT.validate_python({"type": "command", "command": command})
     try:
-        await hub.command(live, conn, command, None)
+        await hub.command(live, conn, msg.command, None)  # type: ignore[union-attr]
     finally:
         hub.disconnect(live, conn)
 
@@ -162,9 +165,9 @@ async def play_some(hub: Hub, live: LiveTable, tokens: list[str], turns: int) ->
     """Roll and score the first box offered, ``turns`` times, whoever is on turn."""
     for _ in range(turns):
         assert live.table is not None
-        who = tokens[live.table.session.state.current]
+        who = tokens[live.table.view().state.current]
         await act(hub, live, who, {"type": "roll"})
-        box = live.table.session.state.placements()[0]
+        box = live.table.view().state.placements()[0]
         await act(hub, live, who, {"type": "score", "category": box.category,
                                    "column": box.column})
 
@@ -218,9 +221,9 @@ def test_news_heard_while_a_table_loads_is_taken_up_after(tmp_path: Path) -> Non
             # lobby news in the same batch: the row is read, and the game's news is
             # still taken up
             b.news.inbox.put_nowait((live_b.id, {"kind": "lobby"}))  # type: ignore[attr-defined]
-            await until(lambda: live_b.catching_up  # B heard it, and waits for the load
+            await until(lambda: live_b.heard.catching_up  # B heard it, and waits for the load
                         and b.news.inbox.empty())  # type: ignore[attr-defined]
-            assert live_b.catching_up and len(log_of(live_b)) == 0
+            assert live_b.heard.catching_up and len(log_of(live_b)) == 0
         await settle(a, b)
         assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 6
 
@@ -254,11 +257,11 @@ def test_without_news_the_store_is_polled_in_one_read(tmp_path: Path) -> None:
             return real(ids)
 
         b.store.progress_many = progress_many  # type: ignore[method-assign, assignment]
-        await b._poll()  # ... and, the news being down, polls the store
+        await b.cluster.poll()  # ... and, the news being down, polls the store
         await settle(a, b)
         assert reads == [[live_b.row.game_id]]
         assert log_of(live_b) == log_of(live_a) and len(log_of(live_a)) == 4
-        await b._poll()  # nothing new: nothing read but the one count
+        await b.cluster.poll()  # nothing new: nothing read but the one count
         await settle(a, b)
         assert len(reads) == 2
         b.disconnect(live_b, watcher)
@@ -289,15 +292,15 @@ def test_a_row_read_before_a_join_does_not_undo_it(tmp_path: Path) -> None:
     after the join and must not put the open seat back (a game then never started)."""
 
     async def body(a: Hub, b: Hub) -> None:
-        spec = NewTable.from_json({"variant": "yatzy", "speed": "instant", "seats": [
+        spec = TableRequest.model_validate({"variant": "yatzy", "speed": "instant", "seats": [
             {"kind": "person", "name": "Ann"}, {"kind": "person", "here": False}]})
         live_a, _ann = await a.create(spec)
         live_b = await b.get(live_a.id)
         before = live_b.row  # what a slow read started now will bring back
-        await b.join(live_b, 1, "Bob", None)
+        await b.join(live_b, b.connect(live_b, None), 1, "Bob", None)
         real = b.store.load_table
         b.store.load_table = lambda _id: before  # type: ignore[method-assign, assignment]
-        await b._reload_row(live_b)  # the slow read ends
+        await b.reload_row(live_b)  # the slow read ends
         b.store.load_table = real  # type: ignore[method-assign]
         assert live_b.row.seats[1].name == "Bob" and live_b.row.game_id is not None
         await settle(a, b)

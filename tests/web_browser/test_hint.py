@@ -25,13 +25,15 @@ def saved_at_a_table(server: Server, state: State) -> dict[str, Any]:
     """The game saved (as the terminal game would) and continued at a table: {id, token,
     url}."""
     from yacht.store import open_store
+    from yacht.web.claims import hand_to_browser
 
     store = open_store(str(server.db))
     try:
         gid = store.start_game(Record.from_state(state, source="tui"))
+        row, key = hand_to_browser(store, gid)
     finally:
         store.close()
-    made: dict[str, Any] = server.post(f"/api/games/{gid}/table", {})
+    made: dict[str, Any] = server.post(f"/api/tables/{row.id}/claim", {"key": key})
     return made
 
 

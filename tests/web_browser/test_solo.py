@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -239,9 +240,14 @@ def test_what_a_page_shows_is_the_servers_state(server: Server) -> None:
     asyncio.run(main())
 
 
-def test_a_game_saved_elsewhere_is_resumed_from_home(server: Server) -> None:
-    """A game of the terminal (saved, one roll made) is listed on the home page and goes
-    on in the browser where it was."""
+def test_a_game_saved_in_the_terminal_comes_by_its_one_time_link(server: Server,
+                                                                  tmp_path: Path) -> None:
+    """A game of the terminal (saved, one roll made) is no stranger's: the home page of
+    a browser does not offer it. Its owner's link (`yacht resume ID --web`) opens it where
+    it was, once; then the home page of that browser lists it to continue."""
+    import subprocess
+    import sys
+
     from yacht.engine import Player as EnginePlayer
     from yacht.engine import Roll
     from yacht.rules import get
@@ -256,15 +262,25 @@ def test_a_game_saved_elsewhere_is_resumed_from_home(server: Server) -> None:
         game_id = table.view().game_id
     finally:
         store.close()
+    said = subprocess.run([sys.executable, "-m", "yacht", "resume", str(game_id), "--db",
+                           str(server.db), "--web", server.base], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "HOME": str(tmp_path)})
+    assert said.returncode == 0, said.stderr
+    link = said.stdout.strip().splitlines()[-1]
+    assert link.startswith(server.base + "/t/") and "#claim=" in link
 
     async def main() -> None:
         async with chromium() as browser:
+            stranger = await new_context(browser)
+            tab = await open_tab(stranger, server.url("/"))
+            await tab.page.locator("#h-resume ~ p").wait_for()
+            await tab.page.locator("#h-tables ~ *").first.wait_for()
+            assert await tab.page.get_by_text("Zoe").count() == 0  # not offered to anyone
             ctx = await new_context(browser)
-            tab = await open_tab(ctx, server.url("/"))
+            tab = await open_tab(ctx, link)
             page = tab.page
-            button = page.get_by_role("button", name="Resume Yatzy with Zoe")
-            await button.click()
             s = await wait_game(page)
+            assert "#claim" not in page.url  # the key is not kept in the address
             assert [d.split("showing ")[1] for d in s["dice"]] == ["2", "2", "5", "6", "6"]
             assert s["label"] == "Roll again" and s["scores"]
             tid = table_id(page)
@@ -277,5 +293,9 @@ def test_a_game_saved_elsewhere_is_resumed_from_home(server: Server) -> None:
             await wait_game(page)
             assert table_id(page) == tid
             tab.check()
+            # the link again, in another browser: it is spent, that one only watches
+            late = await open_tab(stranger, link)
+            await late.page.get_by_text("used already").wait_for()
+            assert await late.page.locator(".score-btn:not([disabled])").count() == 0
 
     asyncio.run(main())

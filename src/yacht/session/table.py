@@ -357,6 +357,21 @@ class Table:
         return self._closed
 
     @property
+    def game_id(self) -> str | None:
+        """The stored game's id (None until it is saved)."""
+        return self.session.game_id
+
+    @property
+    def action_count(self) -> int:
+        """How many actions the game's log holds."""
+        return len(self.session.state.log)
+
+    def actions_since(self, n: int) -> list[Action]:
+        """The game's actions from log index ``n`` on (a copy; safe from any thread)."""
+        with self._lock:
+            return list(self.session.state.log[max(0, n):])
+
+    @property
     def ruleset(self) -> Ruleset:
         return self.session.ruleset
 

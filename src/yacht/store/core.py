@@ -289,6 +289,11 @@ class Store:
         """The file path, or the URL without password."""
         return self._target.location
 
+    @property
+    def dialect(self) -> str:
+        """The kind of database: ``sqlite`` or ``postgresql`` (nothing of where it is)."""
+        return self._target.url.get_backend_name()
+
     def __enter__(self) -> Store:
         return self
 
@@ -621,14 +626,17 @@ class Store:
 
     def update_table(self, table_id: str, version: int, *,
                      seats: Sequence[SeatRow] | None = None, game_id: str | None = None,
-                     closed: bool = False) -> TableRow:
+                     closed: bool = False, host: str | None = None) -> TableRow:
         """Change a table that is still at ``version``; StoreError if it changed meanwhile
-        (two friends took the same seat: the second one is told and looks again)."""
+        (two friends took the same seat: the second one is told and looks again).
+        ``host``: a new hashed token of the table's host."""
         values: dict[str, Any] = {"version": version + 1, "updated": _now()}
         if seats is not None:
             values["seats"] = _dump([s.to_json() for s in seats])
         if game_id is not None:
             values["game_id"] = game_id
+        if host is not None:
+            values["host"] = host
         if closed:
             values["closed"] = values["updated"]
 
@@ -640,6 +648,16 @@ class Store:
 
         self._tx(go)
         return self.load_table(table_id)
+
+    def table_of_game(self, game_id: str) -> TableRow | None:
+        """The newest table (closed or not) at which game ``game_id`` is played, if any."""
+
+        def go(conn: Connection) -> TableRow | None:
+            row = conn.execute(select(web_tables).where(web_tables.c.game_id == game_id)
+                               .order_by(web_tables.c.updated.desc()).limit(1)).first()
+            return None if row is None else self._table_row(row)
+
+        return self._read(go)
 
     def open_tables(self, limit: int = 200) -> list[TableRow]:
         """Tables not closed, the most recently changed first."""

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 ORDER = 40
 
+_DEFAULT_URL = "http://localhost:8000"
 _DB_HELP = ("database: an SQLAlchemy URL (sqlite:///FILE, postgresql+psycopg://USER@HOST/DB) "
             "or a file path (default: $YACHT_DB, else yacht.sqlite3 in the user data directory)")
 
@@ -50,6 +51,10 @@ def register(sub: Any) -> None:
     p.add_argument("--export", metavar="FILE", help="write the game's record (for `yacht replay`)")
     p.add_argument("--show", action="store_true",
                    help="print the game as it stands instead of opening it")
+    p.add_argument("--web", metavar="URL", nargs="?", const=_DEFAULT_URL, default=None,
+                   help="hand the game to a browser: print a link that opens it at a table of "
+                        "`yacht web` (at URL, default " + _DEFAULT_URL + "); the link works "
+                        "once, and only its first browser takes the game's seats")
     p.add_argument("--finished", action="store_true", help="list finished games instead")
     p.add_argument("--db", metavar="URL", help=_DB_HELP)
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -125,16 +130,20 @@ def cmd_scores(args: argparse.Namespace) -> int:
 
 # --- resume ---------------------------------------------------------------------
 def cmd_resume(args: argparse.Namespace) -> int:
-    given = [v for v in (args.action, args.delete or None, args.export) if v is not None]
+    given = [v for v in (args.action, args.delete or None, args.export, args.web)
+             if v is not None]
     if args.id is None and given:
-        raise CliError("--action, --delete and --export need a game ID (see `yacht resume`)")
+        raise CliError("--action, --delete, --export and --web need a game ID (see "
+                       "`yacht resume`)")
     if len(given) > 1:
-        raise CliError("give only one of --action, --delete, --export")
+        raise CliError("give only one of --action, --delete, --export, --web")
     prefix = parse_game_id(args.id) if args.id is not None else None
     export = parse_out_path(args.export, "--export") if args.export is not None else None
-    opens = (prefix is not None and not (args.show or args.json or export is not None)
+    web = _web_base(args.web) if args.web is not None else None
+    opens = (prefix is not None and not (args.show or args.json or export is not None
+                                         or web is not None)
              and sys.stdin.isatty() and sys.stdout.isatty())
-    writes = args.action is not None or args.delete or opens
+    writes = args.action is not None or args.delete or opens or web is not None
 
     def go(store: Store) -> int:
         if prefix is None:
@@ -149,6 +158,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
             return 0
         if export is not None:
             return _export(store, game_id, export, args)
+        if web is not None:
+            return _hand_to_browser(store, game_id, web, args)
         if args.action is not None:
             return _act(store, game_id, args)
         if args.json:
@@ -160,6 +171,34 @@ def cmd_resume(args: argparse.Namespace) -> int:
         return 0
 
     return _run(args, go, readonly=not writes)
+
+
+def _web_base(text: str) -> str:
+    from yacht.web.claims import check_base
+
+    try:
+        return check_base(text)
+    except ValueError as e:
+        raise CliError(f"--web: {e}") from None
+
+
+def _hand_to_browser(store: Store, game_id: str, base: str, args: argparse.Namespace) -> int:
+    """A one-time link that opens the game at a table of `yacht web` (its people's seats
+    go to the first browser that opens it)."""
+    from yacht.web.claims import ClaimError, hand_to_browser, link
+
+    try:
+        row, key = hand_to_browser(store, game_id)
+    except ClaimError as e:
+        raise CliError(str(e)) from None
+    url = link(base, row.id, key)
+    if args.json:
+        emit_json({"game": game_id, "table": row.id, "url": url})
+        return 0
+    print(f"Open this link in your browser to go on with game {game_id} there (with `yacht "
+          f"web` running on that address). It works once: the first browser that opens it "
+          f"takes the game's seats.\n{url}")
+    return 0
 
 
 def _table(store: Store, game_id: str) -> Table:

@@ -12,6 +12,10 @@ ORDER = 2
 
 #: yacht.store.core.FLUSH (kept here too: the parser is built without importing the store)
 FLUSH = ("each", "interval")
+#: the server pings every browser this often (seconds) and drops one silent as long again
+PING_EVERY = 10.0
+#: yacht.web.protocol.MAX_MESSAGE (likewise)
+MAX_MESSAGE = 4096
 
 
 def register(sub: Any) -> None:
@@ -24,6 +28,13 @@ def register(sub: Any) -> None:
                    help="address to listen on (default 127.0.0.1: this machine only; "
                         "0.0.0.0 for every network)")
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    p.add_argument("--allowed-host", metavar="NAME", action="append", default=[],
+                   help="a name browsers reach the server by, as in the address they open "
+                        "(again for more; '*' for any). Default: the address it listens on, "
+                        "localhost, and with --host 0.0.0.0 this machine's names and "
+                        "addresses. Behind a proxy or under a domain name, give that name: "
+                        "requests naming another host are refused (a page elsewhere cannot "
+                        "reach the server through a name that leads to it)")
     p.add_argument("--db", metavar="URL", default=None,
                    help="database: an SQLAlchemy URL or a file path (default: $YACHT_DB, "
                         "else the SQLite file in the user data directory)")
@@ -86,15 +97,18 @@ def cmd_web(args: argparse.Namespace) -> int:
                                f"{e.strerror or e}") from None
         import uvicorn
 
+        from yacht.web.guard import allowed_hosts
         from yacht.web.logs import setup_logging
 
+        hosts = allowed_hosts(args.host, args.allowed_host)
         shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
         print(f"yacht: open http://{shown}:{args.port}/ in a browser (Ctrl-C stops the "
               f"server; games are kept in {store.location})", flush=True)
         setup_logging(args.log_level, args.log_format)
         common: dict[str, Any] = dict(
             host=args.host, port=args.port, log_level=args.log_level, log_config=None,
-            ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
+            # a browser that stops reading does not answer pings: dropped within 30 s
+            ws_max_size=MAX_MESSAGE, ws_ping_interval=PING_EVERY, ws_ping_timeout=PING_EVERY,
             # a table's state is a few KB: compressing every frame costs more CPU
             # than it saves on the wire for a server that pushes a state per move
             ws_per_message_deflate=False, timeout_graceful_shutdown=5)
@@ -105,13 +119,14 @@ def cmd_web(args: argparse.Namespace) -> int:
                 os.environ["YACHT_DB"] = args.db
             os.environ["YACHT_REDIS"] = str(redis_url)
             os.environ["YACHT_FLUSH"] = flush
+            os.environ["YACHT_ALLOWED_HOSTS"] = "*" if hosts is None else ",".join(sorted(hosts))
             uvicorn.run("yacht.web.app:from_environment", factory=True,
                         workers=args.workers, **common)
             return 0
         from yacht.web import make_app
 
         store.group_commits(flush=flush)  # many tables: the actions that wait together, one flush
-        app = make_app(store, timed_gc=True)
+        app = make_app(store, timed_gc=True, allowed_hosts=hosts)
 
         class Server(uvicorn.Server):
             def handle_exit(self, sig: int, frame: Any) -> None:

@@ -3,7 +3,7 @@
 
 import { h, fill, plural } from "./dom.js";
 import { getJSON, postJSON, query, rules, variants } from "./api.js";
-import { SPEEDS, loadSetup, saveSetup, setToken, setLastName, lastName, tableOf, tokenFor } from "./prefs.js";
+import { SPEEDS, loadSetup, saveSetup, setToken, setLastName, lastName, myTables, tokenFor } from "./prefs.js";
 import { rulesDialog, toast } from "./ui.js";
 
 const KINDS = [
@@ -236,7 +236,7 @@ export class HomeView {
     fill(box, h("h2", { id: "h-resume", text: "Unfinished games" }), h("p", { class: "muted", text: "Looking…" }));
     let games;
     try {
-      games = await getJSON("/api/games");
+      games = await postJSON("/api/my/games", { tables: myTables() });
     } catch (e) {
       fill(box, h("h2", { id: "h-resume", text: "Unfinished games" }), h("p", { class: "muted", text: e.message }));
       return;
@@ -249,30 +249,13 @@ export class HomeView {
         h("div", { class: "muted small", text: `turn ${Math.min(g.turn, g.turns)} of ${g.turns} · ${when(g.last_played)}` })),
       this.resumeButton(g)));
     fill(box, h("h2", { id: "h-resume", text: "Unfinished games" }),
-      list.length ? h("ul", { class: "list" }, list) : h("p", { class: "muted", text: "None: every game is finished." }));
+      list.length ? h("ul", { class: "list" }, list) : h("p", { class: "muted", text: "None in this browser. A game saved in the terminal comes here with yacht resume ID --web." }));
   }
 
   resumeButton(g) {
     const label = `${this.variantName(g.variant)} with ${g.players.map((p) => p.name).join(", ")}`;
-    const table = tableOf(g.id);
-    if (table) { // played at a table of this browser: go back to it
-      return h("a", { class: "btn", href: `/t/${table}`, aria: { label: `Continue ${label}` },
-        onclick: (e) => { e.preventDefault(); this.navigate(`/t/${table}`); } }, "Continue");
-    }
-    return h("button", { type: "button", class: "btn", aria: { label: `Resume ${label}` },
-      onclick: (e) => this.resume(g.id, e.currentTarget) }, "Resume");
-  }
-
-  async resume(id, button) {
-    button.disabled = true;
-    try {
-      const made = await postJSON(`/api/games/${encodeURIComponent(id)}/table`);
-      setToken(made.id, made.token);
-      this.navigate(made.url);
-    } catch (e) {
-      toast(e.message);
-      button.disabled = false;
-    }
+    return h("a", { class: "btn", href: `/t/${g.table}`, aria: { label: `Continue ${label}` },
+      onclick: (e) => { e.preventDefault(); this.navigate(`/t/${g.table}`); } }, "Continue");
   }
 
   async drawTables() {

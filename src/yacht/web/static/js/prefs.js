@@ -39,6 +39,24 @@ export const tokenFor = (tableId) => {
 };
 export const setToken = (tableId, token) => write(`token.${tableId}`, token);
 
+/** Every table this browser holds seats at, with its token there: {tableId: token}. */
+export function myTables() {
+  const out = {};
+  try {
+    for (let i = 0; i < window.localStorage.length; i += 1) {
+      const key = window.localStorage.key(i);
+      if (key && key.startsWith(`${PREFIX}token.`)) {
+        const id = key.slice(PREFIX.length + "token.".length);
+        const token = tokenFor(id);
+        if (/^[0-9a-f]{12}$/.test(id) && token) out[id] = token;
+      }
+    }
+  } catch {
+    // storage refused: no tables remembered
+  }
+  return out;
+}
+
 /** The name this browser last played under (to offer when joining a table). */
 export const lastName = () => {
   const n = read("name", "");
@@ -46,12 +64,3 @@ export const lastName = () => {
 };
 export const setLastName = (name) => write("name", name);
 
-/** The table a game of this browser is played at (for the home page's list of
- * unfinished games: an online table's game is continued at its table). */
-export const rememberTable = (gameId, tableId) => {
-  if (read(`game.${gameId}`, null) !== tableId) write(`game.${gameId}`, tableId);
-};
-export const tableOf = (gameId) => {
-  const t = read(`game.${gameId}`, null);
-  return typeof t === "string" ? t : null;
-};

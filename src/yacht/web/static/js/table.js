@@ -9,7 +9,7 @@ import { TableSocket } from "./socket.js";
 import { dieSvg, drawDie, rerollBadge } from "./dice.js";
 import { progressChart } from "./chart.js";
 import { AnalysisView } from "./analysis.js";
-import { SPEEDS, lastName, rememberTable, setLastName, setToken, tokenFor } from "./prefs.js";
+import { SPEEDS, lastName, setLastName, setToken, tokenFor } from "./prefs.js";
 import * as sound from "./sound.js";
 import { announce, dialogOpen, openDialog, rulesDialog, toast } from "./ui.js";
 import { topTenTable } from "./home.js";
@@ -93,11 +93,29 @@ export class TableView {
     this.drawSound();
     app.append(this.el);
     document.addEventListener("keydown", this.onKey);
-    this.socket = new TableSocket(this.id, tokenFor(this.id), {
-      onmessage: (msg) => this.message(msg),
-      onstatus: (status, seconds) => this.connection(status, seconds),
-      onfatal: (message) => this.fatal(message),
+    this.claim().then(() => {
+      if (!this.el.isConnected) return; // (left meanwhile)
+      this.socket = new TableSocket(this.id, tokenFor(this.id), {
+        onmessage: (msg) => this.message(msg),
+        onstatus: (status, seconds) => this.connection(status, seconds),
+        onfatal: (message) => this.fatal(message),
+      });
     });
+  }
+
+  /** A one-time link (`yacht resume ID --web`: /t/ID#claim=KEY): its key is traded for
+   * this browser's own token to the game's seats, once; the address keeps no key. */
+  async claim() {
+    const key = /^#claim=([A-Za-z0-9_-]{16,64})$/.exec(window.location.hash);
+    if (!key) return;
+    window.history.replaceState(window.history.state, "", window.location.pathname);
+    try {
+      const made = await postJSON(`/api/tables/${encodeURIComponent(this.id)}/claim`, { key: key[1] });
+      setToken(this.id, made.token);
+      toast("This game is yours in this browser now: the link will not open it again.");
+    } catch (e) {
+      toast(tokenFor(this.id) ? `${e.message} (this browser has its seats already)` : e.message);
+    }
   }
 
   unmount() {
@@ -339,7 +357,6 @@ export class TableView {
     // what this page shows (the tests wait on it); this browser's games and their tables
     this.game.dataset.version = String(snap.version);
     this.game.dataset.over = String(snap.over);
-    if (snap.game_id) rememberTable(snap.game_id, this.id);
     const rs = snap.ruleset;
     const me = snap.players[snap.current];
     const myTurn = Boolean(snap.seat && snap.seat.my_turn);

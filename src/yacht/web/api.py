@@ -1,0 +1,194 @@
+"""The JSON API beside the page: variants, rules, scoring, top tens, statistics, tables,
+analyses. The same shapes as the command line's ``--json``; bodies are the declared
+types of :mod:`yacht.web.protocol`; every error is ``{"error", "code"}``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, Response
+
+from yacht.engine import Record
+from yacht.parsing import ID_LENGTH, InputError, parse_game_id
+from yacht.rules import OptionError, UnknownVariant, get
+from yacht.shapes import ruleset_json, score_json, score_tables_json, stats_json, variants_json
+from yacht.store import Store, StoreError
+
+from .analyses import Analyses, AnalysisRefused
+from .errors import WebError
+from .hub import Hub
+from .protocol import ClaimRequest, ErrorBody, MyGamesRequest, ScoreQuestion, TableRequest
+
+__all__ = ["router"]
+
+log = logging.getLogger("yacht.web")
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _analyses(request: Request) -> Analyses:
+    analyses: Analyses = request.app.state.analyses
+    return analyses
+
+
+def _settings(request: Request) -> dict[str, float]:
+    settings: dict[str, float] = request.app.state.settings
+    return settings
+
+
+HubDep = Annotated[Hub, Depends(_hub)]
+AnalysesDep = Annotated[Analyses, Depends(_analyses)]
+SettingsDep = Annotated[dict[str, float], Depends(_settings)]
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "a request the server does not take"},
+    404: {"model": ErrorBody, "description": "no such thing"},
+    503: {"model": ErrorBody, "description": "the database does not answer"}}
+
+router = APIRouter(responses=ERRORS)
+
+
+def _ruleset(variant: str, options: dict[str, str]) -> Any:
+    try:
+        return get(variant, options)
+    except UnknownVariant as e:
+        raise WebError(str(e), "not_found") from None
+    except OptionError as e:
+        raise WebError(str(e)) from None
+
+
+def _game_id(raw: str) -> str:
+    try:
+        gid = parse_game_id(raw)
+        if len(gid) != ID_LENGTH:
+            raise InputError(f"a game id is {ID_LENGTH} hex digits")
+    except InputError as e:
+        raise WebError(str(e), "not_found") from None
+    return gid
+
+
+@router.get("/healthz", summary="Whether the server, its database and Redis answer")
+async def healthz(hub: HubDep) -> JSONResponse:
+    store: Store = hub.store
+    db_ok, db = True, "ok"
+    try:
+        await hub.io_call(store.score_tables)
+    except StoreError as e:
+        db_ok, db = False, str(hub.public(e))
+    news_ok, news = await hub.news.healthy()
+    body = {"ok": db_ok and news_ok, "store": db, "database": store.dialect, "news": news,
+            **hub.status(), "process": hub.news.me or "single"}
+    return JSONResponse(body, status_code=200 if body["ok"] else 503)
+
+
+@router.get("/api/variants", summary="Every variant, with its options (yacht variants --json)")
+async def variants() -> list[dict[str, Any]]:
+    return variants_json()
+
+
+@router.get("/api/variants/{variant}/rules",
+            summary="A variant's rules as data and text (yacht rules --json); options as "
+                    "query parameters, e.g. ?joker=free")
+async def rules(variant: str, request: Request) -> Any:
+    return ruleset_json(_ruleset(variant, dict(request.query_params)))
+
+
+@router.post("/api/score", summary="What every box scores for some dice (yacht score --json)")
+async def score(q: ScoreQuestion) -> Any:
+    rs = _ruleset(q.variant, q.options)
+    if len(q.dice) != rs.dice or not all(1 <= d <= rs.faces for d in q.dice):
+        raise WebError(f"{rs.id} scores {rs.dice} dice, each 1-{rs.faces}")
+    return score_json(rs, q.dice)
+
+
+@router.get("/api/scores", summary="The top tens (yacht scores --json)")
+async def scores(request: Request, hub: HubDep, variant: str | None = None,
+                 assisted: bool = False) -> Any:
+    opts = {k: v for k, v in request.query_params.items() if k not in ("variant", "assisted")}
+    rs = _ruleset(variant, opts) if variant else None
+    return await hub.io_call(score_tables_json, hub.store, rs, assisted)
+
+
+@router.get("/api/stats", summary="Per player and variant (yacht stats --json)")
+async def stats(hub: HubDep, player: str | None = None, computers: bool = False) -> Any:
+    return await hub.io_call(stats_json, hub.store, player, computers)
+
+
+@router.post("/api/my/games",
+             summary="The unfinished games this browser holds seats at: give the tokens it "
+                     "keeps, table id -> token (each as yacht resume --json, with its table)")
+async def my_games(req: MyGamesRequest, hub: HubDep) -> list[dict[str, Any]]:
+    return await hub.my_games(dict(req.tables))
+
+
+@router.get("/api/games/{game_id}/analysis",
+            summary="A finished game's analysis: every decision against the expert, luck, "
+                    "skill, accuracy, expected scores and chances of winning (yacht analyse "
+                    "--json)")
+async def game_analysis(game_id: str, hub: HubDep, analyses: AnalysesDep,
+                        settings: SettingsDep) -> Response:
+    gid = _game_id(game_id)
+    info = await hub.io_call(hub.store.game_info, gid)
+    if info.finished is None:
+        return AnalysisRefused(409, "not_finished",
+                               "the analysis is for finished games (during a game it "
+                               "would be a hint)").response()
+
+    async def record() -> Record:
+        return await hub.io_call(hub.store.load_record, gid)
+
+    try:
+        found = await analyses.get(gid, info.actions, record, settings["analysis_wait"],
+                                   settings["quick_after"] if len(info.players) >= 2 else None)
+    except AnalysisRefused as e:
+        return e.response()
+    except StoreError:
+        raise
+    except Exception:  # a fault of ours: logged, and still a one-line JSON answer
+        log.exception("analysis of game %s", gid)
+        return JSONResponse({"error": "the analysis failed (it is logged)", "code": "server"},
+                            status_code=500)
+    if found is None:  # a first analysis of a variant builds its tables: it goes on
+        return JSONResponse({"status": "working", "retry": 2}, status_code=202,
+                            headers={"Cache-Control": "no-store", "Retry-After": "2"})
+    body, whole = found
+    return Response(body, media_type="application/json",
+                    headers={"Cache-Control": "no-cache" if whole else "no-store"})
+
+
+@router.get("/api/tables", summary="Tables to join or watch, most recent first")
+async def tables(hub: HubDep) -> list[dict[str, Any]]:
+    rows = await hub.io_call(hub.store.open_tables)
+    return hub.tables_json(rows)
+
+
+@router.post("/api/tables", summary="A new table; the token of this browser's seats")
+async def create_table(req: TableRequest, hub: HubDep) -> dict[str, str]:
+    live, token = await hub.create(req)
+    return {"id": live.id, "token": token, "url": f"/t/{live.id}"}
+
+
+@router.get("/api/tables/{table_id}", summary="A table as a watcher sees it")
+async def table_state(table_id: str, hub: HubDep) -> Any:
+    live = await hub.get(table_id)
+    return hub.fanout.watched(live)
+
+
+@router.post("/api/tables/{table_id}/claim",
+             summary="Take the seats of a saved game handed to a browser by a one-time link "
+                     "(yacht resume ID --web): the link's key for this browser's token")
+async def claim(table_id: str, req: ClaimRequest, hub: HubDep) -> dict[str, Any]:
+    live, token = await hub.claim(table_id, req.key)
+    return {"id": live.id, "token": token, "url": f"/t/{live.id}",
+            "seats": sorted(live.seats_of(_hash(token)))}
+
+
+def _hash(token: str) -> str:
+    from .claims import hash_token
+
+    return hash_token(token)

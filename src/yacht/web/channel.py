@@ -1,0 +1,340 @@
+"""The table's WebSocket, ``/ws/TABLE``: one connection's receive and send loops.
+
+- **In.** Text frames of at most :data:`~yacht.web.protocol.MAX_MESSAGE` bytes (a
+  longer one closes the connection, 1009; a binary one, 1003), read by
+  :func:`~yacht.web.protocol.read_client` and nothing else; at most ``rate`` a second
+  after a burst (past that, every message waiting for an answer is told ``flood``, and
+  a connection that keeps flooding is closed, 1008). The first message is a hello.
+  One message at a time: a browser's commands are applied in the order it sent them.
+- **Out.** The connection's outbox in order; a state is made when it is sent (the
+  newest then). A browser that stops reading is dropped: a send it does not take
+  within :data:`SEND_WITHIN` seconds, or a socket the server is closing that does not
+  close (``watch_transports``), ends the connection and its socket, and it stops
+  counting at the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from fastapi import WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from yacht.store import StoreError
+
+from .errors import WebError
+from .hub import Hub
+from .live import Close, Connection, LiveTable, StateDue
+from .protocol import (
+    MAX_MESSAGE,
+    ClientMessage,
+    CommandMessage,
+    ErrorCode,
+    Hello,
+    HintRequest,
+    Join,
+    Ping,
+    ProtocolError,
+    ServerMessage,
+    SpeedChange,
+    Start,
+    message_id,
+    parse_json,
+    read_client,
+)
+from .tasks import Tasks
+
+__all__ = ["BURST", "RATE", "Limits", "TokenBucket", "serve_table", "watch_transports"]
+
+log = logging.getLogger("yacht.web")
+
+#: messages a connection may send in a burst, and per second after it
+BURST, RATE = 40, 20.0
+#: refused messages after which a flooding connection is closed
+FLOOD_CLOSE = 200
+#: the first message (a hello) must come within this many seconds
+HELLO_WITHIN = 15.0
+#: a send the browser does not take within this many seconds: it stopped reading
+SEND_WITHIN = 20.0
+#: how often the server looks for sockets stuck closing (seconds)
+WATCH_EVERY = 5.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    rate: float = RATE
+    burst: int = BURST
+    hello_within: float = HELLO_WITHIN
+    send_within: float = SEND_WITHIN
+
+
+class TokenBucket:
+    def __init__(self, burst: int = BURST, rate: float = RATE) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def _same_origin(origin: str, host: str | None) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+    except ValueError:
+        return False
+
+
+def _error(code: ErrorCode, message: str, msg_id: int | str | None = None) -> ServerMessage:
+    out: Any = {"type": "error", "code": code, "message": message}
+    if msg_id is not None:
+        out["id"] = msg_id
+    return out  # type: ignore[no-any-return]
+
+
+def _with_id(message: Any, msg_id: int | str | None) -> ServerMessage:
+    if msg_id is not None:
+        message["id"] = msg_id
+    return message  # type: ignore[no-any-return]
+
+
+async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) -> None:
+    """One browser at table ``table_id``, from the handshake to the end."""
+    origin = ws.headers.get("origin")
+    if origin is not None and not _same_origin(origin, ws.headers.get("host")):
+        await ws.close(code=1008, reason="another origin")
+        return
+    await ws.accept()
+    try:
+        live = await hub.get(table_id)
+    except WebError as e:
+        await _say_and_close(ws, _error(e.code, str(e)), 4404, e.code)
+        return
+    hello = await _hello(ws, limits)
+    if hello is None:
+        return
+    conn = hub.connect(live, hello.token)
+    conn.transport = ws.scope.get("yacht.transport")
+    tasks = Tasks(f"table {live.id}: a connection")
+    sender = tasks.spawn(_send_loop(ws, hub, live, conn, limits), "yacht-send")
+    receiver = tasks.spawn(_receive_loop(ws, hub, live, conn, limits, tasks), "yacht-receive")
+    try:
+        await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+        hub.disconnect(live, conn)  # (it no longer counts at the table)
+        if receiver.done() and not sender.done() and conn.leaving:
+            # the server closes it: what was queued goes out first, then the close
+            await asyncio.wait({sender}, timeout=5)
+        stalled = sender.done() and not sender.cancelled() and sender.result() == "stalled"
+    finally:
+        hub.disconnect(live, conn)
+        await tasks.close()
+    if stalled:
+        log.info("table %s: a browser stopped reading; its connection is dropped", live.id)
+        _drop(ws, conn)
+
+
+async def _say_and_close(ws: WebSocket, message: ServerMessage, code: int, reason: str) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(orjson.dumps(message).decode())
+        await ws.close(code=code, reason=reason)
+
+
+async def _hello(ws: WebSocket, limits: Limits) -> Hello | None:
+    """The first message: a hello, or the connection is closed (None)."""
+    try:
+        message = await asyncio.wait_for(ws.receive(), limits.hello_within)
+    except TimeoutError:
+        await _say_and_close(ws, _error("bad_request", "the first message is a hello"),
+                             1008, "no hello")
+        return None
+    except Exception:  # (gone before it said anything)
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    refusal = _frame_refusal(text)
+    if refusal is not None:
+        with contextlib.suppress(Exception):
+            await ws.close(code=refusal[0], reason=refusal[1])
+        return None
+    try:
+        msg = read_client(text)  # type: ignore[arg-type]
+    except ProtocolError as e:
+        await _say_and_close(ws, _error(e.code, str(e), e.id), 1008, "no hello")
+        return None
+    if not isinstance(msg, Hello):
+        await _say_and_close(ws, _error("bad_request", "the first message is a hello",
+                                        msg.id), 1008, "no hello")
+        return None
+    return msg
+
+
+def _frame_refusal(text: str | None) -> tuple[int, str] | None:
+    """Why a frame closes the connection: bytes (1003) or too long (1009); None: read it."""
+    if text is None:
+        return 1003, "text frames only"
+    if len(text) > MAX_MESSAGE // 4 and len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
+        return 1009, f"a message is at most {MAX_MESSAGE} bytes"
+    return None
+
+
+async def _send_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
+                     limits: Limits) -> str:
+    """Send the connection's outbox until it closes: "closed" (a close was sent), "gone"
+    (the browser went away) or "stalled" (it stopped reading)."""
+    try:
+        while True:
+            said = await _send_one(ws, hub, live, conn, await conn.outbox.get(), limits)
+            if said is not None:
+                return said
+    except (WebSocketDisconnect, RuntimeError, ConnectionError, OSError):  # (gone meanwhile)
+        return "gone"
+
+
+async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
+                    item: Any, limits: Limits) -> str | None:
+    """Send one item of the outbox; None to go on.
+
+    Its own function so that the state it sends is let go once it is sent: a send loop
+    that kept its last message held a whole snapshot per browser until the next move
+    (10 KB a table at 5,000 tables), all of it for the garbage collector to walk."""
+    if isinstance(item, StateDue):
+        try:
+            item = hub.fanout.state(live, conn)
+        except Exception:  # never leave a browser without its states
+            log.exception("table %s: the state for a browser", live.id)
+            return None
+    elif isinstance(item, Close):
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=item.code, reason=item.reason),
+                                   limits.send_within)
+        return "closed"
+    try:
+        await asyncio.wait_for(ws.send_text(orjson.dumps(item).decode()), limits.send_within)
+    except TimeoutError:
+        return "stalled"
+    return None
+
+
+async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
+                        limits: Limits, tasks: Tasks) -> None:
+    """Read and answer messages until the browser leaves or the connection is closed."""
+    bucket = TokenBucket(limits.burst, limits.rate)
+    refused = 0
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        refusal = _frame_refusal(text)
+        if refusal is not None:
+            conn.close(*refusal)
+            return
+        assert text is not None
+        if not bucket.take():
+            refused += 1
+            # every refused message that waits for an answer gets one
+            msg_id = _quiet_id(text)
+            if msg_id is not None or refused == 1:
+                conn.send(_error("flood", f"too many messages: at most {bucket.rate:g} a "
+                                          "second", msg_id))
+            if refused >= FLOOD_CLOSE:
+                conn.close(1008, "flood")
+                return
+            continue
+        try:
+            msg = read_client(text)
+        except ProtocolError as e:
+            conn.send(_error(e.code, str(e), e.id))
+            continue
+        try:
+            await _dispatch(hub, live, conn, msg, tasks)
+        except WebError as e:
+            conn.send(_error(e.code, str(e), msg.id))
+        except StoreError as e:
+            found = hub.public(e)
+            conn.send(_error(found.code, str(found), msg.id))
+        except Exception:  # a fault of ours: logged; the server goes on
+            log.exception("table %s: a %s message", live.id, msg.type)
+            conn.send(_error("server", "the server could not do that (it is logged)", msg.id))
+
+
+def _quiet_id(text: str) -> int | str | None:
+    """The id of a message not handled (a flood's), if it has one."""
+    try:
+        return message_id(parse_json(text))
+    except ProtocolError:
+        return None
+
+
+async def _dispatch(hub: Hub, live: LiveTable, conn: Connection, msg: ClientMessage,
+                    tasks: Tasks) -> None:
+    if isinstance(msg, CommandMessage):
+        await hub.command(live, conn, msg.command, msg.version)
+        conn.send(_with_id({"type": "ack"}, msg.id))
+    elif isinstance(msg, Join):
+        token = await hub.join(live, conn, msg.seat, msg.name, msg.token)
+        conn.send(_with_id({"type": "joined", "token": token, "seats": sorted(conn.seats)},
+                           msg.id))
+    elif isinstance(msg, Start):
+        await hub.start(live, conn)
+        conn.send(_with_id({"type": "ack"}, msg.id))
+    elif isinstance(msg, HintRequest):
+        async def answer() -> None:  # a first hint may build tables: keep listening
+            try:
+                conn.send(_with_id(await hub.hint(live, conn), msg.id))
+            except WebError as e:
+                conn.send(_error(e.code, str(e), msg.id))
+
+        tasks.spawn(answer(), "yacht-hint")
+    elif isinstance(msg, SpeedChange):
+        await hub.set_speed(live, conn, msg.speed)
+        conn.send(_with_id({"type": "ack"}, msg.id))
+    elif isinstance(msg, Ping):
+        conn.send(_with_id({"type": "pong"}, msg.id))
+    else:  # Hello
+        conn.send(_error("bad_request", "hello only once", msg.id))
+
+
+def _drop(ws: WebSocket, conn: Connection) -> None:
+    """End a connection whose browser does not read: its socket is reset (a close frame
+    would wait behind what the browser does not take)."""
+    transport = conn.transport
+    if transport is not None:
+        with contextlib.suppress(Exception):
+            transport.abort()
+    elif ws.application_state is not WebSocketState.DISCONNECTED:
+        conn.leaving = True
+
+
+async def watch_transports(hub: Hub, every: float = WATCH_EVERY) -> None:
+    """Reset the sockets the server has been closing for a while without their closing
+    (a browser that stopped reading: the close waits behind what it does not take)."""
+    while True:
+        await asyncio.sleep(every)
+        for live in hub.tables():
+            for conn in list(live.connections):
+                transport = conn.transport
+                if transport is None:
+                    continue
+                closing = transport.is_closing()
+                if closing and conn.closing_seen:
+                    log.info("table %s: a socket stuck closing is reset", live.id)
+                    hub.disconnect(live, conn)
+                    with contextlib.suppress(Exception):
+                        transport.abort()
+                conn.closing_seen = closing

@@ -1,0 +1,289 @@
+"""This process among the others of one site: what it tells them, what it takes up
+from them, and which process drives a table's computer players.
+
+The database is the one truth; :mod:`yacht.web.news` carries the news (Redis pub/sub
+and a lease per table, or nothing with one process). When this process has saved an
+action it tells the others, with the actions saved since its last message; a process
+that shows the table plays them when they follow on from its copy, else it reads the
+store. News that cannot be sent (Redis away) is sent again a second later; while news
+cannot be heard, the tables someone looks at are polled in one read of the store.
+
+The hub (``hub.py``) is the :class:`Site` this works for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+from yacht.engine import Action, action_from_json, action_to_json
+from yacht.session.table import Event, Table
+from yacht.store import Store
+
+from .live import LiveTable
+from .news import LEASE_SECONDS, News
+from .tasks import Tasks
+
+__all__ = ["NEWS_ACTIONS", "NEWS_KINDS", "Cluster", "Site"]
+
+log = logging.getLogger("yacht.web")
+
+T = TypeVar("T")
+
+#: the events that change the stored game or its flow: the other processes are told
+NEWS_KINDS = frozenset({"rolled", "chosen", "gave_back", "scored", "took_back", "went_on",
+                        "reloaded"})
+
+#: at most this many actions go with a piece of news (one further behind reads the store)
+NEWS_ACTIONS = 16
+
+
+class Site(Protocol):
+    """What the cluster needs of the hub."""
+
+    store: Store
+
+    def find(self, table_id: str) -> LiveTable | None: ...
+    def tables(self) -> list[LiveTable]: ...
+    async def io_call(self, fn: Callable[..., T], *args: Any) -> T: ...
+    async def move_call(self, fn: Callable[..., T], *args: Any) -> T: ...
+    async def reload_row(self, live: LiveTable) -> None: ...
+    def drive(self, live: LiveTable) -> None: ...
+    async def stop_driving(self, live: LiveTable) -> None: ...
+
+
+class Cluster:
+    """News in and out for every table of this process, and the leases."""
+
+    def __init__(self, news: News, site: Site, tasks: Tasks) -> None:
+        self.news = news
+        self.site = site
+        self.tasks = tasks
+
+    @property
+    def shared(self) -> bool:
+        """Other processes share the site (the news is Redis)."""
+        return self.news.shared
+
+    async def start(self) -> None:
+        """Listen to the other processes; keep the leases (with Redis)."""
+        await self.news.start(self._on_news)
+        if not self.shared:
+            return
+        self.news.on_back = self.catch_up_all  # type: ignore[attr-defined]
+        self.tasks.spawn(self._keep_up(), "yacht-keep-up")
+
+    async def close(self) -> None:
+        await self.news.close()
+
+    def busy(self) -> bool:
+        """Some table is telling or taking up news (what a test waits out)."""
+        return any(live.heard.catching_up or live.to_tell.sending
+                   for live in self.site.tables())
+
+    # --- following tables ------------------------------------------------------------
+    async def follow(self, live: LiveTable) -> None:
+        await self.news.follow(live.id)
+
+    async def forget(self, live: LiveTable) -> None:
+        await self.news.unfollow(live.id)
+        await self.news.release(live.id)
+
+    def attached(self, live: LiveTable, table: Table) -> None:
+        """A table's game is here: what it holds is known to the others."""
+        live.to_tell.sent_upto = table.action_count
+
+    # --- telling ----------------------------------------------------------------------
+    def tell_event(self, live: LiveTable, event: Event) -> None:
+        """An event of this process's table: the others hear of it (in order)."""
+        if not self.shared or event.data.get("remote") or event.kind not in NEWS_KINDS:
+            return
+        tell = live.to_tell
+        if event.kind == "went_on":
+            tell.pause_left = str(event.data.get("pause"))
+        elif event.kind in ("took_back", "reloaded"):
+            tell.rewound = True
+        tell.game = True
+        self._publish_soon(live)
+
+    def tell_lobby(self, live: LiveTable) -> None:
+        """The seats or the start changed: the others read the row."""
+        if not self.shared:
+            return
+        live.to_tell.lobby = True
+        self._publish_soon(live)
+
+    def _publish_soon(self, live: LiveTable) -> None:
+        if not live.to_tell.sending:
+            live.to_tell.sending = True
+            self.tasks.spawn(self._publish(live), "yacht-news-out")
+
+    async def _publish(self, live: LiveTable) -> None:
+        """Tell the others what changed, one message at a time: the lobby first, then the
+        game, with the actions saved since the last message. What could not be sent is
+        sent again a second later, with whatever happened meanwhile."""
+        tell = live.to_tell
+        try:
+            await asyncio.sleep(0)  # (the events of one change go out in one message)
+            while tell.due and self.site.find(live.id) is live:
+                if tell.lobby:
+                    tell.lobby = False
+                    if not await self.news.publish(live.id, {"kind": "lobby"}):
+                        tell.lobby = True
+                        await asyncio.sleep(1.0)
+                    continue
+                tell.game = False
+                pause, rewound, sent_upto = tell.pause_left, tell.rewound, tell.sent_upto
+                tell.pause_left, tell.rewound = None, False
+                message: dict[str, Any] = {"kind": "changed"}
+                if pause is not None:
+                    message["pause"] = pause
+                table = live.table
+                if table is not None:
+                    actions = table.actions_since(0)
+                    start = max(0, min(sent_upto, len(actions)), len(actions) - NEWS_ACTIONS)
+                    if not rewound and start < len(actions):
+                        message["start"] = start
+                        message["actions"] = [action_to_json(a) for a in actions[start:]]
+                    tell.sent_upto = len(actions)
+                    if len(message) == 1 and not rewound:
+                        continue  # (what this change did went out with the last message)
+                if not await self.news.publish(live.id, message):
+                    tell.game = True
+                    tell.rewound = tell.rewound or rewound
+                    tell.pause_left = tell.pause_left or pause
+                    tell.sent_upto = min(tell.sent_upto, sent_upto)
+                    await asyncio.sleep(1.0)
+        finally:
+            tell.sending = False
+
+    # --- hearing ----------------------------------------------------------------------
+    async def _on_news(self, table_id: str, body: dict[str, Any]) -> None:
+        live = self.site.find(table_id)
+        if live is None:
+            return
+        kind = body.get("kind")
+        if kind == "lobby":
+            self.hear(live, lobby=True)
+        elif kind in ("changed", "went_on"):
+            pause = body.get("pause")
+            self.hear(live, pause=pause if isinstance(pause, str) else None,
+                      actions=_news_actions(body))
+
+    def hear(self, live: LiveTable, *, lobby: bool = False, pause: str | None = None,
+             actions: tuple[int, list[Action]] | None = None) -> None:
+        """Note news of another process (or a reason to look at the store): one catch-up
+        per table takes it up, however much comes while it works. The listener never
+        waits for the store, and no news is lost while a table is being loaded. News
+        that carries its actions is played without reading the store when it follows
+        on from what this process has."""
+        heard = live.heard
+        if lobby:
+            heard.lobby = True
+        else:
+            heard.game = True
+            if actions is None:
+                heard.actions = None  # the store is read
+            elif heard.actions is not None:
+                heard.actions.append(actions)
+            if pause is not None:
+                heard.pauses.append(pause)
+        if not heard.catching_up:
+            heard.catching_up = True
+            self.tasks.spawn(self._catch_up(live), "yacht-news-in")
+
+    async def _catch_up(self, live: LiveTable) -> None:
+        try:
+            while live.heard.due:
+                got = live.heard.take()
+                async with live.loading:
+                    table = live.table
+                    if got.lobby or table is None:
+                        # the row (seats, the game started): a game not shown yet is
+                        # resumed as stored, with everything the news said
+                        await self.site.reload_row(live)
+                    if got.game and table is not None:
+                        if got.actions:
+                            await self.site.move_call(table.take_up, got.actions)
+                        else:
+                            await self.site.move_call(table.sync)
+                    table = live.table
+                    if table is not None:
+                        live.to_tell.sent_upto = max(live.to_tell.sent_upto,
+                                                     table.action_count)
+                        for pause in got.pauses:
+                            await self.site.move_call(table.remote_go_on, pause)
+        except Exception:
+            log.exception("table %s: taking up news", live.id)
+        finally:
+            live.heard.catching_up = False
+
+    async def catch_up_all(self) -> None:
+        """News is heard again: every table shown here takes up what it missed."""
+        for live in self.site.tables():
+            self.hear(live, lobby=live.table is None)
+
+    async def poll(self) -> None:
+        """No news is heard (Redis away): the tables someone looks at here take up what
+        the store has. One read for every game; only the games that went on are read."""
+        shown = [live for live in self.site.tables() if live.connections]
+        games = {live.table.game_id: live for live in shown
+                 if live.table is not None and live.table.game_id is not None}
+        stored = await self.site.io_call(self.site.store.progress_many, list(games))
+        for game_id, live in games.items():
+            table = live.table
+            if table is not None and stored.get(game_id, -1) != table.action_count:
+                self.hear(live)
+        for live in shown:
+            if live.table is None:
+                self.hear(live, lobby=True)
+
+    # --- who drives the computer players ----------------------------------------------
+    async def _keep_up(self) -> None:
+        """Renew the leases, start or stop the drivers they decide, and look at the store
+        now and then while news may be lost (Redis away)."""
+        tick = LEASE_SECONDS / 3
+        while True:
+            for live in self.site.tables():
+                try:
+                    await self.lease(live)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("table %s: keeping up", live.id)
+            if not getattr(self.news, "ok", True):
+                try:
+                    await self.poll()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("polling the store")
+            await asyncio.sleep(tick)
+
+    async def lease(self, live: LiveTable) -> None:
+        """Drive the table's computer players while this process holds its lease."""
+        table = live.table
+        if table is None or not live.playing or not any(p.is_computer for p in table.players):
+            return
+        held = await self.news.lease(live.id)
+        if held and live.driver is None:
+            await self.site.io_call(table.sync)  # whatever the last driver did
+            self.site.drive(live)
+        elif not held and live.driver is not None:
+            await self.site.stop_driving(live)
+
+
+def _news_actions(body: dict[str, Any]) -> tuple[int, list[Action]] | None:
+    """The actions a piece of news carries (None: none, or not readable: the store is
+    read instead)."""
+    start, raw = body.get("start"), body.get("actions")
+    if not isinstance(start, int) or isinstance(start, bool) or start < 0 \
+            or not isinstance(raw, list) or not raw:
+        return None
+    try:
+        return start, [action_from_json(a) for a in raw]
+    except (ValueError, TypeError):
+        return None
+

@@ -1,0 +1,109 @@
+"""Every error the server answers, in one shape: ``{"error": "one line", "code": ...}``.
+
+A request the server does not take is a :class:`WebError` (a code from
+:data:`~yacht.web.protocol.ErrorCode` and one line); the store's errors are told
+without the database's location (a file path or a URL is the server's business);
+anything else is a fault of ours: logged with its traceback, answered ``server``.
+A client's mistake never logs a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException
+
+from yacht.store import StoreError
+
+from .protocol import ErrorCode, describe, error_body, validation_line
+
+__all__ = ["STATUS", "WebError", "install_handlers", "public", "response"]
+
+log = logging.getLogger("yacht.web")
+
+#: the HTTP status of each code (the socket sends the code alone)
+STATUS: dict[str, int] = {
+    "bad_request": 400, "bad_host": 421, "too_large": 413, "not_found": 404,
+    "conflict": 409, "not_finished": 409, "not_analysable": 409, "not_started": 409,
+    "store": 503, "busy": 503, "server": 500, "flood": 429}
+
+
+class WebError(Exception):
+    """A request the server does not take: one line for the client and a code."""
+
+    def __init__(self, message: str, code: ErrorCode = "bad_request") -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+
+    @property
+    def status(self) -> int:
+        return STATUS.get(self.code, 400)
+
+
+def public(error: StoreError, location: str) -> WebError:
+    """The store's error as a client may read it: no file path or URL, and "no game" /
+    "no table" as ``not_found``."""
+    text = str(error)
+    if location:
+        text = text.replace(f" in {location}", "").replace(location, "the database")
+    if text.startswith(("no game ", "no table ")):
+        return WebError(text, "not_found")
+    if "changed meanwhile" in text:
+        return WebError(text, "conflict")
+    return WebError(text, "store")
+
+
+def response(error: WebError) -> JSONResponse:
+    return JSONResponse(error_body(str(error), error.code), status_code=error.status)
+
+
+def install_handlers(app: FastAPI, location: str) -> None:
+    """Every error of the HTTP API in the one shape (FastAPI's own included)."""
+
+    async def web_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, WebError)
+        return response(exc)
+
+    async def store_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StoreError)
+        found = public(exc, location)
+        if found.code == "store":
+            log.warning("%s %s: %s", request.method, request.url.path, exc)
+        return response(found)
+
+    async def invalid(request: Request, exc: Exception) -> JSONResponse:
+        if isinstance(exc, ValidationError):
+            return response(WebError(validation_line(exc, socket=False)))
+        errors: Any = exc.errors() if isinstance(exc, RequestValidationError) else []
+        if not errors:
+            return response(WebError("the request is not valid"))
+        first = dict(errors[0])
+        where = tuple(first.get("loc", ()))
+        first["loc"] = where[1:] if where[:1] in (("body",), ("query",), ("path",)) else where
+        return response(WebError(describe(first, socket=False)))
+
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, HTTPException)
+        code: ErrorCode = "not_found" if exc.status_code == 404 else "bad_request"
+        text = "no such page" if exc.status_code == 404 else str(exc.detail)
+        if exc.status_code == 405:
+            text = f"{request.method} is not answered here"
+        return JSONResponse(error_body(text, code), status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    async def fault(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return JSONResponse(error_body("the server could not do that (it is logged)",
+                                       "server"), status_code=500)
+
+    app.add_exception_handler(WebError, web_error)
+    app.add_exception_handler(StoreError, store_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(ValidationError, invalid)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, fault)

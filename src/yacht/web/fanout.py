@@ -1,0 +1,122 @@
+"""What goes out to the browsers at a table: a state per change (made when it is sent,
+shared by the browsers whose states are made at once), the events since the last one,
+and who is there.
+
+Nothing here waits: a change marks every connection's state as due (once, however
+many changes come), and each connection's send loop (``channel.py``) makes its state
+when it gets to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+from yacht.session.present import BROWSER
+from yacht.session.table import Event, Table
+
+from .live import Connection, LiveTable
+from .protocol import EventView, GameView, LobbyView, Presence, State
+
+__all__ = ["Fanout"]
+
+
+class Fanout:
+    """The connections of every table of this process, and what they are sent."""
+
+    def __init__(self, lobby_view: Callable[[LiveTable, Connection], LobbyView]) -> None:
+        self._lobby_view = lobby_view
+
+    # --- who is there ---------------------------------------------------------------
+    def add(self, live: LiveTable, conn: Connection) -> None:
+        conn.send({"type": "welcome", "table": live.id, "seats": sorted(conn.seats)})
+        live.connections.add(conn)
+        self.changed(live)
+
+    def remove(self, live: LiveTable, conn: Connection) -> None:
+        if conn not in live.connections:
+            return
+        live.connections.discard(conn)
+        if not live.connections:
+            live.idle_since = time.monotonic()
+        self.changed(live)
+
+    def reseat(self, live: LiveTable) -> None:
+        """The row's seats changed: each connection holds what its token holds now."""
+        for conn in live.connections:
+            conn.seats = live.seats_of(conn.token_hash)
+
+    @staticmethod
+    def presence(live: LiveTable) -> list[Presence]:
+        out: dict[tuple[int, ...], Presence] = {}
+        watchers = 0
+        for c in live.connections:
+            if c.watcher:
+                watchers += 1
+                continue
+            seats = sorted(c.seats)
+            out[tuple(seats)] = {"seats": seats, "names": [
+                live.row.seats[i].name or f"Player {i + 1}" for i in seats]}
+        listed = [out[k] for k in sorted(out)]
+        if watchers:
+            listed.append({"seats": [], "names": [], "watchers": watchers})
+        return listed
+
+    # --- changes --------------------------------------------------------------------
+    def changed(self, live: LiveTable) -> None:
+        """Every connection of the table gets the new state (once, however many changes)."""
+        live.changes += 1
+        for conn in live.connections:
+            conn.changed()
+
+    def event(self, live: LiveTable, event: Event) -> None:
+        """An event of the table's game: it goes with each connection's next state."""
+        said: EventView = event.to_json()  # type: ignore[assignment]
+        for conn in live.connections:
+            conn.heard(said)
+        self.changed(live)
+
+    def goodbye(self, lives: list[LiveTable]) -> None:
+        """The server is stopping: every browser is told to reconnect (to another
+        process, or to this one when it is back), then its socket is closed (1012)."""
+        for live in lives:
+            for conn in list(live.connections):
+                if conn.leaving:
+                    continue
+                conn.send({"type": "reconnect",
+                           "message": "the server is restarting: reconnecting"})
+                conn.close(1012, "server restart")
+
+    # --- what a connection sees -------------------------------------------------------
+    def state(self, live: LiveTable, conn: Connection) -> State:
+        """The table as ``conn`` sees it now, with the events since its last state."""
+        events = conn.take_events()  # (first: a state that fails is not due again)
+        table = live.table
+        view: LobbyView | GameView
+        if table is None:
+            view = self._lobby_view(live, conn)
+        else:
+            seat = conn.token_hash if conn.seats else None
+            view = {"phase": "game", "id": live.id, "host": live.is_host(conn),
+                    "snapshot": self._snapshots(live, table)(seat)}
+        return {"type": "state", "table": view, "presence": self.presence(live),
+                "events": events}
+
+    def watched(self, live: LiveTable) -> LobbyView | GameView:
+        """The table as a watcher sees it (``GET /api/tables/ID``)."""
+        return self.state(live, Connection(None))["table"]
+
+    @staticmethod
+    def _snapshots(live: LiveTable, table: Table) -> Callable[[str | None], dict[str, Any]]:
+        """The table's snapshots since its newest change, shared by the browsers whose
+        states are made in this turn of the loop (then let go: thousands of tables)."""
+        shown = live.shown
+        if shown is not None and shown[0] == live.changes and shown[1] is table:
+            return shown[2]
+        make = table.snapshots(BROWSER)
+        if shown is None:
+            asyncio.get_running_loop().call_soon(setattr, live, "shown", None)
+        live.shown = (live.changes, table, make)
+        return make

@@ -1,0 +1,209 @@
+"""A table while this server process shows it, and the browsers looking at it.
+
+A :class:`LiveTable` goes through explicit phases: ``LOBBY`` (the seats fill; no game
+yet), ``PLAYING`` (its :class:`~yacht.session.table.Table` is attached), ``OVER`` (the
+game was recorded; the row is closed), ``GONE`` (unloaded: no one looked at it for a
+while, or the server stops). Only :meth:`LiveTable.attach`, :meth:`LiveTable.over` and
+:meth:`LiveTable.gone` move it on, and only forwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from yacht.engine import Action
+from yacht.rules import Ruleset
+from yacht.session.table import Table
+from yacht.store.core import TableRow
+
+from .protocol import EventView, ServerMessage
+
+__all__ = ["EVENTS_KEPT", "Close", "Connection", "Heard", "LiveTable", "Phase", "StateDue",
+           "ToTell"]
+
+#: a browser's state carries at most this many events (one far behind hears the newest)
+EVENTS_KEPT = 100
+
+
+class Phase(enum.Enum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+    GONE = "gone"
+
+
+@dataclass(frozen=True)
+class StateDue:
+    """A connection's next state: made when it is sent (the newest then)."""
+
+
+@dataclass(frozen=True)
+class Close:
+    """Close the connection once what is before this in its outbox is sent."""
+
+    code: int
+    reason: str
+
+
+STATE_DUE = StateDue()
+Outgoing = ServerMessage | StateDue | Close
+
+
+@dataclass(eq=False)
+class Connection:
+    """One browser tab at a table: the seats its token holds, and what it still has to
+    be sent (messages in order; a state at most once however many changes)."""
+
+    token_hash: str | None
+    seats: frozenset[int] = frozenset()
+    outbox: asyncio.Queue[Outgoing] = field(default_factory=asyncio.Queue)
+    state_due: bool = False
+    events: list[EventView] = field(default_factory=list)  # go with the next state
+    leaving: bool = False  # told to reconnect, or being dropped: nothing more is queued
+    transport: Any = None  # the server's socket, where it can be had (to drop a stuck one)
+    closing_seen: bool = False  # the socket was closing when last looked at
+
+    @property
+    def watcher(self) -> bool:
+        return not self.seats
+
+    def send(self, message: ServerMessage) -> None:
+        if not self.leaving:
+            self.outbox.put_nowait(message)
+
+    def changed(self) -> None:
+        """A new state is due (once, however many changes come before it is sent)."""
+        if not self.state_due and not self.leaving:
+            self.state_due = True
+            self.outbox.put_nowait(STATE_DUE)
+
+    def heard(self, event: EventView) -> None:
+        self.events.append(event)
+        if len(self.events) > EVENTS_KEPT:
+            del self.events[:-EVENTS_KEPT]
+
+    def take_events(self) -> list[EventView]:
+        """The events since the last state (they go with the state being sent)."""
+        self.state_due = False
+        events, self.events = self.events, []
+        return events
+
+    def close(self, code: int, reason: str) -> None:
+        """Send what is queued, then close; nothing more is queued after this."""
+        if not self.leaving:
+            self.outbox.put_nowait(Close(code, reason))
+            self.leaving = True
+
+
+@dataclass
+class ToTell:
+    """What this process still has to tell the other processes of a site about a table
+    (one message at a time per table, so that they hear its news in order)."""
+
+    lobby: bool = False  # the seats or the start changed: they read the row
+    game: bool = False  # the game changed: the actions saved since ``sent_upto``
+    pause_left: str | None = None  # ... and the pause a player here left
+    rewound: bool = False  # ... after a take-back (the actions cannot just be sent)
+    sent_upto: int = 0  # the actions told so far
+    sending: bool = False  # a publisher is at work for this table
+
+    @property
+    def due(self) -> bool:
+        return self.lobby or self.game
+
+
+@dataclass
+class Heard:
+    """News of the other processes about a table, taken up by one catch-up at a time."""
+
+    lobby: bool = False
+    game: bool = False
+    #: the actions the news carried, ``(start, actions)``; None: read the store instead
+    actions: list[tuple[int, list[Action]]] | None = field(default_factory=list)
+    pauses: list[str] = field(default_factory=list)  # pauses a player elsewhere left
+    catching_up: bool = False
+
+    def take(self) -> Heard:
+        """What was heard so far (and forget it here)."""
+        got = Heard(self.lobby, self.game, self.actions, self.pauses)
+        self.lobby = self.game = False
+        self.actions, self.pauses = [], []
+        return got
+
+    @property
+    def due(self) -> bool:
+        return self.lobby or self.game
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """An online table in memory (its row is the stored truth)."""
+
+    id: str
+    row: TableRow
+    ruleset: Ruleset
+    phase: Phase = Phase.LOBBY
+    table: Table | None = None
+    connections: set[Connection] = field(default_factory=set)
+    # the computer players' driver, in the process that holds the table's lease
+    driver: asyncio.Task[None] | None = None
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # joins and starts, one at a time
+    loading: asyncio.Lock = field(default_factory=asyncio.Lock)  # row read / game resumed
+    idle_since: float = field(default_factory=time.monotonic)
+    unsubscribe: Callable[[], None] | None = None
+    changes: int = 0  # the browsers were told of a change this many times
+    # the snapshots made after the newest change, kept while its states are sent
+    shown: tuple[int, Table, Callable[[str | None], dict[str, Any]]] | None = None
+    # with other processes (cluster.py): what to tell them, what was heard from them
+    to_tell: ToTell = field(default_factory=ToTell)
+    heard: Heard = field(default_factory=Heard)
+
+    # --- the phases -----------------------------------------------------------------
+    def attach(self, table: Table) -> None:
+        """LOBBY -> PLAYING: the game is here."""
+        if self.phase is not Phase.LOBBY:
+            raise RuntimeError(f"table {self.id}: a game attached in phase {self.phase.name}")
+        self.table = table
+        self.phase = Phase.PLAYING
+
+    def over(self) -> bool:
+        """PLAYING -> OVER (the game was recorded); False when it was already."""
+        if self.phase is not Phase.PLAYING:
+            return False
+        self.phase = Phase.OVER
+        return True
+
+    def gone(self) -> None:
+        """Any phase -> GONE: unloaded."""
+        self.phase = Phase.GONE
+
+    @property
+    def playing(self) -> bool:
+        return self.phase is Phase.PLAYING
+
+    @property
+    def in_lobby(self) -> bool:
+        return self.phase is Phase.LOBBY
+
+    # --- the row --------------------------------------------------------------------
+    def take_row(self, row: TableRow) -> TableRow:
+        """The table's row as read or written now, unless a newer one is here already (a
+        read that began before a join's write may end after it: the join stands)."""
+        if row.version >= self.row.version:
+            self.row = row
+        return self.row
+
+    def seats_of(self, token_hash: str | None) -> frozenset[int]:
+        if token_hash is None:
+            return frozenset()
+        return frozenset(i for i, s in enumerate(self.row.seats) if s.token == token_hash)
+
+    def is_host(self, conn: Connection) -> bool:
+        """The browser that made the table (in a game of computers it holds no seat)."""
+        return conn.token_hash is not None and conn.token_hash == self.row.host

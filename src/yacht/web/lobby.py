@@ -1,0 +1,176 @@
+"""Seats and who holds them: a new table's seats, joining, starting, handing a saved
+game to a browser, and the lobby as a browser sees it.
+
+A seat token is a random secret the browser keeps; the store has only its SHA-256.
+One token may hold several seats (people sharing one browser). A saved game belongs
+to whoever holds its seats: a terminal's game has no browser's token until its owner
+asks for a one-time link (``yacht resume ID --web``, :mod:`yacht.web.claims`); the
+link's key is taken once, for a token of the browser's own.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any, TypeVar
+
+from yacht.engine import Player
+from yacht.parsing import InputError, check_name
+from yacht.rules import Ruleset
+from yacht.session.table import Seat
+from yacht.store import Store, StoreError
+from yacht.store.core import SeatRow, TableRow
+from yacht.strategy.base import DEFAULT_LEVEL
+
+from .claims import CLAIM, hash_token
+from .errors import WebError
+from .live import Connection, LiveTable
+from .protocol import LobbyView, PersonSeat, TableRequest
+
+__all__ = ["Lobby", "clean_name", "hash_token", "new_token"]
+
+T = TypeVar("T")
+IoCall = Callable[..., Awaitable[Any]]
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def clean_name(raw: str) -> str:
+    """A player's name as typed (the checks every interface makes; WebError otherwise)."""
+    try:
+        return check_name(raw)
+    except InputError as e:
+        raise WebError(str(e)) from None
+
+
+class Lobby:
+    """The seats of the tables of one store."""
+
+    def __init__(self, store: Store, io_call: IoCall) -> None:
+        self.store = store
+        self._io = io_call
+
+    # --- a new table ---------------------------------------------------------------
+    async def create(self, req: TableRequest, rs: Ruleset) -> tuple[TableRow, str]:
+        """Store a new table for ``req``; the token of this browser's seats."""
+        if not rs.min_players <= len(req.seats) <= rs.max_players:
+            raise WebError(f"{rs.id} takes {rs.min_players}-{rs.max_players} players")
+        token = new_token()
+        mine = hash_token(token)
+        rows: list[SeatRow] = []
+        names: set[str] = set()
+        for i, seat in enumerate(req.seats):
+            if isinstance(seat, PersonSeat):
+                if seat.here and seat.name is None:
+                    raise WebError(f"seat {i + 1}: give the name of the player here")
+                name = clean_name(seat.name) if seat.name is not None else None
+                rows.append(SeatRow(name, "person", None, mine if seat.here else None))
+            else:
+                name = clean_name(seat.name or f"Computer {i + 1}")
+                rows.append(SeatRow(name, "computer", seat.kind, None))
+            if name is not None:
+                if name.casefold() in names:
+                    raise WebError(f"two players are called {name}: give each their own name")
+                names.add(name.casefold())
+        row = await self._io(partial(self.store.create_table, rs.id, dict(rs.option_values),
+                                     req.speed, rows, host=mine))
+        return row, token
+
+    # --- joining and starting ---------------------------------------------------------
+    async def join(self, live: LiveTable, seat: int, name: str, token: str | None) -> str:
+        """Take open seat ``seat`` (0-based) as ``name``; the browser's token (a new one
+        if it had none). Call it holding ``live.lock``."""
+        row = live.row
+        if row.game_id is not None:
+            raise WebError("the game has started: every seat is taken", "conflict")
+        if seat >= len(row.seats):
+            raise WebError(f"seat: 0-{len(row.seats) - 1}")
+        if row.seats[seat].kind != "person" or row.seats[seat].token is not None:
+            raise WebError(f"seat {seat + 1} is taken", "conflict")
+        who = clean_name(name)
+        if any(s.name and s.name.casefold() == who.casefold()
+               for i, s in enumerate(row.seats) if i != seat):  # (the seat's own name)
+            raise WebError(f"{who} is at the table already: choose another name", "conflict")
+        token = token or new_token()
+        seats = list(row.seats)
+        seats[seat] = SeatRow(who, "person", None, hash_token(token))
+        try:
+            live.take_row(await self._io(partial(self.store.update_table, row.id,
+                                                 row.version, seats=seats)))
+        except StoreError as e:
+            live.take_row(await self._io(self.store.load_table, row.id))
+            raise WebError(f"{e}", "conflict") from None
+        return token
+
+    @staticmethod
+    def check_start(live: LiveTable, conn: Connection) -> None:
+        if not live.in_lobby:
+            raise WebError("the game has started", "conflict")
+        if not conn.seats and not live.is_host(conn):
+            raise WebError("only a player at the table can start the game", "not_your_turn")
+
+    @staticmethod
+    def playing(row: TableRow, force: bool) -> tuple[SeatRow, ...] | None:
+        """The seats that play when the game starts now: every seat once no person's seat
+        is open; with ``force``, without the open ones. None: not yet."""
+        open_seats = [s for s in row.seats if s.kind == "person" and s.token is None]
+        if open_seats and not force:
+            return None
+        seats = tuple(s for s in row.seats if not (s.kind == "person" and s.token is None))
+        if open_seats and not any(s.kind == "person" for s in seats):
+            raise WebError("no one has taken a seat yet")
+        return seats
+
+    @staticmethod
+    def players(seats: tuple[SeatRow, ...]) -> list[Player]:
+        return [Player(s.name or f"Player {i + 1}", "computer", s.level or DEFAULT_LEVEL)
+                if s.kind == "computer" else Player(s.name or f"Player {i + 1}")
+                for i, s in enumerate(seats)]
+
+    @staticmethod
+    def seats(row: TableRow) -> list[Seat]:
+        """The game's seats: one per token, holding that token's players."""
+        by_token: dict[str, set[int]] = {}
+        for i, s in enumerate(row.seats):
+            if s.token is not None and not s.token.startswith(CLAIM):
+                by_token.setdefault(s.token, set()).add(i)
+        return [Seat(token, frozenset(seats)) for token, seats in by_token.items()]
+
+    # --- a saved game handed to a browser ----------------------------------------------
+    async def claim(self, live: LiveTable, key: str) -> tuple[TableRow, str]:
+        """The row in which a one-time link's ``key`` is traded for a new token of this
+        browser's own (the seats the key held), and that token; the key is spent (call
+        it holding ``live.lock``)."""
+        pending = CLAIM + hash_token(key)
+        row = live.row
+        if not any(s.token == pending for s in row.seats):
+            raise WebError("this link was used already, or is not this table's: ask for a "
+                           "new one (yacht resume ID --web)", "conflict")
+        token = new_token()
+        mine = hash_token(token)
+        seats = [SeatRow(s.name, s.kind, s.level, mine) if s.token == pending else s
+                 for s in row.seats]
+        try:
+            row = await self._io(partial(
+                self.store.update_table, row.id, row.version, seats=seats,
+                host=mine if row.host == pending else row.host))
+        except StoreError as e:
+            live.take_row(await self._io(self.store.load_table, row.id))
+            raise WebError(f"{e}", "conflict") from None
+        return row, token
+
+    # --- what a browser sees --------------------------------------------------------
+    @staticmethod
+    def view(live: LiveTable, conn: Connection) -> LobbyView:
+        rs = live.ruleset
+        return {
+            "phase": "lobby", "id": live.id, "variant": rs.id, "name": rs.name,
+            "options": dict(rs.option_values), "speed": live.row.speed,  # type: ignore[typeddict-item]
+            "seats": [{"name": s.name, "kind": "computer" if s.kind == "computer" else "person",
+                       "level": s.level, "open": s.kind == "person" and s.token is None,
+                       "mine": i in conn.seats} for i, s in enumerate(live.row.seats)],
+            "can_start": bool(conn.seats) or live.is_host(conn),
+        }

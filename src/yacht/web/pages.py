@@ -1,0 +1,73 @@
+"""The page: ``index.html`` for the home page and every table, its files, the API's own
+page. Everything served comes from this package (no CDN, no build step)."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse
+
+from .errors import WebError
+
+__all__ = ["STATIC", "router"]
+
+STATIC = Path(str(resources.files("yacht.web").joinpath("static")))
+#: what a static file's path may be made of (no "..", no NUL, no back-slash, no query)
+_PATH = re.compile(r"^(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
+
+router = APIRouter(include_in_schema=False)
+
+
+def _page() -> FileResponse:
+    return FileResponse(STATIC / "index.html", media_type="text/html",
+                        headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/")
+async def home() -> FileResponse:
+    return _page()
+
+
+@router.get("/t/{table_id}")
+async def table_page(table_id: str) -> FileResponse:
+    return _page()
+
+
+@router.get("/static/{path:path}")
+async def static(path: str) -> FileResponse:
+    target = (STATIC / path) if _PATH.match(path) and ".." not in path else None
+    if target is None or not target.is_file():
+        raise WebError(f"no file {path[:80]!r}", "not_found")
+    return FileResponse(target, headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/api/docs")
+async def docs(request: Request) -> HTMLResponse:
+    return HTMLResponse(_docs_page(request.app.openapi()))
+
+
+def _docs_page(spec: dict[str, Any]) -> str:
+    """The API described from its OpenAPI document, as plain HTML (no scripts)."""
+    rows = []
+    for path, ops in sorted(spec.get("paths", {}).items()):
+        for method, op in ops.items():
+            params = ", ".join(escape(p["name"]) for p in op.get("parameters", []))
+            body = " (JSON body)" if "requestBody" in op else ""
+            rows.append(f"<tr><td><code>{escape(method.upper())} {escape(path)}</code></td>"
+                        f"<td>{escape(op.get('summary', ''))}</td>"
+                        f"<td>{params}{body}</td></tr>")
+    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<title>yacht API</title><link rel='stylesheet' href='/static/style.css'></head>"
+            "<body class='docs'><main><h1>yacht: the JSON API</h1>"
+            f"<p>{escape(spec.get('info', {}).get('description', ''))}</p>"
+            "<p>The full description: <a href='/api/openapi.json'>/api/openapi.json</a>. "
+            "Tables are played over a WebSocket, <code>/ws/TABLE</code>: see "
+            "PROTOCOL.md in the package, and the messages' JSON Schema, "
+            "protocol.schema.json.</p>"
+            "<table><thead><tr><th>endpoint</th><th>what</th><th>parameters</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></main></body></html>")

@@ -1,0 +1,590 @@
+"""Every message between a browser and the server, as declared types: the one way in.
+
+What a browser sends over the table's WebSocket (:data:`ClientMessage`) and in the
+bodies of the JSON API (:class:`TableRequest`, :class:`ScoreQuestion`, ...) is read
+here and nowhere else: strict types (no number read from text, no true taken for 1),
+no field that is not declared, sizes bounded. :func:`read_client` turns a frame's
+text into a typed message or a :class:`ProtocolError` with one line for the sender.
+
+The browser's commands are its own vocabulary (:data:`BrowserCommand`), not the
+engine's actions: a roll names no dice values, so no message can set a die. What the
+server sends (:data:`ServerMessage`) is declared as typed dictionaries: built without
+a copy on the hot path, checked by mypy, and described in the generated JSON Schema
+(``protocol.schema.json`` beside this file; ``python -m yacht.web.protocol`` writes it,
+a test fails when it is stale).
+
+>>> msg = read_client('{"type": "command", "command": {"type": "toggle", "position": 2}, "id": 7}')
+>>> msg.command.to_command(), msg.id
+(Toggle(position=2), 7)
+>>> try:
+...     read_client('{"type": "command", "command": {"type": "roll", "result": [6, 6]}}')
+... except ProtocolError as e:
+...     print(e.code, "-", e)
+bad_request - command.result: only the server rolls the dice (a roll takes no other field)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Literal, NotRequired
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, WithJsonSchema
+from typing_extensions import TypedDict  # (pydantic reads these before Python 3.12)
+
+from yacht.engine import NAME_LENGTH, Choose, GiveBack, Roll, TakeBack
+from yacht.rules import MAX_PLAYERS
+from yacht.session.commands import Command, GoOn, ScoreBox, Select, Toggle
+from yacht.session.config import SPEEDS
+from yacht.strategy.base import PLAYER_LEVELS
+
+__all__ = ["CLIENT", "ERROR_CODES", "MAX_BODY", "MAX_COLUMNS", "MAX_DICE", "MAX_MESSAGE",
+           "SCHEMA_PATH", "BrowserCommand", "ClaimRequest", "ClientMessage",
+           "ErrorBody", "ErrorCode", "MyGamesRequest", "ProtocolError", "ScoreQuestion",
+           "ServerMessage", "TableRequest", "describe", "error_body", "message_id", "read_client",
+           "schema", "server_adapter", "validation_line"]
+
+#: the longest WebSocket message a browser may send (bytes)
+MAX_MESSAGE = 4096
+#: the longest HTTP request body the server reads (bytes)
+MAX_BODY = 16384
+#: the most dice and score columns of any variant (a test keeps these true)
+MAX_DICE = 10
+MAX_COLUMNS = 2
+#: the generated schema of this module's types
+SCHEMA_PATH = Path(__file__).with_name("protocol.schema.json")
+
+ErrorCode = Literal[
+    "bad_request", "bad_host", "too_large", "flood", "illegal", "not_your_turn",
+    "computer_turn", "paused", "stale", "conflict", "not_started", "not_finished",
+    "not_analysable", "no_hint", "unknown_seat", "closed", "store", "not_found", "busy",
+    "server"]
+ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+
+# --- the pieces ---------------------------------------------------------------------
+MessageId = Annotated[int, Field(ge=0, le=2**53)] | Annotated[str, Field(max_length=32)]
+Token = Annotated[str, Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+TableId = Annotated[str, Field(pattern=r"^[0-9a-f]{12}$")]
+GameId = Annotated[str, Field(pattern=r"^[0-9a-f]{12}$")]
+Position = Annotated[int, Field(ge=0, lt=MAX_DICE)]
+BoxId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9_]+$")]
+Name = Annotated[str, Field(max_length=4 * NAME_LENGTH)]  # (the name's own rules: check_name)
+Speed = Literal["slow", "normal", "fast", "instant"]
+assert set(Speed.__args__) == set(SPEEDS)  # type: ignore[attr-defined]
+Level = Literal["beginner", "intermediate", "expert", "champion"]
+assert Level.__args__ == PLAYER_LEVELS  # type: ignore[attr-defined]
+
+
+class _In(BaseModel):
+    """What a client sends: strict types, no field that is not declared, never changed."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# --- the browser's commands ------------------------------------------------------------
+class RollCommand(_In):
+    """Roll the chosen dice (all of them at the start of a turn): the server rolls."""
+
+    type: Literal["roll"]
+
+    def to_command(self) -> Command:
+        return Roll()
+
+
+class ToggleCommand(_In):
+    """Choose or un-choose one die for the next roll."""
+
+    type: Literal["toggle"]
+    position: Position
+
+    def to_command(self) -> Command:
+        return Toggle(self.position)
+
+
+class SelectCommand(_In):
+    """Choose every die, every singlet, or none."""
+
+    type: Literal["select"]
+    which: Literal["all", "singlets", "none"]
+
+    def to_command(self) -> Command:
+        return Select(self.which)
+
+
+class ChooseCommand(_In):
+    """Choose exactly these dice (0-based positions) for the next roll."""
+
+    type: Literal["choose"]
+    dice: Annotated[list[Position], Field(max_length=MAX_DICE)]
+
+    def to_command(self) -> Command:
+        return Choose(tuple(self.dice))
+
+
+class ScoreCommand(_In):
+    """Score the dice in a box; ``column`` null: the first column where it is open."""
+
+    type: Literal["score"]
+    category: BoxId
+    column: Annotated[int, Field(ge=0, lt=MAX_COLUMNS)] | None = None
+
+    def to_command(self) -> Command:
+        return ScoreBox(self.category, self.column)
+
+
+class GiveBackCommand(_In):
+    """Oops: give back the dice chosen for the next roll."""
+
+    type: Literal["give_back"]
+
+    def to_command(self) -> Command:
+        return GiveBack()
+
+
+class TakeBackCommand(_In):
+    """Oops: take back the last scoring (until the next player rolls)."""
+
+    type: Literal["take_back"]
+
+    def to_command(self) -> Command:
+        return TakeBack()
+
+
+class GoOnCommand(_In):
+    """Leave the pause (the next player's turn, or the results)."""
+
+    type: Literal["go_on"]
+
+    def to_command(self) -> Command:
+        return GoOn()
+
+
+BrowserCommand = Annotated[
+    RollCommand | ToggleCommand | SelectCommand | ChooseCommand | ScoreCommand
+    | GiveBackCommand | TakeBackCommand | GoOnCommand, Field(discriminator="type")]
+COMMAND_TYPES = ("roll", "toggle", "select", "choose", "score", "give_back", "take_back",
+                 "go_on")
+
+
+# --- what a browser sends over the socket ----------------------------------------------
+class Hello(_In):
+    """The first message: this browser's token (null: a watcher)."""
+
+    type: Literal["hello"]
+    token: Token | None = None
+    id: MessageId | None = None
+
+
+class CommandMessage(_In):
+    """A command from this browser's seats; ``version``: the snapshot's version seen."""
+
+    type: Literal["command"]
+    command: BrowserCommand
+    version: Annotated[int, Field(ge=0, le=2**53)] | None = None
+    id: MessageId | None = None
+
+
+class Join(_In):
+    """Take an open seat (0-based) as ``name``; ``token``: this browser's, for a second seat."""
+
+    type: Literal["join"]
+    seat: Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
+    name: Name
+    token: Token | None = None
+    id: MessageId | None = None
+
+
+class Start(_In):
+    """Start without the seats no one took."""
+
+    type: Literal["start"]
+    id: MessageId | None = None
+
+
+class HintRequest(_In):
+    """The advisor's ranking for this browser's player on turn (marks them assisted)."""
+
+    type: Literal["hint"]
+    id: MessageId | None = None
+
+
+class SpeedChange(_In):
+    """The computer players' pace."""
+
+    type: Literal["speed"]
+    speed: Speed
+    id: MessageId | None = None
+
+
+class Ping(_In):
+    type: Literal["ping"]
+    id: MessageId | None = None
+
+
+ClientMessage = Annotated[Hello | CommandMessage | Join | Start | HintRequest | SpeedChange
+                          | Ping, Field(discriminator="type")]
+MESSAGE_TYPES = ("hello", "command", "join", "start", "hint", "speed", "ping")
+CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+# --- HTTP bodies ---------------------------------------------------------------------
+class PersonSeat(_In):
+    """A person: ``here`` true - this browser plays it; false - open for a friend."""
+
+    kind: Literal["person"]
+    name: Name | None = None
+    here: bool = True
+
+
+class ComputerSeat(_In):
+    """A computer player of a level."""
+
+    kind: Level
+    name: Name | None = None
+
+
+SeatRequest = Annotated[PersonSeat | ComputerSeat, Field(discriminator="kind")]
+Options = Annotated[dict[Annotated[str, Field(max_length=40)],
+                         Annotated[str, Field(max_length=40)]], Field(max_length=16)]
+
+
+class TableRequest(_In):
+    """A new table: the variant, its options, the computers' pace and 1-8 seats."""
+
+    variant: Annotated[str, Field(max_length=64)]
+    options: Options = Field(default_factory=dict)
+    speed: Speed = "normal"
+    seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=MAX_PLAYERS)]
+
+
+class ScoreQuestion(_In):
+    """Dice to score: what every box of the variant gives them."""
+
+    variant: Annotated[str, Field(max_length=64)]
+    options: Options = Field(default_factory=dict)
+    dice: Annotated[list[int], Field(max_length=MAX_DICE)]
+
+
+class ClaimRequest(_In):
+    """The key of a one-time link that hands a saved game to this browser."""
+
+    key: Token
+
+
+class MyGamesRequest(_In):
+    """The tables this browser holds seats at: table id -> its token there."""
+
+    tables: Annotated[dict[TableId, Token], Field(max_length=200)] = Field(default_factory=dict)
+
+
+# --- what the server sends ---------------------------------------------------------------
+class ErrorMessage(TypedDict):
+    """Something was refused or failed: nothing changed. One line, never a file path."""
+
+    type: Literal["error"]
+    code: ErrorCode
+    message: str
+    id: NotRequired[MessageId]
+
+
+class Ack(TypedDict):
+    """The command is done and saved."""
+
+    type: Literal["ack"]
+    id: NotRequired[MessageId]
+
+
+class Pong(TypedDict):
+    type: Literal["pong"]
+    id: NotRequired[MessageId]
+
+
+class Welcome(TypedDict):
+    """The seats this browser's token holds."""
+
+    type: Literal["welcome"]
+    table: str
+    seats: list[int]
+
+
+class Joined(TypedDict):
+    type: Literal["joined"]
+    token: str
+    seats: list[int]
+    id: NotRequired[MessageId]
+
+
+class Reconnect(TypedDict):
+    """The server is stopping: reconnect (the socket closes next, 1012)."""
+
+    type: Literal["reconnect"]
+    message: str
+
+
+class Move(TypedDict):
+    """One move of a hint: a keep (``reroll``, ``category`` null) or a box."""
+
+    text: str
+    expected: float
+    loss: float
+    reroll: list[int]
+    category: str | None
+    column: int
+
+
+class WinMove(Move):
+    chance: float
+
+
+class ToWin(TypedDict):
+    title: str
+    how: str
+    exact: bool
+    differ: bool
+    moves: list[WinMove]
+
+
+class HintAnswer(TypedDict):
+    type: Literal["hint"]
+    moves: list[Move]
+    to_win: ToWin | None
+    id: NotRequired[MessageId]
+
+
+class SeatView(TypedDict):
+    name: str | None
+    kind: Literal["person", "computer"]
+    level: str | None
+    open: bool
+    mine: bool
+
+
+class LobbyView(TypedDict):
+    """A table waiting for its players."""
+
+    phase: Literal["lobby"]
+    id: str
+    variant: str
+    name: str
+    options: dict[str, str]
+    speed: Speed
+    seats: list[SeatView]
+    can_start: bool
+
+
+#: the snapshot's schema (``yacht/session/table.schema.json``), by its ``$id``
+SNAPSHOT_ID = "https://yacht-dice.invalid/schema/table-1.json"
+Snapshot = Annotated[dict[str, Any], WithJsonSchema(
+    {"description": "the table's snapshot: yacht/session/table.schema.json",
+     "allOf": [{"$ref": SNAPSHOT_ID}]})]
+
+
+class GameView(TypedDict):
+    """A table's game as this browser's seats see it (``host``: it made the table)."""
+
+    phase: Literal["game"]
+    id: str
+    host: bool
+    snapshot: Snapshot
+
+
+class Presence(TypedDict):
+    seats: list[int]
+    names: list[str]
+    watchers: NotRequired[int]
+
+
+class EventView(TypedDict):
+    """Something that happened at the table (``yacht.session.table.Event``)."""
+
+    kind: str
+    version: int
+    player: int | None
+    text: str
+    data: dict[str, Any]
+
+
+class State(TypedDict):
+    """The table after every change (one frame however many changes since the last)."""
+
+    type: Literal["state"]
+    table: LobbyView | GameView
+    presence: list[Presence]
+    events: list[EventView]
+
+
+ServerMessage = Annotated[ErrorMessage | Ack | Pong | Welcome | Joined | Reconnect | HintAnswer
+                          | State, Field(discriminator="type")]
+
+
+@cache
+def server_adapter() -> TypeAdapter[ServerMessage]:
+    """What checks the server's messages (the tests check every message they get)."""
+    return TypeAdapter(ServerMessage)
+
+
+class ErrorBody(TypedDict):
+    """Every HTTP error: one line and a code."""
+
+    error: str
+    code: ErrorCode
+
+
+def error_body(message: str, code: ErrorCode) -> ErrorBody:
+    return {"error": message, "code": code}
+
+
+# --- reading ----------------------------------------------------------------------------
+class ProtocolError(Exception):
+    """A message the server does not take: a code, one line, and the message's id."""
+
+    def __init__(self, message: str, code: ErrorCode = "bad_request",
+                 msg_id: int | str | None = None) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.id = msg_id
+
+
+_FIELD_HELP = {
+    "id": "a whole number or a text of at most 32 characters",
+    "version": "the snapshot's version, a whole number",
+    "position": f"a die's 0-based position (0-{MAX_DICE - 1})",
+    "which": "all, singlets or none",
+    "dice": f"a list of 0-based die positions (0-{MAX_DICE - 1})",
+    "category": "a box id (see the snapshot's previews)",
+    "column": f"null or a 0-based column (0-{MAX_COLUMNS - 1})",
+    "seat": f"a seat's 0-based number (0-{MAX_PLAYERS - 1})",
+    "name": f"a name (1-{NAME_LENGTH} characters)",
+    "token": "the token this server gave (16-64 letters, digits, - or _)",
+    "key": "the key of the link (16-64 letters, digits, - or _)",
+    "speed": "slow, normal, fast or instant",
+    "variant": "a variant id (see /api/variants)",
+    "options": "an object of text values, e.g. {\"joker\": \"free\"}",
+    "seats": f"a list of 1-{MAX_PLAYERS} seats",
+    "kind": "person or a computer level (" + ", ".join(PLAYER_LEVELS) + ")",
+    "here": "true or false",
+    "tables": "an object: table id -> token",
+    "command": "a command object, e.g. {\"type\": \"roll\"}",
+}
+#: ... where a body's field means something else than a message's
+_BODY_HELP = {"dice": f"the dice's values, a list of at most {MAX_DICE} whole numbers"}
+_TAGS = frozenset(COMMAND_TYPES) | frozenset(PLAYER_LEVELS) | {"person"}
+
+
+def _path(loc: tuple[int | str, ...], socket: bool) -> list[str]:
+    """The fields of an error's location, without the union tags pydantic adds (on the
+    socket the first is always the message's type)."""
+    if socket:
+        loc = loc[1:]
+    return [str(p) for p in loc if not (isinstance(p, str) and (p in _TAGS or "-" in p))]
+
+
+def validation_line(error: ValidationError, socket: bool = True) -> str:
+    """The first problem of a validation error as one line a person can act on."""
+    return describe(error.errors()[0], socket)
+
+
+def describe(first: Mapping[str, Any], socket: bool = True) -> str:
+    """One of pydantic's errors (``type``, ``loc``, ``msg``) as one line; ``socket``: of a
+    WebSocket message (whose location starts with the message's type)."""
+    kind, loc = first["type"], tuple(first["loc"])
+    helps = _FIELD_HELP if socket else {**_FIELD_HELP, **_BODY_HELP}
+    if kind == "json_invalid":
+        return "not JSON"
+    parts = _path(loc, socket)
+    where = ".".join(parts)
+    field = parts[-1] if parts else ""
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        inner = where + "." if where else ""
+        if parts and parts[-1] == "command":
+            return f"{inner}type: a command is one of {', '.join(COMMAND_TYPES)}"
+        if socket and not parts:
+            return f"type: a message is one of {', '.join(MESSAGE_TYPES)}"
+        return f"{inner}kind: {_FIELD_HELP['kind']}"
+    if kind == "extra_forbidden":
+        if len(loc) >= 3 and loc[-2] == "roll":
+            return f"{where}: only the server rolls the dice (a roll takes no other field)"
+        return f"{where}: no such field here"
+    if kind == "missing":
+        return f"{where or 'the body'}: missing ({helps.get(field, 'required')})"
+    if kind in ("model_attributes_type", "model_type", "dict_type"):
+        return f"{where or 'the message'}: a JSON object is expected"
+    help_ = helps.get(field)
+    if help_ is None and parts and parts[-1].isdigit() and len(parts) > 1:
+        help_ = helps.get(parts[-2])
+    return f"{where}: {help_ or first['msg']}" if where else str(first["msg"])
+
+
+def message_id(obj: Any) -> int | str | None:
+    """The ``id`` of a parsed message when it is a valid one (to answer even a message
+    that is refused)."""
+    if not isinstance(obj, dict):
+        return None
+    got = obj.get("id")
+    if isinstance(got, bool):
+        return None
+    if isinstance(got, int) and 0 <= got <= 2**53:
+        return got
+    if isinstance(got, str) and len(got) <= 32:
+        return got
+    return None
+
+
+def parse_json(text: str) -> Any:
+    """A frame's text as JSON (ProtocolError when it is not)."""
+    try:
+        return orjson.loads(text)
+    except (orjson.JSONDecodeError, RecursionError):
+        raise ProtocolError("not JSON") from None
+
+
+def read_client(text: str) -> ClientMessage:
+    """A WebSocket frame's text as a typed message; raises ProtocolError (one line, with
+    the message's id when it has a valid one). The caller has bounded the size."""
+    obj = parse_json(text)
+    if not isinstance(obj, dict):
+        raise ProtocolError("a message is a JSON object with a \"type\"")
+    try:
+        return CLIENT.validate_python(obj)
+    except ValidationError as e:
+        raise ProtocolError(validation_line(e), "bad_request", message_id(obj)) from None
+
+
+# --- the schema ---------------------------------------------------------------------------
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the protocol: the client's messages, the server's, and the
+    HTTP bodies (what ``protocol.schema.json`` holds)."""
+    adapters: list[tuple[str, Any]] = [
+        ("ClientMessage", CLIENT), ("ServerMessage", server_adapter()),
+        ("TableRequest", TypeAdapter(TableRequest)), ("ScoreQuestion", TypeAdapter(ScoreQuestion)),
+        ("ClaimRequest", TypeAdapter(ClaimRequest)),
+        ("MyGamesRequest", TypeAdapter(MyGamesRequest)),
+        ("ErrorBody", TypeAdapter(ErrorBody))]
+    keyed, defs = TypeAdapter.json_schemas(
+        [(name, "validation" if name != "ServerMessage" else "serialization", adapter)
+         for name, adapter in adapters],
+        ref_template="#/$defs/{model}")
+    for (name, _mode), one in keyed.items():
+        if "$ref" not in one:  # a union: a definition of its own
+            defs["$defs"][name] = one
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://yacht-dice.invalid/schema/protocol-1.json",
+        "title": "yacht web: the messages between a browser and the server",
+        "description": "ClientMessage: what a browser sends on /ws/TABLE; ServerMessage: what "
+                       "the server sends there; the rest: HTTP bodies. Generated from "
+                       "yacht/web/protocol.py (python -m yacht.web.protocol).",
+        "$defs": dict(sorted(defs["$defs"].items())),
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(schema(), indent=1, sort_keys=False) + "\n"
+
+
+if __name__ == "__main__":  # python -m yacht.web.protocol: write the schema file
+    SCHEMA_PATH.write_text(schema_text(), encoding="utf-8")
+    print(f"wrote {SCHEMA_PATH}")

@@ -1,0 +1,112 @@
+"""The protocol's declared types: the schema in the repository is the one they make, it
+describes what the server really sends, and the limits cover every variant."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from referencing import Registry, Resource
+
+from yacht.rules import all_variants
+from yacht.web import protocol
+from yacht.web.protocol import MAX_COLUMNS, MAX_DICE, SCHEMA_PATH, ProtocolError, read_client
+
+SESSION_SCHEMA = Path(protocol.__file__).parents[1] / "session" / "table.schema.json"
+
+
+def test_the_schema_in_the_repository_is_the_generated_one() -> None:
+    assert json.loads(SCHEMA_PATH.read_text("utf-8")) == protocol.schema(), (
+        "protocol.schema.json is stale: run python -m yacht.web.protocol")
+
+
+def test_the_protocol_document_points_to_the_schema() -> None:
+    text = (SCHEMA_PATH.parent / "PROTOCOL.md").read_text("utf-8")
+    assert "protocol.schema.json" in text and "python -m yacht.web.protocol" in text
+
+
+def test_the_limits_cover_every_variant() -> None:
+    assert max(rs.dice for rs in all_variants()) == MAX_DICE
+    assert max(len(rs.columns) for rs in all_variants()) == MAX_COLUMNS
+
+
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    whole = protocol.schema()
+    session = json.loads(SESSION_SCHEMA.read_text("utf-8"))
+    registry = Registry().with_resources([(whole["$id"], Resource.from_contents(whole)),
+                                          (session["$id"], Resource.from_contents(session))])
+    return jsonschema.Draft202012Validator({"$ref": f"{whole['$id']}#/$defs/{name}"},
+                                           registry=registry)
+
+
+def test_what_the_server_says_fits_the_schema(client: object) -> None:
+    from fastapi.testclient import TestClient
+
+    from .browser import Browser
+    from .conftest import new_table
+
+    assert isinstance(client, TestClient)
+    check = validator("ServerMessage")
+    t = new_table(client, "yatzy", seats=[{"kind": "person", "name": "Ann", "here": True},
+                                          {"kind": "expert", "name": "Max"}])
+    with Browser(client, t["id"], t["token"]) as ann:
+        seen = []
+        original = ann.recv
+
+        def recv() -> dict[str, object]:
+            msg = original()
+            seen.append(msg)
+            return msg
+
+        ann.recv = recv  # type: ignore[method-assign]
+        ann.act({"type": "roll"})
+        ann.act({"type": "toggle", "position": 9})  # an error
+        ann.ask("ping")
+        ann.act({"type": "score", "category": ann.snap["previews"][0]["category"]})
+        ann.ask("hint")
+    kinds = {m["type"] for m in seen}
+    assert {"state", "ack", "error", "pong"} <= kinds
+    for msg in seen:
+        check.validate(msg)
+
+
+@pytest.mark.parametrize("text", [
+    '{"type": "hello"}', '{"type": "hello", "token": null, "id": 1}',
+    '{"type": "command", "command": {"type": "roll"}, "version": 3, "id": "a"}',
+    '{"type": "command", "command": {"type": "choose", "dice": [0, 4]}}',
+    '{"type": "command", "command": {"type": "score", "category": "chance", "column": 1}}',
+    '{"type": "join", "seat": 1, "name": "Bob", "token": null}',
+    '{"type": "speed", "speed": "fast"}', '{"type": "start"}', '{"type": "hint"}'])
+def test_valid_messages_are_read_and_fit_the_schema(text: str) -> None:
+    read_client(text)
+    validator("ClientMessage").validate(json.loads(text))
+
+
+@pytest.mark.parametrize("text,line", [
+    ('{"type": "command", "command": {"type": "roll", "result": [1, 2]}}',
+     "command.result: only the server rolls the dice"),
+    ('{"type": "command", "command": {"type": "toggle", "position": true}}',
+     "command.position: a die's 0-based position"),
+    ('{"type": "command", "version": "3", "command": {"type": "roll"}}', "version:"),
+    ('{"type": "teleport"}', "type: a message is one of hello, command"),
+    ('{"type": "command", "command": {"type": "fly"}}', "command.type: a command is one of"),
+    ('{"type": "join", "seat": 8, "name": "Eve"}', "seat: a seat's 0-based number"),
+    ('{"type": "hello", "token": "short"}', "token:"),
+    ("[1]", "a message is a JSON object"), ("{", "not JSON")])
+def test_invalid_messages_are_one_line_that_says_what_is_wrong(text: str, line: str) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        read_client(text)
+    assert str(refused.value).startswith(line) and "\n" not in str(refused.value)
+    assert refused.value.code == "bad_request"
+    with pytest.raises(jsonschema.ValidationError):
+        validator("ClientMessage").validate(json.loads(text) if text != "{" else None)
+
+
+def test_numbers_are_never_read_from_other_types() -> None:
+    for text in ('{"type": "command", "command": {"type": "toggle", "position": 1.0}}',
+                 '{"type": "command", "command": {"type": "toggle", "position": "1"}}',
+                 '{"type": "join", "seat": false, "name": "Eve"}'):
+        with pytest.raises(ProtocolError):
+            read_client(text)
