@@ -1,13 +1,18 @@
 """What a newcomer hits in the browser (issue 22): many players' cards never scroll the
-page sideways and no name is cut."""
+page sideways and no name is cut; keys typed with no gap (and answers that come late)
+are applied in order."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, ViewportSize
+from playwright.async_api import Browser, BrowserContext, Page, ViewportSize, WebSocketRoute
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from yacht.engine import Choose, Roll, Score
 
 from .conftest import Server
 from .play import (
@@ -93,3 +98,96 @@ def test_many_players_never_scroll_the_page_sideways(server: Server, shots: Path
                     await ctx.close()
 
     asyncio.run(main())
+
+
+# --- item 9: a typist's keys -----------------------------------------------------------
+TOASTS = """() => {
+  window.toasts = [];
+  new MutationObserver(() => {
+    const t = document.getElementById('toast');
+    if (t && !t.hidden) window.toasts.push(t.textContent);
+  }).observe(document.getElementById('toast'), {attributes: true, childList: true, subtree: true});
+}"""
+
+#: keys pressed in one go: no time passes between them (the fastest typist there is)
+BURST = """keys => { for (const key of keys) document.dispatchEvent(
+  new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true})); }"""
+
+
+async def slow_answers(page: Page, seconds: float) -> None:
+    """Every message of the server reaches the page ``seconds`` late (in order)."""
+    loop = asyncio.get_running_loop()
+
+    def route(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: server.send(m))
+
+        def later(message: str | bytes) -> None:
+            loop.call_later(seconds, ws.send, message)
+
+        server.on_message(later)
+
+    await page.route_web_socket("**/ws/*", route)
+
+
+def actions_of(server: Server, game_id: str) -> list[Any]:
+    from yacht.store import open_store
+
+    store = open_store(str(server.db))
+    try:
+        return list(store.load_record(game_id).actions)
+    finally:
+        store.close()
+
+
+def test_keys_typed_with_no_gap_are_applied_in_order(server: Server) -> None:
+    """A whole turn typed at once (roll, choose dice 1 and 3, roll them, choose die 2,
+    roll it, score a box): the game has exactly those actions, no key refused; the same
+    with every answer of the server a quarter of a second late."""
+    pick = random.Random(22)
+
+    async def main() -> None:
+        async with chromium() as browser:
+            for late in (0.0, 0.25):
+                made = people_and_computers(server, ["Kim"], variant="yatzy")
+                ctx = await context(browser, phone=False)
+                tab = await open_tab(ctx, server.url("/"))
+                page = tab.page
+                if late:
+                    await slow_answers(page, late)
+                await seat_token(page, server, made)
+                await page.goto(server.url(made["url"]))
+                s = await wait_game(page)
+                await page.evaluate(TOASTS)
+                game_id = server.snapshot(made["id"])["snapshot"]["game_id"]
+                for turn in range(4):
+                    snap = server.snapshot(made["id"])["snapshot"]
+                    open_rows = [r for r in snap["rows"] if r.get("letter")
+                                 and snap["cards"][0]["cells"][r["id"]][0] == ""]
+                    row = pick.choice(open_rows)
+                    before = len(actions_of(server, game_id))
+                    await page.evaluate(BURST, ["r", "1", "3", "r", "2", "r", row["letter"]])
+                    s = await page_at(page, s["version"] + 7)
+                    done = actions_of(server, game_id)[before:]
+                    assert [type(a) for a in done] == [Roll, Choose, Choose, Roll, Choose,
+                                                       Roll, Score], (late, turn, done)
+                    assert [sorted(a.dice) for a in done if isinstance(a, Choose)] == \
+                        [[0], [0, 2], [1]]
+                    assert done[-1].category == row["category"]
+                    assert len(done[3].result) == 2 and len(done[5].result) == 1
+                assert await page.evaluate("window.toasts") == []
+                tab.check()
+                await ctx.close()
+
+    asyncio.run(main())
+
+
+async def page_at(page: Page, version: int) -> dict[str, Any]:
+    """Until the page shows version ``version`` of the table (or a newer one)."""
+    try:
+        await page.wait_for_function(
+            "v => Number(document.querySelector('.game').dataset.version) >= v", arg=version)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the page stays at {await shown(page)}, not version {version}; "
+                             f"it said {await page.evaluate('window.toasts')}") from None
+    return await shown(page)

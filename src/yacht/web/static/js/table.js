@@ -68,6 +68,8 @@ export class TableView {
     this.endShownFor = null;
     this.hintBox = null;
     this.onKey = (e) => this.key(e);
+    this.steps = []; // what the player did, not yet sent (see later())
+    this.stepping = false;
     this.el = h("div", { class: "table-page" });
   }
 
@@ -177,20 +179,47 @@ export class TableView {
   }
 
   /**
-   * Send a command with the version of the table the player sees. Commands go one at a
-   * time: the next waits for the answer to the one before (by then its state is here),
-   * so a fast typist's keys are not refused as stale.
+   * What the player does (a key, a click) is a step of one queue, in the order it was
+   * done: each step is decided against the table as it is when its turn comes, after the
+   * answers to the steps before it (the server sends a command's state before its
+   * answer). So a typist's keys are applied in order at any speed and any latency, and
+   * never checked against a table the page has not seen yet. A step that is refused (or
+   * not sent: the page said why) drops the steps queued behind it: they were meant for
+   * a table that did not come.
    */
-  send(command, version) {
-    const run = async () => {
-      const seen = version !== undefined ? version : this.snap ? this.snap.version : undefined;
-      const reply = await this.socket.send({ type: "command", command, version: seen });
-      if (reply.type === "error") toast(REFUSALS[reply.code] || reply.message);
-      return reply;
-    };
-    const queued = (this.queue || Promise.resolve()).then(run, run);
-    this.queue = queued.catch(() => {});
-    return queued;
+  later(step) {
+    this.steps.push(step);
+    if (!this.stepping) this.runSteps();
+  }
+
+  async runSteps() {
+    this.stepping = true;
+    try {
+      while (this.steps.length) {
+        const step = this.steps.shift();
+        let done = false;
+        try {
+          done = await step();
+        } catch {
+          done = false;
+        }
+        if (done === false) this.steps.length = 0;
+      }
+    } finally {
+      this.stepping = false;
+    }
+  }
+
+  /**
+   * Send a command with the version of the table the player sees (`version`, or the
+   * newest); true once it is done, false (and the reason shown) when refused. Called by
+   * a step of the queue.
+   */
+  async send(command, version) {
+    const seen = version !== undefined ? version : this.snap ? this.snap.version : undefined;
+    const reply = await this.socket.send({ type: "command", command, version: seen });
+    if (reply.type === "error") toast(REFUSALS[reply.code] || reply.message);
+    return reply.type === "ack";
   }
 
   // --- the lobby ------------------------------------------------------------------
@@ -528,37 +557,38 @@ export class TableView {
     });
   }
 
-  // --- what the player does -------------------------------------------------------
+  // --- what the player does (each a step of the queue: see later()) ------------------
   rollOrGoOn() {
-    const snap = this.snap;
-    if (!snap) return;
-    if (snap.pause !== null) {
-      if (snap.can.go_on) this.send({ type: "go_on" });
-      else toast("Waiting for a player to go on", "info", 2);
-      return;
-    }
-    if (snap.over) return;
-    if (snap.dice.length && !snap.chosen.length && snap.can.choose) {
-      toast("Choose the dice to roll again first (1-9/0, a, s, or click them)", "info");
-      return;
-    }
-    if (!snap.can.roll && snap.dice.length && !snap.can.choose && snap.can.score) {
-      toast("No roll left: score a box", "info");
-      return;
-    }
-    this.send({ type: "roll" });
+    this.later(async () => {
+      const snap = this.snap;
+      if (!snap) return false;
+      if (snap.pause !== null) {
+        if (snap.can.go_on) return this.send({ type: "go_on" });
+        toast("Waiting for a player to go on", "info", 2);
+        return false;
+      }
+      if (snap.over) return false;
+      if (snap.dice.length && !snap.chosen.length && snap.can.choose) {
+        toast("Choose the dice to roll again first (1-9/0, a, s, or click them)", "info");
+        return false;
+      }
+      if (!snap.can.roll && snap.dice.length && !snap.can.choose && snap.can.score) {
+        toast("No roll left: score a box", "info");
+        return false;
+      }
+      return this.send({ type: "roll" });
+    });
   }
 
   clickDie(i) {
-    const snap = this.snap;
-    if (!snap) return;
-    if (snap.can.choose) {
-      this.send({ type: "toggle", position: i });
-    } else if (!snap.dice.length && snap.can.roll) {
-      this.send({ type: "roll" });
-    } else if (snap.seat && snap.seat.my_turn && snap.dice.length) {
-      toast("No roll left: score a box", "info", 2);
-    }
+    this.later(async () => {
+      const snap = this.snap;
+      if (!snap) return false;
+      if (snap.can.choose) return this.send({ type: "toggle", position: i });
+      if (!snap.dice.length && snap.can.roll) return this.send({ type: "roll" });
+      if (snap.seat && snap.seat.my_turn && snap.dice.length) toast("No roll left: score a box", "info", 2);
+      return false;
+    });
   }
 
   dieKey(e, i) {
@@ -574,35 +604,47 @@ export class TableView {
   }
 
   select(which) {
-    this.send({ type: "select", which });
+    this.later(() => this.send({ type: "select", which }));
   }
 
   score(category, column) {
-    this.send({ type: "score", category, column });
+    this.later(() => this.send({ type: "score", category, column }));
   }
 
+  /** The Oops dialog, opened once the steps before it are done (it shows what may be undone then). */
   oops() {
-    const snap = this.snap;
-    if (!snap) return;
-    openDialog({
-      title: "Oops",
-      body: [h("p", { text: "Undo a slip (a roll can never be taken back)." })],
-      actions: [
-        { label: "Give me back my dice", disabled: !snap.can.give_back, data: { oops: "give_back" }, onclick: () => this.send({ type: "give_back" }) },
-        { label: "I scored the wrong box", disabled: !snap.can.take_back, data: { oops: "take_back" }, onclick: () => this.send({ type: "take_back" }) },
-        { label: "Never mind" },
-      ],
+    this.later(async () => {
+      const snap = this.snap;
+      if (!snap) return false;
+      const undo = (type) => () => this.later(() => this.send({ type }));
+      openDialog({
+        title: "Oops",
+        body: [h("p", { text: "Undo a slip (a roll can never be taken back)." })],
+        actions: [
+          { label: "Give me back my dice", disabled: !snap.can.give_back, data: { oops: "give_back" }, onclick: undo("give_back") },
+          { label: "I scored the wrong box", disabled: !snap.can.take_back, data: { oops: "take_back" }, onclick: undo("take_back") },
+          { label: "Never mind" },
+        ],
+      });
+      return true;
     });
   }
 
-  async hint() {
-    const snap = this.snap;
-    if (!snap) return;
-    if (!snap.can.hint) {
-      toast(snap.dice.length ? "A hint is for your own turn" : "Roll first: the hint is about the dice showing", "info", 3);
-      return;
-    }
-    if (this.hintBox) return;
+  /** The hint (a step too: "r h" typed at once asks about the dice just rolled). */
+  hint() {
+    this.later(async () => {
+      const snap = this.snap;
+      if (!snap) return false;
+      if (!snap.can.hint) {
+        toast(snap.dice.length ? "A hint is for your own turn" : "Roll first: the hint is about the dice showing", "info", 3);
+        return false;
+      }
+      if (!this.hintBox) this.askHint(snap); // (its answer is not waited for)
+      return true;
+    });
+  }
+
+  async askHint(snap) {
     const version = snap.version;
     const body = h("div", { class: "hint-body" }, h("p", { class: "hint-wait", text: "Asking the advisor…" }));
     this.hintBody = body;
@@ -651,14 +693,12 @@ export class TableView {
   }
 
   /** Play a move of the hint: a keep chooses exactly its dice and rolls them; a box scores. */
-  async playHint(m, version) {
+  playHint(m, version) {
     if (this.hintBox) this.hintBox.close();
-    if (m.category) {
-      this.send({ type: "score", category: m.category, column: m.column }, version);
-      return;
-    }
-    const chosen = await this.send({ type: "choose", dice: m.reroll }, version);
-    if (chosen.type === "ack") this.send({ type: "roll" });
+    this.later(async () => {
+      if (m.category) return this.send({ type: "score", category: m.category, column: m.column }, version);
+      return await this.send({ type: "choose", dice: m.reroll }, version) && this.send({ type: "roll" });
+    });
   }
 
   toggleSound() {
@@ -674,18 +714,20 @@ export class TableView {
     setAttr(this.soundBtn, "aria-keyshortcuts", "b");
   }
 
-  setSpeed(speed) {
-    this.socket.send({ type: "speed", speed }).then((reply) => {
-      if (reply.type === "error") toast(reply.message);
-    });
+  async setSpeed(speed) {
+    const reply = await this.socket.send({ type: "speed", speed });
+    if (reply.type === "error") toast(reply.message);
+    return reply.type === "ack";
   }
 
   stepSpeed(step) {
-    const snap = this.snap;
-    if (!snap || !snap.players.some((p) => p.kind === "computer")) return;
-    const i = SPEEDS.indexOf(snap.speed);
-    const next = SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + step))];
-    if (next !== snap.speed) this.setSpeed(next);
+    this.later(async () => {
+      const snap = this.snap;
+      if (!snap || !snap.players.some((p) => p.kind === "computer")) return true;
+      const i = SPEEDS.indexOf(snap.speed);
+      const next = SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + step))];
+      return next === snap.speed || this.setSpeed(next);
+    });
   }
 
   async showRules() {
@@ -742,8 +784,7 @@ export class TableView {
       const i = k === "0" ? 9 : Number(k) - 1;
       if (i < snap.ruleset.dice) {
         e.preventDefault();
-        if (snap.can.choose) this.send({ type: "toggle", position: i });
-        else this.clickDie(i);
+        this.clickDie(i);
       }
       return;
     }
