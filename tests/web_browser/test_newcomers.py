@@ -1,14 +1,16 @@
 """What a newcomer hits in the browser (issue 22): many players' cards never scroll the
 page sideways and no name is cut; keys typed with no gap (and answers that come late)
-are applied in order."""
+are applied in order; after a server restart the table's recent moves are shown again."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.async_api import Browser, BrowserContext, Page, ViewportSize, WebSocketRoute
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -191,3 +193,46 @@ async def page_at(page: Page, version: int) -> dict[str, Any]:
         raise AssertionError(f"the page stays at {await shown(page)}, not version {version}; "
                              f"it said {await page.evaluate('window.toasts')}") from None
     return await shown(page)
+
+
+# --- item 10: the recent moves after a restart -------------------------------------------
+@pytest.fixture
+def restartable(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def test_the_recent_moves_are_shown_again_after_a_server_restart(restartable: Server) -> None:
+    server = restartable
+
+    async def main() -> None:
+        made = people_and_computers(server, ["Ann", "Cpu"], variant="yatzy")
+        async with chromium() as browser:
+            ctx = await context(browser, phone=False)
+            tab = await at_table(ctx, server, made)
+            page = tab.page
+            for _ in range(2):  # Ann scores twice, the computer plays its turns
+                s = await shown(page)
+                await page.click("#roll")
+                s = await after(page, s["version"])
+                await page.locator(".score-btn").first.click()
+                s = await after(page, s["version"])
+                await page.click("#roll")  # Go on: the computer's turn
+                await page.wait_for_function(
+                    "() => document.querySelector('#roll').textContent === 'Roll'")
+            news = await page.locator(".news li").all_text_contents()
+            assert len(news) == 4 and any("Cpu: " in line for line in news), news
+
+            server.kill9()
+            await page.wait_for_selector(".conn-banner:not([hidden])")
+            server.start()
+            await page.wait_for_selector(".conn-banner", state="hidden", timeout=30_000)
+            await wait_game(page)
+            assert await page.locator(".news li").all_text_contents() == news
+            tab.check()
+
+    asyncio.run(main())

@@ -325,11 +325,27 @@ class Table:
                seats: Iterable[Seat] | None = None, pauses: bool = True,
                strict: bool = False, pause_between_people: bool = False,
                auto_roll: bool = False) -> Table:
-        """A saved game where it was left (raises SessionError)."""
-        return cls(Session.resume(store, game_id, rng=rng, strategy_factory=strategy_factory,
-                                  strict=strict),
-                   speed=speed, seats=seats, pauses=pauses,
-                   pause_between_people=pause_between_people, auto_roll=auto_roll)
+        """A saved game where it was left (raises SessionError), its recent moves told."""
+        table = cls(Session.resume(store, game_id, rng=rng, strategy_factory=strategy_factory,
+                                   strict=strict),
+                    speed=speed, seats=seats, pauses=pauses,
+                    pause_between_people=pause_between_people, auto_roll=auto_roll)
+        table._news.extend(table._retold())
+        return table
+
+    def _retold(self) -> list[str]:
+        """The lines of news the game's actions made, told again: its actions played on a
+        copy without a store, as the table told them when they happened (what the log
+        does not hold, such as a store's warning, is not told again)."""
+        s = self.session
+        try:
+            copy = Table(Session(s.ruleset, s.players, rng=random.Random(0)),
+                         pause_between_people=self.pause_between_people)
+            with copy._lock:
+                copy._play_saved(s.state.log)
+        except Exception:  # the news is no reason to refuse a game that replays
+            return []
+        return list(copy._news)
 
     # --- seats --------------------------------------------------------------------
     def add_seat(self, seat: Seat) -> None:
