@@ -1,10 +1,12 @@
 """What a newcomer hits in the browser (issue 22): many players' cards never scroll the
 page sideways and no name is cut; keys typed with no gap (and answers that come late)
-are applied in order; after a server restart the table's recent moves are shown again."""
+are applied in order; after a server restart the table's recent moves are shown again;
+one rule for who sets a demo's pace, and the name "You" in the second person."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -234,5 +236,62 @@ def test_the_recent_moves_are_shown_again_after_a_server_restart(restartable: Se
             await wait_game(page)
             assert await page.locator(".news li").all_text_contents() == news
             tab.check()
+
+    asyncio.run(main())
+
+
+# --- item 11: a demo's pace, and "You" ---------------------------------------------------
+async def speed_of(page: Page, server: Server, tid: str, want: str) -> None:
+    await page.wait_for_function(
+        "s => document.querySelector('#speed-select').value === s", arg=want)
+    assert server.snapshot(tid)["snapshot"]["speed"] == want
+
+
+def test_who_sets_a_demos_pace_and_you_are_playing(server: Server) -> None:
+    """The browser that started a demo sets its pace with the menu and with + and -
+    alike; a watcher can do neither (the page says so). The computer called You "is"
+    nothing: You are playing, your turn."""
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await context(browser, phone=False)
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await page.wait_for_selector("#start")
+            await page.evaluate("s => localStorage.setItem('yacht.setup', s)", json.dumps({
+                "variant": "yahtzee", "options": {}, "players": [
+                    {"kind": "here", "name": "You"}, {"kind": "expert", "name": "Max"}],
+                "demo": True, "speed": "slow"}))
+            await page.reload()
+            await page.click("#start")
+            await wait_game(page)
+            tid = page.url.rsplit("/", 1)[-1]
+            # You (played by the computer) begin: the page speaks to You
+            label = await page.text_content("#roll") or ""
+            turn = await page.text_content("#turn-line") or ""
+            assert label == "You are playing", label
+            assert turn.startswith("Your turn"), turn
+            assert (await page.title()).startswith("Your turn")
+            # the pace: the menu and the keys, one rule
+            assert not await page.is_disabled("#speed-select")
+            await page.keyboard.press("+")
+            await speed_of(page, server, tid, "normal")
+            await page.select_option("#speed-select", "fast")
+            await speed_of(page, server, tid, "fast")
+            await page.keyboard.press("-")
+            await speed_of(page, server, tid, "normal")
+
+            # a watcher (another browser) sees the pace and cannot change it
+            other = await context(browser, phone=False)
+            watcher = await open_tab(other, server.url(f"/t/{tid}"))
+            await wait_game(watcher.page)
+            assert await watcher.page.is_disabled("#speed-select")
+            await watcher.page.keyboard.press("+")
+            await watcher.page.wait_for_selector("#toast:not([hidden])")
+            assert "pace" in (await watcher.page.text_content("#toast") or "")
+            assert server.snapshot(tid)["snapshot"]["speed"] == "normal"
+            tab.check()
+            watcher.check()
+            await other.close()
+            await ctx.close()
 
     asyncio.run(main())

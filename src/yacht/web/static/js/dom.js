@@ -79,6 +79,18 @@ export function listText(items) {
   return `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
 }
 
+/** A player called "You" (the setup's first name) is spoken to, as the server's words do. */
+const isYou = (name) => String(name).trim().toLowerCase() === "you";
+
+/** "Ann's", and "your" for a player called You ("Your" to begin a sentence). */
+export function possessive(name, start = false) {
+  if (!isYou(name)) return `${name}'s`;
+  return start ? "Your" : "your";
+}
+
+/** A name and the verb agreeing with it: verb("Ann", "is", "are") "Ann is", "You are". */
+export const verb = (name, third, plain) => `${name} ${isYou(name) ? plain : third}`;
+
 /** A number with an English plural: plural(2, "roll") -> "2 rolls". */
 export function plural(n, word, many = `${word}s`) {
   return `${n} ${n === 1 ? word : many}`;

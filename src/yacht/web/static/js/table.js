@@ -2,7 +2,7 @@
 // Everything drawn comes from the server's state (the snapshot); the page holds no
 // rules: what may be done now is snapshot.can, the previews and help come with it.
 
-import { h, fill, listText, plural, reducedMotion, setAttr, setText } from "./dom.js";
+import { h, fill, listText, plural, possessive, reducedMotion, setAttr, setText, verb } from "./dom.js";
 import { getJSON, postJSON, query, rules } from "./api.js";
 import { ScoreCards } from "./card.js";
 import { TableSocket } from "./socket.js";
@@ -162,6 +162,7 @@ export class TableView {
         // what happened since the last state first: it is told against the old snapshot
         for (const ev of Array.isArray(msg.events) ? msg.events : []) this.event(ev);
         this.presence = Array.isArray(msg.presence) ? msg.presence : [];
+        this.host = msg.table.host === true; // this browser made the table
         if (msg.table.phase === "lobby") this.drawLobby(msg.table);
         else this.drawGame(msg.table.snapshot);
         break;
@@ -389,7 +390,7 @@ export class TableView {
     const rs = snap.ruleset;
     const me = snap.players[snap.current];
     const myTurn = Boolean(snap.seat && snap.seat.my_turn);
-    document.title = snap.over ? `${rs.name}: game over` : `${myTurn ? "Your turn" : `${me.name}'s turn`} · ${rs.name}`;
+    document.title = snap.over ? `${rs.name}: game over` : `${myTurn ? "Your" : possessive(me.name, true)} turn · ${rs.name}`;
     setText(this.title, rs.name);
     const chips = [];
     if (snap.demo) chips.push(h("span", { class: "chip", text: "demo" }));
@@ -399,7 +400,7 @@ export class TableView {
     const computers = snap.players.some((p) => p.kind === "computer");
     this.speedBox.hidden = !computers;
     if (document.activeElement !== this.speedSelect) this.speedSelect.value = snap.speed;
-    this.speedSelect.disabled = !snap.seat;
+    this.speedSelect.disabled = !this.mayPace(snap);
     // the saved game went on elsewhere: this table is not saved any more
     if (snap.elsewhere && this.elsewhere.dataset.text !== snap.elsewhere) {
       this.elsewhere.dataset.text = snap.elsewhere;
@@ -485,7 +486,7 @@ export class TableView {
     let turn;
     if (snap.over) turn = "Game over";
     else if (myTurn) turn = `${snap.players.filter((p) => p.mine).length > 1 ? `${me.name}, your` : "Your"} turn · turn ${snap.turn} of ${snap.turns}`;
-    else turn = `${me.name}'s turn${me.kind === "computer" ? ` (${me.level || "computer"})` : ""} · turn ${snap.turn} of ${snap.turns}`;
+    else turn = `${possessive(me.name, true)} turn${me.kind === "computer" ? ` (${me.level || "computer"})` : ""} · turn ${snap.turn} of ${snap.turns}`;
     setText(this.turnLine, turn);
     this.turnLine.classList.toggle("mine", myTurn);
 
@@ -509,10 +510,10 @@ export class TableView {
       label = "Game over";
       enabled = false;
     } else if (me.kind === "computer") {
-      label = `${me.name} is playing`;
+      label = `${verb(me.name, "is", "are")} playing`;
       enabled = false;
     } else if (!myTurn) {
-      label = `${me.name}'s turn`;
+      label = `${possessive(me.name, true)} turn`;
       enabled = false;
     } else if (!snap.dice.length) {
       label = "Roll";
@@ -720,10 +721,20 @@ export class TableView {
     return reply.type === "ack";
   }
 
+  /** Who sets the computers' pace (the server's rule, for the menu and + / - alike): a
+   * player at the table, or the browser that made it (a demo's has no seat). */
+  mayPace(snap = this.snap) {
+    return Boolean(snap && (snap.seat || this.host));
+  }
+
   stepSpeed(step) {
     this.later(async () => {
       const snap = this.snap;
       if (!snap || !snap.players.some((p) => p.kind === "computer")) return true;
+      if (!this.mayPace(snap)) {
+        toast("Only a player at the table, or whoever started it, sets the computers' pace", "info", 3);
+        return false;
+      }
       const i = SPEEDS.indexOf(snap.speed);
       const next = SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + step))];
       return next === snap.speed || this.setSpeed(next);
@@ -836,7 +847,7 @@ export class TableView {
         break;
       case "turn_passed": {
         const next = snap && snap.players[ev.player];
-        if (next) announce(next.mine ? `${next.name}, your turn.` : `${next.name}'s turn.`);
+        if (next) announce(next.mine ? `${next.name}, your turn.` : `${possessive(next.name, true)} turn.`);
         break;
       }
       case "paused":
