@@ -1,7 +1,8 @@
 """What a newcomer hits in the browser (issue 22): many players' cards never scroll the
 page sideways and no name is cut; keys typed with no gap (and answers that come late)
 are applied in order; after a server restart the table's recent moves are shown again;
-one rule for who sets a demo's pace, and the name "You" in the second person."""
+one rule for who sets a demo's pace, and the name "You" in the second person; a start
+refused for a name says whose, and marks and focuses its field."""
 
 from __future__ import annotations
 
@@ -293,5 +294,62 @@ def test_who_sets_a_demos_pace_and_you_are_playing(server: Server) -> None:
             watcher.check()
             await other.close()
             await ctx.close()
+
+    asyncio.run(main())
+
+
+# --- item 12: whose name is missing -----------------------------------------------------
+async def plant(page: Page, players: list[dict[str, str]]) -> None:
+    await page.wait_for_selector("#start")
+    await page.evaluate("s => localStorage.setItem('yacht.setup', s)", json.dumps({
+        "variant": "yatzy", "options": {}, "players": players, "demo": False,
+        "speed": "fast"}))
+    await page.reload()
+    await page.wait_for_selector("#start")
+
+
+MARKED = """() => [...document.querySelectorAll('.player-row input.name')].map(i => ({
+  id: i.id, invalid: i.getAttribute('aria-invalid') === 'true',
+  says: (i.getAttribute('aria-describedby') || '').split(' ').filter(Boolean)
+    .map(id => document.getElementById(id).textContent).join(' '),
+  focused: document.activeElement === i}))"""
+
+
+def test_a_start_refused_for_a_name_says_whose_and_marks_it(server: Server,
+                                                            shots: Path) -> None:
+    async def main() -> None:
+        async with chromium() as browser:
+            for phone in (False, True):
+                ctx = await context(browser, phone)
+                tab = await open_tab(ctx, server.url("/"))
+                page = tab.page
+                tables = len(server.get("/api/tables"))
+                await plant(page, [{"kind": "here", "name": "Ann"},
+                                   {"kind": "expert", "name": "Max"},
+                                   {"kind": "here", "name": "  "}])
+                await page.click("#start")
+                await page.wait_for_function(
+                    "() => document.activeElement && document.activeElement.id === 'p2-name'")
+                marks = await page.evaluate(MARKED)
+                assert [m["invalid"] for m in marks] == [False, False, True], marks
+                assert "Player 3" in marks[2]["says"] and "name" in marks[2]["says"], marks
+                assert page.url == server.url("/")  # still the setup: nothing was made
+                assert len(server.get("/api/tables")) == tables
+                await screenshot(page, shots, f"name-missing-{'phone' if phone else 'desktop'}",
+                                 full=False)
+                # typing a name takes the mark away; the same name twice is marked too
+                await page.fill("#p2-name", "ann")
+                assert not (await page.evaluate(MARKED))[2]["invalid"]
+                await page.click("#start")
+                await page.wait_for_function(
+                    "() => document.activeElement && document.activeElement.id === 'p2-name'")
+                marks = await page.evaluate(MARKED)
+                assert [m["invalid"] for m in marks] == [False, False, True], marks
+                assert "Ann" in marks[2]["says"], marks
+                await page.fill("#p2-name", "Bo")
+                await page.click("#start")
+                await wait_game(page)
+                tab.check()
+                await ctx.close()
 
     asyncio.run(main())

@@ -142,7 +142,10 @@ export class HomeView {
           value: p.name, disabled: p.kind === "friend",
           placeholder: p.kind === "friend" ? "their name, when they join" : "name",
           aria: { label: `Player ${i + 1}: name` },
-          oninput: () => { p.name = name.value; },
+          oninput: () => {
+            p.name = name.value;
+            this.unmarkName(i);
+          },
         });
         const remove = h("button", { type: "button", class: "btn-icon", disabled: setup.players.length <= 1,
           aria: { label: `Remove player ${i + 1}` },
@@ -191,9 +194,67 @@ export class HomeView {
     });
   }
 
+  /** The first name the server would refuse that the page can tell: a person here
+   * without one, or a name given twice; {i, message} or null. */
+  nameProblem() {
+    const seats = this.seats();
+    const seen = new Map();
+    for (let i = 0; i < seats.length; i += 1) {
+      const seat = seats[i];
+      if (seat.here && !seat.name) return { i, message: `Player ${i + 1} needs a name (1-20 characters).` };
+      if (!seat.name) continue;
+      const key = seat.name.toLowerCase();
+      if (seen.has(key)) {
+        const first = seen.get(key);
+        return { i, message: `Players ${first + 1} and ${i + 1} are both called ${seats[first].name}: give each their own name.` };
+      }
+      seen.set(key, i);
+    }
+    return null;
+  }
+
+  /** Mark player `i`'s name field with `message` (said beside it) and go there. */
+  markName(i, message) {
+    const input = document.getElementById(`p${i}-name`);
+    if (!input) {
+      toast(message);
+      return;
+    }
+    this.unmarkName(i);
+    const error = h("p", { class: "field-error", id: `p${i}-error`, text: message });
+    input.closest(".player-row").append(error);
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", error.id);
+    input.focus();
+  }
+
+  unmarkName(i) {
+    const input = document.getElementById(`p${i}-name`);
+    const error = document.getElementById(`p${i}-error`);
+    if (error) error.remove();
+    if (input) {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    }
+  }
+
+  /** A refusal of the server that names a player's name: that player's field, if any. */
+  nameRefused(message) {
+    const seats = this.seats();
+    for (let i = seats.length - 1; i >= 0; i -= 1) {
+      if (seats[i].name && message.includes(`'${seats[i].name}'`)) return i;
+    }
+    return -1;
+  }
+
   async start(button) {
     const setup = this.setup;
     saveSetup(setup);
+    const problem = this.nameProblem();
+    if (problem) {
+      this.markName(problem.i, problem.message);
+      return;
+    }
     const firstHere = setup.players.find((p) => p.kind === "here" && p.name.trim());
     if (firstHere) setLastName(firstHere.name.trim());
     const v = this.byId.get(setup.variant);
@@ -205,7 +266,9 @@ export class HomeView {
       setToken(made.id, made.token);
       this.navigate(made.url);
     } catch (e) {
-      toast(e.message);
+      const who = this.nameRefused(e.message);
+      if (who >= 0) this.markName(who, `Player ${who + 1}: ${e.message}`);
+      else toast(e.message);
       button.disabled = false;
     }
   }
