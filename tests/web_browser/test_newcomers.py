@@ -2,7 +2,8 @@
 page sideways and no name is cut; keys typed with no gap (and answers that come late)
 are applied in order; after a server restart the table's recent moves are shown again;
 one rule for who sets a demo's pace, and the name "You" in the second person; a start
-refused for a name says whose, and marks and focuses its field."""
+refused for a name says whose, and marks and focuses its field; the game's end takes the
+focus (the axe scan of the main screens is in test_screens)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from .play import (
     chromium,
     new_context,
     open_tab,
+    play_alone,
     screenshot,
     seat_token,
     shown,
@@ -351,5 +353,28 @@ def test_a_start_refused_for_a_name_says_whose_and_marks_it(server: Server,
                 await wait_game(page)
                 tab.check()
                 await ctx.close()
+
+    asyncio.run(main())
+
+
+# --- item 14: the end takes the focus ---------------------------------------------------
+def test_the_games_end_takes_the_focus(server: Server) -> None:
+    """A game started on the home page and played by keyboard alone (the focus on the
+    page's heading all along): at its end the focus is on the result."""
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await context(browser, phone=False)
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await plant(page, [{"kind": "here", "name": "Kim"}])
+            await page.select_option("#variant", "tommys-crag")
+            await page.click("#start")
+            await wait_game(page)
+            assert await page.evaluate("document.activeElement.className") == "bar-title"
+            await play_alone(page, "keyboard", seed=14)
+            await page.wait_for_function(
+                "() => document.activeElement && document.activeElement.id === 'end-title'")
+            tab.check()
+            await ctx.close()
 
     asyncio.run(main())

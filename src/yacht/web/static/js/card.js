@@ -8,7 +8,8 @@ export class ScoreCards {
   /** `onScore(category, column)` is called when a box is clicked. */
   constructor(onScore) {
     this.onScore = onScore;
-    this.el = h("div", { class: "cards-scroll", role: "region", aria: { label: "Score cards" } });
+    // (a group, not a region: the panel around it is the landmark "Score cards")
+    this.el = h("div", { class: "cards-scroll", role: "group", aria: { label: "Score table" } });
     this.shape = "";
     this.cells = new Map(); // "row|player|column" -> {td, state}
     this.bonus = null; // {threshold} from the rules, for the progress bar

@@ -397,7 +397,7 @@ export class HomeView {
         h("td", { class: "num", text: r.best }),
         h("td", { class: "num", text: pct(r.upper_bonus_rate) }),
         h("td", { class: "num", text: r.yachts })))));
-    fill(box, h("h2", { id: "h-stats", text: "Statistics" }), h("div", { class: "table-scroll", tabindex: "0", role: "region", aria: { label: "Statistics" } }, table));
+    fill(box, h("h2", { id: "h-stats", text: "Statistics" }), h("div", { class: "table-scroll", tabindex: "0", role: "group", aria: { label: "The statistics table" } }, table));
   }
 }
 

@@ -932,8 +932,12 @@ export class TableView {
     if (first) {
       announce(`${snap.result || "Game over."} ${snap.comments.map((c) => c.text).join(" ")}`);
       window.setTimeout(() => {
+        // the result takes the focus from the game (or the page's heading, or nothing),
+        // not from a control of the bar or a dialog the player is using
         const el = document.getElementById("end-title");
-        if (el && (document.activeElement === document.body || this.body.contains(document.activeElement))) el.focus();
+        const at = document.activeElement;
+        const idle = !at || at === document.body || at === this.title || at.id === "app" || this.body.contains(at);
+        if (el && idle) el.focus();
       }, 0);
     }
   }
