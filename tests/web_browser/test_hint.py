@@ -136,7 +136,7 @@ def test_esc_closes_every_dialog_and_q_or_esc_outside_do_nothing(server: Server,
             tab = await at_the_table(await new_context(browser), server, made)
             page = tab.page
             before = await shown(page)
-            for key, selector in (("?", ".rules-text"), ("o", "[data-oops]"),
+            for key, selector in (("?", ".keys-help"), ("o", "[data-oops]"),
                                   ("h", ".hint-play")):
                 await page.keyboard.press(key)
                 await page.wait_for_selector(f"dialog[open] {selector}")
@@ -185,7 +185,7 @@ def test_the_rules_and_the_hint_fit_a_phone(server: Server, shots: Path) -> None
             tab = await at_the_table(ctx, server, made)
             page = tab.page
             await no_horizontal_scroll(page)
-            await page.click("button:text-is('Rules ?')")
+            await page.click("#rules-btn")
             dialog = page.locator("dialog[open]")
             await dialog.locator(".rules-table").first.wait_for()
             await no_horizontal_scroll(page)

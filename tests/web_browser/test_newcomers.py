@@ -3,7 +3,8 @@ page sideways and no name is cut; keys typed with no gap (and answers that come 
 are applied in order; after a server restart the table's recent moves are shown again;
 one rule for who sets a demo's pace, and the name "You" in the second person; a start
 refused for a name says whose, and marks and focuses its field; the game's end takes the
-focus (the axe scan of the main screens is in test_screens)."""
+focus (the axe scan of the main screens is in test_screens); ``?`` shows the keys first,
+the rules one step further."""
 
 from __future__ import annotations
 
@@ -376,5 +377,49 @@ def test_the_games_end_takes_the_focus(server: Server) -> None:
                 "() => document.activeElement && document.activeElement.id === 'end-title'")
             tab.check()
             await ctx.close()
+
+    asyncio.run(main())
+
+
+# --- item 15: ? shows the keys ----------------------------------------------------------
+IN_VIEW = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }"""
+
+
+def test_the_question_mark_shows_the_keys_and_the_rules_are_one_step_further(
+        server: Server, shots: Path) -> None:
+    async def main() -> None:
+        async with chromium() as browser:
+            for phone in (False, True):
+                size = "phone" if phone else "desktop"
+                ctx = await context(browser, phone)
+                tab = await at_table(ctx, server, people_and_computers(server, ["Ann", "Cpu"]))
+                page = tab.page
+                await page.keyboard.press("?")
+                dialog = page.locator("dialog[open]")
+                await dialog.locator(".keys-help").wait_for()
+                # the keys, whole, in view at once; the rules not yet
+                assert await page.evaluate(IN_VIEW, "dialog[open] .keys-help"), size
+                assert await dialog.locator(".rules-text").count() == 0
+                text = await dialog.text_content() or ""
+                assert "roll" in text and "Box letters" in text
+                await screenshot(page, shots, f"keys-{size}", full=False)
+                # one step further: the rules
+                await dialog.get_by_role("button", name="The rules of Yahtzee").click()
+                await page.locator("dialog[open] .rules-text").wait_for()
+                assert await page.locator("dialog[open]").count() == 1
+                assert await page.locator("dialog[open] .keys-help").count() == 0
+                await screenshot(page, shots, f"rules-{size}", full=False)
+                await page.keyboard.press("Escape")
+                await page.locator("dialog").wait_for(state="detached")
+                # the bar's Rules button: the rules, and the keys one step from them
+                await page.click("#rules-btn")
+                await page.locator("dialog[open] .rules-text").wait_for()
+                await page.get_by_role("button", name="The keys").click()
+                await page.locator("dialog[open] .keys-help").wait_for()
+                await page.keyboard.press("Escape")
+                await page.locator("dialog").wait_for(state="detached")
+                tab.check()
+                await ctx.close()
 
     asyncio.run(main())

@@ -24,7 +24,7 @@ const KEYS_HELP = [
   ["h", "hint: the advisor's ranking (the game is marked assisted); a move in it, or Enter on it, plays it"],
   ["b, + / -", "sound on/off, computer speed"],
   ["p / n / a at the game's end", "play again / new game / the analysis of every decision"],
-  ["? or F1", "these rules"],
+  ["? or F1", "these keys (the rules are one step further)"],
 ];
 
 const REFUSALS = {
@@ -82,7 +82,8 @@ export class TableView {
       SPEEDS.map((sp) => h("option", { value: sp }, sp[0].toUpperCase() + sp.slice(1))));
     this.speedBox = h("span", { class: "speed-box", hidden: true },
       h("label", { for: "speed-select", text: "Speed" }), this.speedSelect);
-    this.rulesBtn = h("button", { type: "button", class: "btn btn-bar", aria: { keyshortcuts: "?" }, onclick: () => this.showRules() }, "Rules ?");
+    this.rulesBtn = h("button", { type: "button", class: "btn btn-bar", id: "rules-btn", onclick: () => this.showRules() }, "Rules");
+    this.keysBtn = h("button", { type: "button", class: "btn btn-bar", id: "keys-btn", aria: { keyshortcuts: "? F1" }, onclick: () => this.showKeys() }, "Keys ?");
     this.banner = h("div", { class: "conn-banner", role: "status", hidden: true });
     this.elsewhere = h("div", { class: "conn-banner elsewhere-banner", role: "status", hidden: true });
     this.body = h("div", { class: "table-body" });
@@ -90,7 +91,7 @@ export class TableView {
       h("header", { class: "table-bar" },
         h("a", { href: "/", class: "btn btn-bar home-link", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "← Home"),
         this.title, this.chips,
-        h("span", { class: "bar-tools" }, this.speedBox, this.soundBtn, this.rulesBtn)),
+        h("span", { class: "bar-tools" }, this.speedBox, this.soundBtn, this.keysBtn, this.rulesBtn)),
       this.banner, this.elsewhere, this.body);
     this.drawSound();
     app.append(this.el);
@@ -741,17 +742,33 @@ export class TableView {
     });
   }
 
+  /** ? and F1 (and the bar's Keys): the keys and the box letters, all in view at once;
+   * the rules are one step further (the dialog's button). */
+  showKeys() {
+    const name = this.snap ? this.snap.ruleset.name : this.lobby ? this.lobby.name : null;
+    if (!name) return;
+    const letters = this.snap ? this.snap.rows.filter((row) => row.letter) : [];
+    openDialog({
+      title: "Keys", wide: true, id: "keys-dialog",
+      body: [
+        h("dl", { class: "keys-help" }, KEYS_HELP.map(([k, what]) => [h("dt", { text: k }), h("dd", { text: what })])),
+        letters.length ? h("p", { class: "muted", text: `Box letters: ${letters.map((row) => `${row.letter} ${row.label}`).join(" · ")}` }) : null,
+      ],
+      // (the dialog closes first: the rules' dialog gives the focus back where it was)
+      actions: [{ label: `The rules of ${name}`, primary: true, onclick: () => this.showRules() }],
+    });
+  }
+
+  /** The bar's Rules: the variant's rules, the keys one step from them. */
   async showRules() {
     const ids = this.snap ? [this.snap.ruleset.id, this.snap.ruleset.options]
       : this.lobby ? [this.lobby.variant, this.lobby.options] : null;
     if (!ids) return;
     try {
       const r = await rules(ids[0], ids[1]);
-      const letters = this.snap ? this.snap.rows.filter((row) => row.letter) : [];
-      rulesDialog(`Rules: ${r.name}`, r.text, [
-        h("h3", { text: "Keys" }),
-        h("dl", { class: "keys-help" }, KEYS_HELP.map(([k, what]) => [h("dt", { text: k }), h("dd", { text: what })])),
-        letters.length ? h("p", { class: "muted", text: `Box letters: ${letters.map((row) => `${row.letter} ${row.label}`).join(" · ")}` }) : null,
+      const box = rulesDialog(`Rules: ${r.name}`, r.text, [], [
+        h("p", { class: "rules-lead" }, h("button", { type: "button", class: "btn btn-small",
+          onclick: () => { box.close(); this.showKeys(); } }, "The keys"), h("span", { class: "muted", text: " ? or F1 at the table" })),
       ]);
     } catch (e) {
       toast(e.message);
@@ -768,7 +785,7 @@ export class TableView {
     if (e.repeat && k !== "Tab") return; // a key held down acts once
     if (k === "?" || k === "F1") {
       e.preventDefault();
-      this.showRules();
+      this.showKeys();
       return;
     }
     if (k === "b" || k === "B") {

@@ -136,12 +136,12 @@ export function rulesBlocks(text) {
   return h("div", { class: "rules-text" }, groups);
 }
 
-/** The rules of a variant (and, at a table, its keys) in a dialog. */
-export function rulesDialog(title, text, extra = []) {
+/** The rules of a variant in a dialog; `extra` after them, `lead` before them. */
+export function rulesDialog(title, text, extra = [], lead = []) {
   const box = openDialog({
     title,
     wide: true,
-    body: [rulesBlocks(text), extra],
+    body: [lead, rulesBlocks(text), extra],
   });
   // a table wider than the screen scrolls inside its box: reachable by keyboard too
   for (const pre of box.body.querySelectorAll(".rules-table")) {
