@@ -123,6 +123,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         s.stop()
 
 
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own (to kill and start again)."""
+    s = Server(tmp_path)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
 @pytest.fixture(scope="session")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Where the screenshots of the main screens go (shared by the run's workers)."""

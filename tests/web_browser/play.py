@@ -74,6 +74,15 @@ async def seat_token(page: Page, server: Server, table: dict[str, Any]) -> None:
                         "JSON.stringify(token))", [table["id"], table["token"]])
 
 
+async def at_the_table(ctx: BrowserContext, server: Server, made: dict[str, Any]) -> Tab:
+    """A new page at a table made over HTTP, its seats this browser's, the game drawn."""
+    tab = await open_tab(ctx, server.url("/"))
+    await seat_token(tab.page, server, made)
+    await tab.page.goto(server.url(made["url"]))
+    await wait_game(tab.page)
+    return tab
+
+
 def table_id(page: Page) -> str:
     return page.url.rstrip("/").rsplit("/", 1)[-1]
 

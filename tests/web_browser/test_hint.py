@@ -9,13 +9,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import BrowserContext, Page
+from playwright.async_api import Page
 
 from yacht.engine import Choose, Record, Roll, State
 
 from ..web.test_web_hint import behind_on_the_last_turn
 from .conftest import Server
-from .play import Tab, chromium, new_context, open_tab, screenshot, seat_token, shown, wait_game
+from .play import at_the_table, chromium, new_context, screenshot, shown
 from .test_screens import axe
 
 PHONE_SE = {"width": 375, "height": 667}
@@ -35,14 +35,6 @@ def saved_at_a_table(server: Server, state: State) -> dict[str, Any]:
         store.close()
     made: dict[str, Any] = server.post(f"/api/tables/{row.id}/claim", {"key": key})
     return made
-
-
-async def at_the_table(ctx: BrowserContext, server: Server, made: dict[str, Any]) -> Tab:
-    tab = await open_tab(ctx, server.url("/"))
-    await seat_token(tab.page, server, made)
-    await tab.page.goto(server.url(made["url"]))
-    await wait_game(tab.page)
-    return tab
 
 
 async def open_hint(page: Page) -> None:

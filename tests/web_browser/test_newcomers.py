@@ -11,11 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser, BrowserContext, Page, ViewportSize, WebSocketRoute
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -23,8 +21,8 @@ from yacht.engine import Choose, Roll, Score
 
 from .conftest import Server
 from .play import (
-    Tab,
     after,
+    at_the_table,
     chromium,
     new_context,
     open_tab,
@@ -55,14 +53,6 @@ def people_and_computers(server: Server, names: list[str], variant: str = "yahtz
     return made
 
 
-async def at_table(ctx: BrowserContext, server: Server, made: dict[str, Any]) -> Tab:
-    tab = await open_tab(ctx, server.url("/"))
-    await seat_token(tab.page, server, made)
-    await tab.page.goto(server.url(made["url"]))
-    await wait_game(tab.page)
-    return tab
-
-
 # --- item 8: many players ------------------------------------------------------------
 WIDTHS = """() => ({
   page: document.documentElement.scrollWidth,
@@ -89,7 +79,7 @@ def test_many_players_never_scroll_the_page_sideways(server: Server, shots: Path
                              "Maximilian Alexander", "Computer 8"][:n]
                     made = people_and_computers(server, names)
                     ctx = await context(browser, phone)
-                    tab = await at_table(ctx, server, made)
+                    tab = await at_the_table(ctx, server, made)
                     page = tab.page
                     s = await shown(page)
                     await page.click("#roll")
@@ -202,24 +192,14 @@ async def page_at(page: Page, version: int) -> dict[str, Any]:
 
 
 # --- item 10: the recent moves after a restart -------------------------------------------
-@pytest.fixture
-def restartable(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
-def test_the_recent_moves_are_shown_again_after_a_server_restart(restartable: Server) -> None:
-    server = restartable
+def test_the_recent_moves_are_shown_again_after_a_server_restart(own_server: Server) -> None:
+    server = own_server
 
     async def main() -> None:
         made = people_and_computers(server, ["Ann", "Cpu"], variant="yatzy")
         async with chromium() as browser:
             ctx = await context(browser, phone=False)
-            tab = await at_table(ctx, server, made)
+            tab = await at_the_table(ctx, server, made)
             page = tab.page
             for _ in range(2):  # Ann scores twice, the computer plays its turns
                 s = await shown(page)
@@ -393,7 +373,7 @@ def test_the_question_mark_shows_the_keys_and_the_rules_are_one_step_further(
             for phone in (False, True):
                 size = "phone" if phone else "desktop"
                 ctx = await context(browser, phone)
-                tab = await at_table(ctx, server, people_and_computers(server, ["Ann", "Cpu"]))
+                tab = await at_the_table(ctx, server, people_and_computers(server, ["Ann", "Cpu"]))
                 page = tab.page
                 await page.keyboard.press("?")
                 dialog = page.locator("dialog[open]")

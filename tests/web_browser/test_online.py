@@ -168,16 +168,6 @@ def test_a_reload_in_the_middle_of_a_turn(server: Server) -> None:
     asyncio.run(main())
 
 
-@pytest.fixture
-def own_server(tmp_path: Path) -> Any:
-    s = Server(tmp_path)
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
 @pytest.mark.slow
 def test_the_server_killed_and_started_again_mid_game(own_server: Server) -> None:
     server = own_server
