@@ -57,6 +57,8 @@ def people_and_computers(server: Server, names: list[str], variant: str = "yahtz
 WIDTHS = """() => ({
   page: document.documentElement.scrollWidth,
   width: document.documentElement.clientWidth,
+  spilled: [...document.querySelectorAll('.player-head')]
+    .filter(th => th.scrollWidth > th.clientWidth + 1).map(th => th.textContent),
   names: [...document.querySelectorAll('.player-name')].map(e => ({
     name: e.textContent, cut: e.scrollWidth > e.clientWidth + 1,
     shown: (() => {
@@ -88,6 +90,7 @@ def test_many_players_never_scroll_the_page_sideways(server: Server, shots: Path
                     assert seen["width"] == width
                     assert seen["page"] <= width, (phone, n, seen["page"])
                     assert [x["name"] for x in seen["names"] if x["cut"]] == [], (phone, n)
+                    assert seen["spilled"] == [], (phone, n)  # a heading's kind, for one
                     if phone and n == 4:  # the whole card in view: no name at its edge
                         assert all(x["shown"] for x in seen["names"]), seen["names"]
                     await screenshot(page, shots, f"players-{n}-{'phone' if phone else 'desktop'}",

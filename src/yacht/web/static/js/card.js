@@ -82,8 +82,9 @@ export class ScoreCards {
       h("th", { scope: "col", class: "col-label", text: "Box" }));
     this.heads = snap.players.map((p, i) => {
       const th = h("th", { scope: two ? "colgroup" : "col", colspan: two ? ncol : null, class: "player-head", data: { player: i } },
-        h("span", { class: "turn-mark", "aria-hidden": "true" }),
-        h("span", { class: "player-name", text: p.name }),
+        h("span", { class: "head-who" }, // (the mark stays on the name's line)
+          h("span", { class: "turn-mark", "aria-hidden": "true" }),
+          h("span", { class: "player-name", text: p.name })),
         h("span", { class: "sr-turn sr-only" }),
         p.kind === "computer" ? h("span", { class: "player-kind", text: p.level || "computer" }) : null,
         p.mine ? h("span", { class: "player-kind you", text: "you" }) : null,
