@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.async_api import Browser, BrowserContext, Page, ViewportSize, WebSocketRoute
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -69,6 +70,7 @@ WIDTHS = """() => ({
 })"""
 
 
+@pytest.mark.slow
 def test_many_players_never_scroll_the_page_sideways(server: Server, shots: Path) -> None:
     """5 and 8 players at 1280x800 and on a 390x844 phone: the cards scroll inside their
     frame, the page never; no name is cut short; on the phone 4 players fit whole."""
