@@ -172,3 +172,51 @@ def test_tommys_boards_in_his_order_with_his_names() -> None:
     assert "board names" in text and "    D  Yahtzee" in text and "[yahtzee]" not in text
     # names are no part of how a box scores
     assert rs.category("chance") == get("yahtzee").category("chance")
+
+
+def test_a_box_has_the_same_letter_in_every_variant() -> None:
+    """Ones, Twos, ... and the boxes that are the same under another name (Yacht, Yahtzee,
+    Yatzy; Small, Short and Little Straight) keep their letter from variant to variant;
+    only a letter Tommy's programs gave another box moves one, and the help says so."""
+    from yacht.session.keys import letter_notes
+
+    yahtzee = category_keys(get("yahtzee"))
+    for rs in all_variants():
+        keys = category_keys(rs)
+        seeds = {c.letter.lower(): c for c in rs.categories if c.letter}
+        for c in rs.categories:
+            own = c.letter.lower() if c.letter and c.letter.lower() not in RESERVED else ""
+            if own:
+                assert keys[c.id] == own, (rs.id, c.id)  # Tommy's letters stay his
+                continue
+            usual = yahtzee.get(c.id)
+            if usual is None or usual == keys[c.id]:
+                continue
+            # moved: only because the original gave that letter to another box, said
+            other = seeds.get(usual)
+            assert other is not None and other.id != c.id, (rs.id, c.id, usual, keys[c.id])
+            notes = " ".join(letter_notes(rs))
+            assert f"{c.label} is {keys[c.id]} here" in notes, (rs.id, notes)
+    # the same box under other names
+    assert category_keys(get("yatzy"))["yatzy"] == yahtzee["yahtzee"]
+    assert category_keys(get("ancient-yacht"))["yacht"] == yahtzee["yahtzee"]
+    assert category_keys(get("yatcy"))["short_straight"] == yahtzee["small_straight"]
+    assert category_keys(get("yatcy"))["long_straight"] == yahtzee["large_straight"]
+    assert category_keys(get("sackson-yacht"))["choice"] == yahtzee["chance"]
+    assert category_keys(get("ancient-yacht"))["four_of_a_kind"] == yahtzee["four_of_a_kind"]
+    assert category_keys(get("yatzy"))["chance"] == yahtzee["chance"]
+    # the issue's cases: Ones and Twos in Crag
+    crag = category_keys(get("tommys-crag"))
+    assert crag["threes"] == yahtzee["threes"] and crag["sixes"] == yahtzee["sixes"]
+    notes = " ".join(letter_notes(get("tommys-crag")))
+    assert f"Ones is {crag['ones']} here (e is Even Straight, as in the original)" in notes
+
+
+@pytest.mark.parametrize("rs", all_variants(), ids=lambda r: r.id)
+def test_the_table_of_letters_covers_every_box_without_a_clash(rs: object) -> None:
+    from yacht.rules import Ruleset
+    from yacht.session.keys import LETTERS
+
+    assert isinstance(rs, Ruleset)
+    letters = [LETTERS[c.id] for c in rs.categories]  # every box of ours is in the table
+    assert len(set(letters)) == len(letters) and not set(letters) & RESERVED

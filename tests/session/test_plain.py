@@ -68,12 +68,14 @@ def test_bad_input_is_answered_and_the_game_goes_on(tmp_path: Path) -> None:
     assert "Press Enter to roll" in out
     assert "There is no die 9 (accepted: positions 1-3)." in out
     assert "Unknown action 'qq'" in out
-    assert "Box letters:" in out  # the help
+    assert "Box letters:" in out  # the help, with where Tommy's letters moved a box
+    assert "Ones is k here (e is Even Straight, as in the original)." in out
     assert "Game over." in out
 
 
 def test_reroll_singlets_oops_and_computer_turns(tmp_path: Path) -> None:
-    script = "\n1 2\nm\no\nw\n" + whole_crag_game()
+    keys = category_keys(get("tommys-crag"))
+    script = f"\n1 2\n{keys['crag']}\no\n{keys['twos']}\n" + whole_crag_game()
     r = play(["crag", "--players", "Ann,Cpu=cpu:beginner", "--seed", "3"], script, tmp_path)
     assert r.returncode == 0, r.stderr
     out = r.stdout

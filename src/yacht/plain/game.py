@@ -17,6 +17,7 @@ from yacht.session import HintUnavailable, SessionError, category_keys, score_co
 from yacht.session.commands import ActionError, GoOn, parse_command
 from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
+from yacht.session.keys import letter_notes
 from yacht.session.present import result_text
 from yacht.session.table import LOCAL, Event, Refused, Table
 
@@ -243,6 +244,8 @@ class PlainGame:
             self.say(rules_text(rs) + "\n" + COMMANDS)
             self.say("Box letters: " + ", ".join(
                 f"{k} {rs.category(c).label}" for c, k in self.keys.items()))
+            for note in letter_notes(rs):
+                self.say(note)
             return True
         if low == "c":
             self.say(self.card())

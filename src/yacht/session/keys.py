@@ -1,10 +1,13 @@
-"""Keys for the boxes of a scorecard, derived from the ruleset (no variant ids).
+"""Keys for the boxes of a scorecard: one letter per box, the same in every variant.
 
-Each category gets one lower-case letter: the original program's own letter for
-the box when it had one (Tommy's T, F, L, Y...) and the game does not use that
-letter already, else the first letter of its label that is free, then any other
-letter of the label, then the first free letter of the alphabet. Letters the
-game uses for commands are never given out.
+A box keeps its letter from variant to variant (:data:`LETTERS`, by box id; the boxes
+that are one box under other names share it: Yacht, Yahtzee and Yatzy are all ``y``).
+The original program's own letter for a box (Tommy's T, F, L, Y...) comes first where
+the game does not use that letter for a command; a box whose usual letter the original
+gave another box then takes a free letter of its label, else the first free letter of
+the alphabet, and :func:`letter_notes` says so for the help. A box the table does not
+know (a ruleset made in code) is given a letter the same way. Letters the game uses
+for commands are never given out.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from functools import lru_cache
 
 from yacht.rules import Ruleset
 
-__all__ = ["COMMAND_KEYS", "RESERVED", "category_keys", "key_for", "letter_notes",
+__all__ = ["COMMAND_KEYS", "LETTERS", "RESERVED", "category_keys", "key_for", "letter_notes",
            "singlets"]
 
 #: letters with a meaning of their own: all, singlets, none, hint, quit, oops, roll, bell,
@@ -25,22 +28,48 @@ COMMAND_KEYS = {"a": "all dice", "s": "all singlets", "n": "no dice", "h": "hint
                 "q": "quit", "o": "Oops", "r": "roll", "b": "bell",
                 "c": "kept free", "d": "kept free", "p": "kept free"}
 
+#: every box's letter, by box id, whatever the variant (the 15 letters that are not
+#: commands; no two boxes of one variant share one: tests/session/test_config_keys.py)
+LETTERS = {
+    "ones": "e", "twos": "t", "threes": "f", "fours": "u", "fives": "i", "sixes": "x",
+    "three_of_a_kind": "k",
+    "four_of_a_kind": "g", "eight_of_a_kind": "g",
+    "full_house": "l", "double_full_house": "l",
+    "small_straight": "m", "short_straight": "m", "little_straight": "m",
+    "low_straight": "m", "double_small_straight": "m",
+    "large_straight": "j", "long_straight": "j", "big_straight": "j",
+    "high_straight": "j", "double_large_straight": "j",
+    "chance": "v", "choice": "v", "thirteen": "v",
+    "yacht": "y", "yahtzee": "y", "yatzy": "y", "yatsee": "y", "yatcy": "y",
+    "double_yacht": "y",
+    "two_pairs": "w", "one_pair": "z",
+    "crag": "g", "odd_straight": "z", "even_straight": "w",
+}
+
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
 
 @lru_cache(maxsize=64)
-def _keys(boxes: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+def _keys(boxes: tuple[tuple[str, str, str], ...]) -> tuple[str, ...]:
+    """(box id, label, the original's letter) of each box -> its key, in card order."""
     used: set[str] = set(RESERVED)
     out: list[str | None] = [None] * len(boxes)
-    for i, (_label, own) in enumerate(boxes):  # the original's letters first
+    for i, (_id, _label, own) in enumerate(boxes):  # the original's letters first
         if own and own not in used:
             used.add(own)
             out[i] = own
-    for i, (label, _own) in enumerate(boxes):
+    for i, (cid, _label, _own) in enumerate(boxes):  # then each box's own letter
+        usual = LETTERS.get(cid)
+        if out[i] is None and usual is not None and usual not in used:
+            used.add(usual)
+            out[i] = usual
+    for i, (_id, label, _own) in enumerate(boxes):  # the rest: a free letter
         if out[i] is not None:
             continue
         letters = [ch for ch in label.lower() if "a" <= ch <= "z"]
         pick = next((ch for ch in letters if ch not in used), None)
         if pick is None:
-            pick = next(ch for ch in "abcdefghijklmnopqrstuvwxyz" if ch not in used)
+            pick = next(ch for ch in _ALPHABET if ch not in used)
         used.add(pick)
         out[i] = pick
     return tuple(k for k in out if k is not None)
@@ -54,8 +83,10 @@ def category_keys(rs: Ruleset) -> dict[str, str]:
     'k'
     >>> category_keys(get("tommys-yahtzee"))["three_of_a_kind"]   # Tommy's T
     't'
+    >>> category_keys(get("yatzy"))["yatzy"], category_keys(get("ancient-yacht"))["yacht"]
+    ('y', 'y')
     """
-    boxes = tuple((c.label, c.letter.lower()) for c in rs.categories)
+    boxes = tuple((c.id, c.label, c.letter.lower()) for c in rs.categories)
     return dict(zip((c.id for c in rs.categories), _keys(boxes), strict=True))
 
 
@@ -69,11 +100,14 @@ def key_for(rs: Ruleset, letter: str) -> str | None:
 
 def letter_notes(rs: Ruleset) -> list[str]:
     """What became of the original program's letters for the boxes: the ones that work
-    as they did, and those the game uses for something else (with the key to use).
+    as they did, those the game uses for something else (with the key to use), and the
+    boxes whose usual letter one of them took.
 
     >>> from yacht.rules import get
     >>> letter_notes(get("tommys-yacht"))[1]
-    'Q (4 of a Kind) is quit here: use k.'
+    'Q (4 of a Kind) is quit here: use g.'
+    >>> letter_notes(get("tommys-yacht"))[2]
+    'Threes is k here (f is Full House, as in the original).'
     """
     keys = category_keys(rs)
     same = [c for c in rs.categories if c.letter and keys[c.id] == c.letter.lower()]
@@ -89,6 +123,12 @@ def letter_notes(rs: Ruleset) -> list[str]:
         what = COMMAND_KEYS.get(mine)
         taken = f"is {what} here" if what else "is taken here"
         out.append(f"{c.letter.upper()} ({c.label}) {taken}: use {keys[c.id]}.")
+    owner = {keys[c.id]: c for c in same}
+    for c in rs.categories:
+        usual = LETTERS.get(c.id)
+        if c not in same and usual is not None and keys[c.id] != usual and usual in owner:
+            out.append(f"{c.label} is {keys[c.id]} here ({usual} is {owner[usual].label}, "
+                       "as in the original).")
     return out
 
 
