@@ -16,7 +16,8 @@ from typing import Literal
 
 from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
-__all__ = ["CardRow", "card_cells", "card_layout", "card_table", "dice_text", "preview_text"]
+__all__ = ["CardRow", "card_cells", "card_layout", "card_table", "dice_text", "option_words",
+           "preview_text", "variant_title"]
 
 RowKind = Literal["box", "total"]
 
@@ -35,6 +36,41 @@ class CardRow:
 
 def dice_text(dice: Sequence[int]) -> str:
     return " ".join(str(d) for d in dice)
+
+
+def option_words(rs: Ruleset) -> list[str]:
+    """The options chosen other than the variant's usual ones, in words.
+
+    >>> from yacht.rules import get
+    >>> option_words(get("ancient-yacht-10", {"rolls": "3"}))
+    ['Rolls per turn: 3 (hard)']
+    >>> option_words(get("yahtzee"))
+    []
+    """
+    values = rs.option_values
+    out = []
+    for o in rs.options:
+        v = values.get(o.id, o.default)
+        if v == o.default:
+            continue
+        i = o.values.index(v) if v in o.values else -1
+        what = f" ({o.value_help[i]})" if 0 <= i < len(o.value_help) else ""
+        out.append(f"{o.label}: {v}{what}")
+    return out
+
+
+def variant_title(rs: Ruleset) -> str:
+    """A kind of game in words: the variant's name, then the options that differ from
+    its usual ones (a ruleset key such as ``yahtzee;joker=free;bonus=on``, said).
+
+    >>> from yacht.rules import get
+    >>> variant_title(get("yahtzee", {"bonus": "off"}))
+    'Yahtzee - Yahtzee bonus: off (no bonus)'
+    >>> variant_title(get("tommys-crag"))
+    "Tommy's Crag"
+    """
+    words = option_words(rs)
+    return rs.name + (" - " + "; ".join(words) if words else "")
 
 
 @lru_cache(maxsize=64)

@@ -219,3 +219,26 @@ def test_help_lists_the_store_commands(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     for cmd in ("scores", "resume", "stats"):
         assert cmd in out
+
+
+@pytest.mark.parametrize("columns", [36, 80, 200])
+def test_stats_names_the_variant_and_its_options_in_words_at_any_width(
+        db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        columns: int) -> None:
+    long = "Maximiliane Musterfr"  # 20 characters, the longest name there is
+    with open_store(db_url) as s:
+        for seed, (rs, name) in enumerate([
+                (get("yahtzee", {"joker": "free", "bonus": "off"}), long),
+                (get("yahtzee"), "Ann"), (get("ancient-yacht-10", {"rolls": "3"}), "Ann")]):
+            st = random_game(rs, [Player(name)], seed)
+            s.finish_game(play_into(s, st), st)
+    monkeypatch.setenv("COLUMNS", str(columns))
+    out = run(capsys, "stats", "--db", db_url)
+    assert "joker=" not in out and "rolls=" not in out  # no ruleset keys, cut or whole
+    assert all(len(line) <= columns for line in out.splitlines()), out
+    flat = " ".join(out.split())
+    assert "Yahtzee - Joker rule: free" in flat and "Yahtzee bonus: off" in flat, out
+    assert "Ancient Yacht Challenge - Rolls per turn: 3" in flat, out
+    assert long in out  # a name is never cut
+    # the usual options go without saying: a table of plain Yahtzee
+    assert any(line.strip() == "Yahtzee" for line in out.splitlines()), out

@@ -355,13 +355,63 @@ def cmd_stats(args: argparse.Namespace) -> int:
             who = f" for {printable(args.player)}" if args.player else ""
             print(f"No finished games{who}.")
             return 0
-        print(f"{'player':<16} {'variant':<28} {'games':>5} {'wins':>7} {'avg':>7} "
-              f"{'best':>5} {'bonus':>6} {'yachts':>6}")
-        for r in rows:
-            wins = f"{r.wins}/{r.multiplayer_games}" if r.multiplayer_games else "-"
-            bonus = f"{r.upper_bonus_rate:.0%}" if r.upper_bonus_rate is not None else "-"
-            print(f"{printable(r.name)[:16]:<16} {r.key[:28]:<28} {r.games:>5} {wins:>7} "
-                  f"{r.average:>7.1f} {r.best:>5} {bonus:>6} {r.yachts:>6}")
+        import shutil
+
+        print(_stats_text(rows, shutil.get_terminal_size().columns))
         return 0
 
     return _run(args, go)
+
+
+def _title(key: str) -> str:
+    """A ruleset key in words (the key itself for a variant this version does not know)."""
+    from yacht.render import variant_title
+    from yacht.rules import OptionError, UnknownVariant, get
+
+    variant, *opts = key.split(";")
+    try:
+        return variant_title(get(variant, dict(o.split("=", 1) for o in opts)))
+    except (UnknownVariant, OptionError, ValueError):
+        return key
+
+
+def _stats_text(rows: list[Any], width: int) -> str:
+    """The statistics, a heading per kind of game (its name and options in words) and a
+    row per player under it; where the rows do not fit ``width``, a few lines per player.
+    Nothing is cut: names and headings are whole, wrapped when they must be."""
+    import textwrap
+
+    width = max(20, width)
+    by_key: dict[str, list[Any]] = {}
+    for r in rows:
+        by_key.setdefault(r.key, []).append(r)
+    name_w = max(6, *(len(printable(r.name)) for r in rows))
+    head = (f"  {'player':<{name_w}} {'games':>5} {'wins':>7} {'avg':>7} {'best':>5} "
+            f"{'bonus':>6} {'yachts':>6}")
+    table = len(head) <= width
+    out: list[str] = []
+    for title, group in sorted(((_title(k), g) for k, g in by_key.items()),
+                               key=lambda t: t[0]):
+        if out:
+            out.append("")
+        out += textwrap.wrap(title, width, subsequent_indent="  ", break_on_hyphens=False)
+        if table:
+            out.append(head)
+        for r in group:
+            name = printable(r.name)
+            wins = f"{r.wins}/{r.multiplayer_games}" if r.multiplayer_games else "-"
+            bonus = f"{r.upper_bonus_rate:.0%}" if r.upper_bonus_rate is not None else "-"
+            if table:
+                out.append(f"  {name:<{name_w}} {r.games:>5} {wins:>7} {r.average:>7.1f} "
+                           f"{r.best:>5} {bonus:>6} {r.yachts:>6}")
+                continue
+            facts = [f"{r.games} game{'s' if r.games != 1 else ''}"]
+            if r.multiplayer_games:
+                facts.append(f"{r.wins} won of {r.multiplayer_games} with others")
+            facts += [f"average {r.average:.1f}", f"best {r.best}"]
+            if r.upper_bonus_rate is not None:
+                facts.append(f"bonus {bonus}")
+            facts.append(f"{r.yachts} yacht{'s' if r.yachts != 1 else ''}")
+            out += textwrap.wrap(f"{name}: " + ", ".join(facts), width, initial_indent="  ",
+                                 subsequent_indent="    ", break_long_words=True)
+    return "\n".join(out)
