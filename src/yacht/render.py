@@ -16,8 +16,9 @@ from typing import Literal
 
 from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
-__all__ = ["CardRow", "card_cells", "card_layout", "card_table", "dice_text", "option_words",
-           "preview_text", "variant_title"]
+__all__ = ["LOSS", "CardRow", "card_cells", "card_layout", "card_table", "decisions_text",
+           "dice_text", "is_you", "loss_text", "luck_text", "option_words", "possessive",
+           "preview_text", "variant_title", "verb"]
 
 RowKind = Literal["box", "total"]
 
@@ -32,6 +33,79 @@ class CardRow:
     kind: RowKind
     category: str | None = None
     section: str = ""
+
+
+def is_you(name: str) -> bool:
+    """A player called "You" (the setup's first name) is spoken to."""
+    return name.strip().casefold() == "you"
+
+
+def possessive(name: str, start: bool = False) -> str:
+    """``Ann's``, and ``your`` for a player called You (``Your`` at the ``start`` of a
+    sentence).
+
+    >>> possessive("Ann"), possessive("You"), possessive("You", start=True)
+    ("Ann's", 'your', 'Your')
+    """
+    if is_you(name):
+        return "Your" if start else "your"
+    return f"{name}'s"
+
+
+def verb(name: str, third: str, plain: str) -> str:
+    """``name`` and the verb agreeing with it: "Ann wins", "You win".
+
+    >>> verb("Ann", "wins", "win"), verb("You", "wins", "win")
+    ('Ann wins', 'You win')
+    """
+    return f"{name} {plain if is_you(name) else third}"
+
+
+#: the one word for the points a player's decisions lost against the expert's, in every
+#: interface (shown as an amount, never signed: :func:`loss_text`)
+LOSS = "Loss"
+
+
+def loss_text(loss: float, digits: int = 1) -> str:
+    """The points lost, unsigned: ``27.4``; a loss too small to show is ``0.0``.
+
+    >>> loss_text(27.44), loss_text(1e-9), loss_text(3.14159, 2)
+    ('27.4', '0.0', '3.14')
+    """
+    return f"{max(0.0, loss):.{digits}f}"
+
+
+def luck_text(luck: float, digits: int = 1) -> str:
+    """What the dice gave (``+3.8``) or took (``-3.8``); nothing shown as a signed zero.
+
+    >>> luck_text(3.84), luck_text(-3.84), luck_text(-0.001)
+    ('+3.8', '-3.8', '0.0')
+    """
+    text = f"{abs(luck):.{digits}f}"
+    if float(text) == 0:
+        return text
+    return ("+" if luck > 0 else "-") + text
+
+
+def decisions_text(name: str, mistakes: int, decisions: int, loss: float) -> str:
+    """How many of a player's decisions lost points against the expert's, and how many
+    points they lost in all (one sentence).
+
+    >>> decisions_text("You", 19, 35, 104.24)
+    '19 of your 35 decisions lost points (104.2 points in all).'
+    >>> decisions_text("Ann", 0, 35, 0.0)
+    "Every one of Ann's 35 decisions was as good as the expert's."
+    """
+    if decisions == 0:
+        return f"{verb(name, 'has', 'have')} made no decision yet."
+    if mistakes == 0:
+        every = "" if decisions == 1 else f"Every one of {possessive(name)} {decisions} "
+        if not every:
+            return f"{possessive(name, start=True)} one decision was as good as the expert's."
+        return f"{every}decisions was as good as the expert's."
+    of = "decision" if decisions == 1 else "decisions"
+    return (f"{mistakes} of {possessive(name)} {decisions} {of} lost points "
+            f"({loss_text(loss)} points in all).")
 
 
 def dice_text(dice: Sequence[int]) -> str:

@@ -40,7 +40,8 @@ def test_record_file_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture
     code, out, err = run(capsys, "analyse", str(path), "--win-games", "100")
     assert code == 0 and err == ""
     assert "Analysis of a game of Tommy's Crag" in out
-    assert "Ann's costliest decisions:" in out and "Cpu's costliest" not in out
+    assert "of Ann's" in out and "decisions lost points" in out and "costliest:" in out
+    assert "Every one of Cpu's" in out
     assert "Expected final score after each turn" in out
     assert "Chance of winning after each turn" in out
     code, out, _ = run(capsys, "analyse", str(path), "--json", "--win-games", "100")

@@ -1,4 +1,4 @@
-"""The game's analysis from the end screen (a): skill, luck, accuracy, the costliest
+"""The game's analysis from the end screen (a): loss, luck, accuracy, the costliest
 decisions with their position, the charts; worked out off the screen's thread, with a
 progress bar while it lasts."""
 
@@ -63,16 +63,16 @@ async def test_a_shows_the_analysis_of_the_game(new_app: App) -> None:
         text = page.text
         assert page.job.error is None, page.job.error
         assert not page.query_one("#analysis-wait").display
-        for word in ("Skill", "Luck", "Accuracy", "costliest", "Expected final score",
+        for word in ("Loss", "Luck", "Accuracy", "costliest", "Expected final score",
                      "Chance of winning", *NAMES):
             assert word in text, word
         assert all(len(line) <= 76 for line in text.splitlines())  # 80 columns
         a = page.job.result
         assert a is not None
         for p in a.players:  # the figures of the table, each player's own
-            skill = "0.0" if p.loss < 0.05 else f"{-p.loss:+.1f}"
+            loss = f"{p.loss:.1f}"  # never signed
             luck = "0.0" if abs(p.luck) < 0.05 else f"{p.luck:+.1f}"
-            assert f"{p.score:>5}  {skill:>6}  {luck:>6}" in text
+            assert f"{p.score:>5}  {loss:>6}  {luck:>6}" in text
         # the positions in box names, never ids
         assert "three_of_a_kind" not in text and "col2:" not in text
         body = page.query_one("#analysis-body")
@@ -153,7 +153,7 @@ async def test_the_decisions_show_while_the_chances_are_worked_out(
             await pilot.press("a")
             page = app.screen
             assert isinstance(page, AnalysisScreen)
-            await until(pilot, lambda: "Skill" in page.text, "the decisions")
+            await until(pilot, lambda: "Loss" in page.text, "the decisions")
             assert not page.job.done and page.job.partial
             assert "Chance of winning after each turn of the game: being worked out" \
                 in page.text
@@ -189,7 +189,7 @@ def test_the_text_keeps_names_whole_and_the_width() -> None:
     assert all(len(line) <= 60 for line in text.splitlines())
     joined = " ".join(line.strip() for line in text.splitlines())
     assert long in joined  # whole, if wrapped
-    assert "skill" in text and "luck" in text  # the players a few lines each
+    assert "loss" in text and "luck" in text  # the players a few lines each
     assert "1 Ann" in text and "2 Wolfgang" in text
 
 

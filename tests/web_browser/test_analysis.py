@@ -1,5 +1,5 @@
 """The analysis at a game's end: the Analysis button asks the server, the page says it is
-working, then shows each player's skill, luck and accuracy (the server's figures), the
+working, then shows each player's loss, luck and accuracy (the server's figures), the
 costliest decisions with their dice, and the charts with their text alternatives; a
 failure says so and may be tried again; the 10-dice two-column game's reference is said
 to be the expert strategy; at 375x667 nothing is cut off."""
@@ -50,11 +50,14 @@ async def check_figures(page: Page, analysis: dict[str, Any]) -> None:
     for p in players:
         card = page.locator(f".analysis-player[data-player='{p['index']}']")
         assert await card.locator(".analysis-name").text_content() == p["name"]
-        for stat in ("score", "skill", "luck", "accuracy"):
+        for stat in ("score", "loss", "luck", "accuracy"):
             value = await card.locator(f"[data-stat={stat}]").get_attribute("data-value")
             assert value is not None and abs(float(value) - p[stat]) < 1e-9, (stat, value)
-        assert await card.locator("[data-stat=skill]").text_content() == \
-            f"{p['skill']:.1f} lost"
+        # one word and no sign for the points lost, as the other interfaces say it
+        assert await card.locator("[data-stat=loss]").text_content() == f"{p['loss']:.1f}"
+        assert "Skill" not in (await card.text_content() or "")
+        assert await card.locator(".analysis-decisions").text_content() == p["decisions_text"]
+        assert "of" in p["decisions_text"] or "Every one" in p["decisions_text"]
         assert await card.locator("[data-stat=accuracy]").text_content() == \
             f"{p['accuracy']:.1f}"
         items = card.locator(".costly-item")

@@ -12,13 +12,13 @@ import textwrap
 from typing import Any, TextIO
 
 from yacht.engine import TakeBack
-from yacht.render import card_table, dice_text
+from yacht.render import card_table, dice_text, is_you
 from yacht.session import HintUnavailable, SessionError, category_keys, score_comment
 from yacht.session.commands import ActionError, GoOn, parse_command
 from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
 from yacht.session.keys import letter_notes
-from yacht.session.present import result_text
+from yacht.session.present import possessive, result_text, verb
 from yacht.session.table import LOCAL, Event, Refused, Table
 
 __all__ = ["PlainGame", "run_plain"]
@@ -74,15 +74,16 @@ class PlainGame:
         computer = e.player is not None and st.players[e.player].is_computer
         if e.kind == "rolled":
             if computer:
-                self.say(f"{who} rolls: {dice_text(e.data['dice'])}.")
+                self.say(f"{verb(who, 'rolls', 'roll')}: {dice_text(e.data['dice'])}.")
             else:
                 self.say(self.boxes_line())
         elif e.kind == "chosen" and computer:
             kept = " ".join(map(str, e.data["kept"]))
-            self.say(f"{who} keeps {kept or 'nothing'} and rolls again.")
+            self.say(f"{verb(who, 'keeps', 'keep')} {kept or 'nothing'} and "
+                     f"{'roll' if is_you(who) else 'rolls'} again.")
         elif e.kind == "scored":
             d = e.data
-            self.say(f"{who} scores {self.label(d['category'], d['column'])} for "
+            self.say(f"{verb(who, 'scores', 'score')} {self.label(d['category'], d['column'])} for "
                      f"{d['total']}. Total {d['grand']}.")
         elif e.kind == "took_back":
             self.say(f"Taken back. {who} again, dice: {dice_text(st.dice)}.")
@@ -181,7 +182,8 @@ class PlainGame:
         if not st.can_take_back():
             self.table.act(LOCAL, GoOn())
             return
-        what = "the results" if pause == "game_over" else f"{st.players[st.current].name}'s turn"
+        what = ("the results" if pause == "game_over"
+                else f"{possessive(st.players[st.current].name)} turn")
         line = self.ask(f"Enter: {what} (o: Oops, take back the last score).")
         if self.common(line):
             return

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from yacht.engine import State
+from yacht.render import possessive, verb
 from yacht.rules import counts_of
 
 if TYPE_CHECKING:
@@ -85,29 +86,6 @@ PLAIN = Words(
     oops="o: Oops",
     waiting="wait",
 )
-
-
-def _you(name: str) -> bool:
-    """A player called "You" (the setup's first name) is spoken to."""
-    return name.strip().casefold() == "you"
-
-
-def possessive(name: str) -> str:
-    """``Ann's``, and ``your`` for a player called You.
-
-    >>> possessive("Ann"), possessive("You")
-    ("Ann's", 'your')
-    """
-    return "your" if _you(name) else f"{name}'s"
-
-
-def verb(name: str, third: str, plain: str) -> str:
-    """``name`` and the verb agreeing with it: "Ann wins", "You win".
-
-    >>> verb("Ann", "wins", "win"), verb("You", "wins", "win")
-    ('Ann wins', 'You win')
-    """
-    return f"{name} {plain if _you(name) else third}"
 
 
 def scoring_note(state: State) -> str:

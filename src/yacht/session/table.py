@@ -76,7 +76,7 @@ from .game import (
     StoreLike,
     StrategyFactory,
 )
-from .present import possessive
+from .present import possessive, verb
 
 __all__ = ["EVENT_KINDS", "LOCAL", "Due", "Event", "Pacing", "Plan", "Refused", "Seat",
            "Table", "TableView", "ThreadDriver", "drive_async"]
@@ -582,7 +582,8 @@ class Table:
             events.append(self._event("rolled", me, dice=list(dice), positions=list(rolled),
                                       rolls=st.rolls, rolls_left=st.rolls_left))
         elif isinstance(action, Choose):
-            text = f"{name} keeps {' '.join(map(str, kept)) or 'nothing'}" if computer else ""
+            text = (f"{verb(name, 'keeps', 'keep')} {' '.join(map(str, kept)) or 'nothing'}"
+                    if computer else "")
             events.append(self._event("chosen", me, text, chosen=sorted(action.dice),
                                       kept=list(kept)))
         elif isinstance(action, GiveBack):
@@ -838,10 +839,10 @@ class Table:
             name = state.players[me].name
             slow = me not in self._strategies and not _ready(level, state.ruleset)
             if slow:
-                self._get_ready(level, Thinking(me, f"{name} is getting ready (the {level} "
-                                                    "level's tables)"))
+                self._get_ready(level, Thinking(me, f"{verb(name, 'is', 'are')} getting ready "
+                                                    f"(the {level} level's tables)"))
             try:
-                with self._says_if_slow(Thinking(me, f"{name} is thinking")):
+                with self._says_if_slow(Thinking(me, f"{verb(name, 'is', 'are')} thinking")):
                     decision = self._strategy(me).decide(state)
                 if decision.score is not None:
                     actions: tuple[Action, ...] = (decision.score,)
@@ -981,7 +982,7 @@ class Table:
             s = self.session
             if not s.is_computer_turn():
                 name = s.current_player.name if not s.is_over() else "nobody"
-                raise Refused(f"{name} is not a computer player", "illegal")
+                raise Refused(f"{verb(name, 'is', 'are')} not a computer player", "illegal")
             if self._pause is not None:
                 raise Refused("leave the pause first (go on to the next turn)", "paused")
             v = self._version

@@ -66,6 +66,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from yacht.engine import Record, Roll, Score, State, TakeBack
+from yacht.render import LOSS, decisions_text, loss_text, variant_title
 from yacht.rules import Ruleset, Scorecard
 
 from .advisor import Ranked, advise, card_text
@@ -77,8 +78,8 @@ if TYPE_CHECKING:
     from .solver import Solution
 
 __all__ = ["FORMAT", "VERSION", "WIN_GAMES", "Analysis", "DecisionAnalysis", "Move",
-           "PlayerAnalysis", "TurnAnalysis", "WinMoment", "analyse", "text_chart",
-           "win_chances"]
+           "PlayerAnalysis", "TurnAnalysis", "WinMoment", "analyse", "costliest_heading",
+           "text_chart", "win_chances"]
 
 FORMAT = "yacht-analysis"
 VERSION = 1
@@ -219,6 +220,9 @@ class PlayerAnalysis:
                 "loss": round(self.loss, 6), "skill": round(self.loss, 6),
                 "luck": round(self.luck, 6), "accuracy": round(self.accuracy, 2),
                 "decisions": self.decisions, "mistakes": self.mistakes,
+                # the sentence every interface shows (names spoken to as they should be)
+                "decisions_text": decisions_text(self.name, self.mistakes, self.decisions,
+                                                 self.loss),
                 "costliest": [d.to_json() for d in self.costliest],
                 "expected": [round(v, 6) for v in self.expected]}
 
@@ -535,17 +539,26 @@ def text_chart(series: Sequence[Sequence[float]], height: int = 8, lo: float | N
     return lines
 
 
+def costliest_heading(p: PlayerAnalysis) -> str:
+    """How many of the player's decisions lost points, and the costliest of them to come
+    ("19 of your 35 decisions lost points (104.2 points in all); the 3 costliest:")."""
+    said = decisions_text(p.name, p.mistakes, p.decisions, p.loss)
+    if not p.costliest:
+        return said
+    if len(p.costliest) == p.mistakes:
+        return said[:-1] + ":"
+    return said[:-1] + f"; the {len(p.costliest)} costliest:"
+
+
 def _text(a: Analysis, width: int) -> str:
-    rs = a.ruleset
-    opts = " ".join(f"{k}={v}" for k, v in rs.option_values.items())
-    lines = [f"Analysis of a game of {rs.name}{' (' + opts + ')' if opts else ''}"
+    lines = [f"Analysis of a game of {variant_title(a.ruleset)}"
              + ("" if a.finished else " (not finished)")]
     lines += textwrap.wrap(f"Reference: {a.reference}; expected score from the start "
                            f"{a.expected_start:.2f}.", width)
     lines.append("")
     keep: set[int] = set()  # lines never wrapped
     name_w = max(4, *(len(p.name) for p in a.players))
-    lines.append(f"{'':2}{'player':<{name_w}}  {'score':>6} {'loss':>7} {'luck':>8} "
+    lines.append(f"{'':2}{'player':<{name_w}}  {'score':>6} {LOSS.lower():>7} {'luck':>8} "
                  f"{'accuracy':>8} {'decisions':>9} {'mistakes':>8}")
     for p in a.players:
         score = f"{p.score}" if p.finished else f"{p.score}*"
@@ -556,16 +569,14 @@ def _text(a: Analysis, width: int) -> str:
     lines.append("  score = expected at the start + luck - loss")
     lines.append("  accuracy = 100 x (expected at the start - loss) / expected at the start")
     for p in a.players:
-        if not p.costliest:
-            continue
         lines.append("")
-        lines.append(f"{p.name}'s costliest decisions:")
+        lines.append(costliest_heading(p))
         for d in p.costliest:
             # the situation whole, however long: it is what `yacht advise` reads
             keep.add(len(lines))
             lines.append(f"  turn {d.turn}: {d.situation}")
             lines.append(f"    played: {d.played.text}; expert: {d.best.text} "
-                         f"(-{d.loss:.2f})")
+                         f"(lost {loss_text(d.loss, 2)})")
     series = [list(p.expected) for p in a.players]
     if any(len(s) > 1 for s in series):
         lines.append("")

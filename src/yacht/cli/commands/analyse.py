@@ -1,4 +1,4 @@
-"""`yacht analyse`: every decision of a game against the expert, luck and skill."""
+"""`yacht analyse`: every decision of a game against the expert, the points lost, luck."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ re-roll and each box scored; a scoring taken back with Oops does not count, what
 played instead does) it shows what the expert would have played and the loss in \
 expected final score. Per player:
 
-  loss (skill)  the points the player's decisions cost, summed;
+  loss          the points the player's decisions lost, summed (never signed);
   luck          result - expected score at the start + loss: what the dice decided
                 (result = expected start + luck - loss);
   accuracy      100 x (expected start - loss) / expected start: the share of the

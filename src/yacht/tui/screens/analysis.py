@@ -1,5 +1,5 @@
 """The analysis of a finished game, on a page of its own (``a`` on the end screen): each
-player's skill (the points their decisions lost to the expert), luck and accuracy, their
+player's loss (the points their decisions lost to the expert), luck and accuracy, their
 three costliest decisions with the position, and charts of the expected final score
 and (two or more players) of the chance of winning.
 
@@ -22,6 +22,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ProgressBar, Static
+
+from yacht.render import LOSS, loss_text, luck_text
 
 from ..widgets.keybar import KeyBar
 
@@ -81,16 +83,12 @@ def position_text(rs: Ruleset, card: str) -> str:
     return "; ".join(parts) or "nothing yet"
 
 
-def _signed(x: float) -> str:
-    """``+1.5`` / ``-0.3``; nothing shown as a signed zero.
-
-    >>> _signed(-0.001), _signed(2.25), _signed(-7)
-    ('0.0', '+2.2', '-7.0')
-    """
-    return "0.0" if abs(x) < 0.05 else f"{x:+.1f}"
-
-
 def _dice(dice: Sequence[int]) -> str:
+    """The dice as the page shows them.
+
+    >>> _dice((6, 2, 2))
+    '6 2 2'
+    """
     return " ".join(map(str, dice))
 
 
@@ -99,7 +97,7 @@ def _decision_lines(rs: Ruleset, d: DecisionAnalysis, width: int) -> list[str]:
              if d.rolls_left > 0 else "no roll left")
     lines = _wrap(f"Turn {d.turn}, dice {_dice(d.dice)}, {rolls}", width, "    ", "  ")
     lines += _wrap(f"played: {d.played.text}", width, "      ", "    ")
-    lines += _wrap(f"expert: {d.best.text} (the choice cost {d.loss:.1f} points)", width,
+    lines += _wrap(f"expert: {d.best.text} (the choice lost {loss_text(d.loss)} points)", width,
                    "      ", "    ")
     lines += _wrap(f"card: {position_text(rs, d.card)}", width, "      ", "    ")
     return lines
@@ -124,6 +122,8 @@ def _chart(series: list[list[float]], width: int, lo: float | None = None,
 def analysis_text(a: Analysis, width: int = 78) -> str:
     """The analysis as lines of at most ``width`` characters (names whole: a line that
     would be too wide is laid out otherwise, never cut)."""
+    from yacht.strategy.analysis import costliest_heading
+
     rs = a.ruleset
     n = len(a.players)
     out: list[str] = []
@@ -135,31 +135,26 @@ def analysis_text(a: Analysis, width: int = 78) -> str:
     out.append("")
     # the players: a table when it fits, else a few lines each
     name_w = max(6, *(len(p.name) for p in a.players))
-    head = f"  {'Player':<{name_w}}  {'Score':>5}  {'Skill':>6}  {'Luck':>6}  {'Accuracy':>8}"
+    head = f"  {'Player':<{name_w}}  {'Score':>5}  {LOSS:>6}  {'Luck':>6}  {'Accuracy':>8}"
     if len(head) <= width:
         out.append(head)
         for p in a.players:
             out.append(f"{MARKS[p.index % 8]} {p.name:<{name_w}}  {p.score:>5}  "
-                       f"{_signed(-p.loss):>6}  {_signed(p.luck):>6}  {p.accuracy:>7.1f}%")
+                       f"{loss_text(p.loss):>6}  {luck_text(p.luck):>6}  "
+                       f"{p.accuracy:>7.1f}%")
     else:
         for p in a.players:
             out += _wrap(f"{MARKS[p.index % 8]} {p.name}: {p.score} points", width, "  ", "")
-            out.append(f"  skill {_signed(-p.loss)}, luck {_signed(p.luck)}, "
+            out.append(f"  {LOSS.lower()} {loss_text(p.loss)}, luck {luck_text(p.luck)}, "
                        f"accuracy {p.accuracy:.1f}%")
     out.append("")
-    out += _wrap("Skill: the points the player's decisions lost against the expert's "
-                 "(0 is perfect play). Luck: what the dice gave or took. The score is the "
-                 "expected score at the start + luck + skill. Accuracy: the share of the "
-                 "expert's expected score that the decisions kept.", width)
+    out += _wrap(f"{LOSS}: the points the player's decisions lost against the expert's "
+                 "(0.0 is perfect play). Luck: what the dice gave or took. The score is the "
+                 f"expected score at the start + luck - {LOSS.lower()}. Accuracy: the share "
+                 "of the expert's expected score that the decisions kept.", width)
     for p in a.players:
         out.append("")
-        if not p.costliest:
-            out += _wrap(f"{p.name}: every decision was as good as the expert's "
-                         f"({p.decisions} decisions).", width)
-            continue
-        few = "decision" if len(p.costliest) == 1 else f"{len(p.costliest)} decisions"
-        out += _wrap(f"{p.name}'s costliest {few} ({p.mistakes} of {p.decisions} lost "
-                     "points):", width)
+        out += _wrap(costliest_heading(p), width)
         for d in p.costliest:
             out += _decision_lines(rs, d, width)
     legend = _wrap("   ".join(f"{MARKS[p.index % 8]} {p.name}" for p in a.players)

@@ -24,7 +24,7 @@ from yacht.engine import Roll, TakeBack
 from yacht.session import SPEEDS, HintUnavailable, Session, category_keys, key_for
 from yacht.session.commands import Command, GoOn, ScoreBox, Select, Toggle
 from yacht.session.keys import COMMAND_KEYS, letter_notes
-from yacht.session.present import TERMINAL, help_line
+from yacht.session.present import TERMINAL, help_line, possessive
 from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadDriver
 
 from ..widgets import DiceRow, KeyBar, ScoreCard, Standings
@@ -632,7 +632,7 @@ class GameScreen(Screen[None]):
         self.looking = (start + step) % n
         self._layout_key = None
         self.refresh_all()
-        self.notify(f"Looking at {self.table.players[self.looking].name}'s card "
+        self.notify(f"Looking at {possessive(self.table.players[self.looking].name)} card "
                     "(< and > for the others)", timeout=2)
 
     def action_oops(self) -> None:

@@ -1,6 +1,6 @@
 // A finished game's analysis (GET /api/games/ID/analysis, as `yacht analyse --json`):
-// per player the points the decisions cost against the expert (skill), what the dice
-// decided (luck), accuracy, the three costliest decisions with their dice, a chart of
+// per player the points the decisions lost against the expert (the loss, never signed),
+// what the dice decided (luck), accuracy, the three costliest decisions with their dice, a chart of
 // each player's expected final score turn by turn and, for 2 or more players, a chart of
 // their chances of winning beside it. Each chart has its figures in a table too.
 
@@ -12,9 +12,9 @@ import { lineChart, niceStep } from "./chart.js";
 
 /** What the figures mean: the page's words for them, said here once. */
 export const TERMS = [
-  ["Skill", "points lost: what the decisions (each keep and each box) cost in expected final score against the expert's; 0: all were the expert's."],
-  ["Luck", "what the dice decided: score − expected score at the start + points lost."],
-  ["Accuracy", "0-100: 100 × (expected score at the start − points lost) ÷ expected score at the start, the share of the expert's expected score the decisions kept (the expert: 100)."],
+  ["Loss", "the points the decisions (each keep and each box) lost in expected final score against the expert's; 0.0: all were the expert's."],
+  ["Luck", "what the dice decided: score − expected score at the start + loss."],
+  ["Accuracy", "0-100: 100 × (expected score at the start − loss) ÷ expected score at the start, the share of the expert's expected score the decisions kept (the expert: 100)."],
 ]
 
 const MINUS = "\u2212";
@@ -96,7 +96,7 @@ export class AnalysisView {
     fill(this.content, this.render(data));
     keepFocus();
     keepTop();
-    announce(`Analysis ready. ${data.players.map((p) => `${p.name}: ${p.skill.toFixed(1)} points lost, luck ${signed(p.luck)}, accuracy ${p.accuracy.toFixed(1)}`).join(". ")}.`);
+    announce(`Analysis ready. ${data.players.map((p) => `${p.name}: loss ${p.loss.toFixed(1)}, luck ${signed(p.luck)}, accuracy ${p.accuracy.toFixed(1)}`).join(". ")}.`);
     if (data.win_pending) this.awaitChances(data.retry);
   }
 
@@ -157,19 +157,21 @@ export class AnalysisView {
     const id = `analysis-p${p.index}`;
     const who = p.kind === "computer" ? ` (computer${p.level ? `, ${p.level}` : ""})` : "";
     const stat = (name, value, text) => h("div", { class: "stat" }, h("dt", { text: name }), h("dd", { data: { stat: name.toLowerCase(), value: String(value) }, text }));
+    // how many decisions lost points, in the server's words (names spoken to as they should be)
+    const said = p.decisions_text || `${p.mistakes} of ${p.decisions} decisions lost points (${p.loss.toFixed(1)} points in all).`;
     const costly = p.costliest.length
-      ? [h("h4", { text: p.costliest.length === 1 ? "The costliest decision" : `The ${p.costliest.length} costliest decisions` }),
+      ? [h("p", { class: "muted small analysis-decisions", text: said }),
+        h("h4", { text: p.costliest.length === 1 ? "The costliest decision" : `The ${p.costliest.length} costliest decisions` }),
         h("ol", { class: "costly" }, p.costliest.map((d) => this.decision(d, a)))]
-      : [h("p", { class: "costly-none", text: "No decision lost points: each was the expert's." })];
+      : [h("p", { class: "costly-none analysis-decisions", text: said })];
     return h("section", { class: "analysis-player", aria: { labelledby: id }, data: { player: p.index } },
       h("h3", { id }, h("span", { class: `analysis-swatch series series-${p.index % 8}`, "aria-hidden": "true" }),
         h("span", { class: "analysis-name", text: p.name }), h("span", { class: "muted analysis-who", text: who })),
       h("dl", { class: "analysis-stats" },
         stat("Score", p.score, String(p.score)),
-        stat("Skill", p.skill, `${p.skill.toFixed(1)} lost`),
+        stat("Loss", p.loss, p.loss.toFixed(1)),
         stat("Luck", p.luck, signed(p.luck)),
         stat("Accuracy", p.accuracy, p.accuracy.toFixed(1))),
-      h("p", { class: "muted small", text: `${plural(p.mistakes, "decision")} of ${p.decisions} lost points.` }),
       costly);
   }
 
