@@ -17,8 +17,8 @@ from typing import Literal
 from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
 __all__ = ["LOSS", "CardRow", "card_cells", "card_layout", "card_table", "decisions_text",
-           "dice_text", "is_you", "loss_text", "luck_text", "option_words", "possessive",
-           "preview_text", "variant_title", "verb"]
+           "dice_text", "is_you", "loss_text", "luck_sentence", "luck_text", "option_words",
+           "possessive", "preview_text", "variant_title", "verb"]
 
 RowKind = Literal["box", "total"]
 
@@ -106,6 +106,24 @@ def decisions_text(name: str, mistakes: int, decisions: int, loss: float) -> str
     of = "decision" if decisions == 1 else "decisions"
     return (f"{mistakes} of {possessive(name)} {decisions} {of} lost points "
             f"({loss_text(loss)} points in all).")
+
+
+def luck_sentence(name: str, luck: float, loss: float) -> str:
+    """How much of a result the dice decided, and what the decisions lost (the game's
+    analysis: score = the expert's expected score + luck - loss).
+
+    >>> luck_sentence("You", 3.84, 27.43)
+    'Luck: the dice gave you 3.8 points more than the expert expects; your decisions lost 27.4.'
+    >>> luck_sentence("Ann", -30, 0)
+    "Luck: the dice gave Ann 30.0 points fewer than the expert expects; Ann's decisions lost 0.0."
+    """
+    whom = "you" if is_you(name) else name
+    if abs(luck) < 0.05:
+        gave = f"the dice gave {whom} what the expert expects"
+    else:
+        more = "more" if luck > 0 else "fewer"
+        gave = f"the dice gave {whom} {abs(luck):.1f} points {more} than the expert expects"
+    return f"Luck: {gave}; {possessive(name)} decisions lost {loss_text(loss)}."
 
 
 def dice_text(dice: Sequence[int]) -> str:

@@ -34,12 +34,16 @@ def test_a_whole_game_from_a_pipe(tmp_path: Path) -> None:
     assert out.count("Ann scores ") == 13
     assert "Game over." in out and "Grand total" in out
     total = int(re.search(r"Ann scored (-?\d+)\.", out).group(1))  # type: ignore[union-attr]
-    assert "of a possible 244" in out
+    assert "the expert's average of 149.8" in out
     assert re.search(rf"1\. Ann\s+{total} .*\*new\*", out)
     # the same seed gives the same game
     again = play(["tommys-crag", "--players", "Ann", "--seed", "4", "--plain"],
                  whole_crag_game(), tmp_path)
     assert f"Ann scored {total}." in again.stdout
+    # the end line knows the first game: the same score, the best so far
+    assert (f"Ann's best game of Tommy's Crag so far (the 1 before it averaged {total}.0)."
+            in " ".join(again.stdout.split())), again.stdout
+    assert "Ann's first game of Tommy's Crag." in " ".join(out.split())
 
 
 def test_end_of_input_saves_and_resume_continues(tmp_path: Path) -> None:

@@ -128,7 +128,7 @@ def test_the_end_says_comments_progress_and_new_entries(store: Any, factory: Any
             t.act(LOCAL, ScoreBox(t.session.state.placements()[0].category))
     snap = valid(t.snapshot(LOCAL))
     assert [c["player"] for c in snap["comments"]] == [0]  # the person's score is judged
-    assert "of a possible 244" in snap["comments"][0]["text"]
+    assert "the expert's average of 149.8" in snap["comments"][0]["text"]
     assert [len(p) for p in snap["progress"]] == [14, 14]  # from 0, then 13 turns each
     assert [p[-1] for p in snap["progress"]] == [p["total"] for p in snap["players"]]
     assert [e["name"] for e in snap["new_entries"]] == ["Ann"]

@@ -207,3 +207,41 @@ def test_the_modules_examples() -> None:
 
     result = doctest.testmod(module)
     assert result.attempted >= 5 and result.failed == 0
+
+
+@run
+async def test_the_end_line_compares_with_the_expert_your_games_and_then_luck(
+        new_app: App, store: Any) -> None:
+    from yacht.engine import Player, Record, Roll, Score, State
+
+    rs = get("tommys-crag")
+    for dice in ((6, 6, 1), (1, 2, 4)):  # two earlier games of Ann's
+        st = State(rs, [Player("Ann")])
+        while not st.is_terminal():
+            st.apply(Roll(dice))
+            st.apply(Score(st.placements()[0].category))
+        store.finish_game(store.start_game(Record.from_state(st)), st)
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        end = await to_the_end(pilot)
+
+        def said() -> str:
+            return " ".join(str(end.query_one(".comment", Static).render()).split())
+
+        text = said()
+        assert "possible" not in text and "the expert's average of 149.8" in text, text
+        assert ("Ann's 2 earlier games of Tommy's Crag" in text
+                or "Ann's best game of Tommy's Crag so far (the 2 before it" in text), text
+        assert "Luck" not in text  # not known before the analysis
+        await pilot.press("a")
+        page = app.screen
+        assert isinstance(page, AnalysisScreen)
+        await until(pilot, lambda: page.job.done, "the analysis")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is end
+        a = page.job.result
+        assert a is not None
+        luck = f"{abs(a.players[0].luck):.1f}"
+        assert f"Luck: the dice gave Ann {luck} points" in said(), said()
+        assert f"Ann's decisions lost {a.players[0].loss:.1f}." in said()

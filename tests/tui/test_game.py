@@ -247,7 +247,7 @@ async def test_game_end_top_ten_and_play_again(new_app: App) -> None:
         assert isinstance(end, EndScreen)
         total = g.session.state.returns()[0]
         assert f"Ann scored {total}" in str(end.query_one("#result").render())
-        assert "of a possible 244" in str(end.query_one(".comment").render())
+        assert "the expert's average of 149.8" in str(end.query_one(".comment").render())
         assert [e.name for e in end.new_entries] == ["Ann"]
         await pilot.press("t")  # the top ten on a page of its own
         await settle(pilot)

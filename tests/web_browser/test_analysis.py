@@ -57,6 +57,9 @@ async def check_figures(page: Page, analysis: dict[str, Any]) -> None:
         assert await card.locator("[data-stat=loss]").text_content() == f"{p['loss']:.1f}"
         assert "Skill" not in (await card.text_content() or "")
         assert await card.locator(".analysis-decisions").text_content() == p["decisions_text"]
+        # how much was luck, in the end line's words
+        assert await card.locator(".analysis-luck").text_content() == p["luck_text"]
+        assert p["luck_text"].startswith(f"Luck: the dice gave {p['name']} ")
         assert "of" in p["decisions_text"] or "Every one" in p["decisions_text"]
         assert await card.locator("[data-stat=accuracy]").text_content() == \
             f"{p['accuracy']:.1f}"

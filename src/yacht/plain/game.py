@@ -290,8 +290,9 @@ class PlainGame:
         self.say(result_text(st))
         people = [i for i, p in enumerate(st.players) if not p.is_computer] or st.winners()[:1]
         for i in people:
+            past = view.past[i] if i < len(view.past) else None
             self.say((f"{names[i]}: " if len(names) > 1 else "")
-                     + score_comment(st.ruleset, totals[i]))
+                     + score_comment(st.ruleset, totals[i], name=names[i], past=past))
         top = table.top_ten()
         if top:
             fresh = {(e.game_id, e.name, e.score, e.rank) for e in entries}

@@ -1,20 +1,25 @@
-"""A comment on a final score (as Yatcy judged its players), from the ruleset alone.
+"""The end line: a comment on a final score, from what means something.
 
-The score is judged against the variant's :attr:`~yacht.rules.Ruleset.par` when the
-original program had one (Yatcy: its author's 335), else against a card with every
-box at its best. The "possible" maximum it names includes what the special rules
-can add (the Yahtzee bonuses); a rule without a limit (Tommy's repeated Yahtzee
-board) is said as such.
+A score is compared with the expert's expected score for the kind of game (measured
+once: :mod:`yacht.strategy.expected`), or with the original program's own
+:attr:`~yacht.rules.Ruleset.par` where it had one (Yatcy: its author's 335) and the
+expert's as well; with the player's own earlier games of the same kind when the store
+has them (:func:`past_games`); and, once the game's analysis is known, with how much of
+it was luck and what the decisions lost. Never with a maximum nobody reaches
+(:func:`best_possible` stays for what else needs it).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import Any
 
+from yacht.render import luck_sentence, possessive
 from yacht.rules import Ruleset, counts_of
 
-__all__ = ["best_boxes", "best_card", "best_possible", "score_comment"]
+__all__ = ["Past", "best_boxes", "best_card", "best_possible", "past_games", "score_comment"]
 
 
 @lru_cache(maxsize=32)
@@ -65,7 +70,19 @@ def best_possible(rs: Ruleset) -> int | None:
     return total
 
 
+#: against the expert's expected score: the share of it reached
 _COMMENTS = (
+    (1.30, "A legendary game: few people ever score like that."),
+    (1.12, "Excellent! A score to be proud of."),
+    (1.00, "A very good game: better than the expert's average."),
+    (0.90, "A good game."),
+    (0.78, "A solid, respectable score."),
+    (0.65, "Not bad, but the dice can do better for you."),
+    (0.50, "A weak game: try keeping the dice that fit an open box."),
+)
+
+#: against a best card (a kind of game without the expert's figure)
+_CARD_COMMENTS = (
     (0.85, "A legendary game: few people ever score like that."),
     (0.70, "Excellent! A score to be proud of."),
     (0.60, "A very good game."),
@@ -90,40 +107,101 @@ def _band(ratio: float, comments: tuple[tuple[float, str], ...]) -> str:
     return next((t for limit, t in comments if ratio >= limit), _LOW)
 
 
-def score_comment(rs: Ruleset, score: int) -> str:
-    """One sentence or two judging ``score``: against the original's par where it had
-    one, else against the best card the variant allows.
+@dataclass(frozen=True)
+class Past:
+    """A player's earlier finished games of the same kind (this one left out)."""
+
+    games: int
+    average: float            # of the earlier games (0.0 when there are none)
+    best: int | None          # the best of them; None: none above this game's score
+
+
+def past_games(store: Any, name: str, rs: Ruleset, score: int) -> Past | None:
+    """``name``'s earlier games of ``rs``'s kind from the store's statistics, which
+    already count this game (finished, with ``score``); None when the store has none of
+    them or cannot say (the end line then leaves them out)."""
+    try:
+        rows = [r for r in store.stats(name) if r.key == rs.key]
+    except Exception:  # a store that cannot be read: the end line does without
+        return None
+    if not rows:
+        return None
+    row = next((r for r in rows if r.name == name), rows[0])
+    games = int(row.games) - 1
+    if games <= 0:
+        return Past(0, 0.0, None)
+    average = (row.games * row.average - score) / games
+    return Past(games, average, int(row.best) if row.best > score else None)
+
+
+def _past_text(rs: Ruleset, name: str, past: Past) -> str:
+    whose = possessive(name, start=True)
+    if past.games == 0:
+        return f"{whose} first game of {rs.name}."
+    if past.best is None:
+        return (f"{whose} best game of {rs.name} so far (the {past.games} before it "
+                f"averaged {past.average:.1f}).")
+    games = "game" if past.games == 1 else "games"
+    return (f"{whose} {past.games} earlier {games} of {rs.name}: best {past.best}, "
+            f"average {past.average:.1f}.")
+
+
+def _expert_text(rs: Ruleset, score: int) -> tuple[float, str] | None:
+    """The share of the expert's expected score reached, and the sentence saying it."""
+    from yacht.strategy.expected import expert_expected
+
+    e = expert_expected(rs)
+    if e is None or e.score <= 0:
+        return None
+    about = "" if e.exact else "about "
+    figure = f"{e.score:.1f}" if e.exact else f"{e.score:.0f}"
+    diff = score - e.score
+    if abs(diff) < 0.05:
+        said = f"{score} is the expert's average ({about}{figure})."
+    else:
+        where = "above" if diff > 0 else "below"
+        said = (f"{score} is {abs(diff):.1f} {where} the expert's average of "
+                f"{about}{figure}.")
+    return score / e.score, said
+
+
+def score_comment(rs: Ruleset, score: int, *, name: str = "", past: Past | None = None,
+                  luck: float | None = None, loss: float | None = None) -> str:
+    """A few sentences on ``score``: how good it is against the expert's average (and the
+    original's par where it had one); with ``name``, ``past`` (:func:`past_games`) the
+    player's earlier games; with ``luck`` and ``loss`` (the game's analysis) how much of
+    it the dice decided.
 
     >>> from yacht.rules import get
-    >>> score_comment(get("ancient-yacht"), 250)
-    'A legendary game: few people ever score like that. 250 of a possible 288: 87%.'
-    >>> score_comment(get("yatcy"), 320)
-    "Close: a game near the very best. 320: 15 short of the author's 335 (370 is possible)."
-    >>> score_comment(get("yatcy"), 340)
-    "Better than the author's 335, by 5! 340 of a possible 370."
-    >>> print(score_comment(get("yahtzee"), 407))
-    A legendary game: ... 407 of a possible 1575 (375 without bonus Yahtzees).
+    >>> print(score_comment(get("ancient-yacht"), 150))
+    A solid, respectable score. 150 is 26.1 below the expert's average of 176.1.
+    >>> print(score_comment(get("yatcy"), 340))
+    Better than the author's 335, by 5! 340 is 97.5 above the expert's average of 242.5.
+    >>> print(score_comment(get("yahtzee"), 231, name="You", luck=3.8, loss=27.4))
+    A good game. 231 is 23.6 below the expert's average of 254.6. Luck: the dice gave you ...
     """
-    top = best_possible(rs)
-    card = best_card(rs)
+    parts: list[str] = []
+    expert = _expert_text(rs, score)
     par = rs.par
     if par is not None:
-        possible = f"{top} is possible" if top is not None else "there is no limit"
-        of = f" {score} of a possible {top}." if top is not None else ""
         if score > par.score:
-            return f"Better than {par.whose} {par.score}, by {score - par.score}!{of}"
-        if score == par.score:
-            return f"Exactly {par.whose} {par.score}: a game to remember!{of}"
-        text = _band(score / par.score if par.score > 0 else 0.0, _PAR_COMMENTS)
-        return (f"{text} {score}: {par.score - score} short of {par.whose} {par.score} "
-                f"({possible}).")
-    ratio = score / card if card > 0 else 0.0
-    text = _band(ratio, _COMMENTS)
-    extras = [label for rule in rs.special if (label := rule.extra_label(rs))]
-    if top is None:  # repeats without a limit: the best card is the measure
-        return (f"{text} {score} points; a card with every box at its best makes {card}, "
-                "and every repeat adds to that.")
-    if top != card:
-        what = f"bonus {extras[0].removesuffix(' bonus')}s" if extras else "the special rules"
-        return f"{text} {score} of a possible {top} ({card} without {what})."
-    return f"{text} {score} of a possible {top}: {round(100 * ratio)}%."
+            parts.append(f"Better than {par.whose} {par.score}, by {score - par.score}!")
+        elif score == par.score:
+            parts.append(f"Exactly {par.whose} {par.score}: a game to remember!")
+        else:
+            text = _band(score / par.score if par.score > 0 else 0.0, _PAR_COMMENTS)
+            parts.append(f"{text} {score}: {par.score - score} short of {par.whose} "
+                         f"{par.score}.")
+        if expert is not None:
+            parts.append(expert[1])
+    elif expert is not None:
+        parts += [_band(expert[0], _COMMENTS), expert[1]]
+    else:  # a kind of game without the expert's figure: the best card is the measure
+        card = best_card(rs)
+        parts += [_band(score / card if card > 0 else 0.0, _CARD_COMMENTS),
+                  f"{score} points."]
+    if past is not None:
+        parts.append(_past_text(rs, name or "You", past))
+    if luck is not None and loss is not None:
+        parts.append(luck_sentence(name or "You", luck, loss))
+    return " ".join(parts)

@@ -27,6 +27,8 @@ from .keys import category_keys
 from .present import BROWSER, Words, help_line, result_text, scoring_note
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from yacht.rules import Ruleset
 
     from .table import Seat, TableView
@@ -119,7 +121,7 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
         "elsewhere": view.elsewhere,
         "closed": view.closed,
         "seat": None,
-        "comments": _comments(st) if over else [],
+        "comments": _comments(st, view.past) if over else [],
         "progress": _progress(st) if over else [],
         "new_entries": [e.to_json() for e in view.new_entries],
     }
@@ -156,13 +158,16 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None) -> dict[s
     return out
 
 
-def _comments(st: Any) -> list[dict[str, Any]]:
-    """The comment on each person's final score (the winner's in a game of computers)."""
+def _comments(st: Any, past: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """The comment on each person's final score (the winner's in a game of computers),
+    with their earlier games of this kind where the table read them."""
     from .comment import score_comment
 
     totals = st.returns()
     people = [i for i, p in enumerate(st.players) if not p.is_computer] or st.winners()[:1]
-    return [{"player": i, "text": score_comment(st.ruleset, totals[i])} for i in people]
+    return [{"player": i, "text": score_comment(
+        st.ruleset, totals[i], name=st.players[i].name,
+        past=past[i] if i < len(past) else None)} for i in people]
 
 
 def _progress(st: Any) -> list[list[int]]:

@@ -66,6 +66,7 @@ from .commands import (
     GoOn,
     resolve,
 )
+from .comment import Past, past_games
 from .config import SPEEDS
 from .game import (
     HintUnavailable,
@@ -217,6 +218,8 @@ class TableView:
     elsewhere: str | None = None
     #: the computer plays the people's turns too (a demo switched on during the game)
     taken_over: bool = False
+    #: per player, their earlier games of this kind (the end line; () until finished)
+    past: tuple[Past | None, ...] = ()
 
     @property
     def ruleset(self) -> Ruleset:
@@ -295,6 +298,8 @@ class Table:
         self._pacing = Pacing(speed if speed in SPEEDS else "normal")
         self._thinking: Thinking | None = None
         self._news: deque[str] = deque(maxlen=8)
+        #: each player's earlier games of this kind, read once the game is finished
+        self._past: tuple[Past | None, ...] = ()
         self._closed = False
         self._remote = False  # while taking up what another process did
         self._strategies: dict[int, Any] = {}
@@ -407,7 +412,7 @@ class Table:
                 speed=self._pacing.speed, finished=s.finished,
                 new_entries=tuple(s.new_entries), thinking=self._thinking,
                 news=tuple(self._news), warning=s.warning, closed=self._closed,
-                elsewhere=s.elsewhere, taken_over=self._taken_over)
+                elsewhere=s.elsewhere, taken_over=self._taken_over, past=self._past)
 
     def snapshot(self, seat: str | None = None, words: Any = None) -> dict[str, Any]:
         """The whole table as JSON (``table.schema.json``), as ``seat`` sees it."""
@@ -746,6 +751,10 @@ class Table:
         if s.finished:
             return []
         entries = s.finish()
+        if s.saved and s.store is not None:  # (its results are in the store's statistics)
+            st, store = s.state, s.store
+            self._past = tuple(past_games(store, p.name, st.ruleset, st.returns()[i])
+                               for i, p in enumerate(st.players))
         events = [self._event("finished", None, entries=[_entry_json(e) for e in entries])]
         return events + self._warnings()
 

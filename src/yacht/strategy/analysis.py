@@ -66,7 +66,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from yacht.engine import Record, Roll, Score, State, TakeBack
-from yacht.render import LOSS, decisions_text, loss_text, variant_title
+from yacht.render import LOSS, decisions_text, loss_text, luck_sentence, variant_title
 from yacht.rules import Ruleset, Scorecard
 
 from .advisor import Ranked, advise, card_text
@@ -223,6 +223,8 @@ class PlayerAnalysis:
                 # the sentence every interface shows (names spoken to as they should be)
                 "decisions_text": decisions_text(self.name, self.mistakes, self.decisions,
                                                  self.loss),
+                # how much of the result the dice decided (the end line's last sentence)
+                "luck_text": luck_sentence(self.name, self.luck, self.loss),
                 "costliest": [d.to_json() for d in self.costliest],
                 "expected": [round(v, 6) for v in self.expected]}
 

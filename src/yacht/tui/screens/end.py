@@ -1,5 +1,7 @@
-"""The end of a game: the winner, every player's total, a comment on the score, the final
-cards; the top ten (t) and the game's analysis (a) on pages of their own."""
+"""The end of a game: the winner, every player's total, a comment on the score (against the
+expert's average and the player's own earlier games; with the analysis, how much was
+luck), the final cards; the top ten (t) and the game's analysis (a) on pages of their
+own."""
 
 from __future__ import annotations
 
@@ -89,6 +91,9 @@ class EndScreen(Screen[None]):
         self.shown_at = float("inf")
         #: the analysis of the game, once asked for (a)
         self.analysis: AnalysisJob | None = None
+        #: the players the comments judge: the people (else the winner of a computers' game)
+        self.judged = [i for i, p in enumerate(st.players) if not p.is_computer] \
+            or st.winners()[:1]
 
     @property
     def session(self) -> Session:
@@ -120,12 +125,9 @@ class EndScreen(Screen[None]):
                     yield Button("Top ten (t)", id="topten-button", compact=True)
                     yield Button("Analysis (a)", id="analysis-button", compact=True)
                     yield Button("Quit (q)", id="quit", variant="error", compact=True)
-                people = [i for i, p in enumerate(st.players) if not p.is_computer]
-                judged = people or st.winners()[:1]
-                for i in judged:
-                    who = f"{st.players[i].name}: " if len(st.players) > 1 else ""
-                    yield Static(who + score_comment(view.ruleset, st.returns()[i]),
-                                 classes="comment", markup=False)
+                for i in self.judged:
+                    yield Static(self.comment(i), classes="comment", markup=False,
+                                 id=f"comment-{i}")
                 if self.new_entries:
                     yield Static("A new entry in the top ten: t shows it.", classes="comment",
                                  id="new-entry", markup=False)
@@ -133,6 +135,27 @@ class EndScreen(Screen[None]):
             card.can_focus = False  # a card to read: nothing to choose on it
             yield card
         yield KeyBar()
+
+    def comment(self, i: int) -> str:
+        """Player ``i``'s end line: against the expert's average, their earlier games and,
+        once the analysis is known, how much was luck."""
+        st = self.view.state
+        name = st.players[i].name
+        luck = loss = None
+        job = self.analysis
+        if job is not None and job.result is not None:
+            p = job.result.players[i]
+            luck, loss = p.luck, p.loss
+        who = f"{name}: " if len(st.players) > 1 else ""
+        past = self.view.past[i] if i < len(self.view.past) else None
+        return who + score_comment(st.ruleset, st.returns()[i], name=name, past=past,
+                                   luck=luck, loss=loss)
+
+    def on_screen_resume(self) -> None:
+        """Back from the analysis: the end lines say how much was luck."""
+        for i in self.judged:
+            for static in self.query(f"#comment-{i}").results(Static):
+                static.update(self.comment(i))
 
     def on_key(self, event: events.Key) -> None:
         if event.time < self.shown_at:

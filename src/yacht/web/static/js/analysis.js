@@ -172,6 +172,7 @@ export class AnalysisView {
         stat("Loss", p.loss, p.loss.toFixed(1)),
         stat("Luck", p.luck, signed(p.luck)),
         stat("Accuracy", p.accuracy, p.accuracy.toFixed(1))),
+      p.luck_text ? h("p", { class: "analysis-luck small", text: p.luck_text }) : null,
       costly);
   }
 

@@ -1,0 +1,37 @@
+"""The expert's expected scores kept for the end of a game: one for every kind of game,
+and the solver's own figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from yacht.rules import get
+from yacht.strategy.expected import every_ruleset, expert_expected
+from yacht.strategy.solver import solve
+
+
+def test_every_kind_of_game_has_its_figure() -> None:
+    kinds = every_ruleset()
+    assert len({rs.key for rs in kinds}) == len(kinds) == 22  # 13 variants, their options
+    for rs in kinds:
+        e = expert_expected(rs)
+        assert e is not None, rs.key
+        assert e.exact == (rs.id != "ancient-yacht-10-double")
+        assert 100 < e.score < 1300
+
+
+@pytest.mark.parametrize("name,options", [("tommys-crag", {}), ("sackson-yacht", {}),
+                                          ("yahtzee", {"joker": "none", "bonus": "off"}),
+                                          ("ancient-yacht-10", {"rolls": "3"})])
+def test_the_figures_are_the_solvers(name: str, options: dict[str, str]) -> None:
+    rs = get(name, options)
+    e = expert_expected(rs)
+    assert e is not None
+    assert e.score == pytest.approx(solve(rs).expected_score, abs=1e-5)
+
+
+def test_a_ruleset_the_file_does_not_know_has_none() -> None:
+    from dataclasses import replace
+
+    odd = replace(get("tommys-crag"), id="homemade")
+    assert expert_expected(odd) is None
