@@ -13,8 +13,9 @@ from typing import Any, TextIO
 
 from yacht.engine import TakeBack
 from yacht.render import card_table, dice_text, is_you
-from yacht.session import HintUnavailable, SessionError, category_keys, score_comment
+from yacht.session import HintUnavailable, SessionError, category_keys
 from yacht.session.commands import ActionError, GoOn, parse_command
+from yacht.session.comment import end_line, judged
 from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
 from yacht.session.keys import letter_notes
@@ -283,16 +284,12 @@ class PlainGame:
         view = table.view()
         st = view.state
         names = [p.name for p in st.players]
-        totals = st.returns()
         self.say()
         self.say("Game over.")
         self.say(self.card())
         self.say(result_text(st))
-        people = [i for i, p in enumerate(st.players) if not p.is_computer] or st.winners()[:1]
-        for i in people:
-            past = view.past[i] if i < len(view.past) else None
-            self.say((f"{names[i]}: " if len(names) > 1 else "")
-                     + score_comment(st.ruleset, totals[i], name=names[i], past=past))
+        for i in judged(st):
+            self.say((f"{names[i]}: " if len(names) > 1 else "") + end_line(st, i, view.past))
         top = table.top_ten()
         if top:
             fresh = {(e.game_id, e.name, e.score, e.rank) for e in entries}

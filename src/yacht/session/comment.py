@@ -11,15 +11,20 @@ it was luck and what the decisions lost. Never with a maximum nobody reaches
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yacht.render import luck_sentence, possessive
 from yacht.rules import Ruleset, counts_of
 
-__all__ = ["Past", "best_boxes", "best_card", "best_possible", "past_games", "score_comment"]
+if TYPE_CHECKING:
+    from yacht.engine import State
+
+__all__ = ["Past", "best_boxes", "best_card", "best_possible", "end_line", "judged",
+           "past_games", "score_comment"]
 
 
 @lru_cache(maxsize=32)
@@ -205,3 +210,20 @@ def score_comment(rs: Ruleset, score: int, *, name: str = "", past: Past | None 
     if luck is not None and loss is not None:
         parts.append(luck_sentence(name or "You", luck, loss))
     return " ".join(parts)
+
+
+def judged(state: State) -> list[int]:
+    """The players whose scores the end comments judge: the people, else the winner of a
+    game of computers."""
+    people = [i for i, p in enumerate(state.players) if not p.is_computer]
+    return people or state.winners()[:1]
+
+
+def end_line(state: State, player: int, past: Sequence[Past | None] = (),
+             luck: float | None = None, loss: float | None = None) -> str:
+    """:func:`score_comment` on ``player``'s final score in a finished game; ``past``:
+    every player's earlier games as the table read them (``TableView.past``)."""
+    return score_comment(state.ruleset, state.returns()[player],
+                         name=state.players[player].name,
+                         past=past[player] if player < len(past) else None,
+                         luck=luck, loss=loss)

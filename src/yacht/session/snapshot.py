@@ -161,13 +161,9 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None) -> dict[s
 def _comments(st: Any, past: Sequence[Any] = ()) -> list[dict[str, Any]]:
     """The comment on each person's final score (the winner's in a game of computers),
     with their earlier games of this kind where the table read them."""
-    from .comment import score_comment
+    from .comment import end_line, judged
 
-    totals = st.returns()
-    people = [i for i, p in enumerate(st.players) if not p.is_computer] or st.winners()[:1]
-    return [{"player": i, "text": score_comment(
-        st.ruleset, totals[i], name=st.players[i].name,
-        past=past[i] if i < len(past) else None)} for i in people]
+    return [{"player": i, "text": end_line(st, i, past)} for i in judged(st)]
 
 
 def _progress(st: Any) -> list[list[int]]:

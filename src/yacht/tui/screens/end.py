@@ -15,7 +15,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Label, Static
 
-from yacht.session import Session, score_comment
+from yacht.session import Session
+from yacht.session.comment import end_line, judged
 from yacht.session.present import TERMINAL, result_text
 from yacht.session.table import LOCAL, Table
 
@@ -92,8 +93,7 @@ class EndScreen(Screen[None]):
         #: the analysis of the game, once asked for (a)
         self.analysis: AnalysisJob | None = None
         #: the players the comments judge: the people (else the winner of a computers' game)
-        self.judged = [i for i, p in enumerate(st.players) if not p.is_computer] \
-            or st.winners()[:1]
+        self.judged = judged(st)
 
     @property
     def session(self) -> Session:
@@ -140,16 +140,13 @@ class EndScreen(Screen[None]):
         """Player ``i``'s end line: against the expert's average, their earlier games and,
         once the analysis is known, how much was luck."""
         st = self.view.state
-        name = st.players[i].name
         luck = loss = None
         job = self.analysis
         if job is not None and job.result is not None:
             p = job.result.players[i]
             luck, loss = p.luck, p.loss
-        who = f"{name}: " if len(st.players) > 1 else ""
-        past = self.view.past[i] if i < len(self.view.past) else None
-        return who + score_comment(st.ruleset, st.returns()[i], name=name, past=past,
-                                   luck=luck, loss=loss)
+        who = f"{st.players[i].name}: " if len(st.players) > 1 else ""
+        return who + end_line(st, i, self.view.past, luck, loss)
 
     def on_screen_resume(self) -> None:
         """Back from the analysis: the end lines say how much was luck."""
