@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from yacht.engine import Player
+from yacht.render import verb
 from yacht.parsing import InputError, check_name
 from yacht.rules import Ruleset
 from yacht.session.table import Seat
@@ -38,12 +39,13 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def clean_name(raw: str) -> str:
-    """A player's name as typed (the checks every interface makes; WebError otherwise)."""
+def clean_name(raw: str, seat: int | None = None) -> str:
+    """A player's name as typed (the checks every interface makes; WebError otherwise,
+    naming the seat when there is one)."""
     try:
         return check_name(raw)
     except InputError as e:
-        raise WebError(str(e)) from None
+        raise WebError(str(e) if seat is None else f"seat {seat + 1}: {e}") from None
 
 
 class Lobby:
@@ -66,10 +68,10 @@ class Lobby:
             if isinstance(seat, PersonSeat):
                 if seat.here and seat.name is None:
                     raise WebError(f"seat {i + 1}: give the name of the player here")
-                name = clean_name(seat.name) if seat.name is not None else None
+                name = clean_name(seat.name, i) if seat.name is not None else None
                 rows.append(SeatRow(name, "person", None, mine if seat.here else None))
             else:
-                name = clean_name(seat.name or f"Computer {i + 1}")
+                name = clean_name(seat.name or f"Computer {i + 1}", i)
                 rows.append(SeatRow(name, "computer", seat.kind, None))
             if name is not None:
                 if name.casefold() in names:
@@ -93,7 +95,8 @@ class Lobby:
         who = clean_name(name)
         if any(s.name and s.name.casefold() == who.casefold()
                for i, s in enumerate(row.seats) if i != seat):  # (the seat's own name)
-            raise WebError(f"{who} is at the table already: choose another name", "conflict")
+            raise WebError(f"{verb(who, 'is', 'are')} at the table already: choose another "
+                           "name", "conflict")
         token = token or new_token()
         seats = list(row.seats)
         seats[seat] = SeatRow(who, "person", None, hash_token(token))
