@@ -26,10 +26,12 @@ class Entry:
     game_id: str
     key: str
     assisted: bool
+    dice_entered: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "name": self.name, "score": self.score,
-                "game_id": self.game_id, "assisted": self.assisted}
+                "game_id": self.game_id, "assisted": self.assisted,
+                "dice_entered": self.dice_entered}
 
 
 @dataclass
@@ -37,6 +39,7 @@ class Game:
     record: Record
     finished: bool = False
     assisted: set[int | None] = field(default_factory=set)
+    seed: bytes | None = None
 
 
 class MemoryStore:
@@ -51,12 +54,17 @@ class MemoryStore:
         if self.fail:
             raise RuntimeError("disk full writing /tmp/x.db")
 
-    def start_game(self, record: Record) -> str:
+    def start_game(self, record: Record, seed: bytes | None = None) -> str:
         self._check()
         gid = f"g{len(self.games) + 1:03d}"
         self.games[gid] = Game(Record(record.variant, dict(record.options),
-                                      list(record.players), list(record.actions)))
+                                      list(record.players), list(record.actions),
+                                      dice_seed=record.dice_seed), seed=seed)
         return gid
+
+    def load_seed(self, game_id: str) -> bytes | None:
+        self._check()
+        return self.games[game_id].seed
 
     def append_action(self, game_id: str, index: int, action: Action,
                       new: bool = False) -> None:
@@ -89,7 +97,7 @@ class MemoryStore:
         for p, total in zip(state.players, state.returns(), strict=True):
             if not p.is_computer:
                 e = Entry(0, p.name, total, datetime.now(UTC), game_id, state.ruleset.key,
-                          bool(g.assisted))
+                          bool(g.assisted) or state.dice_entered, state.dice_entered)
                 self.scores.append(e)
                 new.append(e)
         self.scores.sort(key=lambda e: -e.score)
@@ -123,8 +131,13 @@ class MemoryStore:
         self._check()
         if game_id not in self.games:
             raise LookupError(f"no game {game_id} in memory")
-        r = self.games[game_id].record
-        return Record(r.variant, dict(r.options), list(r.players), list(r.actions))
+        g = self.games[game_id]
+        r = g.record
+        shown = r.dice_seed
+        if shown is not None and g.finished and g.seed is not None:
+            shown = shown.revealed(g.seed)
+        return Record(r.variant, dict(r.options), list(r.players), list(r.actions),
+                      dice_seed=shown)
 
     def top_ten(self, ruleset: Ruleset, assisted: bool = False) -> list[Entry]:
         return [e for e in self.scores if e.key == ruleset.key][:10]

@@ -18,7 +18,7 @@ from yacht.store import open_store
 
 def two_windows(store: Any, factory: Any) -> tuple[Table, Table]:
     first = Table.new(get("yatzy"), [Player("Ann")], store=store, rng=random.Random(1),
-                      strategy_factory=factory)
+                      strategy_factory=factory, real_dice=True)
     first.act(LOCAL, Roll((1, 2, 3, 4, 5)))
     gid = first.view().game_id
     assert gid is not None

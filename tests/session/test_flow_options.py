@@ -20,8 +20,10 @@ from yacht.strategy import RandomStrategy
 
 
 def two_people(store: Any, factory: Any, **kw: Any) -> Table:
+    """Two people rolling real dice (the tests say what they show)."""
     return Table.new(get("tommys-crag"), [Player("Ann"), Player("Bob")], store=store,
-                     rng=random.Random(2), strategy_factory=factory, speed="instant", **kw)
+                     rng=random.Random(2), strategy_factory=factory, speed="instant",
+                     real_dice=True, **kw)
 
 
 def kinds(table: Table) -> list[str]:
@@ -46,7 +48,7 @@ def test_a_next_player_pause_between_two_people_on_request(store: Any, factory: 
     t.act(LOCAL, Roll((1, 2, 3)))
     # one person alone never waits for themself
     solo = Table.new(get("tommys-crag"), [Player("Ann")], store=store, speed="instant",
-                     pause_between_people=True)
+                     pause_between_people=True, real_dice=True)
     solo.act(LOCAL, Roll((6, 6, 1)), ScoreBox("crag"))
     assert solo.view().pause is None
 
@@ -154,7 +156,8 @@ def test_a_slow_hint_says_what_is_happening(store: Any, factory: Any,
         return [Advice("Score Crag for 50", 50.0, 0.0, category="crag")]
 
     monkeypatch.setattr(advice, "rank_moves", slow_rank)
-    t = Table.new(get("tommys-crag"), [Player("Ann")], store=store, strategy_factory=factory)
+    t = Table.new(get("tommys-crag"), [Player("Ann")], store=store, strategy_factory=factory,
+                  real_dice=True)
     t.act(LOCAL, Roll((6, 6, 1)))
     thinking = threading.Event()
 
@@ -176,7 +179,7 @@ def test_a_slow_hint_says_what_is_happening(store: Any, factory: Any,
 def test_words_for_a_player_called_you(store: Any, factory: Any) -> None:
     t = Table.new(get("tommys-crag"), [Player("Bob"), Player("You")], store=store,
                   rng=random.Random(2), strategy_factory=factory, speed="instant",
-                  pause_between_people=True)
+                  pause_between_people=True, real_dice=True)
     t.act(LOCAL, Roll((6, 6, 1)), ScoreBox("crag"))
     line = help_line(t.view(), TERMINAL)
     assert "your turn" in line and "You's" not in line
@@ -192,7 +195,7 @@ def test_hints_say_which_values_to_keep_and_how_many_to_roll(store: Any) -> None
 
     assert keep_text((3, 4, 5), 2, 5) == "Keep 3 4 5 and roll the other two"
     assert keep_text((), 10, 10) == "Roll all ten dice again"
-    t = Table.new(get("tommys-crag"), [Player("Ann")], store=store)
+    t = Table.new(get("tommys-crag"), [Player("Ann")], store=store, real_dice=True)
     t.act(LOCAL, Roll((1, 1, 5)))
     keeps = [m.text for m in t.hint(LOCAL, 10) if m.category is None]
     assert keeps and all(" die " not in k and " dice " not in k for k in keeps

@@ -83,7 +83,7 @@ def test_every_step_of_every_variant_fits_the_schema(rs: Any, store: Any,
 
 def test_what_the_snapshot_says(store: Any, factory: Any) -> None:
     t = Table.new(get("yahtzee"), [Player("Ann"), Player("Cpu", "computer", "expert")],
-                  store=store, rng=random.Random(1), strategy_factory=factory)
+                  store=store, rng=random.Random(1), strategy_factory=factory, real_dice=True)
     snap = valid(t.snapshot(LOCAL))
     assert snap["dice"] == [] and snap["can"]["roll"] and not snap["can"]["score"]
     assert snap["rolls_left"] == 3 and snap["turn"] == 1 and snap["turns"] == 13

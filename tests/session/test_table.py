@@ -71,7 +71,8 @@ def test_refused_commands_change_nothing(store: Any, factory: Any) -> None:
 
 
 def test_choices_all_singlets_none(store: Any, factory: Any) -> None:
-    t = Table.new(get("yahtzee"), [Player("Ann")], store=store, strategy_factory=factory)
+    t = Table.new(get("yahtzee"), [Player("Ann")], store=store, strategy_factory=factory,
+                  real_dice=True)
     st = t.session.state
     t.act(LOCAL, Roll((2, 2, 5, 6, 2)))
     t.act(LOCAL, Select("singlets"))
@@ -90,7 +91,7 @@ def test_choices_all_singlets_none(store: Any, factory: Any) -> None:
 
 
 def test_give_back_take_back_and_the_next_player_pause(store: Any, factory: Any) -> None:
-    t = ann_vs_cpu(store, factory)
+    t = ann_vs_cpu(store, factory, real_dice=True)
     rec = Recorder(t)
     s = t.session
     t.act(LOCAL, Roll((6, 6, 1)))
@@ -142,7 +143,7 @@ def test_computer_steps_one_action_at_a_time(store: Any, factory: Any) -> None:
 
 
 def test_a_plan_for_an_older_version_is_dropped(store: Any, factory: Any) -> None:
-    t = ann_vs_cpu(store, factory)
+    t = ann_vs_cpu(store, factory, real_dice=True)
     t.act(LOCAL, Roll((1, 2, 3)))
     t.act(LOCAL, ScoreBox("ones"), GoOn())
     plan = t.think()
@@ -286,7 +287,7 @@ def test_too_many_players_is_a_session_error(store: Any) -> None:
 
 def test_hint_ranks_moves_and_marks_the_player_assisted(store: Any, factory: Any) -> None:
     t = Table.new(get("tommys-crag"), [Player("Ann")], store=store, rng=random.Random(3),
-                  strategy_factory=factory)
+                  strategy_factory=factory, real_dice=True)
     rec = Recorder(t)
     with pytest.raises(HintUnavailable, match="roll first"):
         t.hint(LOCAL)
@@ -419,7 +420,7 @@ def test_a_store_attached_later_gets_the_whole_game(store: Any, factory: Any) ->
 
 def test_two_columns_say_which_column_is_open(store: Any, factory: Any) -> None:
     t = Table.new(get("ancient-yacht-double"), [Player("Ann")], store=store,
-                  strategy_factory=factory)
+                  strategy_factory=factory, real_dice=True)
     t.act(LOCAL, Roll((1, 2, 3, 4, 6)))
     t.act(LOCAL, ScoreBox("choice", 1))
     t.act(LOCAL, Roll((1, 2, 3, 4, 6)))

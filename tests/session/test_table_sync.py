@@ -25,7 +25,7 @@ def db(tmp_path: Path) -> Any:
 
 def copies(db: Any, factory: Any, players: list[Player]) -> tuple[Table, Table]:
     a = Table.new(get("tommys-crag"), players, store=db, rng=random.Random(1),
-                  strategy_factory=factory, strict=True, speed="instant")
+                  strategy_factory=factory, strict=True, speed="instant", real_dice=True)
     gid = a.save()
     assert gid is not None
     return a, Table.resume(db, gid, strategy_factory=factory, strict=True, speed="instant")

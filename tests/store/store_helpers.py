@@ -10,7 +10,7 @@ from yacht.engine import Player, Record, State, random_decision
 from yacht.rules import Ruleset
 from yacht.store import Store
 
-__all__ = ["HERE", "play_into", "random_game"]
+__all__ = ["HERE", "OLD_GAME", "database_at", "play_into", "random_game"]
 
 HERE = Path(__file__).parent
 
@@ -35,3 +35,36 @@ def play_into(store: Store, state: State, start_empty: bool = False) -> str:
     for i in range(len(rec.actions), len(state.log)):
         store.append_action(gid, i, state.log[i])
     return gid
+
+
+#: an unfinished game of an older schema (the columns every revision has)
+OLD_GAME = ("INSERT INTO games (id, variant, options, table_key, players, header, created, "
+            "last_played, n_actions, assisted) VALUES ('abcdef123456', 'yatzy', '{}', "
+            "'yatzy', '[{\"name\": \"Old\", \"kind\": \"person\"}]', '{}', "
+            "'2025-01-01 10:00:00', '2025-01-01 10:00:00', 0, 0)")
+
+
+def database_at(db: str, revision: str, *statements: str) -> None:
+    """Make the database ``db`` (a new SQLite file, or an empty server database) as an
+    older version left it: the schema of ``revision``, then ``statements`` run in it."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from yacht.store import opening
+
+    target = opening.resolve(db)
+    if target.path is not None:
+        opening.create_sqlite_file(target.path, make_dirs=False)
+    eng = opening.make_engine(target)
+    try:
+        with eng.begin() as conn:
+            cfg = Config()
+            cfg.set_main_option("script_location",
+                                str(Path(opening.__file__).with_name("migrations")))
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
+            for statement in statements:
+                conn.execute(text(statement))
+    finally:
+        eng.dispose()

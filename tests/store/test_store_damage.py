@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
-from store_helpers import play_into, random_game
+from store_helpers import OLD_GAME, database_at, play_into, random_game
 
 from yacht.cli import main
 from yacht.engine import Player, Record
@@ -98,27 +98,10 @@ def test_a_database_of_another_program_is_refused(db_url: str,
 
 
 def test_an_older_schema_is_migrated_with_its_data(db_url: str) -> None:
-    from alembic import command
-    from alembic.config import Config
-
     from yacht.store import opening
 
     target = opening.resolve(db_url)
-    if target.path is not None:
-        opening.create_sqlite_file(target.path, make_dirs=False)
-    eng = opening.make_engine(target)
-    with eng.begin() as conn:
-        cfg = Config()
-        cfg.set_main_option("script_location", str(Path(opening.__file__).with_name(
-            "migrations")))
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "yacht_0001")
-        conn.execute(text(
-            "INSERT INTO games (id, variant, options, table_key, players, header, created, "
-            "last_played, n_actions, assisted) VALUES ('abcdef123456', 'yatzy', '{}', "
-            "'yatzy', '[{\"name\": \"Old\", \"kind\": \"person\"}]', '{}', "
-            "'2025-01-01 10:00:00', '2025-01-01 10:00:00', 0, 0)"))
-    eng.dispose()
+    database_at(db_url, "yacht_0001", OLD_GAME)
     with open_store(db_url) as s:
         assert [g.players[0].name for g in s.unfinished_games()] == ["Old"]
         s.record_decision_loss("abcdef123456", 1.0, player=0)  # the new table exists

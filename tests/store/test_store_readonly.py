@@ -20,8 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
-from store_helpers import play_into, random_game
+from store_helpers import OLD_GAME, database_at, play_into, random_game
 
 from yacht.cli import main
 from yacht.engine import Player, Record, Roll
@@ -118,27 +117,8 @@ def test_a_missing_database_is_an_empty_one(tmp_path: Path,
 
 def test_an_older_schema_is_read_from_a_copy(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    from yacht.store import opening
-
     path = tmp_path / "old.db"
-    target = opening.resolve(str(path))
-    opening.create_sqlite_file(path, make_dirs=False)
-    eng = opening.make_engine(target)
-    with eng.begin() as conn:
-        cfg = Config()
-        cfg.set_main_option("script_location",
-                            str(Path(opening.__file__).with_name("migrations")))
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "yacht_0001")
-        conn.execute(text(
-            "INSERT INTO games (id, variant, options, table_key, players, header, created, "
-            "last_played, n_actions, assisted) VALUES ('abcdef123456', 'yatzy', '{}', "
-            "'yatzy', '[{\"name\": \"Old\", \"kind\": \"person\"}]', '{}', "
-            "'2025-01-01 10:00:00', '2025-01-01 10:00:00', 0, 0)"))
-    eng.dispose()
+    database_at(str(path), "yacht_0001", OLD_GAME)
     before = folder_state(tmp_path)
     assert "Old" in run_ok(capsys, ["resume", "--db", str(path)])
     assert folder_state(tmp_path) == before  # not migrated, no backup made

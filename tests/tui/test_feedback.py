@@ -117,6 +117,7 @@ async def test_one_hint_window_at_a_time_in_values(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
+        g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((1, 1, 5)))
         g.refresh_all()
         await pilot.press("h", "h", "h")
@@ -151,6 +152,7 @@ async def test_the_hint_shows_the_best_to_win_when_it_differs(new_app: App,
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
+        g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((1, 5, 5)))
         g.refresh_all()
         await pilot.press("h")

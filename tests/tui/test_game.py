@@ -568,6 +568,7 @@ async def test_singlets_with_none_to_choose_says_so(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
+        g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((3, 3, 5, 5, 5)))
         g.refresh_all()
         await pilot.press("s")
@@ -586,6 +587,7 @@ async def test_a_preview_wider_than_the_name_is_not_cut(new_app: App) -> None:
         await settle(pilot)
         g = game(pilot)
         s = g.session
+        g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((1, 2, 3, 4, 5)))
         g.refresh_all()
         await pilot.pause()

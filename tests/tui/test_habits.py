@@ -41,6 +41,7 @@ async def test_tommys_boards_and_letters(new_app: App) -> None:
         chance = next(i for i, line in enumerate(lines) if "C Chance" in line)
         assert "D Yahtzee" in lines[chance + 1]  # Chance before Yahtzee, his names
         assert any("7 3 of a Kind" in line for line in lines)
+        g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((3, 3, 3, 1, 2)))
         g.refresh_all()
         await pilot.press("t")  # Tommy's T(riplet)
@@ -62,6 +63,7 @@ async def test_a_next_player_pause_between_two_people(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
+        g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((6, 6, 1)))
         g.refresh_all()
         await pilot.press(category_keys(get("tommys-crag"))["crag"])
@@ -77,6 +79,7 @@ async def test_a_next_player_pause_between_two_people(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
+        g.table.real_dice = True
         g.table.act(LOCAL, Roll((6, 6, 1)))
         g.table.act(LOCAL, ScoreBox("crag"))
         await settle(pilot)

@@ -151,6 +151,7 @@ async def test_the_card_has_its_widths_from_the_first_frame(new_app: App) -> Non
         g = game(pilot)
         card = g.query_one(ScoreCard)
         s = g.session
+        g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((1, 2, 3)))
         g.table.act(LOCAL, ScoreBox(s.state.placements()[0].category), GoOn())
         g.refresh_all()  # Bo's turn: the card is built again
@@ -219,6 +220,7 @@ async def test_every_card_of_eight_players_is_reachable_by_mouse(new_app: App) -
 async def second_yahtzee(pilot: Any, face: int = 5) -> Any:
     """Ann scores a Yahtzee, then rolls another one of ``face``."""
     g = game(pilot)
+    g.table.real_dice = True  # the test says what the dice show
     g.table.act(LOCAL, Roll((face,) * 5))
     g.table.act(LOCAL, ScoreBox("yahtzee"))
     g.table.act(LOCAL, Roll((face,) * 5))
@@ -241,6 +243,7 @@ async def test_the_forced_joker_says_why_only_that_box(new_app: App) -> None:
         # Fives filled: a lower box, as a joker
         await pilot.press("i")  # Fives
         s = g.session
+        g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((5,) * 5))
         g.refresh_all()
         await pilot.pause()
@@ -268,6 +271,7 @@ async def test_tommys_yacht_first_turn_says_it_must_be_the_yacht(new_app: App) -
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
+        g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((2,) * 5))
         g.refresh_all()
         await pilot.pause()

@@ -19,30 +19,41 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
+from .dice import SCHEME, Commitment, DiceSource, RandomDice, SeededDice, commitment_of, die_face
 from .randomplay import random_decision, random_turn
 from .records import FORMAT, VERSION, Record, RecordError, TurnSummary
 from .state import NAME_LENGTH, Player, Rng, State, roll_probability
+from .verdict import Verdict, verify
 
 __all__ = [
     "FORMAT",
     "NAME_LENGTH",
+    "SCHEME",
     "VERSION",
     "Action",
     "Choose",
+    "Commitment",
+    "DiceSource",
     "GiveBack",
     "IllegalAction",
     "Player",
+    "RandomDice",
     "Record",
     "RecordError",
     "Rng",
     "Roll",
     "Score",
+    "SeededDice",
     "State",
     "TakeBack",
     "TurnSummary",
+    "Verdict",
     "action_from_json",
     "action_to_json",
+    "commitment_of",
+    "die_face",
     "random_decision",
     "random_turn",
     "roll_probability",
+    "verify",
 ]

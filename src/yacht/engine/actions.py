@@ -22,16 +22,22 @@ class IllegalAction(ValueError):
     """An action that the rules do not allow now. The state is left unchanged."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Roll:
     """Roll the chosen dice (all of them at the start of a turn).
 
     ``result`` is what the rolled dice show, in the order of their positions;
-    ``None`` asks the state's random number generator. The log always holds
-    the result, so a record replays without any randomness.
+    ``None`` draws them from the game's dice (its seed, or its generator). The
+    log always holds the result, so a record replays without any randomness.
+    ``entered``: a person rolled real dice and typed what they show (a table
+    for real dice marks such rolls; the game is then marked "dice entered").
     """
 
     result: tuple[int, ...] | None = None
+    entered: bool = False
+
+    def __repr__(self) -> str:
+        return f"Roll(result={self.result!r}" + (", entered=True)" if self.entered else ")")
 
 
 @dataclass(frozen=True)
@@ -69,7 +75,10 @@ def action_to_json(action: Action) -> dict[str, Any]:
     {'type': 'score', 'category': 'chance', 'column': 0}
     """
     if isinstance(action, Roll):
-        return {"type": "roll", "result": list(action.result or ())}
+        out: dict[str, Any] = {"type": "roll", "result": list(action.result or ())}
+        if action.entered:
+            out["entered"] = True
+        return out
     if isinstance(action, Choose):
         return {"type": "choose", "dice": list(action.dice)}
     if isinstance(action, Score):
@@ -93,7 +102,10 @@ def action_from_json(obj: Any) -> Action:
         raise ValueError("an action must be an object with a 'type'")
     kind = obj["type"]
     if kind == "roll":
-        return Roll(_ints(obj.get("result"), "a roll's result"))
+        entered = obj.get("entered", False)
+        if not isinstance(entered, bool):
+            raise ValueError("a roll's 'entered' must be true or false")
+        return Roll(_ints(obj.get("result"), "a roll's result"), entered)
     if kind == "choose":
         return Choose(_ints(obj.get("dice"), "a choice's dice"))
     if kind == "score":

@@ -13,7 +13,8 @@ from typing import Any
 
 from yacht.rules import OptionError, Ruleset, UnknownVariant, get
 
-from .actions import Action, IllegalAction, Score, TakeBack, action_from_json, action_to_json
+from .actions import Action, IllegalAction, Roll, Score, TakeBack, action_from_json, action_to_json
+from .dice import Commitment
 from .state import Player, Rng, State
 
 __all__ = ["FORMAT", "VERSION", "Record", "RecordError", "TurnSummary"]
@@ -44,6 +45,10 @@ class TurnSummary:
 class Record:
     """Everything needed to rebuild a game exactly.
 
+    ``dice_seed``: the scheme and commitment of the seed the game's dice come from
+    (None: a generator's dice, or an older record), with the seed itself once the game
+    is finished (never before: it would tell the dice to come).
+
     >>> from yacht.engine import Roll, Score
     >>> s = State(get("tommys-crag"), [Player("Ann")])
     >>> s.apply(Roll((6, 6, 1))); s.apply(Score("crag"))
@@ -58,11 +63,18 @@ class Record:
     actions: list[Action] = field(default_factory=list)
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     meta: dict[str, Any] = field(default_factory=dict)
+    dice_seed: Commitment | None = None
 
     @classmethod
     def from_state(cls, state: State, **meta: Any) -> Record:
+        """The record of ``state`` so far: its commitment, never its seed."""
         return cls(state.ruleset.id, dict(state.ruleset.option_values), list(state.players),
-                   list(state.log), meta=dict(meta))
+                   list(state.log), meta=dict(meta), dice_seed=state.commitment)
+
+    @property
+    def dice_entered(self) -> bool:
+        """Whether a roll was entered by hand (real dice): such dice come from no seed."""
+        return any(isinstance(a, Roll) and a.entered for a in self.actions)
 
     @property
     def ruleset(self) -> Ruleset:
@@ -71,7 +83,11 @@ class Record:
         except (UnknownVariant, OptionError) as e:
             raise RecordError(str(e)) from None
 
-    def new_state(self, rng: Rng | None = None) -> State:
+    def new_state(self, rng: Rng | None = None, seed: bytes | None = None) -> State:
+        """The game at its start; new rolls come from ``seed`` if given, else from ``rng``
+        (default a fixed generator: a replay draws nothing)."""
+        if seed is not None:
+            return State(self.ruleset, self.players, seed=seed)
         return State(self.ruleset, self.players, rng if rng is not None else random.Random(0))
 
     def replay(self) -> Iterator[State]:
@@ -115,7 +131,7 @@ class Record:
 
     # --- JSON -------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "format": FORMAT,
             "version": VERSION,
             "variant": self.variant,
@@ -123,8 +139,11 @@ class Record:
             "players": [p.to_json() for p in self.players],
             "created": self.created,
             "meta": self.meta,
-            "actions": [action_to_json(a) for a in self.actions],
         }
+        if self.dice_seed is not None:
+            out["dice_seed"] = self.dice_seed.to_json()
+        out["actions"] = [action_to_json(a) for a in self.actions]
+        return out
 
     @classmethod
     def from_json(cls, obj: Any) -> Record:
@@ -158,12 +177,14 @@ class Record:
                     raise ValueError(f"action {i + 1}: {e}") from None
             meta = obj.get("meta", {})
             created = obj.get("created", "")
+            seed_raw = obj.get("dice_seed")
+            dice_seed = Commitment.from_json(seed_raw) if seed_raw is not None else None
         except KeyError as e:
             raise RecordError(f"the record has no {e.args[0]!r}") from None
         except ValueError as e:
             raise RecordError(str(e)) from None
         rec = cls(variant, options, players, actions, str(created),
-                  dict(meta) if isinstance(meta, dict) else {})
+                  dict(meta) if isinstance(meta, dict) else {}, dice_seed)
         rs = rec.ruleset
         if not 1 <= len(players) <= rs.max_players:
             raise RecordError(f"{len(players)} players (accepted: 1-{rs.max_players})")

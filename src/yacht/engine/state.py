@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -14,6 +13,7 @@ from typing import Any, Literal, Protocol
 from yacht.rules import Placement, Ruleset, Scorecard, Totals, TurnContext, counts_of
 
 from .actions import Action, Choose, GiveBack, IllegalAction, Roll, Score, TakeBack
+from .dice import NO_DICE, Commitment, DiceSource, RandomDice, SeededDice
 
 __all__ = ["NAME_LENGTH", "Player", "Rng", "State", "roll_probability"]
 
@@ -104,15 +104,25 @@ class State:
     (6, 6, 6, 2, 3)
     """
 
-    def __init__(self, ruleset: Ruleset, players: Sequence[Player], rng: Rng | None = None):
+    def __init__(self, ruleset: Ruleset, players: Sequence[Player], rng: Rng | None = None,
+                 *, seed: bytes | None = None, dice: DiceSource | None = None):
+        """Where the dice come from: ``rng`` (a generator: simulations, tests), ``seed``
+        (32 bytes: see :mod:`yacht.engine.dice`), or ``dice`` (another state's
+        :attr:`dice_source`); none of them: a fresh secret seed."""
         if not 1 <= len(players) <= ruleset.max_players:
             raise ValueError(
                 f"{ruleset.id} takes {ruleset.min_players}-{ruleset.max_players} players, "
                 f"not {len(players)}")
+        if sum(x is not None for x in (rng, seed, dice)) > 1:
+            raise ValueError("give the dice one source: a generator, a seed or a dice source")
         self.ruleset = ruleset
         self.players: tuple[Player, ...] = tuple(players)
-        self.rng: Rng = rng if rng is not None else secrets.SystemRandom()
+        self.dice_source: DiceSource = (
+            dice if dice is not None else RandomDice(rng) if rng is not None
+            else SeededDice(seed) if seed is not None else SeededDice.new())
         self.log: list[Action] = []
+        #: a roll was entered by hand (real dice): the game is marked "dice entered"
+        self.dice_entered = False
         self._p = _Position(
             cards=[ruleset.new_card() for _ in players], turns=[0] * len(players), current=0)
         self._placements: tuple[Placement, ...] | None = None
@@ -198,6 +208,31 @@ class State:
     def can_take_back(self) -> bool:
         return self._p.undo is not None
 
+    @property
+    def seed(self) -> bytes | None:
+        """The secret seed the dice come from (None: a generator's dice). Never shown
+        before the game is finished."""
+        source = self.dice_source
+        return source.seed if isinstance(source, SeededDice) else None
+
+    @property
+    def commitment(self) -> Commitment | None:
+        """The scheme and SHA-256 of the seed (public from the start); None without a
+        seed."""
+        source = self.dice_source
+        return source.public() if isinstance(source, SeededDice) else None
+
+    def roll_index(self) -> tuple[int, int]:
+        """The next roll's (turn, roll): the scorings that stand in the whole game, and
+        the roll's number within the turn (from 1)."""
+        return sum(self._p.turns), self._p.rolls + 1
+
+    def draw(self) -> tuple[int, ...]:
+        """The values of the next random roll, drawn now from the game's dice: one per
+        position of :meth:`to_roll`, in order (every random roll is drawn here)."""
+        turn, roll = self.roll_index()
+        return self.dice_source.draw(turn, roll, self.to_roll(), self.ruleset.faces)
+
     def position_key(self) -> tuple[Any, ...]:
         """A hashable value equal for two states exactly when the game is in the same place."""
         return (self.ruleset.key, self.players, self._p.key())
@@ -277,6 +312,8 @@ class State:
                 raise IllegalAction("no roll left in this turn: score the dice in an open box")
             if p.dice and not p.chosen:
                 raise IllegalAction("choose at least one die to roll again, or score")
+            if action.entered and action.result is None:
+                raise IllegalAction("a roll entered by hand needs the values the dice show")
             if action.result is not None:
                 n = len(self.to_roll())
                 if len(action.result) != n:
@@ -351,7 +388,7 @@ class State:
             positions = self.to_roll()
             result = action.result
             if result is None:
-                result = tuple(self.rng.randint(1, self.ruleset.faces) for _ in positions)
+                result = self.draw()
             dice = list(p.dice) if p.dice else [0] * self.ruleset.dice
             for pos, v in zip(positions, result, strict=True):
                 dice[pos] = v
@@ -359,7 +396,8 @@ class State:
             p.rolls += 1
             p.chosen = frozenset()
             p.undo = None
-            self.log.append(Roll(tuple(result)))
+            self.log.append(Roll(tuple(result), action.entered))
+            self.dice_entered = self.dice_entered or action.entered
         elif isinstance(action, Choose):
             p.chosen = frozenset(action.dice)
             self.log.append(Choose(tuple(sorted(action.dice))))
@@ -394,36 +432,21 @@ class State:
         return me
 
     def clone(self, rng: bool = True) -> State:
-        """An independent copy; the random generator is copied when it can be.
+        """An independent copy; its dice go on as this state's would (a generator is
+        copied when it can be; a seed is the same).
 
         ``rng=False`` gives a copy for reading (a view, a strategy's look-ahead):
-        it does not copy the generator, and a random roll on it is refused.
+        it has no dice, and a random roll on it is refused.
         """
         new = copy.copy(self)
         new.log = list(self.log)
         new._p = copy.copy(self._p)
-        if not rng:
-            new.rng = _NO_DICE
-            return new
-        try:
-            new.rng = copy.deepcopy(self.rng)
-        except (TypeError, NotImplementedError):
-            new.rng = self.rng
+        new.dice_source = self.dice_source.copy() if rng else NO_DICE
         return new
 
     def __repr__(self) -> str:
         return (f"<State {self.ruleset.id} player={self.current} dice={self.dice} "
                 f"rolls={self.rolls} chosen={sorted(self.chosen)} returns={self.returns()}>")
-
-
-class _NoDice:
-    """The generator of a copy made for reading: it never rolls."""
-
-    def randint(self, a: int, b: int) -> int:
-        raise IllegalAction("this is a copy for reading: it cannot roll dice")
-
-
-_NO_DICE = _NoDice()
 
 
 def _multisets(n: int, faces: int) -> Iterator[tuple[int, ...]]:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from yacht.engine import (
     Action,
+    Commitment,
     IllegalAction,
     Player,
     Record,
@@ -52,15 +53,19 @@ class HintUnavailable(Exception):
 class StoreLike(Protocol):
     """Every part of :class:`yacht.store.Store` the tables and the interfaces use (tests
     pass a small fake). ``finish_game`` and ``top_ten`` return ScoreEntry-like objects
-    (``rank``, ``name``, ``score``, ``date``, ``game_id``, ``assisted``, ``to_json()``);
-    ``game_info`` an object with ``assisted``; ``unfinished_games`` GameInfo-like ones."""
+    (``rank``, ``name``, ``score``, ``date``, ``game_id``, ``assisted``, ``dice_entered``,
+    ``to_json()``); ``game_info`` an object with ``assisted``; ``unfinished_games``
+    GameInfo-like ones. ``start_game`` keeps the secret ``seed`` of the record's
+    commitment; ``load_record`` reveals it only for a finished game, ``load_seed`` to the
+    session that goes on with the game."""
 
-    def start_game(self, record: Record) -> str: ...
+    def start_game(self, record: Record, seed: bytes | None = None) -> str: ...
     def append_action(self, game_id: str, index: int, action: Action,
                       new: bool = False) -> None: ...
     def set_assisted(self, game_id: str, player: int | None = None) -> None: ...
     def finish_game(self, game_id: str, state: State) -> Any: ...
     def load_record(self, game_id: str) -> Record: ...
+    def load_seed(self, game_id: str) -> bytes | None: ...
     def resolve_id(self, prefix: str) -> str: ...
     def progress(self, game_id: str) -> tuple[int, bool]: ...
     def game_info(self, game_id: str) -> Any: ...
@@ -121,13 +126,19 @@ class Session:
                  store: StoreLike | None = None, rng: random.Random | None = None,
                  strategy_factory: StrategyFactory | None = None,
                  meta: dict[str, Any] | None = None, strict: bool = False,
+                 seed: bytes | None = None,
                  _state: State | None = None, _game_id: str | None = None,
                  _assisted: bool = False) -> None:
         """``strict``: an action counts only once the store has it (a server answers no
         one before that); a store failure raises SaveFailed and changes nothing. Else a
-        store failure leaves a one-line ``warning`` and the game goes on in memory."""
+        store failure leaves a one-line ``warning`` and the game goes on in memory.
+
+        The dice: from ``rng`` when one is given (simulations, tests), else from
+        ``seed`` or a fresh secret seed (whose commitment the game shows from the start;
+        see :mod:`yacht.engine.dice`)."""
         try:
-            self.state = _state if _state is not None else State(ruleset, players, rng=rng)
+            self.state = _state if _state is not None else State(ruleset, players, rng=rng,
+                                                                 seed=seed)
         except ValueError as e:
             raise SessionError(str(e)) from None
         self.ruleset = self.state.ruleset
@@ -178,8 +189,7 @@ class Session:
         """Put the game in the store once it has an action; True if this call did."""
         if self.store is None or self.game_id is not None or not self.state.log:
             return False
-        self._store_call(lambda st: setattr(
-            self, "game_id", st.start_game(Record.from_state(self.state, **self._meta))))
+        self._store_call(lambda st: setattr(self, "game_id", self._start_in(st, self.state)))
         if self.game_id is None:
             return False
         gid = self.game_id
@@ -193,12 +203,19 @@ class Session:
         if self.store is None or self.game_id is not None:
             return self.game_id
         try:
-            self.game_id = self.store.start_game(Record.from_state(self.state, **self._meta))
+            self.game_id = self._start_in(self.store, self.state)
         except Exception as e:
             if self.strict:
                 raise SaveFailed(f"the game could not be saved: {e}") from None
             self.warning = f"saving failed: {e}"
         return self.game_id
+
+    def _start_in(self, store: StoreLike, state: State) -> str:
+        """Put the game (``state``: its actions so far, maybe a copy without dice) in
+        ``store``, with its commitment and its seed."""
+        record = Record.from_state(state, **self._meta)
+        record.dice_seed = self.state.commitment
+        return store.start_game(record, seed=self.state.seed)
 
     def attach_store(self, store: StoreLike) -> None:
         """Start saving a game that began without a store (the UI opens it in the background).
@@ -221,15 +238,18 @@ class Session:
                strategy_factory: StrategyFactory | None = None,
                strict: bool = False) -> Session:
         """The saved game ``game_id`` (or the one game whose id starts so) where it was left
-        (raises SessionError)."""
+        (raises SessionError). A game with a seed goes on with its seed (``rng`` is then
+        not used); one without (older games, games made with a generator) draws its new
+        rolls from ``rng`` (default: the system's)."""
         try:
             game_id = store.resolve_id(game_id)
             record = store.load_record(game_id)
+            seed = store.load_seed(game_id)
         except Exception as e:  # the store's errors are one-line messages
             raise SessionError(str(e)) from None
         last: LastScore | None = None
         try:
-            state = record.new_state(rng if rng is not None else random.SystemRandom())
+            state = record.new_state(rng if rng is not None else random.SystemRandom(), seed)
             for action in record.actions:
                 last = _apply_tracking(state, action, last)
         except (ValueError, IllegalAction) as e:
@@ -261,6 +281,27 @@ class Session:
     @property
     def demo(self) -> bool:
         return all(p.is_computer for p in self.players)
+
+    @property
+    def dice_entered(self) -> bool:
+        """A roll was entered by hand (real dice): the game is marked "dice entered"."""
+        return self.state.dice_entered
+
+    @property
+    def apart(self) -> bool:
+        """The game's scores go to the list apart from the top ten (the advisor was
+        asked, or dice were entered by hand)."""
+        return self.assisted or self.state.dice_entered
+
+    @property
+    def dice_seed(self) -> Commitment | None:
+        """The commitment to the game's seed (None: a generator's dice), with the seed
+        once the game is finished (recorded: no take-back can follow)."""
+        public = self.state.commitment
+        seed = self.state.seed
+        if public is None or seed is None or not self.finished:
+            return public
+        return public.revealed(seed)
 
     def can_take_back(self) -> bool:
         return self.state.can_take_back()
@@ -300,8 +341,7 @@ class Session:
         assert store is not None
         state.check(action)
         if isinstance(action, Roll) and action.result is None:
-            faces = self.ruleset.faces
-            action = Roll(tuple(state.rng.randint(1, faces) for _ in state.to_roll()))
+            action = Roll(state.draw())
         probe = state.clone(rng=False)
         probe.apply(action)
         logged = probe.log[-1]
@@ -309,7 +349,7 @@ class Session:
 
         try:
             if self.game_id is None:
-                gid = store.start_game(Record.from_state(probe, **self._meta))
+                gid = self._start_in(store, probe)
                 for player in sorted(self.assisted_players):
                     store.set_assisted(gid, player)
                 self.game_id = gid
@@ -338,7 +378,7 @@ class Session:
 
     def reload(self, actions: list[Action]) -> None:
         """Start again from the stored game's ``actions`` (this copy went astray)."""
-        state = State(self.ruleset, self.state.players, rng=self.state.rng)
+        state = State(self.ruleset, self.state.players, dice=self.state.dice_source)
         last: LastScore | None = None
         for action in actions:
             last = _apply_tracking(state, action, last)
@@ -400,7 +440,7 @@ class Session:
         if self.store is None:
             return []
         out: list[Any] = []
-        self._store_call(lambda st: out.extend(st.top_ten(self.ruleset, self.assisted)))
+        self._store_call(lambda st: out.extend(st.top_ten(self.ruleset, self.apart)))
         return out
 
     def abandon(self) -> None:

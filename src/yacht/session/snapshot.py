@@ -1,16 +1,17 @@
 """The table as one JSON object: what every interface draws (``table.schema.json``).
 
->>> import random
 >>> from yacht.engine import Player, Roll
 >>> from yacht.rules import get
 >>> from yacht.session.table import LOCAL, Table
->>> t = Table.new(get("yatzy"), [Player("Ann")], rng=random.Random(1))
+>>> t = Table.new(get("yatzy"), [Player("Ann")], real_dice=True)   # (dice entered by hand)
 >>> _ = t.act(LOCAL, Roll((6, 6, 6, 2, 3)))
 >>> snap = t.snapshot(LOCAL)
 >>> snap["schema"], snap["dice"], snap["can"]["choose"], snap["cards"][0]["cells"]["sixes"]
 ('yacht-table/1', [6, 6, 6, 2, 3], True, [''])
 >>> next(p["text"] for p in snap["previews"] if p["category"] == "sixes")
 '18'
+>>> snap["dice_entered"], sorted(snap["dice_seed"])   # the seed itself only once finished
+(True, ['commitment', 'scheme'])
 """
 
 from __future__ import annotations
@@ -115,6 +116,8 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
             "total": thinking.total},
         "news": list(view.news),
         "assisted": view.assisted,
+        "dice_entered": view.dice_entered,
+        "dice_seed": view.dice_seed.to_json() if view.dice_seed is not None else None,
         "demo": view.demo,
         "speed": view.speed,
         "warning": view.warning,

@@ -24,7 +24,7 @@ in the calling thread (the line game, the command line), a
 ...               rng=random.Random(3), speed="instant")
 >>> seen = []
 >>> _ = t.subscribe(lambda e: seen.append(e.kind))
->>> _ = t.act(LOCAL, Roll((6, 6, 1)))
+>>> _ = t.act(LOCAL, Roll())
 >>> _ = t.act(LOCAL, ScoreBox("crag"))
 >>> seen
 ['rolled', 'scored', 'turn_passed', 'paused']
@@ -48,6 +48,7 @@ from typing import Any, Literal
 from yacht.engine import (
     Action,
     Choose,
+    Commitment,
     GiveBack,
     IllegalAction,
     Player,
@@ -220,6 +221,16 @@ class TableView:
     taken_over: bool = False
     #: per player, their earlier games of this kind (the end line; () until finished)
     past: tuple[Past | None, ...] = ()
+    #: a roll was entered by hand (real dice)
+    dice_entered: bool = False
+    #: the commitment to the game's seed (the seed too once the game is finished)
+    dice_seed: Commitment | None = None
+
+    @property
+    def apart(self) -> bool:
+        """The game's scores go to the list apart from the top ten (the advisor was
+        asked, or dice were entered by hand)."""
+        return self.assisted or self.dice_entered
 
     @property
     def ruleset(self) -> Ruleset:
@@ -269,9 +280,14 @@ class Table:
     def __init__(self, session: Session, *, speed: str = "normal",
                  seats: Iterable[Seat] | None = None, pauses: bool = True,
                  clock: Callable[[], float] = time.monotonic,
-                 pause_between_people: bool = False, auto_roll: bool = False) -> None:
+                 pause_between_people: bool = False, auto_roll: bool = False,
+                 real_dice: bool = False) -> None:
         """``pauses=False`` for an interface that shows none (a command line): the
         table goes on to the next turn at once and records a finished game at once.
+
+        ``real_dice``: the people at this table roll real dice and may enter what they
+        show (a ``Roll`` with values; such a game is marked "dice entered"). Without
+        it a person's roll with values is refused: the table alone rolls.
 
         ``pause_between_people``: a person's score is followed by the Next player pause
         when another person is next too (people sharing one screen, as Ancient Yacht
@@ -282,6 +298,7 @@ class Table:
         self._pauses = pauses
         self.pause_between_people = pause_between_people
         self.auto_roll = auto_roll
+        self.real_dice = real_dice
         self._no_auto_roll = -1  # the version at which an automatic roll failed
         self._taken_over = False
         self._lock = threading.RLock()
@@ -316,25 +333,31 @@ class Table:
             meta: dict[str, Any] | None = None, speed: str = "normal",
             seats: Iterable[Seat] | None = None, pauses: bool = True,
             strict: bool = False, pause_between_people: bool = False,
-            auto_roll: bool = False) -> Table:
+            auto_roll: bool = False, real_dice: bool = False,
+            seed: bytes | None = None) -> Table:
         """A new game (raises SessionError for a game that cannot start). ``strict``: an
-        action counts only once the store has it (see :class:`Session`)."""
+        action counts only once the store has it (see :class:`Session`). The dice come
+        from ``rng`` if given, else from ``seed`` or a fresh secret seed."""
         return cls(Session(ruleset, players, store=store, rng=rng,
-                           strategy_factory=strategy_factory, meta=meta, strict=strict),
+                           strategy_factory=strategy_factory, meta=meta, strict=strict,
+                           seed=seed),
                    speed=speed, seats=seats, pauses=pauses,
-                   pause_between_people=pause_between_people, auto_roll=auto_roll)
+                   pause_between_people=pause_between_people, auto_roll=auto_roll,
+                   real_dice=real_dice)
 
     @classmethod
     def resume(cls, store: StoreLike, game_id: str, *, rng: random.Random | None = None,
                strategy_factory: StrategyFactory | None = None, speed: str = "normal",
                seats: Iterable[Seat] | None = None, pauses: bool = True,
                strict: bool = False, pause_between_people: bool = False,
-               auto_roll: bool = False) -> Table:
-        """A saved game where it was left (raises SessionError), its recent moves told."""
+               auto_roll: bool = False, real_dice: bool = False) -> Table:
+        """A saved game where it was left, with its seed (raises SessionError), its recent
+        moves told."""
         table = cls(Session.resume(store, game_id, rng=rng, strategy_factory=strategy_factory,
                                    strict=strict),
                     speed=speed, seats=seats, pauses=pauses,
-                    pause_between_people=pause_between_people, auto_roll=auto_roll)
+                    pause_between_people=pause_between_people, auto_roll=auto_roll,
+                    real_dice=real_dice)
         table._news.extend(table._retold())
         return table
 
@@ -412,7 +435,8 @@ class Table:
                 speed=self._pacing.speed, finished=s.finished,
                 new_entries=tuple(s.new_entries), thinking=self._thinking,
                 news=tuple(self._news), warning=s.warning, closed=self._closed,
-                elsewhere=s.elsewhere, taken_over=self._taken_over, past=self._past)
+                elsewhere=s.elsewhere, taken_over=self._taken_over, past=self._past,
+                dice_entered=s.dice_entered, dice_seed=s.dice_seed)
 
     def snapshot(self, seat: str | None = None, words: Any = None) -> dict[str, Any]:
         """The whole table as JSON (``table.schema.json``), as ``seat`` sees it."""
@@ -540,7 +564,7 @@ class Table:
                 raise Refused("wait: the computer plays every seat (demo)", "computer_turn")
             if probe.current not in seat.players:
                 raise Refused(f"it is {possessive(me.name)} turn", "not_your_turn")
-            actions = resolve(cmd, probe)
+            actions = [self._entered(a) for a in resolve(cmd, probe)]
             for a in actions:
                 probe.check(a)
                 who = probe.current
@@ -551,6 +575,17 @@ class Table:
                     pause = _pause_after_score(probe, who, False, self.pause_between_people)
             out += actions
         return out
+
+    def _entered(self, action: Action) -> Action:
+        """A person's roll with values: marked entered at a table for real dice, refused
+        at any other (the table alone rolls there)."""
+        if not isinstance(action, Roll) or (action.result is None and not action.entered):
+            return action
+        if not self.real_dice:
+            raise Refused("this table rolls the dice itself: their values cannot be given "
+                          "(a game with real dice is played with the line game or `yacht "
+                          "resume --action`)", "illegal")
+        return Roll(action.result, entered=True)
 
     def _apply(self, action: Action, computer: bool = False, saved: bool = False) -> list[Event]:
         """Play one checked action (lock held); the events it makes. ``saved``: the store
@@ -585,7 +620,8 @@ class Table:
             self._after_computer_score = False
             dice = st.dice
             events.append(self._event("rolled", me, dice=list(dice), positions=list(rolled),
-                                      rolls=st.rolls, rolls_left=st.rolls_left))
+                                      rolls=st.rolls, rolls_left=st.rolls_left,
+                                      entered=action.entered))
         elif isinstance(action, Choose):
             text = (f"{verb(name, 'keeps', 'keep')} {' '.join(map(str, kept)) or 'nothing'}"
                     if computer else "")
@@ -667,7 +703,7 @@ class Table:
         >>> from yacht.rules import get
         >>> here = Table.new(get("yatzy"), [Player("Ann"), Player("Bob")])
         >>> there = Table.new(get("yatzy"), [Player("Ann"), Player("Bob")])
-        >>> _ = here.act(LOCAL, Roll((1, 2, 3, 4, 5)))
+        >>> _ = here.act(LOCAL, Roll())
         >>> [e.kind for e in there.take_up([(0, here.session.state.log)])]
         ['rolled']
         >>> there.take_up([(0, here.session.state.log)])  # heard twice: played once

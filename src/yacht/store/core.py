@@ -22,13 +22,16 @@ from sqlalchemy.pool import StaticPool
 
 from yacht.engine import (
     Action,
+    Commitment,
     Player,
     Record,
     RecordError,
     Rng,
+    Roll,
     State,
     action_from_json,
     action_to_json,
+    commitment_of,
 )
 from yacht.rules import Ruleset
 
@@ -63,6 +66,7 @@ class GameInfo:
     finished: datetime | None
     assisted: bool
     scores: list[int] | None
+    dice_entered: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,7 +76,8 @@ class GameInfo:
             "actions": self.actions, "created": self.created.isoformat(),
             "last_played": self.last_played.isoformat(),
             "finished": self.finished.isoformat() if self.finished else None,
-            "assisted": self.assisted, "scores": self.scores,
+            "assisted": self.assisted, "dice_entered": self.dice_entered,
+            "scores": self.scores,
         }
 
 
@@ -86,12 +91,13 @@ class ScoreEntry:
     date: datetime
     game_id: str
     key: str
-    assisted: bool
+    assisted: bool               # in the list apart (the advisor was asked, or dice_entered)
+    dice_entered: bool = False   # a roll of the game was entered by hand (real dice)
 
     def to_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "name": self.name, "score": self.score,
                 "date": self.date.isoformat(), "game_id": self.game_id, "key": self.key,
-                "assisted": self.assisted}
+                "assisted": self.assisted, "dice_entered": self.dice_entered}
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,8 @@ class PlayerStats:
     yachts: int
     decisions: int
     average_loss: float | None
+    #: the figures of the player's games with dice entered by hand (kept apart)
+    dice_entered: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -365,14 +373,19 @@ class Store:
                              f"(action {i + 1}: {e})") from None
 
     def _record(self, row: Row[Any], acts: list[Action]) -> Record:
+        """The game's record: its commitment, and its seed only once it is finished."""
         try:
             players = [Player.from_json(p) for p in json.loads(row.players)]
             header = json.loads(row.header)
             options = {str(k): str(v) for k, v in json.loads(row.options).items()}
+            committed = header.get("dice_seed")
+            dice_seed = Commitment.from_json(committed) if committed is not None else None
+            if dice_seed is not None and row.finished is not None and row.seed:
+                dice_seed = dice_seed.revealed(bytes.fromhex(row.seed))
         except (ValueError, TypeError, AttributeError) as e:
             raise StoreError(f"game {row.id} in {self.location} is damaged ({e})") from None
         return Record(row.variant, options, players, acts, str(header.get("created", "")),
-                      dict(header.get("meta") or {}))
+                      dict(header.get("meta") or {}), dice_seed)
 
     def _replayed(self, rec: Record, game_id: str) -> State:
         try:
@@ -382,16 +395,25 @@ class Store:
                 from None
 
     # --- games ----------------------------------------------------------------
-    def start_game(self, record: Record) -> str:
-        """Save a new unfinished game; returns its id."""
+    def start_game(self, record: Record, seed: bytes | None = None) -> str:
+        """Save a new unfinished game; returns its id. ``seed``: the secret seed of the
+        record's commitment (kept apart: the record shows it once the game is finished)."""
         try:
             state = record.final_state()
         except (RecordError, ValueError) as e:
             raise StoreError(f"the new game cannot be saved: it does not replay ({e})") from None
+        committed = record.dice_seed
+        if seed is not None and (committed is None
+                                 or commitment_of(seed) != committed.commitment):
+            raise StoreError("the new game cannot be saved: its seed does not match its "
+                             "commitment")
         game_id = secrets.token_hex(6)
         now = _now()
+        head: dict[str, Any] = {"created": record.created, "meta": record.meta}
+        if committed is not None:  # (the public part only)
+            head["dice_seed"] = Commitment(committed.scheme, committed.commitment).to_json()
         try:
-            header = _dump({"created": record.created, "meta": record.meta})
+            header = _dump(head)
         except (TypeError, ValueError) as e:
             raise StoreError(f"the new game cannot be saved: its meta data is not JSON ({e})") \
                 from None
@@ -402,6 +424,8 @@ class Store:
             "header": header,
             "created": now, "last_played": now, "finished": None,
             "n_actions": len(record.actions), "assisted": 0, "scores": None,
+            "seed": seed.hex() if seed is not None else None,
+            "dice_entered": record.dice_entered,
         }
 
         def go(conn: Connection) -> str:
@@ -441,6 +465,7 @@ class Store:
                                         "t": _now()})
         if moved.rowcount == 1:
             conn.execute(_ADD_ACTION, {"game_id": game_id, "idx": index, "action": raw})
+            _mark_entered(conn, game_id, action)
             return
         row = self._game_row(conn, game_id, lock=True)
         if row.finished is not None:
@@ -462,6 +487,7 @@ class Store:
         conn.execute(insert(actions).values(game_id=game_id, idx=index, action=raw))
         conn.execute(update(games).where(games.c.id == game_id)
                      .values(n_actions=n + 1, last_played=_now()))
+        _mark_entered(conn, game_id, action)
 
     def _append_many(self, items: Sequence[_Append]) -> None:
         """Several games' actions in one transaction; each item gets its own outcome."""
@@ -554,18 +580,21 @@ class Store:
                     {"game_id": game_id, "idx": i, "action": _dump(action_to_json(a))}
                     for i, a in enumerate(log) if i >= len(stored)])
             now = _now()
+            entered = bool(row.dice_entered) or state.dice_entered
             conn.execute(update(games).where(games.c.id == game_id).values(
                 finished=now, last_played=now, n_actions=len(log),
-                scores=_dump(state.returns())))
+                scores=_dump(state.returns()), dice_entered=entered))
             mask = int(row.assisted)
             assisted_tables: set[bool] = set()
             rows = []
             for seat, res in enumerate(per_player):
-                assisted = bool(mask & (1 << seat)) and res["kind"] == "person"
+                # listed apart: the advisor was asked, or the dice were entered by hand
+                assisted = (bool(mask & (1 << seat)) or entered) and res["kind"] == "person"
                 if res["kind"] == "person":
                     assisted_tables.add(assisted)
                 rows.append({**res, "game_id": game_id, "seat": seat, "variant": rs.id,
-                             "table_key": rs.key, "assisted": assisted, "finished": now})
+                             "table_key": rs.key, "assisted": assisted, "finished": now,
+                             "dice_entered": entered})
             conn.execute(insert(results), rows)
             out: list[ScoreEntry] = []
             for assisted in sorted(assisted_tables):
@@ -700,11 +729,30 @@ class Store:
 
         return self._read(go)
 
+    def load_seed(self, game_id: str) -> bytes | None:
+        """The secret seed of the game's dice (None: the game has none): for the session
+        that goes on with the game, never for showing before the game is finished."""
+
+        def go(conn: Connection) -> bytes | None:
+            row = conn.execute(select(games.c.seed).where(games.c.id == game_id)).first()
+            if row is None:
+                raise StoreError(f"no game {game_id} in {self.location}")
+            try:
+                return bytes.fromhex(row.seed) if row.seed else None
+            except ValueError:
+                raise StoreError(f"game {game_id} in {self.location} is damaged (its seed "
+                                 "is not hex)") from None
+
+        return self._read(go)
+
     def load_state(self, game_id: str, rng: Rng | None = None) -> State:
-        """The game replayed to its last action, ready to go on (``rng`` draws new rolls)."""
+        """The game replayed to its last action, ready to go on: new rolls from ``rng`` if
+        given, else from the game's seed (or a fresh ``random.Random()`` without one)."""
         rec = self.load_record(game_id)
+        seed = self.load_seed(game_id) if rng is None else None
         try:
-            state = State(rec.ruleset, rec.players, rng if rng is not None else random.Random())
+            state = (State(rec.ruleset, rec.players, seed=seed) if seed is not None else
+                     State(rec.ruleset, rec.players, rng if rng is not None else random.Random()))
             for a in rec.actions:
                 state.apply(a)
         except (RecordError, ValueError) as e:
@@ -725,7 +773,8 @@ class Store:
             last_played=_aware(row.last_played),
             finished=_aware(row.finished) if row.finished is not None else None,
             assisted=bool(row.assisted),
-            scores=json.loads(row.scores) if row.scores else None)
+            scores=json.loads(row.scores) if row.scores else None,
+            dice_entered=bool(row.dice_entered))
 
     def _infos(self, where: Any, order: Any, limit: int | None) -> list[GameInfo]:
         def go(conn: Connection) -> list[GameInfo]:
@@ -796,16 +845,20 @@ class Store:
         return infos[0]
 
     def _top(self, conn: Connection, key: str, assisted: bool) -> list[ScoreEntry]:
-        q = (select(results.c.name, results.c.score, results.c.finished, results.c.game_id)
+        q = (select(results.c.name, results.c.score, results.c.finished, results.c.game_id,
+                    results.c.dice_entered)
              .where(and_(results.c.table_key == key, results.c.assisted.is_(assisted),
                          results.c.kind == "person"))
              .order_by(results.c.score.desc(), results.c.finished, results.c.id)
              .limit(TOP))
-        return [ScoreEntry(i + 1, name, int(score), _aware(fin), gid, key, assisted)
-                for i, (name, score, fin, gid) in enumerate(conn.execute(q))]
+        return [ScoreEntry(i + 1, name, int(score), _aware(fin), gid, key, assisted,
+                           bool(entered))
+                for i, (name, score, fin, gid, entered) in enumerate(conn.execute(q))]
 
     def top_ten(self, ruleset: Ruleset, assisted: bool = False) -> list[ScoreEntry]:
-        """The ten best scores by people in this variant with these options."""
+        """The ten best scores by people in this variant with these options; ``assisted``:
+        the list apart, of games where the advisor was asked or dice were entered by hand
+        (those entries marked ``dice_entered``)."""
         return self._read(lambda conn: self._top(conn, ruleset.key, assisted))
 
     def score_tables(self) -> list[tuple[str, bool]]:
@@ -819,7 +872,8 @@ class Store:
 
     def stats(self, player: str | None = None,
               include_computers: bool = False) -> list[PlayerStats]:
-        """Per player name and kind of game: games, wins, average, best, bonus rate, ..."""
+        """Per player name and kind of game: games, wins, average, best, bonus rate, ...
+        The games with dice entered by hand make rows of their own (``dice_entered``)."""
 
         def go(conn: Connection) -> tuple[list[Any], list[Any]]:
             q = select(results)
@@ -920,7 +974,9 @@ class _DirectWriter:
                     cur.execute(self.begin)
                 t = self.when(_now())
                 for item in batch:
-                    if item.game_id in blocked:
+                    if item.game_id in blocked or _is_entered(item.action):
+                        # (a roll entered by hand marks its game too: the general path)
+                        blocked.add(item.game_id)
                         slow.append(item)
                         continue
                     cur.execute(self.advance, self._args(self.advance_order, {
@@ -944,6 +1000,16 @@ class _DirectWriter:
         if self.conn is not None:
             _close_quietly(self.conn, rollback=True)
             self.conn = None
+
+
+def _is_entered(action: Action) -> bool:
+    return isinstance(action, Roll) and action.entered
+
+
+def _mark_entered(conn: Connection, game_id: str, action: Action) -> None:
+    """A roll entered by hand marks its game "dice entered" (in the action's transaction)."""
+    if _is_entered(action):
+        conn.execute(update(games).where(games.c.id == game_id).values(dice_entered=True))
 
 
 def _close_quietly(conn: Any, rollback: bool = False) -> None:
@@ -1094,19 +1160,23 @@ def _results_of(rec: Record, state: State) -> list[dict[str, Any]]:
 
 
 def _aggregate(res: Sequence[Any], losses: Iterable[Any]) -> list[PlayerStats]:
-    groups: dict[tuple[str, str], list[Any]] = {}
+    """Per player, kind of game and whether the dice were entered by hand (those games'
+    figures are kept apart from the others)."""
+    groups: dict[tuple[str, str, bool], list[Any]] = {}
     for r in res:
-        groups.setdefault((r.name, r.table_key), []).append(r)
-    seat_group = {(r.game_id, r.seat): (r.name, r.table_key) for r in res}
-    loss_sum: dict[tuple[str, str], list[float]] = {}
+        groups.setdefault((r.name, r.table_key, bool(r.dice_entered)), []).append(r)
+    seat_group = {(r.game_id, r.seat): (r.name, r.table_key, bool(r.dice_entered))
+                  for r in res}
+    loss_sum: dict[tuple[str, str, bool], list[float]] = {}
     for gid, seat, loss in losses:
         g = seat_group.get((gid, seat))
         if g is not None:
             loss_sum.setdefault(g, []).append(float(loss))
     out = []
-    for (name, key), rows in sorted(groups.items(), key=lambda kv: (kv[0][0].lower(), kv[0][1])):
+    for (name, key, entered), rows in sorted(
+            groups.items(), key=lambda kv: (kv[0][0].lower(), kv[0][1], kv[0][2])):
         bonus = [r.upper_bonus for r in rows if r.upper_bonus is not None]
-        ls = loss_sum.get((name, key), [])
+        ls = loss_sum.get((name, key, entered), [])
         out.append(PlayerStats(
             name=name, key=key, variant=rows[0].variant, games=len(rows),
             wins=sum(1 for r in rows if r.won),
@@ -1115,5 +1185,6 @@ def _aggregate(res: Sequence[Any], losses: Iterable[Any]) -> list[PlayerStats]:
             best=max(r.score for r in rows),
             upper_bonus_rate=(sum(1 for b in bonus if b) / len(bonus)) if bonus else None,
             yachts=sum(r.yachts for r in rows),
-            decisions=len(ls), average_loss=(sum(ls) / len(ls)) if ls else None))
+            decisions=len(ls), average_loss=(sum(ls) / len(ls)) if ls else None,
+            dice_entered=entered))
     return out

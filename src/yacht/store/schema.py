@@ -14,13 +14,14 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 __all__ = ["HEAD", "REVISIONS", "actions", "decision_losses", "games", "metadata", "results",
            "web_tables"]
 
 #: Every schema revision this version knows, oldest first; the last is the newest.
-REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004")
+REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()
@@ -39,6 +40,8 @@ games = Table(
     Column("n_actions", Integer, nullable=False),
     Column("assisted", Integer, nullable=False),      # bit mask of seats
     Column("scores", Text, nullable=True),            # JSON list when finished
+    Column("seed", String(64), nullable=True),        # hex; secret until finished
+    Column("dice_entered", Boolean, nullable=False, server_default=false()),
 )
 
 actions = Table(
@@ -62,8 +65,9 @@ results = Table(
     Column("multiplayer", Boolean, nullable=False),
     Column("upper_bonus", Boolean, nullable=True),
     Column("yachts", Integer, nullable=False),
-    Column("assisted", Boolean, nullable=False),
+    Column("assisted", Boolean, nullable=False),      # listed apart (advisor, entered dice)
     Column("finished", DateTime, nullable=False),
+    Column("dice_entered", Boolean, nullable=False, server_default=false()),
 )
 Index("ix_results_table", results.c.table_key, results.c.assisted, results.c.kind,
       results.c.score)

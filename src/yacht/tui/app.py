@@ -166,12 +166,14 @@ class YachtApp(App[int]):
         self.push_screen(screen)
 
     # --- games ------------------------------------------------------------------
-    def new_rng(self) -> random.Random:
+    def new_rng(self) -> random.Random | None:
+        """The dice's generator when one was given (tests, ``--seed``); None: the game's
+        own secret seed (dice anyone can check after the game)."""
         if self.rng is not None:
             return self.rng
         if self.launch.seed is not None:
             return random.Random(self.launch.seed)
-        return random.SystemRandom()
+        return None
 
     def start_game(self, variant: str, options: dict[str, str],
                    players: list[PlayerSpec]) -> bool:
