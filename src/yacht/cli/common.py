@@ -11,13 +11,19 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yacht.parsing import InputError, parse_dice, parse_options, parse_ruleset, parse_whole
 from yacht.rules import Ruleset
 
-__all__ = ["CliError", "add_variant_args", "emit_json", "parse_dice", "parse_options",
-           "ruleset_from_args", "whole"]
+if TYPE_CHECKING:
+    from yacht.engine import Record
+
+__all__ = ["GAMES_DB_HELP", "CliError", "add_variant_args", "emit_json", "parse_dice",
+           "parse_options", "record_or_game", "ruleset_from_args", "whole"]
+
+GAMES_DB_HELP = ("database of saved games: an SQLAlchemy URL or a file path (default: "
+                 "$YACHT_DB, else yacht.sqlite3 in the user data directory)")
 
 
 class CliError(Exception):
@@ -52,3 +58,39 @@ def add_variant_args(p: Any, variant: bool = True) -> None:
 def emit_json(obj: Any) -> None:
     json.dump(obj, sys.stdout, indent=2)
     sys.stdout.write("\n")
+
+
+def record_or_game(text: str, db: str | None) -> Record:
+    """The game record ``text`` names: a record file when there is a file of that name,
+    else a saved game's id (or a unique start of it) in the store of ``db`` (read only)."""
+    from pathlib import Path
+
+    from yacht.parsing import parse_game_id, read_record
+
+    try:
+        is_file = Path(text).is_file() if text and "\x00" not in text else False
+    except OSError:  # a name too long, a loop of links: reading it says so
+        is_file = False
+    game_id: str | None = None
+    if not is_file:
+        try:
+            game_id = parse_game_id(text)
+        except InputError:
+            game_id = None
+    if game_id is None:
+        return read_record(text)
+    from yacht.store import StoreError, open_store
+
+    if db is not None and not db.strip():
+        raise CliError("--db '': give a database file or URL (without --db: $YACHT_DB, else "
+                       "the file in the user data directory)")
+    try:
+        store = open_store(db, readonly=True)
+    except StoreError as e:
+        raise CliError(str(e)) from None
+    try:
+        return store.load_record(store.resolve_id(game_id))
+    except StoreError as e:
+        raise CliError(f"{e} (and there is no file {game_id!r})") from None
+    finally:
+        store.close()

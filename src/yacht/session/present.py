@@ -17,8 +17,8 @@ from yacht.rules import counts_of
 if TYPE_CHECKING:
     from .table import TableView
 
-__all__ = ["BROWSER", "PLAIN", "TERMINAL", "Words", "help_line", "possessive", "result_text",
-           "scoring_note", "verb"]
+__all__ = ["BROWSER", "PLAIN", "TERMINAL", "Words", "entry_note", "game_note", "help_line",
+           "marks", "possessive", "result_text", "scoring_note", "verb"]
 
 
 @dataclass(frozen=True)
@@ -181,3 +181,29 @@ def result_text(state: State) -> str:
         return f"A tie at {totals[winners[0]]}: " + " and ".join(names[i] for i in winners) + "."
     w = winners[0]
     return f"{verb(names[w], 'wins', 'win')} with {totals[w]}."
+
+
+def marks(assisted: bool, dice_entered: bool) -> list[str]:
+    """The words that set a game's scores apart from the top ten, in the order shown.
+
+    >>> marks(True, True), marks(False, False)
+    (['assisted', 'dice entered'], [])
+    """
+    return [word for word, on in (("assisted", assisted), ("dice entered", dice_entered))
+            if on]
+
+
+def game_note(assisted: bool, dice_entered: bool) -> str:
+    """What follows a game's title: ``" (assisted, dice entered)"``, or nothing."""
+    found = marks(assisted, dice_entered)
+    return f" ({', '.join(found)})" if found else ""
+
+
+def entry_note(assisted: bool, dice_entered: bool) -> str:
+    """What follows a top-ten line: why it is listed apart (dice entered by hand says
+    more than assisted: such a list holds both), or nothing.
+
+    >>> entry_note(True, True), entry_note(True, False), entry_note(False, False)
+    (' (dice entered)', ' (assisted)', '')
+    """
+    return " (dice entered)" if dice_entered else " (assisted)" if assisted else ""

@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from yacht.cli.common import CliError, emit_json, whole
-
-if TYPE_CHECKING:
-    from yacht.engine import Record
+from yacht.cli.common import GAMES_DB_HELP, CliError, emit_json, record_or_game, whole
 
 ORDER = 45
-
-_DB_HELP = ("database of saved games: an SQLAlchemy URL or a file path (default: $YACHT_DB, "
-            "else yacht.sqlite3 in the user data directory)")
 
 DESCRIPTION = """\
 Analyse a game: a saved game (its id, or a unique start of it, as `yacht resume \
@@ -62,45 +56,9 @@ def register(sub: Any) -> None:
                    metavar="GAMES",
                    help="games simulated per player and turn for the chances of winning "
                         "(default 2000; 0: none)")
-    p.add_argument("--db", metavar="URL", help=_DB_HELP)
+    p.add_argument("--db", metavar="URL", help=GAMES_DB_HELP)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_analyse)
-
-
-def _record(args: argparse.Namespace) -> Record:
-    """The record: a file when one has that name, else a game id from the store."""
-    from pathlib import Path
-
-    from yacht.parsing import InputError, parse_game_id, read_record
-
-    text: str = args.game
-    try:
-        is_file = Path(text).is_file() if text and "\x00" not in text else False
-    except OSError:  # a name too long, a loop of links: reading it says so
-        is_file = False
-    game_id: str | None = None
-    if not is_file:
-        try:
-            game_id = parse_game_id(text)
-        except InputError:
-            game_id = None
-    if game_id is None:
-        return read_record(text)
-    from yacht.store import StoreError, open_store
-
-    if args.db is not None and not args.db.strip():
-        raise CliError("--db '': give a database file or URL (without --db: $YACHT_DB, else "
-                       "the file in the user data directory)")
-    try:
-        store = open_store(args.db, readonly=True)
-    except StoreError as e:
-        raise CliError(str(e)) from None
-    try:
-        return store.load_record(store.resolve_id(game_id))
-    except StoreError as e:
-        raise CliError(f"{e} (and there is no file {game_id!r})") from None
-    finally:
-        store.close()
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
@@ -109,7 +67,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from yacht.strategy.analysis import WIN_GAMES, Analysis, analyse
     from yacht.strategy.solver import UnsupportedRuleset
 
-    record = _record(args)
+    record = record_or_game(args.game, args.db)
     games = WIN_GAMES if args.win_games is None else args.win_games
     try:
         record.ruleset  # noqa: B018 - checks the variant and options

@@ -30,10 +30,12 @@ _DB_HELP = ("database: an SQLAlchemy URL (sqlite:///FILE, postgresql+psycopg://U
 def register(sub: Any) -> None:
     p = sub.add_parser("scores", help="the top ten of a variant (or of every table)",
                        description="High scores: a top ten per variant and option set. Games "
-                       "where the advisor was consulted are listed apart (--assisted).")
+                       "where the advisor was consulted, or dice were entered by hand, are "
+                       "listed apart (--assisted; those with dice entered are marked).")
     add_variant_args(p, variant=False)
     p.add_argument("variant", nargs="?", help="variant id or alias (default: every table)")
-    p.add_argument("--assisted", action="store_true", help="the table of assisted games")
+    p.add_argument("--assisted", action="store_true",
+                   help="the table of assisted games (and of games with dice entered)")
     p.add_argument("--db", metavar="URL", help=_DB_HELP)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_scores)
@@ -62,7 +64,9 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("stats", help="statistics per player and variant",
                        description="Games, wins (in games of 2 or more), average, best, "
-                       "upper-bonus rate and yachts rolled per player and variant.")
+                       "upper-bonus rate and yachts rolled per player and variant. Games "
+                       "with dice entered by hand (real dice) are counted apart, on rows "
+                       "marked (dice entered).")
     p.add_argument("player", nargs="?", help="only this player (name, any case)")
     p.add_argument("--computers", action="store_true", help="include computer players")
     p.add_argument("--db", metavar="URL", help=_DB_HELP)
@@ -105,6 +109,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
     rs = ruleset_from_args(args.variant, args.option) if args.variant else None
 
     def go(store: Store) -> int:
+        from yacht.session.present import entry_note
         from yacht.shapes import score_tables_json
 
         out = score_tables_json(store, rs, args.assisted)
@@ -122,7 +127,8 @@ def cmd_scores(args: argparse.Namespace) -> int:
                 print("  no scores yet")
             for e in t["entries"]:
                 print(f"  {e['rank']:>2}. {printable(e['name']):<20} {e['score']:>5}  "
-                      f"{e['date'][:10]}  game {e['game_id']}")
+                      f"{e['date'][:10]}  game {e['game_id']}"
+                      + entry_note(False, e["dice_entered"]))
         return 0
 
     return _run(args, go)
@@ -202,9 +208,10 @@ def _hand_to_browser(store: Store, game_id: str, base: str, args: argparse.Names
 
 
 def _table(store: Store, game_id: str) -> Table:
+    """The game's table; its people roll real dice and may enter them (``roll 3,5``)."""
     from yacht.session.table import Table
 
-    return Table.resume(store, game_id, speed="instant", pauses=False)
+    return Table.resume(store, game_id, speed="instant", pauses=False, real_dice=True)
 
 
 def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
@@ -212,6 +219,7 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     from yacht.cli.interrupt import run_interruptible
     from yacht.parsing import parse_action, shown
     from yacht.session.commands import command_text
+    from yacht.session.present import entry_note
     from yacht.session.table import LOCAL, Refused
 
     if store.game_info(game_id).finished is not None:
@@ -234,7 +242,7 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     print("Applied: " + "; ".join(applied))
     for entry in entries:
         print(f"New high score: #{entry.rank} {entry.name} {entry.score}"
-              + (" (assisted)" if entry.assisted else ""))
+              + entry_note(entry.assisted, entry.dice_entered))
     print(_show_game(store, game_id))
     return 0
 
@@ -287,6 +295,7 @@ def _show_game(store: Store, game_id: str) -> str:
     """The game as text: who plays what, scorecards, dice, rolls left, legal actions."""
     from yacht.render import card_table, dice_text
     from yacht.session.commands import legal_texts
+    from yacht.session.present import game_note
 
     info = store.game_info(game_id)
     state = store.load_state(game_id)
@@ -295,8 +304,7 @@ def _show_game(store: Store, game_id: str) -> str:
     when = info.last_played.strftime("%Y-%m-%d %H:%M UTC")
     lines = [f"Game {info.id}: {rs.name} ({rs.key}), {', '.join(names)} - "
              f"turn {info.turn}/{info.turns}, last played {when}"]
-    if info.assisted:
-        lines[0] += " (assisted)"
+    lines[0] += game_note(info.assisted, info.dice_entered)
     lines += ["", card_table(rs, names, [state.card(i) for i in range(len(names))]), ""]
     if info.finished is not None or state.is_terminal():
         res = state.returns()
@@ -345,6 +353,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         args.player = check_name(args.player)
 
     def go(store: Store) -> int:
+        from yacht.session.present import entry_note
+
         rows = store.stats(args.player, include_computers=args.computers)
         if args.json:
             from yacht.shapes import stats_json
@@ -401,9 +411,10 @@ def _stats_text(rows: list[Any], width: int) -> str:
             name = printable(r.name)
             wins = f"{r.wins}/{r.multiplayer_games}" if r.multiplayer_games else "-"
             bonus = f"{r.upper_bonus_rate:.0%}" if r.upper_bonus_rate is not None else "-"
+            note = entry_note(False, r.dice_entered)
             if table:
                 out.append(f"  {name:<{name_w}} {r.games:>5} {wins:>7} {r.average:>7.1f} "
-                           f"{r.best:>5} {bonus:>6} {r.yachts:>6}")
+                           f"{r.best:>5} {bonus:>6} {r.yachts:>6}{note}")
                 continue
             facts = [f"{r.games} game{'s' if r.games != 1 else ''}"]
             if r.multiplayer_games:
@@ -412,6 +423,7 @@ def _stats_text(rows: list[Any], width: int) -> str:
             if r.upper_bonus_rate is not None:
                 facts.append(f"bonus {bonus}")
             facts.append(f"{r.yachts} yacht{'s' if r.yachts != 1 else ''}")
-            out += textwrap.wrap(f"{name}: " + ", ".join(facts), width, initial_indent="  ",
+            out += textwrap.wrap(f"{name}{note}: " + ", ".join(facts), width,
+                                 initial_indent="  ",
                                  subsequent_indent="    ", break_long_words=True)
     return "\n".join(out)
