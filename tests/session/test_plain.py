@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -98,3 +99,32 @@ def test_errors_on_the_command_line_are_one_line(tmp_path: Path) -> None:
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and match in lines[0], r.stderr
+
+
+def yacht(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, YACHT_DB=str(tmp_path / "db.sqlite3"), NO_COLOR="1")
+    return subprocess.run([sys.executable, "-m", "yacht", *args], capture_output=True,
+                          text=True, env=env, timeout=120)
+
+
+def test_real_dice_are_entered_marked_and_not_verified(tmp_path: Path) -> None:
+    crag = CRAG_LETTERS.index(category_keys(get("tommys-crag"))["crag"])
+    turns = [f"\n{k}\n" for k in CRAG_LETTERS]
+    turns[crag] = f"roll 6,6,1\n{CRAG_LETTERS[crag]}\n"  # the real dice show a crag
+    r = play(["tommys-crag", "--players", "Ann"], "".join(turns), tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert out.count("this game is now marked dice entered") == 1
+    assert "Ann scores Crag for 50." in out
+    assert "Top ten (dice entered):" in out
+    assert re.search(r"1\. Ann\s+\d+ +\S+ \(dice entered\) \*new\*", out), out
+    # an honest game beside it: the dice of the store, verified
+    honest = play(["tommys-crag", "--players", "Bo"], whole_crag_game(), tmp_path)
+    assert honest.returncode == 0 and "dice entered" not in honest.stdout
+    listed = yacht(["resume", "--finished", "--json"], tmp_path)
+    games = {g["players"][0]["name"]: g for g in json.loads(listed.stdout)}
+    assert games["Ann"]["dice_entered"] and not games["Bo"]["dice_entered"]
+    ann = yacht(["verify", games["Ann"]["id"]], tmp_path)
+    assert ann.returncode == 1 and "entered by hand" in ann.stdout
+    bo = yacht(["verify", games["Bo"]["id"]], tmp_path)
+    assert bo.returncode == 0 and bo.stdout.startswith("verified: all 39 dice")

@@ -177,7 +177,7 @@ def test_json_shape() -> None:
     j = analyse(Record.from_state(s), win_games=50).to_json()
     assert j["format"] == "yacht-analysis" and j["version"] == 1
     assert set(j) >= {"variant", "name", "options", "key", "exact", "reference", "finished",
-                      "expected_start", "players", "turns", "decisions", "win"}
+                      "dice_entered", "expected_start", "players", "turns", "decisions", "win"}
     p = j["players"][0]
     assert set(p) >= {"name", "score", "result", "loss", "skill", "luck", "accuracy",
                       "costliest", "expected", "mistakes", "decisions"}
@@ -188,6 +188,18 @@ def test_json_shape() -> None:
     import json
 
     json.dumps(j)  # plain JSON
+
+
+def test_a_game_with_dice_entered_says_so() -> None:
+    s = State(get("tommys-crag"), [Player("Ann")], rng=random.Random(2))
+    s.apply(Roll((6, 6, 1), entered=True))
+    s.apply(Score("crag"))
+    s.apply(Roll())
+    entered = analyse(Record.from_state(s), win_games=0)
+    assert entered.dice_entered and entered.to_json()["dice_entered"] is True
+    assert "Dice entered: some dice were entered by hand" in entered.text()
+    honest = analyse(Record.from_state(_game("tommys-crag", ["expert"], seed=3)), win_games=0)
+    assert honest.to_json()["dice_entered"] is False and "Dice entered" not in honest.text()
 
 
 def test_approximate_variant_says_its_reference() -> None:

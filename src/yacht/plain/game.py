@@ -18,14 +18,20 @@ from yacht.session.commands import ActionError, GoOn, parse_command
 from yacht.session.comment import end_line, judged
 from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
+<<<<<<< HEAD
 from yacht.session.keys import letter_notes
 from yacht.session.present import possessive, result_text, verb
+=======
+from yacht.session.present import entry_note, game_note, result_text
+>>>>>>> 9c88555 (The line game takes real dice and says the game is then marked; the terminal game, the line game and the analysis show "dice entered")
 from yacht.session.table import LOCAL, Event, Refused, Table
 
 __all__ = ["PlainGame", "run_plain"]
 
 COMMANDS = """Commands:
   Enter or r      roll (at the start of a turn)
+  roll 6,6,3,2,1  real dice: enter what they show (the game is then marked
+                  dice entered; with chosen dice, the values of those dice)
   1 5  or  15     roll dice 1 and 5 again (0 is die 10 with ten dice)
   a / s           roll all dice again / all singlets (dice showing a face once)
   LETTER or ID    score the box (letters are shown in the box list); in two-column
@@ -51,6 +57,7 @@ class PlainGame:
         self.inp = inp
         self.out = out
         self.keys = category_keys(table.ruleset)
+        self.told_entered = table.view().dice_entered
         self._unsubscribe = table.subscribe(self.on_event)
 
     # --- io -----------------------------------------------------------------------
@@ -74,6 +81,9 @@ class PlainGame:
         who = st.players[e.player].name if e.player is not None else ""
         computer = e.player is not None and st.players[e.player].is_computer
         if e.kind == "rolled":
+            if e.data.get("entered") and not self.told_entered:
+                self.told_entered = True
+                self.say("Dice entered by hand: this game is now marked dice entered.")
             if computer:
                 self.say(f"{verb(who, 'rolls', 'roll')}: {dice_text(e.data['dice'])}.")
             else:
@@ -165,7 +175,8 @@ class PlainGame:
         assert store is not None and view.game_id is not None
         try:
             table = Table.resume(store, view.game_id, speed="instant",
-                                 strategy_factory=self.table.session.strategy_factory)
+                                 strategy_factory=self.table.session.strategy_factory,
+                                 real_dice=True)
         except SessionError as e:
             self.say(f"It cannot be reloaded: {e}.")
             raise _Quit from None
@@ -203,6 +214,8 @@ class PlainGame:
                 return
             if line.lower() in ("", "r"):
                 self.send_line("roll")
+            elif line.lower().startswith("roll "):  # real dice: what they show
+                self.send_line(line)
             else:
                 self.say("Press Enter to roll (? for help).")
             return
@@ -293,11 +306,12 @@ class PlainGame:
         top = table.top_ten()
         if top:
             fresh = {(e.game_id, e.name, e.score, e.rank) for e in entries}
-            self.say("Top ten" + (" (assisted)" if view.assisted else "") + ":")
+            self.say("Top ten" + game_note(view.assisted, view.dice_entered) + ":")
             for e in top:
                 mark = " *new*" if (e.game_id, e.name, e.score, e.rank) in fresh else ""
                 self.say(f"{e.rank:>3}. {e.name:<20} {e.score:>5}  "
-                         f"{e.date.astimezone().strftime('%Y-%m-%d')}{mark}")
+                         f"{e.date.astimezone().strftime('%Y-%m-%d')}"
+                         f"{entry_note(False, e.dice_entered)}{mark}")
 
 
 def _mention_unfinished(store: Any, out: TextIO) -> None:
@@ -337,13 +351,15 @@ def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | No
         opened = store is not None
         if problem:
             out.write(f"Warning: {problem}\n")
-    rng = random.Random(launch.seed) if launch.seed is not None else random.SystemRandom()
+    # (without a seed to replay, the dice come from the game's own secret seed)
+    rng = random.Random(launch.seed) if launch.seed is not None else None
     try:
         if launch.resume:
             if store is None:
                 raise SessionError("there is no store to resume from")
             table = Table.resume(store, launch.resume, rng=rng,
-                                 strategy_factory=strategy_factory, speed="instant")
+                                 strategy_factory=strategy_factory, speed="instant",
+                                 real_dice=True)
         else:
             if not launch.direct and store is not None:
                 _mention_unfinished(store, out)
@@ -358,7 +374,7 @@ def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | No
                 raise SessionError(str(e)) from None
             table = Table.new(rs, players_from_specs(players), store=store, rng=rng,
                               strategy_factory=strategy_factory, meta={"source": "plain"},
-                              speed="instant")
+                              speed="instant", real_dice=True)
         return PlainGame(table, inp, out).run()
     finally:
         if opened and store is not None:

@@ -257,6 +257,8 @@ class Analysis:
     win: tuple[WinMoment, ...] | None        # None for one player
     win_games: int
     meta: dict[str, Any] = field(default_factory=dict)
+    #: a roll of the game was entered by hand (real dice): no one vouches for its luck
+    dice_entered: bool = False
 
     @property
     def reference(self) -> str:
@@ -271,7 +273,7 @@ class Analysis:
             "format": FORMAT, "version": VERSION,
             "variant": rs.id, "name": rs.name, "options": dict(rs.option_values),
             "key": rs.key, "exact": self.exact, "reference": self.reference,
-            "finished": self.finished,
+            "finished": self.finished, "dice_entered": self.dice_entered,
             "expected_start": round(self.expected_start, 6),
             "players": [p.to_json() for p in self.players],
             "turns": [t.to_json() for t in self.turns],
@@ -360,7 +362,8 @@ def analyse(record: Record, *, win_games: int = WIN_GAMES, seed: int = 0,
     if n >= 2 and win_games > 0:
         win = _win_moments(rs, n, sol, turns, cards, win_games, seed)
     return Analysis(rs, sol.exact, state.is_terminal(), start_value, players,
-                    tuple(decisions), tuple(turns), win, win_games if win else 0)
+                    tuple(decisions), tuple(turns), win, win_games if win else 0,
+                    dice_entered=record.dice_entered)
 
 
 def _situation_text(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
@@ -557,6 +560,10 @@ def _text(a: Analysis, width: int) -> str:
              + ("" if a.finished else " (not finished)")]
     lines += textwrap.wrap(f"Reference: {a.reference}; expected score from the start "
                            f"{a.expected_start:.2f}.", width)
+    if a.dice_entered:
+        lines += textwrap.wrap("Dice entered: some dice were entered by hand (real dice); "
+                               "this program cannot vouch for them, nor for the luck they "
+                               "made.", width)
     lines.append("")
     keep: set[int] = set()  # lines never wrapped
     name_w = max(4, *(len(p.name) for p in a.players))

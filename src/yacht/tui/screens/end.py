@@ -222,7 +222,7 @@ class EndScreen(Screen[None]):
 
         view = self.view
         fetch = self.table_top if self.session.store is not None else None
-        self.app.push_screen(TopTenScreen(view.ruleset.name, fetch, view.assisted,
+        self.app.push_screen(TopTenScreen(view.ruleset.name, fetch, view.apart,
                                           self.new_entries))
 
     def action_analysis(self) -> None:
@@ -236,8 +236,9 @@ class EndScreen(Screen[None]):
         self.app.push_screen(AnalysisScreen(self.view.ruleset.name, self.analysis))
 
     def table_top(self, assisted: bool) -> list[Any]:
-        """The top ten this game went to (``assisted`` as the game was), or the other."""
-        if assisted == self.view.assisted:
+        """The top ten this game went to (``assisted``: the list apart, as the game was),
+        or the other."""
+        if assisted == self.view.apart:
             return self.table.top_ten()
         store: Any = self.session.store
         return list(store.top_ten(self.view.ruleset, assisted))

@@ -24,7 +24,7 @@ from yacht.engine import Roll, TakeBack
 from yacht.session import SPEEDS, HintUnavailable, Session, category_keys, key_for
 from yacht.session.commands import Command, GoOn, ScoreBox, Select, Toggle
 from yacht.session.keys import COMMAND_KEYS, letter_notes
-from yacht.session.present import TERMINAL, help_line, possessive
+from yacht.session.present import TERMINAL, help_line, marks, possessive
 from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadDriver
 
 from ..widgets import DiceRow, KeyBar, ScoreCard, Standings
@@ -430,8 +430,7 @@ class GameScreen(Screen[None]):
         bits = [rs.name]
         if view.demo:
             bits.append("demo")
-        if view.assisted:
-            bits.append("assisted")
+        bits += marks(view.assisted, view.dice_entered)
         bits.append("♪ on" if self.yacht_app.config.sound else "♪ off")
         if any(p.is_computer for p in st.players) or view.taken_over:
             bits.append(f"speed {self.yacht_app.config.speed}")

@@ -13,6 +13,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Label, Static
 
+from yacht.session.present import entry_note
+
 from ..widgets.keybar import KeyBar
 
 __all__ = ["TopTenScreen", "top_ten_text"]
@@ -30,7 +32,8 @@ def top_ten_text(entries: Sequence[Any], fresh: set[tuple[Any, ...]] | None = No
     for e in entries:
         new = (e.game_id, e.name, e.score, e.rank) in fresh
         line = (f"{e.rank:>2}{'*' if new else ' '}  {e.name:<{name_w}}  {e.score:>5}  "
-                f"{e.date.astimezone().strftime('%Y-%m-%d')}")
+                f"{e.date.astimezone().strftime('%Y-%m-%d')}"
+                f"{entry_note(False, e.dice_entered)}")
         out.append(line + "\n", style="bold reverse" if new else "")
     out.rstrip()
     return out
@@ -71,7 +74,8 @@ class TopTenScreen(Screen[None]):
         self.query_one("#back", Button).focus()
 
     def show_list(self) -> None:
-        head = "Assisted games (the advisor was asked)" if self.assisted else "Top ten"
+        head = ("Assisted games (the advisor was asked, or dice entered by hand)"
+                if self.assisted else "Top ten")
         self.query_one("#topten-head", Label).update(head)
         self.query_one("#topten-new").display = bool(self.fresh)
         if self.fetch is None:
