@@ -18,12 +18,8 @@ from yacht.session.commands import ActionError, GoOn, parse_command
 from yacht.session.comment import end_line, judged
 from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
-<<<<<<< HEAD
 from yacht.session.keys import letter_notes
-from yacht.session.present import possessive, result_text, verb
-=======
-from yacht.session.present import entry_note, game_note, result_text
->>>>>>> 9c88555 (The line game takes real dice and says the game is then marked; the terminal game, the line game and the analysis show "dice entered")
+from yacht.session.present import entry_note, game_note, possessive, result_text, verb
 from yacht.session.table import LOCAL, Event, Refused, Table
 
 __all__ = ["PlainGame", "run_plain"]

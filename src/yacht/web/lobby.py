@@ -16,8 +16,8 @@ from functools import partial
 from typing import Any, TypeVar
 
 from yacht.engine import Player
-from yacht.render import verb
 from yacht.parsing import InputError, check_name
+from yacht.render import verb
 from yacht.rules import Ruleset
 from yacht.session.table import Seat
 from yacht.store import Store, StoreError

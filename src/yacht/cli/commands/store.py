@@ -353,8 +353,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
         args.player = check_name(args.player)
 
     def go(store: Store) -> int:
-        from yacht.session.present import entry_note
-
         rows = store.stats(args.player, include_computers=args.computers)
         if args.json:
             from yacht.shapes import stats_json
@@ -390,6 +388,8 @@ def _stats_text(rows: list[Any], width: int) -> str:
     row per player under it; where the rows do not fit ``width``, a few lines per player.
     Nothing is cut: names and headings are whole, wrapped when they must be."""
     import textwrap
+
+    from yacht.session.present import entry_note
 
     width = max(20, width)
     by_key: dict[str, list[Any]] = {}
