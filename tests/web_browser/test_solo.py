@@ -53,6 +53,11 @@ async def check_end(page: Page, server: Server, name: str) -> dict[str, Any]:
     assert name in row and str(snap["players"][0]["total"]) in row
     comments = await page.locator(".comments li").all_text_contents()
     assert comments == [c["text"] for c in snap["comments"]]
+    # the dice: from the seed the game committed to, which anyone may check now
+    proof = await page.locator(".end-dice").text_content() or ""
+    assert snap["dice_seed"]["commitment"][:16] in proof and snap["dice_seed"]["seed"]
+    await page.click("#verify-btn")
+    await page.locator(".dice-verdict", has_text="verified: all").wait_for()
     return snap
 
 

@@ -161,6 +161,24 @@ async def game_analysis(game_id: str, hub: HubDep, analyses: AnalysesDep,
                     headers={"Cache-Control": "no-cache" if whole else "no-store"})
 
 
+@router.get("/api/games/{game_id}/verify",
+            summary="Whether every die of a finished game came from the seed it committed to "
+                    "at its start (yacht verify ID --json): ok, code, line, the seed revealed")
+async def game_verify(game_id: str, hub: HubDep) -> dict[str, Any]:
+    from yacht.engine import verify
+
+    gid = _game_id(game_id)
+    info = await hub.io_call(hub.store.game_info, gid)
+    if info.finished is None:
+        raise WebError("the dice are checked once the game is finished (its seed is secret "
+                       "until then)", "not_finished")
+    record = await hub.io_call(hub.store.load_record, gid)
+    verdict = await hub.io_call(verify, record)
+    proof = record.dice_seed
+    return {**verdict.to_json(), "game": gid,
+            "seed": proof.seed if proof is not None else None}
+
+
 @router.get("/api/tables", summary="Tables to join or watch, most recent first")
 async def tables(hub: HubDep) -> list[dict[str, Any]]:
     rows = await hub.io_call(hub.store.open_tables)

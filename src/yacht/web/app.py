@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
@@ -52,7 +52,8 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
              quick_after: float = QUICK_AFTER, timed_gc: bool = False,
              allowed_hosts: Iterable[str] | None = LOCAL_NAMES,
              hello_within: float = HELLO_WITHIN, send_within: float = SEND_WITHIN,
-             watch_every: float = WATCH_EVERY, max_body: int = MAX_BODY) -> FastAPI:
+             watch_every: float = WATCH_EVERY, max_body: int = MAX_BODY,
+             seeds: Callable[[], bytes] | None = None) -> FastAPI:
     """The server for ``store`` (closed with the server only if ``close_store``).
 
     ``news``: how this process hears of the others (Redis) when there are several;
@@ -63,8 +64,9 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
     for a game's analysis waits before it is answered 202 (under way: ask again);
     ``quick_after``: how long it waits for the chances of winning before it takes the
     analysis without them; ``timed_gc``: a server process of its own, whose garbage is
-    collected by the clock (:func:`~yacht.web.process.collect_garbage`)."""
-    hub = Hub(store, strategy_factory=strategy_factory, news=news)
+    collected by the clock (:func:`~yacht.web.process.collect_garbage`); ``seeds``: where
+    new games' secret seeds come from (default: fresh random ones)."""
+    hub = Hub(store, strategy_factory=strategy_factory, news=news, seeds=seeds)
     analyses = Analyses()
     limits = Limits(rate, burst, hello_within, send_within)
     background = Tasks("server")

@@ -60,9 +60,12 @@ class Hub:
 
     def __init__(self, store: Store, *, strategy_factory: Any = None,
                  workers: int = 32, thinkers: int = 2, movers: int = MOVERS,
-                 news: News | None = None) -> None:
+                 news: News | None = None, seeds: Callable[[], bytes] | None = None) -> None:
+        """``seeds``: where a new game's secret seed comes from (default: a fresh random
+        one each; a test passes its own to compare games)."""
         self.store = store
         self.strategy_factory = strategy_factory
+        self.seeds = seeds
         self.live: dict[str, LiveTable] = {}
         self.tasks = Tasks("hub")
         # the tables' moves in one pool, other store writes and reads in another, table
@@ -264,7 +267,8 @@ class Hub:
             table = Table.new(live.ruleset, self.lobby.players(seats), store=self.store,
                               strategy_factory=self.strategy_factory, speed=row.speed,
                               seats=self.lobby.seats(row), strict=True,
-                              meta={"source": "web", "table": row.id})
+                              meta={"source": "web", "table": row.id},
+                              seed=self.seeds() if self.seeds is not None else None)
             game_id = await self.io_call(table.save)
         except (SessionError, Refused) as e:
             raise WebError(f"the game cannot start: {e}") from None

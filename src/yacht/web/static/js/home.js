@@ -412,7 +412,8 @@ export function topTenTable(entries, fresh, gameId) {
       const fresh1 = isNew(e);
       return h("tr", { class: fresh1 ? "is-new" : "" },
         h("td", { class: "num", text: e.rank }),
-        h("th", { scope: "row" }, h("span", { text: e.name }), fresh1 ? h("span", { class: "new-badge", text: "★ new" }) : null),
+        h("th", { scope: "row" }, h("span", { text: e.name }), e.dice_entered ? h("span", { class: "muted", text: " (dice entered)" }) : null,
+          fresh1 ? h("span", { class: "new-badge", text: "★ new" }) : null),
         h("td", { class: "num", text: e.score }),
         h("td", { class: "muted", text: new Date(e.date).toLocaleDateString() }));
     })));

@@ -55,6 +55,9 @@ function hintItem(m, cls, figures, play) {
     h("span", { class: "hint-move", text: m.text }), figures));
 }
 
+/** The game's scores go to the list apart from the top ten. */
+const apart = (snap) => Boolean(snap.assisted || snap.dice_entered);
+
 export class TableView {
   constructor(tableId, navigate) {
     this.id = tableId;
@@ -396,6 +399,7 @@ export class TableView {
     const chips = [];
     if (snap.demo) chips.push(h("span", { class: "chip", text: "demo" }));
     if (snap.assisted) chips.push(h("span", { class: "chip chip-warn", text: "assisted" }));
+    if (snap.dice_entered) chips.push(h("span", { class: "chip chip-warn", text: "dice entered" }));
     if (!snap.seat) chips.push(h("span", { class: "chip", text: "watching" }));
     fill(this.chips, chips);
     const computers = snap.players.some((p) => p.kind === "computer");
@@ -944,7 +948,8 @@ export class TableView {
     fill(this.endPanel,
       h("div", { class: "end-head" }, heading, many ? totals : null, comments, actions),
       snap.progress.length ? h("div", { class: "end-chart" }, h("h3", { text: "Running totals" }), progressChart(snap.progress, snap.players.map((p) => p.name))) : null,
-      h("div", { class: "end-scores" }, h("h3", { text: `Top ten${snap.assisted ? " (assisted games)" : ""}` }), topBox));
+      this.diceProof(snap),
+      h("div", { class: "end-scores" }, h("h3", { text: `Top ten${apart(snap) ? " (games apart: assisted, or dice entered)" : ""}` }), topBox));
     if (snap.finished) this.loadTopTen(snap, topBox);
     if (first) {
       announce(`${snap.result || "Game over."} ${snap.comments.map((c) => c.text).join(" ")}`);
@@ -957,6 +962,28 @@ export class TableView {
         if (el && idle) el.focus();
       }, 0);
     }
+  }
+
+  /** Where the dice came from: the seed's commitment (shown from the start), and once the
+   * game is finished the seed and a check anyone can make (GET /api/games/ID/verify). */
+  diceProof(snap) {
+    const proof = snap.dice_seed;
+    if (!proof || !snap.game_id) return null;
+    const said = h("p", { class: "muted dice-verdict", role: "status" });
+    const check = snap.finished && proof.seed ? h("button", { type: "button", class: "btn btn-small", id: "verify-btn",
+      onclick: async (e) => {
+        e.currentTarget.disabled = true;
+        try {
+          const verdict = await getJSON(`/api/games/${encodeURIComponent(snap.game_id)}/verify`);
+          setText(said, verdict.line);
+          said.classList.toggle("verdict-bad", !verdict.ok);
+        } catch (err) {
+          setText(said, err.message);
+        }
+      } }, "Check the dice") : null;
+    return h("div", { class: "end-dice" },
+      h("p", { class: "muted small" }, `The dice came from a secret seed this game committed to at its start (SHA-256 ${proof.commitment.slice(0, 16)}…)${proof.seed ? "; it is revealed now." : "."}`, check ? " " : null, check),
+      said);
   }
 
   analysisOpen(snap = this.snap) {
@@ -985,7 +1012,7 @@ export class TableView {
 
   async loadTopTen(snap, box) {
     try {
-      const tables = await getJSON(`/api/scores?${query({ variant: snap.ruleset.id, assisted: snap.assisted ? "true" : "false", ...snap.ruleset.options })}`);
+      const tables = await getJSON(`/api/scores?${query({ variant: snap.ruleset.id, assisted: apart(snap) ? "true" : "false", ...snap.ruleset.options })}`);
       const entries = tables.length ? tables[0].entries : [];
       fill(box, entries.length ? topTenTable(entries, snap.new_entries, snap.game_id)
         : h("p", { class: "muted", text: snap.demo ? "Demo games do not enter the top ten." : "No scores yet." }));
