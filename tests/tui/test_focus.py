@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from rich.style import Style
 from textual.pilot import Pilot
 from textual.widget import Widget
 from tui_helpers import fast_forward, game, run, settle
 
-from yacht.session import Config, Launch, PlayerSpec, save_config
+from yacht.rules import get
+from yacht.session import Config, Launch, PlayerSpec, category_keys, save_config
 from yacht.tui import YachtApp
 
 App = Callable[..., YachtApp]
@@ -122,3 +124,33 @@ async def test_the_first_focus_is_on_the_screen_at_80x24(new_app: App) -> None:
         assert focused.region.area > 0, "the focused Start button is out of view"
         screen = app.screen.region
         assert screen.contains_region(focused.region)
+
+
+@pytest.mark.parametrize("variant", ["yahtzee", "ancient-yacht-10-double"])
+@run
+async def test_enter_rolls_whenever_the_help_line_says_so(new_app: App, variant: str) -> None:
+    """The Roll button is disabled while a computer plays (and when no roll is left): the
+    focus it had comes back with it, so Enter works as the help line says, every turn."""
+    rs = get(variant)
+    keys = category_keys(rs)
+    app = new_app(Launch(variant=variant, players=[PlayerSpec("Cpu", "expert"),
+                                                   PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        for turn in range(3):
+            view = g.table.view()
+            assert view.state.current == 1 and not view.state.dice, turn
+            assert "press r or Enter" in g.help_text()
+            assert app.focused is g.query_one("#roll")  # (Tab is not needed first)
+            await pilot.press("enter")
+            assert g.table.view().state.dice, f"turn {turn + 1}: Enter did not roll"
+            if turn == 1:  # every roll, by Enter (the button goes off after the last)
+                while g.table.view().state.may_reroll():
+                    await pilot.press("a", "enter")
+            place = g.table.view().state.placements()[0]
+            await pilot.press(keys[place.category])
+            await settle(pilot)
+            assert g.table.view().pause is not None  # (against computers: Oops is offered)
+            await pilot.press("enter")  # on to the computer's turn
+            await settle(pilot)

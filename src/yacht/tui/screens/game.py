@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, ProgressBar, Static
 
 from yacht.engine import Roll, TakeBack
@@ -201,6 +202,8 @@ class GameScreen(Screen[None]):
         #: when the table last moved to a new turn or pause: keys typed before that are
         #: not carried over (the monotonic clock of the key events)
         self.stage_at = 0.0
+        #: where the focus went when the disabled Roll button let it go (see keep_roll_focus)
+        self._focus_left_to: tuple[Widget | None] | None = None
         self.set_layout(*self.choose_layout(self.snap))
 
     @property
@@ -255,7 +258,11 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#players", Standings).display = len(self.table.players) > 1
         self.refresh_all()
-        self.query_one("#roll", Button).focus()
+        roll = self.query_one("#roll", Button)
+        if roll.disabled:  # a computer plays first: the focus is the button's once enabled
+            self._focus_left_to = (None,)
+        else:
+            roll.focus()
         self.call_after_refresh(self.yacht_app.first_screen_drawn)
         warning = self.view.warning
         if warning:
@@ -463,6 +470,7 @@ class GameScreen(Screen[None]):
             self.put("#rolls", f"Roll {used} of {most}" if small
                      else f"Roll {used} of up to {most}", layout=False)
         button = self.query_one("#roll", Button)
+        had_focus = button.has_focus
         if view.pause is not None:
             button.label = "See results" if over else "Next player"
             button.disabled = False
@@ -476,6 +484,7 @@ class GameScreen(Screen[None]):
             button.label, button.disabled = "Roll again", False
         else:
             button.label, button.disabled = "Score a box", True
+        self.keep_roll_focus(button, had_focus)
         card = self.query_one("#card", ScoreCard)
         card.show(snap, style=self.card_style)
         players = self.query_one("#players", Standings)
@@ -485,6 +494,18 @@ class GameScreen(Screen[None]):
         self.put("#log", "\n".join(view.news[-4:]))
         self.put("#helpbar", self.help_text())
         self.show_busy(view)
+
+    def keep_roll_focus(self, button: Button, had_focus: bool) -> None:
+        """Disabled (a computer's turn, no roll left), the Roll button lets the focus go
+        (to a neighbour, or to nothing): it takes it back when it is enabled again, unless
+        the person moved it meanwhile. So Enter rolls whenever the help line says so."""
+        if button.disabled:
+            if had_focus:
+                self._focus_left_to = (self.focused,)
+        elif self._focus_left_to is not None:
+            left_to, self._focus_left_to = self._focus_left_to[0], None
+            if self.focused is None or self.focused is left_to:
+                button.focus(scroll_visible=False)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.refresh_all)
@@ -597,7 +618,11 @@ class GameScreen(Screen[None]):
             return
         ch = event.character
         if not ch or len(ch) != 1 or not ch.isprintable():
-            if event.key == "enter" and isinstance(self.focused, DiceRow):
+            # Enter on the dice, on the Roll button (at once: the button drops a press
+            # within 0.2 s of the last) or on nothing: as r
+            if event.key == "enter" and (self.focused is None
+                                         or isinstance(self.focused, DiceRow)
+                                         or self.focused.id == "roll"):
                 event.stop()
                 self.action_roll()
             return
