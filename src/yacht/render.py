@@ -9,6 +9,8 @@ rows from the table snapshot.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,7 +20,7 @@ from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
 __all__ = ["LOSS", "CardRow", "card_cells", "card_layout", "card_table", "decisions_text",
            "dice_text", "is_you", "loss_text", "luck_sentence", "luck_text", "option_words",
-           "possessive", "preview_text", "variant_title", "verb"]
+           "possessive", "preview_text", "variant_title", "verb", "wrap_text"]
 
 RowKind = Literal["box", "total"]
 
@@ -163,6 +165,38 @@ def variant_title(rs: Ruleset) -> str:
     """
     words = option_words(rs)
     return rs.name + (" - " + "; ".join(words) if words else "")
+
+
+#: where a long line's next lines start: after its indent and a first column ("Tab  move",
+#: two spaces or more apart) or a number ("1. "); else under its indent
+_HANG = re.compile(r" *(?:\d+\. +|\S.*?  +(?=\S))?")
+
+
+def wrap_text(text: str, width: int) -> str:
+    """``text`` wrapped to ``width`` columns line by line (the one wrapping of a help text:
+    a line that fits stays as it is); a longer line goes on under its own words.
+
+    >>> print(wrap_text("  r / Enter   roll the dice, or go on to the next player", 32))
+      r / Enter   roll the dice, or
+                  go on to the next
+                  player
+    >>> print(wrap_text("1. Keep 6 6 and roll again   (expect 240.1)", 24))
+    1. Keep 6 6 and roll
+       again   (expect
+       240.1)
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        found = _HANG.match(line)
+        hang = found.end() if found else 0
+        if hang > width // 2:  # a first column too wide to hang under: under the indent
+            hang = len(line) - len(line.lstrip(" "))
+        out += textwrap.wrap(line, width, subsequent_indent=" " * hang,
+                             break_on_hyphens=False) or [""]
+    return "\n".join(out)
 
 
 @lru_cache(maxsize=64)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from textual.geometry import Region
 from textual.widgets import Input, OptionList, Static
 from tui_helpers import click_key, game, mouse_box, run, settle, tap
@@ -372,3 +373,35 @@ async def test_names_with_brackets_are_shown_as_typed(new_app: App, store: Any) 
         assert isinstance(app.screen, EndScreen)
         assert "[/]Ann" in str(app.screen.query_one("#result").render()) or \
             "[b]Bo" in str(app.screen.query_one("#result").render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@run
+async def test_the_help_is_wrapped_once_for_the_width_it_is_shown_at(new_app: App,
+                                                                     size: tuple[int, int]
+                                                                     ) -> None:
+    """The rules and the keys are wrapped for the dialog's width (its key column hanging),
+    never wrapped again by the screen (a line broken for a wider window, then again)."""
+    app = new_app(Launch(variant="yahtzee", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for key in ("question_mark", "f1"):  # the game's help; the setup's rules
+            await pilot.press(key)
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, HelpScreen)
+            shown = dialog.query_one(".dialog-text")
+            width = shown.content_size.width
+            lines = dialog.text.split("\n")
+            assert max(map(len, lines)) <= width
+            assert max(map(len, lines)) >= width - 8  # the width is used
+            assert shown.content_size.height == len(lines)  # each line on one line
+            if key == "question_mark":
+                # a key's words go on under its words, not under the key
+                at = next(i for i, line in enumerate(lines) if line.startswith("  letters"))
+                column = lines[at].index("score the box")
+                assert lines[at + 1].startswith(" " * column + lines[at + 1].strip())
+                await pilot.press("escape", "escape")
+                await settle(pilot)
+                await pilot.press("1")  # (leave the game: the setup)
+                await settle(pilot)

@@ -2,14 +2,54 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 
-__all__ = ["ChoiceDialog", "HelpScreen", "TextDialog"]
+from yacht.render import wrap_text
+
+__all__ = ["ChoiceDialog", "HelpScreen", "TextDialog", "Wrapped"]
+
+#: the width a text is first made for, before it is shown (the help at 80 columns)
+FIRST_WIDTH = 64
+
+
+class Wrapped(Widget):
+    """Text made for the width it is shown at (``make(width)``, each line fitting), and
+    never wrapped again: a resized window makes it again for its new width."""
+
+    DEFAULT_CSS = "Wrapped { height: auto; }"
+
+    def __init__(self, make: Callable[[int], str], *, classes: str | None = None) -> None:
+        super().__init__(classes=classes)
+        self.make = make
+        self._made: tuple[int, str] | None = None
+
+    def text_for(self, width: int) -> str:
+        width = max(20, width)
+        if self._made is None or self._made[0] != width:
+            self._made = (width, self.make(width))
+        return self._made[1]
+
+    @property
+    def text(self) -> str:
+        """The text as last made (for the first width before it is shown)."""
+        return self._made[1] if self._made is not None else self.text_for(FIRST_WIDTH)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.text_for(width).count("\n") + 1
+
+    def render(self) -> Text:
+        return Text(self.text_for(self.content_size.width), no_wrap=True, overflow="crop",
+                    end="")
 
 
 class ChoiceDialog(ModalScreen[str | None]):
@@ -62,7 +102,11 @@ class ChoiceDialog(ModalScreen[str | None]):
 
 
 class TextDialog(ModalScreen[None]):
-    """A title and scrollable text; any of Esc, Enter or q closes it."""
+    """A title and scrollable text; any of Esc, Enter or q closes it.
+
+    ``text``: the text, or what makes it for a width (a help with columns of its own);
+    either way it is wrapped once, for the width it is shown at (:class:`Wrapped`).
+    """
 
     BINDINGS = [
         Binding("escape", "close", "Close"),
@@ -76,16 +120,23 @@ class TextDialog(ModalScreen[None]):
         Binding("end", "scroll(10000)", "End", show=False),
     ]
 
-    def __init__(self, title: str, text: str, **kw: str) -> None:
+    def __init__(self, title: str, text: str | Callable[[int], str], **kw: str) -> None:
         super().__init__(**kw)
         self.title_text = title
-        self.text = text
+        make = text if callable(text) else None
+        self.body = Wrapped(make or (lambda width: wrap_text(str(text), width)),
+                            classes="dialog-text")
+
+    @property
+    def text(self) -> str:
+        """The text as it is shown."""
+        return self.body.text
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Label(self.title_text, classes="dialog-title")
             with VerticalScroll(classes="dialog-scroll"):
-                yield Static(self.text, classes="dialog-text", markup=False)
+                yield self.body
             with Horizontal(classes="dialog-buttons-row"):
                 yield Button("Close (Esc)", id="close", variant="primary", compact=True)
 

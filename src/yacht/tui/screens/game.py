@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Button, DataTable, ProgressBar, Static
 
 from yacht.engine import Roll, TakeBack
+from yacht.render import wrap_text
 from yacht.session import SPEEDS, HintUnavailable, Session, category_keys, key_for
 from yacht.session.commands import Command, GoOn, ScoreBox, Select, Toggle
 from yacht.session.keys import COMMAND_KEYS, letter_notes
@@ -35,39 +36,46 @@ from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 if TYPE_CHECKING:
     from ..app import YachtApp
 
-__all__ = ["GameScreen", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout"]
+__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout"]
 
-KEYS_HELP = """Keys
-  Tab / Shift+Tab   move between the dice, the Roll button and the scorecard
-  arrows            move among the dice or the boxes
-  Space             choose a die for the re-roll (on the dice)
-  Enter             roll (on the dice or the button), score (on a box)
-  1-9, 0            choose dice 1-10       a  all dice   s  all singlets   n  none
-                    (0 is none too when there is no tenth die)
-  r                 roll (or go on to the next player)
-  letters           score the box with that letter (shown on the card);
-                    Shift+letter scores its second column in two-column games
-  < / >             look at the card of the previous / next player, when the
-                    screen is too small to show every card
-  o  Oops menu      h  hint (the game is then marked assisted)
-  b  bell on/off    + / -  computer speed    ?, F1 or F5  this help
-  F2  demo: the computer plays every seat (again: the people play)
-  Esc  back to the setup (asks first)     q or F7  quit (asks first; the game is saved)
-Mouse: click a die to choose it, click Roll, click a box on your card to score it.
-"""
+#: the keys and what they do (in the help a key's words go on under its words)
+KEYS = (
+    ("Tab / Shift+Tab", "move between the dice, the Roll button and the scorecard"),
+    ("arrows", "move among the dice or the boxes"),
+    ("Space", "choose a die for the re-roll (on the dice)"),
+    ("Enter", "roll (on the dice or the button), score (on a box)"),
+    ("1-9, 0", "choose dice 1-10 (0 is none when there is no tenth die)"),
+    ("a / s / n", "choose all dice / all singlets / none"),
+    ("r", "roll (or go on to the next player)"),
+    ("letters", "score the box with that letter (shown on the card); Shift+letter scores "
+                "its second column in two-column games"),
+    ("< / >", "look at the card of the previous / next player, when the screen is too "
+              "small to show every card"),
+    ("o", "the Oops menu"),
+    ("h", "hint (the game is then marked assisted)"),
+    ("b", "bell on/off"),
+    ("+ / -", "computer speed"),
+    ("?, F1 or F5", "this help"),
+    ("F2", "demo: the computer plays every seat (again: the people play)"),
+    ("Esc", "back to the setup (asks first)"),
+    ("q or F7", "quit (asks first; the game is saved)"),
+)
+KEYS_HELP = ("Keys\n" + "".join(f"  {key:<16}  {what}\n" for key, what in KEYS)
+             + "Mouse: click a die to choose it, click Roll, click a box on your card to "
+               "score it.\n")
 
 #: the old programs' keys: the ones that work here, and where ours kept its meaning
-OLD_KEYS_HELP = """Keys of the old programs
-  Tommy's F2 (demo), F5 (these instructions), F7 (quit), his A (all), N and 0 (none)
-  and S (singlets) work as his did; Windows Yacht's Tab, arrows, Space and Enter too.
-  Where an old key means something else here, ours stays: Tommy's F1 (sound) is this
-  help here (b is the bell); his up and down arrows (speed) move on the card here (use
-  + and -); Esc goes back to the setup here, as in Yatcy (q or F7 quits); his board
-  numbers 1-9 choose dice here (use the box letters); his 5 (re-roll all five) chooses
-  die 5 here (a is all); his Enter (re-roll none) rolls the chosen dice here (to keep
-  them all, score a box). His left and right arrows (the pitch of the dice's sound) and
-  F10 (the border's colour) do nothing here.
-"""
+OLD_KEYS_HELP = (
+    "Keys of the old programs\n"
+    "Tommy's F2 (demo), F5 (these instructions), F7 (quit), his A (all), N and 0 (none) "
+    "and S (singlets) work as his did; Windows Yacht's Tab, arrows, Space and Enter too.\n"
+    "Where an old key means something else here, ours stays: Tommy's F1 (sound) is this "
+    "help here (b is the bell); his up and down arrows (speed) move on the card here (use "
+    "+ and -); Esc goes back to the setup here, as in Yatcy (q or F7 quits); his board "
+    "numbers 1-9 choose dice here (use the box letters); his 5 (re-roll all five) chooses "
+    "die 5 here (a is all); his Enter (re-roll none) rolls the chosen dice here (to keep "
+    "them all, score a box). His left and right arrows (the pitch of the dice's sound) and "
+    "F10 (the border's colour) do nothing here.\n")
 
 
 class TableChanged(Message):
@@ -736,10 +744,13 @@ class GameScreen(Screen[None]):
         notes = "\n".join(f"  {line}" for line in letter_notes(rs))
         reserved = ", ".join(f"{k} {what}" for k, what in COMMAND_KEYS.items()
                              if what != "kept free")
-        self.app.push_screen(HelpScreen(
-            "Help", rules_text(rs, 64, ids=False) + "\n" + KEYS_HELP + "\nBox letters\n"
-            + letters + "\n" + (notes + "\n" if notes else "")
-            + f"  (letters of their own: {reserved})\n\n" + OLD_KEYS_HELP))
+        keys = (KEYS_HELP + "\nBox letters\n" + letters + "\n" + (notes + "\n" if notes else "")
+                + f"  (letters of their own: {reserved})\n\n" + OLD_KEYS_HELP)
+
+        def text(width: int) -> str:  # the rules and the keys, wrapped for the width
+            return wrap_text(rules_text(rs, width, ids=False) + "\n" + keys, width)
+
+        self.app.push_screen(HelpScreen("Help", text))
 
     def change_speed(self, step: int) -> None:
         names = list(SPEEDS)  # slowest first

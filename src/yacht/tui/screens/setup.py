@@ -204,7 +204,8 @@ class SetupScreen(Screen[None]):
 
         rs = self.current_ruleset()
         if rs is not None:
-            self.app.push_screen(HelpScreen(f"Rules: {rs.name}", rules_text(rs, 64)))
+            self.app.push_screen(HelpScreen(f"Rules: {rs.name}",
+                                            lambda width: rules_text(rs, width)))
 
     def action_top_ten(self) -> None:
         """The top ten of the variant and options chosen now."""
