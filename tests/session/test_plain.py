@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
+import io
 import os
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+from yacht.engine import Player, Roll
+from yacht.plain import PlainGame
 from yacht.rules import get
 from yacht.session import category_keys
+from yacht.session.commands import ScoreBox
+from yacht.session.table import LOCAL, Table
 
 CRAG_LETTERS = list(category_keys(get("tommys-crag")).values())
 
@@ -128,3 +134,16 @@ def test_real_dice_are_entered_marked_and_not_verified(tmp_path: Path) -> None:
     assert ann.returncode == 1 and "entered by hand" in ann.stdout
     bo = yacht(["verify", games["Bo"]["id"]], tmp_path)
     assert bo.returncode == 0 and bo.stdout.startswith("verified: all 39 dice")
+def test_messages_name_the_boxes_not_their_ids() -> None:
+    """A box refused, a box unknown: the line game says the boxes' names."""
+    table = Table.new(get("yahtzee", {"joker": "forced"}), [Player("Ann")],
+                      rng=random.Random(1))
+    table.act(LOCAL, Roll((6, 6, 6, 6, 6)), ScoreBox("yahtzee"), Roll((6, 6, 6, 6, 6)))
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("3 of a kind\nscore zz\nq\n"), out).run()
+    text = out.getvalue()
+    assert "3 of a Kind cannot be scored now (open to these dice: Sixes)." in text
+    assert "Yahtzee has no box 'zz' (boxes: Ones, Twos, Threes, Fours, Fives, Sixes, " \
+           "3 of a Kind, 4 of a Kind, Full House, Small Straight, Large Straight, " \
+           "Yahtzee, Chance; or their letters)." in text
+    assert "three_of_a_kind" not in text and "sixes" not in text

@@ -219,3 +219,34 @@ async def test_an_enter_too_many_does_not_play_again(new_app: App) -> None:
         await pilot.press("enter")  # on Play again, now
         await settle(pilot)
         assert app.screen is not end
+
+
+@run
+async def test_a_refusal_names_the_boxes_and_leaves_the_card_in_view(new_app: App) -> None:
+    """A box that cannot take the dice: the message says the boxes' names (not their ids),
+    and at 80x24 it covers no part of the card (the Grand total is the last row)."""
+    from textual.widgets._toast import Toast
+
+    from yacht.tui.widgets import ScoreCard
+
+    app = new_app(Launch(variant="yahtzee", options={"joker": "forced"},
+                         players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        g.table.act(LOCAL, Roll((6, 6, 6, 6, 6)), ScoreBox("yahtzee"), Roll((6, 6, 6, 6, 6)))
+        g.refresh_all()  # a second Yahtzee of sixes: the joker rule wants Sixes
+        await pilot.press("k")  # 3 of a Kind
+        await settle(pilot)
+        assert [n.message for n in app._notifications] == [
+            "3 of a Kind cannot be scored now (open to these dice: Sixes)"]
+        toast = app.screen.query_one(Toast)
+        card = g.query_one(ScoreCard)
+        assert toast.region.area > 0
+        assert not toast.region.overlaps(card.region), (toast.region, card.region)
+        assert "Grand total" in "\n".join(card_text(app))  # still on the screen
+
+
+def card_text(app: Any) -> list[str]:
+    strips = app.screen._compositor.render_strips()
+    return ["".join(seg.text for seg in strip) for strip in strips]

@@ -370,11 +370,12 @@ class State:
         if not 0 <= action.column < len(rs.columns):
             raise IllegalAction(f"there is no column {action.column + 1} (accepted: "
                                 f"1-{len(rs.columns)})")
-        allowed = sorted({pl.category for pl in self.placements()})
+        allowed = {pl.category for pl in self.placements()}
         if not allowed:
             raise IllegalAction("these dice cannot be scored yet: roll again")
-        raise IllegalAction(f"{action.category} cannot be scored now (open to these dice: "
-                            f"{', '.join(allowed)})")
+        names = [c.label for c in rs.categories if c.id in allowed]  # in the card's order
+        raise IllegalAction(f"{rs.category(action.category).label} cannot be scored now "
+                            f"(open to these dice: {', '.join(names)})")
 
     def apply(self, action: Action) -> None:
         """Play ``action``; the log records it (a Roll with its result).

@@ -214,8 +214,8 @@ def _box(rs: Ruleset, text: str) -> ScoreBox | Score:
     if cid is None:
         cid = _category(rs, name)
     if cid is None:
-        raise ActionError(f"{rs.id} has no box {shown(name)} "
-                          f"(boxes: {', '.join(c.id for c in rs.categories)})")
+        raise ActionError(f"{rs.name} has no box {shown(name)} (boxes: "
+                          f"{', '.join(c.label for c in rs.categories)}; or their letters)")
     if column is None:
         return ScoreBox(cid)
     if not 1 <= column <= len(rs.columns):

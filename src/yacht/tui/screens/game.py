@@ -294,7 +294,12 @@ class GameScreen(Screen[None]):
                severity: SeverityLevel = "information", timeout: float | None = None,
                markup: bool = False) -> None:
         """One message at a time (the app replaces the last one), as plain text: the
-        messages hold names and the rules' own words."""
+        messages hold names and the rules' own words. It shows in the help line's place
+        (app.tcss), as high as the help line is."""
+        racks = self.query("#textual-toastrack")
+        if racks:
+            lines = max(self.query_one(s).outer_size.height for s in ("#helpbar", "#busy"))
+            racks.first().set_class(lines >= 2, "-two")
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def priority(self, snap: Mapping[str, Any]) -> tuple[int, ...]:
