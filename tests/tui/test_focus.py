@@ -154,3 +154,24 @@ async def test_enter_rolls_whenever_the_help_line_says_so(new_app: App, variant:
             assert g.table.view().pause is not None  # (against computers: Oops is offered)
             await pilot.press("enter")  # on to the computer's turn
             await settle(pilot)
+
+
+@run
+async def test_a_checkbox_on_and_off_differ_without_colour(new_app: App,
+                                                           monkeypatch: Any) -> None:
+    """On and off are told apart by what is drawn, not by its colour alone (NO_COLOR, a
+    colour-blind player)."""
+    from textual.widgets import Checkbox
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for box in app.screen.query(Checkbox):
+            box.value = True
+            await pilot.pause()
+            on = cells(app, box, False)
+            box.value = False
+            await pilot.pause()
+            off = cells(app, box, False)
+            assert [ch for ch, _ in on] != [ch for ch, _ in off], box.id

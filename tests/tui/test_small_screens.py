@@ -165,3 +165,42 @@ async def test_the_end_at_80x24_shows_the_result_and_every_total(new_app: App) -
         assert all(str(total) in grand for total in st.returns())
         assert "Top ten" not in text.replace("Top ten (t)", "").replace("t Top ten", "")
         no_stub(lines, [n.split("=")[0] for n in EIGHT])
+
+
+@run
+async def test_the_setup_at_80x24_shows_every_option_or_says_there_is_more(
+        new_app: App) -> None:
+    """Yahtzee (the variant with the most options) and two players: every control of the
+    setup is on the screen. Eight players: the form scrolls, and a line says so."""
+    from textual.widgets import Static
+
+    from yacht.session import Config, save_config
+    from yacht.tui.screens.setup import SetupScreen
+
+    save_config(Config(variant="yahtzee",
+                       players=[PlayerSpec("You"), PlayerSpec("Computer", "intermediate")]))
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        form = screen.query_one("#setup")
+        controls = [w for w in screen.query("Choice, Checkbox, Input, Button") if w.display]
+        assert len(controls) >= 14
+        for w in controls:
+            assert screen.region.contains_region(w.region), w
+            assert w.id in ("start", "topten-button", "quit") or \
+                form.region.contains_region(w.region), f"{w!r} is below the fold"
+        more = screen.query_one("#more", Static)
+        assert not more.display
+        for _ in range(6):
+            await pilot.press("f3")  # eight players
+        await settle(pilot)
+        assert form.max_scroll_y > 0
+        form.scroll_home(animate=False)
+        await settle(pilot)
+        assert more.display and "more below" in str(more.render())
+        screen.query_one("#auto-roll").focus()  # Tab reaches the last one: it scrolls
+        await settle(pilot)
+        assert form.region.contains_region(screen.query_one("#auto-roll").region)
+        assert more.display and "more above" in str(more.render())

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
@@ -25,6 +26,16 @@ if TYPE_CHECKING:
 __all__ = ["SetupScreen"]
 
 KIND_LABELS = {kind: "Person" if kind == "person" else f"Computer: {kind}" for kind in KINDS}
+
+
+class Tick(Checkbox):
+    """A checkbox whose mark is drawn only when it is on (Textual's draws its X either
+    way, in another colour: the same without colour, or to a colour-blind player)."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "X" if self.value else " "
+        return super()._button
 
 
 class SetupScreen(Screen[None]):
@@ -64,6 +75,8 @@ class SetupScreen(Screen[None]):
         variant = cfg.variant if cfg.variant in ids else "yahtzee"
         self.count = len(cfg.players)
         yield Static(" Yacht - a new game", id="title")
+        # compact (no blank line but before the players and before the table's settings):
+        # the variant with the most options and up to six players fit 80x24; more say so
         with VerticalScroll(id="setup") as scroll:
             scroll.can_focus = False  # the controls take the focus; no Tab stop unseen
             with Horizontal(classes="row"):
@@ -74,34 +87,31 @@ class SetupScreen(Screen[None]):
             # second layout before the first paint); another variant's on change
             self.shown_variant = variant
             yield Vertical(*self.option_rows(get(variant)), id="options")
-            yield Label(f"Players (1-{MAX_PLAYERS}): a name and a kind each", classes="section")
-            # only the seats in use: a row is built when a player is added (a quick start)
-            for i in range(self.count):
-                yield self.player_row(i)
-            with Horizontal(classes="row", id="player-buttons"):
-                yield Label("", classes="num")
+            with Horizontal(classes="row gap", id="player-buttons"):
+                yield Label(f"Players (1-{MAX_PLAYERS}): a name and a kind each",
+                            id="players-head")
                 yield Button("+ Player (F3)", id="add", compact=True)
                 yield Button("- Player (F4)", id="remove", compact=True)
-            with Horizontal(classes="row"):
+            # only the seats in use: a row is built when a player is added (a quick start)
+            yield Vertical(*[self.player_row(i) for i in range(self.count)], id="seats")
+            with Horizontal(classes="row gap"):
                 yield Label("Computer speed", classes="field")
                 yield Choice([(k.capitalize(), k) for k in SPEEDS], cfg.speed, id="speed")
-            with Horizontal(classes="row"):
-                yield Checkbox("Demo: computers play every seat (F2)", cfg.demo, id="demo",
-                               compact=True)
-            with Horizontal(classes="row"):
-                yield Checkbox("Sound: the bell on roll and score", cfg.sound, id="sound",
-                               compact=True)
-            with Horizontal(classes="row"):
-                yield Checkbox("Next player pause between two people (as Ancient Yacht)",
-                               cfg.next_player_pause, id="pause", compact=True)
-            with Horizontal(classes="row"):
-                yield Checkbox("Roll at the start of each turn by itself (as Windows Yacht "
-                               "and Yatsee)", cfg.auto_roll, id="auto-roll", compact=True)
+            yield Tick("Demo: computers play every seat (F2)", cfg.demo, id="demo",
+                       compact=True)
+            yield Tick("Sound: the bell on roll and score", cfg.sound, id="sound",
+                       compact=True)
+            yield Tick("Next player pause between two people (as Ancient Yacht)",
+                       cfg.next_player_pause, id="pause", compact=True)
+            yield Tick("Roll at the start of each turn by itself (as Windows Yacht and "
+                       "Yatsee)", cfg.auto_roll, id="auto-roll", compact=True)
         # under the form, always on the screen: Start has the focus (Enter starts)
         with Horizontal(id="setup-buttons", classes="buttons"):
             yield Button("Start (F5)", id="start", variant="primary", compact=True)
             yield Button("Top ten (F6)", id="topten-button", compact=True)
             yield Button("Quit (Ctrl+Q)", id="quit", variant="error", compact=True)
+            # when the form is longer than the window: where the rest is
+            yield Static("", id="more", markup=False)
         yield KeyBar()
 
     def player_row(self, i: int) -> Horizontal:
@@ -120,6 +130,23 @@ class SetupScreen(Screen[None]):
         self.show_players()
         self.query_one("#start", Button).focus(scroll_visible=False)
         self.call_after_refresh(self.yacht_app.first_screen_drawn)
+        form = self.query_one("#setup", VerticalScroll)
+        self.watch(form, "scroll_y", self.show_more, init=False)
+        self.watch(form, "virtual_size", self.show_more, init=False)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_more)
+
+    def show_more(self) -> None:
+        """Say where the rest of the form is when it does not fit the window."""
+        form = self.query_one("#setup", VerticalScroll)
+        above = form.scroll_y > 0
+        below = form.scroll_y < form.max_scroll_y
+        more = self.query_one("#more", Static)
+        more.display = above or below
+        if above or below:  # (Tab or the mouse's wheel goes there)
+            more.update("▲▼ more above, below" if above and below
+                        else "▲ more above" if above else "▼ more below")
 
     def show_players(self) -> None:
         for row in self.query(".player"):
@@ -183,8 +210,7 @@ class SetupScreen(Screen[None]):
             self.count += 1
             i = self.count - 1
             if not self.query(f"#player-{i}"):  # a seat removed before keeps its name
-                await self.query_one("#setup").mount(self.player_row(i),
-                                                     before="#player-buttons")
+                await self.query_one("#seats").mount(self.player_row(i))
             self.show_players()
             self.query_one(f"#name-{i}", Input).focus()
 
