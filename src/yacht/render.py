@@ -14,13 +14,14 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
 __all__ = ["LOSS", "CardRow", "card_cells", "card_layout", "card_table", "decisions_text",
            "dice_text", "is_you", "loss_text", "luck_sentence", "luck_text", "option_words",
-           "possessive", "preview_text", "variant_title", "verb", "wrap_text"]
+           "possessive", "preview_text", "saved_game_text", "saved_games", "variant_title",
+           "verb", "wrap_text"]
 
 RowKind = Literal["box", "total"]
 
@@ -165,6 +166,55 @@ def variant_title(rs: Ruleset) -> str:
     """
     words = option_words(rs)
     return rs.name + (" - " + "; ".join(words) if words else "")
+
+
+def saved_game_text(info: Any, totals: Sequence[int] | None = None, with_id: bool = True
+                    ) -> str:
+    """A saved game in a list (the store's ``GameInfo``, with each player's points so far
+    when known): what tells two games apart - the points and the id (``with_id``: unless
+    the line says it otherwise) - beside the variant, the players, the turn and when it
+    was last played.
+
+    >>> from datetime import datetime, timezone
+    >>> from types import SimpleNamespace as Info
+    >>> from yacht.engine import Player
+    >>> info = Info(id="1ab3af1a2d7d", variant="yahtzee", options={}, turn=3, turns=13,
+    ...             players=[Player("Ann"), Player("Bob")],
+    ...             last_played=datetime(2026, 12, 2, 1, 29, tzinfo=timezone.utc))
+    >>> saved_game_text(info, [37, 52])[32:]
+    'Yahtzee, turn 3 of 13: Ann 37, Bob 52'
+    >>> saved_game_text(info, with_id=False)[:48]
+    'Yahtzee, turn 3 of 13 (Ann, Bob), last played 20'
+    """
+    from yacht.rules import get
+
+    try:
+        name = get(info.variant, info.options).name
+    except Exception:  # a variant or option this version does not know
+        name = str(info.variant)
+    names = [p.name for p in info.players]
+    players = ", ".join(names if totals is None
+                        else [f"{n} {t}" for n, t in zip(names, totals, strict=False)])
+    when = info.last_played.astimezone().strftime("%Y-%m-%d %H:%M")
+    game = f"{name}, turn {info.turn} of {info.turns}"
+    # (an id and a time are of one length: in a list they make columns; the players last,
+    # where a narrow window breaks the line)
+    return (f"{info.id}  {when}  {game}: {players}" if with_id
+            else f"{game} ({players}), last played {when}")
+
+
+def saved_games(store: Any, limit: int) -> list[tuple[Any, list[int] | None]]:
+    """The store's unfinished games (most recently played first, at most ``limit``), each
+    with its players' points so far (None for a game that cannot be read back), as
+    :func:`saved_game_text` shows them. Raises what the store's listing raises."""
+    out: list[tuple[Any, list[int] | None]] = []
+    for info in list(store.unfinished_games())[:limit]:
+        try:
+            totals: list[int] | None = list(store.load_state(info.id).returns())
+        except Exception:  # listed all the same, without its points
+            totals = None
+        out.append((info, totals))
+    return out
 
 
 #: where a long line's next lines start: after its indent and a first column ("Tab  move",

@@ -62,7 +62,7 @@ def test_end_of_input_saves_and_resume_continues(tmp_path: Path) -> None:
     # a start without a game named mentions the saved one
     other = play(["--plain"], "", tmp_path)
     assert f"yacht play --resume {m.group(1)}" in other.stdout
-    assert "Unfinished: tommys-crag (Ann)" in other.stdout
+    assert "Unfinished: Tommy's Crag, turn 6 of 13 (Ann " in other.stdout
     rest = "".join(f"\n{k}\n" for k in CRAG_LETTERS[5:])
     r2 = play(["--resume", m.group(1)[:6]], rest, tmp_path)  # a unique start of the id will do
     assert r2.returncode == 0, r2.stderr
@@ -147,3 +147,24 @@ def test_messages_name_the_boxes_not_their_ids() -> None:
            "3 of a Kind, 4 of a Kind, Full House, Small Straight, Large Straight, " \
            "Yahtzee, Chance; or their letters)." in text
     assert "three_of_a_kind" not in text and "sixes" not in text
+
+
+def test_the_unfinished_games_named_at_the_start_are_told_apart(tmp_path: Path) -> None:
+    from yacht.plain import run_plain
+    from yacht.session import Launch
+    from yacht.store import open_store
+
+    store = open_store(str(tmp_path / "db.sqlite3"))
+    ids = []
+    for dice in ((6, 6, 6, 1, 2), (1, 1, 2, 3, 5)):
+        t = Table.new(get("yahtzee"), [Player("Ann")], store=store, rng=random.Random(1))
+        t.act(LOCAL, Roll(dice), ScoreBox("chance"))
+        ids.append(t.view().game_id)
+    out = io.StringIO()
+    run_plain(Launch(), io.StringIO(""), out, store=store)
+    store.close()
+    lines = [line for line in out.getvalue().splitlines() if line.startswith("Unfinished")]
+    assert len(lines) == 2 and lines[0] != lines[1]
+    for total, gid in ((21, ids[0]), (12, ids[1])):
+        line = next(line for line in lines if str(gid) in line)
+        assert f"Ann {total}" in line and "turn 2 of 13" in line, line

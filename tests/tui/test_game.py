@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,7 @@ from tui_helpers import fast_forward, game, run, settle
 from yacht.engine import Roll
 from yacht.rules import get
 from yacht.session import Launch, PlayerSpec, category_keys, load_config
+from yacht.session.commands import ScoreBox
 from yacht.session.table import LOCAL
 from yacht.tui import YachtApp
 from yacht.tui.screens.dialogs import ChoiceDialog, HelpScreen, TextDialog
@@ -628,3 +630,29 @@ async def test_one_click_on_a_box_is_one_selection(new_app: App) -> None:
         assert len(selected) == 1
         assert g.paused  # the Next player pause holds: the computer waits for Enter
         assert g.session.state.current == 1 and not g.session.state.dice
+
+
+@run
+async def test_two_unfinished_games_are_told_apart(new_app: App, store: Any) -> None:
+    """Two of Ann's Yahtzee games at the same turn, saved the same minute: the list of
+    unfinished games shows each one's score and id."""
+    from textual.widgets import OptionList
+
+    from yacht.engine import Player
+    from yacht.session.table import Table
+
+    ids = []
+    for dice in ((6, 6, 6, 1, 2), (1, 1, 2, 3, 5)):
+        t = Table.new(get("yahtzee"), [Player("Ann")], store=store, rng=random.Random(1))
+        t.act(LOCAL, Roll(dice), ScoreBox("chance"))
+        ids.append(t.view().game_id)
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ResumeScreen)
+        listing = app.screen.query_one(OptionList)
+        lines = [str(listing.get_option_at_index(i).prompt) for i in range(2)]
+        assert lines[0] != lines[1]
+        for total, gid in ((21, ids[0]), (12, ids[1])):
+            line = next(line for line in lines if str(gid) in line)
+            assert f"Ann {total}" in line and "turn 2 of 13" in line, line

@@ -12,7 +12,7 @@ import textwrap
 from typing import Any, TextIO
 
 from yacht.engine import TakeBack
-from yacht.render import card_table, dice_text, is_you
+from yacht.render import card_table, dice_text, is_you, saved_game_text, saved_games
 from yacht.session import HintUnavailable, SessionError, category_keys
 from yacht.session.commands import ActionError, GoOn, parse_command
 from yacht.session.comment import end_line, judged
@@ -313,12 +313,11 @@ class PlainGame:
 def _mention_unfinished(store: Any, out: TextIO) -> None:
     """Name the saved games that were not finished (the full-screen game offers them)."""
     try:
-        games = list(store.unfinished_games())[:5]
+        games = saved_games(store, 5)
     except Exception:  # a listing problem must not stop a new game
         return
-    for g in games:
-        names = ", ".join(p.name for p in g.players)
-        out.write(f"Unfinished: {g.variant} ({names}), turn {g.turn}: "
+    for g, totals in games:
+        out.write(f"Unfinished: {saved_game_text(g, totals, with_id=False)}: "
                   f"`yacht play --resume {g.id}` continues it.\n")
 
 

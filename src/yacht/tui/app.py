@@ -103,16 +103,26 @@ class YachtApp(App[int]):
             problem = None
         except Exception as e:  # StoreError, or no store package: play without saving
             store, problem = None, f"games are not saved: {e}"
-        self.call_from_thread(self._store_opened, store, problem)
+        # the saved games to offer are read here too (each one played back for its points;
+        # a problem is told from the app's thread, which reads them again)
+        games = None
+        if store is not None and not self.launch.resume:
+            try:
+                games = self.unfinished(store)
+            except Exception:
+                games = None
+        self.call_from_thread(self._store_opened, store, problem, games)
 
-    def _store_opened(self, store: StoreLike | None, problem: str | None) -> None:
+    def _store_opened(self, store: StoreLike | None, problem: str | None,
+                      games: list[Any] | None) -> None:
         self.store = store
         self.store_problem = problem
         self.store_ready = True
-        self.after_store()
+        self.after_store(games)
 
-    def after_store(self) -> None:
-        """The store is open (or cannot be): save running games, resume, offer saved ones."""
+    def after_store(self, games: list[Any] | None = None) -> None:
+        """The store is open (or cannot be): save running games, resume, offer saved ones
+        (``games``: read already, see :meth:`unfinished`)."""
         from .screens.setup import SetupScreen
 
         if self.store_problem:
@@ -128,21 +138,23 @@ class YachtApp(App[int]):
             return
         if isinstance(self.screen, SetupScreen) and not self.offered:
             self.offered = True
-            games = self.unfinished()
+            if games is None:
+                try:
+                    games = self.unfinished(self.store)
+                except Exception as e:
+                    self.notify(f"cannot list saved games: {e}", severity="warning",
+                                markup=False)
             if games:
                 from .screens.resume import ResumeScreen
 
                 self.push_screen(ResumeScreen(games))
 
-    def unfinished(self) -> list[Any]:
-        st: Any = self.store
-        if st is None:
-            return []
-        try:
-            return list(st.unfinished_games())
-        except Exception as e:
-            self.notify(f"cannot list saved games: {e}", severity="warning", markup=False)
-            return []
+    def unfinished(self, store: Any) -> list[tuple[Any, list[int] | None]]:
+        """The 20 unfinished games last played, each with its points so far (from any
+        thread); raises what the store raises."""
+        from yacht.render import saved_games
+
+        return saved_games(store, 20) if store is not None else []
 
     def start_from_launch(self) -> bool:
         la = self.launch

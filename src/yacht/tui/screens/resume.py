@@ -11,21 +11,11 @@ from textual.screen import Screen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from yacht.render import saved_game_text
+
 from ..widgets.keybar import KeyBar
 
 __all__ = ["ResumeScreen"]
-
-
-def describe(info: Any) -> str:
-    from yacht.rules import get
-
-    try:
-        name = get(info.variant, info.options).name
-    except Exception:
-        name = str(info.variant)
-    players = ", ".join(p.name for p in info.players)
-    when = info.last_played.astimezone().strftime("%Y-%m-%d %H:%M")
-    return f"{name} - {players} - turn {info.turn} - {when}"
 
 
 class ResumeScreen(Screen[None]):
@@ -37,7 +27,9 @@ class ResumeScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, games: list[Any]) -> None:
+    def __init__(self, games: list[tuple[Any, list[int] | None]]) -> None:
+        """``games``: each saved game with its players' points so far (see
+        :func:`yacht.render.saved_games`)."""
         super().__init__()
         self.games = games
 
@@ -46,7 +38,7 @@ class ResumeScreen(Screen[None]):
         with Vertical(id="resume"):
             yield Label("Continue a saved game (Enter or click), or start a new one (n).")
             yield OptionList(
-                *[Option(describe(g), id=g.id) for g in self.games[:20]],
+                *[Option(saved_game_text(g, totals), id=g.id) for g, totals in self.games],
                 Option("Start a new game", id="__new__"), id="games",
                 markup=False)  # the names as typed
         yield KeyBar()
