@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from yacht.engine import Player, Roll
 from yacht.plain import PlainGame
@@ -57,11 +58,11 @@ def test_end_of_input_saves_and_resume_continues(tmp_path: Path) -> None:
     first = "".join(f"\n{k}\n" for k in CRAG_LETTERS[:5])
     r = play(["crag", "--players", "Ann", "--seed", "2"], first, tmp_path)
     assert r.returncode == 0, r.stderr
-    m = re.search(r"yacht play --resume (\w+)", r.stdout)
+    m = re.search(r"yacht resume (\w+)", r.stdout)
     assert m, r.stdout
     # a start without a game named mentions the saved one
     other = play(["--plain"], "", tmp_path)
-    assert f"yacht play --resume {m.group(1)}" in other.stdout
+    assert f"yacht resume {m.group(1)}" in other.stdout
     assert "Unfinished: Tommy's Crag, turn 6 of 13 (Ann " in other.stdout
     rest = "".join(f"\n{k}\n" for k in CRAG_LETTERS[5:])
     r2 = play(["--resume", m.group(1)[:6]], rest, tmp_path)  # a unique start of the id will do
@@ -76,7 +77,7 @@ def test_bad_input_is_answered_and_the_game_goes_on(tmp_path: Path) -> None:
     r = play(["crag", "--players", "Ann", "--seed", "1"], script, tmp_path)
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "Press Enter to roll" in out
+    assert "Unknown action 'zz'" in out
     assert "There is no die 9 (accepted: positions 1-3)." in out
     assert "Unknown action 'qq'" in out
     assert "Box letters:" in out  # the help, with where Tommy's letters moved a box
@@ -168,3 +169,47 @@ def test_the_unfinished_games_named_at_the_start_are_told_apart(tmp_path: Path) 
     for total, gid in ((21, ids[0]), (12, ids[1])):
         line = next(line for line in lines if str(gid) in line)
         assert f"Ann {total}" in line and "turn 2 of 13" in line, line
+
+
+def line_game(script: str, players: list[str] | None = None, store: Any = None) -> str:
+    """A Yahtzee game in the line game (in this process), fed ``script``."""
+    table = Table.new(get("yahtzee"), [Player(n) for n in players or ["Ann"]], store=store,
+                      rng=random.Random(5))
+    out = io.StringIO()
+    PlainGame(table, io.StringIO(script), out).run()
+    return out.getvalue()
+
+
+def test_the_line_game_reads_the_notation_of_resume_action(tmp_path: Path) -> None:
+    """One notation: what `yacht resume ID --action` takes works at every prompt."""
+    out = line_game("roll\n3 of a kind\n"                  # `roll` at the start of a turn
+                    "roll 6,6,6,2,1\nchoose 4,5\nroll 6,6\nsixes\n"  # real dice
+                    "\nchoose 1\nr\nq\n")                   # nothing: roll; choose, then r
+    assert "Press Enter to roll" not in out and "Unknown action" not in out
+    assert "Ann scores 3 of a Kind" in out
+    assert "Roll 1 of 3. Dice: 6 6 6 2 1." in out
+    assert "Ann scores Sixes for 30." in out
+    turn3 = out[out.index("Ann, turn 3"):]
+    assert "Dice 1 chosen: Enter rolls them, or score a box?" in turn3
+    assert "Roll 2 of 3." in turn3
+    assert "(letter/id)" not in out and "(a letter or a name)" in out
+
+
+def test_input_ending_says_what_happened(tmp_path: Path) -> None:
+    from yacht.session.commands import resume_hint
+    from yacht.store import open_store
+
+    out = line_game("")  # nothing: not even the first roll
+    assert "Game over unfinished" not in out
+    assert out.rstrip().endswith("The input ended before the first roll: nothing was "
+                                 "played, so there is nothing to save.")
+    out = line_game("\n")  # a roll, no store
+    assert out.rstrip().endswith("The input ended. This game was not saved (there is no "
+                                 "store).")
+    store = open_store(str(tmp_path / "db.sqlite3"))
+    out = line_game("\nq\n", store=store)
+    gid = store.unfinished_games()[0].id
+    store.close()
+    # the terminal game's hint, word for word
+    assert out.rstrip().endswith(f"Game saved. {resume_hint(gid)}.")
+    assert resume_hint(gid) == f"`yacht resume {gid}` continues it"

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from yacht.engine import TakeBack
 from yacht.render import card_table, dice_text, is_you, saved_game_text, saved_games
 from yacht.session import HintUnavailable, SessionError, category_keys
-from yacht.session.commands import ActionError, GoOn, parse_command
+from yacht.session.commands import ActionError, GoOn, parse_command, resume_hint
 from yacht.session.comment import end_line, judged
 from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
@@ -24,25 +24,31 @@ from yacht.session.table import LOCAL, Event, Refused, Table
 
 __all__ = ["PlainGame", "run_plain"]
 
-COMMANDS = """Commands:
-  Enter or r      roll (at the start of a turn)
-  roll 6,6,3,2,1  real dice: enter what they show (the game is then marked
-                  dice entered; with chosen dice, the values of those dice)
-  1 5  or  15     roll dice 1 and 5 again (0 is die 10 with ten dice)
-  a / s           roll all dice again / all singlets (dice showing a face once)
-  LETTER or ID    score the box (letters are shown in the box list); in two-column
-                  games add the column: "f 2", or an upper-case letter for column 2
-  b               list the boxes with what they would score
-  c               the scorecards
-  o               Oops: take back the last scoring (before the next roll)
-  h               hint: the advisor's ranking (the game is then marked assisted)
-  ?               the rules and these commands
-  q               quit (the game is saved)
+COMMANDS = """Commands (the notation of `yacht resume ID --action` too):
+  Enter, r or roll  roll: all dice at the start of a turn, later the chosen ones
+  roll 6,6,2        real dice: enter what they show (the values of the dice rolled;
+                    the game is then marked dice entered)
+  1 5  or  15       roll dice 1 and 5 again (0 is die 10 with ten dice)
+  choose 1,5        choose dice 1 and 5 to roll again (then Enter rolls them)
+  a / s             roll all dice again / all singlets (dice showing a face once)
+  LETTER or NAME    score the box (letters are shown in the box list); in two-column
+                    games add the column: "f 2", or an upper-case letter for column 2
+  give-back         Oops: give back the chosen dice
+  o                 Oops: take back the last scoring (before the next roll)
+  b                 list the boxes with what they would score
+  c                 the scorecards
+  h                 hint: the advisor's ranking (the game is then marked assisted)
+  ?                 the rules and these commands
+  q                 quit (the game is saved)
 """
 
 
 class _Quit(Exception):
-    pass
+    """The game stops here: ``ended`` when the input ended (else the player quit)."""
+
+    def __init__(self, ended: bool = False) -> None:
+        super().__init__()
+        self.ended = ended
 
 
 class PlainGame:
@@ -67,7 +73,7 @@ class PlainGame:
         line = self.inp.readline()
         if not line:
             self.say()
-            raise _Quit
+            raise _Quit(ended=True)
         return line.strip()
 
     # --- what happened ---------------------------------------------------------------
@@ -147,18 +153,29 @@ class PlainGame:
                 else:
                     self.person_step()
             self.end()
-        except _Quit:
-            view = self.table.view()
-            if view.saved and not view.over:
-                self.say(f"Game saved. `yacht play --resume {view.game_id}` continues it.")
-            elif view.elsewhere is not None:
-                self.say(f"Not saved here: {view.elsewhere}. `yacht play --resume "
-                         f"{view.game_id}` continues it from there.")
-            elif not view.over:
-                self.say("Game over unfinished (it was not saved).")
-            else:
-                self.end()
+        except _Quit as stop:
+            self.stopped(stop.ended)
         return 0
+
+    def stopped(self, ended: bool) -> None:
+        """The game stops before its end (``ended``: the input ended): say so, and whether
+        and how it goes on."""
+        view = self.table.view()
+        why = "The input ended" if ended else "You quit"
+        if view.over:
+            self.end()
+        elif view.saved and view.game_id is not None:
+            self.say(f"Game saved. {resume_hint(view.game_id)}.")
+        elif view.elsewhere is not None and view.game_id is not None:
+            self.say(f"Not saved here: {view.elsewhere}. {resume_hint(view.game_id)} from "
+                     "there.")
+        elif not view.state.log:
+            self.say(f"{why} before the first roll: nothing was played, so there is "
+                     "nothing to save.")
+        else:
+            reason = ("there is no store" if self.table.session.store is None
+                      else "the store did not take it: see the warning above")
+            self.say(f"{why}. This game was not saved ({reason}).")
 
     def reload(self, why: str) -> None:
         """The saved game went on elsewhere: take it up from the store, or quit."""
@@ -205,32 +222,20 @@ class PlainGame:
         me = st.players[st.current]
         if not st.dice:
             turn = st.turns_taken(st.current) + 1
-            line = self.ask(f"{me.name}, turn {turn}: press Enter to roll.")
-            if self.common(line):
-                return
-            if line.lower() in ("", "r"):
-                self.send_line("roll")
-            elif line.lower().startswith("roll "):  # real dice: what they show
-                self.send_line(line)
-            else:
-                self.say("Press Enter to roll (? for help).")
-            return
-        rolls = f"Roll {st.rolls} of {st.max_rolls}. Dice: {dice_text(st.dice)}."
-        if st.may_reroll():
-            prompt = f"{rolls} Re-roll which dice (e.g. 1 5), or score a box (letter/id)?"
+            prompt = f"{me.name}, turn {turn}: press Enter to roll."
         else:
-            prompt = f"{rolls} Score which box (letter/id)?"
-        line = self.ask(prompt)
-        if self.common(line):
-            return
-        if line.lower() in ("", "n", "r"):
-            if st.may_reroll():
-                self.say("Give the dice to roll again (e.g. 1 5), or a box to score"
-                         " (b lists them).")
+            rolls = f"Roll {st.rolls} of {st.max_rolls}. Dice: {dice_text(st.dice)}."
+            if st.chosen and st.may_reroll():
+                chosen = ",".join(str(i + 1) for i in sorted(st.chosen))
+                prompt = f"{rolls} Dice {chosen} chosen: Enter rolls them, or score a box?"
+            elif st.may_reroll():
+                prompt = (f"{rolls} Re-roll which dice (e.g. 1 5), or score a box (a letter "
+                          "or a name)?")
             else:
-                self.say("No roll left: score a box (b lists them).")
-            return
-        self.send_line(line)
+                prompt = f"{rolls} Score which box (a letter or a name)?"
+        line = self.ask(prompt)
+        if not self.common(line):  # else the notation of `yacht resume --action`
+            self.send_line(line)
 
     def send_line(self, line: str) -> None:
         """Parse one line of the notation and ask the table; say what is wrong if anything."""
@@ -253,7 +258,7 @@ class PlainGame:
         if low in ("?", "help"):
             from yacht.rules import rules_text
 
-            self.say(rules_text(rs) + "\n" + COMMANDS)
+            self.say(rules_text(rs, ids=False) + "\n" + COMMANDS)
             self.say("Box letters: " + ", ".join(
                 f"{k} {rs.category(c).label}" for c, k in self.keys.items()))
             for note in letter_notes(rs):
@@ -318,7 +323,7 @@ def _mention_unfinished(store: Any, out: TextIO) -> None:
         return
     for g, totals in games:
         out.write(f"Unfinished: {saved_game_text(g, totals, with_id=False)}: "
-                  f"`yacht play --resume {g.id}` continues it.\n")
+                  f"{resume_hint(g.id)}.\n")
 
 
 def _open_store() -> tuple[StoreLike | None, str | None]:

@@ -61,10 +61,25 @@ from .keys import key_for, singlets
 
 __all__ = ["NOTATION", "ActionError", "Command", "ComputerMove", "GoOn", "ScoreBox", "Select",
            "Toggle", "command_from_json", "command_text", "command_to_json", "legal_texts",
-           "parse_command", "resolve"]
+           "parse_command", "resolve", "resume_command", "resume_hint"]
 
 NOTATION = ("roll [VALUES], choose POSITIONS (e.g. choose 1,3), score BOX [COLUMN], "
             "give-back, take-back, computer")
+
+
+def resume_command(game_id: str) -> str:
+    """The command that goes on with a saved game (in a terminal it opens the game; its
+    ``--action`` plays one action in this notation).
+
+    >>> resume_command("1ab3af1a2d7d")
+    'yacht resume 1ab3af1a2d7d'
+    """
+    return f"yacht resume {game_id}"
+
+
+def resume_hint(game_id: str) -> str:
+    """How a saved game goes on, in the words of every interface."""
+    return f"`{resume_command(game_id)}` continues it"
 
 
 class ActionError(InputError):

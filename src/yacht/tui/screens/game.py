@@ -24,7 +24,15 @@ from textual.widgets import Button, DataTable, ProgressBar, Static
 from yacht.engine import Roll, TakeBack
 from yacht.render import wrap_text
 from yacht.session import SPEEDS, HintUnavailable, Session, category_keys, key_for
-from yacht.session.commands import Command, GoOn, ScoreBox, Select, Toggle
+from yacht.session.commands import (
+    Command,
+    GoOn,
+    ScoreBox,
+    Select,
+    Toggle,
+    resume_command,
+    resume_hint,
+)
 from yacht.session.keys import COMMAND_KEYS, letter_notes
 from yacht.session.present import TERMINAL, help_line, marks, possessive
 from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadDriver
@@ -809,7 +817,7 @@ class GameScreen(Screen[None]):
             then()
             return
         saved = view.saved
-        command = f"yacht resume {view.game_id}"
+        command = resume_command(str(view.game_id))
         if saved:
             text = f"The game is saved. To go on with it later:\n\n    {command}\n\n" \
                    "(or start yacht: it offers unfinished games)"
@@ -841,8 +849,8 @@ class GameScreen(Screen[None]):
             view = self.table.view()
             message = None
             if view.saved and not view.over and view.game_id is not None:
-                message = (f"The game is saved. `yacht resume {view.game_id}` goes on with "
-                           "it (or start yacht: it offers unfinished games).")
+                message = (f"The game is saved. {resume_hint(view.game_id)} (or start "
+                           "yacht: it offers unfinished games).")
             self.app.exit(0, message=message)
 
         self._ask_leave(quit_now, "Quit the game?", quitting=True)
