@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import textwrap
+import time
 from typing import Any, TextIO
 
 from yacht.engine import TakeBack
@@ -60,6 +61,8 @@ class PlainGame:
         self.out = out
         self.keys = category_keys(table.ruleset)
         self.told_entered = table.view().dice_entered
+        #: a build under way: when it began, and the last quarter said
+        self._since = (time.monotonic(), 0)
         self._unsubscribe = table.subscribe(self.on_event)
 
     # --- io -----------------------------------------------------------------------
@@ -105,6 +108,20 @@ class PlainGame:
             self.say(f"Warning: {e.text}")
         elif e.kind == "computer_thinking":
             self.say(f"{e.data.get('what', '')}...")
+            self._since = (time.monotonic(), 0)
+        elif e.kind == "computer_progress":
+            self.progress(int(e.data["done"]), int(e.data["total"]))
+
+    def progress(self, done: int, total: int) -> None:
+        """A long build (a computer player getting ready): a line at each quarter, with
+        the time left at the pace so far."""
+        start, said = self._since
+        quarter = 4 * done // total if total > 0 else 4
+        if not said < quarter < 4:
+            return
+        self._since = (start, quarter)
+        left = (time.monotonic() - start) * (total - done) / max(done, 1)
+        self.say(f"{25 * quarter}% done, about {left:.0f} s left.")
 
     # --- pieces ---------------------------------------------------------------------
     def label(self, category: str, column: int) -> str:

@@ -887,6 +887,13 @@ class Table:
                 self._get_ready(level, Thinking(me, f"{verb(name, 'is', 'are')} getting ready "
                                                     f"(the {level} level's tables)"))
             try:
+                from yacht.strategy import preparation
+
+                more = preparation(self._strategy(me), state)  # for this game (the champion's
+                if more is not None:                           # target table, alone)
+                    slow = True
+                    self._get_ready(level, Thinking(
+                        me, f"{verb(name, 'is', 'are')} getting ready: {more.what}"), more.build)
                 with self._says_if_slow(Thinking(me, f"{verb(name, 'is', 'are')} thinking")):
                     decision = self._strategy(me).decide(state)
                 if decision.score is not None:
@@ -959,8 +966,10 @@ class Table:
                 event = self._event("computer_thinking", thinking.player, what=thinking.what)
                 self._emit([event])
 
-    def _get_ready(self, level: str, thinking: Thinking) -> None:
-        """Build what ``level`` needs (no lock held), telling how far it got."""
+    def _get_ready(self, level: str, thinking: Thinking,
+                   build: Callable[[Callable[[int, int], None]], None] | None = None) -> None:
+        """Build what ``level`` needs, or run ``build`` (no lock held), telling how far it
+        got."""
         from yacht.strategy import prepare
 
         self._set_thinking(thinking)
@@ -977,7 +986,10 @@ class Table:
                                         what=thinking.what, done=done, total=total)])
 
         try:
-            prepare(level, self.session.ruleset, progress)
+            if build is not None:
+                build(progress)
+            else:
+                prepare(level, self.session.ruleset, progress)
         except Exception:  # the player (or the advisor) reports its own problem
             pass
 

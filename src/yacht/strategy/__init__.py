@@ -1,7 +1,7 @@
 """Computer players, the exact solver, the advisor and simulation."""
 
 from .base import LEVELS, Decision, RandomStrategy, Strategy, UnknownLevel, make_player, play_turn
-from .prepare import prepare, ready
+from .prepare import Preparation, preparation, prepare, ready
 
-__all__ = ["LEVELS", "Decision", "RandomStrategy", "Strategy", "UnknownLevel", "make_player",
-           "play_turn", "prepare", "ready"]
+__all__ = ["LEVELS", "Decision", "Preparation", "RandomStrategy", "Strategy", "UnknownLevel",
+           "make_player", "play_turn", "prepare", "preparation", "ready"]

@@ -60,6 +60,7 @@ from yacht.rules import Ruleset, Scorecard, counts_of
 
 from .advisor import Ranked, advise
 from .base import Decision
+from .prepare import Preparation, Progress
 
 if TYPE_CHECKING:
     import numpy as np
@@ -425,6 +426,30 @@ class ChampionStrategy:
         self.threads = threads
         self._memo: dict[str, Any] = {}
         self._lock = threading.Lock()
+
+    def preparation(self, state: State) -> Preparation | None:
+        """Alone, its first move needs the table for reaching its target (built once per
+        target and kept): what it is, and its build (see :mod:`.prepare`)."""
+        from .solver import UnsupportedRuleset
+        from .solver.target import is_ready, target_table
+
+        if len(state.players) != 1 or state.is_terminal():
+            return None  # (against others: a table of its own card, in its last turns)
+        rs = self.ruleset
+        target = self.target if self.target is not None else default_target(rs, self.solution)
+        try:
+            if is_ready(rs, target):
+                return None
+        except UnsupportedRuleset:  # the two-column games: it plays as the expert
+            return None
+
+        def build(progress: Progress | None) -> None:
+            try:
+                target_table(rs, target, progress=progress)
+            except (UnsupportedRuleset, ValueError):  # too big: it plays as the expert
+                pass
+
+        return Preparation(f"its table to reach {target} points (built once)", build)
 
     def rank(self, state: State) -> WinRanking | None:
         if state.ruleset.key != self.ruleset.key:

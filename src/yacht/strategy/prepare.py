@@ -6,6 +6,11 @@ second to a few seconds) and then kept in the user cache. An interface asks
 :func:`ready` (cheap: memory or a file header, no kernels loaded) and, when it
 is False, runs :func:`prepare` off its main thread with a progress callback.
 
+A computer player may need more once it is made, for the game it plays (the
+champion alone: the table for reaching its target, built once per target): it
+says so through :func:`preparation`, with what it builds in words and the build
+to run with a progress callback.
+
 >>> from yacht.rules import get
 >>> ready("beginner", get("yatzy"))
 True
@@ -15,15 +20,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
+from yacht.engine import State
 from yacht.rules import Ruleset
 
 from .base import LEVELS, UnknownLevel
 
-__all__ = ["SOLVER_LEVELS", "prepare", "ready"]
+__all__ = ["SOLVER_LEVELS", "Preparation", "prepare", "preparation", "ready"]
 
 #: the levels that play from the solver's table ("advisor": the hint; the champion's
-#: target table, alone, is built at its first move: about a minute for Yahtzee, once)
+#: target table, alone, is its :func:`preparation`: about a minute for Yahtzee, once)
 SOLVER_LEVELS = frozenset({"expert", "champion", "advisor"})
 
 Progress = Callable[[int, int], None]
@@ -70,3 +78,20 @@ def prepare(level: str, ruleset: Ruleset, progress: Progress | None = None) -> N
             pass
     if progress is not None and (last[1] == 0 or last[0] < last[1]):
         progress(1, 1)
+
+
+@dataclass(frozen=True)
+class Preparation:
+    """What a computer player builds before it decides: ``what`` in words (after "is
+    getting ready: "), and the build, ``build(progress)`` (``progress(done, total)`` as
+    it goes; safe from any thread)."""
+
+    what: str
+    build: Callable[[Progress | None], None]
+
+
+def preparation(player: Any, state: State) -> Preparation | None:
+    """What ``player`` (a computer player, made) must build before it can decide in
+    ``state``; None when it is ready (a player that says nothing is always ready)."""
+    ask = getattr(player, "preparation", None)
+    return ask(state) if callable(ask) else None

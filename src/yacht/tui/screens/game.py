@@ -266,7 +266,7 @@ class GameScreen(Screen[None]):
             yield ScoreCard(id="card")
         with Horizontal(id="busy"):
             # the bar first: a message in the corner (a toast) does not cover it
-            yield ProgressBar(id="busy-bar", show_eta=False)
+            yield ProgressBar(id="busy-bar")  # (with the time left: a build can take a minute)
             yield Static(id="busy-what", markup=False)
         yield Static(id="helpbar", markup=False)
         yield KeyBar()
