@@ -7,6 +7,12 @@ Parts (each in its own process where it matters):
   table of its own in the cache: build seconds, the table's bytes, the
   process's peak resident memory; then the time to load it again from the
   disk cache).
+* ``progress``: what the reports of a target table's build cost and how well they
+  follow the time (the game shows them as a bar with the time left): Yahtzee's
+  table for ``--targets`` (first one) built ``--games`` times in fresh processes
+  without the disk cache, with and without a progress callback in turn; the
+  build's seconds, the reports' number, the longest time between two reports,
+  and the farthest a report's fraction was from the fraction of the time gone.
 * ``solitaire``: the chance of reaching 200, 250, 300 and 350 in Yahtzee,
   ``champion`` (exact: the target table's value from the empty card) against
   ``expert`` (exact too: the expert's final-score distribution, computed by
@@ -24,6 +30,7 @@ Parts (each in its own process where it matters):
 Usage::
 
     .venv/bin/python benchmarks/champion.py tables
+    .venv/bin/python benchmarks/champion.py progress --targets 255 --games 3
     .venv/bin/python benchmarks/champion.py solitaire --expert-games 1000000
     .venv/bin/python benchmarks/champion.py duel --games 100000 --workers 2 yahtzee yatzy
     .venv/bin/python benchmarks/champion.py duel --games 2000 --json out.json yahtzee
@@ -85,6 +92,47 @@ def tables(variant: str, targets: list[int]) -> list[dict[str, Any]]:
                                  check=True)
             got = json.loads(res.stdout.strip().splitlines()[-1])
             row[what] = got
+        print(json.dumps(row), flush=True)
+        out.append(row)
+    return out
+
+
+# --- progress -------------------------------------------------------------------------------
+
+def _one_build(variant: str, target: int, report: bool) -> dict[str, Any]:
+    """Build (in this process, no disk cache) the target table, with or without a progress
+    callback; how long, and how the reports followed the time."""
+    from yacht.rules import get
+    from yacht.strategy.solver.target import target_table
+
+    rs = get(variant)
+    seen: list[tuple[float, float]] = []
+    t0 = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        seen.append((time.perf_counter() - t0, done / total))
+
+    target_table(rs, target, cache=False, workers=2, progress=progress if report else None)
+    secs = time.perf_counter() - t0
+    row: dict[str, Any] = {"variant": variant, "target": target, "progress": report,
+                           "seconds": round(secs, 2), "reports": len(seen)}
+    if seen:
+        times = [0.0] + [t for t, _ in seen]
+        row["longest_gap_s"] = round(max(b - a for a, b in zip(times, times[1:],
+                                                                strict=False)), 2)
+        row["farthest_from_time"] = round(max(abs(t / secs - f) for t, f in seen), 3)
+    return row
+
+
+def progress_runs(variant: str, target: int, rounds: int) -> list[dict[str, Any]]:
+    out = []
+    for i in range(2 * rounds):
+        report = i % 2 == 0
+        code = ("import json, sys; sys.path.insert(0, 'benchmarks'); import champion; "
+                f"print(json.dumps(champion._one_build({variant!r}, {target}, {report})))")
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True)
+        row = {"load_before": _load(), **json.loads(res.stdout.strip().splitlines()[-1])}
         print(json.dumps(row), flush=True)
         out.append(row)
     return out
@@ -209,7 +257,7 @@ def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("part", choices=["tables", "solitaire", "duel"])
+    ap.add_argument("part", choices=["tables", "progress", "solitaire", "duel"])
     ap.add_argument("variants", nargs="*")
     ap.add_argument("--targets", default=",".join(map(str, TARGETS)))
     ap.add_argument("--games", type=int, default=100_000)
@@ -229,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.part == "tables":
         for v in a.variants or ["yahtzee"]:
             out += tables(v, targets)
+    elif a.part == "progress":
+        for v in a.variants or ["yahtzee"]:
+            out += progress_runs(v, targets[0], min(a.games, 20))
     elif a.part == "solitaire":
         for v in a.variants or ["yahtzee"]:
             out += solitaire(v, targets, a.expert_games, a.seed)
