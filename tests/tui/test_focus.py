@@ -143,6 +143,9 @@ async def test_enter_rolls_whenever_the_help_line_says_so(new_app: App, variant:
             assert view.state.current == 1 and not view.state.dice, turn
             assert "press r or Enter" in g.help_text()
             assert app.focused is g.query_one("#roll")  # (Tab is not needed first)
+            if turn == 2:  # on the card too: no dice to score yet, Enter rolls
+                await pilot.press("tab")
+                assert app.focused is g.query_one("#card")
             await pilot.press("enter")
             assert g.table.view().state.dice, f"turn {turn + 1}: Enter did not roll"
             if turn == 1:  # every roll, by Enter (the button goes off after the last)

@@ -516,6 +516,12 @@ class GameScreen(Screen[None]):
         self.put("#helpbar", self.help_text())
         self.show_busy(view)
 
+    def rolls_first(self) -> bool:
+        """A person's turn that starts with a roll (no dice showing, no pause)."""
+        view = self.table.view()
+        return not (view.state.dice or view.pause is not None or view.over
+                    or view.computer_turn)
+
     def keep_roll_focus(self, button: Button, had_focus: bool) -> None:
         """Disabled (a computer's turn, no roll left), the Roll button lets the focus go
         (to a neighbour, or to nothing): it takes it back when it is enabled again, unless
@@ -640,10 +646,13 @@ class GameScreen(Screen[None]):
         ch = event.character
         if not ch or len(ch) != 1 or not ch.isprintable():
             # Enter on the dice, on the Roll button (at once: the button drops a press
-            # within 0.2 s of the last) or on nothing: as r
+            # within 0.2 s of the last), on nothing, or on the card before the turn's first
+            # roll (no dice to score): as r
             if event.key == "enter" and (self.focused is None
                                          or isinstance(self.focused, DiceRow)
-                                         or self.focused.id == "roll"):
+                                         or self.focused.id == "roll"
+                                         or (isinstance(self.focused, ScoreCard)
+                                             and self.rolls_first())):
                 event.stop()
                 self.action_roll()
             return
