@@ -139,6 +139,7 @@ def test_messages_name_the_boxes_not_their_ids() -> None:
     """A box refused, a box unknown: the line game says the boxes' names."""
     table = Table.new(get("yahtzee", {"joker": "forced"}), [Player("Ann")],
                       rng=random.Random(1))
+    table.real_dice = True  # (the test says what the dice show)
     table.act(LOCAL, Roll((6, 6, 6, 6, 6)), ScoreBox("yahtzee"), Roll((6, 6, 6, 6, 6)))
     out = io.StringIO()
     PlainGame(table, io.StringIO("3 of a kind\nscore zz\nq\n"), out).run()
@@ -159,6 +160,7 @@ def test_the_unfinished_games_named_at_the_start_are_told_apart(tmp_path: Path) 
     ids = []
     for dice in ((6, 6, 6, 1, 2), (1, 1, 2, 3, 5)):
         t = Table.new(get("yahtzee"), [Player("Ann")], store=store, rng=random.Random(1))
+        t.real_dice = True  # (the test says what the dice show)
         t.act(LOCAL, Roll(dice), ScoreBox("chance"))
         ids.append(t.view().game_id)
     out = io.StringIO()
@@ -175,6 +177,7 @@ def line_game(script: str, players: list[str] | None = None, store: Any = None) 
     """A Yahtzee game in the line game (in this process), fed ``script``."""
     table = Table.new(get("yahtzee"), [Player(n) for n in players or ["Ann"]], store=store,
                       rng=random.Random(5))
+    table.real_dice = True  # real dice may be entered, as in `yacht play --plain`
     out = io.StringIO()
     PlainGame(table, io.StringIO(script), out).run()
     return out.getvalue()

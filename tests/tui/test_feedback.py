@@ -234,6 +234,7 @@ async def test_a_refusal_names_the_boxes_and_leaves_the_card_in_view(new_app: Ap
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
         g = game(pilot)
+        g.table.real_dice = True  # (the test says what the dice show)
         g.table.act(LOCAL, Roll((6, 6, 6, 6, 6)), ScoreBox("yahtzee"), Roll((6, 6, 6, 6, 6)))
         g.refresh_all()  # a second Yahtzee of sixes: the joker rule wants Sixes
         await pilot.press("k")  # 3 of a Kind

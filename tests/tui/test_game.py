@@ -644,6 +644,7 @@ async def test_two_unfinished_games_are_told_apart(new_app: App, store: Any) -> 
     ids = []
     for dice in ((6, 6, 6, 1, 2), (1, 1, 2, 3, 5)):
         t = Table.new(get("yahtzee"), [Player("Ann")], store=store, rng=random.Random(1))
+        t.real_dice = True  # (the test says what the dice show)
         t.act(LOCAL, Roll(dice), ScoreBox("chance"))
         ids.append(t.view().game_id)
     app = new_app()
