@@ -307,7 +307,7 @@ def test_action_refused(text: str, words: str) -> None:
 @given(st.sampled_from(STATES), TEXT)
 def test_action_property(state: State, text: str) -> None:
     try:
-        commands = parsing.parse_action(text, state)
+        commands = parse_command(text, state)
     except ActionError as e:
         one_line(e)
         return

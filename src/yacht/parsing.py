@@ -16,7 +16,8 @@ whole numbers          :func:`parse_whole` (``--seed``, ``--games``, ``--turn`` 
 variant and options    :func:`parse_options` (``KEY=VALUE`` items), :func:`parse_ruleset`
 card notation          :func:`parse_card` (``ones=3,col2:chance=20,extra=100``)
 situation notation     :func:`parse_situation` (``13356 r2 [t5] [CARD]``)
-action text            :func:`parse_action` (the line game's notation)
+action text            the line game's notation: the session's own, in
+                       :func:`yacht.session.commands.parse_command`
 player lists, names    :func:`parse_players`, :func:`check_name`, :func:`check_names`
 ids                    :func:`parse_game_id` (a prefix), :func:`parse_table_id`
 paths                  :func:`parse_out_path`, :func:`parse_in_path`, :func:`read_record`
@@ -60,10 +61,10 @@ from yacht.rules import (
 )
 
 if TYPE_CHECKING:
-    from yacht.engine import Record, State
+    from yacht.engine import Record
 
 __all__ = [
-    "InputError", "SituationText", "check_name", "check_names", "parse_action", "parse_card",
+    "InputError", "SituationText", "check_name", "check_names", "parse_card",
     "parse_dice", "parse_game_id", "parse_in_path", "parse_options", "parse_out_path",
     "parse_players", "parse_positions", "parse_ruleset", "parse_situation", "parse_table_id",
     "parse_whole", "printable", "read_json", "read_record", "shown", "turns_possible",
@@ -571,17 +572,6 @@ def parse_situation(rs: Ruleset, text: str) -> SituationText:
     return SituationText(dice, rolls, turn, parse_card(rs, " ".join(rest)))
 
 
-# --- action text ----------------------------------------------------------------------------
-
-def parse_action(text: str, state: State) -> list[Any]:
-    """The commands the line game's notation ``text`` stands for in ``state`` (see
-    :func:`yacht.session.commands.parse_command`, where the notation lives); raises
-    :class:`~yacht.session.commands.ActionError`, an :class:`InputError`."""
-    from yacht.session.commands import parse_command
-
-    return list(parse_command(text, state))
-
-
 # --- players and names --------------------------------------------------------------------
 
 def check_name(text: str) -> str:
@@ -637,7 +627,7 @@ def parse_players(text: str) -> list[tuple[str, str]]:
     >>> parse_players("Ann, cpu:expert, cpu:expert")
     [('Ann', 'person'), ('Expert', 'expert'), ('Expert 2', 'expert')]
     """
-    from yacht.strategy.base import DEFAULT_LEVEL, PLAYER_LEVELS
+    from yacht.engine import DEFAULT_LEVEL, PLAYER_LEVELS
 
     items = [_strip(t) for t in text.split(",")]
     if not _strip(text) or any(not t for t in items):

@@ -22,12 +22,14 @@ from .actions import (
 from .dice import SCHEME, Commitment, DiceSource, RandomDice, SeededDice, commitment_of, die_face
 from .randomplay import random_decision, random_turn
 from .records import FORMAT, VERSION, Record, RecordError, TurnSummary
-from .state import NAME_LENGTH, Player, Rng, State, roll_probability
+from .state import DEFAULT_LEVEL, NAME_LENGTH, PLAYER_LEVELS, Player, Rng, State, roll_probability
 from .verdict import Verdict, verify
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "FORMAT",
     "NAME_LENGTH",
+    "PLAYER_LEVELS",
     "SCHEME",
     "VERSION",
     "Action",

@@ -15,10 +15,18 @@ from yacht.rules import Placement, Ruleset, Scorecard, Totals, TurnContext, coun
 from .actions import Action, Choose, GiveBack, IllegalAction, Roll, Score, TakeBack
 from .dice import NO_DICE, Commitment, DiceSource, RandomDice, SeededDice
 
-__all__ = ["NAME_LENGTH", "Player", "Rng", "State", "roll_probability"]
+__all__ = ["DEFAULT_LEVEL", "NAME_LENGTH", "PLAYER_LEVELS", "Player", "Rng", "State",
+           "roll_probability"]
 
 #: the longest player name (in characters)
 NAME_LENGTH = 20
+
+#: the levels a person can choose for a computer player, weakest first (the strategy
+#: package makes them; "random" is for tests and self-play)
+PLAYER_LEVELS: tuple[str, ...] = ("beginner", "intermediate", "expert", "champion")
+
+#: a computer player's level when none is named
+DEFAULT_LEVEL = "intermediate"
 
 PlayerKind = Literal["person", "computer"]
 

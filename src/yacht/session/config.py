@@ -13,11 +13,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from yacht.engine import Player
+from yacht.engine import DEFAULT_LEVEL, PLAYER_LEVELS, Player
 from yacht.parsing import InputError, check_name
 from yacht.parsing import parse_players as _parse_players
 from yacht.rules import MAX_PLAYERS
-from yacht.strategy.base import DEFAULT_LEVEL, PLAYER_LEVELS
 
 __all__ = ["SPEEDS", "Config", "PlayerSpec", "config_path", "load_config", "save_config",
            "KINDS", "Launch", "demo_players", "parse_players"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from yacht.engine import (
+    DEFAULT_LEVEL,
     Action,
     Commitment,
     IllegalAction,
@@ -25,7 +26,6 @@ from yacht.engine import (
     TakeBack,
 )
 from yacht.rules import Ruleset
-from yacht.strategy.base import DEFAULT_LEVEL
 
 from .config import PlayerSpec
 

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from yacht import parsing
-from yacht.engine import Score, State
+from yacht.engine import State
 from yacht.rules import Ruleset, Scorecard, counts_of
 
 from .base import Decision
+from .ranking import Ranked
 from .solver.single import rank as _rank_native
 from .solver.single import rank_state as _rank_state_native
 
@@ -45,48 +46,6 @@ __all__ = ["AdviceError", "Hint", "Ranked", "advise", "advise_card", "best_decis
 
 class AdviceError(parsing.InputError):
     """A situation that cannot be advised on (bad card, dice or rolls left)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Ranked:
-    """One legal action with its expected final total and its loss against the best.
-
-    (Slots: the C extension builds these directly, see ``solver/single.py``.)
-    """
-
-    kind: Literal["keep", "score"]
-    expected: float
-    loss: float
-    keep: tuple[int, ...] = ()
-    reroll: tuple[int, ...] = ()
-    category: str | None = None
-    column: int = 0
-    points: int = 0
-
-    def decision(self) -> Decision:
-        if self.kind == "score":
-            assert self.category is not None
-            return Decision(score=Score(self.category, self.column))
-        return Decision(reroll=self.reroll)
-
-    def describe(self, rs: Ruleset) -> str:
-        if self.kind == "keep":
-            kept = " ".join(map(str, self.keep)) or "nothing"
-            return f"keep {kept}, roll {len(self.reroll)}"
-        assert self.category is not None
-        label = rs.category(self.category).label
-        col = f" (column {self.column + 1})" if len(rs.columns) > 1 else ""
-        return f"score {label}{col} for {self.points}"
-
-    def to_json(self) -> dict[str, object]:
-        d: dict[str, object] = {"kind": self.kind, "expected": round(self.expected, 6),
-                                "loss": round(self.loss, 6)}
-        if self.kind == "keep":
-            d["keep"] = list(self.keep)
-            d["reroll"] = list(self.reroll)
-        else:
-            d.update(category=self.category, column=self.column, points=self.points)
-        return d
 
 
 def _solution(rs: Ruleset, solution: Solution | None) -> Solution:

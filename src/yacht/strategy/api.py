@@ -30,12 +30,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from yacht import parsing
 from yacht.rules import Ruleset, Scorecard, get
 
 from .advisor import AdviceError, advise_card, card_text, parse_card
+from .ranking import Option
 
 if TYPE_CHECKING:
     import numpy as np
@@ -135,24 +136,6 @@ class Situation:
 
 
 # --- options and distributions --------------------------------------------------------
-
-class Option(NamedTuple):
-    """One choice: keep some dice and roll the rest, or score a box; with its expected
-    final total and its loss against the best choice."""
-
-    kind: str                 # "keep" or "score"
-    keep: tuple[int, ...]     # kind == "keep": the dice values kept (sorted)
-    box: str | None           # kind == "score": the box (category id)
-    column: int               # kind == "score": its column (0-based)
-    value: float              # expected final total
-    loss: float               # best value - value (0 for the best)
-
-    def __str__(self) -> str:
-        if self.kind == "keep":
-            return "keep " + (" ".join(map(str, self.keep)) or "nothing")
-        col = f"@{self.column + 1}" if self.column else ""
-        return f"score {self.box}{col}"
-
 
 @dataclass(frozen=True, eq=False)
 class Distribution:

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from yacht.engine import Action, Choose, Roll, Score, State
+from yacht.engine import DEFAULT_LEVEL, PLAYER_LEVELS, Action, Choose, Roll, Score, State
 from yacht.rules import Ruleset
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_HELP", "PLAYER_LEVELS", "Decision",
@@ -72,9 +72,6 @@ LEVELS: dict[str, str] = {
 }
 
 
-#: the levels a person can choose for a computer player, weakest first ("random" is for
-#: tests and self-play)
-PLAYER_LEVELS: tuple[str, ...] = ("beginner", "intermediate", "expert", "champion")
 
 #: what each level is, in a line (for help texts)
 LEVEL_HELP: dict[str, str] = {
@@ -90,8 +87,6 @@ LEVEL_HELP: dict[str, str] = {
                  "last turns"),
 }
 
-#: a computer player's level when none is named
-DEFAULT_LEVEL = "intermediate"
 
 
 def make_player(level: str, ruleset: Ruleset, *, target: int | None = None) -> Strategy:

@@ -42,7 +42,7 @@ def hand_to_browser(store: Store, game_id: str) -> tuple[TableRow, str]:
     """A table for the unfinished saved game ``game_id`` whose person seats wait for the
     returned one-time key (a table made by an earlier link is reused, its old seats and
     key replaced). Raises ClaimError."""
-    from yacht.strategy.base import DEFAULT_LEVEL
+    from yacht.engine import DEFAULT_LEVEL
 
     try:
         game_id = store.resolve_id(game_id)

@@ -15,14 +15,13 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, TypeVar
 
-from yacht.engine import Player
+from yacht.engine import DEFAULT_LEVEL, Player
 from yacht.parsing import InputError, check_name
 from yacht.render import verb
 from yacht.rules import Ruleset
 from yacht.session.table import Seat
 from yacht.store import Store, StoreError
 from yacht.store.core import SeatRow, TableRow
-from yacht.strategy.base import DEFAULT_LEVEL
 
 from .claims import CLAIM, hash_token
 from .errors import WebError

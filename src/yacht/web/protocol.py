@@ -35,11 +35,10 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, WithJsonSchema
 from typing_extensions import TypedDict  # (pydantic reads these before Python 3.12)
 
-from yacht.engine import NAME_LENGTH, Choose, GiveBack, Roll, TakeBack
+from yacht.engine import NAME_LENGTH, PLAYER_LEVELS, Choose, GiveBack, Roll, TakeBack
 from yacht.rules import MAX_PLAYERS
 from yacht.session.commands import Command, GoOn, ScoreBox, Select, Toggle
 from yacht.session.config import SPEEDS
-from yacht.strategy.base import PLAYER_LEVELS
 
 __all__ = ["CLIENT", "ERROR_CODES", "MAX_BODY", "MAX_COLUMNS", "MAX_DICE", "MAX_MESSAGE",
            "SCHEMA_PATH", "BrowserCommand", "ClaimRequest", "ClientMessage",

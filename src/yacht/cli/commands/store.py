@@ -217,8 +217,8 @@ def _table(store: Store, game_id: str) -> Table:
 def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     """One action in the notation, played at the table and saved; the game as it is then."""
     from yacht.cli.interrupt import run_interruptible
-    from yacht.parsing import parse_action, shown
-    from yacht.session.commands import command_text
+    from yacht.parsing import shown
+    from yacht.session.commands import command_text, parse_command
     from yacht.session.present import entry_note
     from yacht.session.table import LOCAL, Refused
 
@@ -227,7 +227,7 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     table = _table(store, game_id)
     state = table.session.state
     start = len(state.log)
-    commands = parse_action(args.action, table.view().state)
+    commands = parse_command(args.action, table.view().state)
     try:  # (a computer move may build the solver's table first: Ctrl-C stops it at once)
         run_interruptible(lambda _stop: table.act(LOCAL, *commands))
     except Refused as refused:

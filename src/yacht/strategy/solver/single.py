@@ -75,11 +75,9 @@ def _make(sol: Solution) -> Any | None:
     be: Any = current()
     if be.name != "native" or not hasattr(be.mod, "Advisor"):
         return None
-    from yacht.strategy.advisor import Ranked
-    from yacht.strategy.api import Option
+    from yacht.parsing import possible_values as possible
 
-    possible = _possible_values()
-
+    from ..ranking import Option, Ranked
     from .tables import scores_ok, wide_ok
 
     spec = sol.spec
@@ -112,18 +110,6 @@ def _make(sol: Solution) -> Any | None:
                     for col in range(spec.ncols) for c in rs.categories),
         allowed=allowed, rep_raw=tuple(rep_raw), option_type=Option, ranked_type=ranked)
     return be.mod.Advisor(be.tables(spec), sol.V, data)
-
-
-def _possible_values() -> Any:
-    """The card parser's "values box i of rs can hold" (the text path accepts no more)."""
-    try:
-        from yacht.parsing import possible_values
-
-        return possible_values
-    except ImportError:  # before the parser moved to yacht.parsing
-        from yacht.strategy import advisor
-
-        return getattr(advisor, "_possible_values")  # noqa: B009
 
 
 _SAME: dict[int, tuple[Ruleset, Ruleset, bool]] = {}

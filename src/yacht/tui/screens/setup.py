@@ -11,11 +11,10 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from yacht.engine import NAME_LENGTH
+from yacht.engine import DEFAULT_LEVEL, NAME_LENGTH
 from yacht.parsing import InputError, check_names
 from yacht.rules import MAX_PLAYERS, Ruleset, all_variants, get
 from yacht.session import KINDS, SPEEDS, Config, PlayerSpec, demo_players
-from yacht.strategy.base import DEFAULT_LEVEL
 
 from ..widgets.choice import Choice
 from ..widgets.keybar import KeyBar

@@ -1,0 +1,77 @@
+"""What a ranking of a turn's choices is made of: :class:`Ranked` (a legal action of a
+game, as the advisor and the computer players see it) and :class:`Option` (a choice
+of :func:`yacht.solve`'s plain-data answers). Below the solver, which builds both
+directly in its C extension, and below the advisor and the API, which hand them out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from yacht.engine import Score
+from yacht.rules import Ruleset
+
+from .base import Decision
+
+__all__ = ["Option", "Ranked"]
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One legal action with its expected final total and its loss against the best.
+
+    (Slots: the C extension builds these directly, see ``solver/single.py``.)
+    """
+
+    kind: Literal["keep", "score"]
+    expected: float
+    loss: float
+    keep: tuple[int, ...] = ()
+    reroll: tuple[int, ...] = ()
+    category: str | None = None
+    column: int = 0
+    points: int = 0
+
+    def decision(self) -> Decision:
+        if self.kind == "score":
+            assert self.category is not None
+            return Decision(score=Score(self.category, self.column))
+        return Decision(reroll=self.reroll)
+
+    def describe(self, rs: Ruleset) -> str:
+        if self.kind == "keep":
+            kept = " ".join(map(str, self.keep)) or "nothing"
+            return f"keep {kept}, roll {len(self.reroll)}"
+        assert self.category is not None
+        label = rs.category(self.category).label
+        col = f" (column {self.column + 1})" if len(rs.columns) > 1 else ""
+        return f"score {label}{col} for {self.points}"
+
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"kind": self.kind, "expected": round(self.expected, 6),
+                                "loss": round(self.loss, 6)}
+        if self.kind == "keep":
+            d["keep"] = list(self.keep)
+            d["reroll"] = list(self.reroll)
+        else:
+            d.update(category=self.category, column=self.column, points=self.points)
+        return d
+
+
+class Option(NamedTuple):
+    """One choice: keep some dice and roll the rest, or score a box; with its expected
+    final total and its loss against the best choice."""
+
+    kind: str                 # "keep" or "score"
+    keep: tuple[int, ...]     # kind == "keep": the dice values kept (sorted)
+    box: str | None           # kind == "score": the box (category id)
+    column: int               # kind == "score": its column (0-based)
+    value: float              # expected final total
+    loss: float               # best value - value (0 for the best)
+
+    def __str__(self) -> str:
+        if self.kind == "keep":
+            return "keep " + (" ".join(map(str, self.keep)) or "nothing")
+        col = f"@{self.column + 1}" if self.column else ""
+        return f"score {self.box}{col}"
