@@ -93,3 +93,27 @@ def test_each_module_keeps_to_its_layer(path: Path) -> None:
         above = sorted(t for t in imports(path) if t.startswith("yacht.strategy")
                        and not any(t == m or t.startswith(m + ".") for m in SOLVER_MAY_IMPORT))
         assert not above, f"{name} imports {above}: the solver is below them"
+
+
+INTERFACES = ("tui", "plain", "web", "cli")
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if part(module_name(p)) in INTERFACES],
+                         ids=lambda p: module_name(p))
+def test_the_interfaces_stay_above_the_table(path: Path) -> None:
+    """A view asks the table (session/API.md): it never reaches the game under it
+    (``table.session``), and opens a table the one way there is (``open_table``)."""
+    tree = ast.parse(path.read_text("utf-8"))
+    under = [node.lineno for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and node.attr in ("session", "_game")]
+    assert not under, f"{module_name(path)} reaches under the table at lines {under}"
+    opens = [node.lineno for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and node.attr in ("new", "resume")
+             and isinstance(node.value, ast.Name) and node.value.id == "Table"]
+    assert not opens, f"{module_name(path)} opens a table itself at lines {opens}: open_table"
+
+
+def test_the_table_keeps_its_game_to_itself() -> None:
+    from yacht.session.table import Table
+
+    assert not hasattr(Table, "session") and "session" not in vars(Table)

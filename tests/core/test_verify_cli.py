@@ -22,9 +22,9 @@ from .test_cli_core import run
 def play_out(table: Table) -> str:
     """Play the table's game to its recorded end (random boxes); its id."""
     while not table.view().over:
-        if not table.session.state.dice:
+        if not table._game.state.dice:
             table.act(LOCAL, Roll())
-        table.act(LOCAL, ScoreBox(table.session.state.placements()[0].category))
+        table.act(LOCAL, ScoreBox(table._game.state.placements()[0].category))
     table.act(LOCAL, GoOn())
     assert table.view().finished
     gid = table.view().game_id

@@ -66,3 +66,47 @@ def test_the_line_game_offers_to_reload(tmp_path: Path, factory: Any) -> None:
         assert "went on elsewhere" in text and "Reloaded: Yatzy" in text
         assert "Roll 2 of 3. Dice: 6 2 3 4 5." in text  # the game as it is now
         assert "Game saved." in text  # the reloaded copy is saved again
+
+
+def test_the_table_reloads_the_stored_game_and_saves_again(store: Any, factory: Any) -> None:
+    """One way to reload for every interface (Table.reload): the copy that went astray
+    takes up the stored game, tells its moves again, and is saved from then on."""
+    a, b = two_windows(store, factory)
+    seen: list[Event] = []
+    b.subscribe(seen.append)
+    a.act(LOCAL, ScoreBox("chance"))
+    b.act(LOCAL, ScoreBox("sixes"))  # astray: in memory only
+    gid = a.view().game_id
+    assert gid is not None and not b.view().saved
+    events = b.reload()
+    assert [e.kind for e in events] == ["reloaded"] and seen[-1].kind == "reloaded"
+    view = b.view()
+    assert view.saved and view.elsewhere is None
+    assert b.actions_since(0) == list(store.games[gid].record.actions)
+    assert any("Chance" in line for line in view.news)  # its moves told again
+    b.act(LOCAL, Roll())  # and saved again
+    assert b.actions_since(0) == list(store.games[gid].record.actions)
+    assert a.check_store()[0].kind == "elsewhere"  # now the other one is behind
+
+
+def test_a_table_that_cannot_reload_says_why_in_one_line(store: Any, factory: Any) -> None:
+    import pytest
+
+    from yacht.session import SessionError
+
+    a, b = two_windows(store, factory)
+    a.abandon()
+    with pytest.raises(SessionError) as e:
+        b.reload()
+    assert "\n" not in str(e.value) and "no game" in str(e.value)
+    alone = Table.new(get("yatzy"), [Player("Ann")])
+    with pytest.raises(SessionError, match="not saved"):
+        alone.reload()
+
+
+def test_a_warning_not_told_yet_is_taken_once(store: Any, factory: Any) -> None:
+    t = Table.new(get("yatzy"), [Player("Ann")], store=store, strategy_factory=factory)
+    t._game.warning = "saving failed: the disk is full"  # (before any view listened)
+    assert t.view().warning == "saving failed: the disk is full"
+    assert t.take_warning() == "saving failed: the disk is full"
+    assert t.take_warning() is None and t.view().warning is None

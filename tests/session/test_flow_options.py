@@ -70,7 +70,7 @@ def test_a_turn_can_start_with_a_roll_by_itself(store: Any, factory: Any) -> Non
     assert view.state.current == 1 and len(view.state.dice) == 3  # Bob's first roll
     assert t.due() is None  # one roll only: then the person plays
     # a resumed game takes the option too
-    again = Table.resume(store, t.session.game_id or "", speed="instant", auto_roll=True)
+    again = Table.resume(store, t._game.game_id or "", speed="instant", auto_roll=True)
     assert again.due() is None  # Bob's dice are showing: nothing to roll
 
 
@@ -90,7 +90,7 @@ def test_demo_during_a_game_and_back(store: Any, factory: Any) -> None:
         t.act(LOCAL, Roll())
     assert refused.value.code == "computer_turn"
     t.run_due(until=lambda: t.view().state.current == 0)  # the computer plays Bob's turn
-    assert t.session.assisted_players == {1}  # the computer played for Bob: assisted
+    assert t._game.assisted_players == {1}  # the computer played for Bob: assisted
     assert t.view().pause is None
     t.set_demo(False)
     assert not t.view().computer_turn and t.due() is None

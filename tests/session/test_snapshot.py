@@ -65,15 +65,15 @@ def test_every_step_of_every_variant_fits_the_schema(rs: Any, store: Any,
             t.run_due(until=lambda v=t.version: t.version != v)
         elif t.view().pause is not None:
             t.act(LOCAL, GoOn())
-        elif not t.session.state.dice:
+        elif not t._game.state.dice:
             t.act(LOCAL, Roll())
-        elif t.session.state.may_reroll() and (not t.session.state.placements()
+        elif t._game.state.may_reroll() and (not t._game.state.placements()
                                                or pick.random() < 0.4):
             t.act(LOCAL, Select("all"))
             valid(t.snapshot(LOCAL))  # dice chosen
             t.act(LOCAL, Roll())
         else:
-            pl = pick.choice(t.session.state.placements())
+            pl = pick.choice(t._game.state.placements())
             t.act(LOCAL, Score(pl.category, pl.column))
         steps += 1
     final = valid(t.snapshot(LOCAL))
@@ -108,7 +108,7 @@ def test_what_the_snapshot_says(store: Any, factory: Any) -> None:
 
 
 def test_commands_round_trip_through_json() -> None:
-    s = Table.new(get("ancient-yacht-double"), [Player("Ann")]).session.state
+    s = Table.new(get("ancient-yacht-double"), [Player("Ann")])._game.state
     s.apply(Roll((1, 2, 3, 4, 5)))
     for text in ["roll", "choose 1,3", "1 3", "a", "score choice 2", "f", "F", "give-back",
                  "take-back", "computer", "s"]:
@@ -125,7 +125,7 @@ def test_the_end_says_comments_progress_and_new_entries(store: Any, factory: Any
             t.act(LOCAL, GoOn())
         elif not t.view().finished:
             t.act(LOCAL, Roll())
-            t.act(LOCAL, ScoreBox(t.session.state.placements()[0].category))
+            t.act(LOCAL, ScoreBox(t._game.state.placements()[0].category))
     snap = valid(t.snapshot(LOCAL))
     assert [c["player"] for c in snap["comments"]] == [0]  # the person's score is judged
     assert "the expert's average of 149.8" in snap["comments"][0]["text"]

@@ -34,7 +34,7 @@ class Recorder:
 
 def test_every_action_is_saved_as_it_happens(store: Any, factory: Any) -> None:
     t = ann_vs_cpu(store, factory)
-    s = t.session
+    s = t._game
     assert s.game_id is None and not store.games  # nothing played, nothing stored
     t.act(LOCAL, Roll())
     assert s.game_id in store.games and s.saved
@@ -56,7 +56,7 @@ def test_refused_commands_change_nothing(store: Any, factory: Any) -> None:
         with pytest.raises(Refused, match=words):
             t.act(LOCAL, cmd)
     t.act(LOCAL, Roll())
-    version, key = t.version, t.session.state.position_key()
+    version, key = t.version, t._game.state.position_key()
     for cmd, words in [(Toggle(3), "no die 4"), (ScoreBox("nonsense"), "unknown box"),
                        (Roll(), "choose at least one die"), (GiveBack(), "none can be given"),
                        (Choose((0, 0)), "chosen twice"), (ComputerMove(), "not a computer")]:
@@ -65,15 +65,15 @@ def test_refused_commands_change_nothing(store: Any, factory: Any) -> None:
     # a sequence is all or nothing: the good first half is not applied either
     with pytest.raises(Refused, match="no die 9"):
         t.act(LOCAL, Choose((0,)), Toggle(8))
-    assert (t.version, t.session.state.position_key()) == (version, key)
+    assert (t.version, t._game.state.position_key()) == (version, key)
     assert rec.kinds == ["rolled"]
-    assert len(store.games[t.session.game_id].record.actions) == 1
+    assert len(store.games[t._game.game_id].record.actions) == 1
 
 
 def test_choices_all_singlets_none(store: Any, factory: Any) -> None:
     t = Table.new(get("yahtzee"), [Player("Ann")], store=store, strategy_factory=factory,
                   real_dice=True)
-    st = t.session.state
+    st = t._game.state
     t.act(LOCAL, Roll((2, 2, 5, 6, 2)))
     t.act(LOCAL, Select("singlets"))
     assert st.chosen == frozenset({2, 3})
@@ -93,7 +93,7 @@ def test_choices_all_singlets_none(store: Any, factory: Any) -> None:
 def test_give_back_take_back_and_the_next_player_pause(store: Any, factory: Any) -> None:
     t = ann_vs_cpu(store, factory, real_dice=True)
     rec = Recorder(t)
-    s = t.session
+    s = t._game
     t.act(LOCAL, Roll((6, 6, 1)))
     t.act(LOCAL, Choose((0, 1)))
     assert t.snapshot(LOCAL)["can"]["give_back"]
@@ -120,7 +120,7 @@ def test_give_back_take_back_and_the_next_player_pause(store: Any, factory: Any)
 
 def test_computer_steps_one_action_at_a_time(store: Any, factory: Any) -> None:
     t = ann_vs_cpu(store, factory)
-    s = t.session
+    s = t._game
     rec = Recorder(t)
     t.act(LOCAL, Roll())
     t.act(LOCAL, ScoreBox(s.state.placements()[0].category), GoOn())
@@ -150,7 +150,7 @@ def test_a_plan_for_an_older_version_is_dropped(store: Any, factory: Any) -> Non
     assert plan is not None
     t.act(LOCAL, TakeBack())  # the person took the score back meanwhile
     assert t.step(plan) == []
-    assert t.session.state.current == 0
+    assert t._game.state.current == 0
 
 
 def test_stale_commands_and_seats(store: Any, factory: Any) -> None:
@@ -170,8 +170,8 @@ def test_stale_commands_and_seats(store: Any, factory: Any) -> None:
     t.act("ann", Roll(), version=v)
     with pytest.raises(Refused, match="moved on") as e:
         t.act("ann", Toggle(0), version=v)  # sent against the table before the roll
-    assert e.value.code == "stale" and t.version == v + 1 and not t.session.state.chosen
-    t.act("ann", ScoreBox(t.session.state.placements()[0].category), version=v + 1)
+    assert e.value.code == "stale" and t.version == v + 1 and not t._game.state.chosen
+    t.act("ann", ScoreBox(t._game.state.placements()[0].category), version=v + 1)
     assert t.view().pause is None  # two people: no pause between them
     with pytest.raises(Refused, match="only Ann can take back"):
         t.act("bob", TakeBack())
@@ -226,7 +226,7 @@ def test_finish_returns_the_new_entries_once(store: Any, factory: Any) -> None:
                   strategy_factory=factory)
     rec = Recorder(t)
     assert t.finish() == []  # not over: nothing happens
-    s = t.session
+    s = t._game
     while not s.is_over():
         t.act(LOCAL, Roll())
         t.act(LOCAL, ScoreBox(s.state.placements()[-1].category))
@@ -243,7 +243,7 @@ def test_finish_returns_the_new_entries_once(store: Any, factory: Any) -> None:
 
 def test_resume_continues_where_it_stopped(store: Any, factory: Any) -> None:
     t = ann_vs_cpu(store, factory)
-    s = t.session
+    s = t._game
     t.act(LOCAL, Roll())
     t.act(LOCAL, Choose((1,)), Roll())
     dice = s.state.dice
@@ -252,16 +252,16 @@ def test_resume_continues_where_it_stopped(store: Any, factory: Any) -> None:
     assert not s.is_computer_turn()
     # the computer's final dice stay readable after a resume too
     mid = Table.resume(store, s.game_id or "", strategy_factory=factory)
-    assert mid.session.last_score is not None and mid.session.last_score == s.last_score
-    assert mid.session.last_score.player == 1
+    assert mid._game.last_score is not None and mid._game.last_score == s.last_score
+    assert mid._game.last_score.player == 1
     t.act(LOCAL, Roll())
     back = Table.resume(store, s.game_id or "", rng=random.Random(9), strategy_factory=factory)
-    assert back.session.state.position_key() == s.state.position_key()
-    assert back.session.game_id == s.game_id
-    assert back.session.last_score == s.last_score
+    assert back._game.state.position_key() == s.state.position_key()
+    assert back._game.game_id == s.game_id
+    assert back._game.last_score == s.last_score
     assert dice
-    back.act(LOCAL, ScoreBox(back.session.state.placements()[0].category))
-    assert store.games[s.game_id or ""].record.actions == back.session.state.log
+    back.act(LOCAL, ScoreBox(back._game.state.placements()[0].category))
+    assert store.games[s.game_id or ""].record.actions == back._game.state.log
 
 
 def test_resume_of_a_missing_game_is_one_line(store: Any) -> None:
@@ -276,7 +276,7 @@ def test_a_failing_store_does_not_lose_the_game(store: Any, factory: Any) -> Non
     t.act(LOCAL, Roll())
     warning = next(e for e in rec.events if e.kind == "store_warning")
     assert "disk full" in warning.text
-    assert len(t.session.state.dice) == 3  # the game goes on in memory
+    assert len(t._game.state.dice) == 3  # the game goes on in memory
     assert not t.view().saved
 
 
@@ -298,7 +298,7 @@ def test_hint_ranks_moves_and_marks_the_player_assisted(store: Any, factory: Any
     assert moves[0].loss == pytest.approx(0.0)
     assert moves[0].text == "Score Crag for 50" and moves[0].category == "crag"
     assert all(a.expected >= b.expected for a, b in zip(moves, moves[1:], strict=False))
-    assert t.view().assisted and store.games[t.session.game_id].assisted == {0}
+    assert t.view().assisted and store.games[t._game.game_id].assisted == {0}
     assert rec.kinds.count("assisted") == 1
     t.hint(LOCAL)
     assert rec.kinds.count("assisted") == 1  # once per player
@@ -328,7 +328,7 @@ def test_unknown_level_plays_at_random_with_a_warning(store: Any) -> None:
     t = Table.new(get("tommys-crag"), [Player("X", "computer", "grandmaster")], store=store,
                   rng=random.Random(1), speed="instant")
     rec = Recorder(t)
-    while t.session.state.turns_taken(0) == 0:
+    while t._game.state.turns_taken(0) == 0:
         t.step(t.think())
     warnings = [e.text for e in rec.events if e.kind == "store_warning"]
     assert any("grandmaster" in w for w in warnings)
@@ -353,10 +353,10 @@ def test_a_failing_computer_player_moves_at_random(store: Any, how: str) -> None
                   speed="instant")
     rec = Recorder(t)
     assert t.run_due() > 0
-    assert t.session.is_over()  # the game still went to its end
+    assert t._game.is_over()  # the game still went to its end
     failed = [e for e in rec.events if e.kind == "computer_failed"]
     assert failed and ("out of tables" in failed[0].text or "illegal" in failed[0].text)
-    assert store.games[t.session.game_id].finished
+    assert store.games[t._game.game_id].finished
 
 
 def test_a_broken_subscriber_does_not_break_the_table(store: Any, factory: Any) -> None:
@@ -378,7 +378,7 @@ def test_a_broken_subscriber_does_not_break_the_table(store: Any, factory: Any) 
 def test_no_store_plays_too() -> None:
     t = Table.new(get("yahtzee"), [Player("Ann")], rng=random.Random(1))
     t.act(LOCAL, Roll())
-    t.act(LOCAL, ScoreBox(t.session.state.placements()[0].category))
+    t.act(LOCAL, ScoreBox(t._game.state.placements()[0].category))
     assert t.view().game_id is None and t.finish() == [] and t.top_ten() == []
 
 
@@ -386,7 +386,7 @@ def test_no_store_plays_too() -> None:
 def test_every_variant_plays_to_the_end_at_the_table(rs: Any, store: Any, factory: Any) -> None:
     t = Table.new(rs, [Player("Ann"), Player("Cpu", "computer", "random")], store=store,
                   rng=random.Random(11), strategy_factory=factory, speed="instant")
-    s = t.session
+    s = t._game
     pick = random.Random(3)
     while not t.view().finished:
         t.run_due()
@@ -406,7 +406,7 @@ def test_every_variant_plays_to_the_end_at_the_table(rs: Any, store: Any, factor
 def test_a_store_attached_later_gets_the_whole_game(store: Any, factory: Any) -> None:
     t = Table.new(get("tommys-crag"), [Player("Ann")], rng=random.Random(1),
                   strategy_factory=factory)
-    s = t.session
+    s = t._game
     t.act(LOCAL, Roll())
     t.act(LOCAL, Choose((0,)))
     t.attach_store(store)
@@ -427,7 +427,7 @@ def test_two_columns_say_which_column_is_open(store: Any, factory: Any) -> None:
     with pytest.raises(Refused, match="Choice is not open in column 2; it is in column 1"):
         t.act(LOCAL, ScoreBox("choice", 1))
     t.act(LOCAL, ScoreBox("choice"))  # no column: the one that is open
-    assert t.session.state.totals(0).grand == 16 * 2 + 16
+    assert t._game.state.totals(0).grand == 16 * 2 + 16
 
 
 def test_closed_tables_take_nothing(store: Any, factory: Any) -> None:
@@ -443,7 +443,7 @@ def test_a_table_without_pauses_goes_on_and_finishes_at_once(store: Any, factory
     t = Table.new(get("tommys-crag"), [Player("Ann"), Player("Cpu", "computer", "random")],
                   store=store, rng=random.Random(3), strategy_factory=factory, pauses=False)
     rec = Recorder(t)
-    s = t.session
+    s = t._game
     while not s.is_over():
         t.run_due()
         if s.is_over():
@@ -462,15 +462,15 @@ def test_a_strict_table_counts_an_action_only_once_saved(store: Any, factory: An
     store.fail = True
     with pytest.raises(Refused, match="could not be saved") as e:
         t.act(LOCAL, Roll())  # the very first action: the game is not even stored yet
-    assert e.value.code == "store" and t.session.state.log == [] and t.version == 0
+    assert e.value.code == "store" and t._game.state.log == [] and t.version == 0
     store.fail = False
     t.act(LOCAL, Roll())
     t.act(LOCAL, Toggle(0))
     store.fail = True
-    key = t.session.state.position_key()
+    key = t._game.state.position_key()
     with pytest.raises(Refused, match="could not be saved"):
         t.act(LOCAL, Roll())
-    assert t.session.state.position_key() == key and rec.kinds == ["rolled", "chosen"]
+    assert t._game.state.position_key() == key and rec.kinds == ["rolled", "chosen"]
     store.fail = False
     t.act(LOCAL, Roll())
-    assert store.games[t.session.game_id].record.actions == t.session.state.log
+    assert store.games[t._game.game_id].record.actions == t._game.state.log

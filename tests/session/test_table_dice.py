@@ -29,7 +29,7 @@ def db(tmp_path: Path) -> Any:
 
 
 def unchanged(table: Table) -> tuple[Any, ...]:
-    st = table.session.state
+    st = table._game.state
     return (list(st.log), table.version, st.dice, st.chosen, table.view().dice_entered)
 
 
@@ -46,7 +46,7 @@ class ScoreAny:
         self.pick = pick
 
     def command(self, table: Table) -> Command:
-        places = table.session.state.placements()
+        places = table._game.state.placements()
         return ScoreBox(places[self.pick % len(places)].category) if places else \
             ScoreBox("chance")
 
@@ -75,7 +75,7 @@ def drive(intents: list[Any]) -> dict[tuple[int, int, int], int]:
     for intent in intents:
         commands = (intent.command(table),) if isinstance(intent, ScoreAny) else \
             intent if isinstance(intent, tuple) else (intent,)
-        state = table.session.state
+        state = table._game.state
         before = unchanged(table)
         forged = any(isinstance(c, Roll) and c.result is not None for c in commands)
         try:
@@ -118,10 +118,10 @@ def test_a_refused_roll_leaves_the_dice_to_come_as_they_were() -> None:
             tried.act(LOCAL, Roll(values))
     with pytest.raises(Refused):
         tried.act(LOCAL, Choose((0,)), Roll((6,)))  # all or none: the choice is not kept
-    assert tried.version == 0 and tried.session.state.log == []
+    assert tried.version == 0 and tried._game.state.log == []
     plain.act(LOCAL, Roll())
     tried.act(LOCAL, Roll())
-    assert plain.session.state.dice == tried.session.state.dice
+    assert plain._game.state.dice == tried._game.state.dice
 
 
 # --- real dice -------------------------------------------------------------------------------
@@ -133,7 +133,7 @@ def test_a_table_for_real_dice_takes_values_and_marks_the_game() -> None:
     t.subscribe(seen.append)
     assert not t.view().dice_entered and not t.view().apart
     t.act(LOCAL, Roll((6, 6, 6, 6, 6)))
-    assert t.session.state.log == [Roll((6, 6, 6, 6, 6), entered=True)]
+    assert t._game.state.log == [Roll((6, 6, 6, 6, 6), entered=True)]
     assert seen[0].kind == "rolled" and seen[0].data["entered"] is True
     view = t.view()
     assert view.dice_entered and view.apart and not view.assisted
@@ -141,7 +141,7 @@ def test_a_table_for_real_dice_takes_values_and_marks_the_game() -> None:
     assert snap["dice_entered"] and not snap["assisted"]
     t.act(LOCAL, ScoreBox("yatzy"), GoOn())
     t.run_due()  # the computer's dice are the table's, even at a table for real dice
-    cpu_rolls = [a for a in t.session.state.log[2:] if isinstance(a, Roll)]
+    cpu_rolls = [a for a in t._game.state.log[2:] if isinstance(a, Roll)]
     assert cpu_rolls and not any(a.entered for a in cpu_rolls)
 
 
@@ -149,10 +149,10 @@ def test_actions_already_saved_are_not_commands_and_are_taken() -> None:
     here = Table.new(YATZY, [Player("Ann")], seed=SEED, real_dice=True)
     here.act(LOCAL, Roll((1, 2, 3, 4, 5)))
     there = Table.new(YATZY, [Player("Ann")], seed=SEED)  # no real dice here
-    assert [e.kind for e in there.take_up([(0, here.session.state.log)])] == ["rolled"]
-    assert there.view().dice_entered and there.session.state.dice == (1, 2, 3, 4, 5)
+    assert [e.kind for e in there.take_up([(0, here._game.state.log)])] == ["rolled"]
+    assert there.view().dice_entered and there._game.state.dice == (1, 2, 3, 4, 5)
     again = Table.new(YATZY, [Player("Ann")], seed=SEED)
-    again.session.apply_saved(Roll((2, 2, 2, 2, 2), entered=True))
+    again._game.apply_saved(Roll((2, 2, 2, 2, 2), entered=True))
     assert again.view().dice_entered
 
 
@@ -172,14 +172,14 @@ def test_an_online_seat_cannot_give_dice(db: Any) -> None:
 
 def test_the_commitment_shows_from_the_start_and_the_seed_at_the_end(db: Any) -> None:
     t = Table.new(get("tommys-crag"), [Player("Ann")], store=db, speed="instant")
-    seed = t.session.state.seed
+    seed = t._game.state.seed
     assert seed is not None
     first = t.snapshot(LOCAL)["dice_seed"]
     assert set(first) == {"scheme", "commitment"}
     while not t.view().over:
         t.act(LOCAL, Roll())
         assert t.snapshot(LOCAL)["dice_seed"] == first  # never the seed during the game
-        t.act(LOCAL, ScoreBox(t.session.state.placements()[0].category))
+        t.act(LOCAL, ScoreBox(t._game.state.placements()[0].category))
     assert "seed" not in t.snapshot(LOCAL)["dice_seed"]  # over, but a take-back may follow
     t.act(LOCAL, GoOn())
     assert t.view().finished
@@ -192,7 +192,7 @@ def test_the_commitment_shows_from_the_start_and_the_seed_at_the_end(db: Any) ->
 
 def test_a_game_made_with_a_generator_shows_no_commitment() -> None:
     t = Table.new(YATZY, [Player("Ann")], rng=random.Random(1))
-    assert t.snapshot(LOCAL)["dice_seed"] is None and t.session.state.seed is None
+    assert t.snapshot(LOCAL)["dice_seed"] is None and t._game.state.seed is None
 
 
 @pytest.mark.parametrize("strict", [False, True])
@@ -204,11 +204,11 @@ def test_a_resumed_game_goes_on_with_its_seed(db: Any, strict: bool) -> None:
     assert gid is not None
     # another process (or the same after a restart) takes the game up from the store
     b = Table.resume(db, gid, strict=strict, speed="instant", rng=random.Random(5))
-    assert b.session.state.seed == a.session.state.seed
+    assert b._game.state.seed == a._game.state.seed
     assert b.snapshot(LOCAL)["dice_seed"] == a.snapshot(LOCAL)["dice_seed"]
-    coming = a.session.state.draw()  # (drawing from a seed changes nothing)
+    coming = a._game.state.draw()  # (drawing from a seed changes nothing)
     b.act(LOCAL, Roll())
-    assert b.session.state.dice == coming
+    assert b._game.state.dice == coming
 
 
 def test_copies_kept_in_step_share_the_seed(db: Any) -> None:
@@ -220,10 +220,10 @@ def test_copies_kept_in_step_share_the_seed(db: Any) -> None:
     b.sync()
     b.act(LOCAL, Select("all"), Roll())
     a.sync()
-    assert a.session.state.log == b.session.state.log
-    b.session.apply_saved(Choose((0,)))  # b goes astray, then takes the stored game up
+    assert a._game.state.log == b._game.state.log
+    b._game.apply_saved(Choose((0,)))  # b goes astray, then takes the stored game up
     assert [e.kind for e in b.sync()] == ["reloaded"]
-    assert b.session.state.seed == a.session.state.seed
+    assert b._game.state.seed == a._game.state.seed
     a.act(LOCAL, Select("all"), Roll())
     b.sync()
-    assert b.session.state.dice == a.session.state.dice
+    assert b._game.state.dice == a._game.state.dice

@@ -38,7 +38,7 @@ def test_the_other_copy_takes_up_each_action(db: Any, factory: Any) -> None:
     a.act(LOCAL, Roll((6, 6, 1)))
     a.act(LOCAL, Toggle(2))
     assert [e.kind for e in b.sync()] == ["rolled", "chosen"]
-    assert b.session.state.log == a.session.state.log and b.sync() == []
+    assert b._game.state.log == a._game.state.log and b.sync() == []
     a.act(LOCAL, ScoreBox("crag"))  # a person scored, a computer is next: both pause
     b.sync()
     assert a.view().pause == b.view().pause == "next_player"
@@ -47,7 +47,7 @@ def test_the_other_copy_takes_up_each_action(db: Any, factory: Any) -> None:
     assert b.due() is not None  # b may now drive the computer
     b.run_due()
     assert [e.kind for e in a.sync()][:1] == ["rolled"]
-    assert a.session.state.position_key() == b.session.state.position_key()
+    assert a._game.state.position_key() == b._game.state.position_key()
     scored = [e.text for e in seen if e.kind == "scored"]
     assert scored[0] == "Ann: Crag for 50" and scored[1].startswith("Cpu: ")
 
@@ -61,15 +61,15 @@ def test_a_race_for_one_move_has_one_winner(db: Any, factory: Any) -> None:
         b.act(LOCAL, ScoreBox("threes"))
     assert lost.value.code == "stale"
     # the loser took up the stored game: the winner's move, not its own
-    assert b.session.state.log == a.session.state.log
-    assert b.session.state.totals(0).grand == 4
-    assert db.load_record(a.view().game_id).actions == a.session.state.log
+    assert b._game.state.log == a._game.state.log
+    assert b._game.state.totals(0).grand == 4
+    assert db.load_record(a.view().game_id).actions == a._game.state.log
 
 
 def test_a_copy_that_went_astray_is_reloaded(db: Any, factory: Any) -> None:
     a, b = copies(db, factory, [Player("Ann")])
     a.act(LOCAL, Roll((2, 2, 3)))
-    b.session.apply_saved(Roll((5, 5, 5)))  # as if b had played on without saving
-    b.session.apply_saved(Choose((0,)))
+    b._game.apply_saved(Roll((5, 5, 5)))  # as if b had played on without saving
+    b._game.apply_saved(Choose((0,)))
     kinds = [e.kind for e in b.sync()]
-    assert kinds == ["reloaded"] and b.session.state.log == a.session.state.log
+    assert kinds == ["reloaded"] and b._game.state.log == a._game.state.log

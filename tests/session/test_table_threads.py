@@ -74,7 +74,7 @@ class Tally:
 
 def check_consistent(table: Table, tally: Tally, store: Any) -> None:
     """Every engine action is in the log once, saved, evented; the record replays."""
-    s = table.session
+    s = table._game
     log = s.state.log
     assert sum(tally.events[k] for k in ACTION_EVENTS) == len(log)
     assert table.version == len(log) + tally.events["went_on"]
@@ -168,7 +168,7 @@ def test_the_thread_driver_plays_a_demo_to_its_end(store: Any, factory: Any) -> 
     driver = ThreadDriver(table).start()
     try:
         assert done.wait(60)
-        assert table.session.finished and driver.idle()
+        assert table._game.finished and driver.idle()
     finally:
         driver.stop()
 

@@ -78,12 +78,12 @@ async def test_keys_typed_before_the_turn_passed_are_not_carried_over(new_app: A
         g = game(pilot)
         await pilot.press("r")
         await settle(pilot)
-        g.table.act(LOCAL, ScoreBox(g.session.state.placements()[0].category))
+        g.table.act(LOCAL, ScoreBox(g.table._game.state.placements()[0].category))
         await settle(pilot)
         assert g.paused
         await pilot.press("enter")  # the computer plays its turn; then Ann's turn
         await settle(pilot)
-        st = g.session.state
+        st = g.table._game.state
         assert st.current == 0 and not st.dice
         # an r typed while the computer played, read only now: not Ann's first roll
         early = events.Key("r", "r")

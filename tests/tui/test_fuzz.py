@@ -84,7 +84,7 @@ async def fuzz_keys(pilot: Pilot[Any], app: YachtApp, store: Any, rs: Ruleset,
     while pressed < budget:
         screen = app.screen
         if (isinstance(screen, GameScreen) and rng.random() < 0.03
-                and len(screen.session.players) == 1 and not screen.session.is_over()
+                and len(screen.table._game.players) == 1 and not screen.table._game.is_over()
                 and not screen.paused):
             await settle(pilot)
             fast_forward(screen, leave=rng.choice((1, 2)))  # to the end game quickly
@@ -131,7 +131,7 @@ async def test_random_clicks_never_crash(new_app: App, store: Any, variant: str)
         for n in range(50):
             screen = app.screen
             if (isinstance(screen, GameScreen) and rng.random() < 0.03
-                    and not screen.session.is_over() and not screen.paused):
+                    and not screen.table._game.is_over() and not screen.paused):
                 fast_forward(screen, leave=1)
             await pilot.click(offset=(rng.randrange(size[0]), rng.randrange(size[1])))
             if not app.is_running:

@@ -44,9 +44,9 @@ async def test_setup_starts_the_chosen_game_and_remembers_it(new_app: App) -> No
         await pilot.click("#start")
         await settle(pilot)
         g = game(pilot)
-        assert g.session.ruleset.id == "ancient-yacht-10"
-        assert g.session.ruleset.rolls == 3
-        assert len(g.session.players) == 3
+        assert g.table._game.ruleset.id == "ancient-yacht-10"
+        assert g.table._game.ruleset.rolls == 3
+        assert len(g.table._game.players) == 3
     cfg = load_config()
     assert cfg.variant == "ancient-yacht-10"
     assert cfg.options["ancient-yacht-10"] == {"rolls": "3"}
@@ -73,8 +73,8 @@ async def test_setup_keyboard_only_and_duplicate_names(new_app: App) -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, (GameScreen, EndScreen))  # instant demo may be over
-        assert screen.session.demo
-        assert [p.name for p in screen.session.players][-1] == "Zoe"
+        assert screen.table._game.demo
+        assert [p.name for p in screen.table._game.players][-1] == "Zoe"
 
 
 @run
@@ -83,7 +83,7 @@ async def test_roll_choose_and_score_by_keyboard(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        st = g.session.state
+        st = g.table._game.state
         await pilot.press("r")
         assert len(st.dice) == 3 and st.rolls == 1
         await pilot.press("1", "3")
@@ -114,7 +114,7 @@ async def test_tab_arrows_space_and_enter(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        st = g.session.state
+        st = g.table._game.state
         dice_row = g.query_one(DiceRow)
         card = g.query_one(ScoreCard)
         await pilot.press("shift+tab")
@@ -140,7 +140,7 @@ async def test_mouse_only_turn(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        st = g.session.state
+        st = g.table._game.state
         assert await pilot.click("#roll")
         assert st.rolls == 1
         await pilot.click("#die-1")
@@ -168,7 +168,7 @@ async def test_both_oops(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        s = g.session
+        s = g.table._game
         await pilot.press("r", "1", "2", "o")
         assert isinstance(app.screen, ChoiceDialog)
         await pilot.press("1")  # give me back my dice
@@ -194,7 +194,7 @@ async def test_computer_turn_step_by_step_after_the_pause(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        s = g.session
+        s = g.table._game
         await pilot.press("r", "x")
         await settle(pilot)
         # the Next Player pause: the computer waits, Oops is still possible
@@ -220,7 +220,7 @@ async def test_demo_plays_to_the_end(new_app: App) -> None:
             if isinstance(app.screen, EndScreen):
                 break
         assert isinstance(app.screen, EndScreen)
-        s = app.screen.session
+        s = app.screen.table._game
         assert s.demo and s.is_over() and s.finished
         assert "wins" in str(app.screen.query_one("#result").render()) or \
             "tie" in str(app.screen.query_one("#result").render())
@@ -239,15 +239,15 @@ async def test_game_end_top_ten_and_play_again(new_app: App) -> None:
         await settle(pilot)
         g = game(pilot)
         await play_crag_to_the_end(pilot)
-        assert g.session.is_over() and g.paused
+        assert g.table._game.is_over() and g.paused
         await pilot.press("o", "2")  # the last scoring can still be taken back
-        assert not g.session.is_over()
+        assert not g.table._game.is_over()
         await pilot.press(CRAG_KEYS[-1])
         await pilot.press("enter")
         await settle(pilot)
         end = app.screen
         assert isinstance(end, EndScreen)
-        total = g.session.state.returns()[0]
+        total = g.table._game.state.returns()[0]
         assert f"Ann scored {total}" in str(end.query_one("#result").render())
         assert "the expert's average of 149.8" in str(end.query_one(".comment").render())
         assert [e.name for e in end.new_entries] == ["Ann"]
@@ -261,8 +261,8 @@ async def test_game_end_top_ten_and_play_again(new_app: App) -> None:
         await pilot.press("p")  # play again, same options
         await settle(pilot)
         again = game(pilot)
-        assert again is not g and again.session.ruleset.id == "tommys-crag"
-        assert again.session.state.turns_taken(0) == 0
+        assert again is not g and again.table._game.ruleset.id == "tommys-crag"
+        assert again.table._game.state.turns_taken(0) == 0
         await pilot.press("q", "1")
     assert app.return_value == 0
 
@@ -287,7 +287,7 @@ async def test_quit_saves_and_the_next_start_offers_resume(new_app: App, store: 
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("r", "e", "r", "t", "r")
-        s = game(pilot).session
+        s = game(pilot).table._game
         key = s.state.position_key()
         await pilot.press("q")
         assert isinstance(app.screen, ChoiceDialog)
@@ -301,7 +301,7 @@ async def test_quit_saves_and_the_next_start_offers_resume(new_app: App, store: 
         assert isinstance(app2.screen, ResumeScreen)
         await pilot.press("enter")
         await settle(pilot)
-        back = game(pilot).session
+        back = game(pilot).table._game
         assert back.game_id == s.game_id and back.state.position_key() == key
         await pilot.press("f")  # and it goes on
         assert back.state.turns_taken(0) == 3
@@ -313,11 +313,11 @@ async def test_resume_by_id_and_abandon(new_app: App, store: Any) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("r")
-        gid = game(pilot).session.game_id
+        gid = game(pilot).table._game.game_id
     app2 = new_app(Launch(resume=gid))
     async with app2.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert game(pilot).session.game_id == gid
+        assert game(pilot).table._game.game_id == gid
         await pilot.press("escape")
         assert isinstance(app2.screen, ChoiceDialog)
         await pilot.press("2")  # leave and delete the game
@@ -338,15 +338,15 @@ async def test_hint(new_app: App) -> None:
         g = game(pilot)
         await pilot.press("h")  # before the roll: a message only
         await settle(pilot)
-        assert app.screen is g and not g.session.assisted
+        assert app.screen is g and not g.table._game.assisted
         await pilot.press("r", "h")
         for _ in range(100):
             await settle(pilot)
-            if isinstance(app.screen, TextDialog) or not g.session.assisted:
+            if isinstance(app.screen, TextDialog) or not g.table._game.assisted:
                 break
         assert isinstance(app.screen, TextDialog)
         assert "1. " in app.screen.text and "assisted" in app.screen.text
-        assert g.session.assisted
+        assert g.table._game.assisted
         await pilot.press("escape")
         assert "assisted" in str(g.query_one("#title").render())
 
@@ -382,7 +382,7 @@ async def test_bell_toggles_and_rings(new_app: App) -> None:
         assert rings == []
         await pilot.press("b")
         assert app.config.sound
-        await pilot.press("r" if game(pilot).session.state.chosen else "1", "r")
+        await pilot.press("r" if game(pilot).table._game.state.chosen else "1", "r")
         assert len(rings) == 1
         await pilot.press("e")
         assert len(rings) == 2
@@ -394,7 +394,7 @@ async def test_two_columns_shift_letter_scores_column_two(new_app: App) -> None:
     app = new_app(Launch(variant="ancient-yacht-double", players=[PlayerSpec("Ann")]))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        s = game(pilot).session
+        s = game(pilot).table._game
         rs = s.ruleset
         letter = category_keys(rs)["choice"]
         await pilot.press("r", letter.upper())
@@ -412,7 +412,7 @@ async def test_forced_first_turn_rolls_on_until_a_yacht(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        s = g.session
+        s = g.table._game
         await pilot.press("r")
         # keep rolling until a yacht: beyond the usual 3 rolls
         for _ in range(31):
@@ -445,7 +445,7 @@ async def test_no_key_crashes_in_any_state(new_app: App) -> None:
             for key in KEYS:
                 await pilot.press(key)
                 await settle(pilot)
-                s = g.session.state
+                s = g.table._game.state
                 seen_states.add((bool(s.dice), bool(s.chosen), g.paused,
                                  type(app.screen).__name__))
                 if isinstance(app.screen, (ChoiceDialog, TextDialog)):
@@ -524,7 +524,7 @@ async def test_four_cards_of_ten_dice_stay_on_an_80_column_screen(new_app: App) 
             await pilot.press("enter")
             await settle(pilot)
             await pilot.pause()
-            me = g.session.state.current
+            me = g.table._game.state.current
             assert me == turn
             # every card on the screen: nothing scrolls away while another plays
             assert card.shown == (0, 1, 2, 3) and card.max_scroll_x == 0
@@ -575,7 +575,7 @@ async def test_singlets_with_none_to_choose_says_so(new_app: App) -> None:
         g.refresh_all()
         await pilot.press("s")
         await pilot.pause()
-        assert not g.session.state.chosen
+        assert not g.table._game.state.chosen
         assert [n.message for n in app._notifications] == [
             "No singlets: every face shows at least twice"]
 
@@ -588,7 +588,7 @@ async def test_a_preview_wider_than_the_name_is_not_cut(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        s = g.session
+        s = g.table._game
         g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((1, 2, 3, 4, 5)))
         g.refresh_all()
@@ -624,12 +624,12 @@ async def test_one_click_on_a_box_is_one_selection(new_app: App) -> None:
 
         card.post_message = spy  # type: ignore[method-assign]
         await pilot.click("#roll")
-        cat = g.session.state.placements()[0].category
+        cat = g.table._game.state.placements()[0].category
         await click_box(pilot, cat)
         await settle(pilot)
         assert len(selected) == 1
         assert g.paused  # the Next player pause holds: the computer waits for Enter
-        assert g.session.state.current == 1 and not g.session.state.dice
+        assert g.table._game.state.current == 1 and not g.table._game.state.dice
 
 
 @run

@@ -47,7 +47,7 @@ async def test_tommys_boards_and_letters(new_app: App) -> None:
         await pilot.press("t")  # Tommy's T(riplet)
         await settle(pilot)
         rs = get("tommys-yahtzee")
-        assert g.session.state.card(0).boxes[0][rs.index("three_of_a_kind")] == 12
+        assert g.table._game.state.card(0).boxes[0][rs.index("three_of_a_kind")] == 12
         await pilot.press("question_mark")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
@@ -68,7 +68,7 @@ async def test_a_next_player_pause_between_two_people(new_app: App) -> None:
         g.refresh_all()
         await pilot.press(category_keys(get("tommys-crag"))["crag"])
         await settle(pilot)
-        assert g.paused and g.session.state.current == 1  # Ann's score stays readable
+        assert g.paused and g.table._game.state.current == 1  # Ann's score stays readable
         assert "Bob's turn" in str(g.query_one("#helpbar").render())
         await pilot.press("enter")
         await settle(pilot)
@@ -83,7 +83,7 @@ async def test_a_next_player_pause_between_two_people(new_app: App) -> None:
         g.table.act(LOCAL, Roll((6, 6, 1)))
         g.table.act(LOCAL, ScoreBox("crag"))
         await settle(pilot)
-        assert not g.paused and g.session.state.current == 1  # the option is off
+        assert not g.paused and g.table._game.state.current == 1  # the option is off
 
 
 @run
@@ -118,7 +118,7 @@ async def test_each_turn_can_start_with_a_roll(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        st = g.session.state
+        st = g.table._game.state
         assert len(st.dice) == 3 and st.rolls == 1  # rolled without a key
         g.table.act(LOCAL, ScoreBox(st.placements()[0].category))
         await settle(pilot)
@@ -133,10 +133,10 @@ async def test_f2_lets_the_computer_play_and_gives_the_turns_back(new_app: App) 
         g = game(pilot)
         await pilot.press("f2")
         await settle(pilot)
-        st = g.session.state
+        st = g.table._game.state
         assert st.turns_taken(0) >= 1 or st.is_terminal()  # the computer played Ann's
         assert "demo" in str(g.query_one("#title").render())
-        assert g.session.assisted_players == {0}  # her scores count as assisted
+        assert g.table._game.assisted_players == {0}  # her scores count as assisted
         await pilot.press("f2")
         await settle(pilot)
         if not st.is_terminal():
@@ -154,4 +154,4 @@ async def test_tommys_zero_is_none_when_there_is_no_tenth_die(new_app: App) -> N
         await settle(pilot)
         g = game(pilot)
         await pilot.press("r", "1", "2", "0")
-        assert g.session.state.chosen == frozenset()
+        assert g.table._game.state.chosen == frozenset()

@@ -95,8 +95,8 @@ async def test_a_kind_and_an_option_chosen_by_keys(new_app: App) -> None:
         await pilot.press("f5")
         await settle(pilot)
         g = game(pilot)
-        assert g.session.ruleset.option_values["joker"] == "free"
-        assert g.session.players[1].level == "intermediate"
+        assert g.table._game.ruleset.option_values["joker"] == "free"
+        assert g.table._game.players[1].level == "intermediate"
 
 
 @run
@@ -107,7 +107,7 @@ async def test_enter_in_a_name_still_starts(new_app: App) -> None:
         app.screen.query_one("#name-0", Input).focus()
         await pilot.press("enter")
         await settle(pilot)
-        assert game(pilot).session.players[0].name == "You"
+        assert game(pilot).table._game.players[0].name == "You"
 
 
 # --- the key bar ------------------------------------------------------------------------
@@ -151,7 +151,7 @@ async def test_the_card_has_its_widths_from_the_first_frame(new_app: App) -> Non
         await settle(pilot)
         g = game(pilot)
         card = g.query_one(ScoreCard)
-        s = g.session
+        s = g.table._game
         g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((1, 2, 3)))
         g.table.act(LOCAL, ScoreBox(s.state.placements()[0].category), GoOn())
@@ -187,7 +187,7 @@ async def test_four_cards_of_two_columns_fit_beside_the_dice(new_app: App) -> No
             head = card_lines(card)[0] + card_lines(card)[1]
             for name in names:
                 assert name in head
-            await pilot.press("y" if game(pilot).session.state.current % 2 else "Y")
+            await pilot.press("y" if game(pilot).table._game.state.current % 2 else "Y")
             await settle(pilot)
 
 
@@ -199,7 +199,7 @@ async def test_every_card_of_eight_players_is_reachable_by_mouse(new_app: App) -
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        st = g.session.state
+        st = g.table._game.state
         card = g.query_one(ScoreCard)
         for p in range(8):
             if g.paused:
@@ -236,14 +236,14 @@ async def test_the_forced_joker_says_why_only_that_box(new_app: App) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = await second_yahtzee(pilot)
-        assert [p.category for p in g.session.state.placements()] == ["fives"]
+        assert [p.category for p in g.table._game.state.placements()] == ["fives"]
         text = helpbar(pilot)
         assert text.startswith("Joker rule: this Yahtzee must go in Fives (+100 Yahtzee "
                                "bonus)."), text
         assert len(text) <= 2 * 78  # two lines of the help bar at 80 columns
         # Fives filled: a lower box, as a joker
         await pilot.press("i")  # Fives
-        s = g.session
+        s = g.table._game
         g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((5,) * 5))
         g.refresh_all()
@@ -289,7 +289,7 @@ async def test_a_preview_with_the_yahtzee_bonus_shows_it(new_app: App) -> None:
         assert card.get_cell("fives", "p0c0").plain == "(25+100)"
         assert "(25+100)" in "\n".join(card_lines(card))  # and its column is wide enough
         await pilot.press("i")
-        assert g.session.state.totals(0).grand == 50 + 25 + 100
+        assert g.table._game.state.totals(0).grand == 50 + 25 + 100
         assert card.get_cell("fives", "p0c0").plain == "25"
 
 
@@ -317,7 +317,7 @@ async def test_the_store_opens_once_the_first_screen_is_drawn(isolated: Any) -> 
                 break
             await pilot.pause(0.05)
         assert app.store_ready and app.store is not None, app.store_problem
-        assert game(pilot).session.store is app.store  # the game is saved from now on
+        assert game(pilot).table._game.store is app.store  # the game is saved from now on
     assert seen == ["Ann: press r or Enter, or click Roll, to roll the dice."]
 
 
@@ -358,7 +358,7 @@ async def test_names_with_brackets_are_shown_as_typed(new_app: App, store: Any) 
         await settle(pilot)
         g = game(pilot)
         assert "[/]Ann" in str(g.query_one("#title").render())
-        fast = g.session
+        fast = g.table._game
         g.driver.stop()  # the rest quickly, from here, to the end screen
         while not fast.is_over():
             g.table.run_due()

@@ -136,7 +136,7 @@ async def test_eight_players_ten_dice_two_columns_show_some_cards(new_app: App) 
             all_in_view(card)
         assert seen == set(range(8))
         await play_turns(pilot, 1)  # a new turn: the card on turn comes back
-        assert g.session.state.current in card.shown
+        assert g.table._game.state.current in card.shown
 
 
 @run
@@ -155,7 +155,7 @@ async def test_the_end_at_80x24_shows_the_result_and_every_total(new_app: App) -
         assert isinstance(end, EndScreen)
         lines = screen_text(app)
         text = "\n".join(lines)
-        st = g.session.state
+        st = g.table._game.state
         winner = st.players[st.winners()[0]].name
         assert f"{winner} win" in text  # the result, on the screen
         card = end.query_one("#final-card", ScoreCard)

@@ -27,7 +27,7 @@ async def test_a_game_played_on_elsewhere_is_offered_to_reload(
         gid = game(pilot).table.view().game_id
         assert gid is not None
         other = Table.resume(store, gid)  # the same game in another window
-        other.act(LOCAL, ScoreBox(other.session.state.placements()[0].category))
+        other.act(LOCAL, ScoreBox(other._game.state.placements()[0].category))
         for _ in range(200):
             await pilot.pause(0.02)
             if isinstance(app.screen, ChoiceDialog):
@@ -38,7 +38,7 @@ async def test_a_game_played_on_elsewhere_is_offered_to_reload(
         await settle(pilot)
         g = game(pilot)
         assert isinstance(g, GameScreen) and g.table is not other
-        assert g.session.state.turns_taken(0) == 1 and not g.session.state.dice
+        assert g.table._game.state.turns_taken(0) == 1 and not g.table._game.state.dice
         assert g.table.view().saved
         g.table.act(LOCAL, Roll())  # and it saves again
-        assert store.load_record(gid).actions == g.session.state.log
+        assert store.load_record(gid).actions == g.table._game.state.log

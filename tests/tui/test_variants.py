@@ -31,7 +31,7 @@ App = Callable[..., YachtApp]
 
 
 def first_open(screen: Any) -> tuple[str, int]:
-    pl = screen.session.state.placements()
+    pl = screen.table._game.state.placements()
     return pl[0].category, pl[0].column
 
 
@@ -43,7 +43,7 @@ async def test_keyboard_turn_mouse_turn_and_the_end(new_app: App, rs: Ruleset) -
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         g = game(pilot)
-        st = g.session.state
+        st = g.table._game.state
         # keyboard only: roll, choose two dice, roll again, score by letter
         await pilot.press("r")
         for _ in range(40):  # a forced first turn rolls on until all dice match
@@ -79,7 +79,7 @@ async def test_keyboard_turn_mouse_turn_and_the_end(new_app: App, rs: Ruleset) -
 async def keyboard_turn(pilot: Any, rng: Any, keys: dict[str, str]) -> None:
     """One turn of the person on turn, with keys only: roll, maybe re-roll some, score."""
     g = game(pilot)
-    st = g.session.state
+    st = g.table._game.state
     await pilot.press("r")
     for _ in range(40):  # Tommy's Yacht: the first turn rolls on until all dice match
         if st.placements():
@@ -103,7 +103,7 @@ async def test_a_whole_game_with_the_keyboard_only(new_app: App, rs: Ruleset) ->
     rng = random.Random(rs.id)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        st = game(pilot).session.state
+        st = game(pilot).table._game.state
         for turn in range(200):
             if st.is_terminal():
                 break
@@ -116,8 +116,8 @@ async def test_a_whole_game_with_the_keyboard_only(new_app: App, rs: Ruleset) ->
         assert isinstance(app.screen, EndScreen)
         await pilot.press("p")  # play again: a new game of the same variant
         await settle(pilot)
-        assert game(pilot).session.ruleset.id == rs.id
-        assert not game(pilot).session.state.log
+        assert game(pilot).table._game.ruleset.id == rs.id
+        assert not game(pilot).table._game.state.log
 
 
 async def oops_by_mouse(pilot: Any, choice: str) -> None:
@@ -134,7 +134,7 @@ async def mouse_turn(pilot: Any, rng: Any, reroll: bool, oops: bool) -> None:
     ``reroll``: choose some dice and roll them again (when the turn allows it);
     ``oops``: also give chosen dice back and take a score back through the Oops menu.
     """
-    st = game(pilot).session.state
+    st = game(pilot).table._game.state
     await tap(pilot, "#roll")
     assert st.dice
     for _ in range(40):  # Tommy's Yacht: the first turn rolls on until all dice match
@@ -194,7 +194,7 @@ async def test_a_whole_game_with_the_mouse_only(new_app: App, rs: Ruleset) -> No
     rng = random.Random(rs.id)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        st = game(pilot).session.state
+        st = game(pilot).table._game.state
         turn = 0
         for _ in range(100):
             await settle(pilot)

@@ -53,7 +53,7 @@ def fast_forward(screen: GameScreen, leave: int = 1) -> None:
     from yacht.session.table import LOCAL
 
     table = screen.table
-    st = table.session.state
+    st = table._game.state
     while sum(1 for col in st.card(st.current).boxes for b in col if b is None) > leave:
         table.act(LOCAL, Roll())
         while not st.placements():
@@ -69,7 +69,7 @@ async def click_box(pilot: Pilot[Any], category: str, column: int = 0) -> None:
 
     screen = game(pilot)
     card = screen.query_one(ScoreCard)
-    me = screen.session.state.current
+    me = screen.table._game.state.current
     row, col = next((r, c) for (r, c), cell in card.cells.items()
                     if cell.category == category and cell.player == me
                     and cell.column == column)
@@ -136,7 +136,7 @@ async def mouse_box(pilot: Pilot[Any], category: str, column: int = 0) -> None:
     await pilot.pause()  # the card may still scroll to the player on turn (after an Oops)
     screen = game(pilot)
     card = screen.query_one(ScoreCard)
-    me = screen.session.state.current
+    me = screen.table._game.state.current
     coord = Coordinate(*next((r, c) for (r, c), cell in card.cells.items()
                              if cell.category == category and cell.player == me
                              and cell.column == column))

@@ -14,7 +14,13 @@ from typing import Any, TextIO
 
 from yacht.engine import TakeBack
 from yacht.render import card_table, dice_text, is_you, saved_game_text, saved_games
-from yacht.session import HintUnavailable, SessionError, category_keys
+from yacht.session import (
+    HintUnavailable,
+    SessionError,
+    category_keys,
+    open_store_for_games,
+    open_table,
+)
 from yacht.session.commands import ActionError, GoOn, parse_command, resume_hint
 from yacht.session.comment import end_line, judged
 from yacht.session.config import Launch, demo_players, load_config
@@ -82,9 +88,9 @@ class PlainGame:
     # --- what happened ---------------------------------------------------------------
     def on_event(self, e: Event) -> None:
         """Tell what the table did (called while the table applies it)."""
-        st = self.table.session.state
-        who = st.players[e.player].name if e.player is not None else ""
-        computer = e.player is not None and st.players[e.player].is_computer
+        players = self.table.players
+        who = players[e.player].name if e.player is not None else ""
+        computer = e.player is not None and players[e.player].is_computer
         if e.kind == "rolled":
             if e.data.get("entered") and not self.told_entered:
                 self.told_entered = True
@@ -102,7 +108,7 @@ class PlainGame:
             self.say(f"{verb(who, 'scores', 'score')} {self.label(d['category'], d['column'])} for "
                      f"{d['total']}. Total {d['grand']}.")
         elif e.kind == "took_back":
-            self.say(f"Taken back. {who} again, dice: {dice_text(st.dice)}.")
+            self.say(f"Taken back. {who} again, dice: {dice_text(self.table.view().state.dice)}.")
             self.say(self.boxes_line())
         elif e.kind in ("store_warning", "computer_failed"):
             self.say(f"Warning: {e.text}")
@@ -130,7 +136,7 @@ class PlainGame:
         return f"{lab} (column {column + 1})" if len(rs.columns) > 1 else lab
 
     def boxes_line(self) -> str:
-        places = self.table.session.state.placements()
+        places = self.table.view().state.placements()
         if not places:
             return "No box takes these dice yet: roll again."
         parts = []
@@ -152,9 +158,9 @@ class PlainGame:
         who = ", ".join(p.name + (f" (computer, {p.level})" if p.is_computer else "")
                         for p in view.state.players)
         self.say(f"{table.ruleset.name}. Players: {who}. Type ? for help.")
-        if view.warning:
-            self.say(f"Warning: {view.warning}")
-            table.session.warning = None
+        warning = table.take_warning()
+        if warning:
+            self.say(f"Warning: {warning}")
         try:
             while True:
                 self.table.run_due()  # computer turns, at once (their steps are printed)
@@ -190,31 +196,23 @@ class PlainGame:
             self.say(f"{why} before the first roll: nothing was played, so there is "
                      "nothing to save.")
         else:
-            reason = ("there is no store" if self.table.session.store is None
+            reason = ("there is no store" if not self.table.has_store
                       else "the store did not take it: see the warning above")
             self.say(f"{why}. This game was not saved ({reason}).")
 
     def reload(self, why: str) -> None:
         """The saved game went on elsewhere: take it up from the store, or quit."""
-        view = self.table.view()
         self.say(f"{why[0].upper()}{why[1:]}.")
         line = self.ask("Enter: reload the game as it is now; q: quit.")
         if line.lower() in ("q", "quit"):
             raise _Quit
-        store = self.table.session.store
-        assert store is not None and view.game_id is not None
         try:
-            table = Table.resume(store, view.game_id, speed="instant",
-                                 strategy_factory=self.table.session.strategy_factory,
-                                 real_dice=True)
+            self.table.reload()
         except SessionError as e:
             self.say(f"It cannot be reloaded: {e}.")
             raise _Quit from None
-        self._unsubscribe()
-        self.table = table
-        self._unsubscribe = table.subscribe(self.on_event)
-        st = table.view().state
-        self.say(f"Reloaded: {table.ruleset.name}, {st.players[st.current].name} on turn "
+        st = self.table.view().state
+        self.say(f"Reloaded: {self.table.ruleset.name}, {st.players[st.current].name} on turn "
                  f"{st.turns_taken(st.current) + 1}.")
 
     def pause_step(self, pause: str) -> None:
@@ -343,16 +341,6 @@ def _mention_unfinished(store: Any, out: TextIO) -> None:
                   f"{resume_hint(g.id)}.\n")
 
 
-def _open_store() -> tuple[StoreLike | None, str | None]:
-    try:
-        from yacht.store import open_store
-
-        store: Any = open_store()
-        return store, None
-    except Exception as e:  # StoreError, or no store package: play without saving
-        return None, f"games are not saved: {e}"
-
-
 def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | None = None,
               open_store: bool = True,
               strategy_factory: StrategyFactory | None = None) -> int:
@@ -360,11 +348,9 @@ def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | No
 
     Raises :class:`~yacht.session.game.SessionError` for a game that cannot start.
     """
-    from yacht.rules import OptionError, UnknownVariant, get
-
     opened = False
     if store is None and open_store:
-        store, problem = _open_store()
+        store, problem = open_store_for_games()
         opened = store is not None
         if problem:
             out.write(f"Warning: {problem}\n")
@@ -372,11 +358,9 @@ def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | No
     rng = random.Random(launch.seed) if launch.seed is not None else None
     try:
         if launch.resume:
-            if store is None:
-                raise SessionError("there is no store to resume from")
-            table = Table.resume(store, launch.resume, rng=rng,
-                                 strategy_factory=strategy_factory, speed="instant",
-                                 real_dice=True)
+            table = open_table(store, source="plain", resume=launch.resume, rng=rng,
+                               strategy_factory=strategy_factory, speed="instant",
+                               real_dice=True)
         else:
             if not launch.direct and store is not None:
                 _mention_unfinished(store, out)
@@ -385,13 +369,10 @@ def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | No
             players = demo_players(launch.players) if launch.demo \
                 else launch.players or cfg.players
             options = launch.options or cfg.options.get(variant, {})
-            try:
-                rs = get(variant, options)
-            except (UnknownVariant, OptionError) as e:
-                raise SessionError(str(e)) from None
-            table = Table.new(rs, players_from_specs(players), store=store, rng=rng,
-                              strategy_factory=strategy_factory, meta={"source": "plain"},
-                              speed="instant", real_dice=True)
+            table = open_table(store, source="plain", variant=variant, options=options,
+                               players=players_from_specs(players), rng=rng,
+                               strategy_factory=strategy_factory, speed="instant",
+                               real_dice=True)
         return PlainGame(table, inp, out).run()
     finally:
         if opened and store is not None:

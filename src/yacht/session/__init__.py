@@ -38,6 +38,7 @@ from .game import (
     players_from_specs,
 )
 from .keys import RESERVED, category_keys, key_for, singlets
+from .opening import open_store_for_games, open_table
 from .table import LOCAL, Event, Refused, Seat, Table, TableView
 
 __all__ = [
@@ -72,6 +73,8 @@ __all__ = [
     "demo_players",
     "key_for",
     "load_config",
+    "open_store_for_games",
+    "open_table",
     "parse_players",
     "players_from_specs",
     "save_config",

@@ -376,6 +376,12 @@ class Session:
             return None
         return list(self.store.load_record(self.game_id).actions)
 
+    def record(self) -> Record:
+        """The game's record as it stands (its commitment; the seed once finished)."""
+        record = Record.from_state(self.state, **self._meta)
+        record.dice_seed = self.dice_seed
+        return record
+
     def reload(self, actions: list[Action]) -> None:
         """Start again from the stored game's ``actions`` (this copy went astray)."""
         state = State(self.ruleset, self.state.players, dice=self.state.dice_source)

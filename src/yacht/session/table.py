@@ -52,6 +52,7 @@ from yacht.engine import (
     GiveBack,
     IllegalAction,
     Player,
+    Record,
     Roll,
     Score,
     State,
@@ -75,6 +76,7 @@ from .game import (
     SaveConflict,
     SaveFailed,
     Session,
+    SessionError,
     StoreLike,
     StrategyFactory,
 )
@@ -294,7 +296,7 @@ class Table:
         had it); ``auto_roll``: a person's turn starts with a roll the table makes by
         itself, a step after the turn began (Windows Yacht, Yatsee).
         """
-        self.session = session
+        self._game = session
         self._pauses = pauses
         self.pause_between_people = pause_between_people
         self.auto_roll = auto_roll
@@ -365,7 +367,7 @@ class Table:
         """The lines of news the game's actions made, told again: its actions played on a
         copy without a store, as the table told them when they happened (what the log
         does not hold, such as a store's warning, is not told again)."""
-        s = self.session
+        s = self._game
         try:
             copy = Table(Session(s.ruleset, s.players, rng=random.Random(0)),
                          pause_between_people=self.pause_between_people)
@@ -403,30 +405,30 @@ class Table:
     @property
     def game_id(self) -> str | None:
         """The stored game's id (None until it is saved)."""
-        return self.session.game_id
+        return self._game.game_id
 
     @property
     def action_count(self) -> int:
         """How many actions the game's log holds."""
-        return len(self.session.state.log)
+        return len(self._game.state.log)
 
     def actions_since(self, n: int) -> list[Action]:
         """The game's actions from log index ``n`` on (a copy; safe from any thread)."""
         with self._lock:
-            return list(self.session.state.log[max(0, n):])
+            return list(self._game.state.log[max(0, n):])
 
     @property
     def ruleset(self) -> Ruleset:
-        return self.session.ruleset
+        return self._game.ruleset
 
     @property
     def players(self) -> tuple[Player, ...]:
-        return self.session.players
+        return self._game.players
 
     def view(self) -> TableView:
         """The table as it is now (a consistent copy; safe from any thread)."""
         with self._lock:
-            s = self.session
+            s = self._game
             s.state.placements()  # worked out once per position: every view's copy has it
             return TableView(
                 state=s.state.clone(rng=False), version=self._version, pause=self._pause,
@@ -530,9 +532,9 @@ class Table:
             raise Refused(str(e), "illegal") from None
 
     def _check_plan(self, seat: Seat, commands: Sequence[Command]) -> list[Action | GoOn]:
-        probe = self.session.state.clone(rng=False)
+        probe = self._game.state.clone(rng=False)
         pause = self._pause
-        last = self.session.last_score
+        last = self._game.last_score
         out: list[Action | GoOn] = []
         for cmd in commands:
             if isinstance(cmd, GoOn):
@@ -590,7 +592,7 @@ class Table:
     def _apply(self, action: Action, computer: bool = False, saved: bool = False) -> list[Event]:
         """Play one checked action (lock held); the events it makes. ``saved``: the store
         has it already (another process of a server played it)."""
-        s = self.session
+        s = self._game
         st = s.state
         me = st.current
         name = st.players[me].name
@@ -656,7 +658,7 @@ class Table:
         return events
 
     def _elsewhere(self, before: str | None) -> list[Event]:
-        now = self.session.elsewhere
+        now = self._game.elsewhere
         if now is None or now == before:
             return []
         return [self._event("elsewhere", None, now)]
@@ -672,7 +674,7 @@ class Table:
             return events
 
     def _sync(self) -> list[Event]:
-        s = self.session
+        s = self._game
         try:
             stored = s.stored_actions()
         except Exception as e:  # the store's one line; the next sync tries again
@@ -684,14 +686,44 @@ class Table:
             return self._play_saved(stored[len(log):])
         self._remote = True
         try:
-            s.reload(stored)
-            self._pause = "game_over" if s.is_over() else None
-            self._after_computer_score = False
-            self._changed()
-            return [self._event("reloaded", None, "the game as it is stored",
-                                actions=len(stored))]
+            return self._take_stored(stored)
         finally:
             self._remote = False
+
+    def _take_stored(self, stored: list[Action], finished: bool = False) -> list[Event]:
+        """This copy replaced by the stored game's actions (lock held): its pause, its
+        recent moves told anew, a ``reloaded`` event."""
+        s = self._game
+        s.reload(stored)
+        s.finished = finished
+        self._pause = "game_over" if s.is_over() and not finished else None
+        self._after_computer_score = False
+        self._news.clear()
+        self._news.extend(self._retold())
+        self._changed()
+        return [self._event("reloaded", None, "the game as it is stored", actions=len(stored))]
+
+    def reload(self) -> list[Event]:
+        """Take up the stored game as it is now, when it went on elsewhere (another window
+        played, or finished, it): this copy is replaced by it and saved again from here on.
+        Raises SessionError (one line) when it cannot be (not saved, deleted...). Reads
+        the store: call it off an interface's main thread if the store may be slow."""
+        with self._lock:
+            s = self._game
+            if s.store is None or s.game_id is None:
+                raise SessionError("this game is not saved: there is nothing to reload")
+            try:
+                stored = list(s.store.load_record(s.game_id).actions)
+                _n, finished = s.store.progress(s.game_id)
+            except Exception as e:  # the store's one line
+                raise SessionError(str(e)) from None
+            try:
+                events = self._take_stored(stored, finished)
+            except (ValueError, IllegalAction) as e:
+                raise SessionError(f"the stored game cannot be replayed: {e}") from None
+            s.elsewhere = None
+            self._emit(events)
+            return events
 
     def take_up(self, news: Sequence[tuple[int, Sequence[Action]]]) -> list[Event]:
         """Actions another process saved, as its news carried them: ``(start, actions)``,
@@ -704,15 +736,15 @@ class Table:
         >>> here = Table.new(get("yatzy"), [Player("Ann"), Player("Bob")])
         >>> there = Table.new(get("yatzy"), [Player("Ann"), Player("Bob")])
         >>> _ = here.act(LOCAL, Roll())
-        >>> [e.kind for e in there.take_up([(0, here.session.state.log)])]
+        >>> [e.kind for e in there.take_up([(0, here.actions_since(0))])]
         ['rolled']
-        >>> there.take_up([(0, here.session.state.log)])  # heard twice: played once
+        >>> there.take_up([(0, here.actions_since(0))])  # heard twice: played once
         []
         """
         with self._lock:
             events: list[Event] = []
             for start, actions in news:
-                log = self.session.state.log
+                log = self._game.state.log
                 have = log[start:start + len(actions)]
                 if start > len(log) or list(have) != list(actions[:len(have)]):
                     events += self._sync()
@@ -726,7 +758,7 @@ class Table:
             return events
 
     def _play_saved(self, actions: Sequence[Action]) -> list[Event]:
-        s = self.session
+        s = self._game
         events: list[Event] = []
         self._remote = True
         try:
@@ -756,10 +788,10 @@ class Table:
         deleted it): an ``elsewhere`` event once; this table is no longer saved. A
         window's driver asks every few seconds (one quick read)."""
         with self._lock:
-            before = self.session.elsewhere
+            before = self._game.elsewhere
             if before is not None or self._closed:
                 return []
-            self.session.check_store()
+            self._game.check_store()
             events = self._elsewhere(before)
             self._emit(events)
             return events
@@ -768,7 +800,7 @@ class Table:
         self._pause = pause
         events = [self._event("paused", None, pause=pause)]
         if pause == "game_over":
-            st = self.session.state
+            st = self._game.state
             events.append(self._event("game_over", None, "Game over",
                                       totals=st.returns(), winners=st.winners()))
         return events
@@ -778,12 +810,12 @@ class Table:
         self._pause = None
         self._changed()
         events = [self._event("went_on", None, pause=pause)]
-        if pause == "game_over" and self.session.is_over():
+        if pause == "game_over" and self._game.is_over():
             events += self._finish()
         return events
 
     def _finish(self) -> list[Event]:
-        s = self.session
+        s = self._game
         if s.finished:
             return []
         entries = s.finish()
@@ -795,7 +827,7 @@ class Table:
         return events + self._warnings()
 
     def _warnings(self) -> list[Event]:
-        s = self.session
+        s = self._game
         if not s.warning:
             return []
         text, s.warning = s.warning, None
@@ -824,7 +856,7 @@ class Table:
         with self._lock:
             if self._closed:
                 return None
-            s = self.session
+            s = self._game
             if self._pause == "game_over":
                 if s.demo and not s.finished:
                     return Due("go_on", self._changed_at + self._pacing.demo_end, self._version)
@@ -842,7 +874,7 @@ class Table:
     def _plays_itself(self) -> bool:
         """Whether the computer plays the turn now: a computer player's, or anyone's while
         a demo has taken over (lock held)."""
-        s = self.session
+        s = self._game
         return not s.is_over() and (s.is_computer_turn() or self._taken_over)
 
     def set_demo(self, on: bool) -> list[Event]:
@@ -856,7 +888,7 @@ class Table:
                 return []
             self._taken_over = on
             self._changed()
-            people = any(not p.is_computer for p in self.session.players)
+            people = any(not p.is_computer for p in self._game.players)
             text = ("Demo: the computer plays every seat" if on else
                     "Demo off: the people play their own turns" if people else
                     "Demo off (every seat is a computer player)")
@@ -871,7 +903,7 @@ class Table:
         while deciding). None when no computer is due (or the table moved on)."""
         with self._think_lock:
             with self._lock:
-                s = self.session
+                s = self._game
                 if (self._closed or self._pause is not None or not self._plays_itself()
                         or (version is not None and version != self._version)):
                     return None
@@ -919,15 +951,15 @@ class Table:
         found = self._strategies.get(player)
         if found is None:
             try:
-                found = self.session.make_strategy(player)
+                found = self._game.make_strategy(player)
             except (LookupError, ImportError, ValueError) as e:
                 from yacht.strategy import RandomStrategy
 
-                level = self.session.players[player].level
+                level = self._game.players[player].level
                 with self._lock:
-                    self.session.warning = (f"computer level {level} is not available ({e}); "
+                    self._game.warning = (f"computer level {level} is not available ({e}); "
                                             "it plays at random")
-                found = RandomStrategy(self.session.ruleset)
+                found = RandomStrategy(self._game.ruleset)
             self._strategies[player] = found
         return found
 
@@ -989,7 +1021,7 @@ class Table:
             if build is not None:
                 build(progress)
             else:
-                prepare(level, self.session.ruleset, progress)
+                prepare(level, self._game.ruleset, progress)
         except Exception:  # the player (or the advisor) reports its own problem
             pass
 
@@ -1002,12 +1034,12 @@ class Table:
                 return []
             events: list[Event] = []
             if plan.failure is not None:
-                name = self.session.players[plan.player].name
+                name = self._game.players[plan.player].name
                 events.append(self._event(
                     "computer_failed", plan.player,
                     f"the computer player {name} failed ({plan.failure}); it moves at random",
                     error=plan.failure))
-            s = self.session
+            s = self._game
             if not s.players[plan.player].is_computer and plan.player not in s.assisted_players:
                 s.mark_assisted(plan.player)  # the computer played a person's turn (demo)
                 events.append(self._event("assisted", plan.player,
@@ -1022,7 +1054,7 @@ class Table:
                         "computer_failed", plan.player,
                         f"the computer player tried an illegal move ({e}); it moves at random",
                         error=str(e)))
-                    fallback = random_decision(self.session.state.clone(rng=False),
+                    fallback = random_decision(self._game.state.clone(rng=False),
                                                random.Random())[0]
                     events += self._apply(fallback, computer=True)
                     break
@@ -1036,7 +1068,7 @@ class Table:
             if not who.operator:
                 raise Refused("only the table's operator can make a computer move now",
                               "not_your_turn")
-            s = self.session
+            s = self._game
             if not s.is_computer_turn():
                 name = s.current_player.name if not s.is_over() else "nobody"
                 raise Refused(f"{verb(name, 'is', 'are')} not a computer player", "illegal")
@@ -1096,7 +1128,7 @@ class Table:
 
         with self._lock:
             who = self.seat(seat)
-            s = self.session
+            s = self._game
             if self._closed or s.is_over() or s.is_computer_turn() or self._pause is not None:
                 raise HintUnavailable("a hint is for a person's turn")
             if s.state.current not in who.players:
@@ -1124,14 +1156,14 @@ class Table:
     def finish(self) -> list[Any]:
         """Record a finished game in the store once; the new top-ten entries."""
         with self._lock:
-            if self.session.is_over():
+            if self._game.is_over():
                 self._emit(self._finish())
-            return list(self.session.new_entries)
+            return list(self._game.new_entries)
 
     def abandon(self) -> None:
         """Delete this unfinished game from the store (the interface asks first)."""
         with self._lock:
-            self.session.abandon()
+            self._game.abandon()
             self._emit(self._warnings())
 
     def close(self) -> None:
@@ -1139,28 +1171,50 @@ class Table:
         with self._lock:
             if self._closed:
                 return
-            events = self._finish() if self.session.is_over() else []
+            events = self._finish() if self._game.is_over() else []
             self._closed = True
             events.append(self._event("closed"))
             self._changed_cond.notify_all()
             self._emit(events)
 
-    def top_ten(self) -> list[Any]:
+    def top_ten(self, apart: bool | None = None) -> list[Any]:
+        """The top ten this game goes to, or (``apart`` given) the list apart from the top
+        ten (``True``: assisted games and games with dice entered) or the top ten itself."""
         with self._lock:
-            return self.session.top_ten()
+            s = self._game
+            if apart is None or s.store is None:
+                return s.top_ten() if apart is None else []
+            store = s.store
+        return list(store.top_ten(s.ruleset, apart))
+
+    @property
+    def has_store(self) -> bool:
+        """The game is played with a store (saved, unless it went on elsewhere)."""
+        return self._game.store is not None
+
+    def take_warning(self) -> str | None:
+        """The last problem with the store, once (an interface shows it, then it is gone)."""
+        with self._lock:
+            text, self._game.warning = self._game.warning, None
+            return text
+
+    def record(self) -> Record:
+        """The game's record as it stands (for its analysis, an export)."""
+        with self._lock:
+            return self._game.record()
 
     def save(self) -> str | None:
         """Store the game now, before its first action; its id (see Session.save_now)."""
         with self._lock:
             try:
-                return self.session.save_now()
+                return self._game.save_now()
             except SaveFailed as e:
                 raise Refused(str(e), "store") from None
 
     def attach_store(self, store: StoreLike) -> None:
         """Start saving a game that began before the store was open."""
         with self._lock:
-            self.session.attach_store(store)
+            self._game.attach_store(store)
             self._emit(self._warnings())
 
     def wait_for_change(self, version: int, timeout: float | None = None) -> bool:

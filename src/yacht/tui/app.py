@@ -17,6 +17,8 @@ from yacht.session import (
     SessionError,
     demo_players,
     load_config,
+    open_store_for_games,
+    open_table,
     save_config,
 )
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
@@ -96,13 +98,7 @@ class YachtApp(App[int]):
         self.run_worker(self._open_store_in_thread, thread=True, group="store")
 
     def _open_store_in_thread(self) -> None:
-        try:
-            from yacht.store import open_store
-
-            store: Any = open_store()
-            problem = None
-        except Exception as e:  # StoreError, or no store package: play without saving
-            store, problem = None, f"games are not saved: {e}"
+        store, problem = open_store_for_games()
         # the saved games to offer are read here too (each one played back for its points;
         # a problem is told from the app's thread, which reads them again)
         games = None
@@ -190,16 +186,13 @@ class YachtApp(App[int]):
     def start_game(self, variant: str, options: dict[str, str],
                    players: list[PlayerSpec]) -> bool:
         """Start a new game and show the table; False (and a message) if it cannot start."""
-        from yacht.rules import OptionError, UnknownVariant, get
-
         try:
-            rs = get(variant, options)
-            table = Table.new(rs, players_from_specs(players), store=self.store,
-                              rng=self.new_rng(), strategy_factory=self.strategy_factory,
-                              meta={"source": "tui"}, speed=self.config.speed,
-                              pause_between_people=self.pause_between(players),
-                              auto_roll=self.config.auto_roll)
-        except (UnknownVariant, OptionError, SessionError) as e:
+            table = open_table(self.store, source="tui", variant=variant, options=options,
+                               players=players_from_specs(players), rng=self.new_rng(),
+                               strategy_factory=self.strategy_factory, speed=self.config.speed,
+                               pause_between_people=self.pause_between(players),
+                               auto_roll=self.config.auto_roll)
+        except SessionError as e:
             self.notify(str(e), severity="error", markup=False)
             return False
         if not getattr(self, "store_ready", True):
@@ -220,20 +213,16 @@ class YachtApp(App[int]):
             self.show_setup()
 
     def resume_game(self, game_id: str) -> bool:
-        if self.store is None:
-            self.notify("there is no store to resume from", severity="error")
-            return False
         try:
-            table = Table.resume(self.store, game_id, rng=self.new_rng(),
-                                 strategy_factory=self.strategy_factory,
-                                 speed=self.config.speed)
+            table = open_table(self.store, source="tui", resume=game_id, rng=self.new_rng(),
+                               strategy_factory=self.strategy_factory,
+                               speed=self.config.speed, auto_roll=self.config.auto_roll)
         except SessionError as e:
             self.notify(str(e), severity="error", markup=False)
             return False
         # (the store keeps the game, not how this screen goes from turn to turn)
         table.pause_between_people = self.pause_between(
             [PlayerSpec.of(p) for p in table.players])
-        table.auto_roll = self.config.auto_roll
         rs = table.ruleset
         self.last_start = (rs.id, dict(rs.option_values),
                            [PlayerSpec.of(p) for p in table.players])

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from yacht.parsing import InputError, parse_table_id
 from yacht.rules import OptionError, UnknownVariant, get
-from yacht.session import HintUnavailable, SessionError
+from yacht.session import HintUnavailable, SessionError, open_table
 from yacht.session.advice import Advice, WinAdvice
 from yacht.session.table import Event, Refused, Seat, Table, drive_async
 from yacht.store import Store, StoreError
@@ -229,8 +229,9 @@ class Hub:
         """The table's game as stored (SessionError if it cannot be played)."""
         assert row.game_id is not None
         return await self.io_call(partial(
-            Table.resume, self.store, row.game_id, strategy_factory=self.strategy_factory,
-            speed=row.speed, seats=self.lobby.seats(row), strict=True))
+            open_table, self.store, source="web", resume=row.game_id,
+            strategy_factory=self.strategy_factory, speed=row.speed,
+            seats=self.lobby.seats(row), strict=True))
 
     def _attach(self, live: LiveTable, table: Table) -> None:
         """LOBBY -> PLAYING: the game's events go to the browsers (and the others), its
@@ -264,11 +265,12 @@ class Hub:
             row = live.take_row(await self.io_call(partial(
                 self.store.update_table, row.id, row.version, seats=seats)))
         try:
-            table = Table.new(live.ruleset, self.lobby.players(seats), store=self.store,
-                              strategy_factory=self.strategy_factory, speed=row.speed,
-                              seats=self.lobby.seats(row), strict=True,
-                              meta={"source": "web", "table": row.id},
-                              seed=self.seeds() if self.seeds is not None else None)
+            table = open_table(self.store, source="web", variant=live.ruleset.id,
+                               options=live.ruleset.option_values,
+                               players=self.lobby.players(seats),
+                               strategy_factory=self.strategy_factory, speed=row.speed,
+                               seats=self.lobby.seats(row), strict=True, meta={"table": row.id},
+                               seed=self.seeds() if self.seeds is not None else None)
             game_id = await self.io_call(table.save)
         except (SessionError, Refused) as e:
             raise WebError(f"the game cannot start: {e}") from None
@@ -366,7 +368,7 @@ class Hub:
             log.warning("table %s: %s", live.id, e)
 
     # --- commands -----------------------------------------------------------------
-    def _game(self, live: LiveTable, conn: Connection) -> tuple[Table, str]:
+    def _playing(self, live: LiveTable, conn: Connection) -> tuple[Table, str]:
         table = live.table
         if table is None:
             raise WebError("the game has not started: waiting for players", "not_started")
@@ -378,7 +380,7 @@ class Hub:
                       version: int | None) -> None:
         """Apply a command from this connection's seats (the ack is sent by the caller
         once this returns: the store has the action then)."""
-        table, seat = self._game(live, conn)
+        table, seat = self._playing(live, conn)
         try:
             await self.move_call(partial(table.act, seat, command.to_command(),
                                          version=version))
@@ -389,7 +391,7 @@ class Hub:
         """The hint's answer: ``moves`` (best for the score first) and ``to_win`` (the
         moves ranked by the chance of winning, or null where it cannot be worked out)."""
         try:
-            table, seat = self._game(live, conn)
+            table, seat = self._playing(live, conn)
         except WebError:
             raise WebError("a hint is for your own turn", "not_your_turn") from None
         try:

@@ -209,9 +209,10 @@ def _hand_to_browser(store: Store, game_id: str, base: str, args: argparse.Names
 
 def _table(store: Store, game_id: str) -> Table:
     """The game's table; its people roll real dice and may enter them (``roll 3,5``)."""
-    from yacht.session.table import Table
+    from yacht.session import open_table
 
-    return Table.resume(store, game_id, speed="instant", pauses=False, real_dice=True)
+    return open_table(store, source="cli", resume=game_id, speed="instant", pauses=False,
+                      real_dice=True)
 
 
 def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
@@ -225,8 +226,7 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     if store.game_info(game_id).finished is not None:
         raise CliError(f"game {game_id} is finished (see `yacht scores`)")
     table = _table(store, game_id)
-    state = table.session.state
-    start = len(state.log)
+    start = table.action_count
     commands = parse_command(args.action, table.view().state)
     try:  # (a computer move may build the solver's table first: Ctrl-C stops it at once)
         run_interruptible(lambda _stop: table.act(LOCAL, *commands))
@@ -234,7 +234,7 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
         raise CliError(f"{shown(args.action.strip())} is not allowed now: {refused}") from None
     entries = list(table.view().new_entries)
     rs = table.ruleset
-    applied = [command_text(a, rs) for a in state.log[start:]]
+    applied = [command_text(a, rs) for a in table.actions_since(start)]
     if args.json:
         emit_json({**_game_json(store, game_id, table), "applied": applied,
                    "high_scores": [e.to_json() for e in entries]})

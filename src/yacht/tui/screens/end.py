@@ -15,7 +15,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Label, Static
 
-from yacht.session import Session
 from yacht.session.comment import end_line, judged
 from yacht.session.present import TERMINAL, result_text
 from yacht.session.table import LOCAL, Table
@@ -94,11 +93,6 @@ class EndScreen(Screen[None]):
         self.analysis: AnalysisJob | None = None
         #: the players the comments judge: the people (else the winner of a computers' game)
         self.judged = judged(st)
-
-    @property
-    def session(self) -> Session:
-        """The game under the table (for reading)."""
-        return self.table.session
 
     @property
     def yacht_app(self) -> YachtApp:
@@ -221,7 +215,7 @@ class EndScreen(Screen[None]):
         from .topten import TopTenScreen
 
         view = self.view
-        fetch = self.table_top if self.session.store is not None else None
+        fetch = self.table_top if self.table.has_store else None
         self.app.push_screen(TopTenScreen(view.ruleset.name, fetch, view.apart,
                                           self.new_entries))
 
@@ -240,8 +234,7 @@ class EndScreen(Screen[None]):
         or the other."""
         if assisted == self.view.apart:
             return self.table.top_ten()
-        store: Any = self.session.store
-        return list(store.top_ten(self.view.ruleset, assisted))
+        return self.table.top_ten(apart=assisted)
 
     def action_again(self) -> None:
         self.yacht_app.play_again()

@@ -23,7 +23,7 @@ from textual.widgets import Button, DataTable, ProgressBar, Static
 
 from yacht.engine import Roll, TakeBack
 from yacht.render import wrap_text
-from yacht.session import SPEEDS, HintUnavailable, Session, category_keys, key_for
+from yacht.session import SPEEDS, HintUnavailable, SessionError, category_keys, key_for
 from yacht.session.commands import (
     Command,
     GoOn,
@@ -223,11 +223,6 @@ class GameScreen(Screen[None]):
         self.set_layout(*self.choose_layout(self.snap))
 
     @property
-    def session(self) -> Session:
-        """The game under the table (for reading)."""
-        return self.table.session
-
-    @property
     def paused(self) -> bool:
         """The table waits for a person to go on (the next player, or the results)."""
         return self.view.pause is not None
@@ -280,9 +275,8 @@ class GameScreen(Screen[None]):
         else:
             roll.focus()
         self.call_after_refresh(self.yacht_app.first_screen_drawn)
-        warning = self.view.warning
+        warning = self.table.take_warning()
         if warning:
-            self.session.warning = None
             self.notify(warning, severity="warning")
         self._unsubscribe = self.table.subscribe(self._on_event)
         self.table.set_speed(self.yacht_app.config.speed)
@@ -396,9 +390,15 @@ class GameScreen(Screen[None]):
 
         def done(choice: str | None) -> None:
             if choice == "reload" and game_id is not None:
-                self.leave_table()
-                if not self.yacht_app.resume_game(game_id):
-                    self.yacht_app.show_setup()
+                try:
+                    self.table.reload()
+                except SessionError as e:
+                    self.notify(f"It cannot be reloaded: {e}", severity="error", markup=False)
+                    return
+                if self.table.view().finished:  # (finished elsewhere: its results)
+                    self.show_results()
+                else:
+                    self.refresh_all()
             elif choice == "quit":
                 self.leave_table()
                 self.app.exit(0)
@@ -801,7 +801,7 @@ class GameScreen(Screen[None]):
         view = self.table.view()
         if view.over:
             return
-        if self.session.demo:
+        if all(p.is_computer for p in self.table.players):
             self.notify("Every seat is a computer player: the demo plays on", timeout=3)
             return
         try:

@@ -1,0 +1,72 @@
+"""Opening a table, the one way every interface does it: a new game from a variant, its
+options and its players, or a saved game by its id; and the store games are saved in,
+with the one line a player reads when there is none.
+
+>>> from yacht.engine import Player
+>>> t = open_table(None, variant="yatzy", players=[Player("Ann")], source="doc")
+>>> t.ruleset.id, t.has_store
+('yatzy', False)
+>>> open_table(None, variant="yatzy", options={"joker": "free"}, players=[Player("Ann")],
+...            source="doc")
+Traceback (most recent call last):
+...
+yacht.session.game.SessionError: yatzy has no option 'joker' (options: none)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from yacht.engine import Player
+
+from .game import SessionError, StoreLike, StrategyFactory
+from .table import Seat, Table
+
+__all__ = ["open_store_for_games", "open_table"]
+
+
+def open_store_for_games(url: str | None = None) -> tuple[StoreLike | None, str | None]:
+    """The store games are saved in (``url``; default ``$YACHT_DB`` or the user's file),
+    or None and the one line that says games are not saved, and why."""
+    try:
+        from yacht.store import open_store
+
+        store: Any = open_store(url)
+    except Exception as e:  # StoreError, or no store package: play without saving
+        return None, f"games are not saved: {e}"
+    return store, None
+
+
+def open_table(store: StoreLike | None, *, source: str, resume: str | None = None,
+               variant: str | None = None, options: Mapping[str, str] | None = None,
+               players: Sequence[Player] = (), rng: random.Random | None = None,
+               strategy_factory: StrategyFactory | None = None, speed: str = "normal",
+               seats: Iterable[Seat] | None = None, pauses: bool = True,
+               pause_between_people: bool = False, auto_roll: bool = False,
+               real_dice: bool = False, strict: bool = False, seed: bytes | None = None,
+               meta: Mapping[str, Any] | None = None) -> Table:
+    """A table: the saved game ``resume`` (an id or a unique start of one) where it was
+    left, or a new game of ``variant`` with ``options`` for ``players``. ``source``: the
+    interface (kept in a new game's record). How the game flows here (``speed``,
+    ``pauses``, ``pause_between_people``, ``auto_roll``, ``real_dice``) is the
+    interface's, never the store's. Raises SessionError, one line, when it cannot."""
+    flow: dict[str, Any] = dict(strategy_factory=strategy_factory, speed=speed, seats=seats,
+                                pauses=pauses, strict=strict, auto_roll=auto_roll,
+                                pause_between_people=pause_between_people,
+                                real_dice=real_dice)
+    if resume is not None:
+        if store is None:
+            raise SessionError("there is no store to resume from")
+        return Table.resume(store, resume, rng=rng, **flow)
+    from yacht.rules import OptionError, UnknownVariant, get
+
+    if variant is None:
+        raise SessionError("give a variant (see `yacht variants`)")
+    try:
+        rs = get(variant, dict(options or {}))
+    except (UnknownVariant, OptionError) as e:
+        raise SessionError(str(e)) from None
+    return Table.new(rs, list(players), store=store, rng=rng, seed=seed,
+                     meta={"source": source, **(meta or {})}, **flow)
