@@ -129,3 +129,30 @@ def test_a_finished_games_dice_are_verified_by_anyone(client: TestClient,
     for wrong in ("nope", "0123456789ab"):
         r = client.get(f"/api/games/{wrong}/verify")
         assert r.status_code == 404 and set(r.json()) == {"error", "code"}
+
+
+def test_every_finished_game_of_the_server_verifies(client: TestClient, store: Store) -> None:
+    """Games of every kind played to the end at the server - alone, with a take-back,
+    computers only - and each finished game in its database verifies."""
+    alone = client.post("/api/tables", json={"variant": "tommys-crag", "seats": [
+        {"kind": "person", "name": "Ann", "here": True}]}).json()
+    with Browser(client, alone["id"], alone["token"]) as ann:
+        took_back = False
+        while not ann.snap["over"]:
+            ann.act({"type": "roll"})
+            box = ann.snap["previews"][0]
+            ann.act({"type": "score", "category": box["category"], "column": box["column"]})
+            if not took_back and not ann.snap["over"]:
+                took_back = ann.act({"type": "take_back"})["type"] == "ack"
+        if ann.snap["can"]["go_on"]:
+            ann.act({"type": "go_on"})
+        ann.wait(lambda t: t["snapshot"]["finished"])
+    demo = client.post("/api/tables", json={"variant": "yatzy", "speed": "instant", "seats": [
+        {"kind": "beginner", "name": "B"}, {"kind": "expert", "name": "E"}]}).json()
+    with Browser(client, demo["id"], demo["token"]) as host:
+        host.wait(lambda t: t["snapshot"]["finished"], limit=20000)
+    finished = store.finished_games()
+    assert len(finished) == 2 and took_back
+    for info in finished:
+        verdict = verify(store.load_record(info.id))
+        assert verdict.ok, verdict.line
