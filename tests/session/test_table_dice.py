@@ -30,7 +30,8 @@ def db(tmp_path: Path) -> Any:
 
 def unchanged(table: Table) -> tuple[Any, ...]:
     st = table._game.state
-    return (list(st.log), table.version, st.dice, st.chosen, table.view().dice_entered)
+    view = table.view()
+    return (list(st.log), table.version, st.dice, st.chosen, view.dice_entered, view.held)
 
 
 # --- the property: the dice depend on where they are rolled, nothing else ------------------
@@ -67,10 +68,12 @@ INTENTS: st.SearchStrategy[Any] = st.one_of(
 )
 
 
-def drive(intents: list[Any]) -> dict[tuple[int, int, int], int]:
-    """A table of two people from SEED driven by ``intents`` from the seat; every die
-    seen, by (turn, roll, position)."""
+def drive(intents: list[Any], mark: str = "reroll") -> dict[tuple[int, int, int], int]:
+    """A table of two people from SEED driven by ``intents`` from the seat, whose clicks
+    ``mark`` dice (hold them, or mark them to roll again); every die seen, by (turn,
+    roll, position)."""
     table = Table.new(YATZY, [Player("Ann"), Player("Bob")], seed=SEED, speed="instant")
+    table.set_prefs(LOCAL, dice_mark=mark)
     seen: dict[tuple[int, int, int], int] = {}
     for intent in intents:
         commands = (intent.command(table),) if isinstance(intent, ScoreAny) else \
@@ -98,11 +101,13 @@ def drive(intents: list[Any]) -> dict[tuple[int, int, int], int]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(INTENTS, min_size=30, max_size=80),
-       st.lists(INTENTS, min_size=30, max_size=80))
+       st.lists(INTENTS, min_size=30, max_size=80),
+       st.sampled_from(["hold", "reroll"]), st.sampled_from(["hold", "reroll"]))
 def test_the_dice_a_seat_gets_depend_only_on_which_dice_it_rolls(
-        first: list[Command], second: list[Command]) -> None:
-    a = drive([Roll(), *first])
-    b = drive([*second, Roll()])
+        first: list[Command], second: list[Command], mark_a: str, mark_b: str) -> None:
+    """... whether its clicks hold dice or mark them to roll again."""
+    a = drive([Roll(), *first], mark_a)
+    b = drive([*second, Roll()], mark_b)
     both = set(a) & set(b)
     assert {(0, 1, p) for p in range(YATZY.dice)} <= both  # the first roll, at least
     # (two such games share a few turns: 60 examples meet some hundreds of dice)

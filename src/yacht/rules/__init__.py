@@ -7,9 +7,11 @@
 
 from .hooks import ForcedFirstTurn, RepeatBox, SpecialRule, YahtzeeBonusJoker, all_same
 from .model import (
+    DICE_MARKS,
     MAX_PLAYERS,
     Category,
     ColumnTotals,
+    DiceMark,
     Option,
     OptionError,
     Par,
@@ -25,11 +27,13 @@ from .scoring import SCORERS, Counts, ScorerError, counts_of, dice_of
 from .text import rules_text
 
 __all__ = [
+    "DICE_MARKS",
     "MAX_PLAYERS",
     "SCORERS",
     "Category",
     "ColumnTotals",
     "Counts",
+    "DiceMark",
     "ForcedFirstTurn",
     "Option",
     "OptionError",

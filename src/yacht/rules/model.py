@@ -14,10 +14,16 @@ if TYPE_CHECKING:
     from .hooks import SpecialRule
 
 Section = Literal["upper", "lower"]
+#: what a click on a die means: hold it, or mark it to roll again
+DiceMark = Literal["hold", "reroll"]
+#: every value of :data:`DiceMark`
+DICE_MARKS: tuple[DiceMark, ...] = ("hold", "reroll")
 
 __all__ = [
+    "DICE_MARKS",
     "Category",
     "ColumnTotals",
+    "DiceMark",
     "Option",
     "OptionError",
     "Par",
@@ -267,6 +273,11 @@ class Ruleset:
     notes: tuple[str, ...] = ()
     #: the score the original judged every game against (None: the best possible)
     par: Par | None = None
+    #: what clicking a die does by default: ``"hold"`` keeps it out of the next roll
+    #: (Yatsee, today's apps), ``"reroll"`` marks it to roll again (Ancient Yacht,
+    #: Windows Yacht, Yatcy, Tommy's). How the dice are shown, not how the game
+    #: scores: rulesets that differ only here are equal.
+    dice_mark: DiceMark = field(default="hold", compare=False)
     settings: tuple[tuple[str, str], ...] = field(default=())
 
     def __post_init__(self) -> None:
@@ -280,7 +291,7 @@ class Ruleset:
         snapshot, and hashing all its categories each time was a tenth of one."""
         found: int | None = self.__dict__.get("_hash")
         if found is None:
-            found = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            found = hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
             object.__setattr__(self, "_hash", found)
         return found
 

@@ -100,24 +100,28 @@ VARIANTS: tuple[Ruleset, ...] = (
         description="The old game of Yacht: 5 dice, 12 boxes, no bonus.",
         origin=ANCIENT_ORIGIN, dice=5, rolls=3, categories=ANCIENT5,
         aliases=("ancient", "ay"),
+        dice_mark="reroll",
     ),
     Ruleset(
         id="ancient-yacht-double", name="Ancient Yacht, two columns",
         description="Ancient Yacht with every box twice; the second column counts double.",
         origin=ANCIENT_ORIGIN, dice=5, rolls=3, categories=ANCIENT5, columns=(1, 2),
         aliases=("ancient-double", "ay2"),
+        dice_mark="reroll",
     ),
     Ruleset(
         id="ancient-yacht-10", name="Ancient Yacht Challenge",
         description="Yacht with 10 dice: double straights, 8 of a kind, the double yacht.",
         origin=ANCIENT_ORIGIN, dice=10, rolls=5, categories=ANCIENT10,
         options=(ROLLS_OPTION,), aliases=("challenge", "ancient-10", "ay10"),
+        dice_mark="reroll",
     ),
     Ruleset(
         id="ancient-yacht-10-double", name="Ancient Yacht Challenge, two columns",
         description="The 10-dice game with every box twice; the second column counts double.",
         origin=ANCIENT_ORIGIN, dice=10, rolls=5, categories=ANCIENT10, columns=(1, 2),
         options=(ROLLS_OPTION,), aliases=("challenge-double", "ancient-10-double", "ay10x2"),
+        dice_mark="reroll",
     ),
     Ruleset(
         id="windows-yacht", name="Windows Yacht",
@@ -126,6 +130,7 @@ VARIANTS: tuple[Ruleset, ...] = (
         categories=classic13(("small_straight", "Small Straight", "large_straight",
                               "Large Straight"), ("yacht", "Yacht")),
         upper_bonus=BONUS_63, aliases=("windows", "wy"),
+        dice_mark="reroll",
     ),
     Ruleset(
         id="yatsee", name="Yatsee",
@@ -134,6 +139,7 @@ VARIANTS: tuple[Ruleset, ...] = (
         categories=classic13(("small_straight", "Small Straight", "large_straight",
                               "Large Straight"), ("yatsee", "Yatsee")),
         upper_bonus=UpperBonus(63, ">", 35), aliases=("os2",),
+        dice_mark="hold",  # (its manual: a clicked die shows "Hold")
     ),
     Ruleset(
         id="yatcy", name="Yatcy",
@@ -143,6 +149,7 @@ VARIANTS: tuple[Ruleset, ...] = (
                               "Long Straight"), ("yatcy", "Yatcy")),
         upper_bonus=UpperBonus(62, ">", 30), aliases=("amiga",),
         par=Par(335, "the author's"),
+        dice_mark="reroll",
     ),
     Ruleset(
         id="tommys-yahtzee", name="Tommy's Yahtzee",
@@ -151,6 +158,7 @@ VARIANTS: tuple[Ruleset, ...] = (
         categories=TOMMY13,
         upper_bonus=UpperBonus(62, ">", 35), special=(RepeatBox("yahtzee", 50),),
         aliases=("tommy", "tommys"),
+        dice_mark="reroll",
     ),
     Ruleset(
         id="tommys-yacht", name="Tommy's Yacht",
@@ -167,6 +175,7 @@ VARIANTS: tuple[Ruleset, ...] = (
         ), "12345689ABCD",  # (his board 7 is not used in Yacht)
             {"four_of_a_kind": "q", "full_house": "f", "little_straight": "l", "yacht": "y"}),
         special=(ForcedFirstTurn("yacht", 50, 3, 5, -95),), aliases=("tommy-yacht",),
+        dice_mark="reroll",
     ),
     Ruleset(
         id="tommys-crag", name="Tommy's Crag",
@@ -184,6 +193,7 @@ VARIANTS: tuple[Ruleset, ...] = (
             {"three_of_a_kind": "t", "low_straight": "l", "high_straight": "h",
              "odd_straight": "o", "even_straight": "e"}),
         aliases=("crag",),
+        dice_mark="reroll",
     ),
     Ruleset(
         id="yahtzee", name="Yahtzee",

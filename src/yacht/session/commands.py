@@ -55,13 +55,14 @@ from yacht.engine import (
     action_to_json,
 )
 from yacht.parsing import InputError, parse_dice, parse_positions, shown
-from yacht.rules import Ruleset
+from yacht.rules import DiceMark, Ruleset
 
 from .keys import key_for, singlets
 
 __all__ = ["NOTATION", "ActionError", "Command", "ComputerMove", "GoOn", "ScoreBox", "Select",
-           "Toggle", "command_from_json", "command_text", "command_to_json", "legal_texts",
-           "parse_command", "resolve", "resume_command", "resume_hint"]
+           "Toggle", "command_from_json", "command_text", "command_to_json", "dice_to_roll",
+           "held_dice", "legal_texts", "parse_command", "resolve", "resolve_marked",
+           "resume_command", "resume_hint"]
 
 NOTATION = ("roll [VALUES], choose POSITIONS (e.g. choose 1,3), score BOX [COLUMN], "
             "give-back, take-back, computer")
@@ -335,6 +336,108 @@ def resolve(cmd: Command, state: State) -> list[Action]:
     if isinstance(cmd, GoOn | ComputerMove):
         raise IllegalAction("this is for the table, not the dice")  # the table handles them
     return [cmd]
+
+
+def held_dice(state: State, held: frozenset[int] | None) -> frozenset[int]:
+    """The dice kept out of the next roll: the table's holds, or when it holds none (a
+    choice made in the notation's terms, a computer's) every die not chosen to roll."""
+    if held is not None:
+        return held
+    chosen = state.chosen
+    return frozenset(range(len(state.dice))) - chosen if chosen else frozenset()
+
+
+def dice_to_roll(state: State, held: frozenset[int] | None, mark: DiceMark) -> tuple[int, ...]:
+    """What a Roll rolls now for a seat whose clicks ``mark`` dice: every die at the start
+    of a turn; then, holding, every die not held (all of them when none is); marking,
+    the dice marked to roll again (none: a roll is refused).
+
+    >>> import random
+    >>> from yacht.engine import Player
+    >>> from yacht.rules import get
+    >>> s = State(get("yatzy"), [Player("Ann")], rng=random.Random(1))
+    >>> s.apply(Roll((6, 6, 1, 2, 3)))
+    >>> dice_to_roll(s, frozenset({0, 1}), "hold"), dice_to_roll(s, None, "hold")
+    ((2, 3, 4), (0, 1, 2, 3, 4))
+    >>> dice_to_roll(s, None, "reroll")
+    ()
+    """
+    everything = range(len(state.dice) or state.ruleset.dice)
+    if not state.dice:
+        return tuple(everything)
+    if mark == "hold":
+        kept = held_dice(state, held)
+        return tuple(i for i in everything if i not in kept)
+    if held is None:
+        return tuple(sorted(state.chosen))
+    return tuple(i for i in everything if i not in held) if held else ()
+
+
+def resolve_marked(cmd: Command, state: State, held: frozenset[int] | None,
+                   mark: DiceMark) -> tuple[list[Action], frozenset[int] | None]:
+    """:func:`resolve` for a seat whose clicks ``mark`` dice, at a table that holds the
+    dice ``held`` (None: none held by the table): the engine actions, and the table's
+    holds once they are played.
+
+    Holding, a die held or released is the table's alone (no action); a roll is the
+    choice of every die not held and its roll at once, and the holds stay for the
+    turn's next roll; "all" / "none" hold every die / none, "singlets" every die but the
+    singlets (they roll again). An engine action's own choice (``choose``) is taken as it
+    is: the dice it does not choose are held.
+
+    >>> import random
+    >>> from yacht.engine import Player
+    >>> from yacht.rules import get
+    >>> s = State(get("yatzy"), [Player("Ann")], rng=random.Random(1))
+    >>> s.apply(Roll((6, 6, 1, 2, 3)))
+    >>> resolve_marked(Toggle(0), s, None, "hold")
+    ([], frozenset({0}))
+    >>> resolve_marked(Roll(), s, frozenset({0, 1}), "hold")
+    ([Choose(dice=(2, 3, 4)), Roll(result=None)], frozenset({0, 1}))
+    """
+    if isinstance(cmd, Roll) and state.dice:
+        if not state.may_reroll():
+            return [cmd], None  # (the engine's reason: no roll left)
+        want = dice_to_roll(state, held, mark)
+        if not want:
+            if mark == "hold":
+                raise IllegalAction("every die is held: release one to roll it again, or "
+                                    "score")
+            return [cmd], None  # the engine's reason (choose at least one die)
+        everything = frozenset(range(len(state.dice)))
+        kept = everything - frozenset(want) if mark == "hold" else None
+        return [*resolve(Choose(want), state), cmd], kept
+    if mark == "hold" and isinstance(cmd, Toggle | Select | GiveBack):
+        if not state.dice:
+            raise IllegalAction("roll first: there are no dice to hold")
+        if not state.may_reroll():
+            raise IllegalAction("no roll left in this turn: dice cannot be held")
+        now = held_dice(state, held)
+        everything = frozenset(range(len(state.dice)))
+        if isinstance(cmd, GiveBack):
+            if not now and not state.chosen:
+                raise IllegalAction("no die is held, so none can be given back")
+            return ([GiveBack()] if state.chosen else []), None
+        if isinstance(cmd, Toggle):
+            if not 0 <= cmd.position < len(state.dice):
+                raise IllegalAction(f"there is no die {cmd.position + 1} (accepted: "
+                                    f"1-{state.ruleset.dice})")
+            return [], now ^ {cmd.position}
+        if cmd.which == "singlets":
+            found = singlets(state.dice)
+            if not found:
+                raise IllegalAction("No singlets: every face shows at least twice")
+            return [], everything - frozenset(found)
+        return [], everything if cmd.which == "all" else frozenset()
+    if held is not None and isinstance(cmd, Toggle) and state.dice:
+        # marking, at a table that holds dice (another seat of the player holds): the
+        # dice that would roll, with this one marked or not
+        if not 0 <= cmd.position < len(state.dice):
+            raise IllegalAction(f"there is no die {cmd.position + 1} (accepted: "
+                                f"1-{state.ruleset.dice})")
+        mine = frozenset(dice_to_roll(state, held, mark)) ^ {cmd.position}
+        return resolve(Choose(tuple(sorted(mine))), state), None
+    return resolve(cmd, state), None
 
 
 def command_text(action: Action, rs: Ruleset) -> str:

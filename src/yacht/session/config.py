@@ -18,11 +18,17 @@ from yacht.parsing import InputError, check_name
 from yacht.parsing import parse_players as _parse_players
 from yacht.rules import MAX_PLAYERS
 
-__all__ = ["SPEEDS", "Config", "PlayerSpec", "config_path", "load_config", "save_config",
-           "KINDS", "Launch", "demo_players", "parse_players"]
+from .present import DICE_MARK_WORDS
+
+__all__ = ["DICE_MARK_SETTINGS", "SPEEDS", "Config", "PlayerSpec", "config_path",
+           "load_config", "save_config", "KINDS", "Launch", "demo_players", "parse_players"]
 
 #: computer speed -> seconds between the steps of a computer turn
 SPEEDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.25, "instant": 0.0}
+
+#: what a click on a die does: as the variant has it (``Ruleset.dice_mark``), hold it,
+#: or mark it to roll again
+DICE_MARK_SETTINGS: tuple[str, ...] = tuple(DICE_MARK_WORDS)
 
 #: the kinds a seat can have: a person, or a computer of a level
 KINDS: tuple[str, ...] = ("person", *PLAYER_LEVELS)
@@ -77,6 +83,11 @@ class Config:
     next_player_pause: bool = True
     #: each turn starts with a roll by itself (Windows Yacht's and Yatsee's way)
     auto_roll: bool = False
+    #: what a click (or a die's key) does: "variant", "hold" or "reroll"
+    dice_mark: str = "variant"
+    #: the Next player pause after a person's score when a computer is next (off: the
+    #: game goes on after a moment; the score can be taken back until the computer rolls)
+    computer_pause: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -105,7 +116,9 @@ class Config:
             c.demo = obj["demo"]
         if obj.get("speed") in SPEEDS:
             c.speed = obj["speed"]
-        for flag in ("sound", "next_player_pause", "auto_roll"):
+        if obj.get("dice_mark") in DICE_MARK_SETTINGS:
+            c.dice_mark = obj["dice_mark"]
+        for flag in ("sound", "next_player_pause", "auto_roll", "computer_pause"):
             if isinstance(obj.get(flag), bool):
                 setattr(c, flag, obj[flag])
         return c

@@ -12,18 +12,26 @@ from typing import TYPE_CHECKING
 
 from yacht.engine import State
 from yacht.render import possessive, verb
-from yacht.rules import counts_of
+from yacht.rules import DiceMark, counts_of
 
 if TYPE_CHECKING:
     from .table import TableView
 
-__all__ = ["BROWSER", "PLAIN", "TERMINAL", "Words", "entry_note", "game_note", "help_line",
-           "marks", "possessive", "result_text", "scoring_note", "verb"]
+__all__ = ["BROWSER", "DICE_MARK_LABEL", "DICE_MARK_WORDS", "PLAIN", "TERMINAL", "Words",
+           "entry_note", "game_note", "help_line", "hint_notice", "marks", "possessive",
+           "result_text", "scoring_note", "verb"]
+
+#: the setting of what clicking a die (or its key) does, as every interface offers it:
+#: its values (``Config.dice_mark``, the browser's) and their words
+DICE_MARK_LABEL = "Clicking a die"
+DICE_MARK_WORDS: dict[str, str] = {"variant": "as the variant does", "hold": "holds it",
+                                   "reroll": "marks it to roll again"}
 
 
 @dataclass(frozen=True)
 class Words:
-    """How an interface names its controls in the help line."""
+    """How an interface names its controls in the help line. ``{keys}`` stands for the
+    keys of the dice (1-5, or 1-9/0 with ten dice)."""
 
     go_on: str          # leave a pause
     roll_first: str     # roll at the start of a turn
@@ -38,14 +46,16 @@ class Words:
     oops: str           # the Oops menu
     waiting: str        # what a person may do while a computer plays
     demo_off: str = ""  # how to take the turns back from a demo (a sentence; "" none)
+    hold_then: str = ""     # holding: hold dice, then roll the others
+    hold_no_box: str = ""   # holding: no box takes the dice yet (a sentence)
 
 
 TERMINAL = Words(
     go_on="Enter or r",
     roll_first="press r or Enter, or click Roll, to roll the dice",
-    no_box_yet="No box takes these dice yet: choose dice (1-9, a, s, or click) and roll "
+    no_box_yet="No box takes these dice yet: choose dice ({keys}, a, s, or click) and roll "
                "again (r).",
-    choose_then="Choose dice to re-roll (1-9/0, click; a all, s singlets), then r",
+    choose_then="Choose dice to re-roll ({keys}, click; a all, s singlets), then r",
     roll_chosen="r or Enter",
     score="a box's letter or click it",
     score_short="a letter or a click",
@@ -55,6 +65,9 @@ TERMINAL = Words(
     oops="o: Oops",
     waiting="b: bell, ?: help, q: quit",
     demo_off="F2 gives the people their turns back.",
+    hold_then="Hold dice ({keys} or click; a all, s all but singlets), then r",
+    hold_no_box="No box takes these dice yet: hold dice ({keys}, a, s, or click) and roll "
+                "the others (r).",
 )
 
 BROWSER = Words(
@@ -70,6 +83,8 @@ BROWSER = Words(
     none="",
     oops="Oops",
     waiting="Watch, or open the rules",
+    hold_then="Click the dice to hold, then Roll the others",
+    hold_no_box="No box takes these dice yet: click the dice to hold, then Roll the others.",
 )
 
 PLAIN = Words(
@@ -116,11 +131,17 @@ def scoring_note(state: State) -> str:
     return f"Only {where} can take these dice now{plus}."
 
 
-def help_line(view: TableView, words: Words = TERMINAL) -> str:
-    """One line that says what to do next."""
+def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll") -> str:
+    """One line that says what to do next, to a seat whose clicks ``mark`` dice (hold
+    them, or mark them to roll again)."""
+    from .commands import dice_to_roll, held_dice
+
     st = view.state
     two = len(st.ruleset.columns) > 1
     col_tip = words.column2 if two else ""
+    n_dice = st.ruleset.dice
+    keys = f"1-{n_dice}" if n_dice < 10 else "1-9/0"
+    hold = mark == "hold" and bool(words.hold_then)
     if view.thinking is not None:
         t = view.thinking
         far = f" {100 * t.done // t.total}%" if t.total > 0 else ""
@@ -146,18 +167,42 @@ def help_line(view: TableView, words: Words = TERMINAL) -> str:
     places = st.placements()
     note = scoring_note(st)
     if note:
-        again = " - or choose dice and roll again" if st.may_reroll() else ""
+        again = ((" - or hold dice and roll the others" if hold
+                  else " - or choose dice and roll again") if st.may_reroll() else "")
         return f"{note} Score: {words.score_short}{again}."
+    if st.may_reroll() and hold:
+        if not places:
+            return words.hold_no_box.format(keys=keys)
+        kept = held_dice(st, view.held)
+        free = len(st.dice) - len(kept)
+        if not kept:
+            return f"{words.hold_then.format(keys=keys)} - or score: {words.score}{col_tip}."
+        if not free:
+            return f"Every die is held: release one to roll it - or score: {words.score}{col_tip}."
+        what = "the die not held" if free == 1 else f"the {free} dice not held"
+        none = f" {words.none}." if words.none else ""
+        return f"{words.roll_chosen}: roll {what} - or score: {words.score}{col_tip}.{none}"
     if st.may_reroll():
         if not places:
-            return words.no_box_yet
-        if st.chosen:
-            n = len(st.chosen)
+            return words.no_box_yet.format(keys=keys)
+        marked = dice_to_roll(st, view.held, "reroll")
+        if marked:
+            n = len(marked)
             what = "the chosen die" if n == 1 else f"the {n} chosen dice"
             none = f" {words.none}." if words.none else ""
             return f"{words.roll_chosen}: roll {what} - or score: {words.score}{col_tip}.{none}"
-        return f"{words.choose_then} - or score: {words.score}{col_tip}."
+        return f"{words.choose_then.format(keys=keys)} - or score: {words.score}{col_tip}."
     return f"No roll left: score the dice - {words.score_now}{col_tip}."
+
+
+def hint_notice(name: str) -> str:
+    """What the first hint of a game says before it is given (the game is then marked).
+
+    >>> hint_notice("Ann")
+    "A hint marks the game assisted: Ann's score goes to the list apart from the top ten."
+    """
+    return (f"A hint marks the game assisted: {possessive(name)} score goes to the list "
+            "apart from the top ten.")
 
 
 def result_text(state: State) -> str:

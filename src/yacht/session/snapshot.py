@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from yacht.render import card_cells, card_layout, preview_text
 
-from .commands import legal_texts
+from .commands import dice_to_roll, held_dice, legal_texts
 from .keys import category_keys
 from .present import BROWSER, Words, help_line, result_text, scoring_note
 
@@ -51,7 +51,8 @@ def schema() -> dict[str, Any]:
 def _ruleset_json(view: TableView) -> dict[str, Any]:
     rs = view.ruleset
     return {"id": rs.id, "key": rs.key, "name": rs.name, "options": dict(rs.option_values),
-            "dice": rs.dice, "faces": rs.faces, "rolls": rs.rolls, "columns": list(rs.columns)}
+            "dice": rs.dice, "faces": rs.faces, "rolls": rs.rolls, "columns": list(rs.columns),
+            "dice_mark": rs.dice_mark}
 
 
 @lru_cache(maxsize=64)
@@ -109,7 +110,7 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
         "winners": st.winners() if over else [],
         "can": None,
         "legal": legal_texts(st),
-        "help": help_line(view, words or BROWSER),
+        "help": help_line(view, words or BROWSER, rs.dice_mark),
         "note": scoring_note(st) if st.dice and not over else "",
         "thinking": None if thinking is None else {
             "player": thinking.player, "what": thinking.what, "done": thinking.done,
@@ -130,9 +131,11 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
     }
 
 
-def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None) -> dict[str, Any]:
+def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None,
+             words: Words | None = None) -> dict[str, Any]:
     """The snapshot of ``view`` as ``seat`` sees it (None: a watcher), from its
-    :func:`shared` part (a shallow copy: the shared values are the same objects)."""
+    :func:`shared` part (a shallow copy: the shared values are the same objects);
+    ``words``: those of :func:`shared`."""
     st = view.state
     over = base["over"]
     me = st.current
@@ -141,15 +144,24 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None) -> dict[s
     my_turn = person_turn and me in mine and view.pause is None and not view.closed
     may_reroll = st.may_reroll()
     last = view.last_score
+    mark = view.dice_mark(seat.id if seat is not None else None)
+    kept = held_dice(st, view.held)
+    to_roll = dice_to_roll(st, view.held, mark)
     out = dict(base)
+    out["dice_mark"] = mark
+    out["marks"] = [("held" if i in kept else "") if mark == "hold"
+                    else ("roll" if i in to_roll else "") for i in range(len(st.dice))]
+    out["to_roll"] = list(to_roll)
+    if mark != st.ruleset.dice_mark:  # (the shared help is in the variant's terms)
+        out["help"] = help_line(view, words or BROWSER, mark)
     out["players"] = [{"name": p.name, "kind": p.kind, "level": p.level, "mine": i in mine,
                        "turns_taken": st.turns_taken(i), "total": st.totals(i).grand}
                       for i, p in enumerate(st.players)]
     out["can"] = {
-        "roll": my_turn and (not st.dice or (bool(st.chosen) and may_reroll)),
+        "roll": my_turn and (not st.dice or (bool(to_roll) and may_reroll)),
         "choose": my_turn and bool(st.dice) and may_reroll,
         "score": my_turn and bool(base["previews"]),
-        "give_back": my_turn and bool(st.chosen),
+        "give_back": my_turn and may_reroll and bool(kept if mark == "hold" else to_roll),
         "take_back": (st.can_take_back() and not view.closed and last is not None
                       and last.player in mine),
         "go_on": view.pause is not None and not view.closed and (

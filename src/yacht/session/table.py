@@ -58,7 +58,7 @@ from yacht.engine import (
     State,
     TakeBack,
 )
-from yacht.rules import Ruleset
+from yacht.rules import DICE_MARKS, DiceMark, Ruleset
 
 from .advice import Advice
 from .commands import (
@@ -66,7 +66,7 @@ from .commands import (
     Command,
     ComputerMove,
     GoOn,
-    resolve,
+    resolve_marked,
 )
 from .comment import Past, past_games
 from .config import SPEEDS
@@ -83,19 +83,23 @@ from .game import (
 from .present import possessive, verb
 
 __all__ = ["EVENT_KINDS", "LOCAL", "Due", "Event", "Pacing", "Plan", "Refused", "Seat",
-           "Table", "TableView", "ThreadDriver", "drive_async"]
+           "SeatPrefs", "Table", "TableView", "ThreadDriver", "drive_async"]
 
 #: the seat of the people at one keyboard: it holds every person player
 LOCAL = "local"
 
 #: every kind of event a table emits
-EVENT_KINDS = ("rolled", "chosen", "gave_back", "scored", "took_back", "turn_passed",
-               "paused", "went_on", "computer_thinking", "computer_progress",
+EVENT_KINDS = ("rolled", "chosen", "held", "gave_back", "scored", "took_back",
+               "turn_passed", "paused", "went_on", "computer_thinking", "computer_progress",
                "computer_failed", "game_over", "finished", "assisted", "store_warning",
-               "elsewhere", "reloaded", "speed", "demo", "closed")
+               "elsewhere", "reloaded", "speed", "demo", "seat_prefs", "closed")
 
 #: a computer decision or a hint that takes longer than this says so (``thinking``)
 SLOW = 0.25
+
+#: the least time a person's score stays before a computer rolls, when the seat goes on
+#: without the Next player pause (seconds)
+MOMENT = 1.5
 
 Pause = Literal["next_player", "game_over"]
 
@@ -144,6 +148,26 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class SeatPrefs:
+    """What a seat's person chose for how the table treats them (their interface's
+    setting, told to the table): ``dice_mark`` - a click on a die holds it (``"hold"``)
+    or marks it to roll again (``"reroll"``, the notation's way, and a seat's until it
+    says otherwise); ``pause`` - after their score, when a computer is next, the table
+    waits for Go on (True, as it always did), or goes on after a moment (False; the
+    score can still be taken back until the computer rolls)."""
+
+    dice_mark: DiceMark = "reroll"
+    pause: bool = True
+
+
+@dataclass(frozen=True)
+class _Hold:
+    """A plan's step that is the table's own: the dice it holds from now on."""
+
+    held: frozenset[int] | None
+
+
+@dataclass(frozen=True)
 class Pacing:
     """How long each step of the flow stays visible, by speed (seconds).
 
@@ -167,6 +191,12 @@ class Pacing:
     def demo_end(self) -> float:
         """A demo game's last cards stay up this long before its results."""
         return 3 * self.step
+
+    @property
+    def after_person(self) -> float:
+        """After a person scored and a computer is next, with no pause to go on from (the
+        seat's choice): a moment to read the score and take it back, at any speed."""
+        return max(self.between_computers, MOMENT)
 
 
 @dataclass(frozen=True)
@@ -227,6 +257,11 @@ class TableView:
     dice_entered: bool = False
     #: the commitment to the game's seed (the seed too once the game is finished)
     dice_seed: Commitment | None = None
+    #: the dice the table holds for the turn's next roll (None: it holds none; a choice
+    #: in the notation's terms, ``state.chosen``, says what rolls)
+    held: frozenset[int] | None = None
+    #: each seat's choices (by seat id; a seat not listed has the defaults)
+    prefs: Mapping[str, SeatPrefs] = field(default_factory=dict)
 
     @property
     def apart(self) -> bool:
@@ -241,6 +276,12 @@ class TableView:
     @property
     def over(self) -> bool:
         return self.state.is_terminal()
+
+    def dice_mark(self, seat: str | None) -> DiceMark:
+        """What a click on a die means to ``seat`` (None, a watcher: the variant's way)."""
+        if seat is None:
+            return self.ruleset.dice_mark
+        return self.prefs.get(seat, SeatPrefs()).dice_mark
 
     @property
     def computer_turn(self) -> bool:
@@ -313,6 +354,13 @@ class Table:
         self._pause: Pause | None = "game_over" if session.is_over() else None
         self._changed_at = clock()
         self._after_computer_score = False
+        #: a person scored and the table went on without the Next player pause
+        self._after_person_score = False
+        #: the dice held for the turn's next roll (see held_dice), and those held when the
+        #: last score was made (a take-back gives them back)
+        self._held: frozenset[int] | None = None
+        self._held_at_score: frozenset[int] | None = None
+        self._prefs: dict[str, SeatPrefs] = {}
         self._subscribers: list[Callable[[Event], None]] = []
         self._pacing = Pacing(speed if speed in SPEEDS else "normal")
         self._thinking: Thinking | None = None
@@ -393,6 +441,36 @@ class Table:
             raise Refused(f"there is no seat {seat_id!r} at this table", "unknown_seat")
         return found
 
+    def prefs(self, seat_id: str) -> SeatPrefs:
+        """What seat ``seat_id`` chose (the defaults until it says)."""
+        with self._lock:
+            return self._prefs.get(seat_id, SeatPrefs())
+
+    def set_prefs(self, seat_id: str, *, dice_mark: str | None = None,
+                  pause: bool | None = None) -> list[Event]:
+        """Tell the table what seat ``seat_id``'s person chose (None: unchanged): what a
+        click on a die means to them, ``dice_mark`` ``"hold"``, ``"reroll"`` or
+        ``"variant"`` (the variant's own way, ``Ruleset.dice_mark``); and whether a
+        computer waits for their Go on after they scored (``pause``). Neither changes a
+        die or a score: only what the seat's commands and snapshot mean. A change is a
+        new version (a command sent before it is stale) and a ``seat_prefs`` event."""
+        mark = self.ruleset.dice_mark if dice_mark == "variant" else next(
+            (m for m in DICE_MARKS if m == dice_mark), None)
+        if dice_mark is not None and mark is None:
+            raise ValueError(f"a click on a die holds it or marks it to roll again, not "
+                             f"{dice_mark!r} (accepted: hold, reroll, variant)")
+        with self._lock:
+            old = self._prefs.get(seat_id, SeatPrefs())
+            new = SeatPrefs(old.dice_mark if mark is None else mark,
+                            old.pause if pause is None else pause)
+            if new == old:
+                return []
+            self._prefs[seat_id] = new
+            self._changed()
+            events = [self._event("seat_prefs", None)]
+            self._emit(events)
+            return events
+
     # --- reading ------------------------------------------------------------------
     @property
     def version(self) -> int:
@@ -438,7 +516,8 @@ class Table:
                 new_entries=tuple(s.new_entries), thinking=self._thinking,
                 news=tuple(self._news), warning=s.warning, closed=self._closed,
                 elsewhere=s.elsewhere, taken_over=self._taken_over, past=self._past,
-                dice_entered=s.dice_entered, dice_seed=s.dice_seed)
+                dice_entered=s.dice_entered, dice_seed=s.dice_seed, held=self._held,
+                prefs=dict(self._prefs))
 
     def snapshot(self, seat: str | None = None, words: Any = None) -> dict[str, Any]:
         """The whole table as JSON (``table.schema.json``), as ``seat`` sees it."""
@@ -453,7 +532,8 @@ class Table:
         view = self.view()
         base = shared(view, words)
         return lambda seat: for_seat(base, view,
-                                     self._seats.get(seat) if seat is not None else None)
+                                     self._seats.get(seat) if seat is not None else None,
+                                     words)
 
     def subscribe(self, fn: Callable[[Event], None]) -> Callable[[], None]:
         """Call ``fn`` with every event from now on (in the thread that caused it, in
@@ -509,8 +589,10 @@ class Table:
                 for item in plan:
                     if isinstance(item, GoOn):
                         events += self._go_on()
+                    elif isinstance(item, _Hold):
+                        events += self._set_held(item.held)
                     else:
-                        events += self._apply(item)
+                        events += self._apply(item, seat=who)
             finally:  # (a strict table's store may fail after a first action: told too)
                 self._emit(events)
             return events
@@ -522,7 +604,7 @@ class Table:
             raise Refused(f"the table has moved on (version {self._version}, not {version}): "
                           "look again", "stale")
 
-    def _plan(self, seat: Seat, commands: Sequence[Command]) -> list[Action | GoOn]:
+    def _plan(self, seat: Seat, commands: Sequence[Command]) -> list[Action | GoOn | _Hold]:
         """Check the whole sequence on a copy; the engine actions (and GoOn) to apply."""
         try:
             return self._check_plan(seat, commands)
@@ -531,11 +613,14 @@ class Table:
         except IllegalAction as e:  # the rules' own reason
             raise Refused(str(e), "illegal") from None
 
-    def _check_plan(self, seat: Seat, commands: Sequence[Command]) -> list[Action | GoOn]:
+    def _check_plan(self, seat: Seat,
+                    commands: Sequence[Command]) -> list[Action | GoOn | _Hold]:
         probe = self._game.state.clone(rng=False)
         pause = self._pause
         last = self._game.last_score
-        out: list[Action | GoOn] = []
+        held, at_score = self._held, self._held_at_score
+        prefs = self._prefs.get(seat.id, SeatPrefs())
+        out: list[Action | GoOn | _Hold] = []
         for cmd in commands:
             if isinstance(cmd, GoOn):
                 if pause is None:
@@ -553,6 +638,7 @@ class Table:
                                   "that score", "not_your_turn")
                 probe.apply(cmd)
                 pause, last = None, None
+                held, at_score = at_score, None
                 out.append(cmd)
                 continue
             if pause is not None:
@@ -566,17 +652,44 @@ class Table:
                 raise Refused("wait: the computer plays every seat (demo)", "computer_turn")
             if probe.current not in seat.players:
                 raise Refused(f"it is {possessive(me.name)} turn", "not_your_turn")
-            actions = [self._entered(a) for a in resolve(cmd, probe)]
+            if isinstance(cmd, Roll):
+                self._entered(cmd)  # dice of a person's own: first of all, at most tables
+            found, after = resolve_marked(cmd, probe, held, prefs.dice_mark)
+            actions = [self._entered(a) for a in found]
             for a in actions:
                 probe.check(a)
                 who = probe.current
                 # the copy cannot roll: any values will do for checking what follows
                 probe.apply(Roll((1,) * len(probe.to_roll()))
                             if isinstance(a, Roll) and a.result is None else a)
-                if isinstance(a, Score) and self._pauses:
-                    pause = _pause_after_score(probe, who, False, self.pause_between_people)
+                if isinstance(a, Score):
+                    at_score = held
+                    if self._pauses:
+                        pause = self._pause_for(probe, who, False, prefs)[0]
             out += actions
+            if after != (None if actions else held):  # the table's own holds change
+                out.append(_Hold(after))
+            held = after
         return out
+
+    def _pause_for(self, state: State, scorer: int, computer: bool,
+                   prefs: SeatPrefs | None) -> tuple[Pause | None, bool]:
+        """The pause after ``scorer`` scored, and whether a Next player pause is left out
+        (True: the scorer's seat goes on without it when a computer is next)."""
+        pause = _pause_after_score(state, scorer, computer, self.pause_between_people)
+        if (pause == "next_player" and prefs is not None and not prefs.pause
+                and state.players[state.current].is_computer):
+            return None, True
+        return pause, False
+
+    def _set_held(self, held: frozenset[int] | None) -> list[Event]:
+        """The table holds ``held`` for the turn's next roll (a ``held`` event; no action)."""
+        from .commands import held_dice
+
+        self._held = held
+        self._changed()
+        st = self._game.state
+        return [self._event("held", st.current, held=sorted(held_dice(st, held)))]
 
     def _entered(self, action: Action) -> Action:
         """A person's roll with values: marked entered at a table for real dice, refused
@@ -589,9 +702,11 @@ class Table:
                           "resume --action`)", "illegal")
         return Roll(action.result, entered=True)
 
-    def _apply(self, action: Action, computer: bool = False, saved: bool = False) -> list[Event]:
+    def _apply(self, action: Action, computer: bool = False, saved: bool = False,
+               seat: Seat | None = None) -> list[Event]:
         """Play one checked action (lock held); the events it makes. ``saved``: the store
-        has it already (another process of a server played it)."""
+        has it already (another process of a server played it); ``seat``: whose command
+        it is (their choices say whether a pause follows their score)."""
         s = self._game
         st = s.state
         me = st.current
@@ -616,10 +731,18 @@ class Table:
         except IllegalAction as e:
             raise Refused(str(e), "illegal") from None
         self._changed()
+        # the holds go with the turn, or with an action that chooses for itself; a
+        # take-back gives back those of the score it takes back
+        if isinstance(action, Score):
+            self._held, self._held_at_score = None, self._held
+        elif isinstance(action, TakeBack):
+            self._held, self._held_at_score = self._held_at_score, None
+        else:
+            self._held = self._held_at_score = None
         events: list[Event] = []
         rs = s.ruleset
         if isinstance(action, Roll):
-            self._after_computer_score = False
+            self._after_computer_score = self._after_person_score = False
             dice = st.dice
             events.append(self._event("rolled", me, dice=list(dice), positions=list(rolled),
                                       rolls=st.rolls, rolls_left=st.rolls_left,
@@ -643,15 +766,24 @@ class Table:
             nxt = st.current
             if nxt != me and not st.is_terminal():
                 events.append(self._event("turn_passed", nxt, previous=me, next=nxt))
-            pause = _pause_after_score(st, me, computer, self.pause_between_people)
+            prefs = self._prefs.get(seat.id, SeatPrefs()) if seat is not None else None
+            pause, at_once = self._pause_for(st, me, computer, prefs)
             if pause == "game_over" or (pause is not None and self._pauses):
                 events += self._set_pause(pause)
                 if not self._pauses:  # the results at once
                     events += self._go_on()
             self._after_computer_score = computer
+            self._after_person_score = at_once and self._pauses
+            if self._after_person_score:
+                # no Next player pause for this seat: the game goes on by itself (the
+                # score can be taken back until the computer rolls). Told as a pause left
+                # at once, so that another process of a server, which pauses by
+                # default, leaves it too.
+                events.append(self._event("went_on", None, pause="next_player",
+                                          at_once=True))
         elif isinstance(action, TakeBack):
             self._pause = None
-            self._after_computer_score = False
+            self._after_computer_score = self._after_person_score = False
             events.append(self._event("took_back", st.current,
                                       f"{st.players[st.current].name}: last score taken back"))
         events += self._warnings() + self._elsewhere(elsewhere)
@@ -697,7 +829,8 @@ class Table:
         s.reload(stored)
         s.finished = finished
         self._pause = "game_over" if s.is_over() and not finished else None
-        self._after_computer_score = False
+        self._after_computer_score = self._after_person_score = False
+        self._held = self._held_at_score = None
         self._news.clear()
         self._news.extend(self._retold())
         self._changed()
@@ -868,6 +1001,7 @@ class Table:
                     return Due("roll", self._changed_at + self._pacing.step, self._version)
                 return None
             wait = (self._pacing.between_computers if self._after_computer_score
+                    else self._pacing.after_person if self._after_person_score
                     else self._pacing.step)
             return Due("computer", self._changed_at + wait, self._version)
 
