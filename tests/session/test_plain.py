@@ -216,3 +216,26 @@ def test_input_ending_says_what_happened(tmp_path: Path) -> None:
     # the terminal game's hint, word for word
     assert out.rstrip().endswith(f"Game saved. {resume_hint(gid)}.")
     assert resume_hint(gid) == f"`yacht resume {gid}` continues it"
+
+
+def test_the_line_game_names_the_dice_to_roll_again_in_every_variant() -> None:
+    """Yahtzee's clicks hold the dice (the terminal, the browser); the line game's words
+    name the dice to roll again, in every variant, and its help says so."""
+    out = line_game("roll 6,6,1,2,3\n"       # real dice
+                    "?\n"                    # the help
+                    "\n"                     # Enter with nothing chosen: no roll of all
+                    "choose 3,4,5\nroll 6,6,6\nq\n")
+    assert "The dice you name\nare always the ones to roll again" in out
+    assert "Not now: choose at least one die to roll again, or score." in out
+    assert "Roll 2 of 3. Dice: 6 6 6 6 6." in out
+
+
+def test_the_first_hint_of_the_line_game_asks_first() -> None:
+    out = line_game("roll 6,6,1,2,3\nh\nn\nh\ny\nh\nq\n")
+    notice = ("A hint marks the game assisted: Ann's score goes to the list apart from the "
+              "top ten. Show the hint? (y/n)")
+    assert out.count(notice) == 2  # asked the first time, and again after a no
+    assert "No hint: the game stays as it was." in out
+    first = out.index("No hint: the game stays as it was.")
+    assert "This game is now marked assisted." not in out[:first]
+    assert out.count("This game is now marked assisted.") == 2  # the second hint: at once

@@ -120,7 +120,7 @@ async def test_one_hint_window_at_a_time_in_values(new_app: App) -> None:
         g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((1, 1, 5)))
         g.refresh_all()
-        await pilot.press("h", "h", "h")
+        await pilot.press("h", "enter", "h", "h")  # (the first asks first)
         for _ in range(200):
             await settle(pilot)
             if isinstance(app.screen, TextDialog):
@@ -155,7 +155,7 @@ async def test_the_hint_shows_the_best_to_win_when_it_differs(new_app: App,
         g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((1, 5, 5)))
         g.refresh_all()
-        await pilot.press("h")
+        await pilot.press("h", "enter")  # (the game's first hint asks first)
         for _ in range(200):
             await settle(pilot)
             if isinstance(app.screen, TextDialog):

@@ -10,7 +10,7 @@ import pytest
 from rich.style import Style
 from textual.pilot import Pilot
 from textual.widget import Widget
-from tui_helpers import fast_forward, game, run, settle
+from tui_helpers import every_die_again, fast_forward, game, run, settle
 
 from yacht.rules import get
 from yacht.session import Config, Launch, PlayerSpec, category_keys, save_config
@@ -150,7 +150,7 @@ async def test_enter_rolls_whenever_the_help_line_says_so(new_app: App, variant:
             assert g.table.view().state.dice, f"turn {turn + 1}: Enter did not roll"
             if turn == 1:  # every roll, by Enter (the button goes off after the last)
                 while g.table.view().state.may_reroll():
-                    await pilot.press("a", "enter")
+                    await pilot.press(every_die_again(g), "enter")
             place = g.table.view().state.placements()[0]
             await pilot.press(keys[place.category])
             await settle(pilot)

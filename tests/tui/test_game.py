@@ -340,6 +340,11 @@ async def test_hint(new_app: App) -> None:
         await settle(pilot)
         assert app.screen is g and not g.table._game.assisted
         await pilot.press("r", "h")
+        await settle(pilot)
+        # the game's first hint says first what it does to the game, and asks
+        assert isinstance(app.screen, ChoiceDialog) and not g.table._game.assisted
+        assert "marks the game assisted" in app.screen.text
+        await pilot.press("enter")  # Show the hint
         for _ in range(100):
             await settle(pilot)
             if isinstance(app.screen, TextDialog) or not g.table._game.assisted:

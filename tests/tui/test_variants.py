@@ -11,8 +11,11 @@ from textual.widgets import Button
 from tui_helpers import (
     click_box,
     click_key,
+    every_die_again,
     fast_forward,
     game,
+    holding,
+    marked,
     mouse_box,
     run,
     settle,
@@ -44,12 +47,12 @@ async def test_keyboard_turn_mouse_turn_and_the_end(new_app: App, rs: Ruleset) -
         await settle(pilot)
         g = game(pilot)
         st = g.table._game.state
-        # keyboard only: roll, choose two dice, roll again, score by letter
+        # keyboard only: roll, choose (or hold) two dice, roll again, score by letter
         await pilot.press("r")
         for _ in range(40):  # a forced first turn rolls on until all dice match
             if st.placements():
                 break
-            await pilot.press("a", "r")
+            await pilot.press(every_die_again(g), "r")
         if st.may_reroll():
             await pilot.press("1", "2", "r")
         cat, col = first_open(g)
@@ -60,8 +63,10 @@ async def test_keyboard_turn_mouse_turn_and_the_end(new_app: App, rs: Ruleset) -
         assert st.dice
         if st.may_reroll() and st.placements():
             await pilot.click("#die-0")
-            assert 0 in st.chosen
+            assert marked(g) == {0}  # held, or marked to roll again: the variant's way
+            rolls = st.rolls
             await pilot.click("#roll")
+            assert st.rolls == rolls + 1
         cat, col = first_open(g)
         await click_box(pilot, cat, col)
         assert st.turns_taken(0) == 2, (cat, col)
@@ -84,7 +89,7 @@ async def keyboard_turn(pilot: Any, rng: Any, keys: dict[str, str]) -> None:
     for _ in range(40):  # Tommy's Yacht: the first turn rolls on until all dice match
         if st.placements():
             break
-        await pilot.press("a", "r")
+        await pilot.press(every_die_again(g), "r")
     while st.may_reroll() and rng.random() < 0.5:
         dice = rng.sample(range(len(st.dice)), rng.randint(1, len(st.dice)))
         await pilot.press(*[str((d + 1) % 10) for d in dice], "r")
@@ -134,7 +139,9 @@ async def mouse_turn(pilot: Any, rng: Any, reroll: bool, oops: bool) -> None:
     ``reroll``: choose some dice and roll them again (when the turn allows it);
     ``oops``: also give chosen dice back and take a score back through the Oops menu.
     """
-    st = game(pilot).table._game.state
+    g = game(pilot)
+    st = g.table._game.state
+    hold = holding(g)
     await tap(pilot, "#roll")
     assert st.dice
     for _ in range(40):  # Tommy's Yacht: the first turn rolls on until all dice match
@@ -142,17 +149,19 @@ async def mouse_turn(pilot: Any, rng: Any, reroll: bool, oops: bool) -> None:
             break
         face = Counter(st.dice).most_common(1)[0][0]
         for i, d in enumerate(st.dice):
-            if d != face:  # keep the most common face, roll the others
-                await tap(pilot, f"#die-{i}")
+            if (d == face) == hold and i not in marked(g):
+                await tap(pilot, f"#die-{i}")  # keep the most common face, roll the others
         await tap(pilot, "#roll")
     if reroll and st.may_reroll():
         dice = rng.sample(range(len(st.dice)), rng.randint(1, min(3, len(st.dice))))
+        if hold and marked(g):  # (the holds of an earlier roll of the turn go first)
+            await oops_by_mouse(pilot, "give")
         for i in dice:
             await tap(pilot, f"#die-{i}")
-        assert st.chosen == frozenset(dice)
+        assert marked(g) == frozenset(dice)  # held, or marked to roll again
         if oops:
             await oops_by_mouse(pilot, "give")
-            assert not st.chosen
+            assert not marked(g)
             for i in dice:
                 await tap(pilot, f"#die-{i}")
         rolls = st.rolls

@@ -46,6 +46,25 @@ def run(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
     return wrapper
 
 
+def holding(screen: GameScreen) -> bool:
+    """A click on a die (its key) holds it here, rather than marking it to roll again."""
+    from yacht.session.table import LOCAL
+
+    return bool(screen.table.snapshot(LOCAL)["dice_mark"] == "hold")
+
+
+def marked(screen: GameScreen) -> frozenset[int]:
+    """The dice set apart now: held, or marked to roll again (the seat's way)."""
+    from yacht.session.table import LOCAL
+
+    return frozenset(i for i, m in enumerate(screen.table.snapshot(LOCAL)["marks"]) if m)
+
+
+def every_die_again(screen: GameScreen) -> str:
+    """The key that sets every die to roll again: a (all) marking, n (hold none) holding."""
+    return "n" if holding(screen) else "a"
+
+
 def fast_forward(screen: GameScreen, leave: int = 1) -> None:
     """Play a one-person game through the table until ``leave`` boxes are open."""
     from yacht.engine import Roll, Score

@@ -26,12 +26,21 @@ from yacht.session.comment import end_line, judged
 from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
 from yacht.session.keys import letter_notes
-from yacht.session.present import entry_note, game_note, possessive, result_text, verb
+from yacht.session.present import (
+    entry_note,
+    game_note,
+    hint_notice,
+    possessive,
+    result_text,
+    verb,
+)
 from yacht.session.table import LOCAL, Event, Refused, Table
 
 __all__ = ["PlainGame", "run_plain"]
 
-COMMANDS = """Commands (the notation of `yacht resume ID --action` too):
+COMMANDS = """Commands (the notation of `yacht resume ID --action` too). The dice you name
+are always the ones to roll again (in the terminal game and the browser a click on a
+die may hold it instead: their setting "Clicking a die").
   Enter, r or roll  roll: all dice at the start of a turn, later the chosen ones
   roll 6,6,2        real dice: enter what they show (the values of the dice rolled;
                     the game is then marked dice entered)
@@ -44,7 +53,8 @@ COMMANDS = """Commands (the notation of `yacht resume ID --action` too):
   o                 Oops: take back the last scoring (before the next roll)
   b                 list the boxes with what they would score
   c                 the scorecards
-  h                 hint: the advisor's ranking (the game is then marked assisted)
+  h                 hint: the advisor's ranking (the game is then marked assisted:
+                    the first hint asks first)
   ?                 the rules and these commands
   q                 quit (the game is saved)
 """
@@ -67,6 +77,9 @@ class PlainGame:
         self.out = out
         self.keys = category_keys(table.ruleset)
         self.told_entered = table.view().dice_entered
+        # the notation names the dice to roll again: so does this seat, whatever the
+        # variant's way with a click
+        table.set_prefs(LOCAL, dice_mark="reroll")
         #: a build under way: when it began, and the last quarter said
         self._since = (time.monotonic(), 0)
         self._unsubscribe = table.subscribe(self.on_event)
@@ -292,6 +305,14 @@ class PlainGame:
                 self.say(f"Oops is not possible: {e}.")
             return True
         if low == "h":
+            view = table.view()
+            if not view.assisted and not view.over and view.state.dice:
+                # the game's first hint: what it does to the game is said before
+                name = view.state.players[view.state.current].name
+                answer = self.ask(f"{hint_notice(name)} Show the hint? (y/n)")
+                if answer.lower() not in ("y", "yes"):
+                    self.say("No hint: the game stays as it was.")
+                    return True
             try:
                 moves = table.hint(LOCAL)
             except (HintUnavailable, Refused) as e:

@@ -18,14 +18,26 @@ if TYPE_CHECKING:
     from .table import TableView
 
 __all__ = ["BROWSER", "DICE_MARK_LABEL", "DICE_MARK_WORDS", "PLAIN", "TERMINAL", "Words",
-           "entry_note", "game_note", "help_line", "hint_notice", "marks", "possessive",
-           "result_text", "scoring_note", "verb"]
+           "dice_mark_words", "entry_note", "game_note", "help_line", "hint_notice", "marks",
+           "possessive", "result_text", "scoring_note", "verb"]
 
 #: the setting of what clicking a die (or its key) does, as every interface offers it:
 #: its values (``Config.dice_mark``, the browser's) and their words
 DICE_MARK_LABEL = "Clicking a die"
-DICE_MARK_WORDS: dict[str, str] = {"variant": "as the variant does", "hold": "holds it",
+DICE_MARK_WORDS: dict[str, str] = {"variant": "as the variant", "hold": "holds it",
                                    "reroll": "marks it to roll again"}
+
+
+def dice_mark_words(value: str, variant_mark: str | None = None) -> str:
+    """A value of the setting in words; "variant" with what the variant does, when known.
+
+    >>> dice_mark_words("variant", "reroll"), dice_mark_words("hold")
+    ('as the variant (marks it)', 'holds it')
+    """
+    if value == "variant" and variant_mark is not None:
+        short = DICE_MARK_WORDS[variant_mark].removesuffix(" to roll again")
+        return f"{DICE_MARK_WORDS['variant']} ({short})"
+    return DICE_MARK_WORDS[value]
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from yacht.render import card_cells, card_layout, preview_text
 
 from .commands import dice_to_roll, held_dice, legal_texts
 from .keys import category_keys
-from .present import BROWSER, Words, help_line, result_text, scoring_note
+from .present import BROWSER, Words, help_line, hint_notice, result_text, scoring_note
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -117,6 +117,8 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
             "total": thinking.total},
         "news": list(view.news),
         "assisted": view.assisted,
+        # the game's first hint says this before it is given (an assisted game: nothing)
+        "hint_notice": "" if view.assisted or over else hint_notice(st.players[me].name),
         "dice_entered": view.dice_entered,
         "dice_seed": view.dice_seed.to_json() if view.dice_seed is not None else None,
         "demo": view.demo,

@@ -162,9 +162,11 @@ class SeatPrefs:
 
 @dataclass(frozen=True)
 class _Hold:
-    """A plan's step that is the table's own: the dice it holds from now on."""
+    """A plan's step that is the table's own: the dice it holds from now on (``quiet``:
+    the same as before a roll, kept for the next: no event of its own)."""
 
     held: frozenset[int] | None
+    quiet: bool = False
 
 
 @dataclass(frozen=True)
@@ -590,7 +592,7 @@ class Table:
                     if isinstance(item, GoOn):
                         events += self._go_on()
                     elif isinstance(item, _Hold):
-                        events += self._set_held(item.held)
+                        events += self._set_held(item.held, item.quiet)
                     else:
                         events += self._apply(item, seat=who)
             finally:  # (a strict table's store may fail after a first action: told too)
@@ -668,7 +670,7 @@ class Table:
                         pause = self._pause_for(probe, who, False, prefs)[0]
             out += actions
             if after != (None if actions else held):  # the table's own holds change
-                out.append(_Hold(after))
+                out.append(_Hold(after, quiet=bool(actions) and isinstance(actions[-1], Roll)))
             held = after
         return out
 
@@ -682,11 +684,14 @@ class Table:
             return None, True
         return pause, False
 
-    def _set_held(self, held: frozenset[int] | None) -> list[Event]:
-        """The table holds ``held`` for the turn's next roll (a ``held`` event; no action)."""
+    def _set_held(self, held: frozenset[int] | None, quiet: bool = False) -> list[Event]:
+        """The table holds ``held`` for the turn's next roll (a ``held`` event; no action).
+        ``quiet``: the holds a roll keeps (the roll was the change)."""
         from .commands import held_dice
 
         self._held = held
+        if quiet:
+            return []
         self._changed()
         st = self._game.state
         return [self._event("held", st.current, held=sorted(held_dice(st, held)))]

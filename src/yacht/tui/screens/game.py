@@ -34,7 +34,7 @@ from yacht.session.commands import (
     resume_hint,
 )
 from yacht.session.keys import COMMAND_KEYS, letter_notes
-from yacht.session.present import TERMINAL, help_line, marks, possessive
+from yacht.session.present import TERMINAL, help_line, hint_notice, marks, possessive
 from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadDriver
 
 from ..widgets import DiceRow, KeyBar, ScoreCard, Standings
@@ -50,10 +50,11 @@ __all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout"]
 KEYS = (
     ("Tab / Shift+Tab", "move between the dice, the Roll button and the scorecard"),
     ("arrows", "move among the dice or the boxes"),
-    ("Space", "choose a die for the re-roll (on the dice)"),
+    ("Space", "hold the die, or mark it to roll again (on the dice; the setup's "
+              "\"Clicking a die\" says which, and so does the help line)"),
     ("Enter", "roll (on the dice or the button), score (on a box)"),
-    ("1-9, 0", "choose dice 1-10 (0 is none when there is no tenth die)"),
-    ("a / s / n", "choose all dice / all singlets / none"),
+    ("1-9, 0", "the same for dice 1-10 (0 is none when there is no tenth die)"),
+    ("a / s / n", "all dice / all singlets (holding: every die but the singlets) / none"),
     ("r", "roll (or go on to the next player)"),
     ("letters", "score the box with that letter (shown on the card); Shift+letter scores "
                 "its second column in two-column games"),
@@ -69,8 +70,8 @@ KEYS = (
     ("q or F7", "quit (asks first; the game is saved)"),
 )
 KEYS_HELP = ("Keys\n" + "".join(f"  {key:<16}  {what}\n" for key, what in KEYS)
-             + "Mouse: click a die to choose it, click Roll, click a box on your card to "
-               "score it.\n")
+             + "Mouse: click a die to hold it or mark it, click Roll, click a box on your card "
+               "to score it.\n")
 
 #: the old programs' keys: the ones that work here, and where ours kept its meaning
 OLD_KEYS_HELP = (
@@ -202,6 +203,10 @@ class GameScreen(Screen[None]):
             self.add_class([name for least, name in points if size >= least][-1])
         self.table = table
         self.driver = ThreadDriver(table)
+        # the person's choices (the setup's): what a die's click or key does, and whether
+        # a computer waits for Go on after their score
+        config = self.yacht_app.config
+        table.set_prefs(LOCAL, dice_mark=config.dice_mark, pause=config.computer_pause)
         self.view: TableView = table.view()
         self.snap: dict[str, Any] = table.snapshot(LOCAL, TERMINAL)
         self._unsubscribe: Any = None
@@ -373,8 +378,9 @@ class GameScreen(Screen[None]):
         elif kind == "demo":
             self.notify(event.text, timeout=3)
         elif kind in ("computer_thinking", "computer_progress"):
-            self.show_busy(self.table.view())
-            self.put("#helpbar", help_line(self.table.view(), TERMINAL))
+            view = self.table.view()
+            self.show_busy(view)
+            self.put("#helpbar", help_line(view, TERMINAL, view.dice_mark(LOCAL)))
             return  # only the help line changes (it says how far the build is)
         if kind == "turn_passed":
             self.looking = None
@@ -475,11 +481,11 @@ class GameScreen(Screen[None]):
         small = self.layout_name == "small"
         dice_row = self.query_one("#dice", DiceRow)
         if st.dice:
-            dice_row.show(st.dice, st.chosen)
+            dice_row.show(st.dice, snap["marks"])
         elif view.last_score is not None:
-            dice_row.show(view.last_score.dice, frozenset(), dim=True)
+            dice_row.show(view.last_score.dice, dim=True)
         else:
-            dice_row.show((), frozenset())
+            dice_row.show(())
         if over or not st.dice:
             used, most = 0, st.max_rolls
         else:
@@ -538,7 +544,7 @@ class GameScreen(Screen[None]):
         self.call_after_refresh(self.refresh_all)
 
     def help_text(self) -> str:
-        return help_line(self.view, TERMINAL)
+        return str(self.snap["help"])  # (in the words of the seat's way with the dice)
 
     # --- person's input -------------------------------------------------------------
     def send(self, *commands: Command) -> bool:
@@ -560,8 +566,12 @@ class GameScreen(Screen[None]):
             self.show_results()
             return
         st = view.state
-        if (st.dice and not st.chosen and st.may_reroll() and not view.computer_turn):
-            self.notify("Choose the dice to roll again first (1-9/0, a, s, or click them)",
+        snap = self.table.snapshot(LOCAL, TERMINAL)
+        if st.dice and st.may_reroll() and not snap["to_roll"] and not view.computer_turn:
+            keys = f"1-{len(st.dice)}" if len(st.dice) < 10 else "1-9/0"
+            self.notify(f"Every die is held: release one to roll it ({keys}, n, or click it)"
+                        if snap["dice_mark"] == "hold" else
+                        f"Choose the dice to roll again first ({keys}, a, s, or click them)",
                         severity="warning", timeout=4)
             return
         self.send(Roll())
@@ -717,6 +727,27 @@ class GameScreen(Screen[None]):
             return
         if self._hinting:
             self.notify("The advisor is still working: one hint at a time", timeout=2)
+            return
+        if view.assisted:
+            self.ask_hint()
+            return
+        # the game's first hint: what it does to the game is said before, not after
+        self._hinting = True
+        name = view.state.players[view.state.current].name
+
+        def done(choice: str | None) -> None:
+            self._hinting = False
+            if choice == "ask":
+                self.ask_hint()
+
+        self.app.push_screen(ChoiceDialog(
+            "Hint", hint_notice(name),
+            [("ask", "Show the hint (the game is marked assisted)", True),
+             ("cancel", "Never mind", True)]), done)
+
+    def ask_hint(self) -> None:
+        """Ask the advisor (off the screen's thread); the ranking shows when it comes."""
+        if self._hinting:
             return
         self._hinting = True
         # in the help line (a wait longer than a moment shows there with a progress bar)

@@ -15,6 +15,8 @@ from yacht.engine import DEFAULT_LEVEL, NAME_LENGTH
 from yacht.parsing import InputError, check_names
 from yacht.rules import MAX_PLAYERS, Ruleset, all_variants, get
 from yacht.session import KINDS, SPEEDS, Config, PlayerSpec, demo_players
+from yacht.session.config import DICE_MARK_SETTINGS
+from yacht.session.present import DICE_MARK_LABEL, dice_mark_words
 
 from ..widgets.choice import Choice
 from ..widgets.keybar import KeyBar
@@ -25,6 +27,12 @@ if TYPE_CHECKING:
 __all__ = ["SetupScreen"]
 
 KIND_LABELS = {kind: "Person" if kind == "person" else f"Computer: {kind}" for kind in KINDS}
+
+
+def dice_mark_choices(rs: Ruleset) -> list[tuple[str, str]]:
+    """The setting of what a click on a die does, its first value saying what the variant
+    does ("as the variant does (holds it)")."""
+    return [(dice_mark_words(k, rs.dice_mark), k) for k in DICE_MARK_SETTINGS]
 
 
 class Tick(Checkbox):
@@ -96,12 +104,18 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row gap"):
                 yield Label("Computer speed", classes="field")
                 yield Choice([(k.capitalize(), k) for k in SPEEDS], cfg.speed, id="speed")
-            yield Tick("Demo: computers play every seat (F2)", cfg.demo, id="demo",
-                       compact=True)
-            yield Tick("Sound: the bell on roll and score", cfg.sound, id="sound",
-                       compact=True)
+                # (what a click on a die does: the variant's way, or the player's)
+                yield Label(DICE_MARK_LABEL, id="dice-mark-label")
+                yield Choice(dice_mark_choices(get(variant)), cfg.dice_mark, id="dice-mark")
+            with Horizontal(classes="row ticks"):
+                yield Tick("Demo: computers play every seat (F2)", cfg.demo, id="demo",
+                           compact=True)
+                yield Tick("Sound: bell on roll and score", cfg.sound, id="sound",
+                           compact=True)
             yield Tick("Next player pause between two people (as Ancient Yacht)",
                        cfg.next_player_pause, id="pause", compact=True)
+            yield Tick("Next player pause after a score, before a computer plays (time "
+                       "for Oops)", cfg.computer_pause, id="computer-pause", compact=True)
             yield Tick("Roll at the start of each turn by itself (as Windows Yacht and "
                        "Yatsee)", cfg.auto_roll, id="auto-roll", compact=True)
         # under the form, always on the screen: Start has the focus (Enter starts)
@@ -159,6 +173,9 @@ class SetupScreen(Screen[None]):
         self.shown_variant = variant
         rs = get(variant)
         self.query_one("#description", Static).update(rs.description)
+        mark = self.query_one("#dice-mark", Choice)
+        mark.options = dice_mark_choices(rs)
+        mark.refresh(layout=True)
         box = self.query_one("#options", Vertical)
         await box.remove_children()
         rows = self.option_rows(rs)
@@ -287,12 +304,15 @@ class SetupScreen(Screen[None]):
         options = dict(cfg.options)
         options[variant] = self.current_options()
         speed = self.query_one("#speed", Choice).value
+        dice_mark = self.query_one("#dice-mark", Choice).value
         return Config(variant=variant, options=options, players=players,
                       demo=self.query_one("#demo", Checkbox).value,
                       speed=speed if speed in SPEEDS else "normal",
                       sound=self.query_one("#sound", Checkbox).value,
                       next_player_pause=self.query_one("#pause", Checkbox).value,
-                      auto_roll=self.query_one("#auto-roll", Checkbox).value)
+                      auto_roll=self.query_one("#auto-roll", Checkbox).value,
+                      dice_mark=dice_mark if dice_mark in DICE_MARK_SETTINGS else "variant",
+                      computer_pause=self.query_one("#computer-pause", Checkbox).value)
 
     def action_start(self) -> None:
         cfg = self.collect()

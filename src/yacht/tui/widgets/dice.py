@@ -1,4 +1,5 @@
-"""Dice drawn as faces with pips; the ones chosen for the re-roll are set apart."""
+"""Dice drawn as faces with pips; the ones held, or marked to roll again, are set apart
+(by a word or a sign under the face, not by colour alone)."""
 
 from __future__ import annotations
 
@@ -32,10 +33,12 @@ def face_lines(value: int, gap: int = 1) -> list[str]:
 
 
 class Die(Static):
-    """One die: its face, and under it the key that chooses it (▲ when chosen)."""
+    """One die: its face, and under it the key that chooses it (▲ either side when it is
+    marked to roll again, HOLD beside it when it is held)."""
 
     value: reactive[int] = reactive(0)
-    chosen: reactive[bool] = reactive(False)
+    #: "roll" (marked to roll again), "held", or ""
+    mark: reactive[str] = reactive("")
     cursor: reactive[bool] = reactive(False)
 
     class Clicked(Message):
@@ -47,20 +50,28 @@ class Die(Static):
         super().__init__(id=id)
         self.index = index
 
+    @property
+    def chosen(self) -> bool:
+        """Marked to roll again."""
+        return self.mark == "roll"
+
     def render(self) -> str:
         key = str((self.index + 1) % 10)
+        held = self.mark == "held"
         side = "▲" if self.chosen else " "
-        mark = f"{side}[{key}]{side}" if self.cursor else f"{side} {key} {side}"
+        shown = f"[{key}]" if self.cursor else f" {key} "
         width = self.content_size.width
         if width >= 9 and self.content_size.height >= 6:  # a big die for a big terminal
             face = [line.center(width) for line in face_lines(self.value, 3)]
-            return "\n".join(["", *face, "", mark.center(width)])
+            line = f"HOLD{shown}" if held else f"{side}{shown}{side}"
+            return "\n".join(["", *face, "", line.center(width)])
         if width < 5:  # a small die beside a crowded card: the cursor is its style
-            return "\n".join([*face_lines(self.value, 0), f"{side}{key}{side}"])
-        return "\n".join([*face_lines(self.value), mark])
+            return "\n".join([*face_lines(self.value, 0), "HLD" if held else f"{side}{key}{side}"])
+        return "\n".join([*face_lines(self.value), "HOLD" if held else f"{side}{shown}{side}"])
 
-    def watch_chosen(self, chosen: bool) -> None:
-        self.set_class(chosen, "-chosen")
+    def watch_mark(self, mark: str) -> None:
+        self.set_class(mark == "roll", "-chosen")
+        self.set_class(mark == "held", "-held")
 
     def watch_value(self, value: int) -> None:
         self.set_class(value == 0, "-blank")
@@ -83,7 +94,8 @@ class DiceRow(Widget, can_focus=True):
     ]
 
     class Toggle(Message):
-        """The player asks to choose or un-choose die ``index``."""
+        """The player asks to hold or release die ``index`` (or to mark it to roll
+        again, or not)."""
 
         def __init__(self, index: int) -> None:
             self.index = index
@@ -102,10 +114,13 @@ class DiceRow(Widget, can_focus=True):
                 for i in range(start, min(self.count, start + per_row)):
                     yield Die(i, id=f"die-{i}")
 
-    def show(self, dice: tuple[int, ...], chosen: frozenset[int], dim: bool = False) -> None:
+    def show(self, dice: tuple[int, ...], marks: list[str] | tuple[str, ...] = (),
+             dim: bool = False) -> None:
+        """Show ``dice``, each with its mark (the snapshot's ``marks``: "held", "roll"
+        or "")."""
         for die in self.query(Die):
             die.value = dice[die.index] if die.index < len(dice) else 0
-            die.chosen = die.index in chosen
+            die.mark = marks[die.index] if die.index < len(marks) else ""
         self.set_class(dim, "-previous")
 
     def _paint_cursor(self, focused: bool | None = None) -> None:
