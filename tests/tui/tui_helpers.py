@@ -67,16 +67,15 @@ def every_die_again(screen: GameScreen) -> str:
 
 def fast_forward(screen: GameScreen, leave: int = 1) -> None:
     """Play a one-person game through the table until ``leave`` boxes are open."""
-    from yacht.engine import Roll, Score
-    from yacht.session.commands import Select
+    from yacht.engine import Choose, Roll, Score
     from yacht.session.table import LOCAL
 
     table = screen.table
     st = table._game.state
     while sum(1 for col in st.card(st.current).boxes for b in col if b is None) > leave:
         table.act(LOCAL, Roll())
-        while not st.placements():
-            table.act(LOCAL, Select("all"), Roll())
+        while not st.placements():  # (every die again, whichever way a click goes)
+            table.act(LOCAL, Choose(tuple(range(len(st.dice)))), Roll())
         pl = st.placements()[0]
         table.act(LOCAL, Score(pl.category, pl.column))
     screen.refresh_all()

@@ -173,6 +173,12 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
         off = f" {words.demo_off}" if words.demo_off else ""
         return f"Demo: the computer plays {possessive(me.name)} turn.{off}"
     if me.is_computer:
+        last = view.last_score
+        if st.can_take_back() and last is not None and not st.dice:
+            # (the score a person just made, until the computer rolls)
+            who = st.players[last.player].name
+            return (f"{verb(me.name, 'is', 'are')} playing. {words.oops} takes back "
+                    f"{possessive(who)} score until {me.name} rolls.")
         return f"{verb(me.name, 'is', 'are')} playing. {words.waiting}."
     if not st.dice:
         return f"{me.name}: {words.roll_first}."

@@ -455,7 +455,9 @@ class Table:
         ``"variant"`` (the variant's own way, ``Ruleset.dice_mark``); and whether a
         computer waits for their Go on after they scored (``pause``). Neither changes a
         die or a score: only what the seat's commands and snapshot mean. A change is a
-        new version (a command sent before it is stale) and a ``seat_prefs`` event."""
+        ``seat_prefs`` event, not a new version: the game is as it was, and no other
+        seat's command is made stale by it (an interface sends the seat's commands after
+        it, in order)."""
         mark = self.ruleset.dice_mark if dice_mark == "variant" else next(
             (m for m in DICE_MARKS if m == dice_mark), None)
         if dice_mark is not None and mark is None:
@@ -468,7 +470,6 @@ class Table:
             if new == old:
                 return []
             self._prefs[seat_id] = new
-            self._changed()
             events = [self._event("seat_prefs", None)]
             self._emit(events)
             return events

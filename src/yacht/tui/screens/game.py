@@ -713,7 +713,8 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(ChoiceDialog(
             "Oops", "Undo a slip (a roll can never be taken back).",
-            [("give", "Give me back my dice", give),
+            [("give", "Give me back my dice" + (" (hold none)" if snap["dice_mark"] == "hold"
+                                                 else ""), give),
              ("take", "I scored the wrong box", take),
              ("cancel", "Never mind", True)]), done)
 
