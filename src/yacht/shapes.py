@@ -21,11 +21,12 @@ __all__ = ["ruleset_json", "score_json", "score_tables_json", "stats_json", "var
 
 
 def variants_json() -> list[dict[str, Any]]:
-    """Every variant: id, name, aliases, dice, rolls, columns, boxes, one line, options."""
+    """Every variant: id, name, aliases, dice, rolls, columns, boxes, one line, what a
+    click on a die does in it (``dice_mark``: hold or reroll), options."""
     return [{
         "id": rs.id, "name": rs.name, "aliases": list(rs.aliases), "dice": rs.dice,
         "rolls": rs.rolls, "columns": len(rs.columns), "categories": len(rs.categories),
-        "description": rs.description,
+        "description": rs.description, "dice_mark": rs.dice_mark,
         "options": {o.id: {"values": list(o.values), "default": o.default, "help": o.help,
                            "value_help": list(o.value_help)}
                     for o in rs.options},

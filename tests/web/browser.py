@@ -20,11 +20,16 @@ OPEN: list[Browser] = []
 class Browser:
     """One page at a table: says hello with its token, keeps the newest state."""
 
-    def __init__(self, client: TestClient, table_id: str, token: str | None = None) -> None:
+    def __init__(self, client: TestClient, table_id: str, token: str | None = None,
+                 prefs: dict[str, Any] | None = None) -> None:
+        """``prefs``: the page's choices, sent with its hello (a click holds a die...)."""
         self._cm = client.websocket_connect(f"/ws/{table_id}")
         self.ws = self._cm.__enter__()
         OPEN.append(self)
-        self.ws.send_json({"type": "hello", "token": token})
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if prefs is not None:
+            hello["prefs"] = prefs
+        self.ws.send_json(hello)
         self.token = token
         self._tokens, self._last = 30.0, time.monotonic()
         self.table: dict[str, Any] = {}

@@ -55,3 +55,13 @@ def test_the_home_page_offers_every_computer_level() -> None:
     kinds = home[home.index("const KINDS"):home.index("];", home.index("const KINDS"))]
     for level in PLAYER_LEVELS:
         assert f'["{level}",' in kinds, level
+
+
+def test_the_page_names_the_dice_setting_as_the_terminal_does() -> None:
+    """What a click on a die does, in the words of the terminal's setup (the page has
+    its own copy of them: it cannot import Python)."""
+    from yacht.session.present import DICE_MARK_WORDS
+
+    prefs = (STATIC / "js" / "prefs.js").read_text(encoding="utf-8")
+    line = next(x for x in prefs.splitlines() if x.startswith("export const DICE_MARKS"))
+    assert re.findall(r'\["(\w+)", "([^"]+)"\]', line) == list(DICE_MARK_WORDS.items())

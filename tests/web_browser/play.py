@@ -68,6 +68,12 @@ async def new_context(browser: Browser, phone: bool = False, **kw: Any) -> Brows
     return await browser.new_context(viewport=DESKTOP, **kw)
 
 
+async def set_pref(page: Page, key: str, value: Any) -> None:
+    """What this browser remembers (as if set on the page before): ``dice_mark``..."""
+    await page.evaluate("([k, v]) => localStorage.setItem(`yacht.${k}`, JSON.stringify(v))",
+                        [key, value])
+
+
 async def seat_token(page: Page, server: Server, table: dict[str, Any]) -> None:
     """Give this browser the seats of a table made over HTTP (as the home page does)."""
     await page.evaluate("([id, token]) => localStorage.setItem(`yacht.token.${id}`, "
@@ -102,6 +108,9 @@ READ = """() => {
     dice: [...document.querySelectorAll('.die')].map(d => d.getAttribute('aria-label')),
     chosen: [...document.querySelectorAll('.die')].map(
       d => d.getAttribute('aria-pressed') === 'true'),
+    keys: [...document.querySelectorAll('.die-key')].map(k => (getComputedStyle(k, '::before')
+      .content.replace(/^none$/, '').replace(/"/g, '') + k.textContent).trim()),
+    mark: (document.querySelector('.dice') || {dataset: {}}).dataset.mark,
     scores: [...document.querySelectorAll('.score-btn')].map(b => ({
       letter: b.dataset.letter, column: Number(b.dataset.column), category: b.dataset.category,
       label: b.getAttribute('aria-label')})),
@@ -167,11 +176,13 @@ class Player:
         else:
             await self.page.keyboard.press("0" if i == 9 else str(i + 1))
 
-    async def all_dice(self) -> None:
+    async def all_dice(self, hold: bool = False) -> None:
+        """Every die to roll again: all of them (marking), none held (holding)."""
+        which = "none" if hold else "all"
         if self.how == "mouse":
-            await self.page.click("[data-select=all]")
+            await self.page.click(f"[data-select={which}]")
         else:
-            await self.page.keyboard.press("a")
+            await self.page.keyboard.press(which[0])
 
     async def score(self, box: dict[str, Any]) -> None:
         if self.how == "mouse":
@@ -200,7 +211,7 @@ class Player:
                         await self.die(i)
                         v = (await after(self.page, v))["version"]
                 else:  # no box takes these dice yet: roll them all again
-                    await self.all_dice()
+                    await self.all_dice(hold=s["mark"] == "hold")
                     v = (await after(self.page, v))["version"]
             await self.roll()
         elif s["roll"]:

@@ -38,7 +38,9 @@ def saved_at_a_table(server: Server, state: State) -> dict[str, Any]:
 
 
 async def open_hint(page: Page) -> None:
+    """h, and yes to the game's first hint (it says first that it marks the game)."""
     await page.keyboard.press("h")
+    await page.click("#hint-confirm [data-hint=yes]")
     await page.wait_for_selector("#hint-dialog .hint-play", timeout=120_000)
 
 
@@ -129,10 +131,12 @@ def test_esc_closes_every_dialog_and_q_or_esc_outside_do_nothing(server: Server,
             page = tab.page
             before = await shown(page)
             for key, selector in (("?", ".keys-help"), ("o", "[data-oops]"),
-                                  ("h", ".hint-play")):
+                                  ("h", "[data-hint=yes]"), ("h", ".hint-play")):
                 await page.keyboard.press(key)
+                if selector == ".hint-play":  # (the game's first hint asks first)
+                    await page.click("#hint-confirm [data-hint=yes]")
                 await page.wait_for_selector(f"dialog[open] {selector}")
-                if key == "h":
+                if selector == ".hint-play":
                     text = await page.text_content("#hint-dialog") or ""
                     assert await page.locator(".hint-head").count() == 0
                     assert "Best to win too: chance 30.6% (exact: the opponents have " \
@@ -199,8 +203,11 @@ def test_the_rules_and_the_hint_fit_a_phone(server: Server, shots: Path) -> None
             await screenshot(page, shots, "rules-phone-table", full=False)
             await page.keyboard.press("Escape")
             await dialog.wait_for(state="detached")
-            # the hint's two rankings fit too
+            # the hint's two rankings fit too (and the question before the first)
             await page.click("#hint")
+            await page.wait_for_selector("#hint-confirm [data-hint=yes]")
+            await no_horizontal_scroll(page)
+            await page.click("#hint-confirm [data-hint=yes]")
             await page.wait_for_selector("#hint-dialog .hint-win .hint-play", timeout=120_000)
             await no_horizontal_scroll(page)
             right = await page.evaluate(

@@ -30,6 +30,7 @@ from .play import (
     play_alone,
     screenshot,
     seat_token,
+    set_pref,
     shown,
     wait_game,
 )
@@ -146,18 +147,29 @@ def actions_of(server: Server, game_id: str) -> list[Any]:
 def test_keys_typed_with_no_gap_are_applied_in_order(server: Server) -> None:
     """A whole turn typed at once (roll, choose dice 1 and 3, roll them, choose die 2,
     roll it, score a box): the game has exactly those actions, no key refused; the same
-    with every answer of the server a quarter of a second late."""
+    with every answer of the server a quarter of a second late. And the same keys where
+    they hold the dice (Yatzy's way): hold dice 1 and 3, roll the others, hold die 2 too,
+    roll the last two."""
     pick = random.Random(22)
+    #: by the way a key treats a die: the versions the keys make, the actions, the dice
+    #: each choice rolls again, and how many dice each roll after the first rolls
+    ways = {"reroll": (7, [Roll, Choose, Choose, Roll, Choose, Roll, Score],
+                       [[0], [0, 2], [1]], (2, 1)),
+            "hold": (9, [Roll, Choose, Roll, Choose, Roll, Score], [[1, 3, 4], [3, 4]], (3, 2))}
 
     async def main() -> None:
         async with chromium() as browser:
-            for late in (0.0, 0.25):
+            for mark, late in (("reroll", 0.0), ("reroll", 0.25), ("hold", 0.0),
+                               ("hold", 0.25)):
+                versions, kinds, choices, rolled = ways[mark]
                 made = people_and_computers(server, ["Kim"], variant="yatzy")
                 ctx = await context(browser, phone=False)
                 tab = await open_tab(ctx, server.url("/"))
                 page = tab.page
                 if late:
                     await slow_answers(page, late)
+                if mark == "reroll":  # (Yatzy holds: this browser chose the other way)
+                    await set_pref(page, "dice_mark", "reroll")
                 await seat_token(page, server, made)
                 await page.goto(server.url(made["url"]))
                 s = await wait_game(page)
@@ -170,14 +182,13 @@ def test_keys_typed_with_no_gap_are_applied_in_order(server: Server) -> None:
                     row = pick.choice(open_rows)
                     before = len(actions_of(server, game_id))
                     await page.evaluate(BURST, ["r", "1", "3", "r", "2", "r", row["letter"]])
-                    s = await page_at(page, s["version"] + 7)
+                    s = await page_at(page, s["version"] + versions)
                     done = actions_of(server, game_id)[before:]
-                    assert [type(a) for a in done] == [Roll, Choose, Choose, Roll, Choose,
-                                                       Roll, Score], (late, turn, done)
-                    assert [sorted(a.dice) for a in done if isinstance(a, Choose)] == \
-                        [[0], [0, 2], [1]]
+                    assert [type(a) for a in done] == kinds, (mark, late, turn, done)
+                    assert [sorted(a.dice) for a in done if isinstance(a, Choose)] == choices
                     assert done[-1].category == row["category"]
-                    assert len(done[3].result) == 2 and len(done[5].result) == 1
+                    rolls = [a for a in done if isinstance(a, Roll)]
+                    assert tuple(len(r.result or ()) for r in rolls[1:]) == rolled
                 assert await page.evaluate("window.toasts") == []
                 tab.check()
                 await ctx.close()

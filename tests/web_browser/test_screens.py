@@ -97,11 +97,16 @@ def test_main_screens_pass_axe(server: Server, shots: Path, axe_script: Path) ->
                 await page.locator(".die").nth(i).click()
                 s = await after(page, s["version"])
             await page.mouse.move(0, 0)
+            await page.wait_for_function("() => !document.querySelector('.die.rolling')")
             await screenshot(page, shots, "table", full=False)
             found["table"] = await axe(page, axe_script, ALL_BUT_MINOR)
 
-            # the hint
+            # the hint: the game's first says what it does before it is given
             await page.keyboard.press("h")
+            await page.wait_for_selector("#hint-confirm [data-hint=yes]")
+            assert "marks the game assisted" in (await page.text_content("#hint-confirm") or "")
+            found["hint-confirm"] = await axe(page, axe_script, ALL_BUT_MINOR)
+            await page.click("#hint-confirm [data-hint=yes]")
             await page.wait_for_selector(".hint-list li", timeout=120_000)
             assert "assisted" in (await page.text_content("#hint-dialog") or "")
             await screenshot(page, shots, "hint", full=False)

@@ -226,7 +226,9 @@ def test_what_a_page_shows_is_the_servers_state(server: Server) -> None:
             snap = server.snapshot(table["id"])["snapshot"]
             for i, value in enumerate(snap["dice"]):
                 assert f"showing {value}" in s["dice"][i]
-            assert [i for i, c in enumerate(s["chosen"]) if c] == snap["chosen"] == [2]
+            # (Yahtzee's way: the die clicked is held; the record has no choice yet)
+            assert [i for i, c in enumerate(s["chosen"]) if c] == [2] and snap["chosen"] == []
+            assert snap["marks"] == ["", "", "held", "", ""] and "Hold 3" in s["keys"]
             assert await page.get_attribute(".dot-row", "aria-label") == "2 rolls left of 3"
             # the watcher's snapshot has the previews too: the page shows each as a button
             previews = {(p["category"], p["column"]): p["text"] for p in snap["previews"]}
@@ -234,7 +236,7 @@ def test_what_a_page_shows_is_the_servers_state(server: Server) -> None:
                 "bs => bs.map(b => [b.dataset.category, Number(b.dataset.column), b.textContent])")
             assert {(c, col): t for c, col, t in buttons} == previews
             assert await page.text_content("#help-line") == snap["help"]  # the server's words
-            # Oops: give back the chosen die
+            # Oops: give back the held die (hold none)
             await page.click("#oops")
             await page.click("dialog [data-oops=give_back]")
             s = await after(page, s["version"])

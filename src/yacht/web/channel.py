@@ -40,6 +40,7 @@ from .protocol import (
     HintRequest,
     Join,
     Ping,
+    PrefsChange,
     ProtocolError,
     ServerMessage,
     SpeedChange,
@@ -129,6 +130,11 @@ async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) ->
         return
     conn = hub.connect(live, hello.token)
     conn.transport = ws.scope.get("yacht.transport")
+    if hello.prefs is not None:
+        try:
+            await hub.set_prefs(live, conn, hello.prefs.dice_mark, hello.prefs.pause)
+        except Exception:  # (never a reason to refuse a browser)
+            log.exception("table %s: a browser's choices", live.id)
     tasks = Tasks(f"table {live.id}: a connection")
     sender = tasks.spawn(_send_loop(ws, hub, live, conn, limits), "yacht-send")
     receiver = tasks.spawn(_receive_loop(ws, hub, live, conn, limits, tasks), "yacht-receive")
@@ -303,6 +309,9 @@ async def _dispatch(hub: Hub, live: LiveTable, conn: Connection, msg: ClientMess
         tasks.spawn(answer(), "yacht-hint")
     elif isinstance(msg, SpeedChange):
         await hub.set_speed(live, conn, msg.speed)
+        conn.send(_with_id({"type": "ack"}, msg.id))
+    elif isinstance(msg, PrefsChange):
+        await hub.set_prefs(live, conn, msg.dice_mark, msg.pause)
         conn.send(_with_id({"type": "ack"}, msg.id))
     elif isinstance(msg, Ping):
         conn.send(_with_id({"type": "pong"}, msg.id))

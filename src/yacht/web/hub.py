@@ -237,6 +237,8 @@ class Hub:
         """LOBBY -> PLAYING: the game's events go to the browsers (and the others), its
         computer players are driven here or by the process holding the lease."""
         live.attach(table)
+        for conn in live.connections:  # (nothing plays yet: the table is free)
+            self._seat_prefs(table, conn)
         self.cluster.attached(live, table)
         loop = self.loop
 
@@ -302,6 +304,7 @@ class Hub:
             self.fanout.reseat(live)
             self.cluster.tell_lobby(live)
             await self._start_if_ready(live)
+        await self.set_prefs(live, conn, None, None)  # (a game under way: its new seat's)
         self.fanout.changed(live)
         return token
 
@@ -403,6 +406,25 @@ class Hub:
             "title": win.title, "how": win.how, "exact": win.exact, "differ": win.differ,
             "moves": [{**_move(m), "chance": round(chance, 4)} for m, chance in win.moves]}
         return {"type": "hint", "moves": [_move(m) for m in moves], "to_win": to_win}
+
+    async def set_prefs(self, live: LiveTable, conn: Connection, dice_mark: str | None,
+                        pause: bool | None) -> None:
+        """This browser's choices (None: as before) for its seats at the table: kept with
+        the connection (a watcher's are used once it takes a seat, a lobby's once the game
+        starts), and told to the table. They change no die and no score."""
+        if dice_mark is not None:
+            conn.dice_mark = dice_mark
+        if pause is not None:
+            conn.pause = pause
+        table = live.table
+        if table is not None:
+            await self.move_call(self._seat_prefs, table, conn)
+
+    @staticmethod
+    def _seat_prefs(table: Table, conn: Connection) -> None:
+        if conn.token_hash is not None and conn.seats and (
+                conn.dice_mark is not None or conn.pause is not None):
+            table.set_prefs(conn.token_hash, dice_mark=conn.dice_mark, pause=conn.pause)
 
     async def set_speed(self, live: LiveTable, conn: Connection, speed: Speed) -> None:
         table = live.table

@@ -67,6 +67,10 @@ class Connection:
     leaving: bool = False  # told to reconnect, or being dropped: nothing more is queued
     transport: Any = None  # the server's socket, where it can be had (to drop a stuck one)
     closing_seen: bool = False  # the socket was closing when last looked at
+    #: the browser's choices for its seats (None: not said): what a click on a die does,
+    #: and the Next player pause before a computer
+    dice_mark: str | None = None
+    pause: bool | None = None
 
     @property
     def watcher(self) -> bool:

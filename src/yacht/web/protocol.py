@@ -38,11 +38,12 @@ from typing_extensions import TypedDict  # (pydantic reads these before Python 3
 from yacht.engine import NAME_LENGTH, PLAYER_LEVELS, Choose, GiveBack, Roll, TakeBack
 from yacht.rules import MAX_PLAYERS
 from yacht.session.commands import Command, GoOn, ScoreBox, Select, Toggle
-from yacht.session.config import SPEEDS
+from yacht.session.config import DICE_MARK_SETTINGS, SPEEDS
 
 __all__ = ["CLIENT", "ERROR_CODES", "MAX_BODY", "MAX_COLUMNS", "MAX_DICE", "MAX_MESSAGE",
            "SCHEMA_PATH", "BrowserCommand", "ClaimRequest", "ClientMessage",
-           "ErrorBody", "ErrorCode", "MyGamesRequest", "ProtocolError", "ScoreQuestion",
+           "ErrorBody", "ErrorCode", "MyGamesRequest", "Prefs", "PrefsChange", "ProtocolError",
+           "ScoreQuestion",
            "ServerMessage", "TableRequest", "describe", "error_body", "message_id", "read_client",
            "schema", "server_adapter", "validation_line"]
 
@@ -169,11 +170,26 @@ COMMAND_TYPES = ("roll", "toggle", "select", "choose", "score", "give_back", "ta
 
 
 # --- what a browser sends over the socket ----------------------------------------------
+DiceMarkSetting = Literal["variant", "hold", "reroll"]
+assert DiceMarkSetting.__args__ == DICE_MARK_SETTINGS  # type: ignore[attr-defined]
+
+
+class Prefs(_In):
+    """This browser's choices for its seats (null: as before): what a click on a die
+    does - ``variant`` (the variant's way), ``hold`` it, or ``reroll`` (mark it to roll
+    again); ``pause`` - after its player's score, when a computer is next, the table
+    waits for Go on (true) or goes on after a moment (false). Neither changes a die."""
+
+    dice_mark: DiceMarkSetting | None = None
+    pause: bool | None = None
+
+
 class Hello(_In):
-    """The first message: this browser's token (null: a watcher)."""
+    """The first message: this browser's token (null: a watcher), and its choices."""
 
     type: Literal["hello"]
     token: Token | None = None
+    prefs: Prefs | None = None
     id: MessageId | None = None
 
 
@@ -218,14 +234,22 @@ class SpeedChange(_In):
     id: MessageId | None = None
 
 
+class PrefsChange(Prefs):
+    """This browser's choices changed (see :class:`Prefs`); its seats' snapshots say
+    them from the next state on."""
+
+    type: Literal["prefs"]
+    id: MessageId | None = None
+
+
 class Ping(_In):
     type: Literal["ping"]
     id: MessageId | None = None
 
 
 ClientMessage = Annotated[Hello | CommandMessage | Join | Start | HintRequest | SpeedChange
-                          | Ping, Field(discriminator="type")]
-MESSAGE_TYPES = ("hello", "command", "join", "start", "hint", "speed", "ping")
+                          | PrefsChange | Ping, Field(discriminator="type")]
+MESSAGE_TYPES = ("hello", "command", "join", "start", "hint", "speed", "prefs", "ping")
 CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -460,6 +484,9 @@ _FIELD_HELP = {
     "token": "the token this server gave (16-64 letters, digits, - or _)",
     "key": "the key of the link (16-64 letters, digits, - or _)",
     "speed": "slow, normal, fast or instant",
+    "dice_mark": "variant, hold or reroll (what a click on a die does)",
+    "pause": "true or false (the Next player pause before a computer)",
+    "prefs": "an object: dice_mark, pause",
     "variant": "a variant id (see /api/variants)",
     "options": "an object of text values, e.g. {\"joker\": \"free\"}",
     "seats": f"a list of 1-{MAX_PLAYERS} seats",

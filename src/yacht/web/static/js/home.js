@@ -3,7 +3,7 @@
 
 import { h, fill, plural } from "./dom.js";
 import { getJSON, postJSON, query, rules, variants } from "./api.js";
-import { SPEEDS, loadSetup, saveSetup, setToken, setLastName, lastName, myTables, tokenFor } from "./prefs.js";
+import { DICE_MARKS, SPEEDS, computerPause, diceMark, loadSetup, markWords, saveSetup, setComputerPause, setDiceMark, setToken, setLastName, lastName, myTables, tokenFor } from "./prefs.js";
 import { rulesDialog, toast } from "./ui.js";
 
 const KINDS = [
@@ -97,9 +97,13 @@ export class HomeView {
     const desc = h("p", { class: "variant-desc", id: "variant-desc" });
     const optionsBox = h("div", { class: "variant-options" });
     variantSelect.setAttribute("aria-describedby", "variant-desc");
+    const mark = h("select", { id: "dice-mark", onchange: () => setDiceMark(mark.value) },
+      DICE_MARKS.map(([k, label]) => h("option", { value: k, selected: k === diceMark() }, label)));
     const drawOptions = () => {
       const v = this.byId.get(variantSelect.value);
       setup.variant = v.id;
+      // "as the variant (holds it)": what a click does in the variant chosen
+      mark.options[0].textContent = markWords("variant", v.dice_mark);
       desc.textContent = `${v.description} ${v.dice} dice, ${v.rolls} rolls, ${v.categories} boxes${v.columns > 1 ? ` in ${v.columns} columns` : ""}.`;
       const chosen = (setup.options[v.id] = setup.options[v.id] || {});
       fill(optionsBox, Object.entries(v.options).map(([key, opt]) => {
@@ -162,6 +166,7 @@ export class HomeView {
     drawPlayers();
 
     const demo = h("input", { type: "checkbox", id: "demo", checked: setup.demo, onchange: () => { setup.demo = demo.checked; } });
+    const pause = h("input", { type: "checkbox", id: "computer-pause", checked: computerPause(), onchange: () => setComputerPause(pause.checked) });
     const speed = h("select", { id: "speed", onchange: () => { setup.speed = speed.value; } },
       SPEEDS.map((sp) => h("option", { value: sp, selected: sp === setup.speed }, sp[0].toUpperCase() + sp.slice(1))));
     const start = h("button", { type: "submit", class: "btn btn-primary btn-big", id: "start" }, "Start the game");
@@ -178,6 +183,10 @@ export class HomeView {
       h("div", { class: "field-row" },
         h("div", { class: "field check" }, demo, h("label", { for: "demo", text: "Demo: computers play every seat" })),
         h("div", { class: "field" }, h("label", { for: "speed", text: "Computer speed" }), speed)),
+      h("div", { class: "field-row" },
+        h("div", { class: "field" }, h("label", { for: "dice-mark", text: "Clicking a die" }), mark),
+        h("div", { class: "field check" }, pause,
+          h("label", { for: "computer-pause", text: "Pause after my score, before a computer plays (time for Oops)" }))),
       start);
     fill(this.newGame, h("h2", { id: "h-new", text: "New game" }), form);
   }

@@ -1,6 +1,7 @@
-// What the page remembers in localStorage: the last setup, sound on or off, and the
-// token of this browser's seats at each table. A browser that refuses storage still
-// plays (nothing is remembered).
+// What the page remembers in localStorage: the last setup, sound on or off, what a
+// click on a die does, the pause before a computer, and the token of this browser's
+// seats at each table. A browser that refuses storage still plays (nothing is
+// remembered).
 
 const PREFIX = "yacht.";
 
@@ -32,6 +33,30 @@ export const saveSetup = (setup) => write("setup", setup);
 
 export const soundOn = () => read("sound", true) !== false;
 export const setSound = (on) => write("sound", Boolean(on));
+
+/** What clicking a die (or its key) does: the variant's way, hold it, or mark it to roll
+ * again; and its words (the terminal's setup says the same). */
+export const DICE_MARKS = [["variant", "as the variant"], ["hold", "holds it"], ["reroll", "marks it to roll again"]];
+
+/** A value of the setting in words; "variant" with what the variant does, when known
+ * ("as the variant (holds it)"). */
+export function markWords(value, variantMark) {
+  const words = new Map(DICE_MARKS);
+  if (value === "variant" && words.has(variantMark)) return `${words.get("variant")} (${words.get(variantMark).replace(" to roll again", "")})`;
+  return words.get(value);
+}
+export const diceMark = () => {
+  const v = read("dice_mark", "variant");
+  return DICE_MARKS.some(([k]) => k === v) ? v : "variant";
+};
+export const setDiceMark = (v) => write("dice_mark", v);
+
+/** The Next player pause after this browser's player scored, before a computer plays. */
+export const computerPause = () => read("computer_pause", true) !== false;
+export const setComputerPause = (on) => write("computer_pause", Boolean(on));
+
+/** Both, as the server takes them (a hello's or a prefs message's). */
+export const seatPrefs = () => ({ dice_mark: diceMark(), pause: computerPause() });
 
 export const tokenFor = (tableId) => {
   const t = read(`token.${tableId}`, null);

@@ -12,7 +12,8 @@ const ANSWER_WITHIN = 15000;
 export class TableSocket {
   /**
    * handlers: onmessage(msg), onstatus("connecting" | "open" | "waiting", seconds),
-   * onfatal(message) when the table does not exist.
+   * onfatal(message) when the table does not exist, prefs() this browser's choices for
+   * its seats (sent with every hello).
    */
   constructor(tableId, token, handlers) {
     this.tableId = tableId;
@@ -52,7 +53,8 @@ export class TableSocket {
     }
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      const prefs = this.handlers.prefs ? this.handlers.prefs() : null;
+      ws.send(JSON.stringify(prefs ? { type: "hello", token: this.token, prefs } : { type: "hello", token: this.token }));
     });
     ws.addEventListener("message", (e) => {
       let msg;

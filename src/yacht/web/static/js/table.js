@@ -9,14 +9,15 @@ import { TableSocket } from "./socket.js";
 import { dieSvg, drawDie, rerollBadge } from "./dice.js";
 import { progressChart } from "./chart.js";
 import { AnalysisView } from "./analysis.js";
-import { SPEEDS, lastName, setLastName, setToken, tokenFor } from "./prefs.js";
+import { DICE_MARKS, SPEEDS, computerPause, diceMark, lastName, markWords, seatPrefs, setComputerPause, setDiceMark, setLastName, setToken, tokenFor } from "./prefs.js";
 import * as sound from "./sound.js";
 import { announce, dialogOpen, openDialog, rulesDialog, toast } from "./ui.js";
 import { topTenTable } from "./home.js";
 
-const KEYS_HELP = [
-  ["1-9, 0 or click a die", "choose dice 1-10 to roll again"],
-  ["a / s / n", "all dice / all singlets / none"],
+/** The keys; the first two say what a die's click or key does (`mark`: the seat's way). */
+const keysHelp = (mark) => [
+  ["1-9, 0 or click a die", mark === "hold" ? "hold dice 1-10 (again: let go)" : "choose dice 1-10 to roll again"],
+  ["a / s / n", mark === "hold" ? "hold all / all but singlets / none" : "all dice / all singlets / none"],
   ["r or Enter, or Roll", "roll (or go on to the next player)"],
   ["a box's letter, or click it", "score that box (Shift+letter: column 2)"],
   ["Tab, arrows, Space, Enter", "move between the dice, Roll and the card; choose; act"],
@@ -26,6 +27,12 @@ const KEYS_HELP = [
   ["p / n / a at the game's end", "play again / new game / the analysis of every decision"],
   ["? or F1", "these keys (the rules are one step further)"],
 ];
+
+/** The words of the buttons under the dice (all, singlets, none), by the seat's way. */
+const SELECT_WORDS = {
+  hold: { all: "Hold all", singlets: "Roll singlets", none: "Hold none" },
+  reroll: { all: "All", singlets: "Singlets", none: "None" },
+};
 
 const REFUSALS = {
   paused: "Go on first (Enter or r)",
@@ -85,6 +92,11 @@ export class TableView {
       SPEEDS.map((sp) => h("option", { value: sp }, sp[0].toUpperCase() + sp.slice(1))));
     this.speedBox = h("span", { class: "speed-box", hidden: true },
       h("label", { for: "speed-select", text: "Speed" }), this.speedSelect);
+    // what a click on a die does (remembered in this browser; the server is told)
+    this.markSelect = h("select", { id: "mark-select", class: "bar-select", onchange: () => this.setMark(this.markSelect.value) },
+      DICE_MARKS.map(([k]) => h("option", { value: k, selected: k === diceMark() }, markWords(k))));
+    this.markBox = h("span", { class: "speed-box mark-box", hidden: true },
+      h("label", { for: "mark-select", text: "Clicking a die" }), this.markSelect);
     this.rulesBtn = h("button", { type: "button", class: "btn btn-bar", id: "rules-btn", onclick: () => this.showRules() }, "Rules");
     this.keysBtn = h("button", { type: "button", class: "btn btn-bar", id: "keys-btn", aria: { keyshortcuts: "? F1" }, onclick: () => this.showKeys() }, "Keys ?");
     this.banner = h("div", { class: "conn-banner", role: "status", hidden: true });
@@ -94,7 +106,7 @@ export class TableView {
       h("header", { class: "table-bar" },
         h("a", { href: "/", class: "btn btn-bar home-link", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "← Home"),
         this.title, this.chips,
-        h("span", { class: "bar-tools" }, this.speedBox, this.soundBtn, this.keysBtn, this.rulesBtn)),
+        h("span", { class: "bar-tools" }, this.markBox, this.speedBox, this.soundBtn, this.keysBtn, this.rulesBtn)),
       this.banner, this.elsewhere, this.body);
     this.drawSound();
     app.append(this.el);
@@ -105,6 +117,7 @@ export class TableView {
         onmessage: (msg) => this.message(msg),
         onstatus: (status, seconds) => this.connection(status, seconds),
         onfatal: (message) => this.fatal(message),
+        prefs: seatPrefs,
       });
     });
   }
@@ -234,6 +247,7 @@ export class TableView {
     document.title = `${t.name}: waiting for players`;
     setText(this.title, t.name);
     this.speedBox.hidden = true;
+    this.markBox.hidden = true;
     fill(this.chips, h("span", { class: "chip", text: "lobby" }));
     const focusedId = document.activeElement && document.activeElement.id;
     const mine = t.seats.some((s) => s.mine);
@@ -343,12 +357,12 @@ export class TableView {
     for (let i = 0; i < n; i += 1) {
       const svg = dieSvg(0);
       const key = i < 9 ? String(i + 1) : "0";
+      const keyLabel = h("span", { class: "die-key", "aria-hidden": "true", data: { key }, text: key });
       const btn = h("button", { type: "button", class: "die", data: { index: i }, aria: { pressed: "false", keyshortcuts: key },
         onclick: () => this.clickDie(i),
         onkeydown: (e) => this.dieKey(e, i) },
-      h("span", { class: "die-lift" }, svg, rerollBadge()),
-      h("span", { class: "die-key", "aria-hidden": "true", text: key }));
-      this.dice.push({ btn, svg });
+      h("span", { class: "die-lift" }, svg, rerollBadge()), keyLabel);
+      this.dice.push({ btn, svg, key: keyLabel });
     }
     this.turnLine = h("p", { class: "turn-line", id: "turn-line" });
     this.diceRow = h("div", { class: ["dice", n > 6 ? "dice-many" : ""], role: "group", aria: { label: "Dice" } }, this.dice.map((d) => d.btn));
@@ -406,6 +420,11 @@ export class TableView {
     this.speedBox.hidden = !computers;
     if (document.activeElement !== this.speedSelect) this.speedSelect.value = snap.speed;
     this.speedSelect.disabled = !this.mayPace(snap);
+    // a player's own way with the dice (a watcher's clicks do nothing)
+    this.markBox.hidden = !snap.seat || snap.over;
+    const variantWay = this.markSelect.querySelector('option[value="variant"]');
+    setText(variantWay, markWords("variant", rs.dice_mark));
+    if (document.activeElement !== this.markSelect) this.markSelect.value = diceMark();
     // the saved game went on elsewhere: this table is not saved any more
     if (snap.elsewhere && this.elsewhere.dataset.text !== snap.elsewhere) {
       this.elsewhere.dataset.text = snap.elsewhere;
@@ -435,20 +454,24 @@ export class TableView {
   drawDice(snap) {
     const showing = snap.dice.length ? snap.dice : snap.last_score ? snap.last_score.dice : [];
     const dim = !snap.dice.length;
-    const chosen = new Set(snap.chosen);
+    const marks = snap.dice.length ? snap.marks : [];
     const canChoose = snap.can.choose;
     const rolling = this.rolling;
     this.rolling = null;
+    this.diceRow.dataset.mark = snap.dice_mark; // (what a click does here: the tests read it)
     this.dice.forEach((d, i) => {
       const value = showing[i] || 0;
-      const isChosen = chosen.has(i);
+      const isChosen = marks[i] === "roll";
+      const isHeld = marks[i] === "held";
       d.btn.classList.toggle("is-chosen", isChosen);
+      d.btn.classList.toggle("is-held", isHeld);
       d.btn.classList.toggle("is-dim", dim);
       d.btn.classList.toggle("is-blank", !value);
-      setAttr(d.btn, "aria-pressed", isChosen ? "true" : "false");
+      d.key.classList.toggle("is-held", isHeld); // ("Hold" before the key: the CSS's)
+      setAttr(d.btn, "aria-pressed", isChosen || isHeld ? "true" : "false");
       setAttr(d.btn, "aria-disabled", canChoose ? null : "true");
       const what = value ? (dim ? `showed ${value} (last turn)` : `showing ${value}`) : "not rolled yet";
-      setAttr(d.btn, "aria-label", `Die ${i + 1}, ${what}${isChosen ? ", chosen to roll again" : ""}`);
+      setAttr(d.btn, "aria-label", `Die ${i + 1}, ${what}${isChosen ? ", chosen to roll again" : isHeld ? ", held" : ""}`);
       if (rolling && rolling.positions.includes(i) && value) this.animateDie(d, i);
       else if (!this.animations.has(i)) drawDie(d.svg, value);
     });
@@ -523,7 +546,8 @@ export class TableView {
     } else if (!snap.dice.length) {
       label = "Roll";
     } else if (snap.can.choose) {
-      label = snap.chosen.length ? `Roll ${plural(snap.chosen.length, "die", "dice")}` : "Roll again";
+      const n = snap.to_roll.length;
+      label = n && (snap.dice_mark !== "hold" || n < snap.dice.length) ? `Roll ${plural(n, "die", "dice")}` : "Roll again";
       enabled = snap.can.roll;
     } else {
       label = "Score a box";
@@ -534,6 +558,9 @@ export class TableView {
     this.rollBtn.classList.toggle("is-go-on", snap.pause !== null);
     const choosing = snap.can.choose;
     this.selectBtns.hidden = !choosing;
+    const words = SELECT_WORDS[snap.dice_mark] || SELECT_WORDS.reroll;
+    for (const b of this.selectBtns.querySelectorAll("button")) setText(b, words[b.dataset.select]);
+    setAttr(this.selectBtns, "aria-label", snap.dice_mark === "hold" ? "Hold dice" : "Choose dice");
     this.oopsBtn.hidden = !(snap.can.give_back || snap.can.take_back);
     this.hintBtn.hidden = !snap.can.hint;
     setText(this.help, snap.help);
@@ -574,8 +601,10 @@ export class TableView {
         return false;
       }
       if (snap.over) return false;
-      if (snap.dice.length && !snap.chosen.length && snap.can.choose) {
-        toast("Choose the dice to roll again first (1-9/0, a, s, or click them)", "info");
+      if (snap.dice.length && !snap.to_roll.length && snap.can.choose) {
+        const keys = snap.dice.length < 10 ? `1-${snap.dice.length}` : "1-9/0";
+        toast(snap.dice_mark === "hold" ? `Every die is held: release one to roll it (${keys}, n, or click it), or score`
+          : `Choose the dice to roll again first (${keys}, a, s, or click them)`, "info");
         return false;
       }
       if (!snap.can.roll && snap.dice.length && !snap.can.choose && snap.can.score) {
@@ -627,7 +656,7 @@ export class TableView {
         title: "Oops",
         body: [h("p", { text: "Undo a slip (a roll can never be taken back)." })],
         actions: [
-          { label: "Give me back my dice", disabled: !snap.can.give_back, data: { oops: "give_back" }, onclick: undo("give_back") },
+          { label: snap.dice_mark === "hold" ? "Give me back my dice (hold none)" : "Give me back my dice", disabled: !snap.can.give_back, data: { oops: "give_back" }, onclick: undo("give_back") },
           { label: "I scored the wrong box", disabled: !snap.can.take_back, data: { oops: "take_back" }, onclick: undo("take_back") },
           { label: "Never mind" },
         ],
@@ -645,7 +674,23 @@ export class TableView {
         toast(snap.dice.length ? "A hint is for your own turn" : "Roll first: the hint is about the dice showing", "info", 3);
         return false;
       }
-      if (!this.hintBox) this.askHint(snap); // (its answer is not waited for)
+      if (this.hintBox) return true;
+      if (snap.hint_notice) {
+        // the game's first hint: what it does to the game is said before, not after
+        openDialog({
+          title: "Hint", id: "hint-confirm",
+          body: [h("p", { text: snap.hint_notice })],
+          actions: [
+            { label: "Show the hint", primary: true, data: { hint: "yes" }, onclick: () => this.later(async () => {
+              if (!this.hintBox && this.snap && this.snap.can.hint) this.askHint(this.snap);
+              return true;
+            }) },
+            { label: "Never mind" },
+          ],
+        });
+        return true;
+      }
+      this.askHint(snap); // (its answer is not waited for)
       return true;
     });
   }
@@ -720,6 +765,28 @@ export class TableView {
     setAttr(this.soundBtn, "aria-keyshortcuts", "b");
   }
 
+  /** What a click on a die does, from the bar or the keys' dialog: remembered here, and
+   * the server told (it changes no die: only what this browser's clicks mean). */
+  setMark(value) {
+    setDiceMark(value);
+    this.markSelect.value = value;
+    this.later(async () => {
+      const reply = await this.socket.send({ type: "prefs", dice_mark: value });
+      if (reply.type === "error") toast(reply.message);
+      return reply.type === "ack";
+    });
+  }
+
+  /** The Next player pause after this browser's player scores, before a computer plays. */
+  setPause(on) {
+    setComputerPause(on);
+    this.later(async () => {
+      const reply = await this.socket.send({ type: "prefs", pause: on });
+      if (reply.type === "error") toast(reply.message);
+      return reply.type === "ack";
+    });
+  }
+
   async setSpeed(speed) {
     const reply = await this.socket.send({ type: "speed", speed });
     if (reply.type === "error") toast(reply.message);
@@ -752,11 +819,23 @@ export class TableView {
     const name = this.snap ? this.snap.ruleset.name : this.lobby ? this.lobby.name : null;
     if (!name) return;
     const letters = this.snap ? this.snap.rows.filter((row) => row.letter) : [];
+    const mark = this.snap ? this.snap.dice_mark : "reroll";
+    const variantMark = this.snap ? this.snap.ruleset.dice_mark : null;
+    // the two settings of this browser's play (also in the new game's form)
+    const markChoice = h("select", { id: "keys-mark", onchange: () => this.setMark(markChoice.value) },
+      DICE_MARKS.map(([k]) => h("option", { value: k, selected: k === diceMark() }, markWords(k, variantMark))));
+    const pause = h("input", { type: "checkbox", id: "keys-pause", checked: computerPause(), onchange: () => this.setPause(pause.checked) });
     openDialog({
       title: "Keys", wide: true, id: "keys-dialog",
       body: [
-        h("dl", { class: "keys-help" }, KEYS_HELP.map(([k, what]) => [h("dt", { text: k }), h("dd", { text: what })])),
+        h("dl", { class: "keys-help" }, keysHelp(mark).map(([k, what]) => [h("dt", { text: k }), h("dd", { text: what })])),
         letters.length ? h("p", { class: "muted", text: `Box letters: ${letters.map((row) => `${row.letter} ${row.label}`).join(" · ")}` }) : null,
+        h("details", { class: "keys-settings" },
+          h("summary", { text: "Settings: clicking a die, the pause before a computer" }),
+          h("div", { class: "field" }, h("label", { for: "keys-mark", text: "Clicking a die" }), markChoice),
+          h("div", { class: "field check" }, pause,
+            h("label", { for: "keys-pause", text: "Pause after my score, before a computer plays (time for Oops)" })),
+          h("p", { class: "muted", text: "This browser remembers them (the new game's form has them too)." })),
       ],
       // (the dialog closes first: the rules' dialog gives the focus back where it was)
       actions: [{ label: `The rules of ${name}`, primary: true, onclick: () => this.showRules() }],
@@ -890,6 +969,12 @@ export class TableView {
         break;
       case "assisted":
         announce("This game is now marked assisted.");
+        break;
+      case "held":
+        if (snap && snap.players[ev.player] && snap.players[ev.player].mine) {
+          const held = (d.held || []).map((p) => p + 1);
+          announce(held.length ? `Held: ${held.length === 1 ? "die" : "dice"} ${listText(held)}.` : "No die held.");
+        }
         break;
       case "speed":
         if (this.snap) announce(`Computer speed: ${d.speed}.`);
