@@ -7,8 +7,9 @@ in the terminal, a click in the browser) they come from a :class:`Words`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from yacht.engine import State
 from yacht.render import possessive, verb
@@ -18,8 +19,8 @@ if TYPE_CHECKING:
     from .table import TableView
 
 __all__ = ["BROWSER", "DICE_MARK_LABEL", "DICE_MARK_WORDS", "PLAIN", "TERMINAL", "Words",
-           "dice_mark_words", "entry_note", "game_note", "help_line", "hint_notice", "marks",
-           "possessive", "result_text", "scoring_note", "verb"]
+           "dice_mark_words", "entry_note", "game_note", "help_line", "hint_notice",
+           "main_button", "marks", "possessive", "result_text", "scoring_note", "verb"]
 
 #: the setting of what clicking a die (or its key) does, as every interface offers it:
 #: its values (``Config.dice_mark``, the browser's) and their words
@@ -60,6 +61,14 @@ class Words:
     demo_off: str = ""  # how to take the turns back from a demo (a sentence; "" none)
     hold_then: str = ""     # holding: hold dice, then roll the others
     hold_no_box: str = ""   # holding: no box takes the dice yet (a sentence)
+    # the main button (:func:`main_button`): in a pause before the next player, at the
+    # game over pause, once the game is over (and whether it still does something), and
+    # while a computer plays ({who_is}: "Max is", "You are")
+    button_next: str = "Go on"
+    button_results: str = "See the results"
+    button_over: str = "Game over"
+    over_enabled: bool = False
+    button_computer: str = "{who_is} playing"
 
 
 TERMINAL = Words(
@@ -77,6 +86,11 @@ TERMINAL = Words(
     oops="o: Oops",
     waiting="b: bell, ?: help, q: quit",
     demo_off="F2 gives the people their turns back.",
+    button_next="Next player",
+    button_results="See results",
+    button_over="See results",
+    over_enabled=True,
+    button_computer="Computer plays",
     hold_then="Hold dice ({keys} or click; a all, s all but singlets), then r",
     hold_no_box="No box takes these dice yet: hold dice ({keys}, a, s, or click) and roll "
                 "the others (r).",
@@ -113,6 +127,45 @@ PLAIN = Words(
     oops="o: Oops",
     waiting="wait",
 )
+
+
+def main_button(view: TableView, mine: frozenset[int], can: Mapping[str, bool],
+                to_roll: int, mark: DiceMark, words: Words = TERMINAL) -> dict[str, Any]:
+    """The table's main button as a seat holding players ``mine`` sees it: its ``label``
+    and whether it is ``enabled`` (``can``: what the seat may do; ``to_roll``: the dice a
+    roll would roll). The one rule for the terminal's Roll button and the browser's.
+
+    >>> from yacht.engine import Player, Roll
+    >>> from yacht.rules import get
+    >>> from .table import LOCAL, Table
+    >>> t = Table.new(get("yatzy"), [Player("Ann"), Player("Max", "computer", "expert")],
+    ...               real_dice=True)
+    >>> t.snapshot(LOCAL)["button"], t.snapshot(None)["button"]
+    ({'label': 'Roll', 'enabled': True}, {'label': "Ann's turn", 'enabled': False})
+    >>> _ = t.act(LOCAL, Roll((1, 2, 3, 4, 4)))
+    >>> t.snapshot(LOCAL, TERMINAL)["button"]
+    {'label': 'Roll again', 'enabled': True}
+    """
+    st = view.state
+    over = st.is_terminal()
+    if view.pause is not None:
+        return {"label": words.button_results if over else words.button_next,
+                "enabled": bool(can.get("go_on"))}
+    if over:
+        return {"label": words.button_over, "enabled": words.over_enabled}
+    me = st.players[st.current]
+    if view.computer_turn:
+        return {"label": words.button_computer.format(who_is=verb(me.name, "is", "are")),
+                "enabled": False}
+    if st.current not in mine:
+        return {"label": f"{possessive(me.name, start=True)} turn", "enabled": False}
+    if not st.dice:
+        return {"label": "Roll", "enabled": bool(can.get("roll"))}
+    if can.get("choose"):  # (with no die to roll yet, pressing it says so)
+        some = to_roll and (mark != "hold" or to_roll < len(st.dice))
+        label = f"Roll {to_roll} {'die' if to_roll == 1 else 'dice'}" if some else "Roll again"
+        return {"label": label, "enabled": True}
+    return {"label": "Score a box", "enabled": False}
 
 
 def scoring_note(state: State) -> str:

@@ -25,7 +25,15 @@ from yacht.render import card_cells, card_layout, preview_text
 
 from .commands import dice_to_roll, held_dice, legal_texts
 from .keys import category_keys
-from .present import BROWSER, Words, help_line, hint_notice, result_text, scoring_note
+from .present import (
+    BROWSER,
+    Words,
+    help_line,
+    hint_notice,
+    main_button,
+    result_text,
+    scoring_note,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -170,6 +178,7 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None,
             bool(mine) or bool(seat and seat.operator)),
         "hint": my_turn and bool(st.dice),
     }
+    out["button"] = main_button(view, mine, out["can"], len(to_roll), mark, words or BROWSER)
     out["seat"] = None if seat is None else {"id": seat.id, "players": sorted(seat.players),
                                              "operator": seat.operator, "my_turn": my_turn}
     return out

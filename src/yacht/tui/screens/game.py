@@ -498,19 +498,8 @@ class GameScreen(Screen[None]):
                      else f"Roll {used} of up to {most}", layout=False)
         button = self.query_one("#roll", Button)
         had_focus = button.has_focus
-        if view.pause is not None:
-            button.label = "See results" if over else "Next player"
-            button.disabled = False
-        elif over:
-            button.label, button.disabled = "See results", False
-        elif view.computer_turn:
-            button.label, button.disabled = "Computer plays", True
-        elif not st.dice:
-            button.label, button.disabled = "Roll", False
-        elif st.may_reroll():
-            button.label, button.disabled = "Roll again", False
-        else:
-            button.label, button.disabled = "Score a box", True
+        button.label = snap["button"]["label"]  # (the table's words: session.present)
+        button.disabled = not snap["button"]["enabled"]
         self.keep_roll_focus(button, had_focus)
         card = self.query_one("#card", ScoreCard)
         card.show(snap, style=self.card_style)

@@ -529,30 +529,8 @@ export class TableView {
         h("span", { class: "dot-row", role: "img", aria: { label: `${plural(left, "roll")} left of ${snap.max_rolls}` } }, dots));
     }
 
-    // the big button: roll, or go on
-    let label = "Roll", enabled = snap.can.roll;
-    if (snap.pause !== null) {
-      label = snap.over ? "See the results" : "Go on";
-      enabled = snap.can.go_on;
-    } else if (snap.over) {
-      label = "Game over";
-      enabled = false;
-    } else if (me.kind === "computer") {
-      label = `${verb(me.name, "is", "are")} playing`;
-      enabled = false;
-    } else if (!myTurn) {
-      label = `${possessive(me.name, true)} turn`;
-      enabled = false;
-    } else if (!snap.dice.length) {
-      label = "Roll";
-    } else if (snap.can.choose) {
-      const n = snap.to_roll.length;
-      label = n && (snap.dice_mark !== "hold" || n < snap.dice.length) ? `Roll ${plural(n, "die", "dice")}` : "Roll again";
-      enabled = snap.can.roll;
-    } else {
-      label = "Score a box";
-      enabled = false;
-    }
+    // the big button: roll, or go on (its words and state are the table's)
+    const { label, enabled } = snap.button;
     setText(this.rollBtn, label);
     setAttr(this.rollBtn, "aria-disabled", enabled ? null : "true");
     this.rollBtn.classList.toggle("is-go-on", snap.pause !== null);
