@@ -9,9 +9,10 @@ True
 >>> store.close()
 """
 
-from .core import GameInfo, PlayerStats, ScoreEntry, Store, open_store
+from .core import Daily, DailyResult, GameInfo, PlayerStats, ScoreEntry, Store, open_store, utc_day
 from .errors import GameMovedOn, StoreError
 from .opening import default_path
 
-__all__ = ["GameInfo", "GameMovedOn", "PlayerStats", "ScoreEntry", "Store", "StoreError",
-           "default_path", "open_store"]
+__all__ = ["Daily", "DailyResult", "GameInfo", "GameMovedOn", "PlayerStats", "ScoreEntry",
+           "Store", "StoreError",
+           "default_path", "open_store", "utc_day"]

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -33,13 +34,15 @@ from yacht.engine import (
     action_to_json,
     commitment_of,
 )
+from yacht.engine.dice import SEED_BYTES
 from yacht.rules import Ruleset
 
 from . import opening
 from .errors import GameMovedOn, StoreError, describe_db_error, is_locked_error
-from .schema import HEAD, actions, decision_losses, games, results, web_tables
+from .schema import HEAD, actions, dailies, decision_losses, games, results, web_tables
 
-__all__ = ["GameInfo", "PlayerStats", "ScoreEntry", "SeatRow", "Store", "TableRow", "open_store"]
+__all__ = ["Daily", "DailyResult", "GameInfo", "PlayerStats", "ScoreEntry", "SeatRow", "Store",
+           "TableRow", "open_store", "utc_day"]
 
 T = TypeVar("T")
 TOP = 10
@@ -98,6 +101,35 @@ class ScoreEntry:
         return {"rank": self.rank, "name": self.name, "score": self.score,
                 "date": self.date.isoformat(), "game_id": self.game_id, "key": self.key,
                 "assisted": self.assisted, "dice_entered": self.dice_entered}
+
+
+@dataclass(frozen=True)
+class Daily:
+    """A day's challenge of a variant (see :meth:`Store.daily`): ``seed`` is secret until
+    the day is over (UTC) - never shown before; ``expert``: the expert's total on its
+    dice, once worked out."""
+
+    day: str
+    variant: str
+    seed: bytes = field(repr=False)
+    commitment: str
+    expert: int | None
+
+    @property
+    def over(self) -> bool:
+        """The day is over (UTC): its seed may be shown."""
+        return self.day < utc_day()
+
+
+@dataclass(frozen=True)
+class DailyResult:
+    """A person's finished game of a daily challenge (in the order they finished)."""
+
+    game_id: str
+    name: str
+    score: int
+    finished: datetime
+    assisted: bool
 
 
 @dataclass(frozen=True)
@@ -174,6 +206,20 @@ _ADD_ACTION = insert(actions)
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
+
+
+def utc_day(when: datetime | None = None) -> str:
+    """The day (UTC, ``YYYY-MM-DD``) of ``when`` (naive UTC; default now)."""
+    return (when or _now()).date().isoformat()
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _daily_of(meta: Mapping[str, Any]) -> str | None:
+    """The daily challenge's day a game's meta data names (None: not a daily game)."""
+    day = meta.get("daily")
+    return day if isinstance(day, str) and _DAY.fullmatch(day) else None
 
 
 def _aware(d: datetime) -> datetime:
@@ -380,7 +426,11 @@ class Store:
             options = {str(k): str(v) for k, v in json.loads(row.options).items()}
             committed = header.get("dice_seed")
             dice_seed = Commitment.from_json(committed) if committed is not None else None
-            if dice_seed is not None and row.finished is not None and row.seed:
+            # (a daily challenge's seed is every player's of that day: kept until the
+            # day is over, however soon one's game is)
+            daily = getattr(row, "daily", None)
+            if dice_seed is not None and row.finished is not None and row.seed \
+                    and (daily is None or daily < utc_day()):
                 dice_seed = dice_seed.revealed(bytes.fromhex(row.seed))
         except (ValueError, TypeError, AttributeError) as e:
             raise StoreError(f"game {row.id} in {self.location} is damaged ({e})") from None
@@ -426,6 +476,7 @@ class Store:
             "n_actions": len(record.actions), "assisted": 0, "scores": None,
             "seed": seed.hex() if seed is not None else None,
             "dice_entered": record.dice_entered,
+            "daily": _daily_of(record.meta),
         }
 
         def go(conn: Connection) -> str:
@@ -854,6 +905,62 @@ class Store:
         return [ScoreEntry(i + 1, name, int(score), _aware(fin), gid, key, assisted,
                            bool(entered))
                 for i, (name, score, fin, gid, entered) in enumerate(conn.execute(q))]
+
+    # --- the daily challenge ---------------------------------------------------
+    def daily(self, day: str, variant: str) -> Daily:
+        """The challenge of ``variant`` on ``day`` (``YYYY-MM-DD``, UTC), made with a fresh
+        secret seed the first time it is asked for (processes that ask at once all get
+        the one that was saved first)."""
+        if not _DAY.fullmatch(day):
+            raise StoreError(f"no day {day!r}: a day is YYYY-MM-DD")
+
+        def find(conn: Connection) -> Daily | None:
+            row = conn.execute(select(dailies).where(
+                (dailies.c.day == day) & (dailies.c.variant == variant))).first()
+            if row is None:
+                return None
+            return Daily(row.day, row.variant, bytes.fromhex(row.seed), row.commitment,
+                         row.expert)
+
+        found = self._read(find)
+        if found is not None:
+            return found
+        seed = secrets.token_bytes(SEED_BYTES)
+
+        def make(conn: Connection) -> None:
+            conn.execute(insert(dailies).values(day=day, variant=variant, seed=seed.hex(),
+                                                commitment=commitment_of(seed), expert=None))
+
+        try:
+            self._tx(make)
+        except IntegrityError:
+            pass  # another process made it first: theirs it is
+        made = self._read(find)
+        if made is None:  # (not expected: it was just saved)
+            raise StoreError(f"the daily challenge of {day} cannot be saved in "
+                             f"{self.location}")
+        return made
+
+    def set_daily_expert(self, day: str, variant: str, total: int) -> None:
+        """Keep the expert's total on the day's dice (worked out once)."""
+        self._tx(lambda conn: conn.execute(
+            update(dailies).where((dailies.c.day == day) & (dailies.c.variant == variant))
+            .values(expert=total)))
+
+    def daily_results(self, day: str, variant: str) -> list[DailyResult]:
+        """The finished games of people on the day's challenge, first finished first."""
+
+        def go(conn: Connection) -> list[DailyResult]:
+            q = (select(results.c.game_id, results.c.name, results.c.score,
+                        results.c.finished, results.c.assisted)
+                 .join(games, games.c.id == results.c.game_id)
+                 .where((games.c.daily == day) & (games.c.variant == variant)
+                        & (results.c.kind == "person"))
+                 .order_by(results.c.finished, results.c.id))
+            return [DailyResult(r.game_id, r.name, r.score, r.finished, bool(r.assisted))
+                    for r in conn.execute(q)]
+
+        return self._read(go)
 
     def top_ten(self, ruleset: Ruleset, assisted: bool = False) -> list[ScoreEntry]:
         """The ten best scores by people in this variant with these options; ``assisted``:

@@ -17,11 +17,13 @@ from sqlalchemy import (
     false,
 )
 
-__all__ = ["HEAD", "REVISIONS", "actions", "decision_losses", "games", "metadata", "results",
+__all__ = ["HEAD", "REVISIONS", "actions", "dailies", "decision_losses", "games", "metadata",
+           "results",
            "web_tables"]
 
 #: Every schema revision this version knows, oldest first; the last is the newest.
-REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005")
+REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005",
+             "yacht_0006")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()
@@ -42,6 +44,19 @@ games = Table(
     Column("scores", Text, nullable=True),            # JSON list when finished
     Column("seed", String(64), nullable=True),        # hex; secret until finished
     Column("dice_entered", Boolean, nullable=False, server_default=false()),
+    Column("daily", String(10), nullable=True),       # the daily challenge's date, if one
+)
+Index("ix_games_daily", games.c.daily, games.c.variant)
+
+#: each day's challenge of a variant: its seed, secret until the day is over (UTC), the
+#: commitment shown from the start, and the expert's total on its dice once worked out
+dailies = Table(
+    "dailies", metadata,
+    Column("day", String(10), primary_key=True),      # YYYY-MM-DD (UTC)
+    Column("variant", String(64), primary_key=True),
+    Column("seed", String(64), nullable=False),       # hex
+    Column("commitment", String(64), nullable=False),
+    Column("expert", Integer, nullable=True),
 )
 
 actions = Table(

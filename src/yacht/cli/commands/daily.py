@@ -1,0 +1,167 @@
+"""`yacht daily`: today's challenge (the same dice for everyone today), and its standings."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from yacht.cli.common import GAMES_DB_HELP, CliError, emit_json
+
+ORDER = 3
+
+DESCRIPTION = """\
+Every day (UTC) each variant has one challenge: a game alone whose dice are the same \
+for everyone who plays it that day (the same choices get the same dice), with the \
+expert's total on those very dice to beat. A name's first finished game of the day is \
+ranked; later ones are practice. The dice come from a secret seed made for the day; \
+its commitment is shown from the start and the seed once the day is over, so `yacht \
+verify` checks every daily game from the next day on.
+
+Without --standings this plays today's challenge of VARIANT (default yahtzee) in the \
+games database of this machine, and prints your place and a line to share at the end. \
+With --standings it prints a day's standings there."""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("daily", help="play today's challenge: the same dice for everyone",
+                       description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("variant", nargs="?", default="yahtzee",
+                   help="variant id or alias (default yahtzee; see `yacht variants`)")
+    p.add_argument("--name", default=None,
+                   help="your name in the standings (default: the first person of the "
+                        "setup, else You)")
+    p.add_argument("--standings", action="store_true",
+                   help="print the day's standings instead of playing")
+    p.add_argument("--date", metavar="YYYY-MM-DD", default=None,
+                   help="with --standings: that day's (UTC; default today)")
+    p.add_argument("--json", action="store_true", help="with --standings: print JSON")
+    p.add_argument("--plain", action="store_true",
+                   help="line prompts instead of the full-screen game")
+    p.add_argument("--db", metavar="URL", help=GAMES_DB_HELP)
+    p.set_defaults(func=cmd_daily)
+
+
+def _day(text: str | None) -> str | None:
+    if text is None:
+        return None
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise CliError(f"--date {text!r} is not a day: give YYYY-MM-DD, e.g. 2026-12-01") \
+            from None
+
+
+def _name(given: str | None) -> str:
+    if given is not None:
+        name = given.strip()
+        if not name or len(name) > 40:
+            raise CliError("--name: give a name of 1-40 characters")
+        return name
+    from yacht.session import load_config
+
+    people = [p.name for p in load_config().players if p.kind == "person"]
+    return people[0] if people else "You"
+
+
+def cmd_daily(args: argparse.Namespace) -> int:
+    from yacht.parsing import parse_ruleset
+    from yacht.render import variant_title
+    from yacht.session import SessionError
+    from yacht.session.daily import open_daily, standings, today
+    from yacht.session.table import Refused
+    from yacht.store import StoreError, open_store
+
+    rs = parse_ruleset(args.variant, None)
+    day = _day(args.date)
+    if day is not None and not args.standings:
+        raise CliError("--date goes with --standings: only today's challenge is played")
+    if args.json and not args.standings:
+        raise CliError("--json goes with --standings")
+    try:
+        store = open_store(args.db)
+    except StoreError as e:
+        raise CliError(str(e)) from None
+    try:
+        if args.standings:
+            if day is not None and day > today():
+                raise CliError(f"{day} has not come yet (today is {today()}, UTC)")
+            st = standings(store, rs.id, day)
+            if args.json:
+                emit_json(st.to_json())
+            else:
+                print(standings_text(st, variant_title(rs)))
+            return 0
+        game_id = open_daily(store, rs.id, _name(args.name), source="cli").save()
+    except Refused as e:
+        raise CliError(f"today's challenge cannot be saved: {e}") from None
+    except (SessionError, StoreError) as e:
+        raise CliError(str(e)) from None
+    finally:
+        store.close()
+    if game_id is None:  # (a store that could not save it says so first)
+        raise CliError("today's challenge could not be saved")
+    code = _play(game_id, args)
+    _print_result(args.db, rs.id, variant_title(rs), game_id)
+    return code
+
+
+def _play(game_id: str, args: argparse.Namespace) -> int:
+    import os
+
+    from yacht.session import Launch
+
+    if args.db is not None:  # (the game is where it was made: the games' store is read
+        os.environ["YACHT_DB"] = args.db  # from $YACHT_DB by the game's screens)
+    launch = Launch(resume=game_id)
+    if args.plain or not sys.stdout.isatty() or not sys.stdin.isatty():
+        from yacht.plain import run_plain
+
+        return run_plain(launch, sys.stdin, sys.stdout)
+    from yacht.tui import make_app
+
+    return int(make_app(launch).run() or 0)
+
+
+def _print_result(db: str | None, variant: str, title: str, game_id: str) -> None:
+    """After the game: the place, the expert's total and the line to share (or how to
+    go on with an unfinished one)."""
+    from yacht.session.daily import share_line, standings
+    from yacht.store import open_store
+
+    store = open_store(db)
+    try:
+        day = store.load_record(game_id).meta.get("daily")
+        st = standings(store, variant, day if isinstance(day, str) else None)
+    finally:
+        store.close()
+    entry = st.place_of(game_id)
+    if entry is None:
+        print(f"The challenge is saved: `yacht resume {game_id}` goes on with it today.")
+        return
+    print()
+    print(standings_text(st, title, mine=game_id))
+    print()
+    print(share_line(st, game_id, title))
+
+
+def standings_text(st: Any, title: str, mine: str | None = None) -> str:
+    """The day's standings as lines: a header, the expert's total, a line per game."""
+    lines = [f"Daily challenge, {title}, {st.day} (UTC)",
+             f"Commitment {st.commitment}" + (f"; seed {st.seed}" if st.seed else
+                                              " (the seed is shown once the day is over)")]
+    if st.expert is not None:
+        lines.append(f"The expert on these dice: {st.expert}")
+    if not st.entries:
+        lines.append("No finished game yet.")
+    for e in st.entries:
+        place = f"{e.place:>3}." if e.place is not None else "   -"
+        notes = ([] if e.place is not None else ["practice"]) + (["assisted"] if e.assisted
+                                                                 else [])
+        mark = " <" if e.game_id == mine else ""
+        lines.append(f"{place} {e.name:<20} {e.score:>5}"
+                     + (f"  ({', '.join(notes)})" if notes else "") + mark)
+    return "\n".join(lines)
