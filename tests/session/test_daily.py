@@ -81,12 +81,16 @@ def test_a_daily_seed_is_kept_until_the_day_is_over(store: Store) -> None:
     assert record.dice_seed is not None and record.dice_seed.seed is None  # finished, kept
     assert verify(record).code != "verified"
     assert standings(store, "tommys-crag").seed is None
+    # nor does the table that played it (the terminal's, a browser's snapshot)
+    shown = now.snapshot(LOCAL)["dice_seed"]
+    assert shown is not None and "seed" not in shown and shown["commitment"]
     past = open_daily(store, "tommys-crag", "Ann", day="2026-11-30", source="test")
     finish(past, rng)
     old = store.load_record(past.game_id)
     assert old.dice_seed is not None and old.dice_seed.seed == store.daily(
         "2026-11-30", "tommys-crag").seed.hex()
     assert verify(old).code == "verified"
+    assert past.snapshot(LOCAL)["dice_seed"]["seed"] == old.dice_seed.seed
     st = standings(store, "tommys-crag", "2026-11-30")
     assert st.seed == old.dice_seed.seed and st.to_json()["over"] is True
 

@@ -44,15 +44,16 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .actions import IllegalAction
 
 __all__ = ["SCHEME", "SEED_BYTES", "Commitment", "DiceSource", "RandomDice", "SeededDice",
-           "commitment_of", "die_face"]
+           "commitment_of", "daily_of", "die_face", "seed_kept"]
 
 #: the name of the construction (the first part of every message)
 SCHEME = "yacht-hmac-sha256/1"
@@ -62,6 +63,24 @@ SEED_BYTES = 32
 
 class _Rng(Protocol):
     def randint(self, a: int, b: int) -> int: ...
+
+
+def daily_of(meta: Mapping[str, Any]) -> str | None:
+    """The day (``YYYY-MM-DD``, UTC) of the daily challenge a game's meta data names
+    (None: not a daily game's)."""
+    day = meta.get("daily")
+    return day if isinstance(day, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else None
+
+
+def seed_kept(daily: str | None, today: str) -> bool:
+    """Whether a finished game's seed is still kept on ``today``: a daily challenge's
+    seed is everyone's of that day, so it is shown once the day (``daily``) is over,
+    however soon a game on it is finished.
+
+    >>> seed_kept("2026-12-02", "2026-12-02"), seed_kept("2026-12-01", "2026-12-02")
+    (True, False)
+    """
+    return daily is not None and daily >= today
 
 
 def commitment_of(seed: bytes) -> str:

@@ -33,6 +33,12 @@ __all__ = ["HintUnavailable", "LastScore", "SaveConflict", "SaveFailed", "Sessio
            "StoreLike", "players_from_specs"]
 
 
+def _utc_day() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).date().isoformat()
+
+
 class SessionError(Exception):
     """A game that cannot be started or resumed; the message is one line for the user."""
 
@@ -294,12 +300,23 @@ class Session:
         return self.assisted or self.state.dice_entered
 
     @property
+    def daily(self) -> str | None:
+        """The day of the daily challenge this game is (None: it is no daily game)."""
+        from yacht.engine.dice import daily_of
+
+        return daily_of(self._meta)
+
+    @property
     def dice_seed(self) -> Commitment | None:
         """The commitment to the game's seed (None: a generator's dice), with the seed
-        once the game is finished (recorded: no take-back can follow)."""
+        once the game is finished (recorded: no take-back can follow) - a daily
+        challenge's once its day is over too."""
+        from yacht.engine.dice import seed_kept
+
         public = self.state.commitment
         seed = self.state.seed
-        if public is None or seed is None or not self.finished:
+        if public is None or seed is None or not self.finished \
+                or seed_kept(self.daily, _utc_day()):  # (a daily challenge's: the day's)
             return public
         return public.revealed(seed)
 

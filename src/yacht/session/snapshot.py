@@ -129,6 +129,7 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
         "hint_notice": "" if view.assisted or over else hint_notice(st.players[me].name),
         "dice_entered": view.dice_entered,
         "dice_seed": view.dice_seed.to_json() if view.dice_seed is not None else None,
+        "daily": view.daily,
         "demo": view.demo,
         "speed": view.speed,
         "warning": view.warning,

@@ -259,6 +259,8 @@ class TableView:
     dice_entered: bool = False
     #: the commitment to the game's seed (the seed too once the game is finished)
     dice_seed: Commitment | None = None
+    #: the day (UTC, YYYY-MM-DD) of the daily challenge the game is, if it is one
+    daily: str | None = None
     #: the dice the table holds for the turn's next roll (None: it holds none; a choice
     #: in the notation's terms, ``state.chosen``, says what rolls)
     held: frozenset[int] | None = None
@@ -519,8 +521,8 @@ class Table:
                 new_entries=tuple(s.new_entries), thinking=self._thinking,
                 news=tuple(self._news), warning=s.warning, closed=self._closed,
                 elsewhere=s.elsewhere, taken_over=self._taken_over, past=self._past,
-                dice_entered=s.dice_entered, dice_seed=s.dice_seed, held=self._held,
-                prefs=dict(self._prefs))
+                dice_entered=s.dice_entered, dice_seed=s.dice_seed, daily=s.daily,
+                held=self._held, prefs=dict(self._prefs))
 
     def snapshot(self, seat: str | None = None, words: Any = None) -> dict[str, Any]:
         """The whole table as JSON (``table.schema.json``), as ``seat`` sees it."""

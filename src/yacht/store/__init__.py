@@ -9,7 +9,16 @@ True
 >>> store.close()
 """
 
-from .core import Daily, DailyResult, GameInfo, PlayerStats, ScoreEntry, Store, open_store, utc_day
+from .core import (
+    Daily,
+    DailyResult,
+    GameInfo,
+    PlayerStats,
+    ScoreEntry,
+    Store,
+    open_store,
+    utc_day,
+)
 from .errors import GameMovedOn, StoreError
 from .opening import default_path
 

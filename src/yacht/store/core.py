@@ -9,7 +9,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -34,7 +34,7 @@ from yacht.engine import (
     action_to_json,
     commitment_of,
 )
-from yacht.engine.dice import SEED_BYTES
+from yacht.engine.dice import SEED_BYTES, daily_of, seed_kept
 from yacht.rules import Ruleset
 
 from . import opening
@@ -214,12 +214,6 @@ def utc_day(when: datetime | None = None) -> str:
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _daily_of(meta: Mapping[str, Any]) -> str | None:
-    """The daily challenge's day a game's meta data names (None: not a daily game)."""
-    day = meta.get("daily")
-    return day if isinstance(day, str) and _DAY.fullmatch(day) else None
 
 
 def _aware(d: datetime) -> datetime:
@@ -428,9 +422,8 @@ class Store:
             dice_seed = Commitment.from_json(committed) if committed is not None else None
             # (a daily challenge's seed is every player's of that day: kept until the
             # day is over, however soon one's game is)
-            daily = getattr(row, "daily", None)
             if dice_seed is not None and row.finished is not None and row.seed \
-                    and (daily is None or daily < utc_day()):
+                    and not seed_kept(getattr(row, "daily", None), utc_day()):
                 dice_seed = dice_seed.revealed(bytes.fromhex(row.seed))
         except (ValueError, TypeError, AttributeError) as e:
             raise StoreError(f"game {row.id} in {self.location} is damaged ({e})") from None
@@ -476,7 +469,7 @@ class Store:
             "n_actions": len(record.actions), "assisted": 0, "scores": None,
             "seed": seed.hex() if seed is not None else None,
             "dice_entered": record.dice_entered,
-            "daily": _daily_of(record.meta),
+            "daily": daily_of(record.meta),
         }
 
         def go(conn: Connection) -> str:

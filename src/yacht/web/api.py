@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse, Response
 
 from yacht.engine import Record
 from yacht.parsing import ID_LENGTH, InputError, parse_game_id
+from yacht.render import variant_title
 from yacht.rules import OptionError, UnknownVariant, get
 from yacht.shapes import ruleset_json, score_json, score_tables_json, stats_json, variants_json
 from yacht.store import Store, StoreError
@@ -19,7 +20,14 @@ from yacht.store import Store, StoreError
 from .analyses import Analyses, AnalysisRefused
 from .errors import WebError
 from .hub import Hub
-from .protocol import ClaimRequest, ErrorBody, MyGamesRequest, ScoreQuestion, TableRequest
+from .protocol import (
+    ClaimRequest,
+    DailyRequest,
+    ErrorBody,
+    MyGamesRequest,
+    ScoreQuestion,
+    TableRequest,
+)
 
 __all__ = ["router"]
 
@@ -204,6 +212,47 @@ async def claim(table_id: str, req: ClaimRequest, hub: HubDep) -> dict[str, Any]
     live, token = await hub.claim(table_id, req.key)
     return {"id": live.id, "token": token, "url": f"/t/{live.id}",
             "seats": sorted(live.seats_of(_hash(token)))}
+
+
+# --- the daily challenge --------------------------------------------------------------
+@router.get("/api/daily",
+            summary="A day's challenge of a variant: its commitment, the expert's total on "
+                    "its dice and the standings (the seed once the day is over)")
+async def daily(hub: HubDep, variant: str = "yahtzee", date: str | None = None,
+                game: str | None = None) -> dict[str, Any]:
+    from yacht.session.daily import share_line, standings, today
+
+    rs = _ruleset(variant, {})
+    day = _day(date) if date is not None else today()
+    if day > today():
+        raise WebError(f"{day} has not come yet (today is {today()}, UTC)")
+    try:
+        st = await hub.io_call(standings, hub.store, rs.id, day)
+    except StoreError as e:
+        raise hub.public(e) from None
+    out = st.to_json()
+    if game is not None:
+        gid = _game_id(game)
+        entry = st.place_of(gid)
+        out["mine"] = None if entry is None else {
+            **entry.to_json(), "share": share_line(st, gid, variant_title(rs))}
+    return out
+
+
+@router.post("/api/daily", summary="Play today's challenge of a variant: a table for one, "
+                                   "and the token of its seat")
+async def play_daily(req: DailyRequest, hub: HubDep) -> dict[str, str]:
+    live, token = await hub.create_daily(req)
+    return {"id": live.id, "token": token, "url": f"/t/{live.id}"}
+
+
+def _day(text: str) -> str:
+    from datetime import date as Date
+
+    try:
+        return Date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise WebError(f"date {text[:20]!r} is not a day: give YYYY-MM-DD") from None
 
 
 def _hash(token: str) -> str:

@@ -38,7 +38,16 @@ from .fanout import Fanout
 from .live import Connection, LiveTable, Phase
 from .lobby import Lobby, hash_token
 from .news import LocalNews, News
-from .protocol import BrowserCommand, HintAnswer, Move, Speed, TableRequest, ToWin
+from .protocol import (
+    BrowserCommand,
+    DailyRequest,
+    HintAnswer,
+    Move,
+    PersonSeat,
+    Speed,
+    TableRequest,
+    ToWin,
+)
 from .tasks import Tasks
 
 __all__ = ["Hub", "MOVERS"]
@@ -142,6 +151,30 @@ class Hub:
         await self.cluster.follow(live)
         async with live.lock:
             await self._start_if_ready(live)
+        return live, token
+
+    async def create_daily(self, req: DailyRequest) -> tuple[LiveTable, str]:
+        """Today's challenge of ``req.variant`` for the person here: a table for one whose
+        game starts at once on the day's seed (its usual options)."""
+        from yacht.session.daily import today
+
+        try:
+            rs = get(req.variant)
+        except UnknownVariant as e:
+            raise WebError(str(e), "not_found") from None
+        day = today()
+        try:
+            daily = await self.io_call(self.store.daily, day, rs.id)
+        except StoreError as e:
+            raise self.public(e) from None
+        table = TableRequest(variant=rs.id, speed="normal",
+                             seats=[PersonSeat(kind="person", name=req.name, here=True)])
+        row, token = await self.lobby.create(table, rs)
+        live = LiveTable(row.id, row, rs)
+        self.live[row.id] = live
+        await self.cluster.follow(live)
+        async with live.lock:
+            await self._start_if_ready(live, seed=daily.seed, meta={"daily": day})
         return live, token
 
     async def get(self, table_id: str) -> LiveTable:
@@ -254,9 +287,12 @@ class Hub:
             else:
                 self.drive(live)
 
-    async def _start_if_ready(self, live: LiveTable, force: bool = False) -> None:
+    async def _start_if_ready(self, live: LiveTable, force: bool = False, *,
+                              seed: bytes | None = None,
+                              meta: dict[str, Any] | None = None) -> None:
         """Lobby -> game: when no person's seat is open (or ``force``: without them).
-        Call it holding ``live.lock``."""
+        Call it holding ``live.lock``. ``seed`` and ``meta``: the game's (a daily
+        challenge's day and seed), else a fresh seed."""
         row = live.row
         if row.game_id is not None or not live.in_lobby:
             return
@@ -271,8 +307,10 @@ class Hub:
                                options=live.ruleset.option_values,
                                players=self.lobby.players(seats),
                                strategy_factory=self.strategy_factory, speed=row.speed,
-                               seats=self.lobby.seats(row), strict=True, meta={"table": row.id},
-                               seed=self.seeds() if self.seeds is not None else None)
+                               seats=self.lobby.seats(row), strict=True,
+                               meta={"table": row.id, **(meta or {})},
+                               seed=seed if seed is not None else
+                               self.seeds() if self.seeds is not None else None)
             game_id = await self.io_call(table.save)
         except (SessionError, Refused) as e:
             raise WebError(f"the game cannot start: {e}") from None

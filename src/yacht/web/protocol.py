@@ -42,8 +42,8 @@ from yacht.session.config import DICE_MARK_SETTINGS, SPEEDS
 
 __all__ = ["CLIENT", "ERROR_CODES", "MAX_BODY", "MAX_COLUMNS", "MAX_DICE", "MAX_MESSAGE",
            "SCHEMA_PATH", "BrowserCommand", "ClaimRequest", "ClientMessage",
-           "ErrorBody", "ErrorCode", "MyGamesRequest", "Prefs", "PrefsChange", "ProtocolError",
-           "ScoreQuestion",
+           "DailyRequest", "ErrorBody", "ErrorCode", "MyGamesRequest", "Prefs", "PrefsChange",
+           "ProtocolError", "ScoreQuestion",
            "ServerMessage", "TableRequest", "describe", "error_body", "message_id", "read_client",
            "schema", "server_adapter", "validation_line"]
 
@@ -301,6 +301,13 @@ class MyGamesRequest(_In):
     """The tables this browser holds seats at: table id -> its token there."""
 
     tables: Annotated[dict[TableId, Token], Field(max_length=200)] = Field(default_factory=dict)
+
+
+class DailyRequest(_In):
+    """Today's challenge of a variant (its usual options) for the person here, alone."""
+
+    variant: Annotated[str, Field(max_length=64)]
+    name: Name
 
 
 # --- what the server sends ---------------------------------------------------------------
@@ -588,6 +595,7 @@ def schema() -> dict[str, Any]:
         ("TableRequest", TypeAdapter(TableRequest)), ("ScoreQuestion", TypeAdapter(ScoreQuestion)),
         ("ClaimRequest", TypeAdapter(ClaimRequest)),
         ("MyGamesRequest", TypeAdapter(MyGamesRequest)),
+        ("DailyRequest", TypeAdapter(DailyRequest)),
         ("ErrorBody", TypeAdapter(ErrorBody))]
     keyed, defs = TypeAdapter.json_schemas(
         [(name, "validation" if name != "ServerMessage" else "serialization", adapter)

@@ -5,6 +5,7 @@ import { h, fill, plural } from "./dom.js";
 import { getJSON, postJSON, query, rules, variants } from "./api.js";
 import { DICE_MARKS, SPEEDS, computerPause, diceMark, loadSetup, markWords, saveSetup, setComputerPause, setDiceMark, setToken, setLastName, lastName, myTables, tokenFor } from "./prefs.js";
 import { rulesDialog, toast } from "./ui.js";
+import { DailyBox } from "./daily.js";
 
 const KINDS = [
   ["here", "A person, here"],
@@ -73,13 +74,14 @@ export class HomeView {
     this.tablesBox = h("section", { class: "panel", aria: { labelledby: "h-tables" } });
     this.scoresBox = h("section", { class: "panel", aria: { labelledby: "h-scores" } });
     this.statsBox = h("section", { class: "panel panel-wide", aria: { labelledby: "h-stats" } });
+    this.daily = new DailyBox(list, this.navigate, this.setup.variant);
     fill(this.el,
       h("div", { class: "home-intro" },
         h("h1", { class: "home-title" }, "Yacht"),
         h("p", { class: "home-lede", text: "The Yacht dice family: Ancient Yacht, Windows Yacht, Yatsee, Yatcy, Tommy's games, Yahtzee, Yatzy and Sackson's Yacht. Alone, at one screen, or online with friends." })),
       h("div", { class: "home-grid" },
         this.newGame,
-        h("div", { class: "home-side" }, this.resumeBox, this.tablesBox, this.scoresBox)),
+        h("div", { class: "home-side" }, this.daily.draw(), this.resumeBox, this.tablesBox, this.scoresBox)),
       this.statsBox);
     this.drawNewGame();
     this.loadLists();

@@ -13,6 +13,7 @@ import { DICE_MARKS, SPEEDS, computerPause, diceMark, lastName, markWords, seatP
 import * as sound from "./sound.js";
 import { announce, dialogOpen, openDialog, rulesDialog, toast } from "./ui.js";
 import { topTenTable } from "./home.js";
+import { dailyResult } from "./daily.js";
 
 /** The keys; the first two say what a die's click or key does (`mark`: the seat's way). */
 const keysHelp = (mark) => [
@@ -996,7 +997,7 @@ export class TableView {
       h("li", {}, many ? h("strong", { text: `${snap.players[c.player].name}: ` }) : null, h("span", { text: c.text }))));
     const mine = snap.players.some((p) => p.mine);
     const actions = h("div", { class: "end-actions" },
-      (mine || snap.demo) ? h("button", { type: "button", class: "btn btn-primary btn-big", id: "play-again", aria: { keyshortcuts: "p" }, onclick: () => this.playAgain() }, "Play again") : null,
+      (mine || snap.demo) ? h("button", { type: "button", class: "btn btn-primary btn-big", id: "play-again", aria: { keyshortcuts: "p" }, onclick: () => this.playAgain() }, snap.daily ? "Again, for practice" : "Play again") : null,
       h("button", { type: "button", class: "btn btn-big", id: "new-game", aria: { keyshortcuts: "n" }, onclick: () => this.navigate("/") }, "New game"),
       snap.finished && snap.game_id ? h("button", { type: "button", class: "btn btn-big", id: "analysis-btn",
         aria: { keyshortcuts: "a", controls: "analysis", expanded: this.analysisOpen(snap) ? "true" : "false" },
@@ -1011,6 +1012,7 @@ export class TableView {
     fill(this.endPanel,
       h("div", { class: "end-head" }, heading, many ? totals : null, comments, actions),
       snap.progress.length ? h("div", { class: "end-chart" }, h("h3", { text: "Running totals" }), progressChart(snap.progress, snap.players.map((p) => p.name))) : null,
+      dailyResult(snap),
       this.diceProof(snap),
       h("div", { class: "end-scores" }, h("h3", { text: `Top ten${apart(snap) ? " (games apart: assisted, or dice entered)" : ""}` }), topBox));
     if (snap.finished) this.loadTopTen(snap, topBox);
@@ -1088,6 +1090,7 @@ export class TableView {
   async playAgain() {
     const snap = this.snap;
     if (!snap) return;
+    if (snap.daily) return this.dailyAgain(snap);
     const seats = snap.players.map((p) => {
       if (p.kind === "computer") return { kind: p.level || "intermediate", name: p.name };
       if (p.mine) return { kind: "person", name: p.name, here: true };
@@ -1095,6 +1098,18 @@ export class TableView {
     });
     try {
       const made = await postJSON("/api/tables", { variant: snap.ruleset.id, options: snap.ruleset.options, speed: snap.speed, seats });
+      setToken(made.id, made.token);
+      this.navigate(made.url);
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+
+  /** A daily challenge again: today's, as practice (a name's first game is the ranked one). */
+  async dailyAgain(snap) {
+    const me = snap.players.find((p) => p.mine) || snap.players[0];
+    try {
+      const made = await postJSON("/api/daily", { variant: snap.ruleset.id, name: me.name });
       setToken(made.id, made.token);
       this.navigate(made.url);
     } catch (e) {

@@ -1,0 +1,146 @@
+// The daily challenge (GET/POST /api/daily, PROTOCOL.md): the home page's box - today's
+// standings, yesterday's result, a button to play today's game - and a daily game's
+// result at its end: the place, the expert's total on the same dice, a line to share.
+
+import { h, fill } from "./dom.js";
+import { getJSON, postJSON, query } from "./api.js";
+import { lastName, setLastName, setToken } from "./prefs.js";
+import { toast } from "./ui.js";
+
+/** The day before ``day`` (YYYY-MM-DD, UTC). */
+function dayBefore(day) {
+  const d = new Date(`${day}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}
+
+function ordinal(n) {
+  const t = n % 100, o = n % 10;
+  return `${n}${t >= 11 && t <= 13 ? "th" : o === 1 ? "st" : o === 2 ? "nd" : o === 3 ? "rd" : "th"}`;
+}
+
+/** A day's standings as a list (``mine``: a game id to mark). */
+function standingsList(st, mine = "") {
+  if (!st.standings.length) return h("p", { class: "muted", text: "No finished game yet: be the first." });
+  return h("ul", { class: "daily-standings" }, st.standings.map((e) =>
+    h("li", { class: e.game_id === mine ? "is-mine" : "" },
+      h("span", { class: "daily-place", text: e.place ? `${e.place}.` : "–" }),
+      h("span", { class: "daily-name", text: e.name }),
+      h("span", { class: "daily-score", text: String(e.score) }),
+      e.place ? null : h("span", { class: "muted small", text: " practice" }),
+      e.assisted ? h("span", { class: "muted small", text: " assisted" }) : null)));
+}
+
+const expertLine = (st, when) => st.expert === null ? "" : `The expert on ${when} dice: ${st.expert}.`;
+
+/** The home page's box: play today's challenge of a variant, and how the day goes. */
+export class DailyBox {
+  constructor(variants, navigate, variant) {
+    this.variants = variants;
+    this.navigate = navigate;
+    this.variant = variants.some((v) => v.id === variant) ? variant : "yahtzee";
+    this.el = h("section", { class: "panel panel-daily", aria: { labelledby: "h-daily" } });
+  }
+
+  draw() {
+    const select = h("select", { id: "daily-variant", onchange: () => { this.variant = select.value; this.load(); } },
+      this.variants.map((v) => h("option", { value: v.id, selected: v.id === this.variant }, v.name)));
+    const name = h("input", { id: "daily-name", type: "text", maxlength: "40", autocomplete: "nickname", value: lastName() || "" });
+    const play = h("button", { type: "submit", class: "btn btn-primary", id: "daily-play" }, "Play today's challenge");
+    const form = h("form", { class: "daily-form", onsubmit: (e) => { e.preventDefault(); this.play(name, play); } },
+      h("div", { class: "field" }, h("label", { for: "daily-variant", text: "Variant" }), select),
+      h("div", { class: "field" }, h("label", { for: "daily-name", text: "Your name" }), name),
+      play);
+    this.today = h("div", { class: "daily-today", aria: { live: "polite" } });
+    this.before = h("div", { class: "daily-yesterday" });
+    fill(this.el, h("h2", { id: "h-daily", text: "Today's challenge" }),
+      h("p", { class: "muted", text: "The same dice for everyone today (UTC): your first finished game of the day is ranked, later ones are practice. The dice come from a seed kept secret until the day is over." }),
+      form, this.today, this.before);
+    this.load();
+    return this.el;
+  }
+
+  async load() {
+    const variant = this.variant;
+    fill(this.today, h("p", { class: "muted", text: "Looking…" }));
+    fill(this.before);
+    let st;
+    try {
+      st = await getJSON(`/api/daily?${query({ variant })}`);
+    } catch (e) {
+      fill(this.today, h("p", { class: "muted", text: e.message }));
+      return;
+    }
+    if (variant !== this.variant) return; // (another variant was chosen meanwhile)
+    fill(this.today, h("h3", { text: `Today, ${st.date}` }),
+      h("p", { class: "muted small", text: `${expertLine(st, "today's")} Commitment ${st.commitment.slice(0, 16)}…` }),
+      standingsList(st));
+    try {
+      const past = await getJSON(`/api/daily?${query({ variant, date: dayBefore(st.date) })}`);
+      if (variant !== this.variant) return;
+      const best = past.standings.find((e) => e.place === 1);
+      fill(this.before, h("h3", { text: `Yesterday, ${past.date}` }),
+        h("p", { class: "muted small", text: best
+          ? `${best.name} won with ${best.score}. ${expertLine(past, "those")}`
+          : `No one played it. ${expertLine(past, "its")}` }),
+        past.seed ? h("p", { class: "muted small daily-seed", text: `Its seed, revealed: ${past.seed}` }) : null);
+    } catch {
+      fill(this.before);
+    }
+  }
+
+  async play(nameInput, button) {
+    const name = nameInput.value.trim();
+    if (!name) {
+      toast("Give your name for the standings");
+      nameInput.focus();
+      return;
+    }
+    button.disabled = true;
+    try {
+      const made = await postJSON("/api/daily", { variant: this.variant, name });
+      setLastName(name);
+      setToken(made.id, made.token);
+      this.navigate(made.url);
+    } catch (e) {
+      toast(e.message);
+      button.disabled = false;
+    }
+  }
+}
+
+/** A daily game's result at its end: the place, the expert's total on the same dice and a
+ * line to copy (filled in from GET /api/daily once the game is finished). */
+export function dailyResult(snap) {
+  if (!snap.daily || !snap.finished || !snap.game_id) return null;
+  const box = h("div", { class: "end-daily", aria: { live: "polite" } },
+    h("h3", { text: `Daily challenge, ${snap.daily}` }), h("p", { class: "muted", text: "Looking up the standings…" }));
+  (async () => {
+    let st;
+    try {
+      st = await getJSON(`/api/daily?${query({ variant: snap.ruleset.id, date: snap.daily, game: snap.game_id })}`);
+    } catch (e) {
+      fill(box, h("h3", { text: `Daily challenge, ${snap.daily}` }), h("p", { class: "muted", text: e.message }));
+      return;
+    }
+    const mine = st.mine;
+    const ranked = st.standings.filter((e) => e.place).length;
+    const said = mine === null ? "Your game is not in the standings yet."
+      : mine.place ? `Your place: ${ordinal(mine.place)} of ${ranked}.` : "A practice game: your first of the day is the one ranked.";
+    const share = mine ? h("input", { type: "text", readonly: true, class: "daily-share", id: "daily-share", value: mine.share, aria: { label: "Your result, to copy" } }) : null;
+    const copy = share ? h("button", { type: "button", class: "btn btn-small", onclick: async () => {
+      share.select();
+      try {
+        await navigator.clipboard.writeText(share.value);
+        toast("Copied", "info", 2);
+      } catch {
+        toast("Select the line and copy it", "info", 3);
+      }
+    } }, "Copy") : null;
+    fill(box, h("h3", { text: `Daily challenge, ${st.date}` }),
+      h("p", { text: `${said} ${expertLine(st, "these")}` }),
+      share ? h("div", { class: "daily-share-row" }, share, " ", copy) : null,
+      standingsList(st, snap.game_id));
+  })();
+  return box;
+}
