@@ -79,7 +79,8 @@ def test_a_daily_seed_is_kept_until_the_day_is_over(store: Store) -> None:
     record = store.load_record(now.game_id)
     assert record.meta["daily"] == today()
     assert record.dice_seed is not None and record.dice_seed.seed is None  # finished, kept
-    assert verify(record).code != "verified"
+    said = verify(record)
+    assert said.code == "unrevealed" and f"once its day ({today()}, UTC) is over" in said.line
     assert standings(store, "tommys-crag").seed is None
     # nor does the table that played it (the terminal's, a browser's snapshot)
     shown = now.snapshot(LOCAL)["dice_seed"]

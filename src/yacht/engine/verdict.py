@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import IllegalAction, Roll
-from .dice import SCHEME, SEED_BYTES, commitment_of, die_face
+from .dice import SCHEME, SEED_BYTES, commitment_of, daily_of, die_face
 
 if TYPE_CHECKING:
     from .records import Record
@@ -106,6 +106,10 @@ def verify(record: Record) -> Verdict:
         return verdict("unfinished", "not verified: the game is not finished (a game reveals "
                                      "its seed once it is finished)")
     if proof.seed is None:
+        day = daily_of(record.meta)
+        if day is not None:
+            return verdict("unrevealed", f"not verified yet: a daily challenge's seed is "
+                                         f"revealed once its day ({day}, UTC) is over")
         return verdict("unrevealed", "not verified: the record does not reveal the seed (a "
                                      "game reveals it once it is finished)")
     if proof.scheme != SCHEME:
