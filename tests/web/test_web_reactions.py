@@ -154,3 +154,27 @@ def test_no_reactions_in_the_lobby(client: TestClient) -> None:
         assert ann.table["phase"] == "lobby" and ann.table["reactions"] is True
         refused = ann.ask("react", reaction="clap")
         assert refused["type"] == "error" and refused["code"] == "not_started"
+
+
+def test_a_flood_of_reactions_reaches_no_one_past_the_limit(client: TestClient) -> None:
+    """A stranger's socket sends reactions as fast as it can (as if 10,000 a second):
+    three are shown, the rest are refused, the socket that keeps on is closed, and the
+    players' game goes on."""
+    made, ann, bob = friends(client)
+    with ann, bob:
+        stranger = Page(client, made["id"], "forged" * 5)  # (a token of no seat: a watcher)
+        for i in range(400):
+            stranger.ws.send_json({"type": "react", "reaction": "laugh", "id": i})
+        answers: list[dict[str, Any]] = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                msg = stranger.recv()
+                if "id" in msg:
+                    answers.append(msg)
+        assert closed.value.code == 1008  # it kept on flooding
+        stranger.close()
+        assert [a["type"] for a in answers[:3]] == ["ack"] * 3
+        assert {(a["type"], a["code"]) for a in answers[3:]} == {("error", "flood")}
+        assert bob.ask("ping")["type"] == "pong"
+        assert [m["names"] for m in bob.reactions] == [[], [], []]  # three, and a watcher's
+        assert ann.act({"type": "roll"})["type"] == "ack"

@@ -193,7 +193,7 @@ export class HomeView {
           h("label", { for: "computer-pause", text: "Pause after my score, before a computer plays (time for Oops)" }))),
       h("div", { class: "field-row" },
         h("div", { class: "field check" }, reactions,
-          h("label", { for: "reactions", text: "Reactions at the table (👏 😮 😂 🎲 🍀 😢, no text)" }))),
+          h("label", { for: "reactions" }, "Reactions at the table (", h("span", { class: "emoji", text: "👏 😮 😂 🎲 🍀 😢" }), ", no text)"))),
       start);
     fill(this.newGame, h("h2", { id: "h-new", text: "New game" }), form);
   }
