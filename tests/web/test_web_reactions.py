@@ -54,7 +54,8 @@ def reaction(page: Page) -> dict[str, Any]:
 def test_a_reaction_reaches_everyone_at_the_table_and_changes_nothing(
         client: TestClient, store: Store) -> None:
     made, ann, bob = friends(client)
-    with ann, bob, Page(client, made["id"]) as watcher:
+    watcher = Page(client, made["id"])
+    with ann, bob, watcher:
         version = ann.snap["version"]
         assert ann.table["reactions"] is True
         assert ann.ask("react", reaction="clap")["type"] == "ack"
@@ -178,3 +179,29 @@ def test_a_flood_of_reactions_reaches_no_one_past_the_limit(client: TestClient) 
         assert bob.ask("ping")["type"] == "pong"
         assert [m["names"] for m in bob.reactions] == [[], [], []]  # three, and a watcher's
         assert ann.act({"type": "roll"})["type"] == "ack"
+
+
+def test_another_processs_reaction_is_checked_again(store: Store) -> None:
+    """News from another process names a known reaction and seats of this table; the
+    names shown are this table's own, whatever the news says."""
+    from yacht.rules import get
+    from yacht.store.core import SeatRow
+    from yacht.web.live import LiveTable
+
+    row = store.create_table("yatzy", {}, "normal", [SeatRow("Ann", token="a"),
+                                                     SeatRow("Bob", token="b")])
+    live = LiveTable(row.id, row, get("yatzy"))
+    assert reactions.heard(live, {"reaction": "wow", "seats": [1], "names": ["Mallory"]}) == {
+        "type": "reaction", "reaction": "wow", "seats": [1], "names": ["Bob"]}
+    from_a_watcher = reactions.heard(live, {"reaction": "sad", "seats": []})
+    assert from_a_watcher is not None and from_a_watcher["names"] == []
+    for bad in ({"reaction": "hug", "seats": [0]}, {"reaction": "wow", "seats": [2]},
+                {"reaction": "wow", "seats": [-1]}, {"reaction": "wow", "seats": [True]},
+                {"reaction": "wow", "seats": "0"}, {"reaction": "wow"},
+                {"reaction": "wow", "seats": list(range(100))}, {"seats": [0]}):
+        assert reactions.heard(live, bad) is None, bad
+    off = store.create_table("yatzy", {}, "normal", [SeatRow("Ann", token="a")],
+                             settings={"reactions": False})
+    assert store.load_table(off.id).settings == {"reactions": False}
+    quiet = LiveTable(off.id, off, get("yatzy"))
+    assert reactions.heard(quiet, {"reaction": "wow", "seats": [0]}) is None

@@ -57,9 +57,9 @@ def reactions_heard(page: Page) -> list[dict[str, Any]]:
 
 
 async def friends(server: Server, browser: Any, reactions: bool = True, phone: bool = False,
-                  ) -> tuple[str, list[Tab], list[BrowserContext]]:
+                  ) -> tuple[str, list[Tab], list[BrowserContext], list[dict[str, Any]]]:
     """Ann (this browser's seat) and Bob (his own browser) at a Yatzy table, the game
-    drawn on both pages."""
+    drawn on both pages; and the reactions Bob's page is sent."""
     made = server.post("/api/tables", {"variant": "yatzy", "speed": "instant",
                                        "reactions": reactions, "seats": [
                                            {"kind": "person", "name": "Ann", "here": True},
@@ -71,14 +71,14 @@ async def friends(server: Server, browser: Any, reactions: bool = True, phone: b
     await seat_token(ann.page, server, made)
     await ann.page.goto(server.url(made["url"]))
     bob = await open_tab(contexts[1], server.url("/"))
-    bob.heard = reactions_heard(bob.page)  # type: ignore[attr-defined]
+    heard = reactions_heard(bob.page)
     await bob.page.goto(server.url(made["url"]))
     await bob.page.wait_for_selector("#take-1")
     await bob.page.fill("#join-name", "Bob")
     await bob.page.click("#take-1")
     for t in (ann, bob):
         await wait_game(t.page)
-    return made["id"], [ann, bob], contexts
+    return made["id"], [ann, bob], contexts, heard
 
 
 async def notifications(page: Page, until: Any) -> list[list[str]]:
@@ -105,7 +105,7 @@ def test_reactions_shown_beside_the_name_and_held_back_past_the_limit(server: Se
                                                                        shots: Path) -> None:
     async def main() -> None:
         async with chromium() as browser:
-            tid, (ann, bob), _ = await friends(server, browser, phone=True)
+            tid, (ann, bob), _, heard = await friends(server, browser, phone=True)
             watcher = await open_tab(await new_context(browser), server.url(f"/t/{tid}"))
             await wait_game(watcher.page)
             await ann.page.click('.reaction-btn[data-reaction="clap"]')
@@ -145,7 +145,6 @@ def test_reactions_shown_beside_the_name_and_held_back_past_the_limit(server: Se
             assert answer == ["ack:", "ack:", "ack:", "error:flood"]
             # the refused ones reached no one: Bob heard the page's three and the
             # socket's three, and his page showed them
-            heard: list[dict[str, Any]] = bob.heard  # type: ignore[attr-defined]
             await bob.page.wait_for_function(
                 "() => [...document.querySelectorAll('#live p')].filter("
                 "p => p.textContent === 'Ann: dice.').length === 3")
@@ -161,7 +160,7 @@ def test_reactions_shown_beside_the_name_and_held_back_past_the_limit(server: Se
 def test_a_table_made_without_reactions_shows_no_buttons(server: Server) -> None:
     async def main() -> None:
         async with chromium() as browser:
-            _, (ann, bob), _ = await friends(server, browser, reactions=False)
+            _, (ann, bob), _, _ = await friends(server, browser, reactions=False)
             for t in (ann, bob):
                 assert await t.page.locator(".reaction-bar").is_hidden()
                 t.check()
@@ -190,7 +189,7 @@ def test_the_new_game_form_makes_a_table_without_reactions(server: Server) -> No
 def test_a_hidden_page_says_your_turn_when_it_comes(server: Server) -> None:
     async def main() -> None:
         async with chromium() as browser:
-            tid, (ann, bob), contexts = await friends(server, browser)
+            tid, (ann, bob), contexts, _ = await friends(server, browser)
             await contexts[1].grant_permissions(["notifications"], origin=server.base)
             await bob.page.evaluate("localStorage.setItem('yacht.notify', 'true')")
             await bob.page.reload()
