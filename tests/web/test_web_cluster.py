@@ -364,3 +364,24 @@ def test_redis_stopped_and_back(servers: list[Server], cluster: tuple[str, Redis
     ann.wait(lambda t: bool(t["snapshot"]["dice"]) and t["snapshot"]["current"] == 1)
     for p in (ann, bob, watcher):
         p.close()
+
+
+def test_a_reaction_reaches_the_browsers_of_the_other_process(servers: list[Server]) -> None:
+    one, two = servers
+    table, token = friends_table(one)
+    ann = Page(one, table, token)
+    bob = Page(two, table, None)
+    bob.answer(bob.send("join", seat=1, name="Bob"))
+    watcher = Page(two, table, None)  # on the other process than Ann's
+    ann.wait(lambda t: t["phase"] == "game")
+    watcher.wait(lambda t: t["phase"] == "game")
+    assert ann.answer(ann.send("react", reaction="luck"))["type"] == "ack"
+    end = time.monotonic() + 30
+    while True:
+        msg = watcher.recv(max(0.1, end - time.monotonic()))
+        if msg.get("type") == "reaction":
+            break
+    # the names are the other process's own reading of the table
+    assert msg == {"type": "reaction", "reaction": "luck", "seats": [0], "names": ["Ann"]}
+    for p in (ann, bob, watcher):
+        p.close()

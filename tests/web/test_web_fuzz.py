@@ -189,11 +189,11 @@ def test_ten_thousand_hostile_messages_change_nothing(fast_client: TestClient,
                 codes["closed 1009"] += 1
             else:
                 codes[reply.get("code", reply["type"])] += 1
-                # (the pace and a seat's choices may be set by anyone at the table:
-                # neither changes a die or a score, which check() sees)
+                # (the pace, a seat's choices and a reaction may come from anyone at
+                # the table: none changes a die or a score, which check() sees)
                 assert reply["type"] != "joined" and (reply["type"] != "ack" or
-                                                      json.loads(text)["type"] in ("speed",
-                                                                                   "prefs"))
+                                                      json.loads(text)["type"] in (
+                                                          "speed", "prefs", "react"))
         game.check()
         if batches[0] % 2 == 0 and not game.ann.snap["over"]:
             game.legit_move()

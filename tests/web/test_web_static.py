@@ -13,8 +13,13 @@ FILES = sorted(p for p in STATIC.rglob("*") if p.is_file())
 
 
 def test_nothing_comes_from_elsewhere() -> None:
-    assert {p.suffix for p in FILES} <= {".html", ".js", ".css", ".svg"}
+    # (the PNGs: the icons a phone's home screen takes, drawn from icons/icon.svg)
+    assert {p.suffix for p in FILES} <= {".html", ".js", ".css", ".svg", ".png"}
+    assert {p.name for p in FILES if p.suffix == ".png"} == {
+        "icon-192.png", "icon-512.png", "icon-maskable-512.png", "apple-touch-icon.png"}
     for path in FILES:
+        if path.suffix == ".png":
+            continue
         text = path.read_text("utf-8")
         urls = re.findall(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}[^\s'\"]*", text)
         assert [u for u in urls if "www.w3.org/2000/svg" not in u] == [], path.name
@@ -65,3 +70,30 @@ def test_the_page_names_the_dice_setting_as_the_terminal_does() -> None:
     prefs = (STATIC / "js" / "prefs.js").read_text(encoding="utf-8")
     line = next(x for x in prefs.splitlines() if x.startswith("export const DICE_MARKS"))
     assert re.findall(r'\["(\w+)", "([^"]+)"\]', line) == list(DICE_MARK_WORDS.items())
+
+
+def test_the_page_can_be_installed(client: TestClient) -> None:
+    """The web app manifest (the home page's, a table's), its icons and the service
+    worker: from this server, under its security policy."""
+    home = client.get("/manifest.webmanifest")
+    assert home.status_code == 200
+    assert home.headers["content-type"] == "application/manifest+json"
+    assert "manifest-src 'self'" in home.headers["content-security-policy"]
+    assert home.json()["start_url"] == "/" and home.json()["scope"] == "/"
+    table = client.get("/t/0123456789ab/manifest.webmanifest").json()
+    assert table["start_url"] == table["id"] == "/t/0123456789ab"
+    assert table["icons"] == home.json()["icons"]
+    for icon in table["icons"]:
+        r = client.get(icon["src"])
+        assert r.status_code == 200 and r.headers["content-type"] == "image/png", icon
+        width, height = int.from_bytes(r.content[16:20]), int.from_bytes(r.content[20:24])
+        assert f"{width}x{height}" == icon["sizes"], icon
+    for bad in ("ZZZ", "0123456789abcdef0123456789abcdef0", "..%2f..%2fetc"):
+        r = client.get(f"/t/{bad}/manifest.webmanifest")
+        assert r.status_code == 404 and r.json()["code"] == "not_found", bad
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200
+    assert worker.headers["content-type"].startswith("text/javascript")
+    assert "fetch" not in worker.text  # it handles no request: nothing offline
+    html = (STATIC / "index.html").read_text("utf-8")
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in html

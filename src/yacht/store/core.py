@@ -194,6 +194,9 @@ class TableRow:
     updated: datetime
     closed: datetime | None
     host: str | None = None  # the hashed token of the browser that made the table
+    #: the table's own settings, chosen when it was made (not the variant's options):
+    #: ``reactions`` (bool, default true); a setting not stored is its default
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 #: the next action of an open game: its count moves on only from the expected index
@@ -665,22 +668,25 @@ class Store:
         try:
             seats = tuple(SeatRow.from_json(s) for s in json.loads(row.seats))
             options = {str(k): str(v) for k, v in json.loads(row.options).items()}
+            settings = {str(k): v for k, v in json.loads(row.settings or "{}").items()}
         except (ValueError, TypeError, AttributeError) as e:
             raise StoreError(f"table {row.id} in {self.location} is damaged ({e})") from None
         return TableRow(row.id, row.variant, options, row.speed, seats, row.game_id,
                         row.version, _aware(row.created), _aware(row.updated),
-                        _aware(row.closed) if row.closed else None, row.host)
+                        _aware(row.closed) if row.closed else None, row.host, settings)
 
     def create_table(self, variant: str, options: dict[str, str], speed: str,
                      seats: Sequence[SeatRow], game_id: str | None = None,
-                     host: str | None = None) -> TableRow:
+                     host: str | None = None,
+                     settings: dict[str, Any] | None = None) -> TableRow:
         """Save a new online table; returns it (with its new id). ``host``: the hashed
-        token of the browser that made it."""
+        token of the browser that made it; ``settings``: the table's own (JSON values)."""
         table_id = secrets.token_hex(6)
         now = _now()
         row = {"id": table_id, "variant": variant, "options": _dump(options), "speed": speed,
                "seats": _dump([s.to_json() for s in seats]), "game_id": game_id,
-               "version": 1, "created": now, "updated": now, "closed": None, "host": host}
+               "version": 1, "created": now, "updated": now, "closed": None, "host": host,
+               "settings": _dump(settings) if settings else None}
 
         def go(conn: Connection) -> None:
             conn.execute(insert(web_tables).values(**row))

@@ -23,7 +23,7 @@ __all__ = ["HEAD", "REVISIONS", "actions", "dailies", "decision_losses", "games"
 
 #: Every schema revision this version knows, oldest first; the last is the newest.
 REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005",
-             "yacht_0006")
+             "yacht_0006", "yacht_0007")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()
@@ -111,5 +111,6 @@ web_tables = Table(
     Column("updated", DateTime, nullable=False),
     Column("closed", DateTime, nullable=True),
     Column("host", String(64), nullable=True),        # the maker's hashed token
+    Column("settings", Text, nullable=True),          # JSON object: the table's own settings
 )
 Index("ix_web_tables_closed", web_tables.c.closed)

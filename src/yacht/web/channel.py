@@ -42,6 +42,7 @@ from .protocol import (
     Ping,
     PrefsChange,
     ProtocolError,
+    React,
     ServerMessage,
     SpeedChange,
     Start,
@@ -315,6 +316,9 @@ async def _dispatch(hub: Hub, live: LiveTable, conn: Connection, msg: ClientMess
         conn.send(_with_id({"type": "ack"}, msg.id))
     elif isinstance(msg, Ping):
         conn.send(_with_id({"type": "pong"}, msg.id))
+    elif isinstance(msg, React):
+        hub.react(live, conn, msg.reaction)
+        conn.send(_with_id({"type": "ack"}, msg.id))
     else:  # Hello
         conn.send(_error("bad_request", "hello only once", msg.id))
 

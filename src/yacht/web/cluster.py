@@ -24,6 +24,7 @@ from yacht.store import Store
 
 from .live import LiveTable
 from .news import LEASE_SECONDS, News
+from .protocol import Reaction
 from .tasks import Tasks
 
 __all__ = ["NEWS_ACTIONS", "NEWS_KINDS", "Cluster", "Site"]
@@ -51,6 +52,7 @@ class Site(Protocol):
     async def move_call(self, fn: Callable[..., T], *args: Any) -> T: ...
     async def reload_row(self, live: LiveTable) -> None: ...
     def drive(self, live: LiveTable) -> None: ...
+    def react_heard(self, live: LiveTable, body: dict[str, Any]) -> None: ...
     async def stop_driving(self, live: LiveTable) -> None: ...
 
 
@@ -107,6 +109,14 @@ class Cluster:
             tell.rewound = True
         tell.game = True
         self._publish_soon(live)
+
+    def tell_reaction(self, live: LiveTable, message: Reaction) -> None:
+        """A reaction at this process's table: the others show it to their browsers (it
+        is not stored: news lost while Redis is away is not sent again)."""
+        if self.shared:
+            self.tasks.spawn(self.news.publish(live.id, {
+                "kind": "reaction", "reaction": message["reaction"],
+                "seats": message["seats"]}), "yacht-news-reaction")
 
     def tell_lobby(self, live: LiveTable) -> None:
         """The seats or the start changed: the others read the row."""
@@ -167,6 +177,8 @@ class Cluster:
         kind = body.get("kind")
         if kind == "lobby":
             self.hear(live, lobby=True)
+        elif kind == "reaction":
+            self.site.react_heard(live, body)
         elif kind in ("changed", "went_on"):
             pause = body.get("pause")
             self.hear(live, pause=pause if isinstance(pause, str) else None,

@@ -17,8 +17,9 @@ from typing import Any
 from yacht.session.present import BROWSER
 from yacht.session.table import Event, Table
 
+from . import reactions
 from .live import Connection, LiveTable
-from .protocol import EventView, GameView, LobbyView, Presence, State
+from .protocol import EventView, GameView, LobbyView, Presence, Reaction, State
 
 __all__ = ["Fanout"]
 
@@ -78,6 +79,13 @@ class Fanout:
             conn.heard(said)
         self.changed(live)
 
+    @staticmethod
+    def react(live: LiveTable, message: Reaction) -> None:
+        """A reaction: to every browser at the table now (it is no change of the table's,
+        and a browser that comes later does not hear it)."""
+        for conn in live.connections:
+            conn.send(message)
+
     def goodbye(self, lives: list[LiveTable]) -> None:
         """The server is stopping: every browser is told to reconnect (to another
         process, or to this one when it is back), then its socket is closed (1012)."""
@@ -100,7 +108,8 @@ class Fanout:
         else:
             seat = conn.token_hash if conn.seats else None
             view = {"phase": "game", "id": live.id, "host": live.is_host(conn),
-                    "snapshot": self._snapshots(live, table)(seat)}
+                    "snapshot": self._snapshots(live, table)(seat),
+                    "reactions": reactions.on(live.row)}
         return {"type": "state", "table": view, "presence": self.presence(live),
                 "events": events}
 

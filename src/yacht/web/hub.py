@@ -44,10 +44,13 @@ from .protocol import (
     HintAnswer,
     Move,
     PersonSeat,
+    ReactionName,
     Speed,
     TableRequest,
     ToWin,
 )
+from .reactions import accept as accept_reaction
+from .reactions import heard as heard_reaction
 from .tasks import Tasks
 
 __all__ = ["Hub", "MOVERS"]
@@ -470,6 +473,20 @@ class Hub:
             raise WebError("only a player at the table (or its host) sets the pace",
                            "not_your_turn")
         table.set_speed(speed)
+
+    # --- reactions (not game actions: nothing stored, no new version) ---------------
+    def react(self, live: LiveTable, conn: Connection, reaction: ReactionName) -> None:
+        """``conn``'s reaction to everyone at the table, here and on the other processes
+        (WebError when refused: see ``reactions.py``)."""
+        message = accept_reaction(live, conn, reaction)
+        self.fanout.react(live, message)
+        self.cluster.tell_reaction(live, message)
+
+    def react_heard(self, live: LiveTable, body: dict[str, Any]) -> None:
+        """Another process's reaction at this table: to this process's browsers."""
+        message = heard_reaction(live, body)
+        if message is not None:
+            self.fanout.react(live, message)
 
     # --- the computer players -------------------------------------------------------
     def drive(self, live: LiveTable) -> None:

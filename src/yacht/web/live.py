@@ -14,7 +14,7 @@ import enum
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yacht.engine import Action
 from yacht.rules import Ruleset
@@ -22,6 +22,9 @@ from yacht.session.table import Table
 from yacht.store.core import TableRow
 
 from .protocol import EventView, ServerMessage
+
+if TYPE_CHECKING:
+    from .reactions import Window
 
 __all__ = ["EVENTS_KEPT", "Close", "Connection", "Heard", "LiveTable", "Phase", "StateDue",
            "ToTell"]
@@ -71,6 +74,8 @@ class Connection:
     #: and the Next player pause before a computer
     dice_mark: str | None = None
     pause: bool | None = None
+    #: the reactions this browser sent lately (``reactions.py``: its limit)
+    reacted: Window | None = None
 
     @property
     def watcher(self) -> bool:
@@ -167,6 +172,8 @@ class LiveTable:
     # with other processes (cluster.py): what to tell them, what was heard from them
     to_tell: ToTell = field(default_factory=ToTell)
     heard: Heard = field(default_factory=Heard)
+    #: the reactions this process showed lately (``reactions.py``: the table's limit)
+    reacted: Window | None = None
 
     # --- the phases -----------------------------------------------------------------
     def attach(self, table: Table) -> None:

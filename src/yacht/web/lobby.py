@@ -23,6 +23,7 @@ from yacht.session.table import Seat
 from yacht.store import Store, StoreError
 from yacht.store.core import SeatRow, TableRow
 
+from . import reactions
 from .claims import CLAIM, hash_token
 from .errors import WebError
 from .live import Connection, LiveTable
@@ -77,7 +78,8 @@ class Lobby:
                     raise WebError(f"two players are called {name}: give each their own name")
                 names.add(name.casefold())
         row = await self._io(partial(self.store.create_table, rs.id, dict(rs.option_values),
-                                     req.speed, rows, host=mine))
+                                     req.speed, rows, host=mine,
+                                     settings=reactions.settings_of(req)))
         return row, token
 
     # --- joining and starting ---------------------------------------------------------
@@ -175,4 +177,5 @@ class Lobby:
                        "level": s.level, "open": s.kind == "person" and s.token is None,
                        "mine": i in conn.seats} for i, s in enumerate(live.row.seats)],
             "can_start": bool(conn.seats) or live.is_host(conn),
+            "reactions": reactions.on(live.row),
         }

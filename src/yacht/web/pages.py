@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 
 from .errors import WebError
 
-__all__ = ["STATIC", "router"]
+__all__ = ["STATIC", "manifest", "router"]
 
 STATIC = Path(str(resources.files("yacht.web").joinpath("static")))
 #: what a static file's path may be made of (no "..", no NUL, no back-slash, no query)
@@ -36,6 +36,49 @@ async def home() -> FileResponse:
 @router.get("/t/{table_id}")
 async def table_page(table_id: str) -> FileResponse:
     return _page()
+
+
+# --- an installable page: the web app manifest, the service worker --------------------
+#: a table's id in a manifest's address (the page's router takes the same)
+_TABLE = re.compile(r"^[0-9a-f]{1,32}$")
+_ICONS = [{"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+          {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+          {"src": "/static/icons/icon-maskable-512.png", "sizes": "512x512",
+           "type": "image/png", "purpose": "maskable"}]
+
+
+def manifest(table_id: str | None = None) -> dict[str, Any]:
+    """The web app manifest: the home page's, or a table's (put on a phone's home screen
+    from a table, it opens that table)."""
+    start = "/" if table_id is None else f"/t/{table_id}"
+    return {"id": start, "name": "Yacht" if table_id is None else f"Yacht: table {table_id}",
+            "short_name": "Yacht", "description": "The Yacht family of dice games, with friends "
+            "and computer players", "start_url": start, "scope": "/", "display": "standalone",
+            "background_color": "#134a2f", "theme_color": "#216b45", "icons": _ICONS}
+
+
+def _manifest_response(table_id: str | None) -> JSONResponse:
+    return JSONResponse(manifest(table_id), media_type="application/manifest+json",
+                        headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/manifest.webmanifest")
+async def home_manifest() -> JSONResponse:
+    return _manifest_response(None)
+
+
+@router.get("/t/{table_id}/manifest.webmanifest")
+async def table_manifest(table_id: str) -> JSONResponse:
+    if not _TABLE.match(table_id):
+        raise WebError(f"no table {table_id[:40]!r}", "not_found")
+    return _manifest_response(table_id)
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """At the site's root: its scope is every page (it handles no request)."""
+    return FileResponse(STATIC / "sw.js", media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/static/{path:path}")

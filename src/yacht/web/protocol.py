@@ -43,7 +43,7 @@ from yacht.session.config import DICE_MARK_SETTINGS, SPEEDS
 __all__ = ["CLIENT", "ERROR_CODES", "MAX_BODY", "MAX_COLUMNS", "MAX_DICE", "MAX_MESSAGE",
            "SCHEMA_PATH", "BrowserCommand", "ClaimRequest", "ClientMessage",
            "DailyRequest", "ErrorBody", "ErrorCode", "MyGamesRequest", "Prefs", "PrefsChange",
-           "ProtocolError", "ScoreQuestion",
+           "ProtocolError", "REACTIONS", "React", "Reaction", "ReactionName", "ScoreQuestion",
            "ServerMessage", "TableRequest", "describe", "error_body", "message_id", "read_client",
            "schema", "server_adapter", "validation_line"]
 
@@ -61,7 +61,7 @@ ErrorCode = Literal[
     "bad_request", "bad_host", "too_large", "flood", "illegal", "not_your_turn",
     "computer_turn", "paused", "stale", "conflict", "not_started", "not_finished",
     "not_analysable", "no_hint", "unknown_seat", "closed", "store", "not_found", "busy",
-    "server"]
+    "server", "reactions_off"]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 
 # --- the pieces ---------------------------------------------------------------------
@@ -247,9 +247,26 @@ class Ping(_In):
     id: MessageId | None = None
 
 
+# --- reactions: a fixed few, never free text ---------------------------------------------
+#: every reaction a browser may send, by its name on the wire (the page draws each as an
+#: emoji: clap 👏, wow 😮, laugh 😂, dice 🎲, luck 🍀, sad 😢)
+ReactionName = Literal["clap", "wow", "laugh", "dice", "luck", "sad"]
+REACTIONS: tuple[str, ...] = ReactionName.__args__  # type: ignore[attr-defined]
+
+
+class React(_In):
+    """A reaction from this browser's seats (or from a watcher) to everyone at the table:
+    one of :data:`REACTIONS`; rate-limited, and refused where the table turned them off."""
+
+    type: Literal["react"]
+    reaction: ReactionName
+    id: MessageId | None = None
+
+
 ClientMessage = Annotated[Hello | CommandMessage | Join | Start | HintRequest | SpeedChange
-                          | PrefsChange | Ping, Field(discriminator="type")]
-MESSAGE_TYPES = ("hello", "command", "join", "start", "hint", "speed", "prefs", "ping")
+                          | PrefsChange | Ping | React, Field(discriminator="type")]
+MESSAGE_TYPES = ("hello", "command", "join", "start", "hint", "speed", "prefs", "ping",
+                 "react")
 CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -281,6 +298,8 @@ class TableRequest(_In):
     options: Options = Field(default_factory=dict)
     speed: Speed = "normal"
     seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=MAX_PLAYERS)]
+    #: the table's own settings: reactions on (the default) or off
+    reactions: bool = True
 
 
 class ScoreQuestion(_In):
@@ -403,6 +422,7 @@ class LobbyView(TypedDict):
     speed: Speed
     seats: list[SeatView]
     can_start: bool
+    reactions: bool  # the table takes reactions (a setting of the table's)
 
 
 #: the snapshot's schema (``yacht/session/table.schema.json``), by its ``$id``
@@ -419,6 +439,7 @@ class GameView(TypedDict):
     id: str
     host: bool
     snapshot: Snapshot
+    reactions: bool  # the table takes reactions (a setting of the table's)
 
 
 class Presence(TypedDict):
@@ -446,8 +467,18 @@ class State(TypedDict):
     events: list[EventView]
 
 
+class Reaction(TypedDict):
+    """Someone at the table reacted: the seats of the browser it came from and their
+    names (both empty: a watcher's)."""
+
+    type: Literal["reaction"]
+    reaction: ReactionName
+    seats: list[int]
+    names: list[str]
+
+
 ServerMessage = Annotated[ErrorMessage | Ack | Pong | Welcome | Joined | Reconnect | HintAnswer
-                          | State, Field(discriminator="type")]
+                          | State | Reaction, Field(discriminator="type")]
 
 
 @cache
@@ -501,6 +532,8 @@ _FIELD_HELP = {
     "here": "true or false",
     "tables": "an object: table id -> token",
     "command": "a command object, e.g. {\"type\": \"roll\"}",
+    "reaction": "one of " + ", ".join(REACTIONS),
+    "reactions": "true or false (the table takes reactions)",
 }
 #: ... where a body's field means something else than a message's
 _BODY_HELP = {"dice": f"the dice's values, a list of at most {MAX_DICE} whole numbers"}

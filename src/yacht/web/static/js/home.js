@@ -24,6 +24,7 @@ function defaultSetup() {
     players: [{ kind: "here", name: lastName() || "You" }, { kind: "intermediate", name: "Computer" }],
     demo: false,
     speed: "normal",
+    reactions: true,
   };
 }
 
@@ -41,6 +42,7 @@ function cleanSetup(raw, known) {
   }
   setup.demo = raw.demo === true;
   if (SPEEDS.includes(raw.speed)) setup.speed = raw.speed;
+  setup.reactions = raw.reactions !== false;
   return setup;
 }
 
@@ -171,6 +173,8 @@ export class HomeView {
     const pause = h("input", { type: "checkbox", id: "computer-pause", checked: computerPause(), onchange: () => setComputerPause(pause.checked) });
     const speed = h("select", { id: "speed", onchange: () => { setup.speed = speed.value; } },
       SPEEDS.map((sp) => h("option", { value: sp, selected: sp === setup.speed }, sp[0].toUpperCase() + sp.slice(1))));
+    // a setting of the table's (its players and watchers may send 👏 😮 😂 🎲 🍀 😢)
+    const reactions = h("input", { type: "checkbox", id: "reactions", checked: setup.reactions, onchange: () => { setup.reactions = reactions.checked; } });
     const start = h("button", { type: "submit", class: "btn btn-primary btn-big", id: "start" }, "Start the game");
     const form = h("form", { class: "new-game-form", onsubmit: (e) => { e.preventDefault(); this.start(start); } },
       h("div", { class: "field field-variant" },
@@ -189,6 +193,9 @@ export class HomeView {
         h("div", { class: "field" }, h("label", { for: "dice-mark", text: "Clicking a die" }), mark),
         h("div", { class: "field check" }, pause,
           h("label", { for: "computer-pause", text: "Pause after my score, before a computer plays (time for Oops)" }))),
+      h("div", { class: "field-row" },
+        h("div", { class: "field check" }, reactions,
+          h("label", { for: "reactions" }, "Reactions at the table (", h("span", { class: "emoji", text: "👏 😮 😂 🎲 🍀 😢" }), ", no text)"))),
       start);
     fill(this.newGame, h("h2", { id: "h-new", text: "New game" }), form);
   }
@@ -273,7 +280,7 @@ export class HomeView {
     for (const key of Object.keys(v.options)) options[key] = setup.options[v.id][key];
     button.disabled = true;
     try {
-      const made = await postJSON("/api/tables", { variant: v.id, options, speed: setup.speed, seats: this.seats() });
+      const made = await postJSON("/api/tables", { variant: v.id, options, speed: setup.speed, seats: this.seats(), reactions: setup.reactions });
       setToken(made.id, made.token);
       this.navigate(made.url);
     } catch (e) {

@@ -1,5 +1,6 @@
 // Sounds made in the page with Web Audio (no sound files): the rattle of a roll, a
-// chime for a score, an arpeggio for a bonus, a fanfare for a yacht, a tune at the end.
+// chime for a score, an arpeggio for a bonus, a fanfare for a yacht, a bell for your
+// turn, a tune at the end.
 
 import { soundOn, setSound } from "./prefs.js";
 
@@ -108,6 +109,11 @@ const SOUNDS = {
       tone(ac, { freq: f / 2, start: t + at[i], length: i === 4 ? 0.7 : 0.16, type: "triangle", volume: 0.1 });
     });
   },
+  turn(ac, t) {
+    // your turn: two soft bell notes, rising
+    tone(ac, { freq: NOTES.G5, start: t, length: 0.35, volume: 0.11 });
+    tone(ac, { freq: NOTES.C6, start: t + 0.16, length: 0.5, volume: 0.1 });
+  },
   end(ac, t) {
     const tune = [NOTES.G5, NOTES.E5, NOTES.C5, NOTES.D5, NOTES.E5, NOTES.C6];
     tune.forEach((f, i) =>
@@ -115,7 +121,7 @@ const SOUNDS = {
   },
 };
 
-/** Play a sound by name (roll, score, zero, bonus, yacht, end) when sound is on. */
+/** Play a sound by name (roll, score, zero, bonus, yacht, turn, end) when sound is on. */
 export function play(name, arg) {
   if (!enabled) return;
   // what was played, for the browser tests (the last few names)

@@ -14,6 +14,8 @@ import * as sound from "./sound.js";
 import { announce, dialogOpen, openDialog, rulesDialog, toast } from "./ui.js";
 import { topTenTable } from "./home.js";
 import { dailyResult } from "./daily.js";
+import { ReactionBar, showReaction } from "./reactions.js";
+import { TurnNotifier, tableManifest } from "./notify.js";
 
 /** The keys; the first two say what a die's click or key does (`mark`: the seat's way). */
 const keysHelp = (mark) => [
@@ -99,6 +101,7 @@ export class TableView {
     this.markBox = h("span", { class: "speed-box mark-box", hidden: true },
       h("label", { for: "mark-select", text: "Clicking a die" }), this.markSelect);
     this.rulesBtn = h("button", { type: "button", class: "btn btn-bar", id: "rules-btn", onclick: () => this.showRules() }, "Rules");
+    this.notifier = new TurnNotifier(this.id);
     this.keysBtn = h("button", { type: "button", class: "btn btn-bar", id: "keys-btn", aria: { keyshortcuts: "? F1" }, onclick: () => this.showKeys() }, "Keys ?");
     this.banner = h("div", { class: "conn-banner", role: "status", hidden: true });
     this.elsewhere = h("div", { class: "conn-banner elsewhere-banner", role: "status", hidden: true });
@@ -107,9 +110,10 @@ export class TableView {
       h("header", { class: "table-bar" },
         h("a", { href: "/", class: "btn btn-bar home-link", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "← Home"),
         this.title, this.chips,
-        h("span", { class: "bar-tools" }, this.markBox, this.speedBox, this.soundBtn, this.keysBtn, this.rulesBtn)),
+        h("span", { class: "bar-tools" }, this.markBox, this.speedBox, this.soundBtn, this.notifier.button, this.keysBtn, this.rulesBtn)),
       this.banner, this.elsewhere, this.body);
     this.drawSound();
+    this.mountAway();
     app.append(this.el);
     document.addEventListener("keydown", this.onKey);
     this.claim().then(() => {
@@ -140,6 +144,7 @@ export class TableView {
 
   unmount() {
     document.removeEventListener("keydown", this.onKey);
+    this.unmountAway();
     if (this.cards) this.cards.destroy();
     if (this.socket) this.socket.close();
     for (const t of this.animations.values()) window.clearInterval(t);
@@ -181,11 +186,15 @@ export class TableView {
         for (const ev of Array.isArray(msg.events) ? msg.events : []) this.event(ev);
         this.presence = Array.isArray(msg.presence) ? msg.presence : [];
         this.host = msg.table.host === true; // this browser made the table
+        this.reactionsOn = msg.table.reactions !== false;
         if (msg.table.phase === "lobby") this.drawLobby(msg.table);
         else this.drawGame(msg.table.snapshot);
         break;
       case "error":
         if (msg.id === undefined && msg.code !== "not_found") toast(REFUSALS[msg.code] || msg.message);
+        break;
+      case "reaction":
+        if (this.game && this.game.isConnected) showReaction(msg, this.cardsPanel, this.watcherReactions);
         break;
       case "reconnect": // the server is stopping: it closes this socket, the page comes back
         this.lostAt = this.lostAt || Date.now();
@@ -246,6 +255,7 @@ export class TableView {
     this.lobby = t;
     this.snap = null;
     document.title = `${t.name}: waiting for players`;
+    this.notifier.lobby();
     setText(this.title, t.name);
     this.speedBox.hidden = true;
     this.markBox.hidden = true;
@@ -388,7 +398,7 @@ export class TableView {
     this.endPanel = h("section", { class: "end-panel", hidden: true, aria: { labelledby: "end-title" } });
     this.side = h("div", { class: "game-side" }, this.felt, this.endPanel);
     const log = h("section", { class: "log-box", aria: { labelledby: "log-title" } },
-      h("h2", { class: "small-head", id: "log-title", text: "At the table" }), this.presenceBox, this.news);
+      h("h2", { class: "small-head", id: "log-title", text: "At the table" }), this.presenceBox, this.reactionRow(), this.news);
     this.cardsPanel = h("section", { class: "cards-panel", aria: { label: "Score cards" } }, this.cards.el);
     this.game = h("div", { class: "game" }, this.side, this.cardsPanel, log);
     fill(this.body, this.game);
@@ -445,6 +455,7 @@ export class TableView {
     fill(this.news, snap.news.slice(-4).map((line) => h("li", { text: line })));
     fill(this.presenceBox, this.presenceLine());
     this.drawEnd(snap);
+    this.drawAway(snap);
     if (focusInside && !focused.isConnected) {
       // the focused box was scored: go on from the Roll button (or the results)
       const target = this.endShown() ? document.getElementById("end-title") : this.rollBtn;
@@ -567,6 +578,30 @@ export class TableView {
         announce(`${snap.players[i].name} earned the upper bonus.`);
       }
     });
+  }
+
+  // --- reactions, and "your turn" wherever the player is (reactions.js, notify.js) ----
+  mountAway() {
+    this.unmanifest = tableManifest(this.id); // (a phone's home screen opens this table)
+  }
+
+  unmountAway() {
+    this.notifier.destroy();
+    this.unmanifest();
+    if (this.reactionBar) this.reactionBar.destroy();
+  }
+
+  /** The reaction buttons and where a watcher's reactions show, in "At the table". */
+  reactionRow() {
+    if (this.reactionBar) this.reactionBar.destroy();
+    this.reactionBar = new ReactionBar((reaction) => this.socket.send({ type: "react", reaction }));
+    this.watcherReactions = h("span", { class: "watcher-reactions" });
+    return h("div", { class: "reaction-row" }, this.reactionBar.el, this.watcherReactions);
+  }
+
+  drawAway(snap) {
+    this.reactionBar.show(this.reactionsOn);
+    this.notifier.update(snap);
   }
 
   // --- what the player does (each a step of the queue: see later()) ------------------
