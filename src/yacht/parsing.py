@@ -461,11 +461,12 @@ def _check_extra(rs: Ruleset, card: Scorecard, extra: int, item: str) -> None:
     if label is None:
         raise InputError(f"card item {shown(item)}: {rs.id} has no points outside the boxes "
                          "(extra=0 or leave it out)")
+    earns = extra_steps(rs)
     steps: set[int] = set()
     for col, boxes in enumerate(card.boxes):
         for i, value in enumerate(boxes):
             if value:
-                steps |= {p.bonus for p in _probe(rs, col, i, value) if p.bonus > 0}
+                steps |= earns.get((col, i, value), frozenset())
     if not steps:
         raise InputError(f"card item {shown(item)}: no box on this card earns extra points "
                          f"({label})")
@@ -476,6 +477,34 @@ def _check_extra(rs: Ruleset, card: Scorecard, extra: int, item: str) -> None:
     if extra % step or extra > most:
         raise InputError(f"card item {shown(item)}: extra points ({label}) come in steps of "
                          f"{step}, at most {most}")
+
+
+_EARNS: dict[int, tuple[Ruleset, dict[tuple[int, int, int], frozenset[int]]]] = {}
+
+
+def extra_steps(rs: Ruleset) -> dict[tuple[int, int, int], frozenset[int]]:
+    """(column, box, value) -> the steps of the extra points a box holding that value
+    earns, for the boxes and values that earn some (whatever rule gives them); worked out
+    once per ruleset (a card's check is then a few look-ups).
+
+    >>> from yacht.rules import get
+    >>> extra_steps(get("yahtzee"))
+    {(0, 11, 50): frozenset({100})}
+    """
+    earns: dict[tuple[int, int, int], frozenset[int]] = _per_ruleset(_EARNS, rs, _extra_steps)
+    return earns
+
+
+def _extra_steps(rs: Ruleset) -> dict[tuple[int, int, int], frozenset[int]]:
+    out: dict[tuple[int, int, int], frozenset[int]] = {}
+    for col in range(len(rs.columns)):
+        for i in range(len(rs.categories)):
+            for value in sorted(possible_values(rs, i)):
+                if value:
+                    steps = frozenset(p.bonus for p in _probe(rs, col, i, value) if p.bonus > 0)
+                    if steps:
+                        out[(col, i, value)] = steps
+    return out
 
 
 _REPEATS: dict[int, tuple[Ruleset, dict[tuple[int, int], int]]] = {}
