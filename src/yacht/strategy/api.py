@@ -286,8 +286,10 @@ class SolvedVariant:
     def _card_total(self, where: Where) -> float:
         """The points on the situation's card (what ``final=False`` takes off)."""
         if type(where) is str:
-            rows = self.situations([where]) if self._native is not None else None
-            if rows is not None and rows.mask[0] >= 0:
+            from .bulk import Situations
+
+            rows = Situations.empty(1)
+            if self._read_texts([where], rows) == 0:
                 return float(rows.card_total[0])
         return float(self.ruleset.totals(self._situation(where).card).grand)
 
@@ -369,13 +371,9 @@ class SolvedVariant:
             raise AdviceError("a batch is a list of situations, not one text")
         seq = items if type(items) is list or type(items) is tuple else list(items)
         out = Situations.empty(len(seq))
-        todo: Any = range(len(seq))
-        if self._native is not None and self._module is not None:
-            earn, turns = self._earn()
-            left = self._module.situations_text(self._native, seq, earn, turns, out.mask,
-                                                out.aux, out.outcome, out.rolls_left,
-                                                out.card_total)
-            todo = np.flatnonzero(out.mask < 0) if left else ()
+        left = self._read_texts(seq, out)
+        todo: Any = () if not left else (
+            range(len(seq)) if left == len(seq) else np.flatnonzero(out.mask < 0))
         t = self.solution.spec.dice
         for i in todo:
             item = seq[i]
@@ -398,6 +396,17 @@ class SolvedVariant:
             out.outcome[i] = t.index_of(s.dice) - t.full_start
             out.rolls_left[i] = s.rolls_left
         return out
+
+    def _read_texts(self, seq: Sequence[Any], out: Situations) -> int:
+        """The C reader on ``seq`` (a list or tuple) into ``out``: how many it left (their
+        mask -1); all of them without the C extension."""
+        if self._native is None or self._module is None:
+            return len(seq)
+        earn, turns = self._earn()
+        left: int = self._module.situations_text(self._native, seq, earn, turns, out.mask,
+                                                 out.aux, out.outcome, out.rolls_left,
+                                                 out.card_total)
+        return left
 
     def batch(self, items: Sequence[str | Situation] | Situations, *, final: bool = True,
               workers: int = 1) -> Batch:
