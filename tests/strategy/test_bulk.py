@@ -288,3 +288,15 @@ def test_parquet_without_pyarrow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert err == ("yacht: error: Parquet needs pyarrow: pip install 'yacht-dice[parquet]' "
                    "(or write JSON Lines: --format jsonl)\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_api_docs_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import doctest
+
+    import yacht.strategy.solver as pkg
+
+    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path / "cache"))
+    doc = Path(pkg.__file__).parent / "API.md"
+    result = doctest.testfile(str(doc), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 20
+    assert result.failed == 0

@@ -1,7 +1,9 @@
 """Optimal play from Python: one object per variant and options (``yacht.solve``).
 
 Every value here is an **expected final total**: the points already on the
-card plus the expected points still to come under optimal solitaire play.
+card plus the expected points still to come under optimal solitaire play;
+``final=False`` (on ``value``, ``best``, ``options`` and ``batch`` alike) gives
+the points still to come instead.
 
 >>> import yacht
 >>> crag = yacht.solve("tommys-crag")
@@ -14,6 +16,10 @@ card plus the expected points still to come under optimal solitaire play.
 Option(kind='keep', keep=(3, 3), box=None, column=0, value=160.11..., loss=0.0)
 >>> [str(o) for o in crag.options(s)[:3]]
 ['keep 3 3', 'keep 6', 'keep nothing']
+>>> round(crag.best(s, final=False).value, 2)
+110.11
+>>> crag.batch(["336 r1 crag=50", "111 r0"]).best_action()   # many at once: see bulk.py
+['keep 3 3', 'score three_of_a_kind']
 
 A situation is written ``DICE rN [tN] [CARD]``: the dice showing (``13356``, or
 ``1,3,3,5,6``; ``-`` before the first roll of a turn), the rolls left
