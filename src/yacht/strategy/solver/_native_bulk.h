@@ -1,6 +1,6 @@
 /* Situations from text at the kernels' pace: many at once, and single ones whose card
  * ends with extra=N. Included once by _native.c, after _native_advice.h (it reads
- * texts with the Advisor's card reader and solves them with its scratch).
+ * texts with the Advisor's reader, parse_plain, and solves single ones with its scratch).
  *
  *   situations_text(advisor, texts, earn, turns, masks, auxs, outcomes, rolls, totals):
  *     each text of a list in the plain form ("13356 r2 ones=3,fours=12", and a last
@@ -17,41 +17,6 @@
  * them: the extra points must be a multiple of the steps' gcd, at most the largest
  * step times turns - 1. None: the rules give no extra points.
  */
-
-/* "DDDDD rN[ CARD]" from s[0..n) (no extra item): the Advisor's parse_situation on
- * bytes. 0, or -1. */
-static int bulk_head(const AdvisorObject *self, const char *s, Py_ssize_t n, int64_t *cnt,
-                     int64_t *r, int64_t *vals)
-{
-    const Tables *T = self->T;
-    int64_t unused;
-    const int64_t nd = T->n;
-    if (n < nd + 2 || s[nd] != ' ' || (s[nd + 1] != 'r' && s[nd + 1] != 'R'))
-        return -1;
-    for (int64_t f = 0; f < T->faces; f++)
-        cnt[f] = 0;
-    for (int64_t i = 0; i < nd; i++) {
-        const int x = s[i] - '0';
-        if (x < 1 || x > T->faces)
-            return -1;
-        cnt[x - 1]++;
-    }
-    Py_ssize_t i = nd + 2, j = i;
-    int64_t rv = 0;
-    while (j < n && s[j] >= '0' && s[j] <= '9' && j - i < 3)
-        rv = rv * 10 + (s[j++] - '0');
-    if (j == i)
-        return -1;
-    *r = rv;
-    if (j == n)
-        return parse_card_text(self, s + n, 0, vals, &unused);
-    if (s[j] != ' ' || j + 1 == n)
-        return -1;
-    for (Py_ssize_t k = j + 1; k < n; k++)
-        if ((unsigned char)s[k] <= ' ')
-            return -1;
-    return parse_card_text(self, s + j + 1, n - j - 1, vals, &unused);
-}
 
 static int64_t gcd64(int64_t a, int64_t b)
 {
@@ -75,11 +40,11 @@ static int bulk_read(const AdvisorObject *self, const char *s, Py_ssize_t n,
         k--;
     if (k == n || n - k > 7 || k < 7 || memcmp(s + k - 6, "extra=", 6) != 0
         || (s[k - 7] != ',' && s[k - 7] != ' '))
-        return bulk_head(self, s, n, cnt, r, vals);
+        return parse_plain(self, s, n, cnt, r, vals, extra);
     int64_t ex = 0;
     for (Py_ssize_t i = k; i < n; i++)
         ex = ex * 10 + (s[i] - '0');
-    if (bulk_head(self, s, k - 7, cnt, r, vals) < 0)
+    if (parse_plain(self, s, k - 7, cnt, r, vals, extra) < 0)
         return -1;
     if (ex == 0)
         return 0;
