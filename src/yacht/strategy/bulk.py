@@ -24,7 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from .api import SolvedVariant
+    from .api import Situation, SolvedVariant
+    from .ranking import Ranked
 
 __all__ = ["FORMATS", "Batch", "Game", "MissingExtra", "Situations", "Step", "check_format",
            "export", "play", "sample"]
@@ -34,8 +35,8 @@ F64 = npt.NDArray[np.float64]
 
 #: the file formats of :func:`export`
 FORMATS = ("jsonl", "parquet")
-#: the chance that a game :func:`sample` plays takes a random legal choice instead of
-#: the best one (its situations then reach cards optimal play seldom makes)
+#: the chance that a choice in the games :func:`sample` plays is a random legal one
+#: instead of the best one (the games then reach cards optimal play seldom makes)
 EXPLORE = 0.25
 
 
@@ -184,11 +185,22 @@ def play(sv: SolvedVariant, games: int, seed: int, explore: float = 0.0) -> Iter
     ``explore``, a random one of the legal choices), through the rules engine. Game
     ``g`` rolls its dice from a generator seeded by ``(seed, g)`` alone: the same seed
     gives the same games."""
+    from .ranking import Option
+
+    for game_seed, total, steps in _games(sv, games, seed, explore):
+        yield Game(game_seed, total, tuple(
+            Step(where.text(), str(Option(c.kind, c.keep, c.category, c.column, c.expected,
+                                          c.loss)), c.expected, best)
+            for where, c, best in steps))
+
+
+def _games(sv: SolvedVariant, games: int, seed: int, explore: float) -> Iterator[
+        tuple[int, int, list[tuple[Situation, Ranked, bool]]]]:
+    """:func:`play`'s games: (seed, final total, [(situation, choice, best)])."""
     from yacht.engine import Player, Roll, State
 
     from .advisor import advise
     from .api import Situation
-    from .ranking import Option
 
     rs = sv.ruleset
     sol = sv.solution
@@ -197,43 +209,35 @@ def play(sv: SolvedVariant, games: int, seed: int, explore: float = 0.0) -> Iter
         rng = random.Random(game_seed)
         pick = random.Random(game_seed ^ 0x5EED)
         state = State(rs, [Player("Computer", "computer", "expert")], rng=rng)
-        steps: list[Step] = []
+        steps: list[tuple[Situation, Ranked, bool]] = []
         while not state.is_terminal():
             if not state.dice:
                 state.apply(Roll())
                 continue
             ranked = advise(state, sol)
-            best = not (explore and pick.random() < explore)
-            choice = ranked[0] if best else pick.choice(ranked)
+            choice = ranked[0]
+            if explore and pick.random() < explore:
+                choice = pick.choice(ranked)
             r = state.rolls_left if state.may_reroll() else 0
             where = Situation(rs, state.card(0), tuple(state.dice), r, state.turns_taken(0))
-            option = Option(choice.kind, choice.keep, choice.category, choice.column,
-                            choice.expected, choice.loss)
-            steps.append(Step(where.text(), str(option), choice.expected,
-                              best or choice is ranked[0]))
+            steps.append((where, choice, choice is ranked[0] or choice.loss == 0))
             for action in choice.decision().actions():
                 state.apply(action)
-        yield Game(game_seed, state.totals(0).grand, tuple(steps))
+        yield game_seed, state.totals(0).grand, steps
 
 
 def _game_seed(seed: int, game: int) -> int:
     return (seed * 0x9E3779B97F4A7C15 + game) % 2**63
 
 
-def sample(sv: SolvedVariant, n: int, seed: int) -> list[str]:
-    """``n`` random reachable situations with dice showing (their notation): situations
-    met in games of :func:`play` with ``explore`` :data:`EXPLORE`, one in four taken."""
-    take = random.Random(seed ^ 0xC0FFEE)
-    out: list[str] = []
-    g = 0
-    while len(out) < n:
-        for game in play(sv, 64, seed * 1_000_003 + g, EXPLORE):
-            for step in game.steps:
-                if take.random() < 0.25:
-                    out.append(step.situation)
-                    if len(out) == n:
-                        return out
-        g += 1
+def sample(sv: SolvedVariant, n: int, seed: int) -> list[Situation]:
+    """``n`` random reachable situations with dice showing: every decision of games of
+    :func:`play` with ``explore`` :data:`EXPLORE`, game after game."""
+    out: list[Situation] = []
+    for _seed, _total, steps in _games(sv, n, seed, EXPLORE):  # (n games: always enough)
+        out += [where for where, _c, _b in steps[:n - len(out)]]
+        if len(out) == n:
+            break
     return out
 
 
@@ -250,8 +254,7 @@ def export(sv: SolvedVariant, path: str, situations: int, seed: int = 0,
     are expected final totals, else points still to come).
     """
     pa, pq = check_format(format)
-    texts = sample(sv, situations, seed)
-    rows = list(_rows(sv, texts, final))
+    rows = list(_rows(sv, sample(sv, situations, seed), final))
     folder = os.path.dirname(os.path.abspath(path))
     fd, part = tempfile.mkstemp(prefix=".yacht-export-", dir=folder)
     try:  # written whole, then put in place: never a half-written file at ``path``
@@ -292,14 +295,15 @@ def check_format(format: str) -> tuple[Any, Any]:
     return pa, pq
 
 
-def _rows(sv: SolvedVariant, texts: Sequence[str], final: bool) -> Iterator[dict[str, Any]]:
+def _rows(sv: SolvedVariant, situations: Sequence[Situation], final: bool
+          ) -> Iterator[dict[str, Any]]:
     key = sv.ruleset.key
-    for text in texts:
-        where = sv.situation(text)
+    for where in situations:
         total = float(sv.ruleset.totals(where.card).grand)
         opts = sv.options(where)
         shift = 0.0 if final else total
         values = [o.value - shift for o in opts]
         actions = [str(o) for o in opts]
-        yield {"variant": key, "situation": text, "card_total": total, "actions": actions,
-               "values": values, "best": actions[0], "value": values[0], "final": final}
+        yield {"variant": key, "situation": where.text(), "card_total": total,
+               "actions": actions, "values": values, "best": actions[0],
+               "value": values[0], "final": final}
