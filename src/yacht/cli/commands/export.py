@@ -13,11 +13,12 @@ EPILOG = """\
 Each row is one situation with dice showing: every decision, in order, of games
 played from an empty card where each choice is the best one or, with chance
 1/4, a random legal one (so cards optimal play seldom makes come up too); the
-same seed gives the same rows. A row: variant, situation (the notation of `yacht advise`, e.g. "13356 r2
-ones=3,fours=12"), card_total, actions and values (every keep and box, best
-first: "keep 3 3", "score chance"), best and value (the first of them) and
-final. Values are expected final totals under optimal play (points on the card
-included); with --to-come the expected points still to come.
+same seed gives the same rows. A row: variant, situation (the notation of
+`yacht advise`, e.g. "13356 r2 ones=3,fours=12"), card_total, actions and
+values (every keep and box, best first: "keep 3 3", "score chance"), best and
+value (the first of them) and final. Values are expected final totals under
+optimal play (points on the card included); with --to-come the expected points
+still to come.
 
 JSON Lines: one object a line. Parquet needs pyarrow: pip install
 'yacht-dice[parquet]'. The same from Python: yacht.solve(VARIANT).export(PATH,
