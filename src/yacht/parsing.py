@@ -461,12 +461,11 @@ def _check_extra(rs: Ruleset, card: Scorecard, extra: int, item: str) -> None:
     if label is None:
         raise InputError(f"card item {shown(item)}: {rs.id} has no points outside the boxes "
                          "(extra=0 or leave it out)")
-    earns = extra_steps(rs)
     steps: set[int] = set()
     for col, boxes in enumerate(card.boxes):
         for i, value in enumerate(boxes):
             if value:
-                steps |= earns.get((col, i, value), frozenset())
+                steps |= extra_steps(rs, col, i, value)
     if not steps:
         raise InputError(f"card item {shown(item)}: no box on this card earns extra points "
                          f"({label})")
@@ -482,29 +481,22 @@ def _check_extra(rs: Ruleset, card: Scorecard, extra: int, item: str) -> None:
 _EARNS: dict[int, tuple[Ruleset, dict[tuple[int, int, int], frozenset[int]]]] = {}
 
 
-def extra_steps(rs: Ruleset) -> dict[tuple[int, int, int], frozenset[int]]:
-    """(column, box, value) -> the steps of the extra points a box holding that value
-    earns, for the boxes and values that earn some (whatever rule gives them); worked out
-    once per ruleset (a card's check is then a few look-ups).
+def extra_steps(rs: Ruleset, col: int, i: int, value: int) -> frozenset[int]:
+    """The steps of the extra points box ``(col, i)`` earns once it holds ``value``
+    (whatever rule gives them), worked out once per ruleset, box and value.
 
     >>> from yacht.rules import get
-    >>> extra_steps(get("yahtzee"))
-    {(0, 11, 50): frozenset({100})}
+    >>> extra_steps(get("yahtzee"), 0, 11, 50), extra_steps(get("yahtzee"), 0, 11, 0)
+    (frozenset({100}), frozenset())
     """
-    earns: dict[tuple[int, int, int], frozenset[int]] = _per_ruleset(_EARNS, rs, _extra_steps)
-    return earns
-
-
-def _extra_steps(rs: Ruleset) -> dict[tuple[int, int, int], frozenset[int]]:
-    out: dict[tuple[int, int, int], frozenset[int]] = {}
-    for col in range(len(rs.columns)):
-        for i in range(len(rs.categories)):
-            for value in sorted(possible_values(rs, i)):
-                if value:
-                    steps = frozenset(p.bonus for p in _probe(rs, col, i, value) if p.bonus > 0)
-                    if steps:
-                        out[(col, i, value)] = steps
-    return out
+    memo: dict[tuple[int, int, int], frozenset[int]] = _per_ruleset(_EARNS, rs,
+                                                                    lambda _: {})
+    key = (col, i, value)
+    steps = memo.get(key)
+    if steps is None:
+        steps = memo[key] = frozenset(p.bonus for p in _probe(rs, col, i, value)
+                                      if p.bonus > 0) if value else frozenset()
+    return steps
 
 
 _REPEATS: dict[int, tuple[Ruleset, dict[tuple[int, int], int]]] = {}

@@ -216,7 +216,8 @@ class SolvedVariant:
         from .solver.backend import native_module
 
         self._module: Any = native_module() if self._native is not None else None
-        self._earn_table: tuple[Any, int] | None = None
+        # (made now: a first call with extra points costs what any first call costs)
+        self._earn_table = _earn_table(self.ruleset) if self._module is not None else None
         self._names: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     def __repr__(self) -> str:
@@ -635,9 +636,12 @@ def _earn_table(rs: Ruleset) -> tuple[Any, int]:
     high = max(0, *(v for v in values if v < 1_000_000)) + 1
     ncat = len(rs.categories)
     earn = np.zeros((len(rs.columns) * ncat, high - low), dtype=np.int64)
-    for (col, i, value), steps in parsing.extra_steps(rs).items():
-        if low <= value < high:
-            earn[col * ncat + i, value - low] = min(steps) if len(steps) == 1 else -1
+    for col in range(len(rs.columns)):
+        for i in range(ncat):
+            for value in parsing.possible_values(rs, i):
+                steps = parsing.extra_steps(rs, col, i, value)
+                if steps and low <= value < high:
+                    earn[col * ncat + i, value - low] = min(steps) if len(steps) == 1 else -1
     return earn, rs.turns
 
 
