@@ -2,7 +2,7 @@
 
 Run from the repository root (yatzy-solver is the `bench` extra; see README.md):
 
-    .venv/bin/python benchmarks/bench_library.py                 # label + single
+    .venv/bin/python benchmarks/bench_library.py                 # every part
     .venv/bin/python benchmarks/bench_library.py label --situations 1000000
     .venv/bin/python benchmarks/bench_library.py single
 
@@ -17,6 +17,8 @@ Run from the repository root (yatzy-solver is the `bench` extra; see README.md):
   values (points still to come, the peer's kind of value) and the best actions
   (where they differ, both must be ties in our values). Before it, the conversion
   alone: 100,000 texts to arrays, the best of five, the two taking turns.
+* ``export``: 20,000 labelled rows to JSON Lines, both, in turn (best of three).
+* ``first``: a fresh process's first ``best(text)`` with and without ``extra=N``.
 * ``single``: one situation per call, each call timed alone, the calls interleaved
   call by call on the same situations: ours ``best(text)`` / ``options(text)`` on
   plain cards and on cards with Yahtzee bonuses (``extra=N``, every card new),
@@ -223,18 +225,68 @@ def part_single(n: int, seed: int, rounds: int = 3) -> dict[str, Any]:
     return res
 
 
+def part_export(rows: int) -> dict[str, Any]:
+    """Labelled rows written to JSON Lines by both (theirs: its ``perturbed`` source, the
+    nearest to ours), in turn, three times; the best of each."""
+    import tempfile
+
+    import yatzy_solver as ys
+
+    import yacht
+
+    y = yacht.solve("yahtzee")
+    solver = ys.Solver.build(ys.Variant(THEIRS))
+    best = {"yacht": float("inf"), "yatzy-solver": float("inf")}
+    before = load()
+    with tempfile.TemporaryDirectory() as d:
+        for k in range(3):
+            c0 = time.perf_counter()
+            y.export(f"{d}/ours.jsonl", rows, seed=k)
+            c1 = time.perf_counter()
+            solver.export(f"{d}/theirs.jsonl", rows, source="perturbed", seed=k,
+                          format="jsonl")
+            c2 = time.perf_counter()
+            best["yacht"] = min(best["yacht"], c1 - c0)
+            best["yatzy-solver"] = min(best["yatzy-solver"], c2 - c1)
+    return {"rows": rows, "load_before": before, "load_after": load(),
+            **{f"{who}_s": v for who, v in best.items()}}
+
+
+def part_first() -> dict[str, Any]:
+    """A fresh process's first ``best(text)`` after ``yacht.solve("yahtzee")``, a card
+    without and with Yahtzee bonuses (three processes each, in turn; the median)."""
+    import subprocess
+
+    code = ("import time, yacht\ny = yacht.solve('yahtzee')\nt = time.perf_counter()\n"
+            "y.best({!r})\nprint((time.perf_counter() - t) * 1e6)")
+    texts = {"plain": "13356 r1 ones=3,yahtzee=50",
+             "extra=100": "13356 r1 ones=3,yahtzee=50,extra=100"}
+    got: dict[str, list[float]] = {k: [] for k in texts}
+    before = load()
+    for _ in range(3):
+        for k, text in texts.items():
+            out = subprocess.run([sys.executable, "-c", code.format(text)], check=True,
+                                 capture_output=True, text=True).stdout
+            got[k].append(float(out))
+    return {"load_before": before, "load_after": load(),
+            **{f"first_best_{k}_us": statistics.median(v) for k, v in got.items()}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("parts", nargs="*", metavar="PART", help="label, single (default both)")
+    ap.add_argument("parts", nargs="*", metavar="PART",
+                    help="label, single, export, first (default all)")
     ap.add_argument("--situations", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
-    if set(a.parts) - {"label", "single"}:
-        ap.error("parts are label and single")
+    parts = {"label": lambda: part_label(a.situations, a.seed),
+             "single": lambda: part_single(3000, a.seed),
+             "export": lambda: part_export(20_000), "first": part_first}
+    if set(a.parts) - set(parts):
+        ap.error(f"parts are {', '.join(parts)}")
     print(f"machine: load average {load()}", flush=True)
-    for part in a.parts or ["label", "single"]:
-        got = (part_label(a.situations, a.seed) if part == "label"
-               else part_single(3000, a.seed))
+    for part in a.parts or list(parts):
+        got = parts[part]()
         print(f"\n## {part}", flush=True)
         print(json.dumps(got, indent=1, default=float), flush=True)
 
