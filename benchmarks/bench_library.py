@@ -126,16 +126,23 @@ def part_label(n: int, seed: int) -> dict[str, Any]:
     ours(0, 1000)  # warm up both (tables in memory, first allocations)
     theirs(0, 1000)
     # the conversion alone, at its best: 100,000 texts to arrays, five times each, in turn
-    conv = {"yacht": float("inf"), "yatzy-solver": float("inf")}
+    # (and ours from Situation objects)
+    conv = {"yacht": float("inf"), "yatzy-solver": float("inf"),
+            "yacht from Situation objects": float("inf")}
     part = min(n, CHUNK)
+    objects = [y.situation(t) for t in ours_t[:part]]
     for _ in range(5):
         c0 = time.perf_counter()
         y.situations(ours_t[:part])
         c1 = time.perf_counter()
         v.situation_arrays(theirs_t[:part])
         c2 = time.perf_counter()
+        y.situations(objects)
+        c3 = time.perf_counter()
         conv["yacht"] = min(conv["yacht"], (c1 - c0) / part * 1e6)
         conv["yatzy-solver"] = min(conv["yatzy-solver"], (c2 - c1) / part * 1e6)
+        conv["yacht from Situation objects"] = min(conv["yacht from Situation objects"],
+                                                   (c3 - c2) / part * 1e6)
     before = load()
     spent = {"yacht": [0.0, 0.0, 0.0], "yatzy-solver": [0.0, 0.0, 0.0]}
     got: dict[str, tuple[list[str], list[Any]]] = {"yacht": ([], []),

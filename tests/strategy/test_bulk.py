@@ -147,13 +147,17 @@ def test_bad_situations_in_a_batch_are_named() -> None:
 
 def test_the_python_reader_gives_what_the_c_reader_gives() -> None:
     y = _solved("yahtzee", {"joker": "free"})
-    texts = [s.text() for s in _situations(y.ruleset, 200, 9)]
-    fast = y.situations(texts)
+    sits = list(_situations(y.ruleset, 200, 9))
+    sits += [y.situation(t) for t in ["66666 r1 yahtzee=50,extra=300", "12345 r0 ones=1,chance=17",
+                                      "66666 r0 yahtzee=50,sixes=30,chance=30,extra=100"]]
+    texts = [s.text() for s in sits]
+    assert sum(s.card.extra > 0 for s in sits) >= 2
     slow_y = SolvedVariant(y.ruleset)
     slow_y._native = slow_y._module = None  # as without the C extension
-    slow = slow_y.situations(texts)
-    for field in ("mask", "aux", "outcome", "rolls_left", "card_total"):
-        assert np.array_equal(getattr(fast, field), getattr(slow, field)), field
+    for items in (texts, sits):
+        fast, slow = y.situations(items), slow_y.situations(items)
+        for field in ("mask", "aux", "outcome", "rolls_left", "card_total"):
+            assert np.array_equal(getattr(fast, field), getattr(slow, field)), field
 
 
 def test_cards_with_extra_points_take_the_c_path() -> None:

@@ -365,7 +365,8 @@ class SolvedVariant:
         """A batch as the kernel reads it (:class:`~yacht.strategy.bulk.Situations`) from
         texts, :class:`Situation` objects (both may be mixed) or arrays (returned as they
         are). Texts in the plain form (``13356 r2 ones=3,fours=12``, ``extra=N`` last)
-        are read in C; anything else as :meth:`situation` reads it. Every situation needs
+        and Situation objects of this variant are read in C; anything else as
+        :meth:`situation` reads it. Every situation needs
         dice showing, an open box and a normal turn (not the forced first turn); bad input
         raises :class:`AdviceError` naming the situation (``situation 3: ...``)."""
         import numpy as np
@@ -412,7 +413,7 @@ class SolvedVariant:
         earn, turns = self._earn()
         left: int = self._module.situations_text(self._native, seq, earn, turns, out.mask,
                                                  out.aux, out.outcome, out.rolls_left,
-                                                 out.card_total)
+                                                 out.card_total, self.ruleset)
         return left
 
     def batch(self, items: Sequence[str | Situation] | Situations, *, final: bool = True,

@@ -2113,8 +2113,9 @@ static PyMethodDef methods[] = {
      "target_turn(tables, mask, aux, points, A, off, wlo, wlen, Q, E0, Ks, B): one turn's "
      "chances."},
     {"situations_text", (PyCFunction)(void (*)(void))py_situations_text, METH_FASTCALL,
-     "situations_text(advisor, texts, earn, turns, masks, auxs, outcomes, rolls, totals): "
-     "texts in the plain form as the batch kernel's numbers; returns how many it left."},
+     "situations_text(advisor, texts, earn, turns, masks, auxs, outcomes, rolls, totals, "
+     "ruleset): texts in the plain form and Situation objects as the batch kernel's "
+     "numbers; returns how many it left."},
     {"text_extra", (PyCFunction)(void (*)(void))py_text_extra, METH_FASTCALL,
      "text_extra(advisor, text, earn, turns, best_only): options_text for a card with "
      "extra points."},

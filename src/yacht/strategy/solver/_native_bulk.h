@@ -2,12 +2,14 @@
  * ends with extra=N. Included once by _native.c, after _native_advice.h (it reads
  * texts with the Advisor's reader, parse_plain, and solves single ones with its scratch).
  *
- *   situations_text(advisor, texts, earn, turns, masks, auxs, outcomes, rolls, totals):
- *     each text of a list in the plain form ("13356 r2 ones=3,fours=12", and a last
- *     item extra=N) as the batch kernel's numbers: the card state, the outcome, the
- *     rolls left and the points on the card. A text it does not read (any other form,
- *     a full card, the forced first turn, extra points it cannot vouch for) gets mask
- *     -1 and is left to Python. Returns how many were left.
+ *   situations_text(advisor, texts, earn, turns, masks, auxs, outcomes, rolls, totals,
+ *                   ruleset):
+ *     each item of a list as the batch kernel's numbers (the card state, the outcome,
+ *     the rolls left and the points on the card): a text in the plain form ("13356 r2
+ *     ones=3,fours=12", and a last item extra=N), or a Situation object whose ruleset
+ *     is `ruleset` (None: texts only). An item it does not read (any other form, a
+ *     full card, the forced first turn, extra points it cannot vouch for) gets mask -1
+ *     and is left to Python. Returns how many were left.
  *   text_extra(advisor, text, earn, turns, best_only): the Advisor's options_text /
  *     best_text for a text whose card ends with extra=N (None: the Python path).
  *
@@ -86,11 +88,49 @@ static int bulk_earn(const AdvisorObject *self, PyObject *eo, PyObject *to, Buf 
     return 0;
 }
 
+/* A Situation object of `ruleset` (its attributes ruleset, card, dice, rolls_left, turn)
+ * as the Advisor reads its parts. 0, or -1 (no exception set) for anything else. */
+static int bulk_object(const AdvisorObject *self, PyObject *o, PyObject *ruleset, int64_t *m,
+                       int64_t *a, int64_t *d, int64_t *r, double *base)
+{
+    static PyObject *names[5];
+    static const char *const keys[5] = {"ruleset", "card", "dice", "rolls_left", "turn"};
+    PyObject *v[5] = {NULL, NULL, NULL, NULL, NULL};
+    int rc = -1;
+    for (int k = 0; k < 5; k++) {
+        if (names[k] == NULL && (names[k] = PyUnicode_InternFromString(keys[k])) == NULL) {
+            PyErr_Clear();
+            goto done;
+        }
+        if ((v[k] = PyObject_GetAttr(o, names[k])) == NULL) {
+            PyErr_Clear();
+            goto done;
+        }
+    }
+    {
+        const Tables *T = self->T;
+        int64_t vals[64], extra = 0, turn, cnt[MAXFACES], dice[16];
+        if (v[0] != ruleset || T->n > 16 || read_card(self, v[1], vals, &extra) < 0
+            || read_dice(T, v[2], cnt, dice) < 0 || small_int(v[3], 0, T->rolls - 1, r) < 0
+            || small_int(v[4], 0, 1 << 20, &turn) < 0)
+            goto done;
+        const int64_t filled = card_state(self, vals, extra, m, a, base);
+        if (!normal_turn(self, *m, filled, turn, *r))
+            goto done;
+        *d = index_of(T, cnt) - T->full_start;
+        rc = 0;
+    }
+done:
+    for (int k = 0; k < 5; k++)
+        Py_XDECREF(v[k]);
+    return rc;
+}
+
 static PyObject *py_situations_text(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 9) {
+    if (nargs != 10) {
         PyErr_SetString(PyExc_TypeError, "situations_text(advisor, texts, earn, turns, masks, "
-                                         "auxs, outcomes, rolls, totals)");
+                                         "auxs, outcomes, rolls, totals, ruleset)");
         return NULL;
     }
     if (!PyObject_TypeCheck(args[0], &AdvisorType)) {
@@ -99,12 +139,17 @@ static PyObject *py_situations_text(PyObject *mod, PyObject *const *args, Py_ssi
     }
     const AdvisorObject *self = (const AdvisorObject *)args[0];
     const Tables *T = self->T;
-    PyObject *texts = args[1];
+    PyObject *texts = args[1], *ruleset = args[9];
     if (!PyList_CheckExact(texts) && !PyTuple_CheckExact(texts)) {
         PyErr_SetString(PyExc_TypeError, "situations_text: texts must be a list or a tuple");
         return NULL;
     }
-    const Py_ssize_t n = PySequence_Fast_GET_SIZE(texts);
+    /* the items as they are now (reading an object's attributes runs Python code, which
+     * might change the list) */
+    PyObject *items = PySequence_Tuple(texts);
+    if (items == NULL)
+        return NULL;
+    const Py_ssize_t n = PyTuple_GET_SIZE(items);
     Buf b[6];
     memset(b, 0, sizeof(b));
     PyObject *ret = NULL;
@@ -120,35 +165,33 @@ static PyObject *py_situations_text(PyObject *mod, PyObject *const *args, Py_ssi
     {
         int64_t *sm = b[0].b.buf, *sa = b[1].b.buf, *sd = b[2].b.buf, *sr = b[3].b.buf;
         double *st = b[4].b.buf;
-        PyObject **items = PySequence_Fast_ITEMS(texts);
-        const int ok = self->options_ok && self->text_ok && T->nbox <= 64;
-        int64_t left = 0, cnt[MAXFACES], vals[64], extra, r, m, a;
+        const int ok = self->options_ok && T->nbox <= 64;
+        int64_t left = 0, cnt[MAXFACES], vals[64], extra, r, m, a, d;
         double base;
         for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *t = items[i];
-            Py_ssize_t len;
-            const char *s;
-            if (!ok || !PyUnicode_CheckExact(t) || !PyUnicode_IS_COMPACT_ASCII(t)) {
-                sm[i] = -1;
-                left++;
-                continue;
-            }
-            len = PyUnicode_GET_LENGTH(t);
-            s = (const char *)PyUnicode_DATA(t);
-            if (bulk_read(self, s, len, earn, turns, cnt, &r, vals, &extra) < 0) {
-                sm[i] = -1;
-                left++;
-                continue;
-            }
-            const int64_t filled = card_state(self, vals, extra, &m, &a, &base);
-            if (!normal_turn(self, m, filled, filled, r)) {
+            PyObject *t = PyTuple_GET_ITEM(items, i);
+            int got = -1;
+            if (ok && PyUnicode_CheckExact(t)) {
+                if (self->text_ok && PyUnicode_IS_COMPACT_ASCII(t)
+                    && bulk_read(self, PyUnicode_DATA(t), PyUnicode_GET_LENGTH(t), earn, turns,
+                                 cnt, &r, vals, &extra)
+                           == 0) {
+                    const int64_t filled = card_state(self, vals, extra, &m, &a, &base);
+                    if (normal_turn(self, m, filled, filled, r)) {
+                        d = index_of(T, cnt) - T->full_start;
+                        got = 0;
+                    }
+                }
+            } else if (ok && ruleset != Py_None)
+                got = bulk_object(self, t, ruleset, &m, &a, &d, &r, &base);
+            if (got < 0) {
                 sm[i] = -1;
                 left++;
                 continue;
             }
             sm[i] = m;
             sa[i] = a;
-            sd[i] = index_of(T, cnt) - T->full_start;
+            sd[i] = d;
             sr[i] = r;
             st[i] = base;
         }
@@ -156,6 +199,7 @@ static PyObject *py_situations_text(PyObject *mod, PyObject *const *args, Py_ssi
     }
 done:
     buf_release(b, 6);
+    Py_DECREF(items);
     return ret;
 }
 
