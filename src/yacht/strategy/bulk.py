@@ -3,8 +3,8 @@ values of every option, games with their decisions, labelled data in files.
 
 :class:`Situations` is a batch as the kernel reads it (card state, outcome,
 rolls left, points on the card); ``SolvedVariant.situations(...)`` makes one from
-texts (read in C, about a microsecond each), :class:`~yacht.strategy.api.Situation`
-objects or arrays, and ``SolvedVariant.batch(...)`` gives a :class:`Batch`: the
+texts or :class:`~yacht.strategy.api.Situation` objects (read in C, about a
+microsecond each) or arrays, and ``SolvedVariant.batch(...)`` gives a :class:`Batch`: the
 value of every box and every keep of every situation, the best of each and its
 notation. :func:`play` plays seeded games and keeps each decision;
 :func:`export` writes random reachable situations with every option's value as
