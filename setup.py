@@ -21,7 +21,8 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ["src/yacht/strategy/solver/_native.c"]
 DEPENDS = ["src/yacht/strategy/solver/_native_tile.h",
-           "src/yacht/strategy/solver/_native_advice.h"]
+           "src/yacht/strategy/solver/_native_advice.h",
+           "src/yacht/strategy/solver/_native_bulk.h"]
 
 # tried in order; the first set the compiler accepts is used
 FLAG_SETS = [

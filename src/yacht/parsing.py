@@ -465,7 +465,7 @@ def _check_extra(rs: Ruleset, card: Scorecard, extra: int, item: str) -> None:
     for col, boxes in enumerate(card.boxes):
         for i, value in enumerate(boxes):
             if value:
-                steps |= {p.bonus for p in _probe(rs, col, i, value) if p.bonus > 0}
+                steps |= extra_steps(rs, col, i, value)
     if not steps:
         raise InputError(f"card item {shown(item)}: no box on this card earns extra points "
                          f"({label})")
@@ -476,6 +476,27 @@ def _check_extra(rs: Ruleset, card: Scorecard, extra: int, item: str) -> None:
     if extra % step or extra > most:
         raise InputError(f"card item {shown(item)}: extra points ({label}) come in steps of "
                          f"{step}, at most {most}")
+
+
+_EARNS: dict[int, tuple[Ruleset, dict[tuple[int, int, int], frozenset[int]]]] = {}
+
+
+def extra_steps(rs: Ruleset, col: int, i: int, value: int) -> frozenset[int]:
+    """The steps of the extra points box ``(col, i)`` earns once it holds ``value``
+    (whatever rule gives them), worked out once per ruleset, box and value.
+
+    >>> from yacht.rules import get
+    >>> extra_steps(get("yahtzee"), 0, 11, 50), extra_steps(get("yahtzee"), 0, 11, 0)
+    (frozenset({100}), frozenset())
+    """
+    memo: dict[tuple[int, int, int], frozenset[int]] = _per_ruleset(_EARNS, rs,
+                                                                    lambda _: {})
+    key = (col, i, value)
+    steps = memo.get(key)
+    if steps is None:
+        steps = memo[key] = frozenset(p.bonus for p in _probe(rs, col, i, value)
+                                      if p.bonus > 0) if value else frozenset()
+    return steps
 
 
 _REPEATS: dict[int, tuple[Ruleset, dict[tuple[int, int], int]]] = {}

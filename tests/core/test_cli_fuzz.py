@@ -287,6 +287,18 @@ def test_simulate(template: Any, var: str, level: str, games: str, seed: list[st
 
 
 @FUZZ
+@given(variant(), out_name(), NUM, opt("--seed", NUM),
+       opt("--format", st.one_of(st.sampled_from(["jsonl", "parquet", "JSONL", "csv"]), FREE)),
+       options(), flags("--json", "--to-come"))
+def test_export(template: Any, var: str, out: str, situations: str, seed: list[str],
+                fmt: list[str], opts: list[str], extra: list[str]) -> None:
+    argv = ["export", var, "--out", out, "--situations", small(situations, 30), *seed, *fmt,
+            *opts, *extra]
+    with world(template) as folder:
+        check(argv, folder, writes=lambda code: {out} if code == 0 else set())
+
+
+@FUZZ
 @given(variant(), opt("--workers", NUM), options(), flags("--json", "--quiet"))
 def test_solve(template: Any, var: str, workers: list[str], opts: list[str],
                extra: list[str]) -> None:

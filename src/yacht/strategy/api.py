@@ -1,7 +1,9 @@
 """Optimal play from Python: one object per variant and options (``yacht.solve``).
 
 Every value here is an **expected final total**: the points already on the
-card plus the expected points still to come under optimal solitaire play.
+card plus the expected points still to come under optimal solitaire play;
+``final=False`` (on ``value``, ``best``, ``options`` and ``batch`` alike) gives
+the points still to come instead.
 
 >>> import yacht
 >>> crag = yacht.solve("tommys-crag")
@@ -14,6 +16,10 @@ card plus the expected points still to come under optimal solitaire play.
 Option(kind='keep', keep=(3, 3), box=None, column=0, value=160.11..., loss=0.0)
 >>> [str(o) for o in crag.options(s)[:3]]
 ['keep 3 3', 'keep 6', 'keep nothing']
+>>> round(crag.best(s, final=False).value, 2)
+110.11
+>>> crag.batch(["336 r1 crag=50", "111 r0"]).best_action()   # many at once: see bulk.py
+['keep 3 3', 'score three_of_a_kind']
 
 A situation is written ``DICE rN [tN] [CARD]``: the dice showing (``13356``, or
 ``1,3,3,5,6``; ``-`` before the first roll of a turn), the rolls left
@@ -28,7 +34,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +48,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from .bulk import Batch, Game, Situations
     from .solver.build import Solution
 
 __all__ = ["Distribution", "Option", "Situation", "SolvedVariant", "solve"]
@@ -143,6 +150,7 @@ class Distribution:
 
     totals: npt.NDArray[np.int64]
     seed: int
+    log: tuple[Game, ...] = ()      # each game's decisions (``decisions=True``)
 
     @property
     def games(self) -> int:
@@ -205,6 +213,12 @@ class SolvedVariant:
 
         # the C extension's single-situation calls (None: the Python paths below)
         self._native: Any = native_advisor(self.solution)
+        from .solver.backend import native_module
+
+        self._module: Any = native_module() if self._native is not None else None
+        # (made now: a first call with extra points costs what any first call costs)
+        self._earn_table = _earn_table(self.ruleset) if self._module is not None else None
+        self._names: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     def __repr__(self) -> str:
         opts = ",".join(f"{k}={v}" for k, v in self.ruleset.option_values.items())
@@ -242,33 +256,58 @@ class SolvedVariant:
             raise AdviceError(f"a situation of {where.ruleset.key}, not {self.ruleset.key}")
         return where
 
-    def value(self, where: Where = None) -> float:
-        """The expected final total of the situation under optimal play."""
+    def value(self, where: Where = None, *, final: bool = True) -> float:
+        """The expected final total of the situation under optimal play (``final=False``:
+        the expected points still to come)."""
         got = self._native_best(where)
         if got is not None:
-            return got.value
-        s = self._situation(where)
-        if s.card.complete:
-            return float(self.ruleset.totals(s.card).grand)
-        if not s.dice:
-            return self.solution.value(s.card, s.turn)
-        return self.options(s)[0].value
+            value = got.value
+        else:
+            s = self._situation(where)
+            if s.card.complete:
+                value = float(self.ruleset.totals(s.card).grand)
+            elif not s.dice:
+                value = self.solution.value(s.card, s.turn)
+            else:
+                value = self.options(s)[0].value
+        return value if final else value - self._card_total(where)
 
-    def best(self, where: Where) -> Option:
+    def best(self, where: Where, *, final: bool = True) -> Option:
         """The best option of a situation with dice showing."""
         got = self._native_best(where)
-        if got is not None:
+        if got is None:
+            got = self._options(where)[0]
+        if final:
             return got
-        return self.options(where)[0]
+        return got._replace(value=got.value - self._card_total(where))
 
-    def options(self, where: Where) -> list[Option]:
+    def options(self, where: Where, *, final: bool = True) -> list[Option]:
         """Every distinct keep (keeping all dice is scoring) and every allowed box, with
-        its expected final total, best first."""
+        its expected final total (``final=False``: the points still to come), best first."""
+        got = self._options(where)
+        if final:
+            return got
+        base = self._card_total(where)
+        return [o._replace(value=o.value - base) for o in got]
+
+    def _card_total(self, where: Where) -> float:
+        """The points on the situation's card (what ``final=False`` takes off)."""
+        if type(where) is str:
+            from .bulk import Situations
+
+            rows = Situations.empty(1)
+            if self._read_texts([where], rows) == 0:
+                return float(rows.card_total[0])
+        return float(self.ruleset.totals(self._situation(where).card).grand)
+
+    def _options(self, where: Where) -> list[Option]:
         native = self._native
         if native is not None:
             got: list[Option] | None = None
             if type(where) is str:
                 got = native.options_text(where)
+                if got is None and "extra=" in where:
+                    got = self._text_extra(where, 0)
             elif type(where) is Situation and where.ruleset is self.ruleset:
                 got = native.options(where.card, where.turn, where.dice, where.rolls_left)
             if got is not None:
@@ -298,11 +337,135 @@ class SolvedVariant:
             return None
         if type(where) is str:
             got: Option | None = native.best_text(where)
+            if got is None and "extra=" in where:
+                got = self._text_extra(where, 1)
             return got
         if type(where) is Situation and where.ruleset is self.ruleset:
             got = native.best(where.card, where.turn, where.dice, where.rolls_left)
             return got
         return None
+
+    def _text_extra(self, text: str, best_only: int) -> Any:
+        """The C extension's answer for the plain form with a last item ``extra=N``."""
+        earn, turns = self._earn()
+        return self._module.text_extra(self._native, text, earn, turns, best_only)
+
+    def _earn(self) -> tuple[Any, int]:
+        """What the C reader checks extra points with: per box and value the step of
+        extra points it earns (0 none, -1 several: the Python path), or None when the
+        rules give none; and the turns of a game (see ``_native_bulk.h``)."""
+        got = self._earn_table
+        if got is None:
+            got = self._earn_table = _earn_table(self.ruleset)
+        return got
+
+    # --- many situations at once ------------------------------------------------------
+
+    def situations(self, items: Sequence[str | Situation] | Situations) -> Situations:
+        """A batch as the kernel reads it (:class:`~yacht.strategy.bulk.Situations`) from
+        texts, :class:`Situation` objects (both may be mixed) or arrays (returned as they
+        are). Texts in the plain form (``13356 r2 ones=3,fours=12``, ``extra=N`` last)
+        and Situation objects of this variant are read in C; anything else as
+        :meth:`situation` reads it. Every situation needs
+        dice showing, an open box and a normal turn (not the forced first turn); bad input
+        raises :class:`AdviceError` naming the situation (``situation 3: ...``)."""
+        import numpy as np
+
+        from .bulk import Situations
+
+        if isinstance(items, Situations):
+            return items
+        if isinstance(items, str):
+            raise AdviceError("a batch is a list of situations, not one text")
+        seq = items if type(items) is list or type(items) is tuple else list(items)
+        out = Situations.empty(len(seq))
+        left = self._read_texts(seq, out)
+        todo: Any = () if not left else (
+            range(len(seq)) if left == len(seq) else np.flatnonzero(out.mask < 0))
+        t = self.solution.spec.dice
+        for i in todo:
+            item = seq[i]
+            try:
+                if not isinstance(item, str | Situation):
+                    raise AdviceError(f"{type(item).__name__} is not a situation (a text or "
+                                      "a Situation)")
+                s = self._situation(item)
+                if not s.dice:
+                    raise AdviceError("no dice showing (a batch needs them: DICE rN [CARD])")
+                if s.card.complete:
+                    raise AdviceError("the card is full: the game is over")
+                if self.solution.forced_turn(s.card, s.turn):
+                    raise AdviceError("the forced first turn is not in batches (ask "
+                                      "options() for it)")
+            except AdviceError as e:
+                raise AdviceError(f"situation {i + 1}: {e}") from None
+            m, a, base = self._card_state(s.card)
+            out.mask[i], out.aux[i], out.card_total[i] = m, a, base
+            out.outcome[i] = t.index_of(s.dice) - t.full_start
+            out.rolls_left[i] = s.rolls_left
+        return out
+
+    def _read_texts(self, seq: Sequence[Any], out: Situations) -> int:
+        """The C reader on ``seq`` (a list or tuple) into ``out``: how many it left (their
+        mask -1); all of them without the C extension."""
+        if self._native is None or self._module is None:
+            return len(seq)
+        earn, turns = self._earn()
+        left: int = self._module.situations_text(self._native, seq, earn, turns, out.mask,
+                                                 out.aux, out.outcome, out.rolls_left,
+                                                 out.card_total, self.ruleset)
+        return left
+
+    def batch(self, items: Sequence[str | Situation] | Situations, *, final: bool = True,
+              workers: int = 1) -> Batch:
+        """The value of every option of every situation (:class:`~yacht.strategy.bulk.
+        Batch`), in machine code, ``workers`` threads: texts, :class:`Situation` objects or
+        :class:`~yacht.strategy.bulk.Situations` as :meth:`situations` reads them. Values
+        are expected final totals, or with ``final=False`` the points still to come."""
+        import numpy as np
+
+        from .bulk import Batch
+        from .solver.batch import option_values, supported
+
+        if not supported(self.solution):
+            raise AdviceError(f"{self.ruleset.id}: batches do not cover a repeat box (ask "
+                              "options() one situation at a time)")
+        rows = self.situations(items)
+        if final and np.isnan(rows.card_total).any():
+            raise AdviceError("final totals need the points on each card (give card_total, "
+                              "or final=False for the points still to come)")
+        try:
+            ov = option_values(self.solution, rows.mask, rows.aux, rows.outcome,
+                               rows.rolls_left, workers=workers,
+                               card_totals=rows.card_total if final else None)
+        except ValueError as e:
+            raise AdviceError(str(e)) from None
+        keep_value = ov.keep_value
+        keep_value[ov.keep_index < 0] = np.nan
+        boxes, keeps = self._notation()
+        return Batch(rows, final, ov.box_value, keep_value, ov.keep_index, boxes, keeps)
+
+    def _notation(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """``str(Option)`` of every box and of keeping every multiset."""
+        got = self._names
+        if got is None:
+            t = self.solution.spec.dice
+            boxes = tuple(str(Option("score", (), c.id, col, 0.0, 0.0))
+                          for col in range(len(self.ruleset.columns))
+                          for c in self.ruleset.categories)
+            keeps = tuple(str(Option("keep", t.dice_of(k), None, 0, 0.0, 0.0))
+                          for k in range(t.nall))
+            got = self._names = (boxes, keeps)
+        return got
+
+    def export(self, path: str, situations: int, seed: int = 0, format: str = "jsonl", *,
+               final: bool = True) -> int:
+        """Write ``situations`` random reachable situations with every option's value and
+        the best one as JSON Lines or Parquet (:func:`yacht.strategy.bulk.export`);
+        returns the number of rows. Parquet needs pyarrow (``yacht-dice[parquet]``)."""
+        from .bulk import export
+
+        return export(self, path, situations, seed, format, final)
 
     # the fast path in Python: the batch kernel on one situation, no engine objects
     def _fast_tables(self) -> tuple[Any, ...] | None:
@@ -399,8 +562,19 @@ class SolvedVariant:
                                         best - v)))
         return out
 
-    def simulate(self, games: int = 1000, seed: int = 0, workers: int = 2) -> Distribution:
-        """Final totals of ``games`` games from an empty card, played optimally."""
+    def simulate(self, games: int = 1000, seed: int = 0, workers: int = 2, *,
+                 decisions: bool = False) -> Distribution:
+        """Final totals of ``games`` games from an empty card, played optimally. With
+        ``decisions`` the games go through the rules engine one by one (a few ms each)
+        and ``.log`` holds each game's decisions (:class:`~yacht.strategy.bulk.Game`);
+        the same seed gives the same games."""
+        if decisions:
+            import numpy as np
+
+            from .bulk import play
+
+            log = tuple(play(self, games, seed))
+            return Distribution(np.array([g.total for g in log], dtype=np.int64), seed, log)
         return self.distribution(None, games, seed, workers)
 
     def distribution(self, where: Where = None, games: int = 10_000, seed: int = 0,
@@ -447,6 +621,29 @@ def solve(variant: str | Ruleset, options: Mapping[str, str] | None = None, /, *
     with _SOLVED_LOCK:
         _SOLVED[rs.key] = sv
     return sv
+
+
+def _earn_table(rs: Ruleset) -> tuple[Any, int]:
+    """See :meth:`SolvedVariant._earn`: rows per box (column * categories + category),
+    one entry per value from the lowest to the highest a box can hold (0 included), as
+    the C advisor lays out the values boxes can hold."""
+    import numpy as np
+
+    label = next((t for t in (r.extra_label(rs) for r in rs.special) if t), None)
+    if label is None:
+        return None, rs.turns
+    values = [v for i in range(len(rs.categories)) for v in parsing.possible_values(rs, i)]
+    low = min(0, *(v for v in values if v > -1_000_000))
+    high = max(0, *(v for v in values if v < 1_000_000)) + 1
+    ncat = len(rs.categories)
+    earn = np.zeros((len(rs.columns) * ncat, high - low), dtype=np.int64)
+    for col in range(len(rs.columns)):
+        for i in range(ncat):
+            for value in parsing.possible_values(rs, i):
+                steps = parsing.extra_steps(rs, col, i, value)
+                if steps and low <= value < high:
+                    earn[col * ncat + i, value - low] = min(steps) if len(steps) == 1 else -1
+    return earn, rs.turns
 
 
 def _ascii_digits(text: str) -> bool:

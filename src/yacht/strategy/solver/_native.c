@@ -2053,6 +2053,10 @@ done:
 
 #include "_native_advice.h"
 
+/* Situations from text in bulk, and single texts with extra points */
+
+#include "_native_bulk.h"
+
 /* ------------------------------------------------------------------------- */
 
 static int cpu_ok(void)
@@ -2108,6 +2112,13 @@ static PyMethodDef methods[] = {
     {"target_turn", py_target_turn, METH_VARARGS,
      "target_turn(tables, mask, aux, points, A, off, wlo, wlen, Q, E0, Ks, B): one turn's "
      "chances."},
+    {"situations_text", (PyCFunction)(void (*)(void))py_situations_text, METH_FASTCALL,
+     "situations_text(advisor, texts, earn, turns, masks, auxs, outcomes, rolls, totals, "
+     "ruleset): texts in the plain form and Situation objects as the batch kernel's "
+     "numbers; returns how many it left."},
+    {"text_extra", (PyCFunction)(void (*)(void))py_text_extra, METH_FASTCALL,
+     "text_extra(advisor, text, earn, turns, best_only): options_text for a card with "
+     "extra points."},
     {NULL, NULL, 0, NULL},
 };
 

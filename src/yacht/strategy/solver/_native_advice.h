@@ -652,19 +652,11 @@ static PyObject *api_result(AdvisorObject *self, int64_t m, int64_t a, int64_t d
     return list;
 }
 
-/* The plain form "DDDDD rN[ CARD]": the counts, r and the card. 0, or -1. */
-static int parse_situation(const AdvisorObject *self, PyObject *text, int64_t *cnt, int64_t *r,
-                           int64_t *vals, int64_t *extra)
+/* The plain form "DDDDD rN[ CARD]" from s[0..n): the counts, r and the card. 0, or -1. */
+static int parse_plain(const AdvisorObject *self, const char *s, Py_ssize_t n, int64_t *cnt,
+                       int64_t *r, int64_t *vals, int64_t *extra)
 {
     const Tables *T = self->T;
-    if (!PyUnicode_CheckExact(text))
-        return -1;
-    Py_ssize_t n;
-    const char *s = PyUnicode_AsUTF8AndSize(text, &n);
-    if (s == NULL) {
-        PyErr_Clear();
-        return -1;
-    }
     const int64_t nd = T->n;
     if (n < nd + 2 || s[nd] != ' ' || (s[nd + 1] != 'r' && s[nd + 1] != 'R'))
         return -1;
@@ -693,6 +685,21 @@ static int parse_situation(const AdvisorObject *self, PyObject *text, int64_t *c
         if ((unsigned char)card[k] <= ' ')
             return -1;
     return parse_card_text(self, card, len, vals, extra);
+}
+
+/* The plain form of a str: parse_plain. 0, or -1. */
+static int parse_situation(const AdvisorObject *self, PyObject *text, int64_t *cnt, int64_t *r,
+                           int64_t *vals, int64_t *extra)
+{
+    if (!PyUnicode_CheckExact(text))
+        return -1;
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &n);
+    if (s == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    return parse_plain(self, s, n, cnt, r, vals, extra);
 }
 
 /* A normal turn the kernels answer: not full, not the forced first turn, rolls in range. */

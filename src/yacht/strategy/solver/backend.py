@@ -65,7 +65,8 @@ def _current(mod: ModuleType) -> bool:
 
     here = Path(__file__).parent
     stale = getattr(mod, "API_VERSION", None) != API_VERSION
-    sources = [here / "_native.c", here / "_native_tile.h", here / "_native_advice.h"]
+    sources = [here / "_native.c", here / "_native_tile.h", here / "_native_advice.h",
+               here / "_native_bulk.h"]
     built = getattr(mod, "SOURCE_HASH", "")
     if not stale and built and all(p.exists() for p in sources):
         h = hashlib.sha256()
