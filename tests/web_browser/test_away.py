@@ -268,3 +268,25 @@ def test_a_table_can_go_on_a_phones_home_screen(server: Server, shots: Path) -> 
             tab.check()  # nothing refused by the page's security policy
 
     asyncio.run(main())
+
+
+def test_the_reaction_buttons_come_when_someone_else_is_at_the_table(server: Server) -> None:
+    async def main() -> None:
+        async with chromium() as browser:
+            made = server.post("/api/tables", {"variant": "yatzy", "speed": "instant", "seats": [
+                {"kind": "person", "name": "Ann", "here": True}]})
+            ann = await open_tab(await new_context(browser), server.url("/"))
+            await seat_token(ann.page, server, made)
+            await ann.page.goto(server.url(made["url"]))
+            await wait_game(ann.page)
+            bar = ann.page.locator(".reaction-bar")
+            assert await bar.is_hidden()  # Ann alone: no one to see a reaction
+            watcher = await open_tab(await new_context(browser), server.url(made["url"]))
+            await wait_game(watcher.page)
+            await bar.wait_for(state="visible")
+            assert await watcher.page.locator(".reaction-bar").is_visible()
+            await watcher.page.close()
+            await bar.wait_for(state="hidden")
+            ann.check()
+
+    asyncio.run(main())

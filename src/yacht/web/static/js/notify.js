@@ -2,10 +2,11 @@
 // is hidden (another tab, another app), the tab's title and icon say so, and - if the
 // player asked for it and the browser allows it - a notification from this page (no
 // push service: nothing reaches the player from anywhere but this page while it is
-// open). While the page is visible, a chime when sound is on. And the page can be put on
-// a phone's home screen: the web app manifest (pages.py) names this table, and a small
-// service worker (/sw.js) shows the notifications where a page may not (Android) and
-// brings the table's tab back when one is tapped. Nothing is kept for offline play.
+// open). While the page is visible, a chime when sound is on (in a game with another
+// person). And the page can be put on a phone's home screen: the web app manifest
+// (pages.py) names this table, and a small service worker (/sw.js) shows the
+// notifications where a page may not (Android) and brings the table's tab back when
+// one is tapped. Nothing is kept for offline play.
 
 import { h } from "./dom.js";
 import { toast } from "./ui.js";
@@ -131,7 +132,7 @@ export class TurnNotifier {
       this.clear();
     } else if (came) {
       if (document.hidden) this.alert(snap);
-      else sound.play("turn");
+      else if (snap.players.some((p) => p.kind !== "computer" && !p.mine)) sound.play("turn"); // (after a person's turn: not after every computer's)
     }
     if (this.alerting && !document.title.startsWith(PREFIX)) document.title = `${PREFIX}${document.title}`;
   }

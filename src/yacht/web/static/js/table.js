@@ -396,9 +396,9 @@ export class TableView {
       h("div", { class: "felt-actions" }, this.rollBtn, this.oopsBtn, this.hintBtn),
       this.help, this.note, this.progress);
     this.endPanel = h("section", { class: "end-panel", hidden: true, aria: { labelledby: "end-title" } });
-    this.side = h("div", { class: "game-side" }, this.felt, this.endPanel);
+    this.side = h("div", { class: "game-side" }, this.felt, this.endPanel, this.reactionRow());
     const log = h("section", { class: "log-box", aria: { labelledby: "log-title" } },
-      h("h2", { class: "small-head", id: "log-title", text: "At the table" }), this.presenceBox, this.reactionRow(), this.news);
+      h("h2", { class: "small-head", id: "log-title", text: "At the table" }), this.presenceBox, this.news);
     this.cardsPanel = h("section", { class: "cards-panel", aria: { label: "Score cards" } }, this.cards.el);
     this.game = h("div", { class: "game" }, this.side, this.cardsPanel, log);
     fill(this.body, this.game);
@@ -591,7 +591,8 @@ export class TableView {
     if (this.reactionBar) this.reactionBar.destroy();
   }
 
-  /** The reaction buttons and where a watcher's reactions show, in "At the table". */
+  /** The reaction buttons and where a watcher's reactions show, under the felt (in
+   * sight on a phone too). */
   reactionRow() {
     if (this.reactionBar) this.reactionBar.destroy();
     this.reactionBar = new ReactionBar((reaction) => this.socket.send({ type: "react", reaction }));
@@ -600,8 +601,19 @@ export class TableView {
   }
 
   drawAway(snap) {
-    this.reactionBar.show(this.reactionsOn);
+    this.reactionBar.show(this.reactionsOn && this.someoneElseHere(snap));
     this.notifier.update(snap);
+  }
+
+  /** Another browser is at the table (a player or a watcher): reactions have someone to
+   * reach (at a game of this screen and computers alone, the buttons stay away). */
+  someoneElseHere(snap) {
+    const mine = JSON.stringify(snap.players.flatMap((p, i) => (p.mine ? [i] : [])));
+    return this.presence.some((p) => {
+      const seats = Array.isArray(p.seats) ? p.seats : [];
+      if (seats.length) return JSON.stringify([...seats].sort((a, b) => a - b)) !== mine;
+      return (p.watchers || 0) > (mine === "[]" ? 1 : 0);
+    });
   }
 
   // --- what the player does (each a step of the queue: see later()) ------------------
