@@ -225,6 +225,9 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
     if view.taken_over:
         off = f" {words.demo_off}" if words.demo_off else ""
         return f"Demo: the computer plays {possessive(me.name)} turn.{off}"
+    if view.played_for:
+        why = "is away" if st.current in view.stand_ins else "ran out of time"
+        return f"{me.name} {why}: the computer plays {possessive(me.name)} turn."
     if me.is_computer:
         last = view.last_score
         if st.can_take_back() and last is not None and not st.dice:

@@ -21,7 +21,8 @@ __all__ = ["HEAD", "REVISIONS", "actions", "decision_losses", "games", "metadata
            "web_tables"]
 
 #: Every schema revision this version knows, oldest first; the last is the newest.
-REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005")
+REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005",
+             "yacht_0006")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()
@@ -42,6 +43,7 @@ games = Table(
     Column("scores", Text, nullable=True),            # JSON list when finished
     Column("seed", String(64), nullable=True),        # hex; secret until finished
     Column("dice_entered", Boolean, nullable=False, server_default=false()),
+    Column("clock", Text, nullable=True),             # JSON: the turn clock's state
 )
 
 actions = Table(
@@ -96,5 +98,6 @@ web_tables = Table(
     Column("updated", DateTime, nullable=False),
     Column("closed", DateTime, nullable=True),
     Column("host", String(64), nullable=True),        # the maker's hashed token
+    Column("extra", Text, nullable=True),             # JSON: clock, absence, series
 )
 Index("ix_web_tables_closed", web_tables.c.closed)
