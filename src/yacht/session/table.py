@@ -940,7 +940,9 @@ class Table:
         try:
             for action in actions:
                 st = s.state
-                computer = not st.is_terminal() and st.players[st.current].is_computer
+                computer = not st.is_terminal() and (
+                    st.players[st.current].is_computer
+                    or (isinstance(action, Score) and action.by is not None))
                 events += self._apply(action, computer=computer, saved=True)
         finally:
             self._remote = False
@@ -1663,7 +1665,7 @@ async def drive_async(table: Table, *, stop: asyncio.Event | None = None,
                 except TimeoutError:
                     pass
                 continue
-            if due.kind in ("go_on", "roll"):
+            if due.kind in ("go_on", "roll", "clock"):
                 table._do(due)
                 continue
             decide = functools.partial(table.think, due.version)
