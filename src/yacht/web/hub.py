@@ -538,6 +538,7 @@ class Hub:
             if not live.over():
                 return
             live.stop.set()
+            self.fanout.changed(live)  # (its people may play again now)
             try:
                 live.take_row(await self.io_call(partial(
                     self.store.update_table, live.row.id, live.row.version, closed=True)))

@@ -15,6 +15,15 @@ const KINDS = [
   ["champion", "Computer: champion (plays to win)"],
 ];
 const MAX_PLAYERS = 8;
+/** The turn clocks the form offers (the API takes any 5-600 seconds, or 1-60 minutes). */
+const CLOCKS = [
+  ["none", "No clock", { kind: "none" }],
+  ["30", "30 s a turn", { kind: "turn", seconds: 30 }],
+  ["60", "1 min a turn", { kind: "turn", seconds: 60 }],
+  ["120", "2 min a turn", { kind: "turn", seconds: 120 }],
+  ["bank5", "5 min each + 10 s a turn", { kind: "bank", minutes: 5, seconds: 10 }],
+  ["bank15", "15 min each + 20 s a turn", { kind: "bank", minutes: 15, seconds: 20 }],
+];
 
 function defaultSetup() {
   return {
@@ -23,6 +32,7 @@ function defaultSetup() {
     players: [{ kind: "here", name: lastName() || "You" }, { kind: "intermediate", name: "Computer" }],
     demo: false,
     speed: "normal",
+    clock: "none",
   };
 }
 
@@ -40,6 +50,7 @@ function cleanSetup(raw, known) {
   }
   setup.demo = raw.demo === true;
   if (SPEEDS.includes(raw.speed)) setup.speed = raw.speed;
+  if (CLOCKS.some(([k]) => k === raw.clock)) setup.clock = raw.clock;
   return setup;
 }
 
@@ -169,6 +180,8 @@ export class HomeView {
     const pause = h("input", { type: "checkbox", id: "computer-pause", checked: computerPause(), onchange: () => setComputerPause(pause.checked) });
     const speed = h("select", { id: "speed", onchange: () => { setup.speed = speed.value; } },
       SPEEDS.map((sp) => h("option", { value: sp, selected: sp === setup.speed }, sp[0].toUpperCase() + sp.slice(1))));
+    const clock = h("select", { id: "clock", onchange: () => { setup.clock = clock.value; } },
+      CLOCKS.map(([k, label]) => h("option", { value: k, selected: k === setup.clock }, label)));
     const start = h("button", { type: "submit", class: "btn btn-primary btn-big", id: "start" }, "Start the game");
     const form = h("form", { class: "new-game-form", onsubmit: (e) => { e.preventDefault(); this.start(start); } },
       h("div", { class: "field field-variant" },
@@ -182,7 +195,8 @@ export class HomeView {
         playersList, addButton),
       h("div", { class: "field-row" },
         h("div", { class: "field check" }, demo, h("label", { for: "demo", text: "Demo: computers play every seat" })),
-        h("div", { class: "field" }, h("label", { for: "speed", text: "Computer speed" }), speed)),
+        h("div", { class: "field" }, h("label", { for: "speed", text: "Computer speed" }), speed),
+        h("div", { class: "field" }, h("label", { for: "clock", text: "Turn clock" }), clock)),
       h("div", { class: "field-row" },
         h("div", { class: "field" }, h("label", { for: "dice-mark", text: "Clicking a die" }), mark),
         h("div", { class: "field check" }, pause,
@@ -271,7 +285,8 @@ export class HomeView {
     for (const key of Object.keys(v.options)) options[key] = setup.options[v.id][key];
     button.disabled = true;
     try {
-      const made = await postJSON("/api/tables", { variant: v.id, options, speed: setup.speed, seats: this.seats() });
+      const turnClock = (CLOCKS.find(([k]) => k === setup.clock) || CLOCKS[0])[2];
+      const made = await postJSON("/api/tables", { variant: v.id, options, speed: setup.speed, seats: this.seats(), clock: turnClock });
       setToken(made.id, made.token);
       this.navigate(made.url);
     } catch (e) {
