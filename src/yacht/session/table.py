@@ -1606,8 +1606,11 @@ class ThreadDriver:
         self._wakeup.set()  # never blocks: a subscriber runs with the table locked
 
     def idle(self) -> bool:
-        """Nothing due and nothing under way (what a test waits for)."""
-        return not self.busy and self.table.due() is None
+        """Nothing due and nothing under way (what a test waits for): a person's turn,
+        however long their clock still runs."""
+        due = self.table.due()
+        return not self.busy and (due is None or (due.kind == "clock"
+                                                  and due.at > self.table._clock()))
 
     #: how often the driver asks the store whether the game went on elsewhere (seconds)
     WATCH = 2.0
