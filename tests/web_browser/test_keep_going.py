@@ -115,3 +115,74 @@ def test_the_clock_plays_for_the_player_who_left_and_the_others_play_again(
                 t.check()
 
     asyncio.run(main())
+
+
+@pytest.mark.slow
+def test_a_vote_hands_an_absent_seat_to_the_computer_and_its_owner_takes_it_back(
+        server: Server, shots: Path) -> None:
+    async def main() -> None:
+        async with chromium() as browser:
+            made = server.post("/api/tables", {
+                "variant": "tommys-crag", "speed": "instant", "absent_after": 30,
+                "seats": [{"kind": "person", "name": "Ann", "here": True},
+                          {"kind": "person", "here": False}, {"kind": "person", "here": False}]})
+            tid = made["id"]
+            contexts = [await new_context(browser) for _ in range(3)]
+            ann = await open_tab(contexts[0], server.url("/"))
+            await seat_token(ann.page, server, made)
+            await ann.page.goto(server.url(made["url"]))
+            tabs = [ann]
+            for i, name in ((1, "Bob"), (2, "Cy")):
+                tab = await open_tab(contexts[i], server.url(made["url"]))
+                await tab.page.wait_for_selector(f"#take-{i}")
+                await tab.page.fill("#join-name", name)
+                await tab.page.click(f"#take-{i}")
+                tabs.append(tab)
+            for t in tabs:
+                await wait_game(t.page)
+            ann, bob, cy = tabs
+            cy_token = await cy.page.evaluate(
+                "id => JSON.parse(localStorage.getItem(`yacht.token.${id}`))", tid)
+            assert cy_token
+            await cy.page.close()
+            # after the table's 30 seconds the others may vote: Bob votes, Ann (the
+            # table's host) hands the seat over
+            vote = "[data-seat='2'] button"
+            await bob.page.wait_for_selector(vote, timeout=45_000)
+            assert "Vote" in (await bob.page.text_content(vote) or "")
+            await bob.page.click(vote)
+            await bob.page.wait_for_function(
+                "() => document.querySelector(\"[data-seat='2'] button\")"
+                "?.textContent.includes('Take back my vote (1/2)')")
+            await ann.page.wait_for_selector(vote)
+            assert "Hand to the computer" in (await ann.page.text_content(vote) or "")
+            await ann.page.click(vote)
+            await bob.page.wait_for_selector("[data-seat='2'].is-away")
+            await screenshot(bob.page, shots, "away-vote")
+            players = [Player(ann.page, "mouse", 1), Player(bob.page, "keyboard", 2)]
+            for _ in range(400):  # a round: the computer plays Cy's turn
+                snap = server.snapshot(tid)["snapshot"]
+                if snap["players"][2]["turns_taken"] >= 1:
+                    break
+                if not any([await p.step() for p in players]):
+                    await asyncio.sleep(0.05)
+            assert server.snapshot(tid)["snapshot"]["cards"][2]["played_by"][0]["by"] \
+                == "stand_in"
+            # Cy opens her link again: from her next turn the seat is hers
+            cy = await open_tab(await new_context(browser), server.url("/"))
+            await seat_token(cy.page, server, {"id": tid, "token": cy_token})
+            await cy.page.goto(server.url(made["url"]))
+            await wait_game(cy.page)
+            await ann.page.wait_for_selector("[data-seat='2']:not(.is-away)")
+            for _ in range(400):
+                snap = server.snapshot(tid)["snapshot"]
+                if snap["current"] == 2 and not snap["stand_ins"]:
+                    break
+                if not any([await p.step() for p in players]):
+                    await asyncio.sleep(0.05)
+            await cy.page.wait_for_selector("#roll:not([aria-disabled='true'])")
+            assert await Player(cy.page, "mouse", 3).step()
+            for t in (ann, bob, cy):
+                t.check()
+
+    asyncio.run(main())
