@@ -195,3 +195,15 @@ def test_who_leaves_is_not_waited_for(client: TestClient) -> None:
     ann.wait(lambda t: t["phase"] == "game" and t["snapshot"]["seat"] is None)  # watching
     for p in (ann, bob):
         p.close()
+
+
+def test_a_bank_clock_says_each_players_bank(client: TestClient) -> None:
+    table, (ann, bob) = friends(client, ["Ann", "Bob"],
+                                clock={"kind": "bank", "minutes": 2, "seconds": 10})
+    clock = bob.snap["clock"]
+    assert clock["kind"] == "bank" and clock["banks"] == [120_000, 120_000]
+    assert clock["text"] == "2 min each + 10 s a turn" and 0 < clock["left"] <= 130_000
+    lobby_clock = client.get(f"/api/tables/{table}").json()["snapshot"]["clock"]
+    assert lobby_clock["per_turn"] == 10
+    for p in (ann, bob):
+        p.close()

@@ -1203,7 +1203,7 @@ class Table:
             names = [st.players[p].name for p in went]
             back = [st.players[p].name for p in came]
             text = "; ".join(
-                ([f"the computer plays for {', '.join(names)} while away"] if names else [])
+                ([f"The computer plays for {', '.join(names)} while away"] if names else [])
                 + ([f"{', '.join(back)} back at the table"] if back else []))
             events = [self._event("stand_in", None, text, players=sorted(new | ends))]
             self._emit(events)
