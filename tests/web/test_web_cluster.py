@@ -385,3 +385,42 @@ def test_a_reaction_reaches_the_browsers_of_the_other_process(servers: list[Serv
     assert msg == {"type": "reaction", "reaction": "luck", "seats": [0], "names": ["Ann"]}
     for p in (ann, bob, watcher):
         p.close()
+
+
+def test_a_clock_runs_out_once_with_two_processes(servers: list[Server]) -> None:
+    """A 5-second clock and no one plays: the expert plays each turn that runs out, once,
+    driven by the one process that holds the table's lease; the other shows it."""
+    from yacht.engine import Record, Score
+    from yacht.store import open_store
+
+    one, two = servers
+    made = one.post("/api/tables", {"variant": "tommys-crag", "speed": "fast",
+                                    "clock": {"kind": "turn", "seconds": 5},
+                                    "seats": [{"kind": "person", "name": "Ann", "here": True},
+                                              {"kind": "person", "here": False}]})
+    table = made["id"]
+    ann = Page(one, table, made["token"])
+    bob = Page(two, table, None)
+    assert bob.answer(bob.send("join", seat=1, name="Bob"))["type"] == "joined"
+    watchers = [Page(one, table, None), Page(two, table, None)]
+    begun = time.monotonic()
+    for w in watchers:
+        w.wait(lambda t: t["phase"] == "game")
+    assert sorted(s.health()[1]["driving"] for s in servers) == [0, 1]  # one, never two
+    ends = []
+    for n in (1, 2):  # Ann's turn, then Bob's, run out
+        watchers[1].wait(lambda t, n=n: sum(p["turns_taken"]
+                                            for p in t["snapshot"]["players"]) >= n, timeout=60)
+        ends.append(time.monotonic() - begun)
+    assert ends[0] >= 4.5 and ends[1] - ends[0] >= 4.5  # each turn had its 5 seconds
+    cards = [w.wait(lambda t: sum(p["turns_taken"] for p in t["snapshot"]["players"]) >= 2)
+             ["snapshot"] for w in watchers]
+    assert [c["cards"][0]["played_by"][0]["by"] for c in cards] == ["clock", "clock"]
+    with open_store(one.db) as store:
+        record = store.load_record(cards[0]["game_id"])
+    scored = [a for a in record.actions if isinstance(a, Score)]
+    assert [a.by for a in scored[:2]] == ["clock", "clock"]
+    state = Record(record.variant, record.options, record.players, record.actions).final_state()
+    assert sum(state.turns_taken(i) for i in range(2)) == len(scored)  # every action once
+    for p in (ann, bob, *watchers):
+        p.close()

@@ -9,10 +9,12 @@
 """
 
 from .actions import (
+    PLAYED_BY,
     Action,
     Choose,
     GiveBack,
     IllegalAction,
+    PlayedBy,
     Roll,
     Score,
     TakeBack,
@@ -44,6 +46,8 @@ __all__ = [
     "RecordError",
     "Rng",
     "Roll",
+    "PLAYED_BY",
+    "PlayedBy",
     "Score",
     "SeededDice",
     "State",

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 __all__ = [
     "Action",
     "Choose",
     "GiveBack",
     "IllegalAction",
+    "PLAYED_BY",
+    "PlayedBy",
     "Roll",
     "Score",
     "TakeBack",
@@ -47,12 +49,25 @@ class Choose:
     dice: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+#: who played a person's turn for them: their turn clock ran out (``"clock"``), or the
+#: computer stood in for a player who was away (``"stand_in"``)
+PlayedBy = Literal["clock", "stand_in"]
+PLAYED_BY: tuple[str, ...] = ("clock", "stand_in")
+
+
+@dataclass(frozen=True, repr=False)
 class Score:
-    """Score the dice in a box; ``column`` counts from 0."""
+    """Score the dice in a box; ``column`` counts from 0. ``by``: the turn was played for
+    the person by the computer (their clock ran out, or it stood in while they were
+    away); a marking of the record, not part of the move (equal moves compare equal)."""
 
     category: str
     column: int = 0
+    by: PlayedBy | None = field(default=None, compare=False)
+
+    def __repr__(self) -> str:
+        by = f", by={self.by!r}" if self.by is not None else ""
+        return f"Score(category={self.category!r}, column={self.column!r}{by})"
 
 
 @dataclass(frozen=True)
@@ -82,7 +97,10 @@ def action_to_json(action: Action) -> dict[str, Any]:
     if isinstance(action, Choose):
         return {"type": "choose", "dice": list(action.dice)}
     if isinstance(action, Score):
-        return {"type": "score", "category": action.category, "column": action.column}
+        out = {"type": "score", "category": action.category, "column": action.column}
+        if action.by is not None:
+            out["by"] = action.by
+        return out
     if isinstance(action, GiveBack):
         return {"type": "give_back"}
     return {"type": "take_back"}
@@ -112,7 +130,10 @@ def action_from_json(obj: Any) -> Action:
         cat, col = obj.get("category"), obj.get("column", 0)
         if not isinstance(cat, str) or not isinstance(col, int) or isinstance(col, bool):
             raise ValueError("a score needs a 'category' name and a whole-number 'column'")
-        return Score(cat, col)
+        by = obj.get("by")
+        if by is not None and by not in PLAYED_BY:
+            raise ValueError(f"a score's 'by' is {' or '.join(PLAYED_BY)}, not {by!r}")
+        return Score(cat, col, by)
     if kind == "give_back":
         return GiveBack()
     if kind == "take_back":

@@ -165,6 +165,11 @@ class Session:
         self._meta = dict(meta or {})
 
     @property
+    def meta(self) -> dict[str, Any]:
+        """What the game's record keeps besides its moves (where it is played, its clock)."""
+        return self._meta
+
+    @property
     def strategy_factory(self) -> StrategyFactory:
         """What makes this game's computer players (a reloaded copy uses the same)."""
         return self._factory
@@ -265,7 +270,8 @@ class Session:
         except Exception as e:  # the store's errors are one-line messages
             raise SessionError(str(e)) from None
         s = cls(state.ruleset, state.players, store=store, strategy_factory=strategy_factory,
-                strict=strict, _state=state, _game_id=game_id, _assisted=assisted)
+                meta=record.meta, strict=strict, _state=state, _game_id=game_id,
+                _assisted=assisted)
         s.last_score = last
         return s
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["BROWSER", "DICE_MARK_LABEL", "DICE_MARK_WORDS", "PLAIN", "TERMINAL", "Words",
            "dice_mark_words", "entry_note", "game_note", "help_line", "hint_notice",
            "main_button", "marks", "possessive", "result_text", "scoring_note", "verb"]
+__all__ += ["clock_line"]
 
 #: the setting of what clicking a die (or its key) does, as every interface offers it:
 #: its values (``Config.dice_mark``, the browser's) and their words
@@ -225,6 +226,9 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
     if view.taken_over:
         off = f" {words.demo_off}" if words.demo_off else ""
         return f"Demo: the computer plays {possessive(me.name)} turn.{off}"
+    if view.played_for:
+        why = "is away" if st.current in view.stand_ins else "ran out of time"
+        return f"{me.name} {why}: the computer plays {possessive(me.name)} turn."
     if me.is_computer:
         last = view.last_score
         if st.can_take_back() and last is not None and not st.dice:
@@ -323,3 +327,26 @@ def entry_note(assisted: bool, dice_entered: bool) -> str:
     (' (dice entered)', ' (assisted)', '')
     """
     return " (dice entered)" if dice_entered else " (assisted)" if assisted else ""
+
+
+def clock_line(clock: Mapping[str, Any] | None, names: list[str],
+               left_ms: int | None = None) -> str:
+    """The snapshot's turn clock in a few words (the terminal's title): whose time and
+    how much is left (``left_ms``: counted on since the snapshot; default its ``left``).
+
+    >>> c = {"text": "30 s a turn", "player": 1, "left": 65_000, "out": False}
+    >>> clock_line(c, ["Ann", "Bob"]), clock_line(c, ["Ann", "Bob"], 0)
+    ('⏱ Bob 1:05', "⏱ Bob's time is up")
+    >>> clock_line({**c, "player": None}, ["Ann", "Bob"]), clock_line(None, [])
+    ('⏱ 30 s a turn', '')
+    """
+    if not clock:
+        return ""
+    if clock["player"] is None:
+        return f"⏱ {clock['text']}"
+    name = names[clock["player"]]
+    left = clock["left"] if left_ms is None else left_ms
+    if clock["out"] or not left or left <= 0:
+        return f"⏱ {possessive(name)} time is up"
+    seconds = -(-left // 1000)
+    return f"⏱ {name} {seconds // 60}:{seconds % 60:02d}"

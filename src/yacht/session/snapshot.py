@@ -89,6 +89,7 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
                  "text": preview_text(pl)} for pl in places]
     last = view.last_score
     thinking = view.thinking
+    played = _played_by(st)
     return {
         "schema": SCHEMA,
         "version": view.version,
@@ -100,7 +101,8 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
         "current": me,
         "turn": min(st.turns_taken(me) + 1, rs.turns) if not over else rs.turns,
         "turns": rs.turns,
-        "cards": [{"cells": card_cells(rs, st.card(i))} for i in range(len(st.players))],
+        "cards": [{"cells": card_cells(rs, st.card(i)), "played_by": played[i]}
+                  for i in range(len(st.players))],
         "previews": previews,
         "dice": list(st.dice),
         "chosen": sorted(st.chosen),
@@ -139,6 +141,8 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
         "comments": _comments(st, view.past) if over else [],
         "progress": _progress(st) if over else [],
         "new_entries": [e.to_json() for e in view.new_entries],
+        "clock": dict(view.clock) if view.clock is not None else None,
+        "stand_ins": sorted(view.stand_ins),
     }
 
 
@@ -182,6 +186,31 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None,
     out["button"] = main_button(view, mine, out["can"], len(to_roll), mark, words or BROWSER)
     out["seat"] = None if seat is None else {"id": seat.id, "players": sorted(seat.players),
                                              "operator": seat.operator, "my_turn": my_turn}
+    return out
+
+
+def _played_by(st: Any) -> list[list[dict[str, Any]]]:
+    """Per player, the boxes the computer scored for them (their clock ran out, or they
+    were away): the card marks them. From the log (replayed only when it has such a
+    score): a take-back takes its score off."""
+    from yacht.engine import Record, Score, TakeBack
+
+    out: list[list[dict[str, Any]]] = [[] for _ in st.players]
+    if not any(isinstance(a, Score) and a.by is not None for a in st.log):
+        return out
+    scored: list[tuple[int, Score]] = []
+    replay = Record.from_state(st).new_state()
+    for action in st.log:
+        who = replay.current
+        replay.apply(action)
+        if isinstance(action, Score):
+            scored.append((who, action))
+        elif isinstance(action, TakeBack) and scored:
+            scored.pop()
+    for who, action in scored:
+        if action.by is not None:
+            out[who].append({"category": action.category, "column": action.column,
+                             "by": action.by})
     return out
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import random
 import threading
@@ -61,6 +62,7 @@ from yacht.engine import (
 from yacht.rules import DICE_MARKS, DiceMark, Ruleset
 
 from .advice import Advice
+from .clock import ClockState, TurnClock
 from .commands import (
     ActionError,
     Command,
@@ -92,7 +94,11 @@ LOCAL = "local"
 EVENT_KINDS = ("rolled", "chosen", "held", "gave_back", "scored", "took_back",
                "turn_passed", "paused", "went_on", "computer_thinking", "computer_progress",
                "computer_failed", "game_over", "finished", "assisted", "store_warning",
-               "elsewhere", "reloaded", "speed", "demo", "seat_prefs", "closed")
+               "elsewhere", "reloaded", "speed", "demo", "seat_prefs", "closed", "clock",
+               "stand_in")
+
+#: the level that plays a person's turn for them (their clock ran out, or they are away)
+STAND_IN = "expert"
 
 #: a computer decision or a hint that takes longer than this says so (``thinking``)
 SLOW = 0.25
@@ -206,7 +212,7 @@ class Due:
     """The next thing the table does by itself, at monotonic time ``at``: a computer's
     step, the end of a demo's last pause, or a person's first roll (``auto_roll``)."""
 
-    kind: Literal["computer", "go_on", "roll"]
+    kind: Literal["computer", "go_on", "roll", "clock"]
     at: float
     version: int
 
@@ -266,6 +272,13 @@ class TableView:
     held: frozenset[int] | None = None
     #: each seat's choices (by seat id; a seat not listed has the defaults)
     prefs: Mapping[str, SeatPrefs] = field(default_factory=dict)
+    #: the turn clock as the snapshot gives it (None: the table has none)
+    clock: Mapping[str, Any] | None = None
+    #: the people whose turns the computer plays while they are away
+    stand_ins: frozenset[int] = frozenset()
+    #: the computer plays the turn on now for its person (their clock ran out, or they
+    #: are away)
+    played_for: bool = False
 
     @property
     def apart(self) -> bool:
@@ -293,7 +306,7 @@ class TableView:
         while a demo has taken over)."""
         st = self.state
         return not st.is_terminal() and (st.players[st.current].is_computer
-                                         or self.taken_over)
+                                         or self.taken_over or self.played_for)
 
 
 def _pause_after_score(state: State, scorer: int, computer: bool,
@@ -328,7 +341,7 @@ class Table:
                  seats: Iterable[Seat] | None = None, pauses: bool = True,
                  clock: Callable[[], float] = time.monotonic,
                  pause_between_people: bool = False, auto_roll: bool = False,
-                 real_dice: bool = False) -> None:
+                 real_dice: bool = False, wall: Callable[[], float] = time.time) -> None:
         """``pauses=False`` for an interface that shows none (a command line): the
         table goes on to the next turn at once and records a finished game at once.
 
@@ -378,6 +391,15 @@ class Table:
         people = frozenset(i for i, p in enumerate(session.players) if not p.is_computer)
         for seat in seats if seats is not None else [Seat(LOCAL, people, operator=True)]:
             self._seats[seat.id] = seat
+        # the turn clock (the game's record says whether it has one) and the people the
+        # computer stands in for while they are away
+        self._wall = wall
+        self._stand_ins: frozenset[int] = frozenset()
+        self._stand_in_ends: frozenset[int] = frozenset()  # back at their next turn
+        turn_clock = TurnClock.from_json(session.meta.get("clock"))
+        self._turn_clock = None if turn_clock is None else ClockState(
+            turn_clock, [float(turn_clock.bank)] * len(session.players))
+        self._follow_clock(save=False)
 
     # --- making one ---------------------------------------------------------------
     @classmethod
@@ -404,15 +426,18 @@ class Table:
                strategy_factory: StrategyFactory | None = None, speed: str = "normal",
                seats: Iterable[Seat] | None = None, pauses: bool = True,
                strict: bool = False, pause_between_people: bool = False,
-               auto_roll: bool = False, real_dice: bool = False) -> Table:
+               auto_roll: bool = False, real_dice: bool = False,
+               wall: Callable[[], float] = time.time) -> Table:
         """A saved game where it was left, with its seed (raises SessionError), its recent
-        moves told."""
+        moves told, its turn clock counting on from what the store kept (``wall``: the
+        time of day, epoch seconds)."""
         table = cls(Session.resume(store, game_id, rng=rng, strategy_factory=strategy_factory,
                                    strict=strict),
                     speed=speed, seats=seats, pauses=pauses,
                     pause_between_people=pause_between_people, auto_roll=auto_roll,
-                    real_dice=real_dice)
+                    real_dice=real_dice, wall=wall)
         table._news.extend(table._retold())
+        table._load_clock()
         return table
 
     def _retold(self) -> list[str]:
@@ -522,7 +547,11 @@ class Table:
                 news=tuple(self._news), warning=s.warning, closed=self._closed,
                 elsewhere=s.elsewhere, taken_over=self._taken_over, past=self._past,
                 dice_entered=s.dice_entered, dice_seed=s.dice_seed, daily=s.daily,
-                held=self._held, prefs=dict(self._prefs))
+                held=self._held, prefs=dict(self._prefs),
+                clock=(self._turn_clock.view(self._wall())
+                       if self._turn_clock is not None else None),
+                stand_ins=self._stand_ins | self._stand_in_ends,
+                played_for=self._played_for())
 
     def snapshot(self, seat: str | None = None, words: Any = None) -> dict[str, Any]:
         """The whole table as JSON (``table.schema.json``), as ``seat`` sees it."""
@@ -572,6 +601,7 @@ class Table:
     def _changed(self) -> None:
         self._version += 1
         self._changed_at = self._clock()
+        self._follow_clock()
         self._changed_cond.notify_all()
 
     # --- acting -------------------------------------------------------------------
@@ -638,6 +668,10 @@ class Table:
             if isinstance(cmd, TakeBack):
                 if not probe.can_take_back():
                     probe.check(cmd)  # the engine's reason
+                scored = next((a for a in reversed(probe.log) if isinstance(a, Score)), None)
+                if scored is not None and scored.by is not None:
+                    raise Refused("the computer's score for an absent player cannot be "
+                                  "taken back", "illegal")
                 if last is not None and last.player not in seat.players:
                     raise Refused(f"only {probe.players[last.player].name} can take back "
                                   "that score", "not_your_turn")
@@ -655,6 +689,8 @@ class Table:
                 raise Refused(f"wait: {me.name} (a computer) is playing", "computer_turn")
             if self._taken_over:
                 raise Refused("wait: the computer plays every seat (demo)", "computer_turn")
+            if probe.current == self._game.state.current and self._played_for():
+                raise Refused(self._played_for_line(me.name), "computer_turn")
             if probe.current not in seat.players:
                 raise Refused(f"it is {possessive(me.name)} turn", "not_your_turn")
             if isinstance(cmd, Roll):
@@ -774,6 +810,7 @@ class Table:
             nxt = st.current
             if nxt != me and not st.is_terminal():
                 events.append(self._event("turn_passed", nxt, previous=me, next=nxt))
+            self._stand_in_ends = frozenset()  # (back from their next turn on)
             prefs = self._prefs.get(seat.id, SeatPrefs()) if seat is not None else None
             pause, at_once = self._pause_for(st, me, computer, prefs)
             if pause == "game_over" or (pause is not None and self._pauses):
@@ -905,7 +942,9 @@ class Table:
         try:
             for action in actions:
                 st = s.state
-                computer = not st.is_terminal() and st.players[st.current].is_computer
+                computer = not st.is_terminal() and (
+                    st.players[st.current].is_computer
+                    or (isinstance(action, Score) and action.by is not None))
                 events += self._apply(action, computer=computer, saved=True)
         finally:
             self._remote = False
@@ -1001,23 +1040,176 @@ class Table:
             if self._pause == "game_over":
                 if s.demo and not s.finished:
                     return Due("go_on", self._changed_at + self._pacing.demo_end, self._version)
-                return None
-            if self._pause is not None or s.is_over():
+                return self._pause_due()
+            if self._pause is not None:
+                return self._pause_due()
+            if s.is_over():
                 return None
             if not self._plays_itself():
+                roll = None
                 if self.auto_roll and not s.state.dice and self._no_auto_roll != self._version:
-                    return Due("roll", self._changed_at + self._pacing.step, self._version)
-                return None
+                    roll = Due("roll", self._changed_at + self._pacing.step, self._version)
+                clock = self._clock_due()
+                return clock if roll is None or (clock is not None and clock.at < roll.at) \
+                    else roll
             wait = (self._pacing.between_computers if self._after_computer_score
                     else self._pacing.after_person if self._after_person_score
                     else self._pacing.step)
             return Due("computer", self._changed_at + wait, self._version)
 
     def _plays_itself(self) -> bool:
-        """Whether the computer plays the turn now: a computer player's, or anyone's while
-        a demo has taken over (lock held)."""
+        """Whether the computer plays the turn now: a computer player's, anyone's while
+        a demo has taken over, or a person's whose clock ran out or who is away (lock
+        held)."""
         s = self._game
-        return not s.is_over() and (s.is_computer_turn() or self._taken_over)
+        return not s.is_over() and (s.is_computer_turn() or self._taken_over
+                                    or self._played_for(passed=False))
+
+    # --- the turn clock and the stand-ins ------------------------------------------------
+    @property
+    def turn_clock(self) -> TurnClock | None:
+        """The table's turn clock (the game's record says it; None: none)."""
+        return self._turn_clock.clock if self._turn_clock is not None else None
+
+    def _counting(self) -> tuple[int, int] | None:
+        """The person's turn the clock counts now (lock held): no pause, no computer."""
+        st = self._game.state
+        if (self._closed or st.is_terminal() or self._pause is not None or self._taken_over
+                or st.players[st.current].is_computer
+                or st.current in self._stand_ins | self._stand_in_ends):
+            return None
+        return st.current, st.turns_taken(st.current)
+
+    def _follow_clock(self, save: bool = True) -> None:
+        """The clock follows the table (lock held): a new turn counts from now, the turn
+        that ended pays from its bank; the store keeps it (where the change was made)."""
+        c = self._turn_clock
+        if c is None:
+            return
+        if c.follow(self._counting(), self._wall()) and save and not self._remote:
+            self._save_clock()
+
+    def _save_clock(self) -> None:
+        c, s = self._turn_clock, self._game
+        keep = getattr(s.store, "set_clock", None)
+        if c is None or keep is None or not s.saved:
+            return
+        try:
+            keep(s.game_id, c.to_json())
+        except Exception:  # (the clock counts on here; a restart then gives a full turn)
+            pass
+
+    def _load_clock(self) -> None:
+        """A resumed game's clock counts on from what the store kept."""
+        c, s = self._turn_clock, self._game
+        read = getattr(s.store, "load_clock", None)
+        if c is None or read is None or s.game_id is None:
+            return
+        try:
+            c.take(read(s.game_id))
+        except Exception:  # (not readable: the turn counts from now)
+            pass
+
+    def _played_for(self, passed: bool = True) -> bool:
+        """The computer plays the turn on now for its person (lock held): their clock
+        ran out (``passed``: or its deadline passed - the table that drives it, here or in
+        another process, is about to say so), or they are away."""
+        st = self._game.state
+        if st.is_terminal() or st.players[st.current].is_computer:
+            return False
+        if st.current in self._stand_ins or st.current in self._stand_in_ends:
+            return True
+        c = self._turn_clock
+        if c is None or c.key is None or c.key[0] != st.current:
+            return False
+        deadline = c.deadline()
+        return c.ran_out or (passed and deadline is not None and self._wall() >= deadline)
+
+    def _played_by(self, player: int) -> Literal["clock", "stand_in"] | None:
+        """What a computer step for a person's turn is marked with in the record."""
+        if self._game.players[player].is_computer or not self._played_for(passed=False):
+            return None
+        st = self._game.state
+        return "stand_in" if st.current in self._stand_ins | self._stand_in_ends else "clock"
+
+    def _played_for_line(self, name: str) -> str:
+        if self._game.state.current in self._stand_ins | self._stand_in_ends:
+            return f"wait: the computer plays {possessive(name)} turn while they are away"
+        return f"time is up: the computer plays {possessive(name)} turn"
+
+    def _clock_due(self) -> Due | None:
+        """The deadline of the turn the clock counts, as a due step (lock held)."""
+        c = self._turn_clock
+        if c is None or c.key is None or c.ran_out:
+            return None
+        deadline = c.deadline()
+        assert deadline is not None
+        return Due("clock", self._clock() + (deadline - self._wall()), self._version)
+
+    def _pause_due(self) -> Due | None:
+        """On a table with a clock a pause goes on by itself after a turn's time (no one
+        waits forever for a player who left); lock held."""
+        c = self._turn_clock
+        if c is None or self._game.finished:
+            return None
+        return Due("clock", self._changed_at + c.clock.pause, self._version)
+
+    def _run_out(self, due: Due) -> bool:
+        """The deadline came: the computer plays the rest of the turn (a ``clock`` event),
+        or the pause goes on."""
+        with self._lock:
+            c = self._turn_clock
+            if c is None or self._version != due.version or self._closed:
+                return False
+            if self._pause is not None:
+                self._emit(self._go_on())
+                return True
+            deadline = c.deadline()
+            if c.key is None or c.ran_out or deadline is None or self._wall() < deadline - 0.05:
+                return False
+            c.run_out()
+            if not self._remote:
+                self._save_clock()
+            self._changed()
+            name = self._game.players[c.key[0]].name
+            self._emit([self._event("clock", c.key[0],
+                                    f"{name}: time is up; the computer plays the turn",
+                                    player_name=name)])
+            return True
+
+    @property
+    def stand_ins(self) -> frozenset[int]:
+        """The people whose turns the computer plays while they are away."""
+        with self._lock:
+            return self._stand_ins | self._stand_in_ends
+
+    def set_stand_ins(self, players: Iterable[int]) -> list[Event]:
+        """The computer plays these people's turns from now on (they are away: a vote of
+        the others, or the host); one taken out of them plays again from their next turn
+        (a turn the computer has begun for them, it finishes). A ``stand_in`` event."""
+        with self._lock:
+            st = self._game.state
+            new = frozenset(p for p in players
+                            if 0 <= p < len(st.players) and not st.players[p].is_computer)
+            old = self._stand_ins | self._stand_in_ends
+            if new == self._stand_ins:
+                return []
+            ends = frozenset(p for p in self._stand_ins - new
+                             if p == st.current and st.dice and not st.is_terminal())
+            self._stand_ins, self._stand_in_ends = new, ends
+            if new | ends == old:
+                return []
+            self._changed()
+            came = sorted(old - new - ends)
+            went = sorted(new - old)
+            names = [st.players[p].name for p in went]
+            back = [st.players[p].name for p in came]
+            text = "; ".join(
+                ([f"The computer plays for {', '.join(names)} while away"] if names else [])
+                + ([f"{', '.join(back)} back at the table"] if back else []))
+            events = [self._event("stand_in", None, text, players=sorted(new | ends))]
+            self._emit(events)
+            return events
 
     def set_demo(self, on: bool) -> list[Event]:
         """Let the computer play every seat from now on (``on``), or give the people their
@@ -1055,6 +1247,8 @@ class Table:
                 if not state.dice or state.chosen:
                     return Plan(v, me, (Roll(),))
                 level = state.players[me].level or "intermediate"
+                if not state.players[me].is_computer and self._played_for(passed=False):
+                    level = STAND_IN  # (a person's turn: the expert plays it for them)
             name = state.players[me].name
             slow = me not in self._strategies and not _ready(level, state.ruleset)
             if slow:
@@ -1063,13 +1257,13 @@ class Table:
             try:
                 from yacht.strategy import preparation
 
-                more = preparation(self._strategy(me), state)  # for this game (the champion's
-                if more is not None:                           # target table, alone)
+                more = preparation(self._strategy(me, level), state)  # for this game (the
+                if more is not None:                           # champion's target table, alone)
                     slow = True
                     self._get_ready(level, Thinking(
                         me, f"{verb(name, 'is', 'are')} getting ready: {more.what}"), more.build)
                 with self._says_if_slow(Thinking(me, f"{verb(name, 'is', 'are')} thinking")):
-                    decision = self._strategy(me).decide(state)
+                    decision = self._strategy(me, level).decide(state)
                 if decision.score is not None:
                     actions: tuple[Action, ...] = (decision.score,)
                 else:
@@ -1085,15 +1279,18 @@ class Table:
                     self._set_thinking(None)
             return Plan(v, me, actions, failure)
 
-    def _strategy(self, player: int) -> Any:
-        """The computer player of seat ``player``, made when first needed (think lock held).
+    def _strategy(self, player: int, level: str | None = None) -> Any:
+        """The computer player of seat ``player``, made when first needed (think lock held);
+        ``level`` :data:`STAND_IN`: the expert who plays a person's turn for them.
 
         A level that cannot be made plays at random, with a warning once.
         """
-        found = self._strategies.get(player)
+        key = player if level != STAND_IN else -1 - player
+        found = self._strategies.get(key)
         if found is None:
             try:
-                found = self._game.make_strategy(player)
+                found = (self._game.make_strategy(player) if level != STAND_IN
+                         else self._game.strategy_factory(STAND_IN, self._game.ruleset))
             except (LookupError, ImportError, ValueError) as e:
                 from yacht.strategy import RandomStrategy
 
@@ -1102,7 +1299,7 @@ class Table:
                     self._game.warning = (f"computer level {level} is not available ({e}); "
                                             "it plays at random")
                 found = RandomStrategy(self._game.ruleset)
-            self._strategies[player] = found
+            self._strategies[key] = found
         return found
 
     @contextlib.contextmanager
@@ -1186,7 +1383,10 @@ class Table:
                 s.mark_assisted(plan.player)  # the computer played a person's turn (demo)
                 events.append(self._event("assisted", plan.player,
                                           player_name=s.players[plan.player].name))
+            by = self._played_by(plan.player)
             for action in plan.actions:
+                if by is not None and isinstance(action, Score):
+                    action = dataclasses.replace(action, by=by)
                 try:
                     events += self._apply(action, computer=True)
                 except Refused as e:  # an illegal move: play a random one instead
@@ -1226,8 +1426,8 @@ class Table:
         steps = 0
         while until is None or not until():
             due = self.due()
-            if due is None:
-                break
+            if due is None or (due.kind == "clock" and due.at > self._clock()):
+                break  # (a person's turn, however long their clock still runs)
             if wait:
                 delay = due.at - self._clock()
                 if delay > 0:
@@ -1240,11 +1440,14 @@ class Table:
     def _do(self, due: Due) -> bool:
         if due.kind == "go_on":
             with self._lock:
-                if self._version != due.version or self._pause != "game_over":
+                if self._version != due.version or self._pause is None or (
+                        self._pause != "game_over" and self._turn_clock is None):
                     return False
                 events = self._go_on()
                 self._emit(events)
             return True
+        if due.kind == "clock":
+            return self._run_out(due)
         if due.kind == "roll":
             with self._lock:
                 if self._version != due.version or self.due() != due:
@@ -1349,9 +1552,11 @@ class Table:
         """Store the game now, before its first action; its id (see Session.save_now)."""
         with self._lock:
             try:
-                return self._game.save_now()
+                game_id = self._game.save_now()
             except SaveFailed as e:
                 raise Refused(str(e), "store") from None
+            self._save_clock()  # (the first turn's clock counts from here)
+            return game_id
 
     def attach_store(self, store: StoreLike) -> None:
         """Start saving a game that began before the store was open."""
@@ -1403,8 +1608,11 @@ class ThreadDriver:
         self._wakeup.set()  # never blocks: a subscriber runs with the table locked
 
     def idle(self) -> bool:
-        """Nothing due and nothing under way (what a test waits for)."""
-        return not self.busy and self.table.due() is None
+        """Nothing due and nothing under way (what a test waits for): a person's turn,
+        however long their clock still runs."""
+        due = self.table.due()
+        return not self.busy and (due is None or (due.kind == "clock"
+                                                  and due.at > self.table._clock()))
 
     #: how often the driver asks the store whether the game went on elsewhere (seconds)
     WATCH = 2.0
@@ -1462,7 +1670,7 @@ async def drive_async(table: Table, *, stop: asyncio.Event | None = None,
                 except TimeoutError:
                     pass
                 continue
-            if due.kind in ("go_on", "roll"):
+            if due.kind in ("go_on", "roll", "clock"):
                 table._do(due)
                 continue
             decide = functools.partial(table.think, due.version)

@@ -164,9 +164,23 @@ class SeatRow:
     kind: str = "person"
     level: str | None = None
     token: str | None = None
+    #: the person is away and the computer plays their turns (a vote, or the host)
+    away: bool = False
+    #: the hashed tokens of those who voted to hand this seat to the computer
+    votes: tuple[str, ...] = ()
+    #: False: asked to play again (a new game at the table), not answered yet
+    ready: bool = True
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "level": self.level, "token": self.token}
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "level": self.level,
+                               "token": self.token}
+        if self.away:
+            out["away"] = True
+        if self.votes:
+            out["votes"] = list(self.votes)
+        if not self.ready:
+            out["ready"] = False
+        return out
 
     @classmethod
     def from_json(cls, obj: Any) -> SeatRow:
@@ -176,7 +190,11 @@ class SeatRow:
         for v in (name, level, token):
             if v is not None and not isinstance(v, str):
                 raise ValueError("a seat's name, level and token are text")
-        return cls(name, obj["kind"], level, token)
+        away, votes, ready = obj.get("away", False), obj.get("votes", []), obj.get("ready", True)
+        if not isinstance(away, bool) or not isinstance(ready, bool) or not isinstance(
+                votes, list) or not all(isinstance(v, str) for v in votes):
+            raise ValueError("a seat's away and ready are true or false, its votes texts")
+        return cls(name, obj["kind"], level, token, away, tuple(votes), ready)
 
 
 @dataclass(frozen=True)
@@ -195,7 +213,9 @@ class TableRow:
     closed: datetime | None
     host: str | None = None  # the hashed token of the browser that made the table
     #: the table's own settings, chosen when it was made (not the variant's options):
-    #: ``reactions`` (bool, default true); a setting not stored is its default
+    #: ``reactions`` (bool, default true), ``clock``, ``absent_after``; and its history,
+    #: ``series`` (the games it played before, with their winners). JSON values; a
+    #: setting not stored is its default
     settings: dict[str, Any] = field(default_factory=dict)
 
 
@@ -650,6 +670,27 @@ class Store:
 
         return self._tx(go)
 
+    def set_clock(self, game_id: str, clock: dict[str, Any]) -> None:
+        """Keep the game's turn clock (the turn it counts, since when, the banks)."""
+
+        def go(conn: Connection) -> None:
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(clock=_dump(clock)))
+
+        self._tx(go)
+
+    def load_clock(self, game_id: str) -> Any:
+        """The game's turn clock as kept (None: none kept)."""
+
+        def go(conn: Connection) -> Any:
+            raw = conn.execute(select(games.c.clock).where(games.c.id == game_id)).scalar()
+            try:
+                return json.loads(raw) if raw else None
+            except ValueError:
+                return None
+
+        return self._read(go)
+
     def delete_game(self, game_id: str) -> None:
         """Abandon an unfinished game (finished games stay for the records)."""
 
@@ -668,7 +709,9 @@ class Store:
         try:
             seats = tuple(SeatRow.from_json(s) for s in json.loads(row.seats))
             options = {str(k): str(v) for k, v in json.loads(row.options).items()}
-            settings = {str(k): v for k, v in json.loads(row.settings or "{}").items()}
+            settings = json.loads(row.settings) if row.settings else {}
+            if not isinstance(settings, dict):
+                raise ValueError("its settings are not an object")
         except (ValueError, TypeError, AttributeError) as e:
             raise StoreError(f"table {row.id} in {self.location} is damaged ({e})") from None
         return TableRow(row.id, row.variant, options, row.speed, seats, row.game_id,
@@ -705,11 +748,20 @@ class Store:
 
     def update_table(self, table_id: str, version: int, *,
                      seats: Sequence[SeatRow] | None = None, game_id: str | None = None,
-                     closed: bool = False, host: str | None = None) -> TableRow:
+                     closed: bool = False, host: str | None = None,
+                     settings: dict[str, Any] | None = None,
+                     again: bool = False) -> TableRow:
         """Change a table that is still at ``version``; StoreError if it changed meanwhile
         (two friends took the same seat: the second one is told and looks again).
-        ``host``: a new hashed token of the table's host."""
+        ``host``: a new hashed token of the table's host; ``settings``: all its settings
+        and series (they replace the stored ones); ``again``: the table is open for a
+        new game (no game, not closed)."""
         values: dict[str, Any] = {"version": version + 1, "updated": _now()}
+        if settings is not None:
+            values["settings"] = _dump(settings)
+        if again:
+            values["game_id"] = None
+            values["closed"] = None
         if seats is not None:
             values["seats"] = _dump([s.to_json() for s in seats])
         if game_id is not None:

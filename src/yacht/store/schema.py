@@ -23,7 +23,7 @@ __all__ = ["HEAD", "REVISIONS", "actions", "dailies", "decision_losses", "games"
 
 #: Every schema revision this version knows, oldest first; the last is the newest.
 REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005",
-             "yacht_0006", "yacht_0007")
+             "yacht_0006", "yacht_0007", "yacht_0008")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()
@@ -45,6 +45,7 @@ games = Table(
     Column("seed", String(64), nullable=True),        # hex; secret until finished
     Column("dice_entered", Boolean, nullable=False, server_default=false()),
     Column("daily", String(10), nullable=True),       # the daily challenge's date, if one
+    Column("clock", Text, nullable=True),             # JSON: the turn clock's state
 )
 Index("ix_games_daily", games.c.daily, games.c.variant)
 
@@ -112,5 +113,6 @@ web_tables = Table(
     Column("closed", DateTime, nullable=True),
     Column("host", String(64), nullable=True),        # the maker's hashed token
     Column("settings", Text, nullable=True),          # JSON object: the table's own settings
+                                                      # (reactions, clock, absence) and series
 )
 Index("ix_web_tables_closed", web_tables.c.closed)

@@ -33,12 +33,15 @@ from .hub import Hub
 from .live import Close, Connection, LiveTable, StateDue
 from .protocol import (
     MAX_MESSAGE,
+    Again,
+    Away,
     ClientMessage,
     CommandMessage,
     ErrorCode,
     Hello,
     HintRequest,
     Join,
+    Leave,
     Ping,
     PrefsChange,
     ProtocolError,
@@ -319,8 +322,22 @@ async def _dispatch(hub: Hub, live: LiveTable, conn: Connection, msg: ClientMess
     elif isinstance(msg, React):
         hub.react(live, conn, msg.reaction)
         conn.send(_with_id({"type": "ack"}, msg.id))
+    elif isinstance(msg, Away | Again | Leave):
+        await _keep_going(hub, live, conn, msg)
     else:  # Hello
         conn.send(_error("bad_request", "hello only once", msg.id))
+
+
+async def _keep_going(hub: Hub, live: LiveTable, conn: Connection,
+                      msg: Away | Again | Leave) -> None:
+    """A table that keeps going: a seat handed to the computer, the next game."""
+    if isinstance(msg, Away):
+        await hub.away(live, conn, msg.seat, msg.on)
+    elif isinstance(msg, Again):
+        await hub.again(live, conn)
+    else:
+        await hub.leave(live, conn)
+    conn.send(_with_id({"type": "ack"}, msg.id))
 
 
 def _drop(ws: WebSocket, conn: Connection) -> None:

@@ -275,9 +275,10 @@ class Cluster:
             await asyncio.sleep(tick)
 
     async def lease(self, live: LiveTable) -> None:
-        """Drive the table's computer players while this process holds its lease."""
+        """Drive the table's computer players (its clock, its stand-ins) while this
+        process holds its lease."""
         table = live.table
-        if table is None or not live.playing or not any(p.is_computer for p in table.players):
+        if table is None or not live.playing or not live.needs_driver:
             return
         held = await self.news.lease(live.id)
         if held and live.driver is None:

@@ -18,8 +18,9 @@ from yacht.session.present import BROWSER
 from yacht.session.table import Event, Table
 
 from . import reactions
-from .live import Connection, LiveTable
-from .protocol import EventView, GameView, LobbyView, Presence, Reaction, State
+from .live import Connection, LiveTable, Phase
+from .lobby import absent_after, seat_voters, series, table_clock
+from .protocol import EventView, GameSeat, GameView, LobbyView, Presence, Reaction, State
 
 __all__ = ["Fanout"]
 
@@ -107,11 +108,36 @@ class Fanout:
             view = self._lobby_view(live, conn)
         else:
             seat = conn.token_hash if conn.seats else None
+            snapshot = self._snapshots(live, table)(seat)
             view = {"phase": "game", "id": live.id, "host": live.is_host(conn),
-                    "snapshot": self._snapshots(live, table)(seat),
+                    "snapshot": snapshot, "seats": self.seats(live, conn),
+                    "absent_after": absent_after(live.row), "series": series(live.row),
+                    "can_again": bool(conn.seats) and live.phase is Phase.OVER,
                     "reactions": reactions.on(live.row)}
         return {"type": "state", "table": view, "presence": self.presence(live),
                 "events": events}
+
+    @staticmethod
+    def seats(live: LiveTable, conn: Connection) -> list[GameSeat]:
+        """Each seat of the game: its browser here or gone (since when), the votes to hand
+        it to the computer, whether ``conn`` may vote."""
+        row = live.row
+        mine = conn.token_hash
+        may = live.playing and mine is not None and (bool(conn.seats) or live.is_host(conn))
+        clock = table_clock(row) is not None
+        wait = absent_after(row)
+        out: list[GameSeat] = []
+        for i, s in enumerate(row.seats):
+            gone = live.absent_for(i)
+            voters = seat_voters(row, i)
+            out.append({
+                "connected": s.kind == "person" and gone is None,
+                "absent": int(gone) if gone is not None else None,
+                "away": s.away, "votes": len(set(s.votes) & voters),
+                "needed": len(voters) // 2 + 1, "voted": mine in s.votes,
+                "can_vote": (may and s.kind == "person" and not clock and i not in conn.seats
+                             and (s.away or (gone is not None and gone >= wait)))})
+        return out
 
     def watched(self, live: LiveTable) -> LobbyView | GameView:
         """The table as a watcher sees it (``GET /api/tables/ID``)."""

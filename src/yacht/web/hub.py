@@ -20,23 +20,25 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import partial
 from typing import Any, TypeVar
 
 from yacht.parsing import InputError, parse_table_id
+from yacht.render import possessive, verb
 from yacht.rules import OptionError, UnknownVariant, get
 from yacht.session import HintUnavailable, SessionError, open_table
 from yacht.session.advice import Advice, WinAdvice
 from yacht.session.table import Event, Refused, Seat, Table, drive_async
 from yacht.store import Store, StoreError
-from yacht.store.core import TableRow
+from yacht.store.core import SeatRow, TableRow
 
 from .claims import CLAIM
 from .cluster import Cluster
 from .errors import WebError, public
 from .fanout import Fanout
 from .live import Connection, LiveTable, Phase
-from .lobby import Lobby, hash_token
+from .lobby import Lobby, absent_after, hash_token, seat_voters, series, table_clock
 from .news import LocalNews, News
 from .protocol import (
     BrowserCommand,
@@ -237,6 +239,8 @@ class Hub:
             return
         self._take_seats(live, row)
         row = live.row
+        if live.table is not None and live.table.game_id != row.game_id:
+            await self._new_game_here(live)  # (another process began the table's next game)
         if row.game_id is not None and live.table is None:
             try:
                 table = await self._resume(row)
@@ -260,6 +264,7 @@ class Hub:
                     table.remove_seat(seat.id)
             for seat in after:
                 table.add_seat(seat)
+            self._stand_ins(live, table)
 
     async def _resume(self, row: TableRow) -> Table:
         """The table's game as stored (SessionError if it cannot be played)."""
@@ -275,6 +280,8 @@ class Hub:
         live.attach(table)
         for conn in live.connections:  # (nothing plays yet: the table is free)
             self._seat_prefs(table, conn)
+        self._stand_ins(live, table)
+        live.look_around()
         self.cluster.attached(live, table)
         loop = self.loop
 
@@ -284,11 +291,8 @@ class Hub:
         live.unsubscribe = table.subscribe(from_any_thread)
         if table.view().finished:
             live.over()
-        elif any(p.is_computer for p in table.players):
-            if self.cluster.shared:
-                self.tasks.spawn(self.cluster.lease(live), "yacht-lease")
-            else:
-                self.drive(live)
+        else:
+            self._drive_if_needed(live)
 
     async def _start_if_ready(self, live: LiveTable, force: bool = False, *,
                               seed: bytes | None = None,
@@ -305,13 +309,18 @@ class Hub:
         if len(seats) != len(row.seats):  # open seats dropped: the row says who plays
             row = live.take_row(await self.io_call(partial(
                 self.store.update_table, row.id, row.version, seats=seats)))
+        clock = table_clock(row)
+        game_meta: dict[str, Any] = {"table": row.id, **(meta or {})}
+        if clock is not None:
+            game_meta["clock"] = clock.to_json()
+        if not any(s.kind == "person" for s in seats) and series(row)["games"]:
+            return  # (everyone left the table's next game)
         try:
             table = open_table(self.store, source="web", variant=live.ruleset.id,
                                options=live.ruleset.option_values,
                                players=self.lobby.players(seats),
                                strategy_factory=self.strategy_factory, speed=row.speed,
-                               seats=self.lobby.seats(row), strict=True,
-                               meta={"table": row.id, **(meta or {})},
+                               seats=self.lobby.seats(row), strict=True, meta=game_meta,
                                seed=seed if seed is not None else
                                self.seeds() if self.seeds is not None else None)
             game_id = await self.io_call(table.save)
@@ -389,10 +398,173 @@ class Hub:
         token_hash = hash_token(token) if token else None
         conn = Connection(token_hash, live.seats_of(token_hash))
         self.fanout.add(live, conn)
+        live.look_around()
+        if any(live.row.seats[i].away or live.row.seats[i].votes for i in conn.seats):
+            self.tasks.spawn(self._back(live, conn), "yacht-back")
         return conn
 
     def disconnect(self, live: LiveTable, conn: Connection) -> None:
         self.fanout.remove(live, conn)
+        live.look_around()
+
+    # --- absent players and the table's next game ---------------------------------
+    def _drive_if_needed(self, live: LiveTable) -> None:
+        """Computer players, a clock or a stand-in: the table is driven here, or by the
+        process that holds its lease."""
+        if not live.playing or not live.needs_driver or live.driver is not None:
+            return
+        if self.cluster.shared:
+            self.tasks.spawn(self.cluster.lease(live), "yacht-lease")
+        else:
+            self.drive(live)
+
+    @staticmethod
+    def _stand_ins(live: LiveTable, table: Table) -> None:
+        """The game's stand-ins are the row's seats marked away."""
+        table.set_stand_ins(i for i, s in enumerate(live.row.seats) if s.away)
+
+    async def away(self, live: LiveTable, conn: Connection, seat: int, on: bool) -> None:
+        """A vote (``on`` false: taken back) that the person of ``seat`` is away and the
+        computer plays their turns; the host decides alone. A majority of the other
+        people at the table hands the seat over."""
+        table = live.table
+        if table is None or not live.playing:
+            raise WebError("there is no game under way", "not_started")
+        mine = conn.token_hash
+        if mine is None or not (conn.seats or live.is_host(conn)):
+            raise WebError("only a player at the table (or its host) may hand a seat to the "
+                           "computer", "not_your_turn")
+        async with live.lock:
+            row = live.row
+            if seat >= len(row.seats) or row.seats[seat].kind != "person":
+                raise WebError(f"seat {seat + 1} is not a person's at this table")
+            name = row.seats[seat].name or f"Player {seat + 1}"
+            if seat in conn.seats:
+                raise WebError("that seat is yours: you are here", "conflict")
+            if table.turn_clock is not None:
+                raise WebError("this table has a clock: when a turn's time runs out, the "
+                               "computer plays it", "conflict")
+            wait = absent_after(row)
+            gone = live.absent_for(seat)
+            if on and not row.seats[seat].away:
+                if gone is None:
+                    raise WebError(f"{verb(name, 'is', 'are')} at the table", "conflict")
+                if gone < wait:
+                    raise WebError(f"{name} left {int(gone)} s ago: the seat can be handed "
+                                   f"to the computer after {wait} s", "conflict")
+            votes = set(row.seats[seat].votes)
+            if on and row.seats[seat].away:
+                raise WebError(f"the computer plays for {name} already", "conflict")
+            if not on and mine not in votes:
+                raise WebError(f"you have not voted to hand {possessive(name)} seat to the "
+                               "computer", "conflict")
+            if on:
+                votes.add(mine)
+            else:
+                votes.discard(mine)
+            voters = seat_voters(row, seat)
+            away = row.seats[seat].away or (on and (
+                live.is_host(conn) or len(votes & voters) >= len(voters) // 2 + 1))
+            seats = list(row.seats)
+            seats[seat] = replace(seats[seat], votes=tuple(sorted(votes)), away=away)
+            await self._seats_changed(live, seats)
+
+    async def _back(self, live: LiveTable, conn: Connection) -> None:
+        """A person away opened their link again: their seat is theirs from their next
+        turn (the votes about it are forgotten)."""
+        async with live.lock:
+            row = live.row
+            if not any(row.seats[i].away or row.seats[i].votes for i in conn.seats
+                       if i < len(row.seats)):
+                return
+            seats = [replace(s, away=False, votes=()) if i in conn.seats else s
+                     for i, s in enumerate(row.seats)]
+            try:
+                await self._seats_changed(live, seats)
+            except WebError as e:
+                log.info("table %s: %s", live.id, e)
+
+    async def _seats_changed(self, live: LiveTable, seats: list[SeatRow]) -> None:
+        """The seats' marks as changed (call it holding ``live.lock``): stored, the game's
+        stand-ins follow, the others told."""
+        row = live.row
+        try:
+            live.take_row(await self.io_call(partial(
+                self.store.update_table, row.id, row.version, seats=seats)))
+        except StoreError as e:
+            live.take_row(await self.io_call(self.store.load_table, row.id))
+            raise WebError(f"{e}", "conflict") from None
+        table = live.table
+        if table is not None:
+            await self.move_call(self._stand_ins, live, table)
+            self._drive_if_needed(live)
+        self.cluster.tell_lobby(live)
+        self.fanout.changed(live)
+
+    async def again(self, live: LiveTable, conn: Connection) -> None:
+        """Play again: after the game's end, a new game at the table with the same seats
+        (the first to ask is ready, each other person accepts or leaves; computers
+        stay); in that new game's lobby, this browser's people accept."""
+        mine = conn.token_hash
+        if mine is None or not conn.seats:
+            raise WebError("only a player at the table can play again", "not_your_turn")
+        async with live.lock:
+            row = live.row
+            if live.in_lobby and series(row)["games"]:
+                seats = [replace(s, ready=True) if s.token == mine else s for s in row.seats]
+                await self._update_lobby(live, seats=seats)
+            elif live.phase is Phase.OVER and live.table is not None:
+                game = live.table.view()
+                if not game.finished:
+                    raise WebError("the game is not over yet", "not_finished")
+                st = game.state
+                done = [*(row.settings.get("series") or []), {
+                    "game": row.game_id, "winners": [st.players[i].name for i in st.winners()]}]
+                seats = [replace(s, ready=s.kind != "person" or s.token == mine, away=False,
+                                 votes=()) for s in row.seats]
+                await self._update_lobby(live, seats=seats, again=True,
+                                         settings={**row.settings, "series": done})
+                await self._new_game_here(live)
+            else:
+                raise WebError("the game is not over yet", "not_finished")
+            await self._start_if_ready(live)
+        self.fanout.changed(live)
+
+    async def leave(self, live: LiveTable, conn: Connection) -> None:
+        """This browser's people leave the table's next game (their seats go)."""
+        mine = conn.token_hash
+        if mine is None or not conn.seats:
+            raise WebError("you hold no seat at this table", "not_your_turn")
+        async with live.lock:
+            row = live.row
+            if not (live.in_lobby and series(row)["games"]):
+                raise WebError("a seat is left once the game is over, before the next one",
+                               "conflict")
+            seats = [s for s in row.seats if s.token != mine]
+            await self._update_lobby(live, seats=seats)
+            await self._start_if_ready(live)
+        self.fanout.changed(live)
+
+    async def _update_lobby(self, live: LiveTable, **changes: Any) -> None:
+        row = live.row
+        try:
+            live.take_row(await self.io_call(partial(
+                self.store.update_table, row.id, row.version, **changes)))
+        except StoreError as e:
+            live.take_row(await self.io_call(self.store.load_table, row.id))
+            raise WebError(f"{e}", "conflict") from None
+        self.fanout.reseat(live)
+        self.cluster.tell_lobby(live)
+
+    async def _new_game_here(self, live: LiveTable) -> None:
+        """The table's game is put away (it stays in the store): a lobby for the next."""
+        await self.stop_driving(live)
+        if live.unsubscribe is not None:
+            live.unsubscribe()
+            live.unsubscribe = None
+        live.again()
+        live.stop = asyncio.Event()
+        self.fanout.reseat(live)
 
     # --- changes --------------------------------------------------------------------
     def _on_event(self, live: LiveTable, event: Event) -> None:
@@ -402,14 +574,16 @@ class Hub:
             self.tasks.spawn(self._finished(live), "yacht-finished")
 
     async def _finished(self, live: LiveTable) -> None:
-        if not live.over():
-            return
-        live.stop.set()
-        try:
-            live.take_row(await self.io_call(partial(
-                self.store.update_table, live.row.id, live.row.version, closed=True)))
-        except StoreError as e:
-            log.warning("table %s: %s", live.id, e)
+        async with live.lock:  # (a new game at the table waits for this one's end)
+            if not live.over():
+                return
+            live.stop.set()
+            self.fanout.changed(live)  # (its people may play again now)
+            try:
+                live.take_row(await self.io_call(partial(
+                    self.store.update_table, live.row.id, live.row.version, closed=True)))
+            except StoreError as e:
+                log.warning("table %s: %s", live.id, e)
 
     # --- commands -----------------------------------------------------------------
     def _playing(self, live: LiveTable, conn: Connection) -> tuple[Table, str]:

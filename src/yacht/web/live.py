@@ -4,7 +4,9 @@ A :class:`LiveTable` goes through explicit phases: ``LOBBY`` (the seats fill; no
 yet), ``PLAYING`` (its :class:`~yacht.session.table.Table` is attached), ``OVER`` (the
 game was recorded; the row is closed), ``GONE`` (unloaded: no one looked at it for a
 while, or the server stops). Only :meth:`LiveTable.attach`, :meth:`LiveTable.over` and
-:meth:`LiveTable.gone` move it on, and only forwards.
+:meth:`LiveTable.gone` move it on, and only forwards - but for one way back:
+:meth:`LiveTable.again`, ``OVER -> LOBBY``, a new game at the same table (its people
+accept or leave).
 """
 
 from __future__ import annotations
@@ -174,6 +176,8 @@ class LiveTable:
     heard: Heard = field(default_factory=Heard)
     #: the reactions this process showed lately (``reactions.py``: the table's limit)
     reacted: Window | None = None
+    #: each person's seat whose browser is not here: since when (monotonic)
+    absent: dict[int, float] = field(default_factory=dict)
 
     # --- the phases -----------------------------------------------------------------
     def attach(self, table: Table) -> None:
@@ -193,6 +197,43 @@ class LiveTable:
     def gone(self) -> None:
         """Any phase -> GONE: unloaded."""
         self.phase = Phase.GONE
+
+    def again(self) -> Table | None:
+        """OVER (or PLAYING, a game another process ended) -> LOBBY: a new game at the
+        table; the game that was (None: none)."""
+        if self.phase not in (Phase.OVER, Phase.PLAYING):
+            raise RuntimeError(f"table {self.id}: a new game in phase {self.phase.name}")
+        old, self.table = self.table, None
+        self.phase = Phase.LOBBY
+        self.shown = None
+        return old
+
+    # --- who is here ----------------------------------------------------------------
+    def look_around(self, now: float | None = None) -> None:
+        """Which people's browsers are here: a seat whose last browser left is absent
+        from now on (a seat no browser held here yet, from when the table was shown)."""
+        now = time.monotonic() if now is None else now
+        here = {i for c in self.connections for i in c.seats}
+        for i, seat in enumerate(self.row.seats):
+            if seat.kind != "person" or i in here:
+                self.absent.pop(i, None)
+            else:
+                self.absent.setdefault(i, now)
+
+    def absent_for(self, seat: int, now: float | None = None) -> float | None:
+        """Seconds the seat's browser has been gone (None: here, or not a person's)."""
+        since = self.absent.get(seat)
+        if since is None:
+            return None
+        return (time.monotonic() if now is None else now) - since
+
+    @property
+    def needs_driver(self) -> bool:
+        """The game does something by itself: computer players, a turn clock, or the
+        computer standing in for someone away."""
+        t = self.table
+        return t is not None and (any(p.is_computer for p in t.players)
+                                  or t.turn_clock is not None or bool(t.stand_ins))
 
     @property
     def playing(self) -> bool:

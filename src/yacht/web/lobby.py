@@ -19,6 +19,7 @@ from yacht.engine import DEFAULT_LEVEL, Player
 from yacht.parsing import InputError, check_name
 from yacht.render import verb
 from yacht.rules import Ruleset
+from yacht.session.clock import TurnClock
 from yacht.session.table import Seat
 from yacht.store import Store, StoreError
 from yacht.store.core import SeatRow, TableRow
@@ -27,9 +28,10 @@ from . import reactions
 from .claims import CLAIM, hash_token
 from .errors import WebError
 from .live import Connection, LiveTable
-from .protocol import LobbyView, PersonSeat, TableRequest
+from .protocol import ABSENT_AFTER, LobbyView, PersonSeat, Series, TableRequest
 
-__all__ = ["Lobby", "clean_name", "hash_token", "new_token"]
+__all__ = ["Lobby", "absent_after", "clean_name", "clock_text", "hash_token", "new_token",
+           "seat_voters", "series", "table_clock"]
 
 T = TypeVar("T")
 IoCall = Callable[..., Awaitable[Any]]
@@ -77,9 +79,12 @@ class Lobby:
                 if name.casefold() in names:
                     raise WebError(f"two players are called {name}: give each their own name")
                 names.add(name.casefold())
+        clock = req.clock.clock()
+        settings = {"clock": clock.to_json() if clock is not None else None,
+                 "absent_after": req.absent_after}
         row = await self._io(partial(self.store.create_table, rs.id, dict(rs.option_values),
                                      req.speed, rows, host=mine,
-                                     settings=reactions.settings_of(req)))
+                                     settings={**settings, **reactions.settings_of(req)}))
         return row, token
 
     # --- joining and starting ---------------------------------------------------------
@@ -120,12 +125,17 @@ class Lobby:
     def playing(row: TableRow, force: bool) -> tuple[SeatRow, ...] | None:
         """The seats that play when the game starts now: every seat once no person's seat
         is open; with ``force``, without the open ones. None: not yet."""
-        open_seats = [s for s in row.seats if s.kind == "person" and s.token is None]
+        def waiting(s: SeatRow) -> bool:  # (open, or asked to play again and not answered)
+            return s.kind == "person" and (s.token is None or not s.ready)
+
+        open_seats = [s for s in row.seats if waiting(s)]
         if open_seats and not force:
             return None
-        seats = tuple(s for s in row.seats if not (s.kind == "person" and s.token is None))
-        if open_seats and not any(s.kind == "person" for s in seats):
-            raise WebError("no one has taken a seat yet")
+        seats = tuple(s for s in row.seats if not waiting(s))
+        if not any(s.kind == "person" for s in seats) and (open_seats or series(row)["games"]):
+            if force:
+                raise WebError("no one has taken a seat yet")
+            return None  # (everyone left the next game: no game of computers alone)
         return seats
 
     @staticmethod
@@ -175,7 +185,44 @@ class Lobby:
             "options": dict(rs.option_values), "speed": live.row.speed,  # type: ignore[typeddict-item]
             "seats": [{"name": s.name, "kind": "computer" if s.kind == "computer" else "person",
                        "level": s.level, "open": s.kind == "person" and s.token is None,
-                       "mine": i in conn.seats} for i, s in enumerate(live.row.seats)],
+                       "mine": i in conn.seats, "ready": s.ready}
+                      for i, s in enumerate(live.row.seats)],
             "can_start": bool(conn.seats) or live.is_host(conn),
             "reactions": reactions.on(live.row),
+            "series": series(live.row),
+            "clock": clock_text(live.row),
         }
+
+
+# --- the table's settings and series -------------------------------------------------------
+def table_clock(row: TableRow) -> TurnClock | None:
+    """The turn clock the table's games have (None: none)."""
+    return TurnClock.from_json(row.settings.get("clock"))
+
+
+def clock_text(row: TableRow) -> str | None:
+    clock = table_clock(row)
+    return clock.describe() if clock is not None else None
+
+
+def absent_after(row: TableRow) -> int:
+    """Seconds a seat's browser is gone before the others may hand it to a computer."""
+    value = row.settings.get("absent_after")
+    return value if isinstance(value, int) and not isinstance(value, bool) else ABSENT_AFTER
+
+
+def series(row: TableRow) -> Series:
+    """The games played at the table before (each with its winners' names), and each seat's
+    wins among them."""
+    games = [g for g in row.settings.get("series") or [] if isinstance(g, dict)]
+    wins = [sum(1 for g in games if s.name is not None and s.name in (g.get("winners") or []))
+            for s in row.seats]
+    return {"games": len(games), "wins": wins}
+
+
+def seat_voters(row: TableRow, seat: int) -> set[str]:
+    """Who votes on handing ``seat`` to the computer: the other people's browsers at the
+    table (not those away themselves)."""
+    own = row.seats[seat].token
+    return {s.token for s in row.seats if s.kind == "person" and s.token is not None
+            and s.token != own and not s.away and not s.token.startswith(CLAIM)}

@@ -32,11 +32,20 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, NotRequired
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, WithJsonSchema
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+    model_validator,
+)
 from typing_extensions import TypedDict  # (pydantic reads these before Python 3.12)
 
 from yacht.engine import NAME_LENGTH, PLAYER_LEVELS, Choose, GiveBack, Roll, TakeBack
 from yacht.rules import MAX_PLAYERS
+from yacht.session.clock import MAX_BANK_MINUTES, MAX_TURN, TurnClock
 from yacht.session.commands import Command, GoOn, ScoreBox, Select, Toggle
 from yacht.session.config import DICE_MARK_SETTINGS, SPEEDS
 
@@ -46,6 +55,7 @@ __all__ = ["CLIENT", "ERROR_CODES", "MAX_BODY", "MAX_COLUMNS", "MAX_DICE", "MAX_
            "ProtocolError", "REACTIONS", "React", "Reaction", "ReactionName", "ScoreQuestion",
            "ServerMessage", "TableRequest", "describe", "error_body", "message_id", "read_client",
            "schema", "server_adapter", "validation_line"]
+__all__ += ["ABSENT_AFTER", "Again", "Away", "ClockRequest", "GameSeat", "Leave", "Series"]
 
 #: the longest WebSocket message a browser may send (bytes)
 MAX_MESSAGE = 4096
@@ -263,10 +273,39 @@ class React(_In):
     id: MessageId | None = None
 
 
+# --- tables that keep going: absent players, playing again -----------------------------
+class Away(_In):
+    """A seated player's vote that the person of ``seat`` (0-based) is away and the
+    computer plays their turns (``on`` false: the vote taken back); the table's host
+    decides alone. Only once that person's browser has been gone for the table's
+    ``absent_after`` seconds, and not at a table with a clock (the clock plays for them)."""
+
+    type: Literal["away"]
+    seat: Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
+    on: bool = True
+    id: MessageId | None = None
+
+
+class Again(_In):
+    """Play again: a new game at this table with the same seats, variant and options
+    (after the game's end; the first asks, the others accept)."""
+
+    type: Literal["again"]
+    id: MessageId | None = None
+
+
+class Leave(_In):
+    """Leave the table's next game (the seats this browser holds are given up)."""
+
+    type: Literal["leave"]
+    id: MessageId | None = None
+
+
 ClientMessage = Annotated[Hello | CommandMessage | Join | Start | HintRequest | SpeedChange
-                          | PrefsChange | Ping | React, Field(discriminator="type")]
+                          | PrefsChange | Ping | React | Away | Again | Leave,
+                          Field(discriminator="type")]
 MESSAGE_TYPES = ("hello", "command", "join", "start", "hint", "speed", "prefs", "ping",
-                 "react")
+                 "react", "away", "again", "leave")
 CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -291,8 +330,32 @@ Options = Annotated[dict[Annotated[str, Field(max_length=40)],
                          Annotated[str, Field(max_length=40)]], Field(max_length=16)]
 
 
+class ClockRequest(_In):
+    """A table's turn clock: ``none``; ``turn`` - ``seconds`` (5-600) a turn; ``bank`` -
+    ``minutes`` (1-60) per player plus ``seconds`` (0-600) a turn before the bank runs."""
+
+    kind: Literal["none", "turn", "bank"] = "none"
+    seconds: Annotated[int, Field(ge=0, le=MAX_TURN)] = 0
+    minutes: Annotated[int, Field(ge=0, le=MAX_BANK_MINUTES)] = 0
+
+    @model_validator(mode="after")
+    def _limits(self) -> ClockRequest:
+        TurnClock.parse(self.kind, self.seconds, self.minutes)  # (ValueError: one line)
+        return self
+
+    def clock(self) -> TurnClock | None:
+        return TurnClock.parse(self.kind, self.seconds, self.minutes)
+
+
+#: how long a seated player's browser is gone before the others may hand the seat to a
+#: computer (seconds), unless the table says otherwise
+ABSENT_AFTER = 120
+
+
 class TableRequest(_In):
-    """A new table: the variant, its options, the computers' pace and 1-8 seats."""
+    """A new table: the variant, its options, the computers' pace and 1-8 seats; its
+    turn clock, and after how many seconds an absent player's seat may be handed to a
+    computer (a table without a clock)."""
 
     variant: Annotated[str, Field(max_length=64)]
     options: Options = Field(default_factory=dict)
@@ -300,6 +363,8 @@ class TableRequest(_In):
     seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=MAX_PLAYERS)]
     #: the table's own settings: reactions on (the default) or off
     reactions: bool = True
+    clock: ClockRequest = Field(default_factory=ClockRequest)
+    absent_after: Annotated[int, Field(ge=30, le=3600)] = ABSENT_AFTER
 
 
 class ScoreQuestion(_In):
@@ -409,6 +474,8 @@ class SeatView(TypedDict):
     level: str | None
     open: bool
     mine: bool
+    #: False: asked to play again, not answered yet
+    ready: bool
 
 
 class LobbyView(TypedDict):
@@ -423,6 +490,10 @@ class LobbyView(TypedDict):
     seats: list[SeatView]
     can_start: bool
     reactions: bool  # the table takes reactions (a setting of the table's)
+    #: the games played at the table so far (a new game after them: each accepts or leaves)
+    series: Series
+    #: the table's turn clock in words (null: none)
+    clock: str | None
 
 
 #: the snapshot's schema (``yacht/session/table.schema.json``), by its ``$id``
@@ -430,6 +501,32 @@ SNAPSHOT_ID = "https://yacht-dice.invalid/schema/table-1.json"
 Snapshot = Annotated[dict[str, Any], WithJsonSchema(
     {"description": "the table's snapshot: yacht/session/table.schema.json",
      "allOf": [{"$ref": SNAPSHOT_ID}]})]
+
+
+class Series(TypedDict):
+    """The games played at the table before this one: how many, and each seat's wins
+    (by seat, in the seats' order; a shared win counts for each winner)."""
+
+    games: int
+    wins: list[int]
+
+
+class GameSeat(TypedDict):
+    """A seat of a game under way: whether its person's browser is here, since when it
+    is gone, and the votes to hand it to the computer."""
+
+    connected: bool
+    #: seconds since its browser left (null: here, or a computer)
+    absent: int | None
+    #: the computer plays this person's turns (a vote, or the host) until they are back
+    away: bool
+    votes: int
+    #: the votes it takes (a majority of the other people at the table)
+    needed: int
+    #: this browser voted
+    voted: bool
+    #: this browser may vote now (or, the host, hand the seat over)
+    can_vote: bool
 
 
 class GameView(TypedDict):
@@ -440,6 +537,13 @@ class GameView(TypedDict):
     host: bool
     snapshot: Snapshot
     reactions: bool  # the table takes reactions (a setting of the table's)
+    #: each seat's presence and votes (the snapshot's players, in order)
+    seats: list[GameSeat]
+    #: after how many seconds away a seat may be handed over (no clock)
+    absent_after: int
+    series: Series
+    #: this browser may ask for a new game at the table (or accept one)
+    can_again: bool
 
 
 class Presence(TypedDict):

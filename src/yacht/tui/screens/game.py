@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, ProgressBar, Static
 
@@ -34,7 +35,14 @@ from yacht.session.commands import (
     resume_hint,
 )
 from yacht.session.keys import COMMAND_KEYS, letter_notes
-from yacht.session.present import TERMINAL, help_line, hint_notice, marks, possessive
+from yacht.session.present import (
+    TERMINAL,
+    clock_line,
+    help_line,
+    hint_notice,
+    marks,
+    possessive,
+)
 from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadDriver
 
 from ..widgets import DiceRow, KeyBar, ScoreCard, Standings
@@ -225,6 +233,7 @@ class GameScreen(Screen[None]):
         self.stage_at = 0.0
         #: where the focus went when the disabled Roll button let it go (see keep_roll_focus)
         self._focus_left_to: tuple[Widget | None] | None = None
+        self._clock_tick: Timer | None = None  # the turn clock's second
         self.set_layout(*self.choose_layout(self.snap))
 
     @property
@@ -471,6 +480,14 @@ class GameScreen(Screen[None]):
         level = f" ({me.level})" if me.is_computer else ""
         who = ("Game over" if over
                else f"▶ {me.name}{level} - turn {st.turns_taken(st.current) + 1}")
+        clock = clock_line(snap["clock"], [p.name for p in st.players]) if not over else ""
+        if clock:  # (a game with a turn clock: an online table's, resumed here)
+            who = f"{who} · {clock}"
+            if self._clock_tick is None:
+                self._clock_tick = self.set_interval(1, self.refresh_all)
+        elif self._clock_tick is not None:
+            self._clock_tick.stop()
+            self._clock_tick = None
         # who is on turn first: a narrow terminal cuts the end of the line; the variant's
         # name loses its part after a comma first ("Ancient Yacht Challenge, two columns")
         title = f" {who}   {' · '.join(bits)}"

@@ -99,6 +99,9 @@ def _plan(snap: Mapping[str, Any], style: CardStyle, preview: bool, marker: bool
         out: list[Text] = []
         for p in shown:
             card = snap["cards"][p]
+            # the boxes the computer scored for the player (their clock ran out, or they
+            # were away): a * after the points
+            played = {(b["category"], b["column"]) for b in card.get("played_by", ())}
             for c in range(ncol):
                 v = card["cells"][rid][c]
                 pl = places.get((cat, c)) if p == current else None
@@ -106,6 +109,8 @@ def _plan(snap: Mapping[str, Any], style: CardStyle, preview: bool, marker: bool
                     held = f"{v}+" if v else ""  # a repeat adds to what the box holds
                     out.append(Text(f"{held}({pl['text']})", style="italic green",
                                     justify="right"))
+                elif v and (cat, c) in played:
+                    out.append(Text.assemble(v, ("*", "bold"), justify="right"))
                 elif v:
                     out.append(Text(v, justify="right"))
                 else:
@@ -214,7 +219,7 @@ class ScoreCard(DataTable[Text]):
         style = style or CardStyle()
         current = int(snap["current"])
         signature = (snap["ruleset"]["key"], tuple(p["name"] for p in snap["players"]),
-                     repr([c["cells"] for c in snap["cards"]]), current,
+                     repr([(c["cells"], c.get("played_by")) for c in snap["cards"]]), current,
                      repr(snap["previews"] if preview else []), marker, style)
         if signature == self._signature:
             return  # nothing on the card changed (e.g. a die was chosen): no redraw

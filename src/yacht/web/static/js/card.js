@@ -69,9 +69,19 @@ export class ScoreCards {
             want = { kind: "empty", text: "" };
           }
           this.box(cell, want, row, c);
+          this.playedBy(cell, card, row, c);
         }
       });
     }
+  }
+
+  /** A box the computer scored for its player (their clock ran out, or they were away). */
+  playedBy(cell, card, row, c) {
+    const by = (card.played_by || []).find((p) => p.category === row.category && p.column === c);
+    const why = by ? (by.by === "clock" ? "played by the clock" : "played by the computer while away") : "";
+    cell.td.classList.toggle("by-computer", Boolean(by));
+    if (by) cell.td.title = why;
+    else cell.td.removeAttribute("title");
   }
 
   build(snap, ncol) {

@@ -16,6 +16,15 @@ const KINDS = [
   ["champion", "Computer: champion (plays to win)"],
 ];
 const MAX_PLAYERS = 8;
+/** The turn clocks the form offers (the API takes any 5-600 seconds, or 1-60 minutes). */
+const CLOCKS = [
+  ["none", "No clock", { kind: "none" }],
+  ["30", "30 s a turn", { kind: "turn", seconds: 30 }],
+  ["60", "1 min a turn", { kind: "turn", seconds: 60 }],
+  ["120", "2 min a turn", { kind: "turn", seconds: 120 }],
+  ["bank5", "5 min each + 10 s a turn", { kind: "bank", minutes: 5, seconds: 10 }],
+  ["bank15", "15 min each + 20 s a turn", { kind: "bank", minutes: 15, seconds: 20 }],
+];
 
 function defaultSetup() {
   return {
@@ -25,6 +34,7 @@ function defaultSetup() {
     demo: false,
     speed: "normal",
     reactions: true,
+    clock: "none",
   };
 }
 
@@ -43,6 +53,7 @@ function cleanSetup(raw, known) {
   setup.demo = raw.demo === true;
   if (SPEEDS.includes(raw.speed)) setup.speed = raw.speed;
   setup.reactions = raw.reactions !== false;
+  if (CLOCKS.some(([k]) => k === raw.clock)) setup.clock = raw.clock;
   return setup;
 }
 
@@ -175,6 +186,8 @@ export class HomeView {
       SPEEDS.map((sp) => h("option", { value: sp, selected: sp === setup.speed }, sp[0].toUpperCase() + sp.slice(1))));
     // a setting of the table's (its players and watchers may send 👏 😮 😂 🎲 🍀 😢)
     const reactions = h("input", { type: "checkbox", id: "reactions", checked: setup.reactions, onchange: () => { setup.reactions = reactions.checked; } });
+    const clock = h("select", { id: "clock", onchange: () => { setup.clock = clock.value; } },
+      CLOCKS.map(([k, label]) => h("option", { value: k, selected: k === setup.clock }, label)));
     const start = h("button", { type: "submit", class: "btn btn-primary btn-big", id: "start" }, "Start the game");
     const form = h("form", { class: "new-game-form", onsubmit: (e) => { e.preventDefault(); this.start(start); } },
       h("div", { class: "field field-variant" },
@@ -188,7 +201,8 @@ export class HomeView {
         playersList, addButton),
       h("div", { class: "field-row" },
         h("div", { class: "field check" }, demo, h("label", { for: "demo", text: "Demo: computers play every seat" })),
-        h("div", { class: "field" }, h("label", { for: "speed", text: "Computer speed" }), speed)),
+        h("div", { class: "field" }, h("label", { for: "speed", text: "Computer speed" }), speed),
+        h("div", { class: "field" }, h("label", { for: "clock", text: "Turn clock" }), clock)),
       h("div", { class: "field-row" },
         h("div", { class: "field" }, h("label", { for: "dice-mark", text: "Clicking a die" }), mark),
         h("div", { class: "field check" }, pause,
@@ -280,7 +294,8 @@ export class HomeView {
     for (const key of Object.keys(v.options)) options[key] = setup.options[v.id][key];
     button.disabled = true;
     try {
-      const made = await postJSON("/api/tables", { variant: v.id, options, speed: setup.speed, seats: this.seats(), reactions: setup.reactions });
+      const turnClock = (CLOCKS.find(([k]) => k === setup.clock) || CLOCKS[0])[2];
+      const made = await postJSON("/api/tables", { variant: v.id, options, speed: setup.speed, seats: this.seats(), reactions: setup.reactions, clock: turnClock });
       setToken(made.id, made.token);
       this.navigate(made.url);
     } catch (e) {

@@ -16,6 +16,7 @@ import { topTenTable } from "./home.js";
 import { dailyResult } from "./daily.js";
 import { ReactionBar, showReaction } from "./reactions.js";
 import { TurnNotifier, tableManifest } from "./notify.js";
+import { TurnClock, againLobby, drawSeats, readyMark } from "./online.js";
 
 /** The keys; the first two say what a die's click or key does (`mark`: the seat's way). */
 const keysHelp = (mark) => [
@@ -146,6 +147,8 @@ export class TableView {
     document.removeEventListener("keydown", this.onKey);
     this.unmountAway();
     if (this.cards) this.cards.destroy();
+    if (this.clock) this.clock.stop();
+    if (this.seatsTimer) window.clearInterval(this.seatsTimer);
     if (this.socket) this.socket.close();
     for (const t of this.animations.values()) window.clearInterval(t);
     this.el.remove();
@@ -187,6 +190,8 @@ export class TableView {
         this.presence = Array.isArray(msg.presence) ? msg.presence : [];
         this.host = msg.table.host === true; // this browser made the table
         this.reactionsOn = msg.table.reactions !== false;
+        this.online = msg.table.phase === "game" ? msg.table : null; // seats, series
+        this.onlineAt = performance.now();
         if (msg.table.phase === "lobby") this.drawLobby(msg.table);
         else this.drawGame(msg.table.snapshot);
         break;
@@ -269,6 +274,7 @@ export class TableView {
     const url = `${window.location.origin}/t/${this.id}`;
     const link = h("input", { id: "share-link", type: "text", readonly: true, value: url, onfocus: () => link.select() });
     const connected = this.connectedSeats();
+    const again = Boolean(t.series && t.series.games); // the table's next game
     const seats = h("ol", { class: "seats", aria: { label: "Seats" } }, t.seats.map((s, i) => {
       let who;
       if (s.kind === "computer") who = [h("span", { class: "seat-name", text: s.name }), h("span", { class: "muted", text: ` computer, ${s.level}` })];
@@ -279,6 +285,7 @@ export class TableView {
         h("span", { class: "seat-num", "aria-hidden": "true", text: String(i + 1) }),
         h("span", { class: "seat-who" }, who),
         s.kind === "person" && !s.open ? h("span", { class: ["presence-dot", here ? "on" : ""], text: here ? "connected" : "away" }) : null,
+        again ? readyMark(s) : null,
         s.open ? h("button", { type: "button", class: mine ? "btn" : "btn btn-primary", id: `take-${i}`,
           onclick: () => this.join(i) }, mine ? `Seat ${i + 1} for them` : `Take seat ${i + 1}`) : null);
     }));
@@ -290,8 +297,9 @@ export class TableView {
     const joinField = openSeats.length ? h("div", { class: mine ? "field hot-seat" : "field" },
       h("label", { for: "join-name", text: mine ? "Someone else at this screen? Their name" : "Your name" }), nameInput) : null;
     fill(this.body, h("section", { class: "panel lobby", aria: { labelledby: "lobby-title" } },
-      h("h2", { id: "lobby-title", text: openSeats.length ? "Waiting for players" : "Starting…" }),
-      h("p", { class: "muted", text: `${t.name}${options ? ` (${options})` : ""} · computer speed ${t.speed}` }),
+      h("h2", { id: "lobby-title", text: again ? `Play again? Game ${t.series.games + 1} at this table` : openSeats.length ? "Waiting for players" : "Starting…" }),
+      h("p", { class: "muted", text: `${t.name}${options ? ` (${options})` : ""} · computer speed ${t.speed}${t.clock ? ` · clock ${t.clock}` : ""}` }),
+      again ? againLobby(t, (kind) => this.again(kind)) : null,
       mine ? share : null,
       joinField,
       seats,
@@ -390,8 +398,10 @@ export class TableView {
     this.progress = h("div", { class: "thinking", hidden: true });
     this.news = h("ol", { class: "news", aria: { label: "What happened" } });
     this.presenceBox = h("div", { class: "presence-box" });
+    if (this.clock) this.clock.stop();
+    this.clock = new TurnClock();
     this.felt = h("section", { class: "felt", aria: { label: "The dice" } },
-      this.turnLine, this.diceRow,
+      this.clock.el, this.turnLine, this.diceRow,
       h("div", { class: "felt-controls" }, this.dots, this.selectBtns),
       h("div", { class: "felt-actions" }, this.rollBtn, this.oopsBtn, this.hintBtn),
       this.help, this.note, this.progress);
@@ -453,7 +463,7 @@ export class TableView {
     this.cards.render(snap, !this.endShown(snap));
     this.bonusSounds(prev, snap);
     fill(this.news, snap.news.slice(-4).map((line) => h("li", { text: line })));
-    fill(this.presenceBox, this.presenceLine());
+    this.drawOnline(snap);
     this.drawEnd(snap);
     this.drawAway(snap);
     if (focusInside && !focused.isConnected) {
@@ -461,6 +471,39 @@ export class TableView {
       const target = this.endShown() ? document.getElementById("end-title") : this.rollBtn;
       if (target) target.focus();
     }
+  }
+
+  /** The turn clock, who is at the table (the vote for an absent player's seat), the
+   * series at this link (online.js). */
+  drawOnline(snap) {
+    this.clock.update(snap, announce);
+    const view = this.online;
+    if (!view || !view.seats) {
+      fill(this.presenceBox, this.presenceLine());
+      return;
+    }
+    const draw = () => {
+      if (!this.snap || this.online !== view) return;
+      fill(this.presenceBox, this.presenceLine());
+      const box = h("div", { class: "online-seats" });
+      drawSeats(box, { ...view, may_vote: Boolean(this.snap.seat) || view.host }, this.snap,
+        (seat, on) => this.vote(seat, on), this.onlineAt);
+      this.presenceBox.append(box);
+    };
+    draw();
+    if (this.seatsTimer) window.clearInterval(this.seatsTimer);
+    this.seatsTimer = view.seats.some((s) => s.absent !== null && !s.away) ? window.setInterval(draw, 1000) : null;
+  }
+
+  async vote(seat, on) {
+    const reply = await this.socket.send({ type: "away", seat, on });
+    if (reply.type === "error") toast(reply.message);
+    else announce(on ? "Vote sent." : "Vote taken back.");
+  }
+
+  async again(kind) {
+    const reply = await this.socket.send({ type: kind });
+    if (reply.type === "error") toast(reply.message);
   }
 
   drawDice(snap) {
@@ -1138,6 +1181,10 @@ export class TableView {
     const snap = this.snap;
     if (!snap) return;
     if (snap.daily) return this.dailyAgain(snap);
+    if (this.online && (this.online.can_again || snap.seat)) {
+      this.again("again"); // the same seats at this link: each person accepts or leaves
+      return;
+    }
     const seats = snap.players.map((p) => {
       if (p.kind === "computer") return { kind: p.level || "intermediate", name: p.name };
       if (p.mine) return { kind: "person", name: p.name, here: true };
