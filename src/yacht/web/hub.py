@@ -627,10 +627,12 @@ class Hub:
 
     # --- housekeeping ---------------------------------------------------------------
     async def unload_idle(self, older_than: float = 600.0) -> int:
-        """Forget tables no one has looked at for a while (they stay in the store)."""
+        """Forget tables no one has looked at for a while (they stay in the store) - but
+        a game with a turn clock this process drives: its clock plays on to the end."""
         now = time.monotonic()
         gone = [live for live in self.tables()
-                if not live.connections and now - live.idle_since > older_than]
+                if not live.connections and now - live.idle_since > older_than
+                and not _clock_plays_on(live)]
         for live in gone:
             await self._unload(live)
         return len(gone)
@@ -665,6 +667,12 @@ class Hub:
     def status(self) -> dict[str, int]:
         return {"tables": len(self.live),
                 "driving": sum(1 for t in self.live.values() if t.driver is not None)}
+
+
+def _clock_plays_on(live: LiveTable) -> bool:
+    """A game under way whose turn clock this process drives (no one need look at it)."""
+    return live.playing and live.driver is not None and live.table is not None \
+        and live.table.turn_clock is not None
 
 
 def _move(m: Advice) -> Move:
