@@ -229,6 +229,12 @@ class Hub:
             for seat in after:
                 table.add_seat(seat)
             self._stand_ins(live, table)
+        live.look_around()
+        for conn in live.connections:
+            # a seat handed over in another process while its person is here (that
+            # process does not see this one's browsers): it is theirs again at once
+            if any(live.row.seats[i].away for i in conn.seats if i < len(live.row.seats)):
+                self.tasks.spawn(self._back(live, conn), "yacht-back")
 
     async def _resume(self, row: TableRow) -> Table:
         """The table's game as stored (SessionError if it cannot be played)."""
