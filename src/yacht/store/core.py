@@ -180,9 +180,10 @@ class TableRow:
     updated: datetime
     closed: datetime | None
     host: str | None = None  # the hashed token of the browser that made the table
-    #: the table's settings and history (JSON-ready): ``clock``, ``absent_after``,
-    #: ``series`` (the games it played before, with their winners)
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: the table's own settings, chosen when it was made (not the variant's options):
+    #: ``clock``, ``absent_after``; and ``series``, the games it played before with their
+    #: winners. A setting not stored is its default
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 #: the next action of an open game: its count moves on only from the expected index
@@ -663,26 +664,25 @@ class Store:
         try:
             seats = tuple(SeatRow.from_json(s) for s in json.loads(row.seats))
             options = {str(k): str(v) for k, v in json.loads(row.options).items()}
-            extra = json.loads(row.extra) if row.extra else {}
-            if not isinstance(extra, dict):
-                raise ValueError("its settings are not an object")
+            settings = {str(k): v for k, v in json.loads(row.settings or "{}").items()}
         except (ValueError, TypeError, AttributeError) as e:
             raise StoreError(f"table {row.id} in {self.location} is damaged ({e})") from None
         return TableRow(row.id, row.variant, options, row.speed, seats, row.game_id,
                         row.version, _aware(row.created), _aware(row.updated),
-                        _aware(row.closed) if row.closed else None, row.host, extra)
+                        _aware(row.closed) if row.closed else None, row.host, settings)
 
     def create_table(self, variant: str, options: dict[str, str], speed: str,
                      seats: Sequence[SeatRow], game_id: str | None = None,
-                     host: str | None = None, extra: dict[str, Any] | None = None) -> TableRow:
+                     host: str | None = None,
+                     settings: dict[str, Any] | None = None) -> TableRow:
         """Save a new online table; returns it (with its new id). ``host``: the hashed
-        token of the browser that made it; ``extra``: its settings (JSON-ready)."""
+        token of the browser that made it; ``settings``: the table's own (JSON values)."""
         table_id = secrets.token_hex(6)
         now = _now()
         row = {"id": table_id, "variant": variant, "options": _dump(options), "speed": speed,
                "seats": _dump([s.to_json() for s in seats]), "game_id": game_id,
                "version": 1, "created": now, "updated": now, "closed": None, "host": host,
-               "extra": _dump(extra) if extra else None}
+               "settings": _dump(settings) if settings else None}
 
         def go(conn: Connection) -> None:
             conn.execute(insert(web_tables).values(**row))
@@ -702,14 +702,14 @@ class Store:
     def update_table(self, table_id: str, version: int, *,
                      seats: Sequence[SeatRow] | None = None, game_id: str | None = None,
                      closed: bool = False, host: str | None = None,
-                     extra: dict[str, Any] | None = None, again: bool = False) -> TableRow:
+                     settings: dict[str, Any] | None = None, again: bool = False) -> TableRow:
         """Change a table that is still at ``version``; StoreError if it changed meanwhile
         (two friends took the same seat: the second one is told and looks again).
-        ``host``: a new hashed token of the table's host; ``extra``: its settings and
-        series; ``again``: the table is open for a new game (no game, not closed)."""
+        ``host``: a new hashed token of the table's host; ``settings``: its settings
+        and series; ``again``: the table is open for a new game (no game, not closed)."""
         values: dict[str, Any] = {"version": version + 1, "updated": _now()}
-        if extra is not None:
-            values["extra"] = _dump(extra)
+        if settings is not None:
+            values["settings"] = _dump(settings)
         if again:
             values["game_id"] = None
             values["closed"] = None

@@ -98,6 +98,6 @@ web_tables = Table(
     Column("updated", DateTime, nullable=False),
     Column("closed", DateTime, nullable=True),
     Column("host", String(64), nullable=True),        # the maker's hashed token
-    Column("extra", Text, nullable=True),             # JSON: clock, absence, series
+    Column("settings", Text, nullable=True),          # JSON object: the table's own settings
 )
 Index("ix_web_tables_closed", web_tables.c.closed)

@@ -484,12 +484,12 @@ class Hub:
                 if not game.finished:
                     raise WebError("the game is not over yet", "not_finished")
                 st = game.state
-                done = [*(row.extra.get("series") or []), {
+                done = [*(row.settings.get("series") or []), {
                     "game": row.game_id, "winners": [st.players[i].name for i in st.winners()]}]
                 seats = [replace(s, ready=s.kind != "person" or s.token == mine, away=False,
                                  votes=()) for s in row.seats]
-                await self._update_lobby(live, seats=seats, extra={**row.extra, "series": done},
-                                         again=True)
+                await self._update_lobby(live, seats=seats, again=True,
+                                         settings={**row.settings, "series": done})
                 await self._new_game_here(live)
             else:
                 raise WebError("the game is not over yet", "not_finished")
@@ -520,6 +520,7 @@ class Hub:
             live.take_row(await self.io_call(self.store.load_table, row.id))
             raise WebError(f"{e}", "conflict") from None
         self.fanout.reseat(live)
+        live.look_around()
         self.cluster.tell_lobby(live)
 
     async def _new_game_here(self, live: LiveTable) -> None:

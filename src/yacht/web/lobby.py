@@ -79,10 +79,10 @@ class Lobby:
                     raise WebError(f"two players are called {name}: give each their own name")
                 names.add(name.casefold())
         clock = req.clock.clock()
-        extra = {"clock": clock.to_json() if clock is not None else None,
-                 "absent_after": req.absent_after}
+        settings = {"clock": clock.to_json() if clock is not None else None,
+                    "absent_after": req.absent_after}
         row = await self._io(partial(self.store.create_table, rs.id, dict(rs.option_values),
-                                     req.speed, rows, host=mine, extra=extra))
+                                     req.speed, rows, host=mine, settings=settings))
         return row, token
 
     # --- joining and starting ---------------------------------------------------------
@@ -194,7 +194,7 @@ class Lobby:
 # --- the table's settings and series -------------------------------------------------------
 def table_clock(row: TableRow) -> TurnClock | None:
     """The turn clock the table's games have (None: none)."""
-    return TurnClock.from_json(row.extra.get("clock"))
+    return TurnClock.from_json(row.settings.get("clock"))
 
 
 def clock_text(row: TableRow) -> str | None:
@@ -204,14 +204,14 @@ def clock_text(row: TableRow) -> str | None:
 
 def absent_after(row: TableRow) -> int:
     """Seconds a seat's browser is gone before the others may hand it to a computer."""
-    value = row.extra.get("absent_after")
+    value = row.settings.get("absent_after")
     return value if isinstance(value, int) and not isinstance(value, bool) else ABSENT_AFTER
 
 
 def series(row: TableRow) -> Series:
     """The games played at the table before (each with its winners' names), and each seat's
     wins among them."""
-    games = [g for g in row.extra.get("series") or [] if isinstance(g, dict)]
+    games = [g for g in row.settings.get("series") or [] if isinstance(g, dict)]
     wins = [sum(1 for g in games if s.name is not None and s.name in (g.get("winners") or []))
             for s in row.seats]
     return {"games": len(games), "wins": wins}

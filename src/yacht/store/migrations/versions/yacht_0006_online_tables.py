@@ -18,10 +18,10 @@ depends_on: str | None = None
 def upgrade() -> None:
     # the turn its clock counts, since when, and each player's bank (JSON; null: no clock)
     op.add_column("games", sa.Column("clock", sa.Text, nullable=True))
-    # a table's clock and absence settings, and the games it played before (JSON)
-    op.add_column("web_tables", sa.Column("extra", sa.Text, nullable=True))
+    # a table's own settings (its clock, absence), and the games it played before (JSON)
+    op.add_column("web_tables", sa.Column("settings", sa.Text, nullable=True))
 
 
 def downgrade() -> None:
-    op.drop_column("web_tables", "extra")
+    op.drop_column("web_tables", "settings")
     op.drop_column("games", "clock")
