@@ -207,3 +207,19 @@ def test_a_bank_clock_says_each_players_bank(client: TestClient) -> None:
     assert lobby_clock["per_turn"] == 10
     for p in (ann, bob):
         p.close()
+
+
+def test_a_clocked_game_no_one_looks_at_plays_on(client: TestClient) -> None:
+    """Everyone closed the tab: the table stays loaded while its clock plays on (a table
+    without a clock is unloaded, and taken up from the store when someone comes back)."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    clocked, pages = friends(client, ["Ann", "Bob"], clock={"kind": "turn", "seconds": 60})
+    plain, more = friends(client, ["Cy", "Dee"])
+    for p in pages + more:
+        p.close()
+    for _ in range(200):
+        if not hub.find(clocked).connections and not hub.find(plain).connections:
+            break
+        time.sleep(0.01)
+    unloaded = client.portal.call(hub.unload_idle, -1.0)  # type: ignore[union-attr]
+    assert unloaded == 1 and hub.find(plain) is None and hub.find(clocked) is not None

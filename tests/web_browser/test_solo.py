@@ -169,11 +169,15 @@ def test_games_alone_by_keyboard(server: Server, shots: Path) -> None:
             await play_alone(page, "keyboard", seed=3)
             await check_end(page, server, "Kim")
             assert await page.evaluate("window.yachtSounds || []") == []  # sound was off
-            # p: play again, the same players and variant at a new table
+            # p: play again, the same players and variant: a new game at the same link
             old = table_id(page)
+            first = server.snapshot(old)["snapshot"]["game_id"]
             await page.keyboard.press("p")
-            await page.wait_for_function("id => !location.pathname.endsWith(id)", arg=old)
+            await page.wait_for_function(
+                "() => document.querySelector('.game:not(.is-over)') && "
+                "document.querySelector('#series-line')")
             s = await wait_game(page)
+            assert table_id(page) == old and server.snapshot(old)["snapshot"]["game_id"] != first
             assert await page.text_content(".bar-title") == "Tommy's Crag"
             assert await page.locator(".player-name").all_text_contents() == ["Kim"]
 

@@ -265,6 +265,12 @@ class Hub:
             for seat in after:
                 table.add_seat(seat)
             self._stand_ins(live, table)
+        live.look_around()
+        for conn in live.connections:
+            # a seat handed over in another process while its person is here (that
+            # process does not see this one's browsers): it is theirs again at once
+            if any(live.row.seats[i].away for i in conn.seats if i < len(live.row.seats)):
+                self.tasks.spawn(self._back(live, conn), "yacht-back")
 
     async def _resume(self, row: TableRow) -> Table:
         """The table's game as stored (SessionError if it cannot be played)."""
@@ -554,6 +560,7 @@ class Hub:
             live.take_row(await self.io_call(self.store.load_table, row.id))
             raise WebError(f"{e}", "conflict") from None
         self.fanout.reseat(live)
+        live.look_around()
         self.cluster.tell_lobby(live)
 
     async def _new_game_here(self, live: LiveTable) -> None:
@@ -681,10 +688,12 @@ class Hub:
 
     # --- housekeeping ---------------------------------------------------------------
     async def unload_idle(self, older_than: float = 600.0) -> int:
-        """Forget tables no one has looked at for a while (they stay in the store)."""
+        """Forget tables no one has looked at for a while (they stay in the store) - but
+        a game with a turn clock this process drives: its clock plays on to the end."""
         now = time.monotonic()
         gone = [live for live in self.tables()
-                if not live.connections and now - live.idle_since > older_than]
+                if not live.connections and now - live.idle_since > older_than
+                and not _clock_plays_on(live)]
         for live in gone:
             await self._unload(live)
         return len(gone)
@@ -719,6 +728,12 @@ class Hub:
     def status(self) -> dict[str, int]:
         return {"tables": len(self.live),
                 "driving": sum(1 for t in self.live.values() if t.driver is not None)}
+
+
+def _clock_plays_on(live: LiveTable) -> bool:
+    """A game under way whose turn clock this process drives (no one need look at it)."""
+    return live.playing and live.driver is not None and live.table is not None \
+        and live.table.turn_clock is not None
 
 
 def _move(m: Advice) -> Move:

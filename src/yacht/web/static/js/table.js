@@ -16,7 +16,7 @@ import { topTenTable } from "./home.js";
 import { dailyResult } from "./daily.js";
 import { ReactionBar, showReaction } from "./reactions.js";
 import { TurnNotifier, tableManifest } from "./notify.js";
-import { TurnClock, againLobby, drawSeats, readyMark } from "./online.js";
+import { TurnClock, againLobby, drawSeats, readyMark, seriesLine } from "./online.js";
 
 /** The keys; the first two say what a die's click or key does (`mark`: the seat's way). */
 const keysHelp = (mark) => [
@@ -300,6 +300,7 @@ export class TableView {
       h("h2", { id: "lobby-title", text: again ? `Play again? Game ${t.series.games + 1} at this table` : openSeats.length ? "Waiting for players" : "Starting…" }),
       h("p", { class: "muted", text: `${t.name}${options ? ` (${options})` : ""} · computer speed ${t.speed}${t.clock ? ` · clock ${t.clock}` : ""}` }),
       again ? againLobby(t, (kind) => this.again(kind)) : null,
+      again ? seriesLine(t.series, t.seats.map((seat) => seat.name || "")) : null,
       mine ? share : null,
       joinField,
       seats,
