@@ -255,8 +255,9 @@ def export(sv: SolvedVariant, path: str, situations: int, seed: int = 0,
     """
     pa, pq = check_format(format)
     rows = list(_rows(sv, sample(sv, situations, seed), final))
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, part = tempfile.mkstemp(prefix=".yacht-export-", dir=folder)
+    folder, name = os.path.split(os.path.abspath(path))
+    # (named as the atomic saves' .NAME.PID.tmp: an interrupted command removes it)
+    fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=f".{os.getpid()}.tmp", dir=folder)
     try:  # written whole, then put in place: never a half-written file at ``path``
         with os.fdopen(fd, "wb") as f:
             if format == "jsonl":
