@@ -241,6 +241,24 @@ def test_export_jsonl_and_parquet(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl", "b.parquet", "c.jsonl"]
 
 
+@pytest.mark.parametrize("variant", ["yatzy", "tommys-yacht", "tommys-yahtzee"])
+def test_export_rows_are_the_options(tmp_path: Path, variant: str) -> None:
+    """Every row as options() gives it (batches where they cover the turn; the forced
+    first turn and the repeat box one by one)."""
+    y = _solved(variant, {})
+    out = tmp_path / "x.jsonl"
+    y.export(str(out), 400, seed=1, final=False)
+    rows = _rows(out)
+    forced = sum(y.solution.forced_turn(y.situation(r["situation"]).card,
+                                        y.situation(r["situation"]).turn) for r in rows)
+    assert (forced > 0) == (variant == "tommys-yacht")
+    for r in rows:
+        opts = y.options(r["situation"], final=False)
+        assert r["actions"] == [str(o) for o in opts]
+        assert r["values"] == pytest.approx([o.value for o in opts], abs=1e-9)
+        assert r["card_total"] == y.ruleset.totals(y.situation(r["situation"]).card).grand
+
+
 def test_export_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
