@@ -69,6 +69,16 @@ def test_scores_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     fail(capsys, "scores", "yatzy", "-o", "junk", "--db", db)
 
 
+def test_a_home_folder_that_is_not_here(capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``~name`` of no user here (or ``~`` without a home): one line, no traceback (the
+    CLI fuzz test found it)."""
+    assert "no such user's home folder" in fail(capsys, "scores", "--db", "~nobody-x/g.db")
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.setattr("pwd.getpwuid", lambda uid: (_ for _ in ()).throw(KeyError(uid)))
+    assert "home folder" in fail(capsys, "stats", "--db", "~/g.db")
+
+
 def test_yacht_db_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "env.db"

@@ -31,9 +31,7 @@ VARIANTS = [("yatzy", {}), ("yahtzee", {"joker": "forced"}), ("yahtzee", {"joker
 def _situations(rs: Ruleset, n: int, seed: int) -> Iterator[Situation]:
     """Situations of engine games (random play), a yacht one time in four: not the
     forced first turn, not a full card."""
-    from yacht.strategy.solver import solve
-
-    sol = solve(rs)
+    sol = yacht.solve(rs).solution
     rng = random.Random(seed)
     made = game = 0
     while made < n:
@@ -58,7 +56,7 @@ def _solved(variant: str, options: dict[str, str]) -> SolvedVariant:
 @pytest.mark.parametrize(("variant", "options"), VARIANTS)
 def test_a_batch_gives_what_single_calls_give(variant: str, options: dict[str, str]) -> None:
     y = _solved(variant, options)
-    sits = list(_situations(y.ruleset, 150, 5))
+    sits = list(_situations(y.ruleset, 150 if y.ruleset.dice <= 5 else 30, 5))
     texts = [s.text() for s in sits]
     # texts (read in C), objects, and both mixed: the same numbers
     a, b = y.situations(texts), y.situations(sits)
@@ -241,6 +239,24 @@ def test_export_jsonl_and_parquet(tmp_path: Path) -> None:
     y.export(str(c), 300, seed=3)
     assert c.read_bytes() != a.read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl", "b.parquet", "c.jsonl"]
+
+
+@pytest.mark.parametrize("variant", ["yatzy", "tommys-yacht", "tommys-yahtzee"])
+def test_export_rows_are_the_options(tmp_path: Path, variant: str) -> None:
+    """Every row as options() gives it (batches where they cover the turn; the forced
+    first turn and the repeat box one by one)."""
+    y = _solved(variant, {})
+    out = tmp_path / "x.jsonl"
+    y.export(str(out), 400, seed=1, final=False)
+    rows = _rows(out)
+    forced = sum(y.solution.forced_turn(y.situation(r["situation"]).card,
+                                        y.situation(r["situation"]).turn) for r in rows)
+    assert (forced > 0) == (variant == "tommys-yacht")
+    for r in rows:
+        opts = y.options(r["situation"], final=False)
+        assert r["actions"] == [str(o) for o in opts]
+        assert r["values"] == pytest.approx([o.value for o in opts], abs=1e-9)
+        assert r["card_total"] == y.ruleset.totals(y.situation(r["situation"]).card).grand
 
 
 def test_export_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

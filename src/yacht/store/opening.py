@@ -74,7 +74,12 @@ def resolve(url: str | None) -> Target:
     if url == ":memory:":
         url = "sqlite://"
     if "://" not in url:
-        path = _usable(Path(url).expanduser().absolute())
+        try:
+            expanded = Path(url).expanduser()
+        except RuntimeError:  # ("~name" of no user here)
+            raise StoreError(f"{url!r}: no such user's home folder here; give a file "
+                             f"path or a database URL") from None
+        path = _usable(expanded.absolute())
         return Target(URL.create("sqlite", database=str(path)), path, str(path), is_default)
     try:
         u = make_url(url)

@@ -366,9 +366,9 @@ class SolvedVariant:
         texts, :class:`Situation` objects (both may be mixed) or arrays (returned as they
         are). Texts in the plain form (``13356 r2 ones=3,fours=12``, ``extra=N`` last)
         and Situation objects of this variant are read in C; anything else as
-        :meth:`situation` reads it. Every situation needs
-        dice showing, an open box and a normal turn (not the forced first turn); bad input
-        raises :class:`AdviceError` naming the situation (``situation 3: ...``)."""
+        :meth:`situation` reads it. Every situation needs dice showing, an open box and
+        a normal turn (not the forced first turn); bad input raises
+        :class:`AdviceError` naming the situation (``situation 3: ...``)."""
         import numpy as np
 
         from .bulk import Situations

@@ -255,8 +255,9 @@ def export(sv: SolvedVariant, path: str, situations: int, seed: int = 0,
     """
     pa, pq = check_format(format)
     rows = list(_rows(sv, sample(sv, situations, seed), final))
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, part = tempfile.mkstemp(prefix=".yacht-export-", dir=folder)
+    folder, name = os.path.split(os.path.abspath(path))
+    # (named as the atomic saves' .NAME.PID.tmp: an interrupted command removes it)
+    fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=f".{os.getpid()}.tmp", dir=folder)
     try:  # written whole, then put in place: never a half-written file at ``path``
         with os.fdopen(fd, "wb") as f:
             if format == "jsonl":
@@ -298,12 +299,51 @@ def check_format(format: str) -> tuple[Any, Any]:
 def _rows(sv: SolvedVariant, situations: Sequence[Situation], final: bool
           ) -> Iterator[dict[str, Any]]:
     key = sv.ruleset.key
-    for where in situations:
-        total = float(sv.ruleset.totals(where.card).grand)
-        opts = sv.options(where)
-        shift = 0.0 if final else total
-        values = [o.value - shift for o in opts]
-        actions = [str(o) for o in opts]
+    for where, total, actions, values in _labels(sv, situations, final):
         yield {"variant": key, "situation": where.text(), "card_total": total,
                "actions": actions, "values": values, "best": actions[0],
                "value": values[0], "final": final}
+
+
+def _labels(sv: SolvedVariant, situations: Sequence[Situation], final: bool,
+            step: int = 4096) -> Iterator[tuple[Situation, float, list[str], list[float]]]:
+    """Each situation with its card's points and its options (notation and value, best
+    first, as ``options`` orders them): a batch at a time where the batch kernel covers
+    them, else one by one."""
+    from .solver.batch import supported
+
+    sol = sv.solution
+    whole = supported(sol)
+    for lo in range(0, len(situations), step):
+        part = situations[lo:lo + step]
+        normal = [s for s in part if whole and not sol.forced_turn(s.card, s.turn)]
+        rows = iter(_batch_labels(sv, normal, final) if normal else ())
+        for where in part:
+            if normal and not sol.forced_turn(where.card, where.turn):
+                yield (where, *next(rows))
+                continue
+            total = float(sv.ruleset.totals(where.card).grand)
+            opts = sv.options(where, final=final)
+            yield where, total, [str(o) for o in opts], [o.value for o in opts]
+
+
+def _batch_labels(sv: SolvedVariant, situations: Sequence[Situation], final: bool
+                  ) -> Iterator[tuple[float, list[str], list[float]]]:
+    b = sv.batch(situations, final=False)  # ordered by the points to come, as options()
+    values = b.values()
+    nb = b.box_value.shape[1]
+    listed = ~np.isnan(values)
+    # best first, ties in column order (boxes in card order, then keeps): as options()
+    order = np.argsort(np.where(listed, -values, np.inf), axis=1, kind="stable")
+    code = np.concatenate([np.broadcast_to(np.arange(nb), b.box_value.shape),
+                           nb + b.keep_index], axis=1)
+    names = np.array(b.boxes + b.keeps, dtype=object)
+    counts = listed.sum(axis=1)
+    rows = np.arange(len(values))[:, None]
+    acts = names[code[rows, order]]
+    vals = values[rows, order]
+    if final:
+        vals = b.situations.card_total[:, None] + vals  # (the sum options() makes)
+    totals = b.situations.card_total.tolist()
+    for i, k in enumerate(counts.tolist()):
+        yield totals[i], acts[i, :k].tolist(), vals[i, :k].tolist()
