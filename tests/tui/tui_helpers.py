@@ -4,20 +4,35 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import random
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from textual import events
 from textual.pilot import Pilot
 
+from yacht.engine import State
 from yacht.rules import Ruleset
 from yacht.strategy import RandomStrategy
+from yacht.strategy.base import Decision
 from yacht.tui.screens.game import GameScreen
 
 
+class StateSeeded(RandomStrategy):
+    """Random moves drawn from the position alone: the same position, the same move, however
+    many times it is asked (the screen's driver thread and a test's ``run_due`` may both
+    work out the same step, and only one of them plays it)."""
+
+    def decide(self, state: State) -> Decision:
+        key = (state.current, state.turns_taken(state.current), state.dice, state.rolls,
+               state.card(state.current).boxes)
+        self.rng = random.Random(repr(key))
+        return super().decide(state)
+
+
 def random_players(level: str, rs: Ruleset) -> RandomStrategy:
-    """Every computer level plays seeded random moves: quick and deterministic."""
-    return RandomStrategy(rs, seed=3)
+    """Every computer level plays random moves: quick and deterministic."""
+    return StateSeeded(rs)
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 400) -> None:
