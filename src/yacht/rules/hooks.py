@@ -84,6 +84,14 @@ class SpecialRule:
         """A word for a filled box's value this rule gave ("served"); None otherwise."""
         return None
 
+    def end_reason(self, rs: Ruleset) -> str | None:
+        """Why a game this rule ends at once is over ("a served Generala"); None."""
+        return None
+
+    def penalty_reason(self, rs: Ruleset) -> str | None:
+        """What makes this rule write on other players' cards ("second Kismet"); None."""
+        return None
+
     def describe(self, rs: Ruleset) -> list[str]:
         """Sentences for the rules text."""
         return []
@@ -455,6 +463,9 @@ class PenaltyOnOthers(SpecialRule):
                 out[k] = card.with_box(where[0], where[1], 0)
         return out
 
+    def penalty_reason(self, rs: Ruleset) -> str | None:
+        return f"second {rs.category(self.category).label}"
+
     def explain(self, rs: Ruleset, ctx: TurnContext, counts: Counts,
                 places: list[Placement], restricted: bool) -> str | None:
         if ctx.players < 2 or not self.strikes(rs, ctx, counts):
@@ -596,6 +607,9 @@ class ServedWin(SpecialRule):
 
     def ends_game(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> bool:
         return ctx.players > 1 and ctx.rolls == 1 and all_same(counts) and self.on(ctx.settings)
+
+    def end_reason(self, rs: Ruleset) -> str | None:
+        return f"a served {rs.category(self.category).label} (five of a kind on the first roll)"
 
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label

@@ -537,6 +537,16 @@ class Ruleset:
         """Whether this roll ends the game at once, the roller winning."""
         return any(rule.ends_game(self, ctx, counts) for rule in self.special)
 
+    def end_reason(self) -> str:
+        """Why a game that ended at once is over (what its special rules say)."""
+        return next((r for rule in self.special if (r := rule.end_reason(self))),
+                    "a roll that ends the game")
+
+    def penalty_reason(self) -> str:
+        """What made a player write on another player's card."""
+        return next((r for rule in self.special if (r := rule.penalty_reason(self))),
+                    "a special rule")
+
     def box_mark(self, category: str, value: int) -> str | None:
         """A word a special rule gives the value of a filled box ("served"), or None."""
         for rule in self.special:

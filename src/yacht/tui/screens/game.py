@@ -666,7 +666,7 @@ class GameScreen(Screen[None]):
             return
         if ch.isalpha() and ch.isascii():
             event.stop()
-            cid = key_for(rs, ch.lower())
+            cid = key_for(rs, ch) or key_for(rs, ch.lower())  # (capitals: boxes past z)
             if cid is None:
                 self.notify(f"{ch}: no box has this letter (the letters are beside the "
                             "boxes; ? shows the keys)", severity="warning", timeout=3)

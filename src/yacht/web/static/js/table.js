@@ -886,7 +886,7 @@ export class TableView {
       return;
     }
     if (k.length === 1 && /[a-z]/i.test(k)) {
-      const row = snap.rows.find((r) => r.letter === k.toLowerCase());
+      const row = snap.rows.find((r) => r.letter === k) || snap.rows.find((r) => r.letter === k.toLowerCase());
       if (!row) return;
       e.preventDefault();
       const two = snap.ruleset.columns.length > 1;
