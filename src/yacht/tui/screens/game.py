@@ -480,14 +480,14 @@ class GameScreen(Screen[None]):
         self.set_layout(*self.choose_layout(snap))
         small = self.layout_name == "small"
         dice_row = self.query_one("#dice", DiceRow)
-        paint = {"pips": tuple(snap["ruleset"]["colour_marks"]),
-                 "colours": tuple(snap["ruleset"]["die_colours"])}
+        pips = tuple(snap["ruleset"]["colour_marks"])
+        colours = tuple(snap["ruleset"]["die_colours"])
         if st.dice:
-            dice_row.show(st.dice, snap["marks"], **paint)
+            dice_row.show(st.dice, snap["marks"], pips=pips, colours=colours)
         elif view.last_score is not None:
-            dice_row.show(view.last_score.dice, dim=True, **paint)
+            dice_row.show(view.last_score.dice, dim=True, pips=pips, colours=colours)
         else:
-            dice_row.show((), **paint)
+            dice_row.show((), pips=pips, colours=colours)
         if over or not st.dice:
             used, most = 0, st.max_rolls
         else:
