@@ -300,6 +300,9 @@ class Solution:
     #: the most rolls a turn is planned for (0: the ruleset's rolls)
     carry: float = 0.0
     levels: int = 0
+    #: the strategy in a few words when it is not exact ("" for the decomposition of
+    #: the two-column games: the analysis has words for it)
+    short: str = ""
     _turns: OrderedDict[tuple[int, int], tuple[F64, F64]] = field(
         default_factory=OrderedDict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)

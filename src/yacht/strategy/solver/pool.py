@@ -90,6 +90,8 @@ def solve_pool(ruleset: Ruleset, spec: Spec, *, cache: bool = True, progress: An
     sol = Solution(spec, off.V, off.states, off.seconds, off.built, off.peak_memory,
                    exact=False)
     sol.carry, sol.levels = CARRY, LEVELS
+    sol.short = ("every turn exact for the rolls it has, the future valued by the exact "
+                 f"game without saved rolls + {CARRY:g} points a saved roll")
     note = (f"strategy: turns solved exactly for the rolls they have, the future valued as "
             f"the exact table without saved rolls + {CARRY:g} points a saved roll")
     sol.note = note
