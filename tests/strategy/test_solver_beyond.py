@@ -110,3 +110,22 @@ def test_the_advisors_values_count_a_bonus_by_steps_once() -> None:
     assert sol.value(card, 6) == pytest.approx(83 + 75 + float(
         sol.V[sol.spec.state_of(card)]) - 75, abs=1e-9)
     assert sol.value(card, 6) - rs.totals(card).grand < 385   # the lower boxes' best
+
+
+@pytest.mark.parametrize("variant", ["kismet", "generala"])
+def test_the_champion_plays_as_the_expert_where_it_has_no_chance_tables(variant: str) -> None:
+    from yacht.strategy.solver import UnsupportedRuleset
+    from yacht.strategy.solver.local import check_local
+    from yacht.strategy.solver.target import check_supported
+
+    rs = get(variant)
+    with pytest.raises(UnsupportedRuleset, match="bonus by steps|served"):
+        check_local(rs)
+    with pytest.raises(UnsupportedRuleset, match="bonus by steps|served"):
+        check_supported(rs)
+    s = State(rs, [Player("A", "computer", "champion"), Player("B", "computer", "expert")],
+              rng=random.Random(2))
+    players = [make_player("champion", rs), make_player("expert", rs)]
+    while not s.is_terminal():
+        play_turn(s, players[s.current])
+    assert s.card(0).complete or s.ended_by is not None
