@@ -130,8 +130,16 @@ def luck_sentence(name: str, luck: float, loss: float) -> str:
     return f"Luck: {gave}; {possessive(name)} decisions lost {loss_text(loss)}."
 
 
-def dice_text(dice: Sequence[int]) -> str:
-    return " ".join(str(d) for d in dice)
+def dice_text(dice: Sequence[int], rs: Ruleset | None = None) -> str:
+    """The dice as words show them: ``2 4 1``; on coloured dice each with its colour's
+    mark (``2◆ 4■ 1●``), so that a line of text tells the colours too.
+
+    >>> from yacht.rules import get
+    >>> dice_text((2, 4, 1)), dice_text((2, 4, 1), get("kismet"))
+    ('2 4 1', '2◆ 4■ 1●')
+    """
+    marks = colour_marks(rs) if rs is not None else []
+    return " ".join(f"{d}{marks[d - 1]}" if 0 < d <= len(marks) else str(d) for d in dice)
 
 
 def option_words(rs: Ruleset) -> list[str]:

@@ -263,3 +263,23 @@ def test_rules_text_says_each_rule() -> None:
     assert "pool" in maxi and "at least 84" in maxi
     assert "pool" not in rules_text(get("maxi-yatzy", {"saved_rolls": "off"})).split(
         "Options")[0]
+
+
+# --- how they are shown -----------------------------------------------------------------
+
+def test_words_show_colours_served_boxes_bonus_steps_and_saved_rolls() -> None:
+    from yacht.render import bonus_progress, card_cells, dice_text, preview_text, rolls_text
+
+    kismet = get("kismet")
+    assert dice_text((1, 2, 3), kismet) == "1● 2◆ 3■"     # a shape per colour, not colour alone
+    assert dice_text((1, 2, 3)) == "1 2 3"
+    assert [bonus_progress(kismet, u) for u in (0, 63, 71, 78)] == ["63→35", "8→55", "7→75",
+                                                                    "max"]
+    s = _state("generala", 1)
+    s.apply(Roll((2, 3, 4, 5, 6)))
+    pl = s.placement("escalera")
+    assert pl is not None and preview_text(pl) == "25s"
+    s.apply(Score("escalera"))
+    assert card_cells(s.ruleset, s.card(0))["escalera"] == ["25s"]
+    maxi = get("maxi-yatzy")
+    assert rolls_text(maxi, 0, 7) == "3 + 4 saved" and rolls_text(maxi, 2, 1) == "1"
