@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from .spec import Spec
 
-__all__ = ["build_extended", "state_turn"]
+__all__ = ["build_extended", "keep_levels", "state_turn"]
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -61,34 +61,48 @@ def _placements(spec: Spec, V: F64, m: int, flag: int, score: npt.NDArray[Any]) 
     return best
 
 
-def state_turn(spec: Spec, V: F64, m: int, a: int, E0: F64, Ks: F64) -> None:
-    """``E0`` and ``Ks`` of state (m, a) as :func:`.kernels.state_turn` gives them, the
-    served placements counted at the first roll (``Ks[rolls - 1]``)."""
+def keep_levels(spec: Spec, E0: F64, levels: int,
+                stop: Callable[[int], F64 | None] = lambda level: None) -> F64:
+    """``Ks[j, k]``: the value of keeping ``k`` and rolling the rest with ``j`` rolls left
+    after that roll, as :func:`.kernels.keep_levels` (``E0``: the placement values);
+    ``stop(j)``: values of stopping with ``j`` rolls left that may beat keeping (the
+    served placements at the first roll, what saved rolls are worth), or None."""
     t = spec.dice
-    flag = a // spec.U
     sizes, up, down = _sizes(spec)
-    fs, n, R = t.full_start, t.n, spec.rolls
-    E0[:] = _placements(spec, V, m, flag, spec.score)
-    served = (None if spec.served is None
-              else _placements(spec, V, m, flag, spec.served))
-    Ks[0, fs:] = E0 if served is None or R > 1 else served
-    for level in range(R):
+    fs = t.full_start
+    Ks = np.empty((levels, t.nall))
+    first = stop(0)
+    Ks[0, fs:] = E0 if first is None else np.maximum(E0, first)
+    for level in range(levels):
         K = Ks[level]
-        for k in range(n - 1, -1, -1):
+        for k in range(t.n - 1, -1, -1):
             idx = sizes[k]
             K[idx] = K[up[idx]].mean(axis=1)
-        if level == R - 1:
+        if level == levels - 1:
             break
         nxt = Ks[level + 1]
         nxt[:] = K
-        for k in range(1, n + 1):
+        for k in range(1, t.n + 1):
             idx = sizes[k]
             for f in range(t.faces):
                 dn = down[idx, f]
                 ok = dn >= 0
                 nxt[idx[ok]] = np.maximum(nxt[idx[ok]], nxt[dn[ok]])
-        if served is not None and level + 1 == R - 1:
-            nxt[fs:] = np.maximum(nxt[fs:], served)
+        extra = stop(level + 1)
+        if extra is not None:
+            nxt[fs:] = np.maximum(nxt[fs:], extra)
+    return Ks
+
+
+def state_turn(spec: Spec, V: F64, m: int, a: int, E0: F64, Ks: F64) -> None:
+    """``E0`` and ``Ks`` of state (m, a) as :func:`.kernels.state_turn` gives them, the
+    served placements counted at the first roll (``Ks[rolls - 1]``)."""
+    flag = a // spec.U
+    R = spec.rolls
+    E0[:] = _placements(spec, V, m, flag, spec.score)
+    served = (None if spec.served is None
+              else _placements(spec, V, m, flag, spec.served))
+    Ks[:] = keep_levels(spec, E0, R, lambda level: served if level == R - 1 else None)
 
 
 def build_extended(spec: Spec, progress: Callable[[int, int], None] | None = None

@@ -18,7 +18,6 @@ Its score is measured by self-play (see ``benchmarks/README.md``); no bound is p
 from __future__ import annotations
 
 import time
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -43,38 +42,13 @@ LEVELS = 12
 EVAL_GAMES = 1000
 
 
-@lru_cache(maxsize=4)
-def _sizes(spec: Spec) -> list[npt.NDArray[np.int64]]:
-    t = spec.dice
-    return [np.flatnonzero(t.size == k).astype(np.int64) for k in range(t.n + 1)]
-
-
 def pool_levels(spec: Spec, E0: F64, levels: int, carry: float) -> F64:
     """``Ks[j, k]``: the value of keeping ``k`` and rolling the rest with ``j`` rolls
     left after that roll (as :func:`.kernels.keep_levels`), where stopping with ``j``
     rolls left is worth ``E0 + carry * j``."""
-    t = spec.dice
-    sizes = _sizes(spec)
-    up, down, fs = t.up, t.down, t.full_start
-    Ks = np.empty((levels, t.nall))
-    Ks[0, fs:] = E0
-    for level in range(levels):
-        K = Ks[level]
-        for k in range(t.n - 1, -1, -1):
-            idx = sizes[k]
-            K[idx] = K[up[idx]].mean(axis=1)
-        if level == levels - 1:
-            break
-        nxt = Ks[level + 1]
-        nxt[:] = K
-        nxt[fs:] = np.maximum(K[fs:], E0 + carry * (level + 1))
-        for k in range(1, t.n + 1):
-            idx = sizes[k]
-            for f in range(t.faces):
-                dn = down[idx, f]
-                ok = dn >= 0
-                nxt[idx[ok]] = np.maximum(nxt[idx[ok]], nxt[dn[ok]])
-    return Ks
+    from .extended import keep_levels
+
+    return keep_levels(spec, E0, levels, lambda level: E0 + carry * level if level else None)
 
 
 def solve_pool(ruleset: Ruleset, spec: Spec, *, cache: bool = True, progress: Any = False,
