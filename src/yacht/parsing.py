@@ -246,6 +246,7 @@ def parse_positions(text: str, rs: Ruleset) -> tuple[int, ...]:
 # --- variants and options -----------------------------------------------------------------
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_VALUE = re.compile(r"[a-z0-9][a-z0-9_@-]*")  # (Maxi Yatzy's bonus=50@75: 50 at 75)
 
 
 def parse_options(items: Sequence[str] | None) -> dict[str, str]:
@@ -255,6 +256,8 @@ def parse_options(items: Sequence[str] | None) -> dict[str, str]:
     Traceback (most recent call last):
     ...
     yacht.parsing.InputError: option joker is given twice ('joker=free' and 'Joker=none'); ...
+    >>> parse_options(["bonus=50@75"])
+    {'bonus': '50@75'}
     """
     out: dict[str, str] = {}
     given: dict[str, str] = {}
@@ -265,9 +268,10 @@ def parse_options(items: Sequence[str] | None) -> dict[str, str]:
             raise InputError(f"option {shown(item)} is not KEY=VALUE (for example rolls=3)")
         plain = key.isascii() and value.isascii()  # (lower() makes the Kelvin sign a k)
         key, value = key.lower(), value.lower()
-        if not plain or not _WORD.fullmatch(key) or not _WORD.fullmatch(value):
+        if not plain or not _WORD.fullmatch(key) or not _VALUE.fullmatch(value):
             raise InputError(f"option {shown(item)}: names and values are plain words "
-                             "(letters, digits, - and _), e.g. rolls=3; see `yacht variants`")
+                             "(letters, digits, - and _; @ in a value), e.g. rolls=3; see "
+                             "`yacht variants`")
         if key in out:
             raise InputError(f"option {key} is given twice ({shown(given[key])} and "
                              f"{shown(item)}); give each option once")

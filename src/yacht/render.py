@@ -18,10 +18,11 @@ from typing import Any, Literal
 
 from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
-__all__ = ["LOSS", "CardRow", "card_cells", "card_layout", "card_table", "decisions_text",
-           "dice_text", "is_you", "loss_text", "luck_sentence", "luck_text", "option_words",
-           "possessive", "preview_text", "saved_game_text", "saved_games", "variant_title",
-           "verb", "wrap_text"]
+__all__ = ["COLOUR_MARKS", "LOSS", "SERVED_MARK", "CardRow", "bonus_progress", "box_text",
+           "card_cells", "card_layout", "card_table", "colour_marks", "decisions_text",
+           "dice_text", "is_you", "loss_text", "luck_sentence", "luck_text",
+           "option_words", "possessive", "preview_text", "rolls_split", "rolls_text",
+           "saved_game_text", "saved_games", "variant_title", "verb", "wrap_text"]
 
 RowKind = Literal["box", "total"]
 
@@ -129,8 +130,16 @@ def luck_sentence(name: str, luck: float, loss: float) -> str:
     return f"Luck: {gave}; {possessive(name)} decisions lost {loss_text(loss)}."
 
 
-def dice_text(dice: Sequence[int]) -> str:
-    return " ".join(str(d) for d in dice)
+def dice_text(dice: Sequence[int], rs: Ruleset | None = None) -> str:
+    """The dice as words show them: ``2 4 1``; on coloured dice each with its colour's
+    mark (``2◆ 4■ 1●``), so that a line of text tells the colours too.
+
+    >>> from yacht.rules import get
+    >>> dice_text((2, 4, 1)), dice_text((2, 4, 1), get("kismet"))
+    ('2 4 1', '2◆ 4■ 1●')
+    """
+    marks = colour_marks(rs) if rs is not None else []
+    return " ".join(f"{d}{marks[d - 1]}" if 0 < d <= len(marks) else str(d) for d in dice)
 
 
 def option_words(rs: Ruleset) -> list[str]:
@@ -266,10 +275,14 @@ def card_layout(rs: Ruleset) -> tuple[CardRow, ...]:
             continue
         rows += [CardRow(c.id, c.label, "box", c.id, section) for c in cats]
         if section == "upper":
-            rows.append(CardRow("upper_total", "Upper total", "total", None, section))
+            rows.append(CardRow("upper_total", f"{rs.section_names[0]} total", "total", None,
+                                section))
             if rs.upper_bonus:
-                rows.append(CardRow("upper_bonus", f"Bonus (≥{rs.upper_bonus.needed})",
-                                    "total", None, section))
+                steps = "/".join(str(n) for n, _ in rs.upper_bonus.steps)
+                rows.append(CardRow("upper_bonus", f"Bonus (≥{steps})", "total", None,
+                                    section))
+                if rs.upper_bonus.tiers:  # a bonus by steps: how far the next one is
+                    rows.append(CardRow("bonus_next", "Next bonus", "total", None, section))
         else:
             rows.append(CardRow("lower_total", "Lower total", "total", None, section))
     if len(rs.columns) > 1:
@@ -288,6 +301,8 @@ def _total_cell(rs: Ruleset, row: CardRow, totals: Totals, col: int) -> str:
         return str(c.upper)
     if row.id == "upper_bonus":
         return str(c.bonus)
+    if row.id == "bonus_next":
+        return bonus_progress(rs, c.upper)
     if row.id == "lower_total":
         return str(c.lower)
     if row.id == "column_total":
@@ -297,10 +312,71 @@ def _total_cell(rs: Ruleset, row: CardRow, totals: Totals, col: int) -> str:
     return str(totals.grand) if last else ""
 
 
+def bonus_progress(rs: Ruleset, upper: int) -> str:
+    """How far a bonus by steps is from its next step, as a card's cell: ``8→55`` (8
+    more points for 55), ``max`` once the top step is earned; "" without steps.
+
+    >>> from yacht.rules import get
+    >>> bonus_progress(get("kismet"), 63), bonus_progress(get("kismet"), 80)
+    ('8→55', 'max')
+    """
+    if rs.upper_bonus is None or not rs.upper_bonus.tiers:
+        return ""
+    step = rs.upper_bonus.next_step(upper)
+    return "max" if step is None else f"{step[0] - upper}→{step[1]}"
+
+
+#: the mark after a value scored from the turn's first roll (Generala's servida)
+SERVED_MARK = "s"
+
+#: each colour of coloured dice as a mark, so that no one needs the colour to tell them
+#: apart (Kismet: black, red, green)
+COLOUR_MARKS = {"black": "●", "red": "◆", "green": "■"}
+
+
+def colour_marks(rs: Ruleset) -> list[str]:
+    """The mark of each face's colour, ones first ([] for plain dice).
+
+    >>> from yacht.rules import get
+    >>> colour_marks(get("kismet"))
+    ['●', '◆', '■', '■', '◆', '●']
+    """
+    return [COLOUR_MARKS.get(c, c[:1].upper()) for c in rs.die_colours]
+
+
+def rolls_split(rs: Ruleset, rolls_made: int, rolls_left: int) -> tuple[int, int]:
+    """The rolls left as (the turn's own, from the player's saved rolls): a turn uses its
+    own rolls first (Maxi Yatzy).
+
+    >>> from yacht.rules import get
+    >>> rolls_split(get("maxi-yatzy"), 0, 7), rolls_split(get("maxi-yatzy"), 4, 3)
+    ((3, 4), (0, 3))
+    """
+    own = max(0, min(rolls_left, rs.rolls - rolls_made))
+    return own, rolls_left - own
+
+
+def rolls_text(rs: Ruleset, rolls_made: int, rolls_left: int) -> str:
+    """The rolls left in words: ``3``, or ``3 + 4 saved`` with saved rolls to use.
+
+    >>> from yacht.rules import get
+    >>> rolls_text(get("maxi-yatzy"), 0, 7), rolls_text(get("yatzy"), 1, 2)
+    ('3 + 4 saved', '2')
+    """
+    own, saved = rolls_split(rs, rolls_made, rolls_left)
+    return f"{own} + {saved} saved" if saved else str(own)
+
+
+def box_text(rs: Ruleset, category: str, value: int) -> str:
+    """A filled box's value as the card shows it: ``25s`` when it was served."""
+    return f"{value}{SERVED_MARK}" if rs.box_mark(category, value) == "served" else str(value)
+
+
 def preview_text(pl: Placement) -> str:
     """What a box would score, as the cards show it: ``25``, or ``25+100`` with a bonus
-    (shown apart from the box's points)."""
-    return f"{pl.points}+{pl.bonus}" if pl.bonus else str(pl.points)
+    (shown apart from the box's points); ``25s`` when the dice are served."""
+    text = f"{pl.points}+{pl.bonus}" if pl.bonus else str(pl.points)
+    return text + SERVED_MARK if pl.served else text
 
 
 @lru_cache(maxsize=4096)
@@ -321,7 +397,7 @@ def card_cells(rs: Ruleset, card: Scorecard) -> dict[str, list[str]]:
     for row in card_layout(rs):
         if row.kind == "box":
             i = rs.index(row.category or "")
-            out[row.id] = ["" if card.boxes[c][i] is None else str(card.boxes[c][i])
+            out[row.id] = ["" if (v := card.boxes[c][i]) is None else box_text(rs, row.id, v)
                            for c in range(len(rs.columns))]
         else:
             out[row.id] = [_total_cell(rs, row, totals, c) for c in range(len(rs.columns))]

@@ -19,16 +19,30 @@ def max_total(rs: Ruleset) -> int:
     best = {c.id: max(rs.scores(r)[c.id] for r in rolls) for c in rs.categories}
     upper = sum(best[c.id] for c in rs.categories if c.section == "upper")
     lower = sum(best[c.id] for c in rs.categories if c.section == "lower")
-    bonus = rs.upper_bonus.amount if rs.upper_bonus and rs.upper_bonus.earned(upper) else 0
+    bonus = rs.upper_bonus.amount_for(upper) if rs.upper_bonus else 0
     return sum(m * (upper + bonus + lower) for m in rs.columns)
 
 
 @pytest.mark.parametrize(("variant", "expected"), [
     ("ancient-yacht", 288), ("yatcy", 370), ("tommys-crag", 244), ("sackson-yacht", 297),
     ("yatzy", 374), ("windows-yacht", 375), ("ancient-yacht-double", 3 * 288),
+    ("kismet", 565), ("maxi-yatzy", 649), ("generala", 345),
 ])
 def test_maximum_total(variant: str, expected: int) -> None:
     assert max_total(get(variant)) == expected
+
+
+@pytest.mark.parametrize(("variant", "options", "expected"), [
+    ("kismet", {}, 565), ("kismet", {"straight": "40"}, 575),
+    ("maxi-yatzy", {}, 649), ("maxi-yatzy", {"bonus": "50@75"}, 599),
+    ("generala", {}, 360),  # served escalera, full and poker: +5 each
+    ("generala", {"served_bonus": "10", "generala_points": "60"}, 405),
+    ("generala", {"doble": "off"}, 260),
+])
+def test_best_possible_beyond_the_seeds(variant: str, options: dict[str, str],
+                                        expected: int) -> None:
+    from yacht.session.comment import best_possible
+    assert best_possible(get(variant, options)) == expected
 
 
 def test_maximum_double_full_house_is_50() -> None:

@@ -156,6 +156,99 @@ CASES: list[tuple[str, str, str, int]] = [
     ("sackson-yacht", "13456", "big_straight", 0),
     ("sackson-yacht", "12345", "choice", 15),
     ("sackson-yacht", "44444", "yacht", 50),
+    # --- kismet (RULES.md "Variants beyond the seeds") ---------------------------
+    ("kismet", "11156", "ones", 3),
+    ("kismet", "22256", "twos", 6),
+    ("kismet", "33356", "threes", 9),
+    ("kismet", "44456", "fours", 12),
+    ("kismet", "55516", "fives", 15),
+    ("kismet", "66615", "sixes", 18),
+    ("kismet", "11662", "two_pair_same_colour", 16),  # a face and its partner, twice each
+    ("kismet", "22553", "two_pair_same_colour", 17),
+    ("kismet", "33344", "two_pair_same_colour", 17),  # 3-3-3-4-4 counts
+    ("kismet", "44441", "two_pair_same_colour", 17),  # two pairs of one face
+    ("kismet", "55555", "two_pair_same_colour", 25),
+    ("kismet", "33355", "two_pair_same_colour", 0),   # a full house of two colours
+    ("kismet", "11223", "two_pair_same_colour", 0),   # two pairs, two colours
+    ("kismet", "22215", "three_of_a_kind", 12),
+    ("kismet", "22115", "three_of_a_kind", 0),
+    ("kismet", "12345", "straight", 30),
+    ("kismet", "23456", "straight", 30),
+    ("kismet", "12346", "straight", 0),
+    ("kismet", "11666", "flush", 35),                 # 5 + 0, 4 + 1, 3 + 2 of one colour
+    ("kismet", "34343", "flush", 35),
+    ("kismet", "22222", "flush", 35),
+    ("kismet", "25253", "flush", 0),
+    ("kismet", "33355", "full_house", 34),            # 15 + 19
+    ("kismet", "66666", "full_house", 45),            # five of a kind is a full house here
+    ("kismet", "33335", "full_house", 0),
+    ("kismet", "22255", "full_house_same_colour", 36),  # 20 + 16, faces adding up to 7
+    ("kismet", "44433", "full_house_same_colour", 38),
+    ("kismet", "11111", "full_house_same_colour", 25),
+    ("kismet", "33355", "full_house_same_colour", 0),
+    ("kismet", "55551", "four_of_a_kind", 46),        # 25 + 21
+    ("kismet", "55511", "four_of_a_kind", 0),
+    ("kismet", "12356", "yarborough", 17),
+    ("kismet", "44444", "kismet", 70),                # 50 + 20
+    ("kismet", "44443", "kismet", 0),
+    # --- generala -------------------------------------------------------------------
+    ("generala", "11234", "ones", 2),
+    ("generala", "22234", "twos", 6),
+    ("generala", "33312", "threes", 9),
+    ("generala", "44441", "fours", 16),
+    ("generala", "55123", "fives", 10),
+    ("generala", "66666", "sixes", 30),
+    ("generala", "12345", "escalera", 20),
+    ("generala", "23456", "escalera", 20),
+    ("generala", "13456", "escalera", 0),             # 3-4-5-6-1 only with straight=ace_high
+    ("generala", "22333", "full", 30),
+    ("generala", "33333", "full", 0),                 # five of a kind is never a full
+    ("generala", "44441", "poker", 40),
+    ("generala", "44444", "poker", 40),
+    ("generala", "44411", "poker", 0),
+    ("generala", "22222", "generala", 50),
+    ("generala", "22221", "generala", 0),
+    ("generala", "55555", "doble_generala", 100),     # on an empty card: see the hook tests
+    # --- maxi-yatzy -------------------------------------------------------------------
+    ("maxi-yatzy", "111234", "ones", 3),
+    ("maxi-yatzy", "222134", "twos", 6),
+    ("maxi-yatzy", "333124", "threes", 9),
+    ("maxi-yatzy", "444412", "fours", 16),
+    ("maxi-yatzy", "555123", "fives", 15),
+    ("maxi-yatzy", "666666", "sixes", 36),
+    ("maxi-yatzy", "224466", "one_pair", 12),
+    ("maxi-yatzy", "123456", "one_pair", 0),
+    ("maxi-yatzy", "224466", "two_pairs", 20),        # the best two pairs
+    ("maxi-yatzy", "333355", "two_pairs", 16),        # 4 + 2 is two pairs
+    ("maxi-yatzy", "222555", "two_pairs", 14),
+    ("maxi-yatzy", "666666", "two_pairs", 0),         # six of a kind is one face
+    ("maxi-yatzy", "224466", "three_pairs", 24),
+    ("maxi-yatzy", "333355", "three_pairs", 0),       # 4 + 2 is not three pairs
+    ("maxi-yatzy", "222555", "three_pairs", 0),
+    ("maxi-yatzy", "555512", "three_of_a_kind", 15),
+    ("maxi-yatzy", "222555", "three_of_a_kind", 15),  # the highest face shown that often
+    ("maxi-yatzy", "555512", "four_of_a_kind", 20),
+    ("maxi-yatzy", "555551", "five_of_a_kind", 25),
+    ("maxi-yatzy", "666666", "five_of_a_kind", 30),
+    ("maxi-yatzy", "555512", "five_of_a_kind", 0),
+    ("maxi-yatzy", "123456", "small_straight", 15),
+    ("maxi-yatzy", "123455", "small_straight", 15),   # the sixth die is free
+    ("maxi-yatzy", "234566", "large_straight", 20),
+    ("maxi-yatzy", "123455", "large_straight", 0),
+    ("maxi-yatzy", "123456", "full_straight", 21),
+    ("maxi-yatzy", "123455", "full_straight", 0),
+    ("maxi-yatzy", "344666", "full_house", 26),       # the sixth die does not count
+    ("maxi-yatzy", "333355", "full_house", 19),       # 3-3-3 + 5-5
+    ("maxi-yatzy", "222555", "full_house", 19),       # 5-5-5 + 2-2
+    ("maxi-yatzy", "666666", "full_house", 0),
+    ("maxi-yatzy", "222555", "villa", 21),
+    ("maxi-yatzy", "222255", "villa", 0),
+    ("maxi-yatzy", "333355", "tower", 22),
+    ("maxi-yatzy", "666666", "tower", 0),
+    ("maxi-yatzy", "222555", "tower", 0),
+    ("maxi-yatzy", "123456", "chance", 21),
+    ("maxi-yatzy", "444444", "maxi_yatzy", 100),
+    ("maxi-yatzy", "444443", "maxi_yatzy", 0),
 ]
 
 

@@ -92,10 +92,12 @@ class _Position:
     rolls: int = 0
     chosen: frozenset[int] = frozenset()
     undo: _Position | None = field(default=None, repr=False)
+    #: the player whose roll ended the game at once (a served Generala), or None
+    ended: int | None = None
 
     def key(self) -> tuple[Any, ...]:
         return (tuple(self.cards), tuple(self.turns), self.current, self.dice, self.rolls,
-                self.chosen, self.undo.key() if self.undo else None)
+                self.chosen, self.undo.key() if self.undo else None, self.ended)
 
 
 class State:
@@ -170,7 +172,8 @@ class State:
 
     def context(self) -> TurnContext:
         p = self._p
-        return self.ruleset.context(p.cards[p.current], p.turns[p.current], p.rolls)
+        return self.ruleset.context(p.cards[p.current], p.turns[p.current], p.rolls,
+                                    len(self.players))
 
     @property
     def max_rolls(self) -> int:
@@ -198,14 +201,23 @@ class State:
         return list(found)
 
     def is_terminal(self) -> bool:
-        return all(c.complete for c in self._p.cards)
+        return self._p.ended is not None or all(c.complete for c in self._p.cards)
+
+    @property
+    def ended_by(self) -> int | None:
+        """The player whose roll ended the game at once and won it (a served Generala),
+        or None."""
+        return self._p.ended
 
     def returns(self) -> list[int]:
         """Each player's grand total (final when the game is over)."""
         return [self.totals(i).grand for i in range(len(self.players))]
 
     def winners(self) -> list[int]:
-        """Players with the highest total (more than one is a tie)."""
+        """Players with the highest total (more than one is a tie); the player whose roll
+        ended the game at once, if one did, whatever the totals."""
+        if self._p.ended is not None:
+            return [self._p.ended]
         r = self.returns()
         best = max(r)
         return [i for i, v in enumerate(r) if v == best]
@@ -407,6 +419,8 @@ class State:
             p.undo = None
             self.log.append(Roll(tuple(result), action.entered))
             self.dice_entered = self.dice_entered or action.entered
+            if self.ruleset.ends_game(self.context(), counts_of(p.dice, self.ruleset.faces)):
+                p.ended = p.current
         elif isinstance(action, Choose):
             p.chosen = frozenset(action.dice)
             self.log.append(Choose(tuple(sorted(action.dice))))
@@ -419,8 +433,11 @@ class State:
             before = copy.copy(p)
             before.undo = None
             me = p.current
+            ctx = self.context()
             p.cards = list(p.cards)
             p.cards[me] = self.ruleset.place(p.cards[me], pl)
+            p.cards = self.ruleset.after_score(
+                ctx, counts_of(p.dice, self.ruleset.faces), pl, p.cards, me)
             p.turns = list(p.turns)
             p.turns[me] += 1
             p.dice, p.rolls, p.chosen = (), 0, frozenset()

@@ -13,7 +13,15 @@ import time
 from typing import Any, TextIO
 
 from yacht.engine import TakeBack
-from yacht.render import card_table, dice_text, is_you, saved_game_text, saved_games
+from yacht.render import (
+    card_table,
+    dice_text,
+    is_you,
+    rolls_split,
+    rolls_text,
+    saved_game_text,
+    saved_games,
+)
 from yacht.session import (
     HintUnavailable,
     SessionError,
@@ -109,7 +117,8 @@ class PlainGame:
                 self.told_entered = True
                 self.say("Dice entered by hand: this game is now marked dice entered.")
             if computer:
-                self.say(f"{verb(who, 'rolls', 'roll')}: {dice_text(e.data['dice'])}.")
+                self.say(f"{verb(who, 'rolls', 'roll')}: "
+                         f"{dice_text(e.data['dice'], self.table.ruleset)}.")
             else:
                 self.say(self.boxes_line())
         elif e.kind == "chosen" and computer:
@@ -252,7 +261,10 @@ class PlainGame:
             turn = st.turns_taken(st.current) + 1
             prompt = f"{me.name}, turn {turn}: press Enter to roll."
         else:
-            rolls = f"Roll {st.rolls} of {st.max_rolls}. Dice: {dice_text(st.dice)}."
+            saved = rolls_split(st.ruleset, st.rolls, st.rolls_left)[1]
+            left = f" ({rolls_text(st.ruleset, st.rolls, st.rolls_left)} left)" if saved else ""
+            rolls = (f"Roll {st.rolls} of {st.max_rolls}{left}. "
+                     f"Dice: {dice_text(st.dice, st.ruleset)}.")
             if st.chosen and st.may_reroll():
                 chosen = ",".join(str(i + 1) for i in sorted(st.chosen))
                 prompt = f"{rolls} Dice {chosen} chosen: Enter rolls them, or score a box?"

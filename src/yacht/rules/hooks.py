@@ -12,15 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from .model import Placement
 from .scoring import Counts
 
 if TYPE_CHECKING:
-    from .model import Ruleset, TurnContext
+    from .model import Ruleset, Scorecard, TurnContext
 
-__all__ = ["ForcedFirstTurn", "RepeatBox", "SpecialRule", "YahtzeeBonusJoker", "all_same"]
+__all__ = ["ForcedFirstTurn", "NeedsBox", "PenaltyOnOthers", "RepeatBox", "SavedRolls",
+           "ServedBonus", "ServedWin", "SpecialRule", "YahtzeeBonusJoker", "all_same"]
 
 
 def all_same(counts: Counts) -> bool:
@@ -44,6 +46,13 @@ def _all_counts(rs: Ruleset) -> list[Counts]:
             for d in combinations_with_replacement(range(1, rs.faces + 1), rs.dice)]
 
 
+@lru_cache(maxsize=256)
+def _scorer_values(rs: Ruleset, category: str) -> frozenset[int]:
+    """Every value the box's scorer gives some roll."""
+    cat = rs.category(category)
+    return frozenset(cat.score_counts(c) for c in _all_counts(rs))
+
+
 class SpecialRule:
     """Base class: a rule that changes nothing. Subclasses override hooks."""
 
@@ -59,6 +68,29 @@ class SpecialRule:
         self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
     ) -> list[Placement]:
         return options
+
+    def after_score(self, rs: Ruleset, ctx: TurnContext, counts: Counts, placement: Placement,
+                    cards: list[Scorecard], me: int) -> list[Scorecard]:
+        """Every player's card after player ``me`` scored ``placement`` (``ctx``: the
+        turn before the scoring); a rule may change the cards (its own or others')."""
+        return cards
+
+    def ends_game(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> bool:
+        """Whether the roll just made (``ctx.rolls`` counts it) ends the game at once
+        with the roller as the winner."""
+        return False
+
+    def box_mark(self, rs: Ruleset, category: str, value: int) -> str | None:
+        """A word for a filled box's value this rule gave ("served"); None otherwise."""
+        return None
+
+    def end_reason(self, rs: Ruleset) -> str | None:
+        """Why a game this rule ends at once is over ("a served Generala"); None."""
+        return None
+
+    def penalty_reason(self, rs: Ruleset) -> str | None:
+        """What makes this rule write on other players' cards ("second Kismet"); None."""
+        return None
 
     def describe(self, rs: Ruleset) -> list[str]:
         """Sentences for the rules text."""
@@ -353,3 +385,239 @@ class YahtzeeBonusJoker(SpecialRule):
         else:
             lines.append(f"No Joker rule: an extra {label} scores like any other dice.")
         return lines
+
+
+def _on(ctx_or_rs: Mapping[str, str], option: str, default: str) -> str:
+    return ctx_or_rs.get(option, default) if option else default
+
+
+@dataclass(frozen=True)
+class SavedRolls(SpecialRule):
+    """Rolls a player does not use stay in their pool for later turns (Maxi Yatzy).
+
+    Every turn allows the ruleset's rolls plus the pool; what is left when the player
+    scores is the new pool (on the card: ``Scorecard.saved``). The option ``option``
+    turns it ``on`` or ``off``.
+    """
+
+    name: ClassVar[str] = "saved_rolls"
+    option: str = "saved_rolls"
+
+    def on(self, settings: Mapping[str, str]) -> bool:
+        return _on(settings, self.option, "on") == "on"
+
+    def max_rolls(self, rs: Ruleset, ctx: TurnContext, rolls: int) -> int:
+        return rolls + ctx.card.saved if self.on(ctx.settings) else rolls
+
+    def after_score(self, rs: Ruleset, ctx: TurnContext, counts: Counts, placement: Placement,
+                    cards: list[Scorecard], me: int) -> list[Scorecard]:
+        if not self.on(ctx.settings):
+            return cards
+        left = max(0, rs.max_rolls(ctx) - ctx.rolls)
+        out = list(cards)
+        out[me] = out[me].with_saved(0 if out[me].complete else left)
+        return out
+
+    def describe(self, rs: Ruleset) -> list[str]:
+        if not self.on(rs.option_values):
+            return [f"Saved rolls: off. Every turn has {rs.rolls} rolls; rolls not used "
+                    "are lost."]
+        return [
+            f"Saved rolls: every turn adds {rs.rolls} rolls to the player's own pool, and "
+            "the turn may use any of them (the first roll is a must). Rolls not used stay "
+            f"in the pool for later turns, without limit, so a turn scored after one roll "
+            f"leaves {rs.rolls - 1} for later. The pool starts empty; rolls left after "
+            "the last turn are lost."
+        ]
+
+
+@dataclass(frozen=True)
+class PenaltyOnOthers(SpecialRule):
+    """A second yacht costs the others a turn: when a player scores five of a kind while
+    ``category`` already holds points, every other player writes 0 in their topmost
+    open box (Kismet). The option ``option`` is ``penalty`` or ``off``.
+    """
+
+    name: ClassVar[str] = "penalty_on_others"
+    category: str = "kismet"
+    option: str = "second_kismet"
+
+    def on(self, settings: Mapping[str, str]) -> bool:
+        return _on(settings, self.option, "penalty") == "penalty"
+
+    def strikes(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> bool:
+        """Whether scoring these dice now makes the others write a 0."""
+        if not self.on(ctx.settings) or not all_same(counts):
+            return False
+        i = rs.index(self.category)
+        return any((col[i] or 0) > 0 for col in ctx.card.boxes)
+
+    def after_score(self, rs: Ruleset, ctx: TurnContext, counts: Counts, placement: Placement,
+                    cards: list[Scorecard], me: int) -> list[Scorecard]:
+        if not self.strikes(rs, ctx, counts):
+            return cards
+        out = list(cards)
+        for k, card in enumerate(out):
+            where = None if k == me else card.first_open()
+            if where is not None:
+                out[k] = card.with_box(where[0], where[1], 0)
+        return out
+
+    def penalty_reason(self, rs: Ruleset) -> str | None:
+        return f"second {rs.category(self.category).label}"
+
+    def explain(self, rs: Ruleset, ctx: TurnContext, counts: Counts,
+                places: list[Placement], restricted: bool) -> str | None:
+        if ctx.players < 2 or not self.strikes(rs, ctx, counts):
+            return None
+        label = rs.category(self.category).label
+        return (f"A second {label}: once it is scored, every other player writes 0 in "
+                "their topmost open box.")
+
+    def describe(self, rs: Ruleset) -> list[str]:
+        label = rs.category(self.category).label
+        if not self.on(rs.option_values):
+            return [f"A second {label} brings no penalty."]
+        return [
+            f"Second {label}: whenever a player scores five of a kind while their {label} "
+            f"box already holds a {label} (not a 0), every other player must write 0 in "
+            "their topmost open box and so plays a turn fewer. The roller scores the "
+            "dice in any open box as usual."
+        ]
+
+
+def _served_bonus(rule_option: str, settings: Mapping[str, str], default: int) -> int:
+    value = settings.get(rule_option, "") if rule_option else ""
+    return int(value) if value.isdigit() else default
+
+
+@dataclass(frozen=True)
+class ServedBonus(SpecialRule):
+    """Boxes worth ``bonus`` more when scored from the turn's first roll ("served",
+    Generala's *servida*): only when they qualify (a 0 is never served). The option
+    ``option`` gives the bonus (a number) when set."""
+
+    name: ClassVar[str] = "served_bonus"
+    categories: tuple[str, ...] = ("escalera", "full", "poker")
+    bonus: int = 5
+    option: str = "served_bonus"
+
+    def amount(self, settings: Mapping[str, str]) -> int:
+        return _served_bonus(self.option, settings, self.bonus)
+
+    def placements(
+        self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
+    ) -> list[Placement]:
+        if ctx.rolls != 1:
+            return options
+        extra = self.amount(ctx.settings)
+        return [replace(p, points=p.points + extra, served=True)
+                if p.category in self.categories and p.points > 0 else p for p in options]
+
+    def _served_values(self, rs: Ruleset, category: str) -> set[int]:
+        if category not in self.categories:
+            return set()
+        extra = self.amount(rs.option_values)
+        return {v + extra for v in _scorer_values(rs, category) if v > 0}
+
+    def box_values(self, rs: Ruleset, category: str) -> set[int]:
+        return self._served_values(rs, category)
+
+    def box_mark(self, rs: Ruleset, category: str, value: int) -> str | None:
+        if category not in self.categories or value <= 0:
+            return None
+        return "served" if value not in _scorer_values(rs, category) and value in \
+            self._served_values(rs, category) else None
+
+    def best_extra(self, rs: Ruleset, best: Mapping[str, int]) -> int | None:
+        extra = self.amount(rs.option_values)
+        return sum(extra * m for m in rs.columns for c in rs.categories
+                   if c.id in self.categories)
+
+    def explain(self, rs: Ruleset, ctx: TurnContext, counts: Counts,
+                places: list[Placement], restricted: bool) -> str | None:
+        served = [p for p in places if p.served]
+        if not served:
+            return None
+        return (f"Served (first roll): {_names(rs, served)} score "
+                f"+{self.amount(ctx.settings)}.")
+
+    def describe(self, rs: Ruleset) -> list[str]:
+        names = [rs.category(c).label for c in self.categories
+                 if any(x.id == c for x in rs.categories)]
+        joined = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        return [
+            f"Served: {joined} score {self.amount(rs.option_values)} more when the box is "
+            "scored with the dice of the turn's first roll, before any roll again (only "
+            "when the dice qualify; a 0 is never served)."
+        ]
+
+
+@dataclass(frozen=True)
+class NeedsBox(SpecialRule):
+    """``category`` scores only while ``needs`` holds points in the same column; else it
+    can only be scratched (0) (Generala's doble generala)."""
+
+    name: ClassVar[str] = "needs_box"
+    category: str = "doble_generala"
+    needs: str = "generala"
+
+    def placements(
+        self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
+    ) -> list[Placement]:
+        if not any(c.id == self.category for c in rs.categories):
+            return options
+        i = rs.index(self.needs)
+        return [replace(p, points=0, served=False)
+                if p.category == self.category and not (ctx.card.boxes[p.column][i] or 0) > 0
+                else p for p in options]
+
+    def explain(self, rs: Ruleset, ctx: TurnContext, counts: Counts,
+                places: list[Placement], restricted: bool) -> str | None:
+        if not any(c.id == self.category for c in rs.categories):
+            return None
+        if not any(p.category == self.category for p in places):
+            return None
+        i = rs.index(self.needs)
+        if all(rs.category(self.category).score_counts(counts) == 0 or
+               (ctx.card.boxes[col][i] or 0) > 0 for col in range(len(rs.columns))):
+            return None
+        return (f"{rs.category(self.category).label} scores only once "
+                f"{rs.category(self.needs).label} holds its points: now it takes a 0.")
+
+    def describe(self, rs: Ruleset) -> list[str]:
+        if not any(c.id == self.category for c in rs.categories):
+            return []
+        label, needs = rs.category(self.category).label, rs.category(self.needs).label
+        return [f"{label} scores only while the {needs} box holds its points; before that, "
+                f"or when {needs} was scratched, {label} can only be scratched (0)."]
+
+
+@dataclass(frozen=True)
+class ServedWin(SpecialRule):
+    """Five of a kind on a turn's first roll ends the game at once and the roller wins,
+    with opponents at the table and the option ``option`` at ``win`` (Generala)."""
+
+    name: ClassVar[str] = "served_win"
+    category: str = "generala"
+    option: str = "servida"
+
+    def on(self, settings: Mapping[str, str]) -> bool:
+        return _on(settings, self.option, "win") == "win"
+
+    def ends_game(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> bool:
+        return ctx.players > 1 and ctx.rolls == 1 and all_same(counts) and self.on(ctx.settings)
+
+    def end_reason(self, rs: Ruleset) -> str | None:
+        return f"a served {rs.category(self.category).label} (five of a kind on the first roll)"
+
+    def describe(self, rs: Ruleset) -> list[str]:
+        label = rs.category(self.category).label
+        if not self.on(rs.option_values):
+            return [f"A served {label} (five of a kind on the first roll) scores like any "
+                    "other five of a kind."]
+        return [
+            f"Served {label}: five of a kind on a turn's first roll ends the game at once, "
+            "and that player wins whatever the cards hold. Alone, a served "
+            f"{label} scores like any other five of a kind."
+        ]

@@ -31,6 +31,7 @@ __all__ = [
     "Ruleset",
     "Scorecard",
     "Totals",
+    "Change",
     "TurnContext",
     "UpperBonus",
 ]
@@ -101,13 +102,22 @@ class Category:
 class UpperBonus:
     """Points added to a column when its upper section reaches a threshold.
 
+    ``tiers`` are further steps, (upper total needed, bonus then), each replacing the
+    one before (Kismet: 35 at 63, 55 at 71, 75 at 78; never added up).
+
     >>> UpperBonus(63, ">=", 35).earned(63), UpperBonus(63, ">", 35).earned(63)
     (True, False)
+    >>> kismet = UpperBonus(63, ">=", 35, ((71, 55), (78, 75)))
+    >>> [kismet.amount_for(u) for u in (62, 63, 70, 71, 77, 78, 105)]
+    [0, 35, 35, 55, 55, 75, 75]
+    >>> kismet.next_step(66), kismet.next_step(78)
+    ((71, 55), None)
     """
 
     threshold: int
     comparison: Literal[">=", ">"]
     amount: int
+    tiers: tuple[tuple[int, int], ...] = ()
 
     def earned(self, upper: int) -> bool:
         return upper >= self.threshold if self.comparison == ">=" else upper > self.threshold
@@ -116,6 +126,36 @@ class UpperBonus:
     def needed(self) -> int:
         """The smallest upper total that earns the bonus."""
         return self.threshold if self.comparison == ">=" else self.threshold + 1
+
+    @property
+    def steps(self) -> tuple[tuple[int, int], ...]:
+        """Every step as (smallest upper total, bonus), lowest first."""
+        return ((self.needed, self.amount), *self.tiers)
+
+    @property
+    def top(self) -> int:
+        """The upper total that earns the largest bonus (where counting further stops)."""
+        return self.steps[-1][0]
+
+    @property
+    def best(self) -> int:
+        """The largest bonus."""
+        return max(a for _, a in self.steps)
+
+    def amount_for(self, upper: int) -> int:
+        """The bonus an upper total earns (0 below the first step)."""
+        got = 0
+        for need, amount in self.steps:
+            if upper >= need:
+                got = amount
+        return got
+
+    def next_step(self, upper: int) -> tuple[int, int] | None:
+        """The next step above what ``upper`` earns: (upper total needed, its bonus)."""
+        for need, amount in self.steps:
+            if upper < need:
+                return need, amount
+        return None
 
 
 @dataclass(frozen=True)
@@ -145,17 +185,52 @@ class Option:
     help: str
     value_help: tuple[str, ...] = ()
     field: str | None = None
+    #: what a value changes in the ruleset, beyond what special rules read: value ->
+    #: the changes (a box's parameter, a box dropped, the upper bonus)
+    changes: tuple[tuple[str, tuple[Change, ...]], ...] = ()
+
+    def changes_for(self, value: str) -> tuple[Change, ...]:
+        return dict(self.changes).get(value, ())
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change an option's value makes: ``category``'s parameter ``param`` becomes
+    ``value``, or the box is dropped (``drop``), or (no category) the upper bonus
+    becomes ``bonus``."""
+
+    category: str = ""
+    param: str = ""
+    value: Any = None
+    drop: bool = False
+    bonus: UpperBonus | None = None
+
+    def apply(self, categories: list[Category], bonus: UpperBonus | None
+              ) -> tuple[list[Category], UpperBonus | None]:
+        if not self.category:
+            return categories, self.bonus
+        out = []
+        for c in categories:
+            if c.id != self.category:
+                out.append(c)
+            elif not self.drop:
+                params = dict(c.params)
+                params[self.param] = self.value
+                out.append(replace(c, params=tuple(params.items())))
+        return out, bonus
 
 
 @dataclass(frozen=True)
 class Scorecard:
     """One player's card: ``boxes[column][category]`` is ``None`` while open.
 
-    ``extra`` holds points that belong to no box (the Yahtzee bonuses).
+    ``extra`` holds points that belong to no box (the Yahtzee bonuses); ``saved`` the
+    rolls the player has saved for later turns (Maxi Yatzy).
     """
 
     boxes: tuple[tuple[int | None, ...], ...]
     extra: int = 0
+    saved: int = 0
 
     @classmethod
     def empty(cls, columns: int, categories: int) -> Scorecard:
@@ -178,10 +253,24 @@ class Scorecard:
         col[category] = value
         boxes = list(self.boxes)
         boxes[column] = tuple(col)
-        return Scorecard(tuple(boxes), self.extra + extra)
+        return Scorecard(tuple(boxes), self.extra + extra, self.saved)
+
+    def with_saved(self, saved: int) -> Scorecard:
+        return Scorecard(self.boxes, self.extra, saved)
+
+    def first_open(self) -> tuple[int, int] | None:
+        """The topmost open box (column, category), first column first; None when full."""
+        for col, boxes in enumerate(self.boxes):
+            for i, b in enumerate(boxes):
+                if b is None:
+                    return col, i
+        return None
 
     def to_json(self) -> dict[str, Any]:
-        return {"boxes": [list(c) for c in self.boxes], "extra": self.extra}
+        d: dict[str, Any] = {"boxes": [list(c) for c in self.boxes], "extra": self.extra}
+        if self.saved:
+            d["saved"] = self.saved
+        return d
 
 
 @dataclass(frozen=True)
@@ -189,7 +278,8 @@ class Placement:
     """A way to score the current dice: a box, the points, and any bonus.
 
     ``repeat`` marks a score added to an already filled box (Tommy's
-    Yahtzee board); ``joker`` marks points given by a Joker rule.
+    Yahtzee board); ``joker`` marks points given by a Joker rule; ``served`` points
+    that count more for being scored from the turn's first roll (Generala).
     """
 
     category: str
@@ -198,6 +288,7 @@ class Placement:
     bonus: int = 0
     repeat: bool = False
     joker: bool = False
+    served: bool = False
 
     @property
     def total(self) -> int:
@@ -212,6 +303,8 @@ class TurnContext:
     turn: int
     rolls: int
     settings: Mapping[str, str]
+    #: how many play at the table (a rule may apply only with opponents)
+    players: int = 1
 
 
 @dataclass(frozen=True)
@@ -278,13 +371,38 @@ class Ruleset:
     #: Windows Yacht, Yatcy, Tommy's). How the dice are shown, not how the game
     #: scores: rulesets that differ only here are equal.
     dice_mark: DiceMark = field(default="hold", compare=False)
+    #: the card's names of its two sections (Kismet's card: "Basic" and "Kismet")
+    section_names: tuple[str, str] = field(default=("Upper", "Lower"), compare=False)
+    #: each face's colour, ones first, when the dice are coloured (Kismet: 1 and 6
+    #: black, 2 and 5 red, 3 and 4 green); () for plain dice. Boxes that look at the
+    #: colours have them in their own parameters: this is how the dice are shown.
+    die_colours: tuple[str, ...] = field(default=(), compare=False)
     settings: tuple[tuple[str, str], ...] = field(default=())
+    #: every box and the bonus before any option's changes (set from ``categories`` and
+    #: ``upper_bonus`` when the ruleset is made)
+    catalogue: tuple[Category, ...] = field(default=(), compare=False, repr=False)
+    base_bonus: UpperBonus | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.dice <= 10:
             raise ValueError(f"{self.id}: dice must be 1-10, not {self.dice}")
+        if not self.catalogue:
+            object.__setattr__(self, "catalogue", self.categories)
+            object.__setattr__(self, "base_bonus", self.upper_bonus)
         if not self.settings and self.options:
             object.__setattr__(self, "settings", tuple((o.id, o.default) for o in self.options))
+            if any(o.changes for o in self.options):  # the defaults' changes
+                object.__setattr__(self, "categories", self._changed(self.settings)[0])
+                object.__setattr__(self, "upper_bonus", self._changed(self.settings)[1])
+
+    def _changed(self, settings: Iterable[tuple[str, str]]
+                 ) -> tuple[tuple[Category, ...], UpperBonus | None]:
+        """The boxes and the bonus with every option's changes for ``settings``."""
+        cats, bonus = list(self.catalogue), self.base_bonus
+        for key, value in settings:
+            for change in self.option(key).changes_for(value):
+                cats, bonus = change.apply(cats, bonus)
+        return tuple(cats), bonus
 
     def __hash__(self) -> int:
         """Worked out once: a ruleset keys the caches an interface reads on every
@@ -329,10 +447,13 @@ class Ruleset:
                     f"{'|'.join(opt.values)})"
                 )
             chosen[key] = value
-        changes: dict[str, Any] = {"settings": tuple((o.id, chosen[o.id]) for o in self.options)}
+        settings = tuple((o.id, chosen[o.id]) for o in self.options)
+        changes: dict[str, Any] = {"settings": settings}
         for opt in self.options:
             if opt.field is not None:
                 changes[opt.field] = int(chosen[opt.id])
+        if any(o.changes for o in self.options):
+            changes["categories"], changes["upper_bonus"] = self._changed(settings)
         return replace(self, **changes)
 
     @property
@@ -373,8 +494,9 @@ class Ruleset:
     def new_card(self) -> Scorecard:
         return Scorecard.empty(len(self.columns), len(self.categories))
 
-    def context(self, card: Scorecard, turn: int = 0, rolls: int = 1) -> TurnContext:
-        return TurnContext(card, turn, rolls, self.option_values)
+    def context(self, card: Scorecard, turn: int = 0, rolls: int = 1,
+                players: int = 1) -> TurnContext:
+        return TurnContext(card, turn, rolls, self.option_values, players)
 
     def max_rolls(self, ctx: TurnContext) -> int:
         """Rolls allowed in this turn (a special rule may allow more)."""
@@ -401,6 +523,38 @@ class Ruleset:
             options = rule.placements(self, ctx, counts, options)
         return options
 
+    def after_score(self, ctx: TurnContext, counts: Counts, placement: Placement,
+                    cards: Sequence[Scorecard], me: int) -> list[Scorecard]:
+        """Every player's card once player ``me`` has scored ``placement`` (already on
+        ``cards[me]``; ``ctx``: the turn as it was): a special rule may save rolls on
+        the player's card or write on another player's."""
+        out = list(cards)
+        for rule in self.special:
+            out = rule.after_score(self, ctx, counts, placement, out, me)
+        return out
+
+    def ends_game(self, ctx: TurnContext, counts: Counts) -> bool:
+        """Whether this roll ends the game at once, the roller winning."""
+        return any(rule.ends_game(self, ctx, counts) for rule in self.special)
+
+    def end_reason(self) -> str:
+        """Why a game that ended at once is over (what its special rules say)."""
+        return next((r for rule in self.special if (r := rule.end_reason(self))),
+                    "a roll that ends the game")
+
+    def penalty_reason(self) -> str:
+        """What made a player write on another player's card."""
+        return next((r for rule in self.special if (r := rule.penalty_reason(self))),
+                    "a special rule")
+
+    def box_mark(self, category: str, value: int) -> str | None:
+        """A word a special rule gives the value of a filled box ("served"), or None."""
+        for rule in self.special:
+            mark = rule.box_mark(self, category, value)
+            if mark:
+                return mark
+        return None
+
     def place(self, card: Scorecard, placement: Placement) -> Scorecard:
         """The card after ``placement`` is scored on it."""
         i = self.index(placement.category)
@@ -423,7 +577,6 @@ class Ruleset:
                     upper += v
                 else:
                     lower += v
-            bonus = (self.upper_bonus.amount
-                     if self.upper_bonus and self.upper_bonus.earned(upper) else 0)
+            bonus = self.upper_bonus.amount_for(upper) if self.upper_bonus else 0
             cols.append(ColumnTotals(upper, bonus, lower, mult))
         return Totals(tuple(cols), card.extra)

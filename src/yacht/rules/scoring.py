@@ -61,13 +61,18 @@ def _total(counts: Counts) -> int:
     return sum((f + 1) * c for f, c in enumerate(counts))
 
 
-def _points(points: Any, counts: Counts, matched: int) -> int:
-    """Resolve a ``points`` parameter: "all" dice, the "matched" dice, or a fixed number."""
+def _points(points: Any, counts: Counts, matched: int, plus: Any = 0) -> int:
+    """Resolve a ``points`` parameter: "all" dice, the "matched" dice, or a fixed number;
+    ``plus``: a fixed number added (Kismet's 15 + the dice)."""
     if points == "all":
-        return _total(counts)
+        return _total(counts) + int(plus)
     if points == "matched":
-        return matched
-    return int(points)
+        return matched + int(plus)
+    return int(points) + int(plus)
+
+
+def _colour_groups(p: Params) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(f) for f in g) for g in p["colours"])
 
 
 def _face(counts: Counts, p: Params) -> int:
@@ -87,13 +92,60 @@ def _of_a_kind(counts: Counts, p: Params) -> int:
         if c >= n:
             found = True
             best = max(best, n * (f + 1))
-    return _points(p["points"], counts, best) if found else 0
+    return _points(p["points"], counts, best, p.get("plus", 0)) if found else 0
 
 
 def _pattern(counts: Counts, p: Params) -> int:
     want = tuple(sorted((int(x) for x in p["counts"]), reverse=True))
     have = tuple(sorted((c for c in counts if c), reverse=True))
-    return _points(p["points"], counts, 0) if have == want else 0
+    all_same = len(have) == 1
+    if p.get("yacht", False) and all_same:
+        return _points(p["points"], counts, 0, p.get("plus", 0))
+    if have != want:
+        return 0
+    if "colours" in p:  # the faces shown must all have one colour
+        shown = {f + 1 for f, c in enumerate(counts) if c}
+        if not any(shown <= set(g) for g in _colour_groups(p)):
+            return 0
+    return _points(p["points"], counts, 0, p.get("plus", 0))
+
+
+def _colour_pairs(counts: Counts, p: Params) -> int:
+    """``pairs`` pairs whose dice have one colour (two pairs of one face count)."""
+    k = int(p.get("pairs", 2))
+    for group in _colour_groups(p):
+        if sum(counts[f - 1] // 2 for f in group if f <= len(counts)) >= k:
+            return _points(p["points"], counts, 0)
+    return 0
+
+
+def _colour(counts: Counts, p: Params) -> int:
+    """Every die of one colour (a flush)."""
+    shown = {f + 1 for f, c in enumerate(counts) if c}
+    if any(shown <= set(g) for g in _colour_groups(p)):
+        return _points(p["points"], counts, 0)
+    return 0
+
+
+def _groups(counts: Counts, p: Params) -> int:
+    """Groups of different faces, ``sizes`` dice each (3, 2: a full house; 3, 3: a
+    villa; 4, 2: a tower): the dice of the best such groups, or ``points``."""
+    sizes = tuple(sorted((int(x) for x in p["sizes"]), reverse=True))
+    best = -1
+
+    def pick(i: int, used: frozenset[int], got: int) -> None:
+        nonlocal best
+        if i == len(sizes):
+            best = max(best, got)
+            return
+        for f, c in enumerate(counts):
+            if f not in used and c >= sizes[i]:
+                pick(i + 1, used | {f}, got + sizes[i] * (f + 1))
+
+    pick(0, frozenset(), 0)
+    if best < 0:
+        return 0
+    return _points(p.get("points", "matched"), counts, best)
 
 
 def _straight(counts: Counts, p: Params) -> int:
@@ -133,6 +185,9 @@ SCORERS: dict[str, Callable[[Counts, Params], int]] = {
     "straight": _straight,
     "pairs": _pairs,
     "total": _total_is,
+    "colour_pairs": _colour_pairs,
+    "colour": _colour,
+    "groups": _groups,
 }
 
 
@@ -162,12 +217,18 @@ def _join(items: list[str], last: str = "or") -> str:
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
-def _points_text(points: Any) -> str:
+def _points_text(points: Any, plus: Any = 0) -> str:
     if points == "all":
-        return "the sum of all the dice"
-    if points == "matched":
-        return "the sum of the matching dice only"
-    return f"{int(points)} points"
+        text = "the sum of all the dice"
+    elif points == "matched":
+        text = "the sum of the matching dice only"
+    else:
+        return f"{int(points) + int(plus)} points"
+    return f"{int(plus)} + {text}" if int(plus) else text
+
+
+def _colours_text(params: Params) -> str:
+    return ", ".join("/".join(str(f) for f in g) for g in params["colours"])
 
 
 def describe(kind: str, params: Params, dice: int) -> str:
@@ -184,11 +245,30 @@ def describe(kind: str, params: Params, dice: int) -> str:
         n = int(params["n"])
         cond = (f"all {_word(n)} dice show the same face" if n == dice
                 else f"at least {_word(n)} dice show the same face")
-        return f"{cond}: scores {_points_text(params['points'])}"
+        return f"{cond}: scores {_points_text(params['points'], params.get('plus', 0))}"
     if kind == "pattern":
         parts = [f"{_word(int(c))} of {_ORDINALS[i + 1]}" for i, c in enumerate(params["counts"])]
-        return (f"exactly {_join(parts, 'and')} (no more of any face): "
-                f"scores {_points_text(params['points'])}")
+        cond = f"exactly {_join(parts, 'and')} (no more of any face)"
+        if "colours" in params:
+            cond += ", the faces of one colour"
+        if params.get("yacht", False):
+            cond += f", or all {_word(dice)} dice alike"
+        return f"{cond}: scores {_points_text(params['points'], params.get('plus', 0))}"
+    if kind == "colour_pairs":
+        return (f"{_word(int(params.get('pairs', 2)))} pairs of one colour (the colours: "
+                f"{_colours_text(params)}; two pairs of one face count): scores "
+                f"{_points_text(params['points'])}")
+    if kind == "colour":
+        return (f"every die of one colour (the colours: {_colours_text(params)}): scores "
+                f"{_points_text(params['points'])}")
+    if kind == "groups":
+        sizes = [int(x) for x in params["sizes"]]
+        parts = [f"{_word(n)} of {'one face' if i == 0 else 'another'}"
+                 for i, n in enumerate(sizes)]
+        what = ("the sum of those dice (the best choice)"
+                if params.get("points", "matched") == "matched"
+                else _points_text(params["points"]))
+        return f"at least {_join(parts, 'and')}: scores {what}"
     if kind == "straight":
         runs = ["-".join(str(f) for f in r) for r in params["runs"]]
         copies = int(params.get("copies", 1))

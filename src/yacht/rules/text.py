@@ -62,11 +62,11 @@ def rules_text(rs: Ruleset, width: int = 78, ids: bool = True) -> str:
     out.append("Boxes (with the original's board names):" if named else "Boxes:")
     label_w = max(len(c.label) for c in rs.categories)
     board_w = max(len(c.board) for c in rs.categories)
-    for section in ("upper", "lower"):
+    for section, name in zip(("upper", "lower"), rs.section_names, strict=True):
         cats = [c for c in rs.categories if c.section == section]
         if not cats:
             continue
-        out.append(f"  {section.capitalize()} section")
+        out.append(f"  {name} section")
         for c in cats:
             board = f"{c.board:<{board_w}}  " if named else ""
             head = f"    {board}{c.label:<{label_w}}  "
@@ -78,9 +78,17 @@ def rules_text(rs: Ruleset, width: int = 78, ids: bool = True) -> str:
     if rs.upper_bonus:
         b = rs.upper_bonus
         cmp = "at least" if b.comparison == ">=" else "more than"
-        out += _wrap(
-            f"Upper bonus: {b.amount} points when the upper section totals {cmp} "
-            f"{b.threshold}.", width)
+        upper = rs.section_names[0].lower()
+        if b.tiers:
+            steps = [f"{a} from {n}" for n, a in b.steps]
+            out += _wrap(
+                f"Upper bonus, by the {upper} section's total: "
+                + ", ".join(steps[:-1]) + f" and {steps[-1]} (one bonus only, the "
+                "largest earned; never added up).", width)
+        else:
+            out += _wrap(
+                f"Upper bonus: {b.amount} points when the {upper} section totals {cmp} "
+                f"{b.threshold}.", width)
     else:
         out.append("Upper bonus: none.")
     for rule in rs.special:

@@ -5,8 +5,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .hooks import ForcedFirstTurn, RepeatBox, YahtzeeBonusJoker
-from .model import Category, Option, Par, Ruleset, UpperBonus
+from .hooks import (
+    ForcedFirstTurn,
+    NeedsBox,
+    PenaltyOnOthers,
+    RepeatBox,
+    SavedRolls,
+    ServedBonus,
+    ServedWin,
+    YahtzeeBonusJoker,
+)
+from .model import Category, Change, Option, Par, Ruleset, UpperBonus
 
 __all__ = ["VARIANTS"]
 
@@ -88,6 +97,56 @@ ROLLS_OPTION = Option(
     "rolls", "Rolls per turn", ("3", "4", "5"), "5",
     "How many rolls each turn allows (the original's difficulty setting).",
     ("hard", "medium", "easy"), field="rolls",
+)
+
+#: Kismet's dice: a face and its opposite (adding up to 7) have one colour
+KISMET_COLOURS = ((1, 6), (2, 5), (3, 4))
+
+KISMET15 = upper() + (
+    cat("two_pair_same_colour", "2 Pair Same Color", "colour_pairs", pairs=2, points="all",
+        colours=KISMET_COLOURS),
+    cat("three_of_a_kind", "3 of a Kind", "of_a_kind", n=3, points="all"),
+    cat("straight", "Straight", "straight", runs=LARGE_RUNS, points=30),
+    cat("flush", "Flush", "colour", points=35, colours=KISMET_COLOURS),
+    cat("full_house", "Full House", "pattern", counts=(3, 2), points="all", plus=15,
+        yacht=True),
+    cat("full_house_same_colour", "Full House Same Color", "pattern", counts=(3, 2),
+        points="all", plus=20, yacht=True, colours=KISMET_COLOURS),
+    cat("four_of_a_kind", "4 of a Kind", "of_a_kind", n=4, points="all", plus=25),
+    cat("yarborough", "Yarborough", "sum"),
+    cat("kismet", "Kismet", "of_a_kind", n=5, points="all", plus=50),
+)
+
+#: Generala's straights by the ``straight`` option
+GENERALA_RUNS = {
+    "plain": LARGE_RUNS,
+    "ace_high": (*LARGE_RUNS, (3, 4, 5, 6, 1)),
+    "any": (*LARGE_RUNS, (3, 4, 5, 6, 1), (4, 5, 6, 1, 2), (5, 6, 1, 2, 3), (6, 1, 2, 3, 4)),
+}
+
+GENERALA11 = upper() + (
+    cat("escalera", "Escalera", "straight", runs=LARGE_RUNS, points=20),
+    cat("full", "Full", "pattern", counts=(3, 2), points=30),
+    cat("poker", "Poker", "of_a_kind", n=4, points=40),
+    cat("generala", "Generala", "of_a_kind", n=5, points=50),
+    cat("doble_generala", "Doble Generala", "of_a_kind", n=5, points=100),
+)
+
+MAXI20 = upper() + (
+    cat("one_pair", "One Pair", "pairs", pairs=1),
+    cat("two_pairs", "Two Pairs", "pairs", pairs=2),
+    cat("three_pairs", "Three Pairs", "pattern", counts=(2, 2, 2), points="all"),
+    cat("three_of_a_kind", "3 of a Kind", "of_a_kind", n=3, points="matched"),
+    cat("four_of_a_kind", "4 of a Kind", "of_a_kind", n=4, points="matched"),
+    cat("five_of_a_kind", "5 of a Kind", "of_a_kind", n=5, points="matched"),
+    cat("small_straight", "Small Straight", "straight", runs=((1, 2, 3, 4, 5),), points=15),
+    cat("large_straight", "Large Straight", "straight", runs=((2, 3, 4, 5, 6),), points=20),
+    cat("full_straight", "Full Straight", "straight", runs=((1, 2, 3, 4, 5, 6),), points=21),
+    cat("full_house", "Full House", "groups", sizes=(3, 2)),
+    cat("villa", "Villa", "groups", sizes=(3, 3)),
+    cat("tower", "Tower", "groups", sizes=(4, 2)),
+    cat("chance", "Chance", "sum"),
+    cat("maxi_yatzy", "Maxi Yatzy", "of_a_kind", n=6, points=100),
 )
 
 ANCIENT_ORIGIN = "Ancient Yacht / Ancient Yacht Challenge (1995, Windows 3.1)"
@@ -247,5 +306,76 @@ VARIANTS: tuple[Ruleset, ...] = (
             cat("yacht", "Yacht", "of_a_kind", n=5, points=50),
         ),
         aliases=("yacht", "sackson", "gamut"),
+    ),
+    Ruleset(
+        id="kismet", name="Kismet",
+        description="Coloured dice: pairs, flushes and full houses of one colour, a bonus "
+                    "of 35, 55 or 75 in the Basic section.",
+        origin="Kismet (Lakeside Games, 1964)", dice=5, rolls=3, categories=KISMET15,
+        upper_bonus=UpperBonus(63, ">=", 35, ((71, 55), (78, 75))),
+        special=(PenaltyOnOthers("kismet", "second_kismet"),),
+        options=(
+            Option("straight", "Straight", ("30", "40"), "30",
+                   "What the Straight box scores.",
+                   ("the 1964 card", "as GNOME Tali's Colors game"),
+                   changes=(("40", (Change("straight", "points", 40),)),)),
+            Option("second_kismet", "Second Kismet", ("penalty", "off"), "penalty",
+                   "What a further Kismet does to the other players.",
+                   ("the others write 0 in their topmost open box", "nothing")),
+        ),
+        section_names=("Basic", "Kismet"),
+        die_colours=("black", "red", "green", "green", "red", "black"),
+        aliases=("tali-colors", "colors"),
+    ),
+    Ruleset(
+        id="generala", name="Generala",
+        description="The Latin American game: 11 boxes, no bonus, more for a box served "
+                    "on the first roll, and a served Generala wins at once.",
+        origin="Latin America (traditional)", dice=5, rolls=3, categories=GENERALA11,
+        special=(ServedBonus(("escalera", "full", "poker"), 5, "served_bonus"),
+                 NeedsBox("doble_generala", "generala"), ServedWin("generala", "servida")),
+        options=(
+            Option("servida", "Served Generala", ("win", "points"), "win",
+                   "What five of a kind on a turn's first roll does with two or more "
+                   "players (alone it always scores).",
+                   ("wins the game at once", "scores like any other five of a kind")),
+            Option("straight", "Escalera", ("plain", "ace_high", "any"), "plain",
+                   "Which five different faces make an escalera.",
+                   ("1-2-3-4-5 or 2-3-4-5-6", "also 3-4-5-6-1",
+                    "any five different faces (every wrap-around)"),
+                   changes=tuple((v, (Change("escalera", "runs", runs),))
+                                 for v, runs in GENERALA_RUNS.items())),
+            Option("served_bonus", "Served extra", ("5", "10"), "5",
+                   "What Escalera, Full and Poker score more when served.",
+                   ("25, 35, 45", "30, 40, 50")),
+            Option("generala_points", "Generala points", ("50", "60"), "50",
+                   "What Generala scores (Doble Generala twice as much).",
+                   ("Generala 50, Doble 100", "Generala 60, Doble 120"),
+                   changes=(("60", (Change("generala", "points", 60),
+                                    Change("doble_generala", "points", 120))),)),
+            Option("doble", "Doble Generala", ("on", "off"), "on",
+                   "Whether the card has the Doble Generala box.",
+                   ("11 boxes", "10 boxes: no Doble Generala"),
+                   changes=(("off", (Change("doble_generala", drop=True),)),)),
+        ),
+        aliases=("generala-argentina",),
+    ),
+    Ruleset(
+        id="maxi-yatzy", name="Maxi Yatzy",
+        description="The Scandinavian game with six dice and 20 boxes: rolls not used are "
+                    "saved for later turns, 100 bonus at 84.",
+        origin="Scandinavian rules", dice=6, rolls=3, categories=MAXI20,
+        upper_bonus=UpperBonus(84, ">=", 100),
+        special=(SavedRolls("saved_rolls"),),
+        options=(
+            Option("bonus", "Upper bonus", ("100@84", "50@75"), "100@84",
+                   "The upper bonus and the total that earns it.",
+                   ("100 at 84 or more", "50 at 75 or more"),
+                   changes=(("50@75", (Change(bonus=UpperBonus(75, ">=", 50)),)),)),
+            Option("saved_rolls", "Saved rolls", ("on", "off"), "on",
+                   "Whether rolls not used are saved for later turns.",
+                   ("saved in the player's pool", "3 rolls every turn, unused ones lost")),
+        ),
+        aliases=("maxi", "maxiyatzy", "maxi-yahtzee"),
     ),
 )

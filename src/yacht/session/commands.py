@@ -224,8 +224,10 @@ def _box(rs: Ruleset, text: str) -> ScoreBox | Score:
         name, column = name[0], int(name[1])
     cid = None
     if len(name) == 1 and name.isascii() and name.isalpha():
-        cid = key_for(rs, name.lower())
-        if cid is not None and name.isupper() and column is None and len(rs.columns) > 1:
+        own = key_for(rs, name)  # (a capital is a box's own key past z: Maxi Yatzy)
+        cid = own or key_for(rs, name.lower())
+        if cid is not None and own is None and name.isupper() and column is None \
+                and len(rs.columns) > 1:
             column = 2
     if cid is None:
         cid = _category(rs, name)

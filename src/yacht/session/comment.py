@@ -50,7 +50,7 @@ def best_card(rs: Ruleset) -> int:
     >>> best_card(get("ancient-yacht")), best_card(get("yahtzee"))
     (288, 375)
     """
-    column = sum(best_boxes(rs).values()) + (rs.upper_bonus.amount if rs.upper_bonus else 0)
+    column = sum(best_boxes(rs).values()) + (rs.upper_bonus.best if rs.upper_bonus else 0)
     return sum(column * m for m in rs.columns)
 
 

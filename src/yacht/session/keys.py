@@ -44,6 +44,12 @@ LETTERS = {
     "double_yacht": "y",
     "two_pairs": "w", "one_pair": "z",
     "crag": "g", "odd_straight": "z", "even_straight": "w",
+    "straight": "j", "escalera": "j", "full": "l", "poker": "g", "generala": "y",
+    "kismet": "y", "maxi_yatzy": "y", "yarborough": "v", "two_pair_same_colour": "w",
+    "flush": "m", "full_house_same_colour": "z", "doble_generala": "k",
+    # Maxi Yatzy's 20 boxes are more than the 15 free letters: capitals for five of them
+    "three_pairs": "T", "five_of_a_kind": "O", "full_straight": "F", "villa": "V",
+    "tower": "W",
 }
 
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -60,6 +66,8 @@ def _keys(boxes: tuple[tuple[str, str, str], ...]) -> tuple[str, ...]:
             out[i] = own
     for i, (cid, _label, _own) in enumerate(boxes):  # then each box's own letter
         usual = LETTERS.get(cid)
+        if usual is not None and usual.isupper() and len(boxes) <= 26 - len(RESERVED):
+            usual = usual.lower()  # (a capital only where the small letters run out)
         if out[i] is None and usual is not None and usual not in used:
             used.add(usual)
             out[i] = usual
@@ -69,10 +77,15 @@ def _keys(boxes: tuple[tuple[str, str, str], ...]) -> tuple[str, ...]:
         letters = [ch for ch in label.lower() if "a" <= ch <= "z"]
         pick = next((ch for ch in letters if ch not in used), None)
         if pick is None:
-            pick = next(ch for ch in _ALPHABET if ch not in used)
+            pick = next((ch for ch in _ALPHABET if ch not in used), None)
+        if pick is None:  # more boxes than free letters (Maxi Yatzy's 20): capitals
+            pick = next((ch for ch in label.upper() + _ALPHABET.upper()
+                         if "A" <= ch <= "Z" and ch not in used), None)
+        if pick is None:
+            continue
         used.add(pick)
         out[i] = pick
-    return tuple(k for k in out if k is not None)
+    return tuple(k or "" for k in out)
 
 
 def category_keys(rs: Ruleset) -> dict[str, str]:
@@ -91,7 +104,8 @@ def category_keys(rs: Ruleset) -> dict[str, str]:
 
 
 def key_for(rs: Ruleset, letter: str) -> str | None:
-    """The category id whose key is ``letter`` (lower-case), or None."""
+    """The category id whose key is ``letter`` (a capital only for a box past z), or
+    None."""
     for cid, k in category_keys(rs).items():
         if k == letter:
             return cid

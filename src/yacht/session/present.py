@@ -297,6 +297,10 @@ def result_text(state: State) -> str:
     names = [p.name for p in state.players]
     if len(names) == 1:
         return f"{names[0]} scored {totals[0]}."
+    if state.ended_by is not None:
+        w = state.ended_by
+        return (f"{verb(names[w], 'wins', 'win')} at once with "
+                f"{state.ruleset.end_reason()}.")
     if len(winners) > 1:
         return f"A tie at {totals[winners[0]]}: " + " and ".join(names[i] for i in winners) + "."
     w = winners[0]

@@ -21,7 +21,14 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from yacht.render import card_cells, card_layout, preview_text
+from yacht.render import (
+    card_cells,
+    card_layout,
+    colour_marks,
+    preview_text,
+    rolls_split,
+    rolls_text,
+)
 
 from .commands import dice_to_roll, held_dice, legal_texts
 from .keys import category_keys
@@ -60,7 +67,8 @@ def _ruleset_json(view: TableView) -> dict[str, Any]:
     rs = view.ruleset
     return {"id": rs.id, "key": rs.key, "name": rs.name, "options": dict(rs.option_values),
             "dice": rs.dice, "faces": rs.faces, "rolls": rs.rolls, "columns": list(rs.columns),
-            "dice_mark": rs.dice_mark}
+            "dice_mark": rs.dice_mark, "die_colours": list(rs.die_colours),
+            "colour_marks": colour_marks(rs)}
 
 
 @lru_cache(maxsize=64)
@@ -86,10 +94,11 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
     places = st.placements() if st.dice else []
     previews = [{"category": pl.category, "column": pl.column, "points": pl.points,
                  "bonus": pl.bonus, "total": pl.total, "repeat": pl.repeat, "joker": pl.joker,
-                 "text": preview_text(pl)} for pl in places]
+                 "served": pl.served, "text": preview_text(pl)} for pl in places]
     last = view.last_score
     thinking = view.thinking
     played = _played_by(st)
+    left = st.rolls_left if st.dice else st.max_rolls
     return {
         "schema": SCHEMA,
         "version": view.version,
@@ -108,7 +117,9 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
         "chosen": sorted(st.chosen),
         "rolls": st.rolls,
         "max_rolls": st.max_rolls,
-        "rolls_left": st.rolls_left if st.dice else st.max_rolls,
+        "rolls_left": left,
+        "saved_rolls": rolls_split(rs, st.rolls, left)[1],
+        "rolls_text": rolls_text(rs, st.rolls, left),
         "last_score": None if last is None else {
             "player": last.player, "dice": list(last.dice), "rolls": last.rolls,
             "category": last.category, "column": last.column, "points": last.points,
@@ -170,7 +181,8 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None,
     if mark != st.ruleset.dice_mark:  # (the shared help is in the variant's terms)
         out["help"] = help_line(view, words or BROWSER, mark)
     out["players"] = [{"name": p.name, "kind": p.kind, "level": p.level, "mine": i in mine,
-                       "turns_taken": st.turns_taken(i), "total": st.totals(i).grand}
+                       "turns_taken": st.turns_taken(i), "total": st.totals(i).grand,
+                       "saved_rolls": st.card(i).saved}
                       for i, p in enumerate(st.players)]
     out["can"] = {
         "roll": my_turn and (not st.dice or (bool(to_roll) and may_reroll)),

@@ -59,7 +59,7 @@ from yacht.engine import (
     State,
     TakeBack,
 )
-from yacht.rules import DICE_MARKS, DiceMark, Ruleset
+from yacht.rules import DICE_MARKS, DiceMark, Ruleset, Scorecard
 
 from .advice import Advice
 from .clock import ClockState, TurnClock
@@ -91,7 +91,8 @@ __all__ = ["EVENT_KINDS", "LOCAL", "Due", "Event", "Pacing", "Plan", "Refused", 
 LOCAL = "local"
 
 #: every kind of event a table emits
-EVENT_KINDS = ("rolled", "chosen", "held", "gave_back", "scored", "took_back",
+EVENT_KINDS = ("rolled", "chosen", "held", "gave_back", "scored", "penalty", "ended",
+               "took_back",
                "turn_passed", "paused", "went_on", "computer_thinking", "computer_progress",
                "computer_failed", "game_over", "finished", "assisted", "store_warning",
                "elsewhere", "reloaded", "speed", "demo", "seat_prefs", "closed", "clock",
@@ -757,6 +758,7 @@ class Table:
         name = st.players[me].name
         pl = st.placement(action.category, action.column) if isinstance(action, Score) else None
         rolled = st.to_roll() if isinstance(action, Roll) else ()
+        cards_before = [st.card(i) for i in range(len(st.players))]
         kept = tuple(v for i, v in enumerate(st.dice) if i not in action.dice) \
             if isinstance(action, Choose) else ()
         elsewhere = s.elsewhere
@@ -791,6 +793,13 @@ class Table:
             events.append(self._event("rolled", me, dice=list(dice), positions=list(rolled),
                                       rolls=st.rolls, rolls_left=st.rolls_left,
                                       entered=action.entered))
+            if st.is_terminal():  # a roll that ends the game at once (a served Generala)
+                events.append(self._event(
+                    "ended", me, f"{verb(name, 'wins', 'win')} at once with "
+                    f"{rs.end_reason()}"))
+                events += self._set_pause("game_over")
+                if not self._pauses:
+                    events += self._go_on()
         elif isinstance(action, Choose):
             text = (f"{verb(name, 'keeps', 'keep')} {' '.join(map(str, kept)) or 'nothing'}"
                     if computer else "")
@@ -807,6 +816,7 @@ class Table:
                 category=action.category, column=action.column, label=label,
                 points=pl.points if pl else 0, bonus=pl.bonus if pl else 0, total=total,
                 repeat=bool(pl and pl.repeat), grand=st.totals(me).grand))
+            events += self._penalties(me, cards_before)
             nxt = st.current
             if nxt != me and not st.is_terminal():
                 events.append(self._event("turn_passed", nxt, previous=me, next=nxt))
@@ -832,6 +842,28 @@ class Table:
             events.append(self._event("took_back", st.current,
                                       f"{st.players[st.current].name}: last score taken back"))
         events += self._warnings() + self._elsewhere(elsewhere)
+        return events
+
+    def _penalties(self, me: int, before: Sequence[Scorecard]) -> list[Event]:
+        """The boxes a player's scoring filled on other players' cards (the second-Kismet
+        zero), each told."""
+        st = self._game.state
+        rs = st.ruleset
+        events: list[Event] = []
+        for other, old in enumerate(before):
+            if other == me:
+                continue
+            new = st.card(other)
+            for col, (was, now) in enumerate(zip(old.boxes, new.boxes, strict=True)):
+                for i, (a, b) in enumerate(zip(was, now, strict=True)):
+                    if a is None and b is not None:
+                        who = st.players[other].name
+                        events.append(self._event(
+                            "penalty", other,
+                            f"{possessive(st.players[me].name, start=True)} "
+                            f"{rs.penalty_reason()}: {verb(who, 'writes', 'write')} {b} in "
+                            f"{rs.categories[i].label}",
+                            by=me, category=rs.categories[i].id, column=col, points=b))
         return events
 
     def _elsewhere(self, before: str | None) -> list[Event]:

@@ -106,7 +106,7 @@ def _advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[in
     ctx = rs.context(card, turn, made)
     sol = _solution(rs, solution)
     spec = sol.spec
-    base = float(rs.totals(card).grand)
+    base = spec.base_points(card)
     m, a = spec.state_of(card)
     u, flag = a % spec.U, a // spec.U
     V = sol.V
@@ -129,9 +129,10 @@ def _advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[in
                 if u < spec.need <= u2:
                     gained += spec.bonus_amt * mult
                 u2 = min(u2, spec.U - 1)
-            if b == spec.ybox and spec.ybonus > 0:
+            if b == spec.flag_box and spec.nflag == 2:
                 flag2 = 1 if p.points > 0 else 0
-            value = base + gained + float(V[m | (1 << b), flag2 * spec.U + u2])
+            value = base + gained + float(V[m | (1 << b), flag2 * spec.U + u2]) + \
+                sol.carry_value(rolls_left)
         out.append(Ranked("score", value, 0.0, category=p.category, column=p.column,
                           points=p.total))
     if rolls_left > 0 and rs.may_reroll(ctx, counts):
@@ -142,7 +143,7 @@ def _advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[in
             rest = base + float(sol.V[m | (1 << spec.forced.box), a])
         else:
             _, Ks = sol.turn_tables(m, a)
-            table = Ks[rolls_left - 1]
+            table = Ks[min(rolls_left, sol.plan_levels) - 1]
             rest = base
         for keep in _sub_multisets(counts):
             if sum(keep) == rs.dice:

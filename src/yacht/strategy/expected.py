@@ -69,14 +69,18 @@ def expert_expected(rs: Ruleset) -> Expected | None:
     return Expected(float(found["expected_score"]), bool(found["exact"]))
 
 
-def measure() -> dict[str, Any]:
+def measure(keep: dict[str, Any] | None = None) -> dict[str, Any]:
     """The figures of ``yacht solve --json`` for every kind of game (minutes: each is a
-    process of its own, so that the big tables' memory goes with it)."""
+    process of its own, so that the big tables' memory goes with it); ``keep``: figures
+    measured before, kept for the kinds of game they have (only the others are solved)."""
     import subprocess
     import sys
 
     scores: dict[str, Any] = {}
     for rs in every_ruleset():
+        if keep is not None and rs.key in keep:
+            scores[rs.key] = keep[rs.key]
+            continue
         opts = [arg for k, v in rs.option_values.items() for arg in ("-o", f"{k}={v}")]
         done = subprocess.run([sys.executable, "-m", "yacht", "solve", rs.id, *opts, "--json",
                                "--quiet"], capture_output=True, text=True, check=True)
@@ -92,8 +96,11 @@ def measure() -> dict[str, Any]:
 
 
 if __name__ == "__main__":  # pragma: no cover - run by hand, once per change of the rules
+    import sys
     from pathlib import Path
 
+    # --missing: solve only the kinds of game the file does not have yet (new variants)
     path = Path(__file__).with_name(FILE)
-    path.write_text(json.dumps(measure(), indent=2) + "\n", encoding="utf-8")
+    kept = _table()["scores"] if "--missing" in sys.argv[1:] else None
+    path.write_text(json.dumps(measure(kept), indent=2) + "\n", encoding="utf-8")
     print(f"written: {path}")

@@ -54,8 +54,9 @@ class OptionValues:
 
 
 def supported(solution: Solution) -> bool:
-    """Whether the batch kernel covers the ruleset (no repeat box, no negative scores)."""
-    return wide_ok(solution.spec)
+    """Whether the batch kernel covers the ruleset (no repeat box, no negative scores, no
+    rules only the Python ranking knows)."""
+    return wide_ok(solution.spec) and solution.spec.machine_play
 
 
 def option_values(solution: Solution, masks: Sequence[int] | npt.NDArray[Any],

@@ -97,7 +97,7 @@ def build_plan(spec: Spec) -> Plan:
     U = spec.U
     nflag = np.ones(nmask, dtype=np.int64)
     if spec.nflag == 2:
-        nflag += (masks >> spec.ybox) & 1
+        nflag += (masks >> spec.flag_box) & 1
     ups = [b for b in range(spec.nbox) if spec.box_upper[b]] if U > 1 else []
     usub = np.zeros(nmask, dtype=np.int64)
     for i, b in enumerate(ups):
@@ -118,7 +118,7 @@ def build_plan(spec: Spec) -> Plan:
         filled_top = sum(top[i] for i in range(len(ups)) if (sub >> i) & 1)
         rem = sum(top[i] for i in range(len(ups)) if not (sub >> i) & 1)
         umax = min(filled_top, cap) if U > 1 else 0
-        ulo = min(umax, max(0, spec.need - rem - 1)) if U > 1 else 0
+        ulo = min(umax, max(0, spec.low_need - rem - 1)) if U > 1 else 0
         sub_lo[sub], sub_max[sub] = ulo, umax
         reach.append(frozenset(got))
         lists.append([ulo, *sorted(u for u in got if u > ulo)])
@@ -152,6 +152,10 @@ def build_table(spec: Spec, progress: Progress | None = None,
     layer are independent and are spread over ``workers`` threads. Entries of
     states no card can reach may be left unsolved (the native build skips them).
     """
+    if spec.extended:
+        from .extended import build_extended
+
+        return build_extended(spec, progress)
     order, bounds = _layers(spec.nbox)
     threads = _threads(workers)
     plan = build_plan(spec)
@@ -177,6 +181,10 @@ def _wide_runner(spec: Spec, plan: Plan) -> tuple[Final, Runner, int]:
     U = spec.U
     S = padded_stride(spec)
     Vp = np.zeros((nmask, spec.nflag * S))
+    if spec.bonus_table is not None:  # a bonus by steps: paid at the end
+        end = spec.bonus_table[np.minimum(np.arange(S), U - 1)]
+        for fl in range(spec.nflag):
+            Vp[nmask - 1, fl * S:(fl + 1) * S] = end
 
     def run(layer: npt.NDArray[np.int64], threads: int) -> None:
         be.build_layer(spec, layer, Vp, S, plan, threads)
@@ -196,6 +204,9 @@ def _repeat_runner(spec: Spec, plan: Plan) -> tuple[Final, Runner, int]:
     """A build with a repeat box: every state is a fixed point, solved mask by mask."""
     be = backend()
     V = np.zeros((1 << spec.nbox, spec.A))
+    if spec.bonus_table is not None:  # a bonus by steps: paid at the end
+        for fl in range(spec.nflag):
+            V[-1, fl * spec.U:(fl + 1) * spec.U] = spec.bonus_table
 
     def run(layer: npt.NDArray[np.int64], threads: int) -> None:
         be.build_repeat_layer(spec, layer, V, plan.umax, threads)
@@ -285,6 +296,13 @@ class Solution:
     upper_bound: float | None = None
     note: str = ""
     estimate: float | None = None
+    #: saved rolls (see :mod:`.pool`): the points a roll left to the pool is worth, and
+    #: the most rolls a turn is planned for (0: the ruleset's rolls)
+    carry: float = 0.0
+    levels: int = 0
+    #: the strategy in a few words when it is not exact ("" for the decomposition of
+    #: the two-column games: the analysis has words for it)
+    short: str = ""
     _turns: OrderedDict[tuple[int, int], tuple[F64, F64]] = field(
         default_factory=OrderedDict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -328,11 +346,24 @@ class Solution:
         if card.complete:
             return float(rs.totals(card).grand)
         m, a = self.spec.state_of(card)
-        base = float(rs.totals(card).grand)
+        base = self.spec.base_points(card)
         if self.forced_turn(card, turn):
             assert self.spec.forced is not None
             return base + self.forced_start + float(self.V[m | (1 << self.spec.forced.box), a])
-        return base + float(self.V[m, a])
+        return base + float(self.V[m, a]) + self.carry_value(card.saved)
+
+    def carry_value(self, rolls: int) -> float:
+        """What ``rolls`` left to the player's pool are worth to the strategy (0 without
+        saved rolls)."""
+        if not self.carry:
+            return 0.0
+        return self.carry * min(rolls, max(0, self.plan_levels - self.spec.rolls))
+
+    @property
+    def plan_levels(self) -> int:
+        """Levels of :meth:`turn_tables`' keep values (the most rolls a turn is planned
+        for)."""
+        return self.levels or self.spec.rolls
 
     def turn_tables(self, mask: int, aux: int) -> tuple[F64, F64]:
         """(E0, Ks) of a normal turn from state (mask, aux); see :func:`kernels.keep_levels`.
@@ -347,7 +378,17 @@ class Solution:
         t = self.spec.dice
         E0 = np.empty(t.nfull)
         Ks = np.empty((self.spec.rolls, t.nall))
-        backend().state_turn(self.spec, self.V, mask, aux, E0, Ks)
+        if self.spec.pool:
+            from .pool import pool_levels
+
+            backend().state_turn(self.spec, self.V, mask, aux, E0, Ks)
+            Ks = pool_levels(self.spec, E0, self.plan_levels, self.carry)
+        elif self.spec.extended:
+            from .extended import state_turn
+
+            state_turn(self.spec, self.V, mask, aux, E0, Ks)
+        else:
+            backend().state_turn(self.spec, self.V, mask, aux, E0, Ks)
         E0.flags.writeable = False
         Ks.flags.writeable = False
         with self._lock:
@@ -429,6 +470,10 @@ def is_ready(ruleset: Ruleset, estimate: bool = True) -> bool:
     if hit is not None and (not estimate or hit.exact or hit.estimate is not None):
         return True
     spec = compile_ruleset(ruleset)
+    if spec.pool:
+        from .pool import ready as pool_ready
+
+        return pool_ready(ruleset, spec, estimate)
     if _too_big(spec):
         from .approx import estimate_ready, one_column
 
@@ -459,7 +504,12 @@ def solve(ruleset: Ruleset, *, cache: bool = True, progress: bool | Progress = F
         hit = _memory_hit(ruleset, spec)
         if hit is not None and (estimate is False or hit.exact or hit.estimate is not None):
             return hit
-        if _too_big(spec):
+        if spec.pool:
+            from .pool import solve_pool
+
+            sol = solve_pool(ruleset, spec, cache=cache, progress=progress, workers=workers,
+                             estimate=estimate)
+        elif _too_big(spec):
             from .approx import solve_approx
 
             sol = solve_approx(ruleset, cache=cache, progress=progress, workers=workers,

@@ -66,6 +66,9 @@ def check_local(ruleset: Ruleset) -> Spec:
     if spec.ncols != 1:
         raise UnsupportedRuleset(f"{ruleset.id}: chance tables are solved for one-column "
                                  "variants only")
+    if not spec.machine_play:
+        raise UnsupportedRuleset(f"{ruleset.id}: chance tables know neither a bonus by steps, "
+                                 "served boxes, a box needing another nor saved rolls")
     if not scores_ok(spec):
         raise UnsupportedRuleset(f"{ruleset.id}: a box scoring below 0")
     return spec

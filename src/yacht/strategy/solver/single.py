@@ -81,6 +81,8 @@ def _make(sol: Solution) -> Any | None:
     from .tables import scores_ok, wide_ok
 
     spec = sol.spec
+    if spec.extended or spec.pool:  # rules the kernels do not know: the Python ranking
+        return None
     rs = spec.ruleset
     t = spec.dice
     ncat = spec.ncat
@@ -97,7 +99,8 @@ def _make(sol: Solution) -> Any | None:
                 ranked = None
     if not hasattr(Ranked, "__slots__"):
         ranked = None
-    bonus = rs.upper_bonus
+    # a bonus by steps is in the table's values (paid at the end): not on the card's total
+    bonus = rs.upper_bonus if spec.bonus_table is None else None
     data = AdvisorData(
         ncat=ncat, forced_box=-1 if spec.forced is None else spec.forced.box,
         has_bonus=int(bonus is not None), bonus_need=bonus.needed if bonus else 0,

@@ -68,11 +68,58 @@ class Spec:
     upper_of_face: npt.NDArray[np.int32]  # (faces,) box of that face in column 1, or -1
     rep_pts: npt.NDArray[np.int32]     # (nbox,) repeat points * multiplier, or 0
     forced: ForcedTurn | None
+    #: a bonus by steps (Kismet's 35/55/75): the bonus of each capped upper total, paid
+    #: at the end of the game (the table's values include it; ``need`` is then the cap
+    #: and ``bonus_amt`` 0); None for a bonus of one step, paid when it is earned
+    bonus_table: npt.NDArray[np.int32] | None = None
+    #: the smallest upper total that earns any bonus
+    low_need: int = 1 << 30
+    #: points of every box for every outcome of a turn's first roll (Generala's served
+    #: boxes), or None when the first roll scores as the others
+    served: npt.NDArray[np.int32] | None = None
+    #: a box that scores only while ``fbox`` holds points (Generala's doble), or -1;
+    #: the state's flag then records whether ``fbox`` holds points
+    needs_box: int = -1
+    fbox: int = -1
+    #: rolls every turn adds to the player's pool when unused rolls are saved (Maxi
+    #: Yatzy), else 0: no exact table then (see :mod:`.pool`)
+    pool: int = 0
 
     @property
     def nflag(self) -> int:
-        """2 when a state bit records whether the bonus box holds points."""
-        return 2 if self.ybonus > 0 else 1
+        """2 when a state bit records whether the bonus box (or the box another box
+        needs) holds points."""
+        return 2 if self.ybonus > 0 or self.fbox >= 0 else 1
+
+    @property
+    def flag_box(self) -> int:
+        """The box whose holding points is the state's flag, or -1."""
+        return self.ybox if self.ybonus > 0 else self.fbox
+
+    @property
+    def extended(self) -> bool:
+        """Rules the C and numba kernels do not know (served boxes, a box that needs
+        another): such a table is built and its turns solved by :mod:`.extended`."""
+        return self.served is not None or self.fbox >= 0
+
+    @property
+    def machine_play(self) -> bool:
+        """Whether the kernels' self-play plays this table's games and counts their
+        points (not with a bonus paid at the end, extended rules or saved rolls)."""
+        return not self.extended and self.bonus_table is None and not self.pool
+
+    def bonus_in_table(self, card: Scorecard) -> int:
+        """The part of ``card``'s total the table's values hold too: a bonus by steps is
+        paid at the end, so the table counts it whole (0 for other rules)."""
+        if self.bonus_table is None:
+            return 0
+        rs = self.ruleset
+        return rs.upper_bonus.amount_for(rs.totals(card).columns[0].upper) \
+            if rs.upper_bonus is not None else 0
+
+    def base_points(self, card: Scorecard) -> float:
+        """The points on ``card`` that a value of the table is added to."""
+        return float(self.ruleset.totals(card).grand - self.bonus_in_table(card))
 
     @property
     def A(self) -> int:
@@ -88,10 +135,15 @@ class Spec:
             "ybonus": self.ybonus,
             "forced": None if self.forced is None else list(vars(self.forced).values()),
         }
+        if self.bonus_table is not None or self.extended or self.pool:
+            # (the tables of older rules keep their digest)
+            meta.update(low_need=self.low_need, needs_box=self.needs_box, fbox=self.fbox,
+                        pool=self.pool)
         h.update(json.dumps(meta, sort_keys=True).encode())
         for arr in (self.score, self.box_upper, self.box_mult, self.joker_pts,
-                    self.upper_of_face, self.rep_pts):
-            h.update(np.ascontiguousarray(arr).tobytes())
+                    self.upper_of_face, self.rep_pts, self.bonus_table, self.served):
+            if arr is not None:
+                h.update(np.ascontiguousarray(arr).tobytes())
         return h.hexdigest()
 
     # --- card states -------------------------------------------------------------
@@ -107,8 +159,9 @@ class Spec:
             u = sum(int(card.boxes[0][i] or 0) for i in range(self.ncat) if self.box_upper[i])
             u = max(0, min(u, self.U - 1))
         flag = 0
-        if self.ybonus > 0:
-            v = card.boxes[self.ybox // self.ncat][self.ybox % self.ncat]
+        fb = self.flag_box
+        if self.nflag == 2:
+            v = card.boxes[fb // self.ncat][fb % self.ncat]
             flag = 1 if v is not None and v > 0 else 0
         return m, flag * self.U + u
 
@@ -149,12 +202,21 @@ def compile_ruleset(rs: Ruleset) -> Spec:
     upper = np.array([c.section == "upper" for c in rs.categories], dtype=np.bool_)
     box_upper = np.tile(upper, ncols)
     U, need, bonus_amt = 1, 1 << 30, 0
+    bonus_table: npt.NDArray[np.int32] | None = None
+    low_need = 1 << 30
     if rs.upper_bonus is not None:
         if ncols > 1:
             raise UnsupportedRuleset(
                 f"{rs.id}: an upper bonus with {ncols} columns is not supported by the solver")
-        need = max(0, rs.upper_bonus.needed)
+        need = low_need = max(0, rs.upper_bonus.needed)
         U, bonus_amt = need + 1, rs.upper_bonus.amount
+        if rs.upper_bonus.tiers:
+            # a bonus by steps: track the upper total up to the top step and pay the
+            # bonus of the total reached at the end (the kernels' one crossing pays 0)
+            need = max(0, rs.upper_bonus.top)
+            U, bonus_amt = need + 1, 0
+            bonus_table = np.array([rs.upper_bonus.amount_for(u) for u in range(U)],
+                                   dtype=np.int32)
         if (cat_scores[upper] < 0).any():
             raise UnsupportedRuleset(f"{rs.id}: negative upper scores are not supported")
     ybox, jmode, ybonus = -1, 0, 0
@@ -162,10 +224,41 @@ def compile_ruleset(rs: Ruleset) -> Spec:
     upper_of_face = np.full(rs.faces, -1, dtype=np.int32)
     rep_pts = np.zeros(nbox, dtype=np.int32)
     forced: ForcedTurn | None = None
+    served: npt.NDArray[np.int32] | None = None
+    needs_box = fbox = -1
+    pool = 0
     settings = rs.option_values
     for special in rs.special:
         rule: Any = special  # read by name: parameters are the rule's own fields
         name = getattr(rule, "name", None)
+        if name in ("penalty_on_others", "served_win"):
+            # they touch only other players or end a game with opponents: a solitaire
+            # score (what the table optimises) is the same without them
+            continue
+        if name == "saved_rolls":
+            if rule.on(settings):
+                if ncols > 1 or forced is not None or rep_pts.any():
+                    raise UnsupportedRuleset(f"{rs.id}: saved rolls with other special "
+                                             "rules or columns are not supported")
+                pool = rs.rolls
+            continue
+        if name == "served_bonus":
+            if ncols > 1:
+                raise UnsupportedRuleset(f"{rs.id}: served boxes with {ncols} columns")
+            extra = int(rule.amount(settings))
+            served = np.array(cat_scores, dtype=np.int32, copy=True)
+            for i, c in enumerate(rs.categories):
+                if c.id in rule.categories:
+                    served[i] = np.where(cat_scores[i] > 0, cat_scores[i] + extra, 0)
+            continue
+        if name == "needs_box":
+            if not any(c.id == rule.category for c in rs.categories):
+                continue  # the box is not on this card (an option dropped it)
+            if ncols > 1 or fbox >= 0:
+                raise UnsupportedRuleset(f"{rs.id}: a box needing another with {ncols} "
+                                         "columns, or twice")
+            needs_box, fbox = _index(rs, rule.category), _index(rs, rule.needs)
+            continue
         if name == "yahtzee_bonus_joker":
             if ncols > 1:
                 raise UnsupportedRuleset(f"{rs.id}: the Yahtzee bonus/joker rule is supported "
@@ -211,10 +304,15 @@ def compile_ruleset(rs: Ruleset) -> Spec:
         else:
             raise UnsupportedRuleset(
                 f"{rs.id}: the solver does not know the special rule {name!r} (known: "
-                "repeat_box, forced_first_turn, yahtzee_bonus_joker)")
+                "repeat_box, forced_first_turn, yahtzee_bonus_joker, served_bonus, "
+                "needs_box, saved_rolls (off), penalty_on_others, served_win)")
+    if (served is not None or fbox >= 0) and (U > 1 or ybox >= 0 or forced is not None
+                                              or rep_pts.any()):
+        raise UnsupportedRuleset(f"{rs.id}: served boxes or a box needing another, with an "
+                                 "upper bonus or other special rules, are not supported")
     return Spec(rs, t, rs.rolls, ncat, ncols, nbox, np.ascontiguousarray(score), box_upper,
                 box_mult, U, need, bonus_amt, ybox, jmode, ybonus, joker_pts, upper_of_face,
-                rep_pts, forced)
+                rep_pts, forced, bonus_table, low_need, served, needs_box, fbox, pool)
 
 
 _COMPILED: dict[str, Spec] = {}

@@ -78,6 +78,9 @@ def check_supported(ruleset: Ruleset) -> Spec:
         raise UnsupportedRuleset(f"{ruleset.id}: exact target chances are solved for "
                                  "one-column variants only (a two-column card has 2^24 "
                                  "states or more)")
+    if not spec.machine_play:
+        raise UnsupportedRuleset(f"{ruleset.id}: chance tables know neither a bonus by steps, "
+                                 "served boxes, a box needing another nor saved rolls")
     if not scores_ok(spec):
         raise UnsupportedRuleset(f"{ruleset.id}: a box scoring below 0 (target tables need "
                                  "scores of 0 or more)")

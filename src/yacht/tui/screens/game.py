@@ -497,17 +497,21 @@ class GameScreen(Screen[None]):
         self.set_layout(*self.choose_layout(snap))
         small = self.layout_name == "small"
         dice_row = self.query_one("#dice", DiceRow)
+        pips = tuple(snap["ruleset"]["colour_marks"])
+        colours = tuple(snap["ruleset"]["die_colours"])
         if st.dice:
-            dice_row.show(st.dice, snap["marks"])
+            dice_row.show(st.dice, snap["marks"], pips=pips, colours=colours)
         elif view.last_score is not None:
-            dice_row.show(view.last_score.dice, dim=True)
+            dice_row.show(view.last_score.dice, dim=True, pips=pips, colours=colours)
         else:
-            dice_row.show(())
+            dice_row.show((), pips=pips, colours=colours)
         if over or not st.dice:
             used, most = 0, st.max_rolls
         else:
             used, most = st.rolls, st.max_rolls
-        if most <= 6:
+        if snap["saved_rolls"] and not over:  # saved rolls to use: "3 + 4 saved"
+            self.put("#rolls", f"Rolls left {snap['rolls_text']}", layout=False)
+        elif most <= 6:
             dots = ("" if small else " ").join("○" if i < used else "●" for i in range(most))
             self.put("#rolls", f"Rolls left {dots}", layout=False)
         else:
@@ -683,7 +687,7 @@ class GameScreen(Screen[None]):
             return
         if ch.isalpha() and ch.isascii():
             event.stop()
-            cid = key_for(rs, ch.lower())
+            cid = key_for(rs, ch) or key_for(rs, ch.lower())  # (capitals: boxes past z)
             if cid is None:
                 self.notify(f"{ch}: no box has this letter (the letters are beside the "
                             "boxes; ? shows the keys)", severity="warning", timeout=3)

@@ -20,15 +20,16 @@ _PIPS: dict[int, tuple[int, ...]] = {  # cells of a 3x3 grid, row by row
 }
 
 
-def face_lines(value: int, gap: int = 1) -> list[str]:
-    """Three lines of pips for ``value`` (0 = no die yet), ``gap`` spaces between columns."""
+def face_lines(value: int, gap: int = 1, pip: str = "●") -> list[str]:
+    """Three lines of pips for ``value`` (0 = no die yet), ``gap`` spaces between columns;
+    ``pip``: the mark of a pip (coloured dice: the colour's own shape)."""
     width = 3 + 2 * gap
     if value == 0:
         return [" " * width, "?".center(width), " " * width]
     cells = _PIPS.get(value)
     if cells is None:
         return [" " * width, str(value).center(width), " " * width]
-    return [(" " * gap).join("●" if r * 3 + c in cells else " " for c in range(3))
+    return [(" " * gap).join(pip if r * 3 + c in cells else " " for c in range(3))
             for r in range(3)]
 
 
@@ -49,6 +50,14 @@ class Die(Static):
     def __init__(self, index: int, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.index = index
+        #: each face's pip mark and colour, ones first (coloured dice: Kismet), or ()
+        self.pips: tuple[str, ...] = ()
+        self.colours: tuple[str, ...] = ()
+
+    @property
+    def pip(self) -> str:
+        """The mark of this die's pips: its colour's shape on coloured dice."""
+        return self.pips[self.value - 1] if 0 < self.value <= len(self.pips) else "●"
 
     @property
     def chosen(self) -> bool:
@@ -62,12 +71,14 @@ class Die(Static):
         shown = f"[{key}]" if self.cursor else f" {key} "
         width = self.content_size.width
         if width >= 9 and self.content_size.height >= 6:  # a big die for a big terminal
-            face = [line.center(width) for line in face_lines(self.value, 3)]
+            face = [line.center(width) for line in face_lines(self.value, 3, self.pip)]
             line = f"HOLD{shown}" if held else f"{side}{shown}{side}"
             return "\n".join(["", *face, "", line.center(width)])
         if width < 5:  # a small die beside a crowded card: the cursor is its style
-            return "\n".join([*face_lines(self.value, 0), "HLD" if held else f"{side}{key}{side}"])
-        return "\n".join([*face_lines(self.value), "HOLD" if held else f"{side}{shown}{side}"])
+            return "\n".join([*face_lines(self.value, 0, self.pip),
+                              "HLD" if held else f"{side}{key}{side}"])
+        return "\n".join([*face_lines(self.value, 1, self.pip),
+                          "HOLD" if held else f"{side}{shown}{side}"])
 
     def watch_mark(self, mark: str) -> None:
         self.set_class(mark == "roll", "-chosen")
@@ -75,6 +86,9 @@ class Die(Static):
 
     def watch_value(self, value: int) -> None:
         self.set_class(value == 0, "-blank")
+        colour = self.colours[value - 1] if 0 < value <= len(self.colours) else ""
+        for name in ("black", "red", "green"):
+            self.set_class(colour == name, f"-{name}")
 
     def watch_cursor(self, cursor: bool) -> None:
         self.set_class(cursor, "-cursor")
@@ -115,10 +129,12 @@ class DiceRow(Widget, can_focus=True):
                     yield Die(i, id=f"die-{i}")
 
     def show(self, dice: tuple[int, ...], marks: list[str] | tuple[str, ...] = (),
-             dim: bool = False) -> None:
+             dim: bool = False, pips: tuple[str, ...] = (),
+             colours: tuple[str, ...] = ()) -> None:
         """Show ``dice``, each with its mark (the snapshot's ``marks``: "held", "roll"
-        or "")."""
+        or ""); ``pips`` and ``colours``: each face's (coloured dice)."""
         for die in self.query(Die):
+            die.pips, die.colours = pips, colours
             die.value = dice[die.index] if die.index < len(dice) else 0
             die.mark = marks[die.index] if die.index < len(marks) else ""
         self.set_class(dim, "-previous")

@@ -22,18 +22,38 @@ export function dieSvg(value) {
   return svg;
 }
 
-/** Draw `value` (0 or null: a blank die) on a die's picture. */
-export function drawDie(svg, value) {
-  if (svg.dataset.value === String(value ?? 0)) return;
-  svg.dataset.value = String(value ?? 0);
+/** A pip's shape by the colour of coloured dice (Kismet): the colour has a shape of its
+ * own, so that no one needs the colour to tell the dice apart. */
+const SHAPES = { black: "circle", red: "diamond", green: "square" };
+
+function pip(shape, cx, cy, r, cls) {
+  if (shape === "diamond") {
+    const d = r * 1.3;
+    return s("polygon", { class: cls, points: `${cx},${cy - d} ${cx + d},${cy} ${cx},${cy + d} ${cx - d},${cy}` });
+  }
+  if (shape === "square") {
+    const d = r * 0.9;
+    return s("rect", { class: cls, x: cx - d, y: cy - d, width: 2 * d, height: 2 * d, rx: 1.5 });
+  }
+  return s("circle", { class: cls, cx, cy, r });
+}
+
+/** Draw `value` (0 or null: a blank die) on a die's picture; `colour`: the colour of
+ * its pips on coloured dice ("black", "red", "green"), else "". */
+export function drawDie(svg, value, colour = "") {
+  const key = `${value ?? 0}${colour}`;
+  if (svg.dataset.value === key) return;
+  svg.dataset.value = key;
   const parts = [
     s("rect", { class: "die-shadow", x: 6, y: 9, width: 90, height: 88, rx: 19 }),
     s("rect", { class: "die-body", x: 4, y: 4, width: 90, height: 90, rx: 19 }),
     s("rect", { class: "die-shine", x: 10, y: 9, width: 78, height: 40, rx: 14 }),
   ];
   if (value && PIPS[value]) {
+    const shape = SHAPES[colour] || "circle";
+    const cls = `${value === 1 ? "pip pip-ace" : "pip"}${colour ? ` pip-${colour}` : ""}`;
     for (const [cx, cy] of PIPS[value]) {
-      parts.push(s("circle", { class: value === 1 ? "pip pip-ace" : "pip", cx: cx - 1, cy: cy - 1, r: value === 1 ? 11 : 8.6 }));
+      parts.push(pip(shape, cx - 1, cy - 1, value === 1 ? 11 : 8.6, cls));
     }
   } else if (value) {
     parts.push(s("text", { class: "die-number", x: 49, y: 51, "text-anchor": "middle", "dominant-baseline": "central" }, String(value)));

@@ -526,16 +526,18 @@ export class TableView {
       d.key.classList.toggle("is-held", isHeld); // ("Hold" before the key: the CSS's)
       setAttr(d.btn, "aria-pressed", isChosen || isHeld ? "true" : "false");
       setAttr(d.btn, "aria-disabled", canChoose ? null : "true");
-      const what = value ? (dim ? `showed ${value} (last turn)` : `showing ${value}`) : "not rolled yet";
+      const colour = (value && snap.ruleset.die_colours[value - 1]) || "";
+      const hue = colour ? ` (${colour})` : "";
+      const what = value ? (dim ? `showed ${value}${hue} (last turn)` : `showing ${value}${hue}`) : "not rolled yet";
       setAttr(d.btn, "aria-label", `Die ${i + 1}, ${what}${isChosen ? ", chosen to roll again" : isHeld ? ", held" : ""}`);
       if (rolling && rolling.positions.includes(i) && value) this.animateDie(d, i);
-      else if (!this.animations.has(i)) drawDie(d.svg, value);
+      else if (!this.animations.has(i)) drawDie(d.svg, value, colour);
     });
   }
 
   animateDie(d, i) {
     if (reducedMotion()) {
-      drawDie(d.svg, this.currentDie(i));
+      drawDie(d.svg, this.currentDie(i), this.dieColour(this.currentDie(i)));
       return;
     }
     if (this.animations.has(i)) window.clearInterval(this.animations.get(i));
@@ -549,12 +551,17 @@ export class TableView {
         window.clearInterval(timer);
         this.animations.delete(i);
         d.btn.classList.remove("rolling");
-        drawDie(d.svg, this.currentDie(i));
+        drawDie(d.svg, this.currentDie(i), this.dieColour(this.currentDie(i)));
         return;
       }
       drawDie(d.svg, 1 + Math.floor(Math.random() * Math.min(faces, 9)));
     }, 70);
     this.animations.set(i, timer);
+  }
+
+  /** The colour of a face on coloured dice (Kismet), else "". */
+  dieColour(value) {
+    return (value && this.snap && this.snap.ruleset.die_colours[value - 1]) || "";
   }
 
   currentDie(i) {
@@ -575,14 +582,20 @@ export class TableView {
     this.turnLine.classList.toggle("mine", myTurn);
 
     // rolls left as dots (filled: still to roll)
+    // with saved rolls to use: the turn's own as dots, then "+ 4 saved" (Maxi Yatzy)
     const left = snap.over ? 0 : snap.rolls_left;
-    const key = `${left}/${snap.max_rolls}`;
+    const saved = snap.over ? 0 : snap.saved_rolls;
+    const own = left - saved;
+    const most = saved ? rs.rolls : snap.max_rolls;
+    const key = `${left}/${snap.max_rolls}/${saved}`;
     if (this.dots.dataset.key !== key) {
       this.dots.dataset.key = key;
       const dots = [];
-      for (let i = 0; i < snap.max_rolls; i += 1) dots.push(h("span", { class: ["dot", i < left ? "full" : ""] }));
+      for (let i = 0; i < most; i += 1) dots.push(h("span", { class: ["dot", i < own ? "full" : ""] }));
+      const label = saved ? `${plural(left, "roll")} left: ${snap.rolls_text}` : `${plural(left, "roll")} left of ${snap.max_rolls}`;
       fill(this.dots, h("span", { class: "dots-label", "aria-hidden": "true", text: "Rolls" }),
-        h("span", { class: "dot-row", role: "img", aria: { label: `${plural(left, "roll")} left of ${snap.max_rolls}` } }, dots));
+        h("span", { class: "dot-row", role: "img", aria: { label } }, dots),
+        saved ? h("span", { class: "saved-rolls", "aria-hidden": "true", text: `+ ${saved} saved` }) : null);
     }
 
     // the big button: roll, or go on (its words and state are the table's)
@@ -978,7 +991,7 @@ export class TableView {
       return;
     }
     if (k.length === 1 && /[a-z]/i.test(k)) {
-      const row = snap.rows.find((r) => r.letter === k.toLowerCase());
+      const row = snap.rows.find((r) => r.letter === k) || snap.rows.find((r) => r.letter === k.toLowerCase());
       if (!row) return;
       e.preventDefault();
       const two = snap.ruleset.columns.length > 1;
