@@ -172,3 +172,23 @@ def test_win_chances_and_worth_of_distributions() -> None:
     assert lo == 11 and w.tolist() == [0.5]
     # a tie for first shared by both
     assert win_chances([(5, np.ones(1)), (5, np.ones(1))]) == [1.0, 1.0]
+
+
+def test_the_cache_is_mapped_and_a_damaged_file_is_rebuilt() -> None:
+    from yacht.strategy.solver import cache as diskcache
+    from yacht.strategy.solver.dist import clear_memory
+
+    rs = get("tommys-crag")
+    built = distributions(rs)
+    want = built.final(rs.new_card(), 0)
+    clear_memory()
+    loaded = distributions(rs)
+    assert not loaded.built and isinstance(loaded.C, np.memmap)
+    got = loaded.final(rs.new_card(), 0)
+    assert got[0] == want[0] and np.array_equal(got[1], want[1])
+    path = diskcache.cache_path(rs.key, kind="dist")
+    data = path.read_bytes()
+    path.write_bytes(data[:-10])          # cut short: rebuilt
+    clear_memory()
+    again = distributions(rs)
+    assert again.built and again.final(rs.new_card(), 0)[0] == want[0]

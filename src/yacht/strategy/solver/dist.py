@@ -468,18 +468,7 @@ def distributions(ruleset: Ruleset, *, cache: bool = True, progress: Progress | 
         fp = _fingerprint(spec)
         table: Distributions | None = None
         if cache:
-            loaded = diskcache.load(path, key, fp)
-            if loaded is not None:
-                arrays, facts = loaded
-                try:
-                    plan = build_plan(spec)
-                    n = (1 << spec.nbox) * spec.A
-                    if arrays["off"].shape == (n,):
-                        table = Distributions(sol, plan.ulo, arrays["off"], arrays["lo"],
-                                              arrays["length"], arrays["C"],
-                                              float(facts["seconds"]), False)
-                except (KeyError, ValueError, TypeError):
-                    table = None
+            table = _open_mapped(path, key, fp, sol)
         if table is None:
             table = build(sol, progress, threads=max(1, min(64, workers or 2)))
             if cache:
@@ -493,6 +482,57 @@ def distributions(ruleset: Ruleset, *, cache: bool = True, progress: Progress | 
             _MEMORY.clear()   # (one variant at a time: they can be hundreds of MB)
             _MEMORY[key] = table
         return table
+
+
+def _open_mapped(path: Any, key: str, fingerprint: str, sol: Solution
+                 ) -> Distributions | None:
+    """The distributions in the cache file ``path`` (written by :func:`cache.save`), its
+    cumulative chances mapped, not read: a game's analysis reads a few states of hundreds
+    of MB. The file's header, size and index arrays are checked (every state's chances
+    within the file: a damaged file cannot make a read fail), not the chances' digest
+    (a whole read); anything amiss: None (rebuilt)."""
+    import json
+
+    spec = sol.spec
+    try:
+        with open(path, "rb") as f:
+            head = f.read(12)
+            if len(head) < 12 or head[:8] != diskcache.MAGIC:
+                return None
+            hlen = int.from_bytes(head[8:12], "little")
+            header = json.loads(f.read(hlen).decode())
+        if (not isinstance(header, dict) or header.get("format") != diskcache.FORMAT_VERSION
+                or header.get("key") != key or header.get("fingerprint") != fingerprint):
+            return None
+        base = 12 + hlen
+        entries = {e["name"]: e for e in header["arrays"]}
+        size = base + sum(int(e["nbytes"]) for e in entries.values())
+        import os
+
+        if os.path.getsize(path) != size:
+            return None
+        arrays: dict[str, Any] = {}
+        for name in ("off", "lo", "length", "C"):
+            e = entries[name]
+            shape = tuple(int(x) for x in e["shape"])
+            dt = np.dtype(e["dtype"])
+            if int(np.prod(shape)) * dt.itemsize != int(e["nbytes"]):
+                return None
+            arr = np.memmap(path, dtype=dt, mode="r", offset=base + int(e["offset"]),
+                            shape=shape)
+            arrays[name] = arr if name == "C" else np.array(arr)
+        n = (1 << spec.nbox) * spec.A
+        off, lo, ln, C = arrays["off"], arrays["lo"], arrays["length"], arrays["C"]
+        if off.shape != (n,) or lo.shape != (n,) or ln.shape != (n,) or C.ndim != 1:
+            return None
+        used = off >= 0
+        if (ln < 0).any() or (off[used] + ln[used] > len(C)).any():
+            return None
+        facts = header.get("facts", {})
+        return Distributions(sol, build_plan(spec).ulo, off, lo, ln, C,
+                             float(facts.get("seconds", 0.0)), False)
+    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None
 
 
 def clear_memory() -> None:
