@@ -79,13 +79,21 @@ def supported(ruleset: Ruleset) -> bool:
     return True
 
 
+_CHECKED: dict[str, str] = {}   # ruleset key -> why not ("" when supported)
+
+
 def _check(ruleset: Ruleset) -> Spec:
     spec = compiled(ruleset)
-    if spec.nbox > 24 or (spec.dice.n >= 8 and spec.nbox > 16):
-        raise UnsupportedRuleset(f"{ruleset.id}: no exact table to build distributions on")
-    if build_plan(spec).states > MAX_STATES:
-        raise UnsupportedRuleset(f"{ruleset.id}: too many card states for a table of "
-                                 "distributions")
+    why = _CHECKED.get(ruleset.key)
+    if why is None:   # (once per process: the plan takes ~15 ms)
+        why = ""
+        if spec.nbox > 24 or (spec.dice.n >= 8 and spec.nbox > 16):
+            why = f"{ruleset.id}: no exact table to build distributions on"
+        elif build_plan(spec).states > MAX_STATES:
+            why = f"{ruleset.id}: too many card states for a table of distributions"
+        _CHECKED[ruleset.key] = why
+    if why:
+        raise UnsupportedRuleset(why)
     return spec
 
 
