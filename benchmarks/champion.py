@@ -26,6 +26,9 @@ Parts (each in its own process where it matters):
   per-game score 1 / 0.5 / 0). Games are split between ``--workers`` processes
   (at most 2); each game draws its dice from its own seed, so the results do
   not depend on the number of processes.
+* ``crowd``: the champion against ``--players`` - 1 experts, its seat rotating
+  (game ``g``: seat ``g % players``): its share of first places (a k-way tie
+  counts 1/k), with its 95 % interval; an expert's share is 1 / players.
 
 Usage::
 
@@ -34,6 +37,7 @@ Usage::
     .venv/bin/python benchmarks/champion.py solitaire --expert-games 1000000
     .venv/bin/python benchmarks/champion.py duel --games 100000 --workers 2 yahtzee yatzy
     .venv/bin/python benchmarks/champion.py duel --games 2000 --json out.json yahtzee
+    .venv/bin/python benchmarks/champion.py crowd --players 3 --games 20000 yahtzee
 """
 
 from __future__ import annotations
@@ -255,9 +259,64 @@ def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples
     return row
 
 
+def play_crowd(variant: str, players: int, game: int, seed: int) -> float:
+    """One game of the champion against ``players - 1`` experts, the champion in seat
+    ``game % players``: its share of first place (1 / k for a k-way tie, else 1 or 0)."""
+    from yacht.engine import Player, State
+    from yacht.rules import get
+    from yacht.strategy.base import play_turn
+    from yacht.strategy.champion import BUDGET, SAMPLES
+
+    rs = get(variant)
+    seat = game % players
+    seats = [Player(f"Expert {i}", "computer", "expert") for i in range(players)]
+    seats[seat] = Player("Champion", "computer", "champion")
+    state = State(rs, seats, rng=random.Random(seed * 1_000_003 + game))
+    strategies = {p.level: _player(p.level or "", variant, BUDGET, SAMPLES) for p in seats}
+    while not state.is_terminal():
+        play_turn(state, strategies[state.players[state.current].level or ""])
+    r = state.returns()
+    top = max(r)
+    return 1.0 / r.count(top) if r[seat] == top else 0.0
+
+
+def _crowd_chunk(args: tuple[str, int, int, int, int]) -> list[float]:
+    variant, players, first, last, seed = args
+    return [play_crowd(variant, players, g, seed) for g in range(first, last)]
+
+
+def crowd(variant: str, players: int, games: int, seed: int, workers: int,
+          minutes: float | None, chunk: int = 50) -> dict[str, Any]:
+    """The champion's share of first places against experts (``games`` games, fewer if
+    ``minutes`` run out), with its 95 % interval; 1 / players is an expert's share."""
+    jobs = [(variant, players, a, min(games, a + chunk), seed) for a in range(0, games, chunk)]
+    t0 = time.perf_counter()
+    load0 = _load()
+    deadline = None if minutes is None else t0 + 60 * minutes
+    got: list[float] = []
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(max(1, min(2, workers))) as pool:
+        for part in pool.imap(_crowd_chunk, jobs):
+            got.extend(part)
+            if deadline is not None and time.perf_counter() > deadline:
+                pool.terminate()
+                break
+    n = len(got)
+    rate = sum(got) / n
+    sd = math.sqrt(sum((x - rate) ** 2 for x in got) / max(1, n - 1))
+    half = 1.96 * sd / math.sqrt(n)
+    row = {"variant": variant, "players": players, "games": n, "share_of_first": rate,
+           "ci95": [rate - half, rate + half], "expert_share": 1 / players,
+           "seconds": round(time.perf_counter() - t0, 1), "seed": seed, "workers": workers,
+           "load_before": load0, "load_after": _load()}
+    print(json.dumps(row), flush=True)
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("part", choices=["tables", "progress", "solitaire", "duel"])
+    ap.add_argument("part", choices=["tables", "progress", "solitaire", "duel", "crowd"])
+    ap.add_argument("--players", type=int, default=3, help="crowd: players at the table")
     ap.add_argument("variants", nargs="*")
     ap.add_argument("--targets", default=",".join(map(str, TARGETS)))
     ap.add_argument("--games", type=int, default=100_000)
@@ -283,6 +342,9 @@ def main(argv: list[str] | None = None) -> int:
     elif a.part == "solitaire":
         for v in a.variants or ["yahtzee"]:
             out += solitaire(v, targets, a.expert_games, a.seed)
+    elif a.part == "crowd":
+        for v in a.variants or ["yahtzee"]:
+            out.append(crowd(v, a.players, a.games, a.seed, a.workers, a.minutes))
     else:
         from yacht.strategy.champion import BUDGET, SAMPLES
 

@@ -31,7 +31,7 @@ def _game(name: str, levels: list[str], seed: int, opts: dict[str, str] | None =
 @pytest.mark.parametrize("name", EXPERT_VARIANTS)
 def test_expert_game_has_no_loss_anywhere(name: str) -> None:
     s = _game(name, ["expert", "expert"], seed=11)
-    a = analyse(Record.from_state(s), win_games=50)
+    a = analyse(Record.from_state(s), win_games=0)
     assert a.decisions, "an analysed game has decisions"
     for d in a.decisions:
         assert d.loss == 0.0, d
@@ -128,7 +128,7 @@ def test_oops_take_back_analyses_the_decisions_that_stand() -> None:
 
 
 def test_game_in_progress_counts_to_the_expected_total_now() -> None:
-    rs = get("yahtzee")
+    rs = get("ancient-yacht")
     s = State(rs, [Player("Ann"), Player("Bob")], rng=random.Random(3))
     expert = make_player("expert", rs)
     for _ in range(3):
@@ -146,22 +146,56 @@ def test_game_in_progress_counts_to_the_expected_total_now() -> None:
 
 
 def test_win_probabilities_of_a_finished_game_are_0_or_1() -> None:
-    s = _game("yatzy", ["intermediate", "expert", "beginner"], seed=2)
-    a = analyse(Record.from_state(s), win_games=300)
-    assert a.win is not None
+    s = _game("ancient-yacht", ["intermediate", "expert", "beginner"], seed=2)
+    a = analyse(Record.from_state(s))
+    assert a.win is not None and a.win_exact and a.win_games == 0
+    assert a.to_json()["win"]["how"] == "exact if all play on as the expert"
     last = a.win[-1]
     winners = set(s.winners())
     assert last.chances == tuple(1.0 if i in winners else 0.0 for i in range(3))
     first = a.win[0]
     assert first.game_turn == 0 and first.player is None
-    # at the start everyone is the same: a third each, within the sampling error
-    assert all(abs(c - 1 / 3) < 0.1 for c in first.chances)
+    # at the start everyone is the same: equal chances, a third each and the ties
+    assert max(first.chances) - min(first.chances) < 1e-12
+    assert 1 / 3 <= first.chances[0] < 1 / 3 + 0.02
     for m in a.win:
         assert all(0.0 <= c <= 1.0 for c in m.chances)
-        assert sum(m.chances) >= 1.0 - 1e-9
+        assert sum(m.chances) >= 1.0 - 1e-6
     # the same record gives the same figures
-    again = analyse(Record.from_state(s), win_games=300)
+    again = analyse(Record.from_state(s))
     assert again.win == a.win
+
+
+def test_exact_chances_agree_with_sampled_games() -> None:
+    """The exact chances against the self-play's sampled totals, within their error."""
+    from yacht.strategy.analysis import _final_totals
+    from yacht.strategy.solver import solve
+    from yacht.strategy.solver.dist import distributions
+
+    s = _game("tommys-crag", ["beginner", "expert"], seed=4)
+    a = analyse(Record.from_state(s))
+    assert a.win is not None and a.win_exact
+    rs = s.ruleset
+    sol = solve(rs)
+    dd = distributions(rs)
+    now = [(rs.new_card(), 0), (rs.new_card(), 0)]
+    replay = Record.from_state(s).new_state()
+    games = 20_000
+    moments = iter(a.win[1:])
+    for action in s.log:
+        who = replay.current
+        replay.apply(action)
+        if not isinstance(action, Score):
+            continue
+        now[who] = (replay.card(who), replay.turns_taken(who))
+        m = next(moments)
+        if m.game_turn > 8:
+            break
+        sampled = win_chances([_final_totals(sol, rs, c, t, games, 7 + p)
+                               for p, (c, t) in enumerate(now)])
+        for p in range(2):
+            assert abs(m.chances[p] - sampled[p]) < 4 * 0.5 / games ** 0.5 + 1e-3
+            assert dd.final(*now[p])[0] >= rs.totals(now[p][0]).grand
 
 
 def test_win_chances_count_a_shared_first_place_for_each() -> None:

@@ -25,8 +25,11 @@ def test_solve_target_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert data["variant"] == "tommys-crag" and data["target"] == 150 and data["exact"]
     assert data["chance"] == pytest.approx(0.581997, abs=1e-6)
+    # the expert's chance, from its exact score distribution: below the best one
+    assert 0.4 < data["expert_chance"] < data["chance"]
     code, out, _ = run(capsys, "solve", "tommys-crag", "--target", "150")
     assert code == 0 and "best chance of finishing with at least 150 points: 0.581997" in out
+    assert f"the expert's (playing for the most points): {data['expert_chance']:.6f}" in out
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,6 +16,7 @@ from yacht.engine import Player, Record, Roll, State
 from yacht.rules import get
 from yacht.store import Store
 from yacht.strategy.base import make_player, play_turn
+from yacht.strategy.solver.dist import distributions
 
 
 def stored_game(store: Store, variant: str = "tommys-crag", finish: bool = True) -> str:
@@ -37,6 +39,7 @@ def test_a_finished_games_analysis_is_the_command_lines(client: TestClient, stor
                                                         capsys: pytest.CaptureFixture[str]
                                                         ) -> None:
     gid = stored_game(store)
+    distributions(get("tommys-crag"))   # (built once per variant: not this test's wait)
     r = client.get(f"/api/games/{gid}/analysis")
     assert r.status_code == 200, r.text
     assert r.headers["content-type"] == "application/json"
@@ -70,7 +73,7 @@ def test_games_not_analysed_are_told_in_one_line(client: TestClient, store: Stor
     from yacht.strategy import analysis
     from yacht.strategy.solver import UnsupportedRuleset
 
-    def unsupported(record: Record) -> None:
+    def unsupported(record: Record, **kw: Any) -> None:
         raise UnsupportedRuleset("no tables for this one")
 
     def broken(record: Record) -> None:
@@ -127,7 +130,7 @@ def test_a_long_analysis_is_answered_202_then_given(store: Store,
     real = analysis.analyse
     go = threading.Event()
 
-    def slow(record: Record) -> analysis.Analysis:
+    def slow(record: Record, **kw: Any) -> analysis.Analysis:
         assert go.wait(30)
         return real(record)
 
@@ -162,7 +165,7 @@ def test_the_chances_of_winning_may_come_after_the_rest(store: Store,
     real = analysis.analyse
     go = threading.Event()
 
-    def slow_chances(record: Record, **kw: int) -> analysis.Analysis:
+    def slow_chances(record: Record, **kw: Any) -> analysis.Analysis:
         if kw.get("win_games") != 0:
             assert go.wait(30)
         return real(record, **kw)

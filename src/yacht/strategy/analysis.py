@@ -27,15 +27,17 @@ Per player:
 
 **Win probability** (2 or more players): after every turn of the game, each
 player's chance of finishing first, assuming every player plays the expert
-strategy from there on. Each player's final total is a sample of
-``win_games`` games played by the expert from the player's card (the
-solver's machine-code self-play, fixed seeds: the same record gives the same
-figures); players' dice are independent, so the chance of finishing first is
-computed exactly from these distributions. A shared first place counts as a
-win for each player sharing it (so a finished game's figures are 0 or 1, and
-the figures of a game in progress may add up to a little more than 1). The
-sampling error of each figure is at most about ``1 / sqrt(win_games)``
-(2.2 points in 100 at the default 2,000 games).
+strategy from there on. Players' dice are independent, so the chance of
+finishing first is a sum over the players' final totals' distributions: for
+every variant with exact tables those are exact (the solver's score
+distributions, :mod:`.solver.dist`: the chances are exact if all play on as
+the expert); the two-column Ancient Yacht games have none, and there each
+player's final total is a sample of ``win_games`` games played by the expert
+from the player's card (the solver's machine-code self-play, fixed seeds: the
+same record gives the same figures; each figure within about
+``1 / sqrt(win_games)``). A shared first place counts as a win for each player
+sharing it (so a finished game's figures are 0 or 1, and the figures of a game
+in progress may add up to a little more than 1).
 
 For ``ancient-yacht-10-double``, too big to solve exactly, the reference is
 the expert's computed strategy (exact turns, future valued by the one-column
@@ -61,7 +63,7 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -255,13 +257,28 @@ class Analysis:
     decisions: tuple[DecisionAnalysis, ...]
     turns: tuple[TurnAnalysis, ...]
     win: tuple[WinMoment, ...] | None        # None for one player
-    win_games: int
+    win_games: int             # games sampled per player and turn; 0 when exact
     meta: dict[str, Any] = field(default_factory=dict)
     #: a roll of the game was entered by hand (real dice): no one vouches for its luck
     dice_entered: bool = False
     #: the expert's strategy in a few words when it is not exact ("": the two-column
     #: games' decomposition)
     strategy: str = ""
+
+    @property
+    def win_exact(self) -> bool:
+        """The chances of winning come from the exact score distributions (not sampled)."""
+        return self.win is not None and self.win_games == 0
+
+    @property
+    def win_how(self) -> str:
+        """How the chances of winning were worked out, in words."""
+        if self.win is None:
+            return ""
+        if self.win_exact:
+            return "exact if all play on as the expert"
+        return (f"estimated from {self.win_games:,} games the expert plays from each card "
+                f"(within about {100 / math.sqrt(self.win_games):.1f} points in 100)")
 
     @property
     def reference(self) -> str:
@@ -284,7 +301,8 @@ class Analysis:
             "win": None,
         }
         if self.win is not None:
-            out["win"] = {"games": self.win_games, "moments": [m.to_json() for m in self.win]}
+            out["win"] = {"games": self.win_games, "exact": self.win_exact,
+                          "how": self.win_how, "moments": [m.to_json() for m in self.win]}
         if self.meta:
             out["meta"] = dict(self.meta)
         return out
@@ -297,11 +315,15 @@ class Analysis:
 # --- the walk -------------------------------------------------------------------------
 
 def analyse(record: Record, *, win_games: int = WIN_GAMES, seed: int = 0,
-            solution: Solution | None = None) -> Analysis:
+            solution: Solution | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
     """The analysis of the decisions that stand in ``record`` (any variant; a game
-    finished or not). ``win_games``: games simulated per player and turn for the win
-    probabilities (0: none). Raises :class:`~yacht.engine.RecordError` for a record that
-    does not replay and ``UnsupportedRuleset`` for a variant the solver cannot play."""
+    finished or not). ``win_games``: 0 for no win probabilities; else the games
+    simulated per player and turn where the variant has no exact score distributions.
+    ``progress(done, total)``: called as the chances of winning are worked out (the
+    distributions' first build, the moments), ending with ``done == total``. Raises
+    :class:`~yacht.engine.RecordError` for a record that does not replay and
+    ``UnsupportedRuleset`` for a variant the solver cannot play."""
     from yacht.engine import IllegalAction, RecordError
 
     from .solver import solve
@@ -362,10 +384,21 @@ def analyse(record: Record, *, win_games: int = WIN_GAMES, seed: int = 0,
     decisions.sort(key=lambda x: x.game_turn)
     players = tuple(_player(state, sol, p, start_value, decisions, turns) for p in range(n))
     win = None
+    sampled = 0
     if n >= 2 and win_games > 0:
-        win = _win_moments(rs, n, sol, turns, cards, win_games, seed)
+        from .solver.dist import distributions, supported
+
+        if supported(rs):
+            build = None if progress is None else _part(progress, 0, 9, 10)
+            dd = distributions(rs, progress=build)
+            win = _exact_moments(dd, n, turns, cards)
+        else:
+            sampled = win_games
+            win = _win_moments(rs, n, sol, turns, cards, win_games, seed, progress)
+    if progress is not None:
+        progress(1, 1)
     return Analysis(rs, sol.exact, state.is_terminal(), start_value, players,
-                    tuple(decisions), tuple(turns), win, win_games if win else 0,
+                    tuple(decisions), tuple(turns), win, sampled,
                     dice_entered=record.dice_entered, strategy=sol.short)
 
 
@@ -461,16 +494,44 @@ def win_chances(finals: Sequence[npt.NDArray[np.int64]]) -> list[float]:
     return out
 
 
+def _part(progress: Callable[[int, int], None], a: int, b: int, of: int
+          ) -> Callable[[int, int], None]:
+    """``progress`` for a part of the work: from ``a / of`` to ``b / of`` of it."""
+    def tell(done: int, total: int) -> None:
+        progress(a * 1000 + (b - a) * 1000 * done // max(1, total), of * 1000)
+    return tell
+
+
+def _exact_moments(dd: Any, n: int, turns: list[TurnAnalysis],
+                   cards: list[Scorecard]) -> tuple[WinMoment, ...]:
+    """The chances at the start and after every turn that stands, from the exact
+    distributions of the players' final totals."""
+    from .solver.dist import win_chances as exact_chances
+
+    rs = dd.ruleset
+    now = [dd.final(rs.new_card(), 0)] * n
+    moments = [WinMoment(0, None, tuple(exact_chances(now)))]
+    for t, card in zip(turns, cards, strict=True):
+        now[t.player] = dd.final(card, t.turn)
+        moments.append(WinMoment(t.game_turn, t.player, tuple(exact_chances(now))))
+    return tuple(moments)
+
+
 def _win_moments(rs: Ruleset, n: int, sol: Solution, turns: list[TurnAnalysis],
-                 cards: list[Scorecard], games: int, seed: int) -> tuple[WinMoment, ...]:
-    """The chances at the start and after every turn that stands."""
+                 cards: list[Scorecard], games: int, seed: int,
+                 progress: Callable[[int, int], None] | None = None
+                 ) -> tuple[WinMoment, ...]:
+    """The chances at the start and after every turn that stands (sampled)."""
     cache: dict[tuple[Scorecard, int], npt.NDArray[np.int64]] = {}
+    todo = len({(c, t.turn) for t, c in zip(turns, cards, strict=True)}) + 1
 
     def finals(card: Scorecard, turn: int) -> npt.NDArray[np.int64]:
         key = (card, turn)
         hit = cache.get(key)
         if hit is None:
             hit = cache[key] = _final_totals(sol, rs, card, turn, games, seed + len(cache))
+            if progress is not None:
+                progress(min(len(cache), todo), todo + 1)
         return hit
 
     now = [(rs.new_card(), 0)] * n
@@ -598,7 +659,8 @@ def _text(a: Analysis, width: int) -> str:
         lines += ["  " + row for row in text_chart(series)]
     if a.win is not None and len(a.win) > 1:
         lines.append("")
-        lines.append("Chance of winning after each turn of the game, % (x: turns of the game)")
+        lines.append("Chance of winning after each turn of the game, % (x: turns of the game; "
+                     f"{a.win_how})")
         win_series = [[100 * m.chances[p.index] for m in a.win] for p in a.players]
         lines += ["  " + row for row in text_chart(win_series, lo=0, hi=100)]
     out: list[str] = []

@@ -16,22 +16,23 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   of a chance table from its card (below), which it then plays exactly.
 * **Against opponents**: the expected *share of first place* (1 for a win, 1/k
   for a k-way tie for first: equal totals share the first place, as the game
-  ranks them), given the opponents' cards. The worth of finishing with ``x``
-  points is the chance that ``x`` wins, from each opponent's final total: the
-  total itself for an opponent who has finished (so the champion's play
-  against finished opponents is **exact**), else a sample of ``samples``
-  games the expert would play from the opponent's card (the solver's self-play;
-  opponents are taken to play the expert strategy, and their dice are
-  independent of the champion's; an estimated worth within :data:`TRIM` of 0
-  or 1 is taken as 0 or 1). Each turn, when the chance table from the
-  champion's own card fits the ``budget`` (the chances it holds, scaled by the
-  variant's work per chance: :func:`scaled_budget`; at most ``BUDGET_OPEN`` = 6
-  open boxes), the champion solves it exactly for that
-  worth (:mod:`.solver.local`) and plays its best action; earlier in the game
-  it plays the expert's move.
-  So: exact in the last turns against finished opponents, an approximation
-  (the opponents' sampled totals, recomputed every turn) in the last turns
-  before that, the expert's play before them.
+  ranks them), given the opponents' cards, who are taken to play on as the
+  expert (their dice independent of the champion's). For every variant with
+  exact tables the solver's score distributions (:mod:`.solver.dist`) give each
+  opponent's final total exactly, so the worth of finishing with ``x`` points is
+  exact, and so is the chance of winning after any box the champion scores, if
+  it plays on as the expert: at **every decision from the first turn** it plays
+  the keep or box with the best chance, the rest of its turn played to win too
+  (the turn kernel over those chances) and the expert's play after it (a
+  one-turn look-ahead on exact distributions). Against opponents who have all
+  finished it solves the rest of its game exactly for that worth, as before (a
+  chance table from its card, :mod:`.solver.local`, within ``budget``).
+  The two-column Ancient Yacht games have no distributions: there the opponents'
+  totals are a sample of ``samples`` expert games from their cards (an estimated
+  worth within :data:`TRIM` of 0 or 1 taken as 0 or 1), and the champion plays
+  the chance table from its card when it fits the ``budget`` (the chances it
+  holds, scaled by the variant's work per chance: :func:`scaled_budget`; at most
+  ``BUDGET_OPEN`` = 6 open boxes), the expert's move before.
 
 Where the chances of two actions are equal (a game already won, or lost) the
 one with the higher expected score is played.
@@ -320,6 +321,15 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
     if card.complete:
         return None
     alone = not others
+    finished = all(c.complete for c, _ in others)
+    if not alone and not sol.forced_turn(card, turn) and (
+            not finished or _open(card) > BUDGET_OPEN):
+        # (against finished opponents the table from the card is exact to the end)
+        dd = _distributions(rs, build)
+        if dd is not None:
+            if by_score is None:
+                by_score = advise_card(rs, card, turn, dice, rolls_left, sol)
+            return _rank_exact(dd, card, turn, dice, rolls_left, others, by_score)
     if not alone and (sol.forced_turn(card, turn) or _open(card) > BUDGET_OPEN):
         return None   # (before the opponents' games are simulated)
     if by_score is None:
@@ -369,6 +379,143 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
     tc = table.turn(m, a, rs.totals(card).grand)
     opts = _by_chance(rs, table.spec, card, turn, dice, rolls_left, tc, by_score)
     return WinRanking(tuple(opts), "target" if alone else "win", goal_target, exact, how)
+
+
+def _distributions(rs: Ruleset, build: bool) -> Any:
+    """The exact score distributions of ``rs``, or None (none for this variant, or not
+    built and not to be built)."""
+    from .solver.dist import distributions, is_ready, supported
+
+    if not supported(rs) or (not build and not is_ready(rs)):
+        return None
+    return distributions(rs)
+
+
+class _Rows(threading.local):
+    """Per thread and variant: the index arrays the turn kernel reads (an entry per card
+    state, a few MB), the entries of the last turn cleared before the next."""
+
+    def __init__(self) -> None:
+        self.key: int | None = None
+        self.arrays: tuple[Any, Any, Any] | None = None
+        self.touched: list[int] = []
+        self.turn: tuple[Any, ...] | None = None   # the situation the rows are for
+        self.Q: Any = None
+
+    def get(self, spec: Any) -> tuple[Any, Any, Any]:
+        import numpy as np
+
+        if self.key != id(spec) or self.arrays is None:
+            n = (1 << spec.nbox) * spec.A
+            self.arrays = (np.zeros(n, dtype=np.int64), np.full(n, 1 << 40, dtype=np.int64),
+                           np.zeros(n, dtype=np.int64))
+            self.key = id(spec)
+            self.touched = []
+        off, wlo, wlen = self.arrays
+        self.turn = None
+        for j in self.touched:
+            off[j], wlo[j], wlen[j] = 0, 1 << 40, 0
+        self.touched = []
+        return self.arrays
+
+
+_ROWS = _Rows()
+
+
+def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_left: int,
+                others: Sequence[tuple[Scorecard, int]], by_score: list[Ranked]
+                ) -> WinRanking:
+    """Every action ranked by the chance of winning against opponents who play on as the
+    expert, from the exact distributions of their final totals: this turn played to
+    win (every keep and box), the champion playing on as the expert after it."""
+    import numpy as np
+
+    from .solver.dist import win_worth
+    from .solver.local import turn_chances
+    from .solver.target import _box_max
+
+    rs = dd.ruleset
+    spec = dd.spec
+    finals = [dd.final(c, t) for c, t in others]
+    wlo_, worth = win_worth(finals)
+    points = rs.totals(card).grand
+    m, a = spec.state_of(card)
+    U, A = spec.U, spec.A
+    u, flag = a % U, a // U
+    reps = int(spec.rep_pts.max()) if m & _repeat_mask(spec) else 0
+    G = int(_box_max(spec).max()) + spec.bonus_amt * (1 if U > 1 else 0) + spec.ybonus + reps
+    turn_key = (id(spec), card, tuple(others))
+    if _ROWS.turn == turn_key and _ROWS.arrays is not None:  # the same turn: the same rows
+        off, wlo, wlen = _ROWS.arrays
+        tc = turn_chances(spec, A, (off, wlo, wlen, _ROWS.Q), m, a, points)
+        return _exact_ranking(rs, spec, card, turn, dice, rolls_left, tc, by_score, others)
+    off, wlo, wlen = _ROWS.get(spec)
+    rows: list[Any] = []
+    at = 0
+
+    def row(j: int, lo: int, pmf: Any) -> None:
+        """Row j: the chance of winning with x points so far, x from points to
+        points + G, the player playing on as the expert (distribution (lo, pmf))."""
+        nonlocal at
+        if wlen[j] > 0:
+            return
+        x0 = points + lo - wlo_
+        n = G + len(pmf)
+        idx = np.arange(x0, x0 + n)
+        w = np.where(idx < 0, 0.0, np.where(idx >= len(worth), 1.0,
+                                             worth[np.clip(idx, 0, len(worth) - 1)]))
+        vals = np.correlate(w, pmf, mode="valid")
+        off[j], wlo[j], wlen[j] = at, points, G + 1
+        _ROWS.touched.append(j)
+        rows.append(vals)
+        at += G + 1
+
+    full = (1 << spec.nbox) - 1
+    for b in range(spec.nbox):
+        if (m >> b) & 1:
+            continue
+        m2 = m | (1 << b)
+        flags = [0, 1] if b == spec.ybox and spec.ybonus > 0 else [flag]
+        if U > 1 and spec.box_upper[b]:
+            pts = {int(p) for p in spec.score[b]}
+            if spec.joker_pts[b] >= 0:
+                pts.add(int(spec.joker_pts[b]))
+            us = sorted({min(U - 1, u + p) for p in pts})
+        else:
+            us = [u]
+        for f2 in flags:
+            for u2 in us:
+                j = m2 * A + f2 * U + u2
+                if m2 == full:
+                    row(j, 0, np.ones(1))
+                else:
+                    row(j, *dd.state(m2, f2 * U + u2))
+    if reps:
+        row(m * A + a, *dd.state(m, a))
+    Q = np.concatenate(rows) if rows else np.zeros(1)
+    _ROWS.turn, _ROWS.Q = turn_key, Q
+    tc = turn_chances(spec, A, (off, wlo, wlen, Q), m, a, points)
+    return _exact_ranking(rs, spec, card, turn, dice, rolls_left, tc, by_score, others)
+
+
+def _exact_ranking(rs: Ruleset, spec: Any, card: Scorecard, turn: int, dice: Sequence[int],
+                   rolls_left: int, tc: Any, by_score: list[Ranked],
+                   others: Sequence[tuple[Scorecard, int]]) -> WinRanking:
+    opts = _by_chance(rs, spec, card, turn, dice, rolls_left, tc, by_score)
+    exact = all(c.complete for c, _ in others)
+    how = ("exact: the opponents have finished" if exact else
+           "exact if the opponents play on as the expert (this turn played to win, the "
+           "expert's play after it)")
+    return WinRanking(tuple(opts), "win", None, True, how)
+
+
+def _repeat_mask(spec: Any) -> int:
+    """The boxes whose filling makes a yacht score again (a repeat box)."""
+    out = 0
+    for b in range(spec.nbox):
+        if spec.rep_pts[b] > 0:
+            out |= 1 << b
+    return out
 
 
 def scaled_budget(spec: Any, budget: int) -> int:
@@ -433,9 +580,20 @@ class ChampionStrategy:
         from .solver import UnsupportedRuleset
         from .solver.target import is_ready, target_table
 
-        if len(state.players) != 1 or state.is_terminal():
-            return None  # (against others: a table of its own card, in its last turns)
+        if state.is_terminal():
+            return None
         rs = self.ruleset
+        if len(state.players) != 1:
+            from .solver import dist
+
+            if not dist.supported(rs) or dist.is_ready(rs):
+                return None   # (the two-column games: a table of its own card, at the end)
+
+            def build_dists(progress: Progress | None) -> None:
+                dist.distributions(rs, progress=progress)
+
+            return Preparation("the distributions of the scores to come (built once)",
+                               build_dists)
         target = self.target if self.target is not None else default_target(rs, self.solution)
         try:
             if is_ready(rs, target):

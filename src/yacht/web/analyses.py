@@ -49,10 +49,12 @@ class Analyses:
     tables' computer players wait for it), and kept by game id and number of actions;
     requests for a game whose analysis is under way wait for that one.
 
-    The chances of winning (2 or more players) are most of the work: thousands of games
-    simulated per player and turn, a minute or two for the 10-dice games. While they
-    are worked out, an asker may have the rest of the analysis (``quick``: computed
-    apart, in a pool of one thread, in about a second)."""
+    The chances of winning (2 or more players) are most of the work: the first analysis
+    of a variant builds its score distributions (seconds to a minute, once), and the
+    two-column Ancient Yacht games simulate thousands of games per player and turn.
+    While they are worked out, an asker may have the rest of the analysis (``quick``:
+    computed apart, in a pool of one thread, in about a second), with how far the
+    chances are (``win_progress``: [done, total])."""
 
     def __init__(self, kept: int = ANALYSES_KEPT, workers: int = 2,
                  at_once: int = ANALYSES_AT_ONCE) -> None:
@@ -64,6 +66,8 @@ class Analyses:
         self.done: OrderedDict[tuple[str, int, bool], bytes] = OrderedDict()
         self.running: dict[tuple[str, int, bool], asyncio.Future[bytes]] = {}
         self.tasks = Tasks("analyses")
+        # how far the chances of winning of a game under way are: (done, total)
+        self.progress: dict[tuple[str, int], tuple[int, int]] = {}
         self.computed = 0  # whole analyses computed (not taken from memory): for the tests
         self.computed_quick = 0
 
@@ -96,7 +100,12 @@ class Analyses:
             return None
         # the whole one may have come meanwhile
         hit = self._hit(whole)
-        return (hit, True) if hit is not None else (body, False)
+        if hit is not None:
+            return hit, True
+        far = self.progress.get((game_id, actions))
+        if far is not None:
+            body = orjson.dumps({**orjson.loads(body), "win_progress": list(far)})
+        return body, False
 
     def _hit(self, key: tuple[str, int, bool]) -> bytes | None:
         hit = self.done.get(key)
@@ -131,8 +140,14 @@ class Analyses:
         try:
             rec = await record()
             loop = asyncio.get_running_loop()
+            where = (key[0], key[1])
+
+            def tell(done: int, total: int) -> None:
+                self.progress[where] = (done, total)
+
             out = await loop.run_in_executor(self.pool if whole else self.quick_pool,
-                                             _analysis_json, rec, whole)
+                                             _analysis_json, rec, whole,
+                                             tell if whole else None)
             if whole:
                 self.computed += 1
                 self.done.pop((key[0], key[1], False), None)
@@ -144,6 +159,8 @@ class Analyses:
             return out
         finally:
             self.running.pop(key, None)
+            if whole:
+                self.progress.pop((key[0], key[1]), None)
 
     async def close(self) -> None:
         await self.tasks.close(timeout=1.0)
@@ -151,14 +168,15 @@ class Analyses:
         self.quick_pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _analysis_json(record: Record, whole: bool = True) -> bytes:
+def _analysis_json(record: Record, whole: bool = True,
+                   progress: Callable[[int, int], None] | None = None) -> bytes:
     """The analysis of ``record`` as JSON (in a worker thread); not ``whole``: without the
     chances of winning (``win`` null, ``win_pending`` true when there are 2+ players)."""
     from yacht.strategy.analysis import analyse
 
     try:
         if whole:
-            return orjson.dumps(analyse(record).to_json())
+            return orjson.dumps(analyse(record, progress=progress).to_json())
         out = analyse(record, win_games=0).to_json()
     except (ValueError, UnknownVariant) as e:  # RecordError, UnsupportedRuleset, options
         raise AnalysisRefused(409, "not_analysable",

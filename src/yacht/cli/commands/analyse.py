@@ -27,14 +27,17 @@ expected final score. Per player:
 the three costliest decisions with the situation (notation of `yacht advise`), and a \
 chart of each player's expected final score after each turn.
 
-With 2 or more players, each player's chance of winning after every turn of the game: \
-each player's final total is sampled from GAMES games (--win-games, default 2000) \
-played by the expert from that player's card (fixed seeds: the same game, the same \
-figures), and the chance of finishing first is computed exactly from these \
-distributions, players' dice being independent. It assumes everyone plays the expert's \
-way from there on; each figure is within about 1/sqrt(GAMES) of that model's exact \
-value (2.2 points in 100 at 2000 games). A shared first place counts as a win for \
-every player sharing it, so a finished game's figures are 0 or 1.
+With 2 or more players, each player's chance of winning after every turn of the \
+game, if everyone plays the expert's way from there on. Players' dice are \
+independent, so it is a sum over the distributions of their final totals: exact for \
+every variant with exact tables (the distributions are built once per variant, with \
+a progress bar, and kept in the cache). The two-column Ancient Yacht games have \
+none: there each player's final total is sampled from GAMES games (--win-games, \
+default 2000) played by the expert from that player's card (fixed seeds: the same \
+game, the same figures), each figure within about 1/sqrt(GAMES) of the exact value \
+(2.2 points in 100 at 2000 games). A shared first place counts as a win for every \
+player sharing it, so a finished game's figures are 0 or 1. --win-games 0 leaves the \
+chances out.
 
 The reference is the expected score: a champion (or a person) who gives up points for \
 a better chance of winning shows those decisions as losses here; `yacht hint --target \
@@ -55,7 +58,7 @@ def register(sub: Any) -> None:
     p.add_argument("--win-games", type=whole("--win-games", 0, 1_000_000), default=None,
                    metavar="GAMES",
                    help="games simulated per player and turn for the chances of winning "
-                        "(default 2000; 0: none)")
+                        "where they are not exact (default 2000; 0: no chances)")
     p.add_argument("--db", metavar="URL", help=GAMES_DB_HELP)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_analyse)
@@ -74,13 +77,24 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     except RecordError as e:
         raise CliError(str(e)) from None
 
+    import sys
+
+    from yacht.cli.commands.simulate import ProgressBar
+
+    # on a terminal, after a second: the chances of winning of a variant analysed for the
+    # first time build its score distributions
+    bar = ProgressBar(sys.stderr, "working out the chances of winning", unit="%")
+    shown = bar if sys.stderr.isatty() else None
+
     def run(_stop: Any) -> Analysis:
-        return analyse(record, win_games=games)
+        return analyse(record, win_games=games, progress=shown)
 
     try:
         result = run_interruptible(run)
     except (RecordError, UnsupportedRuleset) as e:
         raise CliError(str(e)) from None
+    finally:
+        bar.close()
     if args.json:
         emit_json(result.to_json())
     else:

@@ -73,7 +73,9 @@ class ProgressBar:
     It appears once the run has lasted ``delay`` seconds and is erased at the end.
     """
 
-    def __init__(self, stream: TextIO, label: str, delay: float = 1.0, width: int = 30):
+    def __init__(self, stream: TextIO, label: str, delay: float = 1.0, width: int = 30,
+                 unit: str = "games"):
+        self.unit = unit   # "%": the share done, not the counts
         self.stream = stream
         self.label = label
         self.delay = delay
@@ -90,7 +92,9 @@ class ProgressBar:
         rate = done / elapsed if elapsed > 0 else 0.0
         eta = f", {(total - done) / rate:.0f} s left" if rate > 0 and done < total else ""
         bar = "#" * fill + "." * (self.width - fill)
-        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} games{eta}   ")
+        count = (f"{100 * done // total}%" if self.unit == "%" else
+                 f"{done}/{total} {self.unit}")
+        self.stream.write(f"\r{self.label} [{bar}] {count}{eta}   ")
         self.stream.flush()
 
     def close(self) -> None:

@@ -26,8 +26,8 @@ def register(sub: Any) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--target", type=whole("target", 0, 100_000), default=None, metavar="N",
                    help="instead: the best chance of finishing with at least N points from "
-                        "the start (exact; one-column variants; the table is built once "
-                        "per target, about a minute for Yahtzee, and cached)")
+                        "the start, and the expert's (both exact; one-column variants; the "
+                        "tables are built once, about a minute each for Yahtzee, and cached)")
     p.set_defaults(func=cmd_solve)
 
 
@@ -162,10 +162,31 @@ def _solve_target(args: argparse.Namespace, rs: Any) -> int:
     if not cached and not args.quiet and not args.json and sys.stderr.isatty():
         print(f"building the target table for {target} points (kept in the cache; about a "
               "minute for Yahtzee)...", file=sys.stderr)
+    from yacht.cli.commands.simulate import ProgressBar
+    from yacht.strategy.solver.dist import distributions
+
+    shown = not args.quiet and not args.json and sys.stderr.isatty()
     t0 = time.perf_counter()
+
+    def work(_stop: Any) -> tuple[Any, float]:
+        bar = ProgressBar(sys.stderr, f"target table for {target}", unit="%")
+        try:
+            tt = target_table(rs, target, cache=not args.no_cache, workers=args.workers,
+                              progress=bar if shown else None)
+        finally:
+            bar.close()
+        # the expert's chance of the same: its final total's exact distribution
+        bar = ProgressBar(sys.stderr, "score distributions", unit="%")
+        try:
+            dd = distributions(rs, cache=not args.no_cache, workers=args.workers,
+                               progress=bar if shown else None)
+        finally:
+            bar.close()
+        lo, pmf = dd.final(rs.new_card(), 0)
+        return tt, float(pmf[max(0, target - lo):].sum())
+
     try:
-        tt = run_interruptible(lambda _stop: target_table(
-            rs, target, cache=not args.no_cache, workers=args.workers))
+        tt, expert = run_interruptible(work)
     except ValueError as e:
         raise CliError(str(e)) from None
     seconds = time.perf_counter() - t0
@@ -174,6 +195,7 @@ def _solve_target(args: argparse.Namespace, rs: Any) -> int:
         "options": dict(rs.option_values),
         "target": target,
         "chance": round(tt.start, 9),
+        "expert_chance": round(expert, 9),
         "exact": True,
         "cells": tt.cells,
         "seconds": round(seconds, 3),
@@ -189,6 +211,8 @@ def _solve_target(args: argparse.Namespace, rs: Any) -> int:
     print(f"{rs.name}{' (' + opts + ')' if opts else ''}")
     print(f"  best chance of finishing with at least {target} points: {tt.start:.6f} "
           f"({100 * tt.start:.2f} %)")
+    print(f"  the expert's (playing for the most points): {expert:.6f} ({100 * expert:.2f} %; "
+          f"{100 * (tt.start - expert):+.2f} points in 100 for playing to reach it)")
     how = "loaded from cache" if not tt.built else "built"
     print(f"  table: {tt.cells:,} chances, {info['table_mb']} MB; seconds: {seconds:.2f} "
           f"({how}; build took {tt.seconds:.2f})")

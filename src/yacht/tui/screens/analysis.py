@@ -174,7 +174,7 @@ def analysis_text(a: Analysis, width: int = 78) -> str:
         out.append("")
         per = f", a column per {step} turns" if step > 1 else ""
         out += _wrap("Chance of winning after each turn of the game, in % (x: turns of "
-                     f"the game{per}; everyone playing as the expert from there on)", width)
+                     f"the game{per}; {a.win_how})", width)
         out += lines
         out += legend
     return "\n".join(out)
@@ -262,9 +262,19 @@ class AnalysisJob:
             if len(self.record.players) > 1:
                 self.partial = True
                 self.result = quick
-                self._say(Progress("Working out the chances of winning (the rest is "
-                                   "below)"))
-                self.result = analyse(self.record)
+                what = "Working out the chances of winning (the rest is below)"
+                self._say(Progress(what))
+                started = time.monotonic()
+                told = [-1]
+
+                def chances(done: int, total: int) -> None:
+                    # shown on a wait over a second, every 2 % of the work
+                    percent = 100 * done // total if total > 0 else 0
+                    if time.monotonic() - started >= 1 and percent >= told[0] + 2:
+                        told[0] = percent
+                        self._say(Progress(what, done, total))
+
+                self.result = analyse(self.record, progress=chances)
                 self.partial = False
             else:
                 self.result = quick

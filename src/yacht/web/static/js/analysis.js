@@ -113,6 +113,11 @@ export class AnalysisView {
         if (!this.el.isConnected) return;
         data = await getJSON(this.url);
         retry = data.retry;
+        const bar = this.winBox && this.winBox.querySelector("progress");
+        if (bar && data.win_progress && data.win_progress[1] > 0) {
+          bar.max = data.win_progress[1];
+          bar.value = data.win_progress[0];
+        }
       } while (data.status === "working" || data.win_pending);
     } catch (e) {
       const retryBtn = h("button", { type: "button", class: "btn btn-small", id: "chances-retry", onclick: () => {
@@ -242,7 +247,7 @@ export class AnalysisView {
   winPending() {
     return [h("h3", { id: "chart-win-title", tabindex: "-1", text: "Chance of winning" }),
       h("div", { class: "analysis-status", role: "status" },
-        h("p", { text: "Working out each player's chance of winning after every turn: thousands of games are played from each position…" }),
+        h("p", { text: "Working out each player's chance of winning after every turn (the first time for a game of this kind, its tables are built)…" }),
         h("progress", { aria: { label: "Working out the chances of winning" } }))];
   }
 
@@ -254,10 +259,12 @@ export class AnalysisView {
     const rows = moments.map((m) => h("tr", {},
       h("th", { scope: "row", text: m.player === null ? "start" : `${m.game_turn} (${names[m.player]})` }),
       m.chances.map((c) => h("td", { class: "num", text: percent(c) }))));
-    const within = (100 / Math.sqrt(a.win.games)).toFixed(1);
+    const how = a.win.exact
+      ? "these are exact, from the distributions of their final totals"
+      : `their final totals are sampled from ${a.win.games.toLocaleString("en")} games the expert plays from their card, so each figure is within about ${(100 / Math.sqrt(a.win.games)).toFixed(1)} points in 100`;
     return h("section", { class: "analysis-chart", aria: { labelledby: "chart-win-title" } },
       h("h3", { id: "chart-win-title", text: "Chance of winning" }),
-      h("p", { class: "muted small", text: `After each turn of the game, each player's chance of finishing first if everyone plays the expert's way from there: their final totals are sampled from ${a.win.games.toLocaleString("en")} games the expert plays from their card, so each figure is within about ${within} points in 100. A shared first place counts as a win for each.` }),
+      h("p", { class: "muted small", text: `After each turn of the game, each player's chance of finishing first if everyone plays the expert's way from there: ${how}. A shared first place counts as a win for each.` }),
       lineChart({
         series, xs, names, yMin: 0, yMax: 100, yStep: 25, yFormat: (v) => `${v}%`, xLabel: "turns of the game", cls: "chart-win",
         title: `Chance of winning after each turn of the game: ${said}.`,
