@@ -196,7 +196,11 @@ async def tables(hub: HubDep) -> list[dict[str, Any]]:
 @router.post("/api/tables", summary="A new table; the token of this browser's seats")
 async def create_table(req: TableRequest, hub: HubDep) -> dict[str, str]:
     live, token = await hub.create(req)
-    return {"id": live.id, "token": token, "url": f"/t/{live.id}"}
+    out = {"id": live.id, "token": token, "url": f"/t/{live.id}"}
+    group = live.row.settings.get("group")
+    if isinstance(group, str):  # a duplicate table: this browser's card, and the group
+        out |= {"group": group, "group_url": f"/d/{group}"}
+    return out
 
 
 @router.get("/api/tables/{table_id}", summary="A table as a watcher sees it (a player's "

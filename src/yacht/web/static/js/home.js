@@ -43,6 +43,7 @@ function cleanSetup(raw, known) {
   setup.demo = raw.demo === true;
   if (SPEEDS.includes(raw.speed)) setup.speed = raw.speed;
   setup.reactions = raw.reactions !== false;
+  setup.duplicate = raw.duplicate === true;
   return setup;
 }
 
@@ -175,6 +176,8 @@ export class HomeView {
       SPEEDS.map((sp) => h("option", { value: sp, selected: sp === setup.speed }, sp[0].toUpperCase() + sp.slice(1))));
     // a setting of the table's (its players and watchers may send 👏 😮 😂 🎲 🍀 😢)
     const reactions = h("input", { type: "checkbox", id: "reactions", checked: setup.reactions, onchange: () => { setup.reactions = reactions.checked; } });
+    // a duplicate table: every seat its own card, the same dice, everyone at once
+    const duplicate = h("input", { type: "checkbox", id: "duplicate", checked: setup.duplicate, onchange: () => { setup.duplicate = duplicate.checked; } });
     const start = h("button", { type: "submit", class: "btn btn-primary btn-big", id: "start" }, "Start the game");
     const form = h("form", { class: "new-game-form", onsubmit: (e) => { e.preventDefault(); this.start(start); } },
       h("div", { class: "field field-variant" },
@@ -196,6 +199,9 @@ export class HomeView {
       h("div", { class: "field-row" },
         h("div", { class: "field check" }, reactions,
           h("label", { for: "reactions" }, "Reactions at the table (", h("span", { class: "emoji", text: "👏 😮 😂 🎲 🍀 😢" }), ", no text)"))),
+      h("div", { class: "field-row" },
+        h("div", { class: "field check" }, duplicate,
+          h("label", { for: "duplicate", text: "Same dice for everyone – all play at once (each on a card of their own; 2-8 players, one of them here)" }))),
       start);
     fill(this.newGame, h("h2", { id: "h-new", text: "New game" }), form);
   }
@@ -280,7 +286,7 @@ export class HomeView {
     for (const key of Object.keys(v.options)) options[key] = setup.options[v.id][key];
     button.disabled = true;
     try {
-      const made = await postJSON("/api/tables", { variant: v.id, options, speed: setup.speed, seats: this.seats(), reactions: setup.reactions });
+      const made = await postJSON("/api/tables", { variant: v.id, options, speed: setup.speed, seats: this.seats(), reactions: setup.reactions, dice: setup.duplicate ? "duplicate" : "own" });
       setToken(made.id, made.token);
       this.navigate(made.url);
     } catch (e) {

@@ -16,6 +16,7 @@ import { topTenTable } from "./home.js";
 import { dailyResult } from "./daily.js";
 import { ReactionBar, showReaction } from "./reactions.js";
 import { TurnNotifier, tableManifest } from "./notify.js";
+import { fieldPanel } from "./field.js";
 
 /** The keys; the first two say what a die's click or key does (`mark`: the seat's way). */
 const keysHelp = (mark) => [
@@ -106,12 +107,13 @@ export class TableView {
     this.banner = h("div", { class: "conn-banner", role: "status", hidden: true });
     this.elsewhere = h("div", { class: "conn-banner elsewhere-banner", role: "status", hidden: true });
     this.body = h("div", { class: "table-body" });
+    this.fieldBox = h("div", { class: "field-box", hidden: true }); // a duplicate table's field
     fill(this.el,
       h("header", { class: "table-bar" },
         h("a", { href: "/", class: "btn btn-bar home-link", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "← Home"),
         this.title, this.chips,
         h("span", { class: "bar-tools" }, this.markBox, this.speedBox, this.soundBtn, this.notifier.button, this.keysBtn, this.rulesBtn)),
-      this.banner, this.elsewhere, this.body);
+      this.banner, this.elsewhere, this.body, this.fieldBox);
     this.drawSound();
     this.mountAway();
     app.append(this.el);
@@ -195,6 +197,10 @@ export class TableView {
         break;
       case "reaction":
         if (this.game && this.game.isConnected) showReaction(msg, this.cardsPanel, this.watcherReactions);
+        break;
+      case "field": // a duplicate table: the others' cards, as far as this player may see
+        fill(this.fieldBox, fieldPanel(msg));
+        this.fieldBox.hidden = false;
         break;
       case "reconnect": // the server is stopping: it closes this socket, the page comes back
         this.lostAt = this.lostAt || Date.now();
