@@ -35,11 +35,11 @@ from yacht.engine import Record, TurnSummary
 from yacht.engine.dice import SEED_BYTES
 from yacht.rules import Ruleset
 from yacht.store import StoreError
-from yacht.store.core import GroupRow, SeatRow, TableRow
+from yacht.store.core import GroupRow, TableRow
 
 from .errors import WebError
 from .live import Connection, LiveTable
-from .lobby import clean_name, hash_token, new_token
+from .lobby import hash_token, new_token
 from .protocol import (
     FieldCard,
     FieldEnd,
@@ -102,21 +102,7 @@ class Duplicates:
                            "the link, or computers")
         token = new_token()
         mine = hash_token(token)
-        seats: list[SeatRow] = []
-        names: set[str] = set()
-        for i, seat in enumerate(req.seats):
-            if isinstance(seat, PersonSeat):
-                name = clean_name(seat.name, i) if seat.name is not None else None
-                if seat.here and name is None:
-                    raise WebError(f"seat {i + 1}: give the name of the player here")
-                seats.append(SeatRow(name, "person", None, mine if seat.here else None))
-            else:
-                name = clean_name(seat.name or f"Computer {i + 1}", i)
-                seats.append(SeatRow(name, "computer", seat.kind, None))
-            if name is not None:
-                if name.casefold() in names:
-                    raise WebError(f"two players are called {name}: give each their own name")
-                names.add(name.casefold())
+        seats = self.hub.lobby.seat_rows(req, mine)
         hub = self.hub
         store = hub.store
         group_id = secrets.token_hex(6)

@@ -62,6 +62,16 @@ class Lobby:
             raise WebError(f"{rs.id} takes {rs.min_players}-{rs.max_players} players")
         token = new_token()
         mine = hash_token(token)
+        rows = self.seat_rows(req, mine)
+        row = await self._io(partial(self.store.create_table, rs.id, dict(rs.option_values),
+                                     req.speed, rows, host=mine,
+                                     settings=reactions.settings_of(req)))
+        return row, token
+
+    @staticmethod
+    def seat_rows(req: TableRequest, mine: str) -> list[SeatRow]:
+        """A new table's seats as stored (``mine``: the hashed token of the seats here);
+        WebError for a name refused or given twice."""
         rows: list[SeatRow] = []
         names: set[str] = set()
         for i, seat in enumerate(req.seats):
@@ -77,10 +87,7 @@ class Lobby:
                 if name.casefold() in names:
                     raise WebError(f"two players are called {name}: give each their own name")
                 names.add(name.casefold())
-        row = await self._io(partial(self.store.create_table, rs.id, dict(rs.option_values),
-                                     req.speed, rows, host=mine,
-                                     settings=reactions.settings_of(req)))
-        return row, token
+        return rows
 
     # --- joining and starting ---------------------------------------------------------
     async def join(self, live: LiveTable, seat: int, name: str, token: str | None) -> str:
