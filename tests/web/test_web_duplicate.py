@@ -5,11 +5,14 @@ ranks the totals beside the expert's actual total on the same dice."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from yacht.cli import main
 from yacht.engine.dice import commitment_of
 from yacht.store import Store
 
@@ -74,7 +77,8 @@ def check_field(field: dict[str, Any], done_here: int) -> None:
 
 
 def test_a_person_and_computers_play_at_once_and_see_no_turn_ahead(
-        client: TestClient, store: Store) -> None:
+        client: TestClient, store: Store, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     made = duplicate(client, ANN, {"kind": "expert"}, {"kind": "beginner", "name": "Cy"})
     with Player(client, made["id"], made["token"]) as ann:
         group = ann.field["group"]
@@ -93,7 +97,8 @@ def test_a_person_and_computers_play_at_once_and_see_no_turn_ahead(
             ann.field_when(lambda m, d=done: m["cards"][0]["done"] == d + 1)
         end = ann.field["end"]
     assert end is not None
-    records = [store.load_record(store.load_table(c).game_id or "") for c in cards]
+    records_ids = [store.load_table(c).game_id or "" for c in cards]
+    records = [store.load_record(g) for g in records_ids]
     totals = [r.final_state().totals(0).grand for r in records]
     assert [p["total"] for p in sorted(end["ranking"], key=lambda p: p["card"])] == totals
     assert end["ranking"][0]["total"] == max(totals)
@@ -104,7 +109,18 @@ def test_a_person_and_computers_play_at_once_and_see_no_turn_ahead(
     k = 4
     assert end["against"][0][k] == round(points[0][k] - (points[1][k] + points[2][k]) / 2, 2)
     assert end["best"][k] == [i for i in range(3) if points[i][k] == max(p[k] for p in points)]
-    # every card played the group's seed, and says so in its record
+    # yacht analyse of a card's game shows its group's games on the same dice
+    capsys.readouterr()
+    assert main(["analyse", records_ids[0], "--db", str(tmp_path / "web.sqlite3"),
+                 "--win-games", "0", "--json"]) == 0
+    same = json.loads(capsys.readouterr().out)["same_dice"]
+    assert same == {k: end[k] for k in ("ranking", "expert", "against", "best")}
+    assert main(["analyse", records_ids[0], "--db", str(tmp_path / "web.sqlite3"),
+                 "--win-games", "0"]) == 0
+    text = capsys.readouterr().out
+    assert f"The expert's own game on these dice: {end['expert']}" in text
+    assert "Ann, each turn against the mean of the others: " in text
+        # every card played the group's seed, and says so in its record
     seed = store.load_group(group).seed
     for c, r in zip(cards, records, strict=True):
         assert r.meta["duplicate"] == group and r.meta["table"] == c

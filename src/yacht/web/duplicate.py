@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from yacht.engine import Record, TurnSummary
 from yacht.engine.dice import SEED_BYTES
 from yacht.rules import Ruleset
+from yacht.session.duplicate import compare
 from yacht.store import StoreError
 from yacht.store.core import GroupRow, TableRow
 
@@ -232,30 +233,18 @@ class Duplicates:
 
     async def _end(self, group: GroupRow, cards: list[FieldCard],
                    scorings: list[list[TurnSummary]], length: int) -> FieldEnd:
-        played = [c for c in cards if not c["open"]]
-        ranked = sorted(played, key=lambda c: -c["total"])
-        ranking: list[FieldPlace] = []
-        for i, c in enumerate(ranked):
-            place = ranking[-1]["place"] if ranking and ranking[-1]["total"] == c["total"] \
-                else i + 1
-            ranking.append({"card": c["card"], "name": c["name"] or f"Player {c['card'] + 1}",
-                            "total": c["total"], "place": place})
-        against: list[list[float]] = []
-        best: list[list[int]] = []
-        points = [[t.points for t in s] if not cards[i]["open"] else []
-                  for i, s in enumerate(scorings)]
-        for k in range(length):
-            of_turn = {i: p[k] for i, p in enumerate(points) if len(p) > k}
-            top = max(of_turn.values(), default=0)
-            best.append(sorted(i for i, v in of_turn.items() if v == top))
-        for i, p in enumerate(points):
-            row = []
-            for k, mine in enumerate(p):
-                others = [q[k] for j, q in enumerate(points) if j != i and len(q) > k]
-                row.append(round(mine - sum(others) / len(others), 2) if others else 0.0)
-            against.append(row)
-        return {"ranking": ranking, "expert": await self.expert(group),
-                "against": against, "best": best}
+        """Every card full: the cards compared (``yacht.session.duplicate``), by card."""
+        played = [c["card"] for c in cards if not c["open"]]
+        st = compare([cards[i]["name"] or f"Player {i + 1}" for i in played],
+                     [[t.points for t in scorings[i]] for i in played],
+                     [cards[i]["total"] for i in played], expert=await self.expert(group))
+        ranking: list[FieldPlace] = [{"card": played[p.card], "name": p.name,
+                                      "total": p.total, "place": p.place} for p in st.ranking]
+        against: list[list[float]] = [[] for _ in cards]
+        for i, row in zip(played, st.against, strict=True):
+            against[i] = row
+        return {"ranking": ranking, "expert": st.expert, "against": against,
+                "best": [[played[i] for i in b] for b in st.best]}
 
     async def expert(self, group: GroupRow) -> int | None:
         """The expert's actual total on the group's dice (worked out once, kept)."""
