@@ -87,6 +87,7 @@ class Duplicates:
         self.hub = hub
         self.groups: dict[str, GroupRow] = {}
         self._turns: dict[str, _Turns] = {}
+        self._pushing: dict[str, bool] = {}  # group -> a card scored while pushing
 
     # --- making one -------------------------------------------------------------------
     async def create(self, req: TableRequest, rs: Ruleset) -> tuple[LiveTable, str]:
@@ -193,6 +194,8 @@ class Duplicates:
         known = self._turns.get(live.id)
         if known is not None and known.version == table.version:
             return known.turns
+        if len(self._turns) > 2 * len(self.hub.live) + 64:  # (cards unloaded meanwhile)
+            self._turns = {k: v for k, v in self._turns.items() if k in self.hub.live}
         view = table.view()
         turns = Record.from_state(view.state).turns()
         self._turns[live.id] = _Turns(view.version, turns)
@@ -269,8 +272,24 @@ class Duplicates:
     def event(self, live: LiveTable, kind: str) -> None:
         """A card's event: when the field changed, every card's browsers hear of it."""
         group_id = group_of(live.row)
-        if group_id is not None and kind in FIELD_EVENTS:
-            self.hub.tasks.spawn(self.push(group_id), "yacht-field")
+        if group_id is None or kind not in FIELD_EVENTS:
+            return
+        if group_id in self._pushing:  # one pusher per group: it goes round once more
+            self._pushing[group_id] = True
+            return
+        self._pushing[group_id] = False
+        self.hub.tasks.spawn(self._push_all(group_id), "yacht-field")
+
+    async def _push_all(self, group_id: str) -> None:
+        """Push until no card scored meanwhile (so the newest field is sent last)."""
+        try:
+            again = True
+            while again:
+                self._pushing[group_id] = False
+                await self.push(group_id)
+                again = self._pushing[group_id]
+        finally:
+            del self._pushing[group_id]
 
     async def push(self, group_id: str) -> None:
         try:
