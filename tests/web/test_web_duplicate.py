@@ -187,3 +187,38 @@ def test_dice_is_own_or_duplicate(client: TestClient) -> None:
     assert r.status_code == 400 and r.json()["error"].startswith("dice: own or duplicate")
     assert client.get("/api/groups/zzz").status_code == 404
     assert client.get("/api/groups/0123456789ab").json()["code"] == "not_found"
+
+
+def test_a_duplicate_table_goes_on_after_a_restart(store: Store) -> None:
+    from .conftest import serve
+
+    first = serve(store)
+    client = next(first)
+    made = duplicate(client, ANN, BOB)
+    with Player(client, made["id"], made["token"]) as ann:
+        group = ann.field["group"]
+        turn(ann)
+        ann.field_when(lambda m: m["cards"][0]["done"] == 1)
+    first.close()  # the server stops
+    again = serve(store)
+    client = next(again)
+    try:
+        # Bob's seat is still open at its link; Ann's card is still hers alone
+        bob_card = next(c["url"] for c in client.get(f"/api/groups/{group}").json()["cards"]
+                        if c["open"]).rsplit("/", 1)[-1]
+        assert client.get(f"/api/tables/{made['id']}").json()["code"] == "private"
+        with Player(client, made["id"], made["token"]) as ann:
+            assert ann.field["cards"][0]["done"] == 1 and ann.field["upto"] == 1
+            turn(ann)
+            ann.field_when(lambda m: m["cards"][0]["done"] == 2)
+            with Player(client, bob_card) as bob:
+                assert bob.ask("join", seat=0, name="Bob")["type"] == "joined"
+                got = bob.field_when(lambda m: m["me"] == 1)
+                # Bob starts on the group's dice, and sees none of Ann's turns yet
+                assert got["upto"] == 0 and got["cards"][0]["turns"] == []
+                assert got["cards"][0]["done"] == 2
+        seeds = {store.load_seed(store.load_table(c).game_id or "")
+                 for c in store.load_group(group).cards}
+        assert seeds == {store.load_group(group).seed}
+    finally:
+        again.close()

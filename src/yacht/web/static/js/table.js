@@ -181,6 +181,11 @@ export class TableView {
       h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "Back to the home page"))));
   }
 
+  /** A scoring may be taken back (never at a duplicate table's card: the others see it). */
+  canTakeBack(snap) {
+    return snap.can.take_back && !this.duplicate;
+  }
+
   message(msg) {
     switch (msg.type) {
       case "state":
@@ -199,6 +204,7 @@ export class TableView {
         if (this.game && this.game.isConnected) showReaction(msg, this.cardsPanel, this.watcherReactions);
         break;
       case "field": // a duplicate table: the others' cards, as far as this player may see
+        this.duplicate = true;
         fill(this.fieldBox, fieldPanel(msg));
         this.fieldBox.hidden = false;
         break;
@@ -557,7 +563,7 @@ export class TableView {
     const words = SELECT_WORDS[snap.dice_mark] || SELECT_WORDS.reroll;
     for (const b of this.selectBtns.querySelectorAll("button")) setText(b, words[b.dataset.select]);
     setAttr(this.selectBtns, "aria-label", snap.dice_mark === "hold" ? "Hold dice" : "Choose dice");
-    this.oopsBtn.hidden = !(snap.can.give_back || snap.can.take_back);
+    this.oopsBtn.hidden = !(snap.can.give_back || this.canTakeBack(snap));
     this.hintBtn.hidden = !snap.can.hint;
     setText(this.help, snap.help);
     setText(this.note, snap.note);
@@ -689,7 +695,7 @@ export class TableView {
         body: [h("p", { text: "Undo a slip (a roll can never be taken back)." })],
         actions: [
           { label: snap.dice_mark === "hold" ? "Give me back my dice (hold none)" : "Give me back my dice", disabled: !snap.can.give_back, data: { oops: "give_back" }, onclick: undo("give_back") },
-          { label: "I scored the wrong box", disabled: !snap.can.take_back, data: { oops: "take_back" }, onclick: undo("take_back") },
+          { label: "I scored the wrong box", disabled: !this.canTakeBack(snap), data: { oops: "take_back" }, onclick: undo("take_back") },
           { label: "Never mind" },
         ],
       });
