@@ -73,6 +73,11 @@ def post(url: str, body: dict[str, Any]) -> Any:
         return json.loads(r.read())
 
 
+def get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.loads(r.read())
+
+
 class Seat:
     """One browser at a table: its socket and the newest version it has seen."""
 
@@ -130,6 +135,34 @@ async def open_table(base: str, ws_base: str) -> list[Seat]:
     for s in seats:
         asyncio.create_task(s.listen())
     return seats
+
+
+#: ``--duplicate N``: each table is a duplicate table of N people, each on a card of
+#: their own (a one-seat table) playing at once; set before the clients are forked
+DUPLICATE = 0
+
+
+async def open_group(base: str, ws_base: str, players: int) -> list[list[Seat]]:
+    """A duplicate table of ``players`` people: the host's card and a friend joining
+    each other card at its link; every card as a one-seat table."""
+    made = await asyncio.to_thread(post, f"{base}/api/tables", {
+        "variant": "yatzy", "speed": "instant", "dice": "duplicate",
+        "seats": [{"kind": "person", "name": "P1", "here": True}]
+        + [{"kind": "person", "here": False}] * (players - 1)})
+    group = await asyncio.to_thread(get, f"{base}/api/groups/{made['group']}")
+    host = await websockets.connect(f"{ws_base}/ws/{made['id']}", **BROWSER_WS)
+    await host.send(json.dumps({"type": "hello", "token": made["token"]}))
+    cards = [[Seat(host)]]
+    for i, c in enumerate(x for x in group["cards"] if x["open"]):
+        friend = await websockets.connect(f"{ws_base}/ws/{c['url'].rsplit('/', 1)[-1]}",
+                                          **BROWSER_WS)
+        await friend.send(json.dumps({"type": "hello", "token": None}))
+        await friend.send(json.dumps({"type": "join", "seat": 0, "name": f"P{i + 2}",
+                                      "id": 1}))
+        cards.append([Seat(friend)])
+    for card in cards:
+        asyncio.create_task(card[0].listen())
+    return cards
 
 
 async def play(seats: list[Seat], pace: float, until: float, lat: list[float],
@@ -220,6 +253,11 @@ async def client(share: int, first: int, seconds: float, pace: float, port: int,
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     all_seats: list[list[Seat]] = []
     for i in range(0, share, 50):  # opened 50 at a time
+        if DUPLICATE:  # (each card a table of one seat: played as any table)
+            for cards in await asyncio.gather(*(open_group(base, ws_base, DUPLICATE)
+                                                for _ in range(min(50, share - i)))):
+                all_seats += cards
+            continue
         all_seats += await asyncio.gather(*(open_table(base, ws_base)
                                             for _ in range(min(50, share - i))))
     await asyncio.to_thread(ready.wait)
@@ -365,7 +403,13 @@ def main() -> int:
                    help="the server's --flush: each move on the disk before it is "
                         "acknowledged (the default), or within about a second")
     p.add_argument("--log", help="keep the server's log in this file")
+    p.add_argument("--duplicate", type=int, default=0, metavar="N",
+                   help="duplicate tables of N people (2-8) instead: each on a card of "
+                        "their own, all playing at once (a move's latency: until its own "
+                        "card shows it; the others' cards hear of it as a field)")
     args = p.parse_args()
+    global DUPLICATE
+    DUPLICATE = max(2, min(args.duplicate, 8)) if args.duplicate else 0
     tables = max(1, min(args.tables, 10_000))
     seconds = max(1.0, min(args.seconds, 600.0))
     workers = max(1, min(args.workers, 8))
@@ -373,7 +417,8 @@ def main() -> int:
     if workers > 1 and args.store != "postgresql":
         raise SystemExit("bench_web: --workers > 1 needs --store postgresql (and Redis)")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * tables + 256)), hard))
+    sockets = tables * max(2, DUPLICATE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 2 * sockets + 256)), hard))
     extra: list[subprocess.Popen[bytes]] = []
     cluster: Any = None
     server_log: Any = None
@@ -438,6 +483,7 @@ def main() -> int:
     result["store"] = args.store
     result["workers"] = workers
     result["flush"] = args.flush
+    result["duplicate"] = DUPLICATE
     print(json.dumps(result, indent=1))
     lm = result["latency_ms"]
     print(f"| {args.store} | {args.flush} | {workers} | {tables} | {args.pace} s | "

@@ -22,8 +22,8 @@ from pgcluster import PgCluster, find_pg_bin  # noqa: E402
 from yacht.store import Store, open_store  # noqa: E402
 
 BACKENDS = ["sqlite", "postgresql"]
-_TABLES = ("dailies", "web_tables", "decision_losses", "results", "actions", "games",
-           "alembic_version",
+_TABLES = ("web_groups", "dailies", "web_tables", "decision_losses", "results", "actions",
+           "games", "alembic_version",
            "foreign_stuff")
 
 

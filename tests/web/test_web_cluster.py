@@ -129,6 +129,10 @@ class Server:
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read())
 
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(f"{self.base}{path}", timeout=30) as r:
+            return json.loads(r.read())
+
     def post(self, path: str, body: dict[str, Any]) -> Any:
         req = urllib.request.Request(f"{self.base}{path}", json.dumps(body).encode(),
                                      method="POST", headers={"content-type": "application/json"})
@@ -423,4 +427,64 @@ def test_a_clock_runs_out_once_with_two_processes(servers: list[Server]) -> None
     state = Record(record.variant, record.options, record.players, record.actions).final_state()
     assert sum(state.turns_taken(i) for i in range(2)) == len(scored)  # every action once
     for p in (ann, bob, *watchers):
+        p.close()
+
+
+class Card(Page):
+    """A browser's socket to a card of a duplicate table: it keeps the field messages,
+    checking each (no card shown past the viewer's own finished turns)."""
+
+    def __init__(self, server: Server, table: str, token: str | None) -> None:
+        self.fields: list[dict[str, Any]] = []
+        super().__init__(server, table, token)
+
+    def recv(self, timeout: float = 20) -> dict[str, Any]:
+        msg = super().recv(timeout)
+        if msg.get("type") == "field":
+            if msg["end"] is None and msg["me"] is not None:
+                mine = msg["cards"][msg["me"]]
+                assert all(c["shown"] <= mine["done"] for c in msg["cards"]), msg
+            self.fields.append(msg)
+        return msg
+
+
+def test_a_duplicate_table_played_on_two_processes(servers: list[Server]) -> None:
+    """Ann's card on one process, Bob's on the other: each hears the other's scores
+    (a field message), never ahead of its own finished turns, and both end with the
+    same ranking."""
+    one, two = servers
+    made = one.post("/api/tables", {"variant": "tommys-crag", "speed": "fast",
+                                    "dice": "duplicate", "seats": [
+                                        {"kind": "person", "name": "Ann", "here": True},
+                                        {"kind": "person", "here": False}]})
+    bob_card = next(c["url"] for c in two.get(f"/api/groups/{made['group']}")["cards"]
+                    if c["open"]).rsplit("/", 1)[-1]
+    ann = Card(one, made["id"], made["token"])
+    bob = Card(two, bob_card, None)  # Bob's browser is on the other process
+    bob.answer(bob.send("join", seat=0, name="Bob"))
+    bob.wait(lambda t: t["phase"] == "game")
+
+    def field_when(page: Card, pred: Any) -> dict[str, Any]:
+        end = time.monotonic() + 30
+        while not (page.fields and pred(page.fields[-1])):
+            page.recv(max(0.1, end - time.monotonic()))
+        return page.fields[-1]
+
+    for turn in range(13):
+        for page in (ann, bob):
+            s = page.wait(lambda t: t["snapshot"]["seat"]["my_turn"]
+                          and not t["snapshot"]["dice"])["snapshot"]
+            assert page.act({"type": "roll"}, s["version"])["type"] == "ack"
+            box = page.snap["previews"][0]
+            assert page.act({"type": "score", "category": box["category"]},
+                            page.snap["version"])["type"] == "ack"
+        # each hears of the other's score on the other process
+        field_when(ann, lambda m, n=turn: m["cards"][1]["done"] == n + 1)
+        field_when(bob, lambda m, n=turn: m["cards"][0]["done"] == n + 1)
+    a = field_when(ann, lambda m: m["end"] is not None)["end"]
+    b = field_when(bob, lambda m: m["end"] is not None)["end"]
+    assert a == b and a["expert"] is not None
+    # the same choices on the same dice: the same totals
+    assert a["ranking"][0]["total"] == a["ranking"][1]["total"]
+    for p in (ann, bob):
         p.close()

@@ -104,10 +104,21 @@ def test_the_ranking_to_win_says_when_it_agrees(client: TestClient, store: Store
         assert win["moves"][0]["chance"] == round(11 / 36, 4)  # a 5, or a straight
 
 
-def test_early_in_a_game_there_is_no_ranking_to_win(client: TestClient) -> None:
+def test_from_the_first_turn_the_ranking_to_win_is_exact(client: TestClient) -> None:
+    """Issue 26: the chances of winning come from the score distributions, so the hint
+    ranks to win from the first turn (no longer only near the end), once they are built
+    (a hint never waits for their first build)."""
+    from yacht.rules import get
+    from yacht.strategy.solver.dist import distributions
+
+    distributions(get("tommys-crag"))
     t = new_table(client, "tommys-crag", seats=[
         {"kind": "person", "name": "Ann", "here": True}, {"kind": "expert", "name": "Max"}])
     with Browser(client, t["id"], t["token"]) as b:
         assert b.act({"type": "roll"})["type"] == "ack"
         hint = b.ask("hint")
-        assert hint["type"] == "hint" and hint["moves"] and hint["to_win"] is None
+        assert hint["type"] == "hint" and hint["moves"]
+        win = hint["to_win"]
+        assert win is not None and win["exact"] is True and win["moves"]
+        chances = [m["chance"] for m in win["moves"]]
+        assert chances == sorted(chances, reverse=True) and 0 < chances[0] < 1

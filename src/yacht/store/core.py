@@ -39,10 +39,19 @@ from yacht.rules import Ruleset
 
 from . import opening
 from .errors import GameMovedOn, StoreError, describe_db_error, is_locked_error
-from .schema import HEAD, actions, dailies, decision_losses, games, results, web_tables
+from .schema import (
+    HEAD,
+    actions,
+    dailies,
+    decision_losses,
+    games,
+    results,
+    web_groups,
+    web_tables,
+)
 
-__all__ = ["Daily", "DailyResult", "GameInfo", "PlayerStats", "ScoreEntry", "SeatRow", "Store",
-           "TableRow", "open_store", "utc_day"]
+__all__ = ["Daily", "DailyResult", "GameInfo", "GroupRow", "PlayerStats", "ScoreEntry",
+           "SeatRow", "Store", "TableRow", "open_store", "utc_day"]
 
 T = TypeVar("T")
 TOP = 10
@@ -217,6 +226,22 @@ class TableRow:
     #: ``series`` (the games it played before, with their winners). JSON values; a
     #: setting not stored is its default
     settings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """A duplicate table as stored: one-seat tables ("cards", by id in seat order) that
+    play the dice of one secret ``seed`` at once; ``expert``: the expert's total on
+    those dice, once worked out."""
+
+    id: str
+    variant: str
+    options: dict[str, str]
+    seed: bytes = field(repr=False)
+    commitment: str
+    cards: tuple[str, ...]
+    expert: int | None
+    created: datetime
 
 
 #: the next action of an open game: its count moves on only from the expected index
@@ -799,6 +824,38 @@ class Store:
             return [self._table_row(r) for r in rows]
 
         return self._read(go)
+
+    # --- duplicate tables (groups of one-seat tables on one seed) --------------------
+    def create_group(self, group_id: str, variant: str, options: dict[str, str],
+                     seed: bytes, cards: Sequence[str]) -> GroupRow:
+        """Save a duplicate table's group: its cards' table ids and its secret seed."""
+        row = {"id": group_id, "variant": variant, "options": _dump(options),
+               "seed": seed.hex(), "commitment": commitment_of(seed),
+               "cards": _dump(list(cards)), "expert": None, "created": _now()}
+        self._tx(lambda conn: conn.execute(insert(web_groups).values(**row)))
+        return self.load_group(group_id)
+
+    def load_group(self, group_id: str) -> GroupRow:
+        def go(conn: Connection) -> GroupRow:
+            row = conn.execute(select(web_groups).where(web_groups.c.id == group_id)).first()
+            if row is None:
+                raise StoreError(f"no duplicate table {group_id} in {self.location}")
+            try:
+                options = {str(k): str(v) for k, v in json.loads(row.options).items()}
+                cards = tuple(str(c) for c in json.loads(row.cards))
+                seed = bytes.fromhex(row.seed)
+            except (ValueError, TypeError, AttributeError) as e:
+                raise StoreError(f"duplicate table {group_id} in {self.location} is "
+                                 f"damaged ({e})") from None
+            return GroupRow(row.id, row.variant, options, seed, row.commitment, cards,
+                            row.expert, _aware(row.created))
+
+        return self._read(go)
+
+    def set_group_expert(self, group_id: str, total: int) -> None:
+        """Keep the expert's total on a group's dice (worked out once)."""
+        self._tx(lambda conn: conn.execute(
+            update(web_groups).where(web_groups.c.id == group_id).values(expert=total)))
 
     # --- reading ----------------------------------------------------------------
     def resolve_id(self, prefix: str) -> str:

@@ -19,11 +19,11 @@ from sqlalchemy import (
 
 __all__ = ["HEAD", "REVISIONS", "actions", "dailies", "decision_losses", "games", "metadata",
            "results",
-           "web_tables"]
+           "web_groups", "web_tables"]
 
 #: Every schema revision this version knows, oldest first; the last is the newest.
 REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005",
-             "yacht_0006", "yacht_0007", "yacht_0008")
+             "yacht_0006", "yacht_0007", "yacht_0008", "yacht_0009")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()
@@ -116,3 +116,17 @@ web_tables = Table(
                                                       # (reactions, clock, absence) and series
 )
 Index("ix_web_tables_closed", web_tables.c.closed)
+
+#: duplicate tables: a group of one-seat tables ("cards") playing one seed at once; the
+#: seed is secret (each card's game keeps it as any game does once it starts)
+web_groups = Table(
+    "web_groups", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("variant", String(64), nullable=False),
+    Column("options", Text, nullable=False),          # JSON object
+    Column("seed", String(64), nullable=False),       # hex
+    Column("commitment", String(64), nullable=False),
+    Column("cards", Text, nullable=False),            # JSON list of table ids, seat order
+    Column("expert", Integer, nullable=True),         # the expert's total on the seed
+    Column("created", DateTime, nullable=False),
+)

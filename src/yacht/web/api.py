@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
 from yacht.engine import Record
-from yacht.parsing import ID_LENGTH, InputError, parse_game_id
+from yacht.parsing import ID_LENGTH, InputError, parse_game_id, parse_table_id
 from yacht.render import variant_title
 from yacht.rules import OptionError, UnknownVariant, get
 from yacht.shapes import ruleset_json, score_json, score_tables_json, stats_json, variants_json
@@ -196,13 +196,36 @@ async def tables(hub: HubDep) -> list[dict[str, Any]]:
 @router.post("/api/tables", summary="A new table; the token of this browser's seats")
 async def create_table(req: TableRequest, hub: HubDep) -> dict[str, str]:
     live, token = await hub.create(req)
-    return {"id": live.id, "token": token, "url": f"/t/{live.id}"}
+    out = {"id": live.id, "token": token, "url": f"/t/{live.id}"}
+    group = live.row.settings.get("group")
+    if isinstance(group, str):  # a duplicate table: this browser's card, and the group
+        out |= {"group": group, "group_url": f"/d/{group}"}
+    return out
 
 
-@router.get("/api/tables/{table_id}", summary="A table as a watcher sees it")
+@router.get("/api/tables/{table_id}", summary="A table as a watcher sees it (a player's "
+                                         "own card of a duplicate table: refused, 403)")
 async def table_state(table_id: str, hub: HubDep) -> Any:
     live = await hub.get(table_id)
+    hub.duplicates.check_watch(live, None)
     return hub.fanout.watched(live)
+
+
+# --- duplicate tables -------------------------------------------------------------------
+@router.get("/api/groups/{group_id}",
+            summary="A duplicate table's field as a watcher sees it: every card up to the "
+                    "slowest player's finished turn (all of it at the end, with the ranking "
+                    "and the expert's total on the same dice)")
+async def group_field(group_id: str, hub: HubDep) -> Any:
+    try:
+        gid = parse_table_id(group_id)
+    except InputError as e:
+        raise WebError(str(e), "not_found") from None
+    field = await hub.duplicates.field(gid, None)
+    return {**field, "cards": [{**c, "url": f"/t/{card}" if c["open"] else None}
+                               for c, card in zip(field["cards"],
+                                                  (await hub.duplicates.group(gid)).cards,
+                                                  strict=True)]}
 
 
 @router.post("/api/tables/{table_id}/claim",

@@ -132,6 +132,11 @@ async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) ->
     hello = await _hello(ws, limits)
     if hello is None:
         return
+    try:  # (a player's own card of a duplicate table: its seat only)
+        hub.duplicates.check_watch(live, hello.token)
+    except WebError as e:
+        await _say_and_close(ws, _error(e.code, str(e)), 4403, e.code)
+        return
     conn = hub.connect(live, hello.token)
     conn.transport = ws.scope.get("yacht.transport")
     if hello.prefs is not None:

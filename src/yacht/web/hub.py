@@ -35,6 +35,7 @@ from yacht.store.core import SeatRow, TableRow
 
 from .claims import CLAIM
 from .cluster import Cluster
+from .duplicate import Duplicates, is_card
 from .errors import WebError, public
 from .fanout import Fanout
 from .live import Connection, LiveTable, Phase
@@ -91,6 +92,7 @@ class Hub:
         self.lobby = Lobby(store, self.io_call)
         self.fanout = Fanout(self.lobby.view)
         self.cluster = Cluster(news or LocalNews(), self, self.tasks)
+        self.duplicates = Duplicates(self)  # duplicate tables (duplicate.py)
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -150,6 +152,8 @@ class Hub:
             rs = get(req.variant, req.options)
         except (UnknownVariant, OptionError) as e:
             raise WebError(str(e)) from None
+        if req.dice == "duplicate":
+            return await self.duplicates.create(req, rs)
         row, token = await self.lobby.create(req, rs)
         live = LiveTable(row.id, row, rs)
         self.live[row.id] = live
@@ -312,6 +316,10 @@ class Hub:
         seats = self.lobby.playing(row, force)
         if seats is None:
             return
+        if seed is None:  # a card of a duplicate table: its group's seed
+            found = await self.duplicates.seed_of(row)
+            if found is not None:
+                seed, meta = found
         if len(seats) != len(row.seats):  # open seats dropped: the row says who plays
             row = live.take_row(await self.io_call(partial(
                 self.store.update_table, row.id, row.version, seats=seats)))
@@ -355,6 +363,7 @@ class Hub:
         """``conn`` takes open seat ``seat`` (0-based) as ``name``; returns the browser's
         token (a new one if it had none)."""
         async with live.lock:
+            await self.duplicates.check_join(live)
             token = await self.lobby.join(live, seat, name, token)
             conn.token_hash = hash_token(token)
             self.fanout.reseat(live)
@@ -362,6 +371,8 @@ class Hub:
             await self._start_if_ready(live)
         await self.set_prefs(live, conn, None, None)  # (a game under way: its new seat's)
         self.fanout.changed(live)
+        if is_card(live.row):  # its player's field now
+            await self.duplicates.greet(live, conn)
         return token
 
     async def start(self, live: LiveTable, conn: Connection) -> None:
@@ -407,6 +418,8 @@ class Hub:
         live.look_around()
         if any(live.row.seats[i].away or live.row.seats[i].votes for i in conn.seats):
             self.tasks.spawn(self._back(live, conn), "yacht-back")
+        if is_card(live.row):
+            self.tasks.spawn(self.duplicates.greet(live, conn), "yacht-field")
         return conn
 
     def disconnect(self, live: LiveTable, conn: Connection) -> None:
@@ -577,6 +590,7 @@ class Hub:
     def _on_event(self, live: LiveTable, event: Event) -> None:
         self.fanout.event(live, event)
         self.cluster.tell_event(live, event)
+        self.duplicates.event(live, event.kind)
         if event.kind == "finished":
             self.tasks.spawn(self._finished(live), "yacht-finished")
 
@@ -606,6 +620,7 @@ class Hub:
         """Apply a command from this connection's seats (the ack is sent by the caller
         once this returns: the store has the action then)."""
         table, seat = self._playing(live, conn)
+        self.duplicates.check_command(live, command)
         try:
             await self.move_call(partial(table.act, seat, command.to_command(),
                                          version=version))
@@ -693,7 +708,7 @@ class Hub:
         now = time.monotonic()
         gone = [live for live in self.tables()
                 if not live.connections and now - live.idle_since > older_than
-                and not _clock_plays_on(live)]
+                and not _clock_plays_on(live) and not self.duplicates.busy(live)]
         for live in gone:
             await self._unload(live)
         return len(gone)
@@ -712,6 +727,8 @@ class Hub:
         for row in rows:
             if any(s.token is not None and s.token.startswith(CLAIM) for s in row.seats):
                 continue  # a saved game waiting for its owner's browser: no one else's
+            if is_card(row):
+                continue  # a player's own card of a duplicate table: no one else's
             try:
                 name = get(row.variant, row.options).name
             except (UnknownVariant, OptionError):

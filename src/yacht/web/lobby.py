@@ -64,6 +64,19 @@ class Lobby:
             raise WebError(f"{rs.id} takes {rs.min_players}-{rs.max_players} players")
         token = new_token()
         mine = hash_token(token)
+        rows = self.seat_rows(req, mine)
+        clock = req.clock.clock()
+        settings = {"clock": clock.to_json() if clock is not None else None,
+                    "absent_after": req.absent_after}
+        row = await self._io(partial(self.store.create_table, rs.id, dict(rs.option_values),
+                                     req.speed, rows, host=mine,
+                                     settings={**settings, **reactions.settings_of(req)}))
+        return row, token
+
+    @staticmethod
+    def seat_rows(req: TableRequest, mine: str) -> list[SeatRow]:
+        """A new table's seats as stored (``mine``: the hashed token of the seats here);
+        WebError for a name refused or given twice."""
         rows: list[SeatRow] = []
         names: set[str] = set()
         for i, seat in enumerate(req.seats):
@@ -79,13 +92,7 @@ class Lobby:
                 if name.casefold() in names:
                     raise WebError(f"two players are called {name}: give each their own name")
                 names.add(name.casefold())
-        clock = req.clock.clock()
-        settings = {"clock": clock.to_json() if clock is not None else None,
-                 "absent_after": req.absent_after}
-        row = await self._io(partial(self.store.create_table, rs.id, dict(rs.option_values),
-                                     req.speed, rows, host=mine,
-                                     settings={**settings, **reactions.settings_of(req)}))
-        return row, token
+        return rows
 
     # --- joining and starting ---------------------------------------------------------
     async def join(self, live: LiveTable, seat: int, name: str, token: str | None) -> str:

@@ -38,6 +38,11 @@ async def table_page(table_id: str) -> FileResponse:
     return _page()
 
 
+@router.get("/d/{group_id}")
+async def group_page(group_id: str) -> FileResponse:
+    return _page()
+
+
 # --- an installable page: the web app manifest, the service worker --------------------
 #: a table's id in a manifest's address (the page's router takes the same)
 _TABLE = re.compile(r"^[0-9a-f]{1,32}$")

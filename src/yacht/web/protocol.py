@@ -51,7 +51,8 @@ from yacht.session.config import DICE_MARK_SETTINGS, SPEEDS
 
 __all__ = ["CLIENT", "ERROR_CODES", "MAX_BODY", "MAX_COLUMNS", "MAX_DICE", "MAX_MESSAGE",
            "SCHEMA_PATH", "BrowserCommand", "ClaimRequest", "ClientMessage",
-           "DailyRequest", "ErrorBody", "ErrorCode", "MyGamesRequest", "Prefs", "PrefsChange",
+           "DailyRequest", "ErrorBody", "ErrorCode", "FieldMessage", "MyGamesRequest", "Prefs",
+           "PrefsChange",
            "ProtocolError", "REACTIONS", "React", "Reaction", "ReactionName", "ScoreQuestion",
            "ServerMessage", "TableRequest", "describe", "error_body", "message_id", "read_client",
            "schema", "server_adapter", "validation_line"]
@@ -71,7 +72,7 @@ ErrorCode = Literal[
     "bad_request", "bad_host", "too_large", "flood", "illegal", "not_your_turn",
     "computer_turn", "paused", "stale", "conflict", "not_started", "not_finished",
     "not_analysable", "no_hint", "unknown_seat", "closed", "store", "not_found", "busy",
-    "server", "reactions_off"]
+    "server", "reactions_off", "private"]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 
 # --- the pieces ---------------------------------------------------------------------
@@ -365,6 +366,9 @@ class TableRequest(_In):
     reactions: bool = True
     clock: ClockRequest = Field(default_factory=ClockRequest)
     absent_after: Annotated[int, Field(ge=30, le=3600)] = ABSENT_AFTER
+    #: ``own``: one game, turn by turn; ``duplicate``: every seat plays its own card at
+    #: once on the same dice (a duplicate table, ``duplicate.py``)
+    dice: Literal["own", "duplicate"] = "own"
 
 
 class ScoreQuestion(_In):
@@ -581,8 +585,69 @@ class Reaction(TypedDict):
     names: list[str]
 
 
+# --- duplicate tables: what one player may see of the others (``duplicate.py``) -------------
+class FieldTurn(TypedDict):
+    """One scoring of a card (the turn's box and its points, the total after it)."""
+
+    turn: int
+    category: str
+    column: int
+    points: int
+    total: int
+
+
+class FieldCard(TypedDict):
+    """One seat's card as this viewer may see it: ``done`` turns finished (always
+    shown), ``shown`` of them in ``turns`` (never more than the viewer has finished)."""
+
+    card: int
+    name: str | None
+    kind: Literal["person", "computer"]
+    level: str | None
+    open: bool  # a friend's seat no one has taken yet
+    mine: bool
+    done: int
+    shown: int
+    total: int
+    turns: list[FieldTurn]
+
+
+class FieldPlace(TypedDict):
+    card: int
+    name: str
+    total: int
+    place: int
+
+
+class FieldEnd(TypedDict):
+    """Every card is full: the ranking, the expert's total on the same dice, each card's
+    points per turn against the mean of the others', and the best of each turn."""
+
+    ranking: list[FieldPlace]
+    expert: int | None
+    against: list[list[float]]
+    best: list[list[int]]
+
+
+class FieldMessage(TypedDict):
+    """A duplicate table's field as this viewer may see it: pushed whenever a card's
+    turn is scored (``upto``: the turns shown, the viewer's own finished turns; a
+    watcher's: the slowest player's)."""
+
+    type: Literal["field"]
+    group: str
+    variant: str
+    name: str
+    commitment: str
+    length: int
+    me: int | None
+    upto: int
+    cards: list[FieldCard]
+    end: FieldEnd | None
+
+
 ServerMessage = Annotated[ErrorMessage | Ack | Pong | Welcome | Joined | Reconnect | HintAnswer
-                          | State | Reaction, Field(discriminator="type")]
+                          | State | Reaction | FieldMessage, Field(discriminator="type")]
 
 
 @cache
@@ -641,6 +706,8 @@ _FIELD_HELP = {
 }
 #: ... where a body's field means something else than a message's
 _BODY_HELP = {"dice": f"the dice's values, a list of at most {MAX_DICE} whole numbers"}
+#: ... where a field of a body takes one of a few words (a table's ``dice``)
+_WORDS_HELP = {"dice": "own or duplicate (the same dice for everyone, all at once)"}
 _TAGS = frozenset(COMMAND_TYPES) | frozenset(PLAYER_LEVELS) | {"person"}
 
 
@@ -682,7 +749,8 @@ def describe(first: Mapping[str, Any], socket: bool = True) -> str:
         return f"{where or 'the body'}: missing ({helps.get(field, 'required')})"
     if kind in ("model_attributes_type", "model_type", "dict_type"):
         return f"{where or 'the message'}: a JSON object is expected"
-    help_ = helps.get(field)
+    help_ = _WORDS_HELP.get(field) if kind == "literal_error" and not socket else None
+    help_ = help_ or helps.get(field)
     if help_ is None and parts and parts[-1].isdigit() and len(parts) > 1:
         help_ = helps.get(parts[-2])
     return f"{where}: {help_ or first['msg']}" if where else str(first["msg"])

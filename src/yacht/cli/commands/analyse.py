@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from yacht.cli.common import GAMES_DB_HELP, CliError, emit_json, record_or_game, whole
@@ -42,6 +43,10 @@ chances out.
 The reference is the expected score: a champion (or a person) who gives up points for \
 a better chance of winning shows those decisions as losses here; `yacht hint --target \
 N` ranks a situation by the chance of reaching N.
+
+A game of a duplicate table (everyone on the same dice, online) also shows the \
+group's games side by side once they are all finished: the places, the expert's own \
+total on those dice, and each turn's points against the mean of the others'.
 
 For ancient-yacht-10-double the reference is the expert strategy (exact turns, the \
 future valued by the one-column tables), not a proven optimum."""
@@ -95,8 +100,38 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     finally:
         bar.close()
+    same = _same_dice(record, args.db) if not Path(args.game).is_file() else None
     if args.json:
-        emit_json(result.to_json())
+        out = result.to_json()
+        if same is not None:
+            out["same_dice"] = same.to_json()
+        emit_json(out)
     else:
         print(result.text())
+        if same is not None:
+            me = same.names.index(record.players[0].name) \
+                if record.players[0].name in same.names else None
+            print()
+            print(same.text(me))
     return 0
+
+
+def _same_dice(record: Any, db: str | None) -> Any:
+    """A duplicate table's game: its group's games compared (None: not one, or not
+    every game of it is finished)."""
+    from yacht.session.duplicate import same_dice
+    from yacht.store import StoreError, open_store
+
+    group = record.meta.get("duplicate")
+    if not isinstance(group, str):
+        return None
+    try:
+        store = open_store(db, readonly=True)
+    except StoreError:
+        return None
+    try:
+        return same_dice(store, group)
+    except StoreError:
+        return None
+    finally:
+        store.close()

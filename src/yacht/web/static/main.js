@@ -3,6 +3,7 @@
 import { h, fill } from "./js/dom.js";
 import { HomeView } from "./js/home.js";
 import { TableView } from "./js/table.js";
+import { GroupView } from "./js/field.js";
 import { unlockOnGesture } from "./js/sound.js";
 import { hideToast } from "./js/ui.js";
 
@@ -16,8 +17,11 @@ function route() {
   fill(app);
   const path = window.location.pathname;
   const table = /^\/t\/([0-9a-f]{1,32})\/?$/.exec(path);
+  const group = /^\/d\/([0-9a-f]{1,32})\/?$/.exec(path);
   if (table) {
     view = new TableView(table[1], navigate);
+  } else if (group) {
+    view = new GroupView(group[1], navigate);
   } else if (path === "/" || path === "/index.html") {
     view = new HomeView(navigate);
   } else {

@@ -54,6 +54,7 @@ function cleanSetup(raw, known) {
   if (SPEEDS.includes(raw.speed)) setup.speed = raw.speed;
   setup.reactions = raw.reactions !== false;
   if (CLOCKS.some(([k]) => k === raw.clock)) setup.clock = raw.clock;
+  setup.duplicate = raw.duplicate === true;
   return setup;
 }
 
@@ -188,6 +189,8 @@ export class HomeView {
     const reactions = h("input", { type: "checkbox", id: "reactions", checked: setup.reactions, onchange: () => { setup.reactions = reactions.checked; } });
     const clock = h("select", { id: "clock", onchange: () => { setup.clock = clock.value; } },
       CLOCKS.map(([k, label]) => h("option", { value: k, selected: k === setup.clock }, label)));
+    // a duplicate table: every seat its own card, the same dice, everyone at once
+    const duplicate = h("input", { type: "checkbox", id: "duplicate", checked: setup.duplicate, onchange: () => { setup.duplicate = duplicate.checked; } });
     const start = h("button", { type: "submit", class: "btn btn-primary btn-big", id: "start" }, "Start the game");
     const form = h("form", { class: "new-game-form", onsubmit: (e) => { e.preventDefault(); this.start(start); } },
       h("div", { class: "field field-variant" },
@@ -210,6 +213,9 @@ export class HomeView {
       h("div", { class: "field-row" },
         h("div", { class: "field check" }, reactions,
           h("label", { for: "reactions" }, "Reactions at the table (", h("span", { class: "emoji", text: "👏 😮 😂 🎲 🍀 😢" }), ", no text)"))),
+      h("div", { class: "field-row" },
+        h("div", { class: "field check" }, duplicate,
+          h("label", { for: "duplicate", text: "Same dice for everyone – all play at once (each on a card of their own; 2-8 players, one of them here)" }))),
       start);
     fill(this.newGame, h("h2", { id: "h-new", text: "New game" }), form);
   }
@@ -295,7 +301,7 @@ export class HomeView {
     button.disabled = true;
     try {
       const turnClock = (CLOCKS.find(([k]) => k === setup.clock) || CLOCKS[0])[2];
-      const made = await postJSON("/api/tables", { variant: v.id, options, speed: setup.speed, seats: this.seats(), reactions: setup.reactions, clock: turnClock });
+      const made = await postJSON("/api/tables", { variant: v.id, options, speed: setup.speed, seats: this.seats(), reactions: setup.reactions, clock: turnClock, dice: setup.duplicate ? "duplicate" : "own" });
       setToken(made.id, made.token);
       this.navigate(made.url);
     } catch (e) {

@@ -17,6 +17,7 @@ import { dailyResult } from "./daily.js";
 import { ReactionBar, showReaction } from "./reactions.js";
 import { TurnNotifier, tableManifest } from "./notify.js";
 import { TurnClock, againLobby, drawSeats, readyMark, seriesLine } from "./online.js";
+import { fieldPanel } from "./field.js";
 
 /** The keys; the first two say what a die's click or key does (`mark`: the seat's way). */
 const keysHelp = (mark) => [
@@ -107,12 +108,13 @@ export class TableView {
     this.banner = h("div", { class: "conn-banner", role: "status", hidden: true });
     this.elsewhere = h("div", { class: "conn-banner elsewhere-banner", role: "status", hidden: true });
     this.body = h("div", { class: "table-body" });
+    this.fieldBox = h("div", { class: "field-box", hidden: true }); // a duplicate table's field
     fill(this.el,
       h("header", { class: "table-bar" },
         h("a", { href: "/", class: "btn btn-bar home-link", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "← Home"),
         this.title, this.chips,
         h("span", { class: "bar-tools" }, this.markBox, this.speedBox, this.soundBtn, this.notifier.button, this.keysBtn, this.rulesBtn)),
-      this.banner, this.elsewhere, this.body);
+      this.banner, this.elsewhere, this.body, this.fieldBox);
     this.drawSound();
     this.mountAway();
     app.append(this.el);
@@ -182,6 +184,11 @@ export class TableView {
       h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "Back to the home page"))));
   }
 
+  /** A scoring may be taken back (never at a duplicate table's card: the others see it). */
+  canTakeBack(snap) {
+    return snap.can.take_back && !this.duplicate;
+  }
+
   message(msg) {
     switch (msg.type) {
       case "state":
@@ -200,6 +207,11 @@ export class TableView {
         break;
       case "reaction":
         if (this.game && this.game.isConnected) showReaction(msg, this.cardsPanel, this.watcherReactions);
+        break;
+      case "field": // a duplicate table: the others' cards, as far as this player may see
+        this.duplicate = true;
+        fill(this.fieldBox, fieldPanel(msg));
+        this.fieldBox.hidden = false;
         break;
       case "reconnect": // the server is stopping: it closes this socket, the page comes back
         this.lostAt = this.lostAt || Date.now();
@@ -608,7 +620,7 @@ export class TableView {
     const words = SELECT_WORDS[snap.dice_mark] || SELECT_WORDS.reroll;
     for (const b of this.selectBtns.querySelectorAll("button")) setText(b, words[b.dataset.select]);
     setAttr(this.selectBtns, "aria-label", snap.dice_mark === "hold" ? "Hold dice" : "Choose dice");
-    this.oopsBtn.hidden = !(snap.can.give_back || snap.can.take_back);
+    this.oopsBtn.hidden = !(snap.can.give_back || this.canTakeBack(snap));
     this.hintBtn.hidden = !snap.can.hint;
     setText(this.help, snap.help);
     setText(this.note, snap.note);
@@ -740,7 +752,7 @@ export class TableView {
         body: [h("p", { text: "Undo a slip (a roll can never be taken back)." })],
         actions: [
           { label: snap.dice_mark === "hold" ? "Give me back my dice (hold none)" : "Give me back my dice", disabled: !snap.can.give_back, data: { oops: "give_back" }, onclick: undo("give_back") },
-          { label: "I scored the wrong box", disabled: !snap.can.take_back, data: { oops: "take_back" }, onclick: undo("take_back") },
+          { label: "I scored the wrong box", disabled: !this.canTakeBack(snap), data: { oops: "take_back" }, onclick: undo("take_back") },
           { label: "Never mind" },
         ],
       });

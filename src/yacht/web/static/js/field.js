@@ -1,0 +1,127 @@
+// A duplicate table's field: everyone plays the same dice at once, each on a card of
+// their own. The server sends what this page may see (a "field" message on a card's
+// socket, GET /api/groups/ID for a watcher): the others' boxes only up to the turns
+// this player has finished (a watcher: up to the slowest player). Drawn here, on a
+// card's page under the game and on the group's page /d/ID.
+
+import { h, fill, plural } from "./dom.js";
+import { getJSON } from "./api.js";
+
+const WATCH_EVERY_MS = 3000;
+
+const nameOf = (c) => c.name || `Player ${c.card + 1}`;
+
+/** "+3.5", "-2", "0": a turn's points against the mean of the others'. */
+const signed = (x) => (x > 0 ? `+${Number.parseFloat(x.toFixed(1))}` : `${Number.parseFloat(x.toFixed(1))}`);
+
+/** Where a card is: "turn 4 of 13", "finished", "waiting for them to open the link". */
+function where(c, length) {
+  if (c.open) return "waiting: the seat's link is not opened yet";
+  if (c.done >= length) return "finished";
+  return `on turn ${c.done + 1} of ${length}`;
+}
+
+/** The field as a panel: who is on which turn, the totals shown, the end's comparison. */
+export function fieldPanel(field, { links = null } = {}) {
+  const length = field.length;
+  const rows = field.cards.map((c) => h("tr", { class: c.mine ? "mine" : "", data: { card: c.card, done: c.done, shown: c.shown } },
+    h("th", { scope: "row" }, nameOf(c), c.kind === "computer" && nameOf(c).toLowerCase() !== c.level ? h("span", { class: "hint-text", text: ` (${c.level})` }) : null,
+      c.mine ? h("span", { class: "hint-text", text: " (you)" }) : null),
+    h("td", { class: "field-where" }, where(c, length),
+      links && links[c.card] ? h("span", {}, " · ", h("a", { href: links[c.card] }, "the seat's link")) : null),
+    h("td", { class: "num" }, c.shown ? `${c.total}` : "–"),
+    h("td", { class: "hint-text" }, c.shown ? `after ${plural(c.shown, "turn")}` : "")));
+  const upto = field.end ? "Every card is full." : field.me === null
+    ? (field.upto ? `Shown: every card up to turn ${field.upto}, the slowest player's.` : "Shown once every player has finished a turn.")
+    : (field.upto ? `Shown: every card up to your turn ${field.upto}; the others' later turns come as you finish yours.` : "The others' cards show as you finish your turns.");
+  const parts = [
+    h("h2", { id: "field-title", text: "Same dice for everyone" }),
+    h("p", { class: "hint-text", text: upto }),
+    h("table", { class: "field-table" },
+      h("thead", {}, h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Where" }), h("th", { class: "num", text: "Total" }), h("th", {}))),
+      h("tbody", {}, rows)),
+  ];
+  if (field.end) parts.push(endPart(field));
+  if (field.me !== null) {
+    const url = `/d/${field.group}`;
+    parts.push(h("p", { class: "hint-text" }, "Friends' seats and the field for watchers: ",
+      h("a", { href: url, target: "_blank", rel: "noopener" }, `${window.location.origin}${url}`)));
+  }
+  return h("section", { class: "panel field-panel", id: "field", data: { upto: field.upto, over: Boolean(field.end) }, aria: { labelledby: "field-title" } }, parts);
+}
+
+function endPart(field) {
+  const end = field.end;
+  const names = new Map(field.cards.map((c) => [c.card, nameOf(c)]));
+  const winners = end.ranking.filter((p) => p.place === 1).map((p) => p.name);
+  const lines = [
+    h("h3", { text: "On the same dice" }),
+    h("ol", { class: "field-ranking" }, end.ranking.map((p) => h("li", {},
+      `${p.place}. ${p.name}: ${p.total}`))),
+  ];
+  if (end.expert !== null) {
+    lines.push(h("p", { class: "field-expert" }, `The expert's own game on these dice: ${end.expert}`,
+      winners.length ? ` (best here: ${winners.join(", ")}, ${end.ranking[0].total})` : ""));
+  }
+  // each turn: the points against the mean of the others', and who did best
+  const head = h("tr", {}, h("th", { text: "Turn" }), field.cards.filter((c) => !c.open).map((c) => h("th", { class: "num", text: nameOf(c) })), h("th", { text: "Best" }));
+  const body = [];
+  for (let k = 0; k < field.length; k += 1) {
+    body.push(h("tr", {}, h("th", { scope: "row", text: `${k + 1}` }),
+      field.cards.filter((c) => !c.open).map((c) => {
+        const t = c.turns[k];
+        const vs = end.against[c.card][k];
+        return h("td", { class: `num${end.best[k].includes(c.card) ? " best" : ""}`, title: t ? t.category : "" },
+          t ? `${t.points} ` : "", h("span", { class: "hint-text", text: vs === undefined ? "" : `(${signed(vs)})` }));
+      }),
+      h("td", { text: end.best[k].map((i) => names.get(i)).join(", ") })));
+  }
+  lines.push(h("details", { class: "field-turns" },
+    h("summary", { text: "Each turn against the field (the mean of the others)" }),
+    h("div", { class: "table-scroll" }, h("table", { class: "field-table" }, h("thead", {}, head), h("tbody", {}, body)))));
+  return h("div", { class: "field-end" }, lines);
+}
+
+/** The group's page, /d/ID: the field as a watcher sees it, looked at again until the end. */
+export class GroupView {
+  constructor(id, navigate) {
+    this.id = id;
+    this.navigate = navigate;
+    this.el = h("div", { class: "group-page" });
+    this.timer = null;
+  }
+
+  mount(app) {
+    document.title = "Yacht: same dice for everyone";
+    this.body = h("div", { class: "table-body" });
+    fill(this.el,
+      h("header", { class: "table-bar" },
+        h("a", { href: "/", class: "btn btn-bar home-link", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "← Home"),
+        h("h1", { class: "bar-title", text: "Same dice for everyone" })),
+      this.body);
+    app.append(this.el);
+    this.look();
+  }
+
+  async look() {
+    this.timer = null;
+    let field;
+    try {
+      field = await getJSON(`/api/groups/${this.id}`);
+    } catch (e) {
+      fill(this.body, h("section", { class: "panel notice" }, h("h2", { text: "No such table" }), h("p", { text: e.message })));
+      return;
+    }
+    if (!this.el.isConnected) return;
+    const links = Object.fromEntries(field.cards.filter((c) => c.url).map((c) => [c.card, c.url]));
+    const panel = fieldPanel(field, { links });
+    panel.querySelector("h2").after(h("p", { text: `${field.name}: every player rolls the same dice, from a seed committed to at the start (SHA-256 ${field.commitment.slice(0, 16)}…).` }));
+    fill(this.body, panel);
+    if (!field.end) this.timer = setTimeout(() => this.look(), WATCH_EVERY_MS);
+  }
+
+  unmount() {
+    if (this.timer) clearTimeout(this.timer);
+    this.el.remove();
+  }
+}

@@ -1,0 +1,224 @@
+"""Duplicate tables (issue 24, items 1, 2 and 4): every seat plays its own card at once
+on one seed; a seat never sees a die or a box of a turn it has not finished - not over
+the socket (its state, its field), not by the HTTP API, not in the snapshot; the end
+ranks the totals beside the expert's actual total on the same dice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yacht.cli import main
+from yacht.engine.dice import commitment_of
+from yacht.store import Store
+
+from .browser import Browser
+
+
+class Player(Browser):
+    """A page at a card: also keeps every field message it was sent."""
+
+    def __init__(self, client: TestClient, table_id: str, token: str | None = None) -> None:
+        self.fields: list[dict[str, Any]] = []
+        super().__init__(client, table_id, token)
+
+    def recv(self) -> dict[str, Any]:
+        msg = super().recv()
+        if msg.get("type") == "field":
+            self.fields.append(msg)
+        return msg
+
+    def field_when(self, pred: Any) -> dict[str, Any]:
+        """Until the newest field message satisfies ``pred`` (it may have come already)."""
+        if self.fields and pred(self.fields[-1]):
+            return self.fields[-1]
+        return self.until(lambda m: m.get("type") == "field" and pred(m))
+
+    @property
+    def field(self) -> dict[str, Any]:
+        if not self.fields:
+            self.until(lambda m: m.get("type") == "field")
+        return self.fields[-1]
+
+
+def duplicate(client: TestClient, *seats: dict[str, Any], variant: str = "tommys-crag",
+              **kw: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"variant": variant, "speed": "instant",
+                                         "dice": "duplicate", "seats": list(seats), **kw})
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+ANN = {"kind": "person", "name": "Ann", "here": True}
+BOB = {"kind": "person", "name": "Bob", "here": False}
+
+
+def turn(page: Player, pick: int = 0) -> None:
+    """One turn: roll once, score the ``pick``-th open box."""
+    s = page.wait(lambda t: t["phase"] == "game" and t["snapshot"]["seat"]["my_turn"]
+                  and not t["snapshot"]["dice"])
+    assert page.act({"type": "roll"})["type"] == "ack"
+    s = page.wait(lambda t: bool(t["snapshot"]["dice"]))["snapshot"]
+    assert page.act({"type": "score", "category": s["previews"][pick]["category"]},
+                    s["version"])["type"] == "ack"
+
+
+def check_field(field: dict[str, Any], done_here: int) -> None:
+    """A player's field: no card shows a turn past the player's own finished ones."""
+    assert field["upto"] == done_here or field["end"] is not None
+    for card in field["cards"]:
+        assert card["shown"] == len(card["turns"]) <= max(field["upto"], 0)
+        assert all(t["turn"] <= field["upto"] for t in card["turns"])
+
+
+def test_a_person_and_computers_play_at_once_and_see_no_turn_ahead(
+        client: TestClient, store: Store, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    made = duplicate(client, ANN, {"kind": "expert"}, {"kind": "beginner", "name": "Cy"})
+    with Player(client, made["id"], made["token"]) as ann:
+        group = ann.field["group"]
+        cards = store.load_group(group).cards
+        assert cards[0] == made["id"] and len(cards) == 3
+        # the computers play their own cards at once, to the end, without Ann
+        watcher = client.get(f"/api/groups/{group}").json()
+        assert watcher["upto"] == 0 and all(c["turns"] == [] for c in watcher["cards"])
+        ann.field_when(lambda m: m["cards"][1]["done"] == 13 and m["cards"][2]["done"] == 13)
+        for done in range(13):
+            check_field(ann.field, done)
+            assert ann.field["cards"][1]["done"] == 13  # (who is on which turn: shown)
+            # Ann's own state holds no other card: her table has one player
+            assert [p["name"] for p in ann.snap["players"]] == ["Ann"]
+            turn(ann)
+            ann.field_when(lambda m, d=done: m["cards"][0]["done"] == d + 1)
+        end = ann.field["end"]
+    assert end is not None
+    records_ids = [store.load_table(c).game_id or "" for c in cards]
+    records = [store.load_record(g) for g in records_ids]
+    totals = [r.final_state().totals(0).grand for r in records]
+    assert [p["total"] for p in sorted(end["ranking"], key=lambda p: p["card"])] == totals
+    assert end["ranking"][0]["total"] == max(totals)
+    assert end["expert"] == store.load_group(group).expert
+    assert isinstance(end["expert"], int)
+    # each turn's points against the mean of the others'
+    points = [[t.points for t in r.turns()] for r in records]
+    k = 4
+    assert end["against"][0][k] == round(points[0][k] - (points[1][k] + points[2][k]) / 2, 2)
+    assert end["best"][k] == [i for i in range(3) if points[i][k] == max(p[k] for p in points)]
+    # yacht analyse of a card's game shows its group's games on the same dice
+    capsys.readouterr()
+    assert main(["analyse", records_ids[0], "--db", str(tmp_path / "web.sqlite3"),
+                 "--win-games", "0", "--json"]) == 0
+    same = json.loads(capsys.readouterr().out)["same_dice"]
+    assert same == {k: end[k] for k in ("ranking", "expert", "against", "best")}
+    assert main(["analyse", records_ids[0], "--db", str(tmp_path / "web.sqlite3"),
+                 "--win-games", "0"]) == 0
+    text = capsys.readouterr().out
+    assert f"The expert's own game on these dice: {end['expert']}" in text
+    assert "Ann, each turn against the mean of the others: " in text
+        # every card played the group's seed, and says so in its record
+    seed = store.load_group(group).seed
+    for c, r in zip(cards, records, strict=True):
+        assert r.meta["duplicate"] == group and r.meta["table"] == c
+        assert r.dice_seed is not None and r.dice_seed.commitment == commitment_of(seed)
+
+
+def test_a_card_is_private_until_its_game_is_over(client: TestClient, store: Store) -> None:
+    made = duplicate(client, ANN, {"kind": "expert"}, BOB, speed="slow")
+    group_id = client.get(f"/api/tables/{made['id']}")
+    assert group_id.status_code == 403 and group_id.json()["code"] == "private"
+    assert client.get("/api/tables").json() == []
+    with Player(client, made["id"], made["token"]) as ann:
+        group = ann.field["group"]
+        cards = store.load_group(group).cards
+        # a watcher's socket at a started card is refused, and so is another card's token
+        with client.websocket_connect(f"/ws/{cards[1]}") as ws:
+            ws.send_json({"type": "hello", "token": None})
+            assert ws.receive_json()["code"] == "private"
+        with client.websocket_connect(f"/ws/{cards[0]}") as ws:
+            ws.send_json({"type": "hello", "token": "x" * 32})
+            assert ws.receive_json()["code"] == "private"
+        # Bob's card waits for him: its lobby may be seen (to join it), not its game
+        with Player(client, cards[2]) as bob:
+            assert bob.table["phase"] == "lobby"
+            joined = bob.ask("join", seat=0, name="Bob")
+            assert joined["type"] == "joined"
+            bob.wait(lambda t: t["phase"] == "game")
+            assert bob.field["me"] == 2
+            turn(ann)
+            ann.field_when(lambda m: m["cards"][0]["done"] == 1)
+            # Bob has finished no turn: he sees none of Ann's (nor the expert's)
+            got = bob.field_when(lambda m: m["cards"][0]["done"] == 1)
+            assert got["upto"] == 0 and all(c["turns"] == [] for c in got["cards"])
+            assert client.get(f"/api/groups/{group}").json()["upto"] == 0
+            # no take-back: the others may have seen the box
+            assert ann.act({"type": "take_back"})["code"] == "illegal"
+            turn(bob, pick=1)
+            got = bob.field_when(lambda m: m["cards"][2]["done"] == 1)
+            assert got["upto"] == 1 and len(got["cards"][0]["turns"]) == 1
+            # the same dice: Ann's first roll is Bob's first roll
+            first = [r.actions[0] for r in
+                     (store.load_record(store.load_table(c).game_id or "") for c in cards[::2])]
+            assert first[0] == first[1]
+
+
+@pytest.mark.parametrize(("seats", "says"), [
+    ([ANN], "2-"),
+    ([ANN, {**ANN, "name": "Bo"}], "one player here"),
+    ([BOB, {"kind": "expert"}], "one player here"),
+    ([ANN, {**BOB, "name": "ann"}], "two players are called"),
+    ([ANN] + [{"kind": "expert"}] * 8, "seats"),
+])
+def test_a_duplicate_request_a_stranger_might_send(client: TestClient, seats: list[Any],
+                                                   says: str) -> None:
+    r = client.post("/api/tables", json={"variant": "yatzy", "dice": "duplicate",
+                                         "seats": seats})
+    assert r.status_code == 400 and says in r.json()["error"], r.text
+    assert client.get("/api/tables").json() == []
+
+
+def test_dice_is_own_or_duplicate(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"variant": "yatzy", "dice": "same",
+                                         "seats": [ANN, {"kind": "expert"}]})
+    assert r.status_code == 400 and r.json()["error"].startswith("dice: own or duplicate")
+    assert client.get("/api/groups/zzz").status_code == 404
+    assert client.get("/api/groups/0123456789ab").json()["code"] == "not_found"
+
+
+def test_a_duplicate_table_goes_on_after_a_restart(store: Store) -> None:
+    from .conftest import serve
+
+    first = serve(store)
+    client = next(first)
+    made = duplicate(client, ANN, BOB)
+    with Player(client, made["id"], made["token"]) as ann:
+        group = ann.field["group"]
+        turn(ann)
+        ann.field_when(lambda m: m["cards"][0]["done"] == 1)
+    first.close()  # the server stops
+    again = serve(store)
+    client = next(again)
+    try:
+        # Bob's seat is still open at its link; Ann's card is still hers alone
+        bob_card = next(c["url"] for c in client.get(f"/api/groups/{group}").json()["cards"]
+                        if c["open"]).rsplit("/", 1)[-1]
+        assert client.get(f"/api/tables/{made['id']}").json()["code"] == "private"
+        with Player(client, made["id"], made["token"]) as ann:
+            assert ann.field["cards"][0]["done"] == 1 and ann.field["upto"] == 1
+            turn(ann)
+            ann.field_when(lambda m: m["cards"][0]["done"] == 2)
+            with Player(client, bob_card) as bob:
+                assert bob.ask("join", seat=0, name="Bob")["type"] == "joined"
+                got = bob.field_when(lambda m: m["me"] == 1)
+                # Bob starts on the group's dice, and sees none of Ann's turns yet
+                assert got["upto"] == 0 and got["cards"][0]["turns"] == []
+                assert got["cards"][0]["done"] == 2
+        seeds = {store.load_seed(store.load_table(c).game_id or "")
+                 for c in store.load_group(group).cards}
+        assert seeds == {store.load_group(group).seed}
+    finally:
+        again.close()
