@@ -239,3 +239,47 @@ def test_the_first_hint_of_the_line_game_asks_first() -> None:
     first = out.index("No hint: the game stays as it was.")
     assert "This game is now marked assisted." not in out[:first]
     assert out.count("This game is now marked assisted.") == 2  # the second hint: at once
+
+
+def clocked_game(store: Any, started: float) -> str:
+    """A saved game of Ann and Bob with a 30-second turn clock whose turn began at
+    ``started`` (an online table's game, resumed in the line game)."""
+    from yacht.session import open_table
+
+    t = open_table(store, source="web", variant="yatzy", options={},
+                   players=[Player("Ann"), Player("Bob")],
+                   meta={"clock": {"kind": "turn", "per_turn": 30, "bank": 0}})
+    gid = t.save()
+    assert gid is not None
+    store.set_clock(gid, {"key": [0, 0], "started": started, "banks": [0, 0], "out": None})
+    return gid
+
+
+def test_the_line_game_tells_the_turn_clock(tmp_path: Path) -> None:
+    """A game with a turn clock: each prompt says whose time and how much is left, as the
+    terminal game's title does; a turn whose time ran out is said and played."""
+    import time
+
+    from yacht.plain import run_plain
+    from yacht.session import Launch
+    from yacht.store import open_store
+
+    store = open_store(str(tmp_path / "db.sqlite3"))
+    try:
+        out = io.StringIO()
+        run_plain(Launch(resume=clocked_game(store, time.time() - 10)),
+                  io.StringIO("\nq\n"), out, store=store)
+        text = out.getvalue()
+        prompts = re.findall(r"⏱ Ann 0:(\d\d)\. Ann, turn 1: press Enter to roll\.", text)
+        assert prompts and 0 < int(prompts[0]) <= 20, text  # (10 s of 30 were gone)
+        assert re.search(r"⏱ Ann 0:\d\d\. Roll 1 of 3\. Dice: ", text), text
+        out = io.StringIO()
+        run_plain(Launch(resume=clocked_game(store, time.time() - 60)),
+                  io.StringIO("q\n"), out, store=store)
+        text = out.getvalue()
+        assert "Ann: time is up; the computer plays the turn." in text, text
+        assert "⏱ Bob 0:" in text and "Bob, turn 1: press Enter to roll." in text, text
+    finally:
+        store.close()
+    # a game without a clock says none
+    assert "⏱" not in line_game("\nq\n")

@@ -35,6 +35,7 @@ from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
 from yacht.session.keys import letter_notes
 from yacht.session.present import (
+    clock_line,
     entry_note,
     game_note,
     hint_notice,
@@ -132,6 +133,8 @@ class PlainGame:
         elif e.kind == "took_back":
             self.say(f"Taken back. {who} again, dice: {dice_text(self.table.view().state.dice)}.")
             self.say(self.boxes_line())
+        elif e.kind == "clock":  # a person's time ran out: the computer plays the turn
+            self.say(f"{e.text}.")
         elif e.kind in ("store_warning", "computer_failed"):
             self.say(f"Warning: {e.text}")
         elif e.kind == "computer_thinking":
@@ -255,7 +258,8 @@ class PlainGame:
         self.table.act(LOCAL, GoOn())
 
     def person_step(self) -> None:
-        st = self.table.view().state
+        view = self.table.view()
+        st = view.state
         me = st.players[st.current]
         if not st.dice:
             turn = st.turns_taken(st.current) + 1
@@ -273,7 +277,10 @@ class PlainGame:
                           "or a name)?")
             else:
                 prompt = f"{rolls} Score which box (a letter or a name)?"
-        line = self.ask(prompt)
+        # a game with a turn clock (an online table's, resumed here): whose time, how much
+        # is left, as the terminal game's title says it
+        clock = clock_line(view.clock, [p.name for p in st.players])
+        line = self.ask(f"{clock}. {prompt}" if clock else prompt)
         if not self.common(line):  # else the notation of `yacht resume --action`
             self.send_line(line)
 
