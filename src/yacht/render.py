@@ -18,8 +18,8 @@ from typing import Any, Literal
 
 from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
-__all__ = ["COLOUR_MARKS", "LOSS", "SERVED_MARK", "CardRow", "bonus_progress", "box_text",
-           "card_cells", "card_layout", "card_table", "colour_marks", "decisions_text",
+__all__ = ["COLOUR_MARKS", "LEAN_LEAVES", "LOSS", "SERVED_MARK", "CardRow", "bonus_progress",
+           "box_text", "card_cells", "card_layout", "card_table", "colour_marks", "decisions_text",
            "dice_text", "is_you", "loss_text", "luck_sentence", "luck_text",
            "option_words", "possessive", "preview_text", "rolls_split", "rolls_text",
            "saved_game_text", "saved_games", "variant_title", "verb", "wrap_text"]
@@ -292,6 +292,11 @@ def card_layout(rs: Ruleset) -> tuple[CardRow, ...]:
         rows.append(CardRow("extra", " / ".join(extra), "total"))
     rows.append(CardRow("grand_total", "Grand total", "total"))
     return tuple(rows)
+
+
+#: the rows a short card may leave out: the lower section's total (the grand total less
+#: the upper section's total and its bonus, which stay)
+LEAN_LEAVES = frozenset({"lower_total"})
 
 
 def _total_cell(rs: Ruleset, row: CardRow, totals: Totals, col: int) -> str:

@@ -208,3 +208,41 @@ async def test_the_setup_at_80x24_shows_every_option_or_says_there_is_more(
                 break
         assert form.region.contains_region(last.region)
         assert more.display and "more above" in str(more.render())
+
+
+@run
+async def test_every_box_in_view_at_80x24_with_four_players(new_app: App) -> None:
+    """Four players at 80x24: every row of every card in view, whatever the variant: Maxi
+    Yatzy's twenty boxes folded in two halves side by side (a box of the second half scores
+    from the card), Kismet's card without the lower total."""
+    from yacht.render import card_layout
+    from yacht.tui.widgets.card import short_label
+
+    for variant, folded in (("maxi-yatzy", True), ("kismet", False), ("generala", False),
+                            ("yahtzee", False), ("ancient-yacht-10-double", False)):
+        app = new_app(Launch(variant=variant,
+                             players=specs(["Ann", "Bob", "Cyd", "Expert=expert"])))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            g = game(pilot)
+            card = g.query_one(ScoreCard)
+            await pilot.press("r")
+            await settle(pilot)
+            assert card.shown == (0, 1, 2, 3), variant
+            all_in_view(card)
+            assert bool(card.style_now.split) == folded, variant
+            rs = g.table.ruleset
+            text = "\n".join(screen_text(app))
+            boxes = [r.label for r in card_layout(rs) if r.kind == "box"]
+            assert all(short_label(b) in text or b in text for b in boxes), variant
+            assert "Grand total" in text, variant
+            if folded:
+                # the last box is in the second half: the cursor on it and Enter score it
+                last = rs.categories[-1].id
+                card.focus()
+                card.move_to(last, 0, 0)
+                assert card.cursor_coordinate.column > 2 + 4 * len(rs.columns)
+                await pilot.press("enter")
+                await settle(pilot)
+                index = [c.id for c in rs.categories].index(last)
+                assert not g.table.view().state.card(0).is_open(0, index), variant

@@ -171,3 +171,20 @@ def play_to_the_end(screen: Any) -> None:
             first = table.view().state.placements()[0]
             table.act(LOCAL, Score(first.category, first.column))
     screen.refresh_all()
+
+
+@pytest.mark.parametrize("variant", ["maxi-yatzy", "kismet", "generala"])
+def test_four_players_beyond_the_seeds_at_80x24(snap_compare: Any, store: Any,
+                                                variant: str) -> None:
+    """Every box of every card in view at 80x24: Maxi Yatzy's twenty folded in two halves
+    beside its six dice, Kismet's without the lower total."""
+    players = [PlayerSpec(*n.split("=")) for n in PLAYERS[4]]
+    launch = Launch(variant=variant, players=players)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("r", "1")
+        await settle(pilot)
+
+    assert snap_compare(build(store, launch, seed=4), terminal_size=(80, 24),
+                        run_before=before)

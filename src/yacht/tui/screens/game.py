@@ -9,6 +9,7 @@ the players' list beside it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -46,7 +47,8 @@ from yacht.session.present import (
 from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadDriver
 
 from ..widgets import DiceRow, KeyBar, ScoreCard, Standings
-from ..widgets.card import CardStyle, card_width
+from ..widgets.card import CardStyle, card_width, split_points
+from ..widgets.dice import dice_per_line
 from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 
 if TYPE_CHECKING:
@@ -109,8 +111,9 @@ REFUSALS = {
     "computer_turn": "Wait: the computer is playing",
 }
 
-#: the width of the left side (dice, Roll, players) in each layout (see app.tcss)
-LEFT = {"big": 62, "normal": 33, "small": 21}
+#: the width of the left side (dice, Roll, players) in each layout (see app.tcss; a
+#: narrow one only for a line of three small dice: left_width)
+LEFT = {"big": 62, "normal": 33, "small": 21, "narrow": 15}
 #: the lines that are not the table: the title, the help (two) and the key bar
 CHROME = 4
 
@@ -130,16 +133,28 @@ def preview_room(rs: Any) -> int:
     return len(f"({most})")
 
 
+def left_width(name: str, dice: int) -> int:
+    """The width of the left side in layout ``name`` for a game of ``dice`` dice (a narrow
+    one only when a line of small dice fits it: six dice in lines of three)."""
+    if name == "narrow" and 4 * dice_per_line(dice) + 2 > LEFT["narrow"]:
+        return 10**6
+    return LEFT[name]
+
+
 def choose_layout(snap: Mapping[str, Any], width: int, height: int, preview: int,
                   first: tuple[int, ...] = ()) -> tuple[str, CardStyle]:
-    """The left side's size ("big", "normal", "small") and the card's style that fit a
-    terminal of ``width`` x ``height``: the roomiest that shows every card, else the
-    cards of as many players as fit, ``first`` (players by priority) first."""
+    """The left side's size ("big", "normal", "small", "narrow") and the card's style that
+    fit a terminal of ``width`` x ``height``: the roomiest that shows every card, all its
+    rows in view (else leaner, then folded in two halves side by side, else scrolling),
+    else the cards of as many players as fit, ``first`` (players by priority) first."""
     room_h = height - CHROME
+    dice = int(snap["ruleset"]["dice"])
 
-    def fits(left: str, style: CardStyle) -> bool:
+    def fits(left: str, style: CardStyle, scroll: bool = True) -> bool:
         w, h = card_width(snap, style)
-        return w + (1 if h > room_h else 0) <= width - LEFT[left]
+        if h > room_h and not scroll:
+            return False
+        return w + (1 if h > room_h else 0) <= width - left_width(left, dice)
 
     candidates: list[tuple[str, CardStyle]] = []
     if width >= 110 and height >= 32:
@@ -153,6 +168,17 @@ def choose_layout(snap: Mapping[str, Any], width: int, height: int, preview: int
         ("small", CardStyle(compact=True, numbers=True, preview=preview)),
         ("small", CardStyle(compact=True, numbers=True, short=True, preview=preview)),
     ]
+    # every row in view: as drawn, without the totals a short card may leave out, folded
+    # (the narrow left side last: its dice and words are the tightest)
+    shorter = [(left, replace(style, lean=True)) for left, style in candidates]
+    folded = [(left, replace(style, lean=lean, split=split))
+              for lean in (False, True) for split in split_points(snap, lean)
+              for left, style in [*candidates,
+                                  ("narrow", CardStyle(compact=True, numbers=True, short=True,
+                                                       preview=preview))]]
+    for left, style in [*candidates, *shorter, *folded]:
+        if fits(left, style, scroll=False):
+            return left, style
     for left, style in candidates:
         if fits(left, style):
             return left, style
@@ -351,6 +377,8 @@ class GameScreen(Screen[None]):
         self.card_style = style
         rs = self.table.ruleset
         lines = -(-rs.dice // 5) * (6 if name == "big" else 4) + 2 + 4
+        if name == "narrow":
+            lines += 1  # the saved rolls on a line of their own
         n = len(self.table.players)
         if n > 1:
             lines += n + 1
@@ -495,7 +523,8 @@ class GameScreen(Screen[None]):
             title = f" {who}   {' · '.join([rs.name.split(',')[0], *bits[1:]])}"
         self.put("#title", title, layout=False)
         self.set_layout(*self.choose_layout(snap))
-        small = self.layout_name == "small"
+        small = self.layout_name in ("small", "narrow")
+        narrow = self.layout_name == "narrow"
         dice_row = self.query_one("#dice", DiceRow)
         pips = tuple(snap["ruleset"]["colour_marks"])
         colours = tuple(snap["ruleset"]["die_colours"])
@@ -509,11 +538,15 @@ class GameScreen(Screen[None]):
             used, most = 0, st.max_rolls
         else:
             used, most = st.rolls, st.max_rolls
+        # (a narrow left side: "Rolls" and the saved ones on a line of their own)
+        words = "Rolls" if narrow else "Rolls left"
         if snap["saved_rolls"] and not over:  # saved rolls to use: "3 + 4 saved"
-            self.put("#rolls", f"Rolls left {snap['rolls_text']}", layout=False)
+            text = snap["rolls_text"]
+            self.put("#rolls", f"{words} {text.replace(' + ', chr(10) + '+ ', 1)}" if narrow
+                     else f"{words} {text}", layout=narrow)
         elif most <= 6:
             dots = ("" if small else " ").join("○" if i < used else "●" for i in range(most))
-            self.put("#rolls", f"Rolls left {dots}", layout=False)
+            self.put("#rolls", f"{words} {dots}", layout=narrow)
         else:
             self.put("#rolls", f"Roll {used} of {most}" if small
                      else f"Roll {used} of up to {most}", layout=False)

@@ -3,7 +3,9 @@
 A small terminal gets a tighter card (:class:`CardStyle`): one space between the
 columns, the players by number in the heading (their names stand in the players'
 list beside it), shorter box names, and at last only some players' cards (the one
-on turn first; the others are summed up in the players' list).
+on turn first; the others are summed up in the players' list). A short terminal
+gets a folded card: its rows in two halves side by side (:func:`split_points`), each
+with the players' heading, when that fits where the rows one under another do not.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from textual.coordinate import Coordinate
 from textual.geometry import Size
 from textual.widgets import DataTable
 
-__all__ = ["CardCell", "CardStyle", "ScoreCard", "card_width", "short_label"]
+from yacht.render import LEAN_LEAVES
+
+__all__ = ["CardCell", "CardStyle", "ScoreCard", "card_width", "short_label", "split_points"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,8 @@ class CardStyle:
     short: bool = False     # shorter box names ("Dbl Small Straight")
     players: tuple[int, ...] | None = None  # the players whose cards show (None: all)
     preview: int = 0        # the width a preview of the player on turn may take
+    lean: bool = False      # without the rows a short card may leave out (LEAN_LEAVES)
+    split: int = 0          # the rows from this one on go beside the first ones (0: none)
 
 
 #: words a box name may lose in a tight card, in order
@@ -54,6 +60,52 @@ def short_label(label: str) -> str:
     for long, short in _SHORTER:
         label = label.replace(long, short)
     return label
+
+
+def card_rows(snap: Mapping[str, Any], style: CardStyle) -> list[Mapping[str, Any]]:
+    """The rows of the card ``style`` draws (a lean card leaves some totals out)."""
+    rows: list[Mapping[str, Any]] = snap["rows"]
+    return [r for r in rows if r["id"] not in LEAN_LEAVES] if style.lean else rows
+
+
+def split_points(snap: Mapping[str, Any], lean: bool = False) -> tuple[int, ...]:
+    """Where the card's rows may fold into two halves side by side, the best first: after
+    a section's totals (the upper boxes and their bonus beside the rest) nearest the
+    middle, then at the middle (the shortest card).
+
+    >>> rows = [{"kind": k} for k in ["box"] * 6 + ["total"] * 2 + ["box"] * 14 + ["total"]]
+    >>> split_points({"rows": rows})
+    (8, 12)
+    """
+    rows = card_rows(snap, CardStyle(lean=lean))
+    n = len(rows)
+    ends = [i for i in range(1, n) if rows[i - 1]["kind"] == "total"
+            and rows[i]["kind"] != "total"]
+    points = sorted(ends, key=lambda i: max(i, n - i))[:1]
+    middle = -(-n // 2)
+    return tuple(dict.fromkeys([*points, middle])) if n > 1 else ()
+
+
+def _fold(plan: _Plan, split: int) -> _Plan:
+    """The plan's rows from ``split`` on beside the first ones (the heading twice)."""
+    rows, g = plan.rows, len(plan.heads)
+    left, right = rows[:split], rows[split:]
+    folded: list[tuple[str, list[Text]]] = []
+    for i in range(max(len(left), len(right))):
+        a = left[i] if i < len(left) else None
+        b = right[i] if i < len(right) else None
+        key = "/".join(half[0] for half in (a, b) if half is not None)
+        values = [*(a[1] if a else [Text("")] * g), *(b[1] if b else [Text("")] * g)]
+        folded.append((key, values))
+    cells = {(r if r < split else r - split, c if r < split else c + g): cell
+             for (r, c), cell in plan.cells.items()}
+    # the second half's letters a space apart from the first half's last column
+    heads = [*plan.heads, *plan.heads]
+    widths = (*plan.widths, plan.widths[0] + 1, *plan.widths[1:])
+    for _, values in folded:
+        values[g] = Text.assemble(" ", values[g])
+    col_keys = [*plan.col_keys, *(f"{k}-2" for k in plan.col_keys)]
+    return _Plan(folded, heads, widths, cells, col_keys, plan.shown, plan.header_height)
 
 
 @dataclass
@@ -82,7 +134,7 @@ def _plan(snap: Mapping[str, Any], style: CardStyle, preview: bool, marker: bool
     compact = style.compact
     cells: dict[tuple[int, int], CardCell] = {}
     rows: list[tuple[str, list[Text]]] = []
-    for row in snap["rows"]:
+    for row in card_rows(snap, style):
         rid = row["id"]
         label = short_label(row["label"]) if style.short else row["label"]
         if row["kind"] == "total":
@@ -126,7 +178,7 @@ def _plan(snap: Mapping[str, Any], style: CardStyle, preview: bool, marker: bool
     if len(shown) < len(players):  # some cards are not shown: say how to see them
         hidden = " ".join(str(i + 1) for i in range(len(players)) if i not in shown)
         widest = max(len(short_label(r["label"]) if style.short else r["label"])
-                     for r in snap["rows"])
+                     for r in card_rows(snap, style))
         for hint in (f"Box   (< > {hidden})", "Box  (< > others)", "Box (< > more)",
                      "< > more"):
             if len(hint) <= widest:
@@ -162,8 +214,9 @@ def _plan(snap: Mapping[str, Any], style: CardStyle, preview: bool, marker: bool
             w += 1  # the space between the columns
         widths.append(w)
     col_keys = ["key", "label"] + [f"p{p}c{c}" for p in shown for c in range(ncol)]
-    return _Plan(rows, heads, tuple(widths), cells, col_keys, tuple(shown),
+    plan = _Plan(rows, heads, tuple(widths), cells, col_keys, tuple(shown),
                  2 if ncol > 1 else 1)
+    return _fold(plan, style.split) if 0 < style.split < len(rows) else plan
 
 
 def card_width(snap: Mapping[str, Any], style: CardStyle, preview: bool = True,

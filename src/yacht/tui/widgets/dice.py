@@ -12,7 +12,17 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-__all__ = ["DiceRow", "Die", "face_lines"]
+__all__ = ["DiceRow", "Die", "dice_per_line", "face_lines"]
+
+
+def dice_per_line(count: int) -> int:
+    """How many of ``count`` dice go on a line: at most five, the lines as even as can be.
+
+    >>> [dice_per_line(n) for n in (5, 6, 10)]
+    [5, 3, 5]
+    """
+    lines = -(-count // 5)
+    return -(-count // lines)
 
 _PIPS: dict[int, tuple[int, ...]] = {  # cells of a 3x3 grid, row by row
     1: (4,), 2: (2, 6), 3: (2, 4, 6), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8),
@@ -121,8 +131,14 @@ class DiceRow(Widget, can_focus=True):
         super().__init__(id=id)
         self.count = count
 
+    @property
+    def per_row(self) -> int:
+        """The dice on a line: at most five, as many on each line (six dice: two lines of
+        three, as high as five and one and narrower)."""
+        return dice_per_line(self.count)
+
     def compose(self) -> ComposeResult:
-        per_row = 5
+        per_row = self.per_row
         for start in range(0, self.count, per_row):
             with Horizontal(classes="dice-line"):
                 for i in range(start, min(self.count, start + per_row)):
