@@ -407,15 +407,66 @@ def main() -> int:
                    help="duplicate tables of N people (2-8) instead: each on a card of "
                         "their own, all playing at once (a move's latency: until its own "
                         "card shows it; the others' cards hear of it as a field)")
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="run the whole measurement N times (1-5), each with fresh servers "
+                        "and database, and print each run's line and the median and spread "
+                        "(min-max) of each figure")
     args = p.parse_args()
     global DUPLICATE
     DUPLICATE = max(2, min(args.duplicate, 8)) if args.duplicate else 0
+    if args.workers > 1 and args.store != "postgresql":
+        raise SystemExit("bench_web: --workers > 1 needs --store postgresql (and Redis)")
+    runs = []
+    for i in range(max(1, min(args.repeat, 5))):
+        if i:
+            time.sleep(5)  # (the last run's processes gone, their sockets closed)
+        runs.append(measure(args))
+    if len(runs) > 1:
+        summary = summarize(runs)
+        print(json.dumps(summary, indent=1))
+        print(summary["line"])
+    return 0
+
+
+def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median and the spread (min-max) of each figure the README's table shows."""
+
+    def figure(get: Any) -> dict[str, float]:
+        xs = [float(get(r)) for r in runs]
+        return {"median": round(statistics.median(xs), 1), "min": round(min(xs), 1),
+                "max": round(max(xs), 1)}
+
+    figures = {
+        "actions_per_s": figure(lambda r: r["actions_per_s"]),
+        "p50_ms": figure(lambda r: r["latency_ms"]["p50"]),
+        "p99_ms": figure(lambda r: r["latency_ms"]["p99"]),
+        "max_ms": figure(lambda r: r["latency_ms"]["max"]),
+        "lost": figure(lambda r: r["lost"] + r["never_started"]),
+        **{f"cores_{k}": figure(lambda r, k=k: r["cores_used"][k])
+           for k in runs[0]["cores_used"]},
+    }
+    first = runs[0]
+
+    def cell(name: str) -> str:
+        f = figures[name]
+        return f"{f['median']:,} ({f['min']:,}-{f['max']:,})"
+
+    loads = " ".join(f"{r['load_avg'][0]:.1f}" for r in runs)
+    cores = ", ".join(f"{k} {figures[f'cores_{k}']['median']}" for k in first["cores_used"])
+    line = (f"| {first['store']} | {first['flush']} | {first['workers']} | {first['tables']} | "
+            f"{first['pace_s']} s | {cell('actions_per_s')} | {cell('p50_ms')} | "
+            f"{cell('p99_ms')} | {cell('max_ms')} | {cores} | "
+            f"{loads} | {cell('lost')} |")
+    return {"runs": len(runs), "median_and_spread": figures, "line": line}
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """One whole measurement: servers and database started, the tables played, all
+    stopped; prints the run's JSON and line and returns the JSON."""
     tables = max(1, min(args.tables, 10_000))
     seconds = max(1.0, min(args.seconds, 600.0))
     workers = max(1, min(args.workers, 8))
     clients = max(1, min(args.clients, 8))
-    if workers > 1 and args.store != "postgresql":
-        raise SystemExit("bench_web: --workers > 1 needs --store postgresql (and Redis)")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     sockets = tables * max(2, DUPLICATE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 2 * sockets + 256)), hard))
@@ -491,8 +542,8 @@ def main() -> int:
           f"{result['kb_per_table']} KB | "
           f"{' '.join(f'{k} {v}' for k, v in result['cores_used'].items())} | "
           f"{result['load_avg'][0]:.1f} | {result['lost']} + {result['never_started']} | "
-          f"{result['seconds_with_any_over_100ms']} |")
-    return 0
+          f"{result['seconds_with_any_over_100ms']} |", flush=True)
+    return result
 
 
 if __name__ == "__main__":

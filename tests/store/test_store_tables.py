@@ -155,11 +155,63 @@ def test_group_commits_fall_back_when_the_driver_fails(store: Store) -> None:
     assert store._batcher is not None
     writer = store._batcher.writer
     writer.add = writer.add.replace("actions", "no_such_table", 1)
+    writer.batch = writer.batch.replace("INSERT INTO actions", "INSERT INTO no_such_table")
     for _ in range(6):
         s.apply(Roll() if not s.dice else s.legal_actions()[-1])
         store.append_action(gid, len(s.log) - 1, s.log[-1], new=True)
     assert writer.direct == 0 and writer.conn is None
     assert store.load_record(gid).actions == s.log and store.progress(gid)[0] == 6
+
+
+def test_a_group_commit_of_many_games_writes_each_as_the_general_path_would(
+        store: Store) -> None:
+    """One batch with several actions of one game, a game finished meanwhile, an action
+    already there, a gap and a roll entered by hand: what can go straight goes (on
+    PostgreSQL in one statement), the rest the general way, in order, each with its own
+    answer."""
+    import random
+
+    from sqlalchemy import select, update
+
+    from yacht.engine import Player, Record, Roll, State, action_to_json
+    from yacht.rules import get
+    from yacht.store import GameMovedOn
+    from yacht.store.core import _Append, _Batcher, _dump, _now
+    from yacht.store.schema import games
+
+    states = [State(get("yatzy"), [Player("Ann")], rng=random.Random(seed))
+              for seed in range(5)]
+    ids = [store.start_game(Record.from_state(s)) for s in states]
+    for s in states:
+        for _ in range(3):
+            s.apply(Roll() if not s.dice else s.legal_actions()[-1])
+    store.append_action(ids[2], 0, states[2].log[0])  # game 2: its first action is in
+    store._tx(lambda c: c.execute(update(games).where(games.c.id == ids[3])  # finished
+                                  .values(finished=_now())))
+
+    def item(g: int, i: int, action: object = None) -> _Append:
+        a = states[g].log[i] if action is None else action
+        return _Append(ids[g], i, a, _dump(action_to_json(a)))  # type: ignore[arg-type]
+
+    batch = [item(0, 0), item(1, 0), item(0, 1), item(2, 0), item(3, 0), item(0, 2),
+             item(1, 2), item(4, 0, Roll((1, 2, 3, 4, 5), entered=True)), item(2, 1)]
+    batcher = _Batcher(store, 256)
+    try:
+        slow = batcher.writer.write(batch)
+        store._append_many(slow)
+    finally:
+        batcher.stop()
+    by_game = {(ids.index(x.game_id), x.index): x for x in batch}
+    assert [ids.index(x.game_id) for x in slow] == [2, 3, 1, 4, 2]
+    assert store.load_record(ids[0]).actions == states[0].log[:3]
+    assert store.load_record(ids[1]).actions == states[1].log[:1]  # (a gap at 1)
+    assert isinstance(by_game[1, 2].error, GameMovedOn)
+    assert store.load_record(ids[2]).actions == states[2].log[:2]
+    assert isinstance(by_game[3, 0].error, GameMovedOn)
+    assert store.progress(ids[4])[0] == 1
+    assert store._read(lambda c: c.execute(select(games.c.dice_entered)
+                                           .where(games.c.id == ids[4])).scalar())
+    assert all(x.error is None for k, x in by_game.items() if k not in ((1, 2), (3, 0)))
 
 
 def test_group_commits_leave_checkpoints_to_their_own_thread(tmp_path: Path) -> None:

@@ -10,8 +10,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
+from yacht.engine import action_to_json
+from yacht.session.table import Table
 from yacht.store import Store, open_store
 from yacht.web.hub import Hub
 from yacht.web.live import LiveTable
@@ -60,8 +63,9 @@ class BusNews(News):
             return False
         self.sent.append(message)
         for other in self.bus.members:
-            if other is not self:
-                other.inbox.put_nowait((table_id, {**message, "from": self.me}))
+            if other is not self:  # (as Redis carries it: a copy, through JSON)
+                other.inbox.put_nowait((table_id, orjson.loads(orjson.dumps(
+                    {**message, "from": self.me}))))
         return True
 
     async def lease(self, table_id: str) -> bool:
@@ -285,6 +289,127 @@ def test_news_of_an_unknown_table_or_garbage_is_ignored(tmp_path: Path, kind: st
 
     with_two_hubs(tmp_path, body)
 
+
+
+def differences(x: Any, y: Any, at: str = "") -> list[str]:
+    """Where two JSON values differ (the first few paths)."""
+    if isinstance(x, dict) and isinstance(y, dict):
+        return [d for k in sorted(set(x) | set(y), key=str)
+                for d in differences(x.get(k), y.get(k), f"{at}.{k}")][:8]
+    if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        return [d for i, (p, q) in enumerate(zip(x, y, strict=True))
+                for d in differences(p, q, f"{at}[{i}]")][:8]
+    return [] if x == y else [f"{at}: {x!r} != {y!r}"[:300]]
+
+
+def snapshots_of(hub: Hub, live: LiveTable, tokens: list[str]) -> list[Any]:
+    """The snapshot each seat's browser and a watcher at ``live`` get from ``hub`` (as
+    JSON; who is connected where is each process's own)."""
+    out = []
+    for token in [*tokens, None]:
+        conn = hub.connect(live, token)
+        try:
+            view: Any = hub.fanout.state(live, conn)["table"]
+            out.append(orjson.loads(orjson.dumps(view["snapshot"])))
+        finally:
+            hub.disconnect(live, conn)
+    return out
+
+
+def test_a_listener_shows_what_the_mover_shows_after_1000_moves(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ann plays on process A, Bob on process B, at several tables at once: rolls, dice
+    chosen and rolled again, scores, take-backs (news that cannot just be played: B or A
+    reads the store). Each process shows the other's moves from the news, taking the
+    position from the mover and making each seat's own part itself: after 1,000 moves
+    every seat and a watcher see the same on both processes, and the position was taken
+    from the news for most moves."""
+    import random
+
+    taken = [0, 0]  # positions from the news taken, ignored
+    real_take = Table.take_position
+
+    def take_position(self: Table, upto: int, pos: dict[str, Any]) -> bool:
+        ok = real_take(self, upto, pos)
+        taken[0 if ok else 1] += 1
+        return ok
+
+    monkeypatch.setattr(Table, "take_position", take_position)
+
+    async def body(a: Hub, b: Hub) -> None:
+        pick = random.Random(28)
+        tables = [await friends_table(a, b) for _ in range(12)]
+        moves = 0
+
+        async def turn(live_a: LiveTable, live_b: LiveTable, ann: str, bob: str) -> int:
+            assert live_a.table is not None
+            st = live_a.table.view().state
+            if st.is_terminal():
+                return 0
+            hub, live, who = (a, live_a, ann) if st.current == 0 else (b, live_b, bob)
+            done = 0
+            await act(hub, live, who, {"type": "roll"})
+            done += 1
+            assert live.table is not None
+            while live.table.view().state.rolls_left > 0 and pick.random() < 0.5:
+                dice = sorted(pick.sample(range(5), pick.randint(1, 5)))
+                await act(hub, live, who, {"type": "choose", "dice": dice})
+                await act(hub, live, who, {"type": "roll"})
+                done += 2
+            boxes = live.table.view().state.placements()
+            box = pick.choice(boxes)
+            await act(hub, live, who, {"type": "score", "category": box.category,
+                                       "column": box.column})
+            done += 1
+            if pick.random() < 0.05:  # oops (a rewind: the others read the store)
+                await act(hub, live, who, {"type": "take_back"})
+                await act(hub, live, who, {"type": "score", "category": box.category,
+                                           "column": box.column})
+                done += 2
+            return done
+
+        while moves < 1000:
+            played = await asyncio.gather(*(turn(*t) for t in tables))
+            moves += sum(played)
+            await settle(a, b)
+            assert sum(played) or moves >= 1000, "every game ended before 1,000 moves"
+            if pick.random() < 0.2:  # now and then, in the middle of play
+                for live_a, live_b, ann, bob in tables:
+                    assert not differences(snapshots_of(a, live_a, [ann, bob]),
+                                           snapshots_of(b, live_b, [ann, bob]))
+        await settle(a, b)
+        for live_a, live_b, ann, bob in tables:
+            assert log_of(live_a) == log_of(live_b)
+            assert not differences(snapshots_of(a, live_a, [ann, bob]),
+                                   snapshots_of(b, live_b, [ann, bob]))
+        assert moves >= 1000
+        assert taken[0] > 0.8 * moves and taken[1] == 0
+
+    with_two_hubs(tmp_path, body)
+
+
+def test_a_position_that_does_not_fit_is_not_taken(tmp_path: Path) -> None:
+    """News whose position does not fit what its actions lead to (other dice, or not a
+    position at all): the listener makes the snapshot itself."""
+
+    async def body(a: Hub, b: Hub) -> None:
+        live_a, live_b, ann, bob = await friends_table(a, b)
+        b.live.pop(live_b.id)  # B hears nothing of A's roll ...
+        await act(a, live_a, ann, {"type": "roll"})
+        await settle(a, b)
+        b.live[live_b.id] = live_b
+        upto, real = live_a.table.position()  # type: ignore[union-attr]
+        actions = [action_to_json(a) for a in log_of(live_a)]
+        for wrong in ({**real, "dice": [7, 7, 7, 7, 7]}, {"cards": "nope"}, "x"):
+            b.news.inbox.put_nowait((live_b.id, {  # type: ignore[attr-defined]
+                "kind": "changed", "start": 0, "actions": actions, "upto": upto,
+                "position": wrong}))
+            await settle(a, b)
+            assert log_of(live_b) == log_of(live_a)
+            assert not differences(snapshots_of(a, live_a, [ann, bob]),
+                                   snapshots_of(b, live_b, [ann, bob]))
+
+    with_two_hubs(tmp_path, body)
 
 
 def test_a_row_read_before_a_join_does_not_undo_it(tmp_path: Path) -> None:

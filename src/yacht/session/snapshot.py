@@ -83,11 +83,18 @@ def _rows(rs: Ruleset) -> list[dict[str, Any]]:
             for r in card_layout(rs)]
 
 
-def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
-    """The part of the snapshot every seat sees alike (a server with many browsers at a
-    table makes it once per change): everything but ``players``, ``can`` and ``seat``.
-    Read it, never change it: :func:`for_seat` copies it."""
-    st = view.state
+#: the keys of :func:`position`: what the game's position alone decides
+POSITION_KEYS = ("current", "turn", "turns", "cards", "previews", "dice", "chosen", "rolls",
+                 "max_rolls", "rolls_left", "saved_rolls", "rolls_text", "over", "result",
+                 "winners", "legal", "note", "progress")
+
+
+def position(st: Any) -> dict[str, Any]:
+    """The part of :func:`shared` that the game's position (its log) alone decides, the
+    same for every seat, every watcher and every process that has the same log: the
+    cards, the boxes offered, the dice, the texts about them. Most of a snapshot's work
+    (a server process that hears of a move made elsewhere takes it from the news instead
+    of working it out again). Nothing in it is any seat's own."""
     rs = st.ruleset
     over = st.is_terminal()
     me = st.current
@@ -95,18 +102,9 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
     previews = [{"category": pl.category, "column": pl.column, "points": pl.points,
                  "bonus": pl.bonus, "total": pl.total, "repeat": pl.repeat, "joker": pl.joker,
                  "served": pl.served, "text": preview_text(pl)} for pl in places]
-    last = view.last_score
-    thinking = view.thinking
     played = _played_by(st)
     left = st.rolls_left if st.dice else st.max_rolls
     return {
-        "schema": SCHEMA,
-        "version": view.version,
-        "game_id": view.game_id,
-        "saved": view.saved,
-        "ruleset": _ruleset_json(view),
-        "rows": _rows(rs),
-        "players": None,  # the seat's (below): kept here for the order of the keys
         "current": me,
         "turn": min(st.turns_taken(me) + 1, rs.turns) if not over else rs.turns,
         "turns": rs.turns,
@@ -120,6 +118,59 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
         "rolls_left": left,
         "saved_rolls": rolls_split(rs, st.rolls, left)[1],
         "rolls_text": rolls_text(rs, st.rolls, left),
+        "over": over,
+        "result": result_text(st) if over else None,
+        "winners": st.winners() if over else [],
+        "legal": legal_texts(st),
+        "note": scoring_note(st) if st.dice and not over else "",
+        "progress": _progress(st) if over else [],
+    }
+
+
+def fits(pos: dict[str, Any], st: Any) -> bool:
+    """Whether ``pos`` (from another process's news) can be this position's: the same
+    keys, player on turn, dice and rolls (a quick check beside the log's length, which
+    the caller compares)."""
+    return (isinstance(pos, dict) and all(k in pos for k in POSITION_KEYS)
+            and pos["current"] == st.current and pos["dice"] == list(st.dice)
+            and pos["rolls"] == st.rolls and pos["over"] == st.is_terminal()
+            and isinstance(pos["cards"], list) and len(pos["cards"]) == len(st.players))
+
+
+def shared(view: TableView, words: Words | None = None,
+           pos: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The part of the snapshot every seat sees alike (a server with many browsers at a
+    table makes it once per change): everything but ``players``, ``can`` and ``seat``.
+    Read it, never change it: :func:`for_seat` copies it. ``pos``: the view's
+    :func:`position` if it is known (made here otherwise)."""
+    st = view.state
+    rs = st.ruleset
+    if pos is None:
+        pos = position(st)
+    over = pos["over"]
+    me = pos["current"]
+    last = view.last_score
+    thinking = view.thinking
+    return {
+        "schema": SCHEMA,
+        "version": view.version,
+        "game_id": view.game_id,
+        "saved": view.saved,
+        "ruleset": _ruleset_json(view),
+        "rows": _rows(rs),
+        "players": None,  # the seat's (below): kept here for the order of the keys
+        "current": me,
+        "turn": pos["turn"],
+        "turns": pos["turns"],
+        "cards": pos["cards"],
+        "previews": pos["previews"],
+        "dice": pos["dice"],
+        "chosen": pos["chosen"],
+        "rolls": pos["rolls"],
+        "max_rolls": pos["max_rolls"],
+        "rolls_left": pos["rolls_left"],
+        "saved_rolls": pos["saved_rolls"],
+        "rolls_text": pos["rolls_text"],
         "last_score": None if last is None else {
             "player": last.player, "dice": list(last.dice), "rolls": last.rolls,
             "category": last.category, "column": last.column, "points": last.points,
@@ -127,12 +178,12 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
         "pause": view.pause,
         "over": over,
         "finished": view.finished,
-        "result": result_text(st) if over else None,
-        "winners": st.winners() if over else [],
+        "result": pos["result"],
+        "winners": pos["winners"],
         "can": None,
-        "legal": legal_texts(st),
+        "legal": pos["legal"],
         "help": help_line(view, words or BROWSER, rs.dice_mark),
-        "note": scoring_note(st) if st.dice and not over else "",
+        "note": pos["note"],
         "thinking": None if thinking is None else {
             "player": thinking.player, "what": thinking.what, "done": thinking.done,
             "total": thinking.total},
@@ -150,7 +201,7 @@ def shared(view: TableView, words: Words | None = None) -> dict[str, Any]:
         "closed": view.closed,
         "seat": None,
         "comments": _comments(st, view.past) if over else [],
-        "progress": _progress(st) if over else [],
+        "progress": pos["progress"],
         "new_entries": [e.to_json() for e in view.new_entries],
         "clock": dict(view.clock) if view.clock is not None else None,
         "stand_ins": sorted(view.stand_ins),

@@ -369,6 +369,9 @@ class Table:
         # a resumed game goes on from the number of its actions, so that a command sent
         # to this table before a restart cannot match a different state by its version
         self._version = len(session.state.log)
+        #: the snapshots' position part (snapshot.position) of the newest log it was
+        #: made for, made here or heard from the process that made the move
+        self._position: tuple[tuple[Action, ...], dict[str, Any]] | None = None
         self._pause: Pause | None = "game_over" if session.is_over() else None
         self._changed_at = clock()
         self._after_computer_score = False
@@ -565,10 +568,46 @@ class Table:
         from .snapshot import for_seat, shared
 
         view = self.view()
-        base = shared(view, words)
+        base = shared(view, words, self._position_of(view.state))
         return lambda seat: for_seat(base, view,
                                      self._seats.get(seat) if seat is not None else None,
                                      words)
+
+    def position(self) -> tuple[int, dict[str, Any]]:
+        """The game's position as every seat's snapshot shows it (``snapshot.position``:
+        nothing of any seat's own) and the number of actions it comes after: what a server
+        process tells the others with its news (made once, shared with its own
+        snapshots)."""
+        with self._lock:
+            st = self._game.state
+            return len(st.log), self._position_of(st)
+
+    def take_position(self, upto: int, pos: dict[str, Any]) -> bool:
+        """Another process's :meth:`position` after ``upto`` actions, heard with the news
+        of those actions (once they are taken up here): this table's snapshots use it
+        instead of working it out again, if it is now at that position (else it is
+        ignored). False when ignored."""
+        from .snapshot import fits
+
+        with self._lock:
+            st = self._game.state
+            if len(st.log) != upto or not fits(pos, st):
+                return False
+            self._position = (tuple(st.log), pos)
+            return True
+
+    def _position_of(self, st: State) -> dict[str, Any]:
+        """The position part of ``st`` (this game's state or a copy of it), made once per
+        log (comparing logs is quick: their actions are the same objects)."""
+        from .snapshot import position
+
+        log = tuple(st.log)
+        known = self._position
+        if known is not None and known[0] == log:
+            return known[1]
+        pos = position(st)
+        self._position = (log, pos)
+        return pos
 
     def subscribe(self, fn: Callable[[Event], None]) -> Callable[[], None]:
         """Call ``fn`` with every event from now on (in the thread that caused it, in
@@ -935,11 +974,14 @@ class Table:
             self._emit(events)
             return events
 
-    def take_up(self, news: Sequence[tuple[int, Sequence[Action]]]) -> list[Event]:
+    def take_up(self, news: Sequence[tuple[int, Sequence[Action]]],
+                position: tuple[int, dict[str, Any]] | None = None) -> list[Event]:
         """Actions another process saved, as its news carried them: ``(start, actions)``,
         the actions from log index ``start`` on. Played here as they were when they
         follow on from this copy (the store is not read); otherwise (news out of order,
         a take-back, a copy gone astray) the store is read, as :meth:`sync` does.
+        ``position``: the mover's :meth:`position` after them, used by this table's
+        snapshots if this table is there now (see :meth:`take_position`).
 
         >>> from yacht.engine import Player, Roll
         >>> from yacht.rules import get
@@ -964,6 +1006,8 @@ class Table:
                 except Refused:
                     events += self._sync()
                     break
+            if position is not None:
+                self.take_position(*position)
             self._emit(events)
             return events
 

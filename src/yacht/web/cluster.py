@@ -3,10 +3,14 @@ from them, and which process drives a table's computer players.
 
 The database is the one truth; :mod:`yacht.web.news` carries the news (Redis pub/sub
 and a lease per table, or nothing with one process). When this process has saved an
-action it tells the others, with the actions saved since its last message; a process
-that shows the table plays them when they follow on from its copy, else it reads the
-store. News that cannot be sent (Redis away) is sent again a second later; while news
-cannot be heard, the tables someone looks at are polled in one read of the store.
+action it tells the others, with the actions saved since its last message and the
+position they lead to (the part of the snapshot every seat sees alike, made once here
+for this process's own browsers too); a process that shows the table plays the actions
+when they follow on from its copy (cheap: a tenth of a move's work) and forwards the
+position to its browsers, each with its own seat's part made locally (nothing of any
+seat's own travels between processes); else it reads the store. News that cannot be
+sent (Redis away) is sent again a second later; while news cannot be heard, the tables
+someone looks at are polled in one read of the store.
 
 The hub (``hub.py``) is the :class:`Site` this works for.
 """
@@ -152,11 +156,16 @@ class Cluster:
                     message["pause"] = pause
                 table = live.table
                 if table is not None:
+                    # the position they lead to (made once here: this process's own
+                    # snapshots share it), so that the others need not work it out again
+                    upto, position = table.position()
                     actions = table.actions_since(0)
                     start = max(0, min(sent_upto, len(actions)), len(actions) - NEWS_ACTIONS)
                     if not rewound and start < len(actions):
                         message["start"] = start
                         message["actions"] = [action_to_json(a) for a in actions[start:]]
+                        if upto == len(actions):
+                            message["upto"], message["position"] = upto, position
                     tell.sent_upto = len(actions)
                     if len(message) == 1 and not rewound:
                         continue  # (what this change did went out with the last message)
@@ -181,16 +190,21 @@ class Cluster:
             self.site.react_heard(live, body)
         elif kind in ("changed", "went_on"):
             pause = body.get("pause")
+            actions = _news_actions(body)
             self.hear(live, pause=pause if isinstance(pause, str) else None,
-                      actions=_news_actions(body))
+                      actions=actions,
+                      position=_news_position(body) if actions is not None else None)
 
     def hear(self, live: LiveTable, *, lobby: bool = False, pause: str | None = None,
-             actions: tuple[int, list[Action]] | None = None) -> None:
+             actions: tuple[int, list[Action]] | None = None,
+             position: tuple[int, dict[str, Any]] | None = None) -> None:
         """Note news of another process (or a reason to look at the store): one catch-up
         per table takes it up, however much comes while it works. The listener never
         waits for the store, and no news is lost while a table is being loaded. News
         that carries its actions is played without reading the store when it follows
-        on from what this process has."""
+        on from what this process has; the position they lead to (``position``, the
+        part of the snapshot every seat sees alike) is taken as the mover made it, and
+        each browser's own snapshot is made here from it."""
         heard = live.heard
         if lobby:
             heard.lobby = True
@@ -198,8 +212,10 @@ class Cluster:
             heard.game = True
             if actions is None:
                 heard.actions = None  # the store is read
+                heard.position = None
             elif heard.actions is not None:
                 heard.actions.append(actions)
+                heard.position = position
             if pause is not None:
                 heard.pauses.append(pause)
         if not heard.catching_up:
@@ -218,7 +234,8 @@ class Cluster:
                         await self.site.reload_row(live)
                     if got.game and table is not None:
                         if got.actions:
-                            await self.site.move_call(table.take_up, got.actions)
+                            await self.site.move_call(table.take_up, got.actions,
+                                                      got.position)
                         else:
                             await self.site.move_call(table.sync)
                     table = live.table
@@ -286,6 +303,15 @@ class Cluster:
             self.site.drive(live)
         elif not held and live.driver is not None:
             await self.site.stop_driving(live)
+
+
+def _news_position(body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+    """The position a piece of news says its actions lead to (None: none or not
+    readable; the snapshots work it out here then)."""
+    upto, position = body.get("upto"), body.get("position")
+    if not isinstance(upto, int) or isinstance(upto, bool) or not isinstance(position, dict):
+        return None
+    return upto, position
 
 
 def _news_actions(body: dict[str, Any]) -> tuple[int, list[Action]] | None:

@@ -138,12 +138,15 @@ class Heard:
     actions: list[tuple[int, list[Action]]] | None = field(default_factory=list)
     pauses: list[str] = field(default_factory=list)  # pauses a player elsewhere left
     catching_up: bool = False
+    #: the position the newest news's actions lead to (``(actions, position)``: the part
+    #: of the snapshot every seat sees alike, as the mover made it)
+    position: tuple[int, dict[str, Any]] | None = None
 
     def take(self) -> Heard:
         """What was heard so far (and forget it here)."""
-        got = Heard(self.lobby, self.game, self.actions, self.pauses)
+        got = Heard(self.lobby, self.game, self.actions, self.pauses, position=self.position)
         self.lobby = self.game = False
-        self.actions, self.pauses = [], []
+        self.actions, self.pauses, self.position = [], [], None
         return got
 
     @property

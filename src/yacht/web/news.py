@@ -2,12 +2,14 @@
 
 The database is the one truth. When a process accepts an action it has saved
 it, then it tells the others "table T changed" on Redis, with the actions
-saved since its last message (``{"kind": "changed", "start": i, "actions":
-[...]}``, one message at a time per table, so they arrive in order; ``"pause"``
+saved since its last message and the position they lead to (``{"kind": "changed",
+"start": i, "actions": [...], "upto": n, "position": {...}}``, one message at a time
+per table, so they arrive in order; ``"pause"``
 when a player left a pause; ``{"kind": "lobby"}`` when the seats or the start
 changed). Every process that shows T plays those actions when they follow on
 from its copy (``Table.take_up``), or else reads the store (``Table.sync``),
-and pushes the result to its own browsers.
+and pushes the result to its own browsers: the position as the mover made it (the
+part of the snapshot every seat sees alike), each browser's own part made there.
 
 Exactly one process drives a table's computer players: the one that holds the
 table's lease (a Redis key with an expiry, renewed while it lives; when its
@@ -20,7 +22,6 @@ this process's.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import secrets
@@ -28,6 +29,8 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+import orjson
 
 __all__ = ["LEASE_SECONDS", "LocalNews", "News", "RedisNews", "make_news"]
 
@@ -176,7 +179,7 @@ class RedisNews(News):
         channel = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
         table_id = channel.rsplit(":", 1)[-1]
         try:
-            body = json.loads(msg["data"])
+            body = orjson.loads(msg["data"])
         except (ValueError, TypeError):
             return
         if not isinstance(body, dict) or body.get("from") == self.me:
@@ -192,7 +195,7 @@ class RedisNews(News):
         # news is heard; the caller sends it again later)
         try:
             await self.client.publish(self._channel(table_id),
-                                      json.dumps({**message, "from": self.me}))
+                                      orjson.dumps({**message, "from": self.me}))
         except Exception as e:
             self.failed += 1
             now = time.monotonic()
