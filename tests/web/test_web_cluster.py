@@ -97,7 +97,8 @@ class Server:
                 [sys.executable, "-m", "yacht", "web", "--port", str(self.port), "--db",
                  self.db, "--redis", self.redis, "--log-level", "warning"],
                 env=self.env, cwd=ROOT, stdout=log, stderr=log)
-        for _ in range(300):
+        deadline = time.monotonic() + 90  # a loaded machine takes its time to import
+        while time.monotonic() < deadline and self.proc.poll() is None:
             try:
                 urllib.request.urlopen(f"{self.base}/healthz", timeout=1)
                 return
