@@ -121,7 +121,9 @@ def test_kill_minus_nine_loses_at_most_the_action_in_flight(db_url: str,
             store.close()
         server.stdin.close()
         server.wait(timeout=30)
-    assert checked_actions > KILLS * 5  # the kills really landed in the middle of games
+    # the kills really landed in the middle of games (about 5 actions a kill on a quiet
+    # machine, fewer at a load of 14)
+    assert checked_actions > KILLS * 2
     if not db_url.startswith("postgresql"):
         import sqlite3
 

@@ -125,6 +125,17 @@ class Hub:
         Call it on the event loop's thread."""
         self.fanout.goodbye(self.tables())
 
+    async def goodbye_sent(self, wait: float = 1.0) -> None:
+        """Tell every browser to reconnect and give the sockets up to ``wait`` seconds to
+        send it (before the server closes them itself: a loaded machine may not have run
+        their senders yet)."""
+        self.goodbye()
+        deadline = asyncio.get_running_loop().time() + wait
+        while any(not c.outbox.empty() for live in self.tables() for c in live.connections):
+            if asyncio.get_running_loop().time() >= deadline:
+                return
+            await asyncio.sleep(0.01)
+
     async def close(self) -> None:
         """Stop: browsers told to come back, leases given up, every task of the hub
         awaited, the threads finish what they do (an action in hand is saved and

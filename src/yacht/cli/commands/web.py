@@ -136,6 +136,10 @@ def cmd_web(args: argparse.Namespace) -> int:
                     loop.call_soon_threadsafe(app.state.hub.goodbye)
                 super().handle_exit(sig, frame)
 
+            async def shutdown(self, sockets: Any = None) -> None:
+                await app.state.hub.goodbye_sent()  # said before uvicorn closes the sockets
+                await super().shutdown(sockets)
+
             async def startup(self, sockets: Any = None) -> None:
                 import asyncio
 
