@@ -22,8 +22,12 @@ limit is.
     .venv/bin/python benchmarks/bench_web.py --tables 1000 --seconds 60 --pace 2
     .venv/bin/python benchmarks/bench_web.py --tables 100 --seconds 20   # quick
     .venv/bin/python benchmarks/bench_web.py --store postgresql --workers 2 --tables 1000
+    .venv/bin/python benchmarks/bench_web.py --repeat 3 --store postgresql --workers 4 \
+        --clients 2 --tables 5000 --seconds 60 --pace 10   # three runs: median, spread
 
-Prints one JSON object (and a line for benchmarks/README.md).
+Prints one JSON object (and a line for benchmarks/README.md) per run; with
+``--repeat N`` then the median and spread (min-max) of each figure, and the line
+with them.
 """
 
 from __future__ import annotations
@@ -431,10 +435,10 @@ def main() -> int:
 def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The median and the spread (min-max) of each figure the README's table shows."""
 
-    def figure(get: Any) -> dict[str, float]:
+    def figure(get: Any, digits: int = 1) -> dict[str, float]:
         xs = [float(get(r)) for r in runs]
-        return {"median": round(statistics.median(xs), 1), "min": round(min(xs), 1),
-                "max": round(max(xs), 1)}
+        return {"median": round(statistics.median(xs), digits),
+                "min": round(min(xs), digits), "max": round(max(xs), digits)}
 
     figures = {
         "actions_per_s": figure(lambda r: r["actions_per_s"]),
@@ -442,7 +446,7 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "p99_ms": figure(lambda r: r["latency_ms"]["p99"]),
         "max_ms": figure(lambda r: r["latency_ms"]["max"]),
         "lost": figure(lambda r: r["lost"] + r["never_started"]),
-        **{f"cores_{k}": figure(lambda r, k=k: r["cores_used"][k])
+        **{f"cores_{k}": figure(lambda r, k=k: r["cores_used"][k], 2)
            for k in runs[0]["cores_used"]},
     }
     first = runs[0]

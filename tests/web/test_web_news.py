@@ -398,7 +398,8 @@ def test_a_position_that_does_not_fit_is_not_taken(tmp_path: Path) -> None:
         await act(a, live_a, ann, {"type": "roll"})
         await settle(a, b)
         b.live[live_b.id] = live_b
-        upto, real = live_a.table.position()  # type: ignore[union-attr]
+        log, real = live_a.table.position()  # type: ignore[union-attr]
+        upto = len(log)
         actions = [action_to_json(a) for a in log_of(live_a)]
         for wrong in ({**real, "dice": [7, 7, 7, 7, 7]}, {"cards": "nope"}, "x"):
             b.news.inbox.put_nowait((live_b.id, {  # type: ignore[attr-defined]

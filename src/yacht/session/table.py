@@ -573,14 +573,13 @@ class Table:
                                      self._seats.get(seat) if seat is not None else None,
                                      words)
 
-    def position(self) -> tuple[int, dict[str, Any]]:
-        """The game's position as every seat's snapshot shows it (``snapshot.position``:
-        nothing of any seat's own) and the number of actions it comes after: what a server
-        process tells the others with its news (made once, shared with its own
-        snapshots)."""
+    def position(self) -> tuple[list[Action], dict[str, Any]]:
+        """The game's actions and the position they lead to, as every seat's snapshot
+        shows it (``snapshot.position``: nothing of any seat's own): what a server process
+        tells the others with its news (made once, shared with its own snapshots)."""
         with self._lock:
             st = self._game.state
-            return len(st.log), self._position_of(st)
+            return list(st.log), self._position_of(st)
 
     def take_position(self, upto: int, pos: dict[str, Any]) -> bool:
         """Another process's :meth:`position` after ``upto`` actions, heard with the news

@@ -156,16 +156,16 @@ class Cluster:
                     message["pause"] = pause
                 table = live.table
                 if table is not None:
-                    # the position they lead to (made once here: this process's own
-                    # snapshots share it), so that the others need not work it out again
-                    upto, position = table.position()
-                    actions = table.actions_since(0)
+                    # the actions and the position they lead to, of one moment (the
+                    # position is made once here: this process's own snapshots share it),
+                    # so that the others need not work it out again
+                    actions, position = (table.actions_since(0), None) if rewound \
+                        else table.position()
                     start = max(0, min(sent_upto, len(actions)), len(actions) - NEWS_ACTIONS)
-                    if not rewound and start < len(actions):
+                    if position is not None and start < len(actions):
                         message["start"] = start
                         message["actions"] = [action_to_json(a) for a in actions[start:]]
-                        if upto == len(actions):
-                            message["upto"], message["position"] = upto, position
+                        message["upto"], message["position"] = len(actions), position
                     tell.sent_upto = len(actions)
                     if len(message) == 1 and not rewound:
                         continue  # (what this change did went out with the last message)
