@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
 from yacht.cli import main
 from yacht.engine.dice import commitment_of
 from yacht.store import Store
+from yacht.web.protocol import SameDiceView
 
 from .browser import Browser
 
@@ -66,6 +68,17 @@ def turn(page: Player, pick: int = 0) -> None:
     s = page.wait(lambda t: bool(t["snapshot"]["dice"]))["snapshot"]
     assert page.act({"type": "score", "category": s["previews"][pick]["category"]},
                     s["version"])["type"] == "ack"
+
+
+def analysis(client: TestClient, game_id: str) -> dict[str, Any]:
+    """A finished game's analysis (asked again while the server is working on it)."""
+    for _ in range(300):
+        r = client.get(f"/api/games/{game_id}/analysis")
+        if r.status_code != 202:
+            break
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
 
 
 def check_field(field: dict[str, Any], done_here: int) -> None:
@@ -120,6 +133,17 @@ def test_a_person_and_computers_play_at_once_and_see_no_turn_ahead(
     text = capsys.readouterr().out
     assert f"The expert's own game on these dice: {end['expert']}" in text
     assert "Ann, each turn against the mean of the others: " in text
+    # ... and so does its analysis in the browser (GET /api/games/ID/analysis), each card
+    # numbered among the games played, every turn shown, the end as the field's
+    same_view = analysis(client, records_ids[1])["same_dice"]
+    TypeAdapter(SameDiceView).validate_python(same_view)
+    assert same_view["me"] == 1 and same_view["length"] == 13
+    assert same_view["end"] == end
+    assert [c["mine"] for c in same_view["cards"]] == [False, True, False]
+    assert [[t["points"] for t in c["turns"]] for c in same_view["cards"]] == points
+    assert [c["total"] for c in same_view["cards"]] == totals
+    assert [c["name"] for c in same_view["cards"]] == [r.players[0].name for r in records]
+    assert analysis(client, records_ids[2])["same_dice"]["me"] == 2
         # every card played the group's seed, and says so in its record
     seed = store.load_group(group).seed
     for c, r in zip(cards, records, strict=True):

@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from yacht.engine import Record, TurnSummary
+from yacht.engine import Record, RecordError, TurnSummary
 from yacht.engine.dice import SEED_BYTES
 from yacht.rules import Ruleset
-from yacht.session.duplicate import compare
+from yacht.session.duplicate import SameDice, compare, same_dice
 from yacht.store import StoreError
 from yacht.store.core import GroupRow, TableRow
 
@@ -48,6 +48,7 @@ from .protocol import (
     FieldPlace,
     FieldTurn,
     PersonSeat,
+    SameDiceView,
     TableRequest,
 )
 
@@ -58,6 +59,8 @@ __all__ = ["Duplicates", "group_of", "is_card"]
 
 log = logging.getLogger("yacht.web")
 
+#: analyses' same dice kept in memory (by game id)
+SAME_KEPT = 256
 #: the events of a card after which the field has changed for the others
 FIELD_EVENTS = frozenset({"scored", "took_back", "finished", "reloaded"})
 
@@ -73,11 +76,28 @@ def is_card(row: TableRow) -> bool:
 
 
 @dataclass
-class _Turns:
-    """A card's scorings, worked out once per version of its game."""
+class _Card:
+    """A card's scorings, worked out again only after an event that changes them (a
+    roll does not): its turns, and the same as the field shows them."""
 
-    version: int
+    game_id: str | None
     turns: list[TurnSummary]
+    shown: list[FieldTurn]
+
+
+@dataclass
+class _Shared:
+    """What every viewer's field is cut from, worked out once per change of the group
+    (one score is pushed to every browser of the group: each gets its own cut)."""
+
+    group: GroupRow
+    rs: Ruleset
+    length: int
+    cards: list[FieldCard]  # every turn done, as a player who finished the game sees it
+    done: list[int]
+    open: list[bool]
+    over: bool
+    end: FieldEnd | None
 
 
 class Duplicates:
@@ -86,8 +106,11 @@ class Duplicates:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.groups: dict[str, GroupRow] = {}
-        self._turns: dict[str, _Turns] = {}
+        self._cards: dict[str, _Card] = {}  # card id -> its scorings (stale: not there)
         self._pushing: dict[str, bool] = {}  # group -> a card scored while pushing
+        self._same: dict[str, SameDiceView | None] = {}  # game id -> its same dice
+        #: the sockets watching a group's field (``/ws/d/GROUP``), pushed as the cards are
+        self.watchers: dict[str, set[Connection]] = {}
 
     # --- making one -------------------------------------------------------------------
     async def create(self, req: TableRequest, rs: Ruleset) -> tuple[LiveTable, str]:
@@ -187,55 +210,80 @@ class Duplicates:
             out.append(live)
         return out
 
-    def _scorings(self, live: LiveTable) -> list[TurnSummary]:
+    def _card(self, live: LiveTable) -> _Card:
+        """A card's scorings: kept until an event of the card changes them (``event``).
+        Read from the game's actions (not a copy of its whole state: a field is made at
+        every score of any card of the group, on the event loop)."""
         table = live.table
+        known = self._cards.get(live.id)
         if table is None:
-            return []
-        known = self._turns.get(live.id)
-        if known is not None and known.version == table.version:
-            return known.turns
-        if len(self._turns) > 2 * len(self.hub.live) + 64:  # (cards unloaded meanwhile)
-            self._turns = {k: v for k, v in self._turns.items() if k in self.hub.live}
-        view = table.view()
-        turns = Record.from_state(view.state).turns()
-        self._turns[live.id] = _Turns(view.version, turns)
-        return turns
+            return _Card(None, [], [])
+        if known is not None and known.game_id == table.game_id:
+            return known
+        if len(self._cards) > 2 * len(self.hub.live) + 64:  # (cards unloaded meanwhile)
+            self._cards = {k: v for k, v in self._cards.items() if k in self.hub.live}
+        rs = live.ruleset
+        record = Record(rs.id, dict(rs.option_values), list(table.players),
+                        table.actions_since(0))
+        turns = record.turns()
+        found = _Card(table.game_id, turns, [_turn(t) for t in turns])
+        self._cards[live.id] = found
+        return found
 
-    async def field(self, group_id: str, viewer: int | None) -> FieldMessage:
-        """The field as card ``viewer`` (None: a watcher) may see it now."""
+    async def _shared(self, group_id: str) -> _Shared:
+        """The group's field before it is cut for a viewer."""
         group = await self.group(group_id)
         lives = await self.cards(group)
         rs = lives[0].ruleset
         length = _length(rs)
-        scorings = [self._scorings(live) for live in lives]
+        found = [self._card(live) for live in lives]
         open_ = [live.row.game_id is None for live in lives]
-        done = [len(s) for s in scorings]
+        done = [len(c.turns) for c in found]
         over = all(d >= length for d, o in zip(done, open_, strict=True) if not o) \
             and not all(open_)
-        if over:
-            upto = length
-        elif viewer is None:
-            upto = min(done)
-        else:
-            upto = done[viewer]
         cards: list[FieldCard] = []
-        for i, (live, turns) in enumerate(zip(lives, scorings, strict=True)):
+        for i, (live, card) in enumerate(zip(lives, found, strict=True)):
             seat = live.row.seats[0]
-            shown = turns[:upto]
             cards.append({
                 "card": i, "name": seat.name,
                 "kind": "computer" if seat.kind == "computer" else "person",
-                "level": seat.level, "open": open_[i], "mine": i == viewer,
-                "done": done[i], "shown": len(shown),
-                "total": shown[-1].totals[0] if shown else 0,
-                "turns": [_turn(t) for t in shown]})
-        end = await self._end(group, cards, scorings, length) if over else None
-        return {"type": "field", "group": group.id, "variant": rs.id, "name": rs.name,
-                "commitment": group.commitment, "length": length, "me": viewer,
-                "upto": upto, "cards": cards, "end": end}
+                "level": seat.level, "open": open_[i], "mine": False,
+                "done": done[i], "shown": done[i],
+                "total": card.turns[-1].totals[0] if card.turns else 0,
+                "turns": card.shown})
+        end = await self._end(group, cards, [c.turns for c in found]) if over else None
+        return _Shared(group, rs, length, cards, done, open_, over, end)
+
+    @staticmethod
+    def _cut(shared: _Shared, viewer: int | None) -> FieldMessage:
+        """The field as card ``viewer`` (None: a watcher) may see it: every card up to
+        the turns the viewer has finished (a watcher: the slowest player's)."""
+        if shared.over:
+            upto = shared.length
+        elif viewer is None:
+            upto = min(shared.done)
+        else:
+            upto = shared.done[viewer]
+        cards: list[FieldCard] = []
+        for c, card_id in zip(shared.cards, shared.group.cards, strict=True):
+            shown = c["turns"][:upto]
+            cut: FieldCard = {**c, "mine": c["card"] == viewer, "shown": len(shown),
+                              "total": shown[-1]["total"] if shown else 0, "turns": shown}
+            if viewer is None:  # (a watcher: the links of the seats still open)
+                cut["url"] = f"/t/{card_id}" if c["open"] else None
+            cards.append(cut)
+        group = shared.group
+        return {"type": "field", "group": group.id, "variant": shared.rs.id,
+                "name": shared.rs.name, "commitment": group.commitment,
+                "length": shared.length, "me": viewer, "upto": upto, "cards": cards,
+                "end": shared.end}
+
+    async def field(self, group_id: str, viewer: int | None) -> FieldMessage:
+        """The field as card ``viewer`` (None: a watcher) may see it now."""
+        return self._cut(await self._shared(group_id), viewer)
 
     async def _end(self, group: GroupRow, cards: list[FieldCard],
-                   scorings: list[list[TurnSummary]], length: int) -> FieldEnd:
+                   scorings: list[list[TurnSummary]]) -> FieldEnd:
         """Every card full: the cards compared (``yacht.session.duplicate``), by card."""
         played = [c["card"] for c in cards if not c["open"]]
         st = compare([cards[i]["name"] or f"Player {i + 1}" for i in played],
@@ -253,8 +301,6 @@ class Duplicates:
         """The expert's actual total on the group's dice (worked out once, kept)."""
         if group.expert is not None:
             return group.expert
-        from dataclasses import replace
-
         from yacht.rules import get
         from yacht.session.daily import expert_total
 
@@ -268,12 +314,45 @@ class Duplicates:
         self.groups[group.id] = replace(group, expert=total)
         return total
 
+    # --- the analysis of a card's game ---------------------------------------------------
+    async def same_dice(self, game_id: str) -> SameDiceView | None:
+        """The games of the duplicate table that ``game_id`` was played at, compared as
+        the end of the field shows them (None: not a card's game, or a game of its table
+        is not full yet). Kept once known (finished games do not change)."""
+        if game_id in self._same:
+            return self._same[game_id]
+        hub = self.hub
+        try:
+            record = await hub.io_call(hub.store.load_record, game_id)
+            group_id = record.meta.get("duplicate")
+            if not isinstance(group_id, str):
+                found = None
+            else:
+                found = await hub.io_call(partial(same_dice, hub.store, group_id,
+                                                  expert=False))
+                if found is not None and found.expert is None:
+                    found = replace(found, expert=await self.expert(
+                        await self.group(group_id)))
+        except (StoreError, RecordError) as e:
+            log.warning("game %s: the same dice: %s", game_id, e)
+            return None
+        if group_id is not None and found is None:
+            return None  # (a game of its table goes on: asked again later)
+        view = None if found is None else _same_view(found, game_id)
+        if view is not None and view["end"]["expert"] is None:
+            return view  # (the expert's total failed this time: worked out again next)
+        if len(self._same) >= SAME_KEPT:
+            self._same.pop(next(iter(self._same)))
+        self._same[game_id] = view
+        return view
+
     # --- pushing it -------------------------------------------------------------------
     def event(self, live: LiveTable, kind: str) -> None:
         """A card's event: when the field changed, every card's browsers hear of it."""
         group_id = group_of(live.row)
         if group_id is None or kind not in FIELD_EVENTS:
             return
+        self._cards.pop(live.id, None)  # its scorings are worked out again
         if group_id in self._pushing:  # one pusher per group: it goes round once more
             self._pushing[group_id] = True
             return
@@ -293,15 +372,21 @@ class Duplicates:
 
     async def push(self, group_id: str) -> None:
         try:
-            group = await self.group(group_id)
-            lives = await self.cards(group)
+            shared = await self._shared(group_id)
+            lives = await self.cards(shared.group)
             by_viewer: dict[int | None, FieldMessage] = {}
             for i, live in enumerate(lives):
                 for conn in list(live.connections):
                     viewer = i if conn.seats else None
                     if viewer not in by_viewer:
-                        by_viewer[viewer] = await self.field(group_id, viewer)
+                        by_viewer[viewer] = self._cut(shared, viewer)
                     conn.send(by_viewer[viewer])
+            watchers = self.watchers.get(group_id)
+            if watchers:
+                if None not in by_viewer:
+                    by_viewer[None] = self._cut(shared, None)
+                for conn in list(watchers):
+                    conn.send(by_viewer[None])
         except WebError as e:
             log.warning("duplicate table %s: %s", group_id, e)
 
@@ -318,15 +403,56 @@ class Duplicates:
             log.warning("duplicate table %s: %s", group_id, e)
 
     def busy(self, live: LiveTable) -> bool:
-        """A card is kept loaded while a browser is at any card of its group (its
-        computer plays on; its news is heard)."""
+        """A card is kept loaded while a browser is at any card of its group, or watches
+        its field (its computer plays on; its news is heard)."""
         group_id = group_of(live.row)
         if group_id is None:
             return False
         group = self.groups.get(group_id)
-        return group is not None and any(
+        return group is not None and (bool(self.watchers.get(group_id)) or any(
             (other := self.hub.live.get(c)) is not None and other.connections
-            for c in group.cards)
+            for c in group.cards))
+
+    # --- watchers of the field (/ws/d/GROUP) --------------------------------------------
+    def watch(self, group_id: str, conn: Connection) -> None:
+        """A watcher's socket: sent the field now (its cards are loaded here, so their
+        news is heard) and whenever it changes."""
+        self.watchers.setdefault(group_id, set()).add(conn)
+        self.hub.tasks.spawn(self._greet_watcher(group_id, conn), "yacht-field")
+
+    def unwatch(self, group_id: str, conn: Connection) -> None:
+        watchers = self.watchers.get(group_id)
+        if watchers is not None:
+            watchers.discard(conn)
+            if not watchers:
+                del self.watchers[group_id]
+
+    async def _greet_watcher(self, group_id: str, conn: Connection) -> None:
+        try:
+            conn.send(await self.field(group_id, None))
+        except WebError as e:
+            log.warning("duplicate table %s: %s", group_id, e)
+
+
+def _same_view(found: SameDice, game_id: str) -> SameDiceView:
+    """What the analysis of one game of a duplicate table shows of the others (the
+    field's end, every turn shown; the cards numbered among the games played)."""
+    me = found.games.index(game_id)
+    totals = {p.card: p.total for p in found.ranking}
+    cards: list[FieldCard] = []
+    for i, (name, turns) in enumerate(zip(found.names, found.turns, strict=True)):
+        player = found.players[i]
+        cards.append({"card": i, "name": name,
+                      "kind": "computer" if player.kind == "computer" else "person",
+                      "level": player.level if player.kind == "computer" else None,
+                      "open": False, "mine": i == me, "done": len(turns),
+                      "shown": len(turns), "total": totals[i],
+                      "turns": [_turn(t) for t in turns]})
+    end: FieldEnd = {"ranking": [{"card": p.card, "name": p.name, "total": p.total,
+                                  "place": p.place} for p in found.ranking],
+                     "expert": found.expert, "against": found.against, "best": found.best}
+    return {"me": me, "length": max((len(t) for t in found.turns), default=0),
+            "cards": cards, "end": end}
 
 
 def _length(rs: Ruleset) -> int:

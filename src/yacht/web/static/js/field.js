@@ -50,14 +50,21 @@ export function fieldPanel(field, { links = null } = {}) {
   return h("section", { class: "panel field-panel", id: "field", data: { upto: field.upto, over: Boolean(field.end) }, aria: { labelledby: "field-title" } }, parts);
 }
 
+/** A duplicate table's games compared, in the analysis of one of them (the same_dice of
+ * GET /api/games/ID/analysis): drawn as the end of the field is. */
+export function sameDicePart(same) {
+  return h("section", { class: "field-panel same-dice", id: "same-dice" }, endPart(same));
+}
+
 function endPart(field) {
   const end = field.end;
   const names = new Map(field.cards.map((c) => [c.card, nameOf(c)]));
+  const mine = new Set(field.cards.filter((c) => c.mine).map((c) => c.card));
   const winners = end.ranking.filter((p) => p.place === 1).map((p) => p.name);
   const lines = [
     h("h3", { text: "On the same dice" }),
-    h("ol", { class: "field-ranking" }, end.ranking.map((p) => h("li", {},
-      `${p.place}. ${p.name}: ${p.total}`))),
+    h("ol", { class: "field-ranking" }, end.ranking.map((p) => h("li", { class: mine.has(p.card) ? "mine" : "" },
+      `${p.place}. ${p.name}: ${p.total}`, mine.has(p.card) ? h("span", { class: "hint-text", text: " ← this game" }) : null))),
   ];
   if (end.expert !== null) {
     lines.push(h("p", { class: "field-expert" }, `The expert's own game on these dice: ${end.expert}`,
