@@ -25,6 +25,7 @@ same dice on every card. What is new here:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from dataclasses import dataclass, replace
@@ -36,10 +37,10 @@ from yacht.engine.dice import SEED_BYTES
 from yacht.rules import Ruleset
 from yacht.session.duplicate import SameDice, compare, same_dice
 from yacht.store import StoreError
-from yacht.store.core import GroupRow, TableRow
+from yacht.store.core import GroupRow, SeatRow, TableRow
 
 from .errors import WebError
-from .live import Connection, LiveTable
+from .live import Connection, LiveTable, Phase
 from .lobby import hash_token, new_token
 from .protocol import (
     FieldCard,
@@ -61,8 +62,9 @@ log = logging.getLogger("yacht.web")
 
 #: analyses' same dice kept in memory (by game id)
 SAME_KEPT = 256
-#: the events of a card after which the field has changed for the others
-FIELD_EVENTS = frozenset({"scored", "took_back", "finished", "reloaded"})
+#: the events of a card after which the field has changed for the others (and a friend's
+#: seat taken: ``joined``, told by the hub)
+FIELD_EVENTS = frozenset({"scored", "took_back", "finished", "reloaded", "joined"})
 
 
 def group_of(row: TableRow) -> str | None:
@@ -98,6 +100,7 @@ class _Shared:
     open: list[bool]
     over: bool
     end: FieldEnd | None
+    next: list[tuple[str, str] | None]  # per card: the next table's group and card
 
 
 class Duplicates:
@@ -111,6 +114,7 @@ class Duplicates:
         self._same: dict[str, SameDiceView | None] = {}  # game id -> its same dice
         #: the sockets watching a group's field (``/ws/d/GROUP``), pushed as the cards are
         self.watchers: dict[str, set[Connection]] = {}
+        self._again: dict[str, asyncio.Lock] = {}  # group -> making its next table
 
     # --- making one -------------------------------------------------------------------
     async def create(self, req: TableRequest, rs: Ruleset) -> tuple[LiveTable, str]:
@@ -128,14 +132,22 @@ class Duplicates:
         token = new_token()
         mine = hash_token(token)
         seats = self.hub.lobby.seat_rows(req, mine)
+        lives = await self._make(rs, req.speed, mine, seats, [{} for _ in seats])
+        return lives[here[0]], token
+
+    async def _make(self, rs: Ruleset, speed: str, host: str, seats: list[SeatRow],
+                    more: list[dict[str, Any]]) -> list[LiveTable]:
+        """A new group on a new seed: a card per seat (``more``: each card's settings
+        besides its group's), each started once its person is ready."""
         hub = self.hub
         store = hub.store
         group_id = secrets.token_hex(6)
         seed = hub.seeds() if hub.seeds is not None else secrets.token_bytes(SEED_BYTES)
         try:
             rows = [await hub.io_call(partial(
-                store.create_table, rs.id, dict(rs.option_values), req.speed, [seat],
-                host=mine, settings={"group": group_id, "card": i, "reactions": False}))
+                store.create_table, rs.id, dict(rs.option_values), speed, [seat],
+                host=host, settings={"group": group_id, "card": i, "reactions": False,
+                                     **more[i]}))
                 for i, seat in enumerate(seats)]
             group = await hub.io_call(store.create_group, group_id, rs.id,
                                       dict(rs.option_values), seed, [r.id for r in rows])
@@ -150,7 +162,102 @@ class Duplicates:
             async with live.lock:
                 await hub._start_if_ready(live)
             lives.append(live)
-        return lives[here[0]], token
+        return lives
+
+    # --- playing again ----------------------------------------------------------------
+    async def again(self, live: LiveTable, conn: Connection) -> None:
+        """Play again after a card's game: a new duplicate table with the same seats,
+        computer levels, variant, options and pace, on a new seed, made by the first
+        player of the group who asks (the others who ask are sent to the same one). Each
+        person of the group has a card there held by the same browser, theirs to accept
+        (this player's is accepted) or leave; a friend's seat no one took is open again.
+        Every browser of the group hears of it in its field (``next``)."""
+        mine = conn.token_hash
+        if mine is None or not conn.seats:
+            raise WebError("only a player at the table can play again", "not_your_turn")
+        table = live.table
+        if live.phase is not Phase.OVER or table is None or not table.view().finished:
+            raise WebError("your game is not over yet", "not_finished")
+        group_id = group_of(live.row)
+        assert group_id is not None
+        lock = self._again.setdefault(group_id, asyncio.Lock())
+        async with lock:
+            lives = await self.cards(await self.group(group_id))
+            for other in lives:  # (another process may have made it: the rows say)
+                async with other.loading:
+                    await self.hub.reload_row(other)
+            made = _next_of(live.row)
+            if made is None:
+                await self._again_made(lives, mine)
+            else:  # made already: this player accepts theirs
+                await self._accept(made[1], mine)
+        self.event(live, "joined")  # every browser of the group: the next table
+
+    async def _again_made(self, lives: list[LiveTable], mine: str) -> None:
+        shared = await self._shared(group_of(lives[0].row) or "")
+        winners = [p["name"] for p in shared.end["ranking"] if p["place"] == 1] \
+            if shared.end is not None else []
+        seats: list[SeatRow] = []
+        more: list[dict[str, Any]] = []
+        for live in lives:
+            seat = live.row.seats[0] if live.row.seats else SeatRow(None)
+            if seat.kind == "person" and seat.token is not None:
+                seats.append(SeatRow(seat.name, "person", None, seat.token,
+                                     ready=seat.token == mine))
+                done = [*(live.row.settings.get("series") or []),
+                        {"game": live.row.game_id, "winners": winners}]
+                more.append({"series": done})
+            elif seat.kind == "person":  # a friend's seat no one took: open again
+                seats.append(SeatRow(seat.name, "person"))
+                more.append({})
+            else:
+                seats.append(SeatRow(seat.name, seat.kind, seat.level))
+                more.append({})
+        first = lives[0]
+        made = await self._make(first.ruleset, first.row.speed, mine, seats, more)
+        new_group = group_of(made[0].row)
+        for live, card in zip(lives, made, strict=True):
+            await self._tell_next(live, {"group": new_group, "card": card.id})
+
+    async def _tell_next(self, live: LiveTable, found: dict[str, Any]) -> None:
+        """Keep the next table in the card's row (every process's browsers hear of it)."""
+        hub = self.hub
+        async with live.lock:
+            for _ in range(3):
+                row = live.row
+                try:
+                    live.take_row(await hub.io_call(partial(
+                        hub.store.update_table, row.id, row.version,
+                        settings={**row.settings, "next": found})))
+                    break
+                except StoreError:  # (changed meanwhile: read again)
+                    live.take_row(await hub.io_call(hub.store.load_table, row.id))
+            hub.cluster.tell_lobby(live)
+
+    async def _accept(self, card_id: str, mine: str) -> None:
+        """This browser's card at the next table: accepted (its game starts)."""
+        hub = self.hub
+        card = await hub.get(card_id)
+        async with card.lock:
+            row = card.row
+            if not any(s.token == mine and not s.ready for s in row.seats):
+                return
+            seats = [replace(s, ready=True) if s.token == mine else s for s in row.seats]
+            try:
+                card.take_row(await hub.io_call(partial(
+                    hub.store.update_table, row.id, row.version, seats=seats)))
+            except StoreError as e:
+                raise WebError(f"{e}", "conflict") from None
+            hub.fanout.reseat(card)
+            hub.cluster.tell_lobby(card)
+            await hub._start_if_ready(card)
+        hub.fanout.changed(card)
+
+    @staticmethod
+    def left(row: TableRow, mine: str) -> list[SeatRow]:
+        """A card's seats once its person leaves its next game: the seat is open (a
+        friend may take it; no one: it is left out of the comparison)."""
+        return [SeatRow(s.name, "person") if s.token == mine else s for s in row.seats]
 
     async def group(self, group_id: str) -> GroupRow:
         found = self.groups.get(group_id)
@@ -252,7 +359,8 @@ class Duplicates:
                 "total": card.turns[-1].totals[0] if card.turns else 0,
                 "turns": card.shown})
         end = await self._end(group, cards, [c.turns for c in found]) if over else None
-        return _Shared(group, rs, length, cards, done, open_, over, end)
+        return _Shared(group, rs, length, cards, done, open_, over, end,
+                       [_next_of(live.row) for live in lives])
 
     @staticmethod
     def _cut(shared: _Shared, viewer: int | None) -> FieldMessage:
@@ -273,10 +381,16 @@ class Duplicates:
                 cut["url"] = f"/t/{card_id}" if c["open"] else None
             cards.append(cut)
         group = shared.group
+        if viewer is None:  # a watcher: the next table's field
+            made = next((n for n in shared.next if n is not None), None)
+            after = f"/d/{made[0]}" if made is not None else None
+        else:  # a player: their own card at the next table
+            mine = shared.next[viewer]
+            after = f"/t/{mine[1]}" if mine is not None else None
         return {"type": "field", "group": group.id, "variant": shared.rs.id,
                 "name": shared.rs.name, "commitment": group.commitment,
                 "length": shared.length, "me": viewer, "upto": upto, "cards": cards,
-                "end": shared.end}
+                "end": shared.end, "next": after}
 
     async def field(self, group_id: str, viewer: int | None) -> FieldMessage:
         """The field as card ``viewer`` (None: a watcher) may see it now."""
@@ -453,6 +567,16 @@ def _same_view(found: SameDice, game_id: str) -> SameDiceView:
                      "expert": found.expert, "against": found.against, "best": found.best}
     return {"me": me, "length": max((len(t) for t in found.turns), default=0),
             "cards": cards, "end": end}
+
+
+def _next_of(row: TableRow) -> tuple[str, str] | None:
+    """The next table of a card's group, once someone asked to play again: (group, the
+    card of the same seat there)."""
+    found = row.settings.get("next")
+    if isinstance(found, dict) and isinstance(found.get("group"), str) \
+            and isinstance(found.get("card"), str):
+        return found["group"], found["card"]
+    return None
 
 
 def _length(rs: Ruleset) -> int:

@@ -647,6 +647,9 @@ class FieldMessage(TypedDict):
     upto: int
     cards: list[FieldCard]
     end: FieldEnd | None
+    #: someone asked to play again: the viewer's card at the new duplicate table (held
+    #: by the same browser, to accept or leave; a watcher's: the new table's field)
+    next: str | None
 
 
 class SameDiceView(TypedDict):
