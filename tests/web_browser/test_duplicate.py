@@ -95,6 +95,13 @@ def test_two_browsers_and_a_watcher_play_the_same_dice_at_once(server: Server,
                 f"{p['name']}: {p['total']}" in text for p in end["ranking"])
             await ann.page.locator("#field").scroll_into_view_if_needed()
             await screenshot(ann.page, shots, "duplicate-end")
+            # the analysis of Ann's game shows the same comparison, drawn as the end is
+            await ann.page.click("#analysis-btn")
+            await ann.page.wait_for_selector("#analysis #same-dice .field-expert",
+                                             timeout=60000)
+            same = await ann.page.text_content("#same-dice") or ""
+            assert f"these dice: {end['expert']}" in same and "← this game" in same
+            assert all(f"{p['name']}: {p['total']}" in same for p in end["ranking"])
             await watcher.page.wait_for_selector("#field[data-over='true']", timeout=15000)
             assert polls == [], polls
             await screenshot(watcher.page, shots, "duplicate-watcher-phone")

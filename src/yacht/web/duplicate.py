@@ -82,7 +82,7 @@ class _Card:
     """A card's scorings, worked out again only after an event that changes them (a
     roll does not): its turns, and the same as the field shows them."""
 
-    game_id: str | None
+    table: object  # (the game they are of: a card loaded again has a new one)
     turns: list[TurnSummary]
     shown: list[FieldTurn]
 
@@ -325,7 +325,7 @@ class Duplicates:
         known = self._cards.get(live.id)
         if table is None:
             return _Card(None, [], [])
-        if known is not None and known.game_id == table.game_id:
+        if known is not None and known.table is table:
             return known
         if len(self._cards) > 2 * len(self.hub.live) + 64:  # (cards unloaded meanwhile)
             self._cards = {k: v for k, v in self._cards.items() if k in self.hub.live}
@@ -333,7 +333,7 @@ class Duplicates:
         record = Record(rs.id, dict(rs.option_values), list(table.players),
                         table.actions_since(0))
         turns = record.turns()
-        found = _Card(table.game_id, turns, [_turn(t) for t in turns])
+        found = _Card(table, turns, [_turn(t) for t in turns])
         self._cards[live.id] = found
         return found
 
