@@ -55,7 +55,7 @@ async def play(groups: int, seed: int, db: str) -> dict[str, Any]:
     fields = 0
     moves = scores = 0
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    for live, conn, seat in steps:
+    for live, _conn, seat in steps:
         table = live.table
         assert table is not None
         state = table.view().state

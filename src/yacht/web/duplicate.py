@@ -32,8 +32,9 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from yacht.engine import Record, RecordError, TurnSummary
+from yacht.engine import IllegalAction, Record, RecordError, State, TurnSummary
 from yacht.engine.dice import SEED_BYTES
+from yacht.engine.records import take_turns
 from yacht.rules import Ruleset
 from yacht.session.duplicate import SameDice, compare, same_dice
 from yacht.store import StoreError
@@ -79,12 +80,16 @@ def is_card(row: TableRow) -> bool:
 
 @dataclass
 class _Card:
-    """A card's scorings, worked out again only after an event that changes them (a
-    roll does not): its turns, and the same as the field shows them."""
+    """A card's scorings, read on only after an event that changes them (a roll does
+    not): its turns, and the same as the field shows them; the replay they were read
+    with, and how many of the game's actions it has played."""
 
     table: object  # (the game they are of: a card loaded again has a new one)
     turns: list[TurnSummary]
     shown: list[FieldTurn]
+    replay: State | None = None
+    read: int = 0
+    stale: bool = False  # its card scored since: the actions since ``read`` are read
 
 
 @dataclass
@@ -318,22 +323,37 @@ class Duplicates:
         return out
 
     def _card(self, live: LiveTable) -> _Card:
-        """A card's scorings: kept until an event of the card changes them (``event``).
-        Read from the game's actions (not a copy of its whole state: a field is made at
-        every score of any card of the group, on the event loop)."""
+        """A card's scorings: kept until an event of the card changes them (``event``),
+        then read on from the game's actions since (not from a copy of its whole state,
+        nor from its start: a field is made at every score of any card of the group, on
+        the event loop)."""
         table = live.table
         known = self._cards.get(live.id)
         if table is None:
             return _Card(None, [], [])
         if known is not None and known.table is table:
-            return known
+            if not known.stale:
+                return known
+            if known.replay is not None:
+                since = table.actions_since(known.read)
+                try:
+                    take_turns(known.replay, since, known.turns)
+                except (IllegalAction, AssertionError):
+                    pass  # (not the game it was: read again from the start, below)
+                else:
+                    known.read += len(since)
+                    known.shown = [_turn(t) for t in known.turns]
+                    known.stale = False
+                    return known
         if len(self._cards) > 2 * len(self.hub.live) + 64:  # (cards unloaded meanwhile)
             self._cards = {k: v for k, v in self._cards.items() if k in self.hub.live}
         rs = live.ruleset
-        record = Record(rs.id, dict(rs.option_values), list(table.players),
-                        table.actions_since(0))
-        turns = record.turns()
-        found = _Card(table, turns, [_turn(t) for t in turns])
+        actions = table.actions_since(0)
+        record = Record(rs.id, dict(rs.option_values), list(table.players), actions)
+        replay = record.new_state()
+        turns: list[TurnSummary] = []
+        take_turns(replay, actions, turns)
+        found = _Card(table, turns, [_turn(t) for t in turns], replay, len(actions))
         self._cards[live.id] = found
         return found
 
@@ -466,7 +486,11 @@ class Duplicates:
         group_id = group_of(live.row)
         if group_id is None or kind not in FIELD_EVENTS:
             return
-        self._cards.pop(live.id, None)  # its scorings are worked out again
+        known = self._cards.get(live.id)
+        if kind == "scored" and known is not None:
+            known.stale = True  # its scorings are read on from where they were
+        else:
+            self._cards.pop(live.id, None)  # ... or again from the start
         if group_id in self._pushing:  # one pusher per group: it goes round once more
             self._pushing[group_id] = True
             return
