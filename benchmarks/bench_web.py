@@ -348,7 +348,8 @@ def run(tables: int, clients: int, seconds: float, pace: float, port: int, serve
     def pct(p: float) -> float:
         return round(lat_ms[min(len(lat_ms) - 1, int(p * len(lat_ms)))], 1) if lat_ms else 0.0
 
-    return {"tables": tables, "connections": 2 * tables, "clients": clients,
+    return {"tables": tables, "cards": tables * DUPLICATE,
+            "connections": tables * (DUPLICATE or 2), "clients": clients,
             "seconds": round(took, 1), "pace_s": pace, "actions": actions,
             "actions_per_s": round(actions / took, 1),
             "latency_ms": {"p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99),
@@ -541,7 +542,10 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     result["duplicate"] = DUPLICATE
     print(json.dumps(result, indent=1))
     lm = result["latency_ms"]
-    print(f"| {args.store} | {args.flush} | {workers} | {tables} | {args.pace} s | "
+    # a duplicate table's line counts its cards too (each a game and a socket of its own)
+    counted = f"{tables:,} x {DUPLICATE} cards ({tables * DUPLICATE:,})" if DUPLICATE \
+        else f"{tables}"
+    print(f"| {args.store} | {args.flush} | {workers} | {counted} | {args.pace} s | "
           f"{result['actions_per_s']} | {lm['p50']} | {lm['p99']} | {lm['max']} | "
           f"{result['kb_per_table']} KB | "
           f"{' '.join(f'{k} {v}' for k, v in result['cores_used'].items())} | "

@@ -464,6 +464,21 @@ def test_a_duplicate_table_played_on_two_processes(servers: list[Server]) -> Non
     bob = Card(two, bob_card, None)  # Bob's browser is on the other process
     bob.answer(bob.send("join", seat=0, name="Bob"))
     bob.wait(lambda t: t["phase"] == "game")
+    # a watcher of the field on Ann's process: Bob's scores are pushed to it as well
+    watcher = connect(f"ws://127.0.0.1:{one.port}/ws/d/{made['group']}", open_timeout=10,
+                      legacy=True)
+    watcher.send(json.dumps({"type": "hello", "token": None}))
+    watched: list[dict[str, Any]] = []
+
+    def watched_when(pred: Any) -> dict[str, Any]:
+        end = time.monotonic() + 30
+        while not (watched and pred(watched[-1])):
+            msg = json.loads(watcher.recv(max(0.1, end - time.monotonic())))
+            assert msg["type"] == "field" and msg["me"] is None
+            # never past the slowest player's finished turn
+            assert msg["upto"] == min(c["done"] for c in msg["cards"]) or msg["end"]
+            watched.append(msg)
+        return watched[-1]
 
     def field_when(page: Card, pred: Any) -> dict[str, Any]:
         end = time.monotonic() + 30
@@ -482,10 +497,14 @@ def test_a_duplicate_table_played_on_two_processes(servers: list[Server]) -> Non
         # each hears of the other's score on the other process
         field_when(ann, lambda m, n=turn: m["cards"][1]["done"] == n + 1)
         field_when(bob, lambda m, n=turn: m["cards"][0]["done"] == n + 1)
+        if turn < 12:
+            watched_when(lambda m, n=turn: m["upto"] == n + 1)
     a = field_when(ann, lambda m: m["end"] is not None)["end"]
     b = field_when(bob, lambda m: m["end"] is not None)["end"]
     assert a == b and a["expert"] is not None
     # the same choices on the same dice: the same totals
     assert a["ranking"][0]["total"] == a["ranking"][1]["total"]
+    assert watched_when(lambda m: m["end"] is not None)["end"] == a
+    watcher.close()
     for p in (ann, bob):
         p.close()

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
 from yacht.cli import main
 from yacht.engine.dice import commitment_of
 from yacht.store import Store
+from yacht.web.protocol import SameDiceView, server_adapter
 
 from .browser import Browser
 
@@ -66,6 +68,17 @@ def turn(page: Player, pick: int = 0) -> None:
     s = page.wait(lambda t: bool(t["snapshot"]["dice"]))["snapshot"]
     assert page.act({"type": "score", "category": s["previews"][pick]["category"]},
                     s["version"])["type"] == "ack"
+
+
+def analysis(client: TestClient, game_id: str) -> dict[str, Any]:
+    """A finished game's analysis (asked again while the server is working on it)."""
+    for _ in range(300):
+        r = client.get(f"/api/games/{game_id}/analysis")
+        if r.status_code != 202:
+            break
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
 
 
 def check_field(field: dict[str, Any], done_here: int) -> None:
@@ -120,6 +133,17 @@ def test_a_person_and_computers_play_at_once_and_see_no_turn_ahead(
     text = capsys.readouterr().out
     assert f"The expert's own game on these dice: {end['expert']}" in text
     assert "Ann, each turn against the mean of the others: " in text
+    # ... and so does its analysis in the browser (GET /api/games/ID/analysis), each card
+    # numbered among the games played, every turn shown, the end as the field's
+    same_view = analysis(client, records_ids[1])["same_dice"]
+    TypeAdapter(SameDiceView).validate_python(same_view)
+    assert same_view["me"] == 1 and same_view["length"] == 13
+    assert same_view["end"] == end
+    assert [c["mine"] for c in same_view["cards"]] == [False, True, False]
+    assert [[t["points"] for t in c["turns"]] for c in same_view["cards"]] == points
+    assert [c["total"] for c in same_view["cards"]] == totals
+    assert [c["name"] for c in same_view["cards"]] == [r.players[0].name for r in records]
+    assert analysis(client, records_ids[2])["same_dice"]["me"] == 2
         # every card played the group's seed, and says so in its record
     seed = store.load_group(group).seed
     for c, r in zip(cards, records, strict=True):
@@ -222,3 +246,110 @@ def test_a_duplicate_table_goes_on_after_a_restart(store: Store) -> None:
         assert seeds == {store.load_group(group).seed}
     finally:
         again.close()
+
+
+def test_a_watcher_is_pushed_the_field_up_to_the_slowest_players_turn(
+        client: TestClient, store: Store) -> None:
+    made = duplicate(client, ANN, BOB)
+    group = made["group"]
+    cards = store.load_group(group).cards
+    with client.websocket_connect(f"/ws/d/{group}") as watcher:
+        watcher.send_json({"type": "hello", "token": None})
+        seen: list[dict[str, Any]] = []
+
+        def pushed(pred: Any) -> dict[str, Any]:
+            """Until a pushed field satisfies ``pred``; every one checked on the way."""
+            while True:
+                msg = watcher.receive_json()
+                server_adapter().validate_python(msg)
+                assert msg["type"] == "field" and msg["me"] is None
+                # never a turn past the slowest player's (a seat not taken: none)
+                slowest = min(0 if c["open"] else c["done"] for c in msg["cards"])
+                assert msg["upto"] == slowest
+                assert all(c["shown"] == len(c["turns"]) <= slowest for c in msg["cards"])
+                seen.append(msg)
+                if pred(msg):
+                    return msg
+
+        first = pushed(lambda m: True)
+        assert first["upto"] == 0 and first["cards"][1]["url"] == f"/t/{cards[1]}"
+        with Player(client, made["id"], made["token"]) as ann:
+            turn(ann)
+            # Ann's turn is pushed (who is on which turn), not its box: Bob's seat is open
+            got = pushed(lambda m: m["cards"][0]["done"] == 1)
+            assert got["cards"][0]["turns"] == []
+            with Player(client, cards[1]) as bob:
+                assert bob.ask("join", seat=0, name="Bob")["type"] == "joined"
+                got = pushed(lambda m: not m["cards"][1]["open"])
+                assert got["cards"][1]["url"] is None and got["upto"] == 0
+                turn(ann)
+                got = pushed(lambda m: m["cards"][0]["done"] == 2)
+                assert got["upto"] == 0
+                turn(bob)
+                got = pushed(lambda m: m["cards"][1]["done"] == 1)
+                assert got["upto"] == 1
+                assert [len(c["turns"]) for c in got["cards"]] == [1, 1]
+        # a watcher's socket only pings
+        watcher.send_json({"type": "ping", "id": 7})
+        while (msg := watcher.receive_json())["type"] == "field":
+            pass
+        assert msg == {"type": "pong", "id": 7}
+        watcher.send_json({"type": "command", "id": 8, "command": {"type": "roll"}})
+        while (msg := watcher.receive_json())["type"] == "field":
+            pass
+        assert msg["type"] == "error" and msg["code"] == "bad_request" and msg["id"] == 8
+    # a group that is not there
+    with client.websocket_connect("/ws/d/0123456789ab") as ws:
+        assert ws.receive_json()["code"] == "not_found"
+
+
+def test_play_again_makes_a_new_duplicate_table_for_the_whole_group(
+        client: TestClient, store: Store) -> None:
+    made = duplicate(client, ANN, BOB, {"kind": "beginner", "name": "Cy"})
+    group = made["group"]
+    old = store.load_group(group)
+    with Player(client, made["id"], made["token"]) as ann, \
+            Player(client, old.cards[1]) as bob:
+        bob_token = bob.ask("join", seat=0, name="Bob")["token"]
+        bob.wait(lambda t: t["phase"] == "game")
+        # before the end of one's own game: refused
+        assert ann.ask("again")["code"] == "not_finished"
+        for _ in range(13):
+            turn(ann)
+            turn(bob)
+        ann.field_when(lambda m: m["end"] is not None)
+        for page in (ann, bob):  # (past the end's pause)
+            page.wait(lambda t: t["snapshot"]["can"]["go_on"])
+            assert page.act({"type": "go_on"})["type"] == "ack"
+            page.wait(lambda t: t["snapshot"]["finished"])
+        assert ann.field["next"] is None
+        # Ann asks first: a new duplicate table, the same seats and settings, new dice
+        assert ann.ask("again")["type"] == "ack"
+        mine = ann.field_when(lambda m: m["next"] is not None)["next"]
+        theirs = bob.field_when(lambda m: m["next"] is not None)["next"]
+        watched = client.get(f"/api/groups/{group}").json()["next"]
+        new_group = watched.removeprefix("/d/")
+        new = store.load_group(new_group)
+        assert (new.variant, new.options) == (old.variant, old.options)
+        assert new.seed != old.seed and new.commitment != old.commitment
+        assert [mine, theirs] == [f"/t/{c}" for c in new.cards[:2]]
+        rows = [store.load_table(c) for c in new.cards]
+        old_rows = [store.load_table(c) for c in old.cards]
+        assert [(r.seats[0].name, r.seats[0].kind, r.seats[0].level, r.seats[0].token)
+                for r in rows] == [(r.seats[0].name, r.seats[0].kind, r.seats[0].level,
+                                    r.seats[0].token) for r in old_rows]
+        assert {r.speed for r in rows} == {old_rows[0].speed}
+        # Ann's card and the computer's play at once; Bob's waits for him to accept
+        assert rows[0].game_id is not None and rows[2].game_id is not None
+        assert rows[1].game_id is None and not rows[1].seats[0].ready
+        # Bob asks too (at his old card, as its end's Play again does): his card starts
+        assert bob.ask("again")["type"] == "ack"
+        assert store.load_table(new.cards[1]).game_id is not None
+        assert store.load_group(group).cards == old.cards  # (no third table made)
+    # each browser's own token holds its new card; the watcher's field shows both
+    with Player(client, new.cards[1], bob_token) as bob:
+        snap = bob.wait(lambda t: t["phase"] == "game")["snapshot"]
+        assert [p["name"] for p in snap["players"]] == ["Bob"] and snap["seat"] is not None
+        assert bob.field["group"] == new_group and bob.field["me"] == 1
+    field = client.get(f"/api/groups/{new_group}").json()
+    assert [c["open"] for c in field["cards"]] == [False, False, False]

@@ -1,8 +1,8 @@
 """A duplicate table in the browser (issue 24, items 1-2): two people and the expert play
 the same dice at once, each on a card of their own, while a watcher follows the group's
-page; no page ever shows a card's turn past its own player's finished turns (a
-watcher's: past the slowest player's), and the end ranks the totals beside the
-expert's own game on the same dice."""
+page (pushed over its socket, not polled); no page ever shows a card's turn past its own
+player's finished turns (a watcher's: past the slowest player's), and the end ranks the
+totals beside the expert's own game on the same dice."""
 
 from __future__ import annotations
 
@@ -62,6 +62,12 @@ def test_two_browsers_and_a_watcher_play_the_same_dice_at_once(server: Server,
             await bob.page.wait_for_selector(".game[data-version]")
             watcher = await open_tab(await new_context(browser, phone=True),
                                      server.url(made["group_url"]))
+            # the watcher's field is pushed over the group's socket: no polling once open
+            polls: list[str] = []
+            watcher.page.on("request", lambda r: polls.append(r.url)
+                            if "/api/groups/" in r.url else None)
+            await watcher.page.wait_for_selector(".group-page[data-feed='socket']")
+            polls.clear()
             done = asyncio.Event()
             checks = 0
 
@@ -89,7 +95,15 @@ def test_two_browsers_and_a_watcher_play_the_same_dice_at_once(server: Server,
                 f"{p['name']}: {p['total']}" in text for p in end["ranking"])
             await ann.page.locator("#field").scroll_into_view_if_needed()
             await screenshot(ann.page, shots, "duplicate-end")
+            # the analysis of Ann's game shows the same comparison, drawn as the end is
+            await ann.page.click("#analysis-btn")
+            await ann.page.wait_for_selector("#analysis #same-dice .field-expert",
+                                             timeout=60000)
+            same = await ann.page.text_content("#same-dice") or ""
+            assert f"these dice: {end['expert']}" in same and "← this game" in same
+            assert all(f"{p['name']}: {p['total']}" in same for p in end["ranking"])
             await watcher.page.wait_for_selector("#field[data-over='true']", timeout=15000)
+            assert polls == [], polls
             await screenshot(watcher.page, shots, "duplicate-watcher-phone")
             for tab in (ann, bob, watcher):
                 tab.check()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,7 +17,7 @@ from .actions import Action, IllegalAction, Roll, Score, TakeBack, action_from_j
 from .dice import Commitment
 from .state import Player, Rng, State
 
-__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "TurnSummary"]
+__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "TurnSummary", "take_turns"]
 
 FORMAT = "yacht-record"
 VERSION = 1
@@ -39,6 +39,24 @@ class TurnSummary:
     column: int
     points: int
     totals: list[int]
+
+
+def take_turns(state: State, actions: Iterable[Action], out: list[TurnSummary]) -> None:
+    """Play ``actions`` on ``state`` (a replay's: made without a seed), adding to ``out``
+    each scoring (a take-back removes the last): :meth:`Record.turns` from the start, or
+    a reader going on from where it was with the actions since."""
+    for action in actions:
+        if isinstance(action, Score):
+            me, dice, rolls = state.current, state.dice, state.rolls
+            pl = state.placement(action.category, action.column)
+            state.apply(action)  # (raises for a placement the rules do not allow)
+            assert pl is not None
+            out.append(TurnSummary(len(out) + 1, me, dice, rolls, action.category,
+                                   action.column, pl.total, state.returns()))
+        else:
+            state.apply(action)
+            if isinstance(action, TakeBack) and out:
+                out.pop()
 
 
 @dataclass
@@ -114,19 +132,7 @@ class Record:
     def turns(self) -> list[TurnSummary]:
         """The scorings that stand (those taken back are left out), in order."""
         out: list[TurnSummary] = []
-        state = self.new_state()
-        for action in self.actions:
-            if isinstance(action, Score):
-                me, dice, rolls = state.current, state.dice, state.rolls
-                pl = state.placement(action.category, action.column)
-                state.apply(action)  # (raises for a placement the rules do not allow)
-                assert pl is not None
-                out.append(TurnSummary(len(out) + 1, me, dice, rolls, action.category,
-                                       action.column, pl.total, state.returns()))
-            else:
-                state.apply(action)
-                if isinstance(action, TakeBack) and out:
-                    out.pop()
+        take_turns(self.new_state(), self.actions, out)
         return out
 
     # --- JSON -------------------------------------------------------------------

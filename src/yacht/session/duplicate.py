@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from yacht.engine import Record
+from yacht.engine import Player, Record, TurnSummary
 from yacht.store import Store, StoreError
 
 __all__ = ["Place", "SameDice", "compare", "same_dice"]
@@ -48,6 +48,9 @@ class SameDice:
     best: list[list[int]]
     #: the games compared, in the same order (when read from the store)
     games: tuple[str, ...] = ()
+    #: each game's scorings and player, in the same order (when read from the store)
+    turns: tuple[list[TurnSummary], ...] = ()
+    players: tuple[Player, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"ranking": [p.to_json() for p in self.ranking], "expert": self.expert,
@@ -103,6 +106,8 @@ def same_dice(store: Store, group_id: str, *, expert: bool = True) -> SameDice |
     points: list[list[int]] = []
     totals: list[int] = []
     games: list[str] = []
+    turns: list[list[TurnSummary]] = []
+    players: list[Player] = []
     for card in group.cards:
         row = store.load_table(card)
         if row.game_id is None:
@@ -113,7 +118,9 @@ def same_dice(store: Store, group_id: str, *, expert: bool = True) -> SameDice |
             return None
         games.append(row.game_id)
         names.append(record.players[0].name)
-        points.append([t.points for t in record.turns()])
+        players.append(record.players[0])
+        turns.append(record.turns())
+        points.append([t.points for t in turns[-1]])
         totals.append(state.totals(0).grand)
     total = group.expert
     if total is None and expert:
@@ -128,4 +135,4 @@ def same_dice(store: Store, group_id: str, *, expert: bool = True) -> SameDice |
             pass  # (a read-only store: worked out again next time)
     found = compare(names, points, totals, expert=total)
     return SameDice(found.names, found.ranking, found.expert, found.against, found.best,
-                    tuple(games))
+                    tuple(games), tuple(turns), tuple(players))

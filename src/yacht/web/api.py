@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
@@ -137,7 +138,8 @@ async def my_games(req: MyGamesRequest, hub: HubDep) -> list[dict[str, Any]]:
 @router.get("/api/games/{game_id}/analysis",
             summary="A finished game's analysis: every decision against the expert, luck, "
                     "skill, accuracy, expected scores and chances of winning (yacht analyse "
-                    "--json)")
+                    "--json); a duplicate table's game also has same_dice, its table's "
+                    "games compared (SameDiceView)")
 async def game_analysis(game_id: str, hub: HubDep, analyses: AnalysesDep,
                         settings: SettingsDep) -> Response:
     gid = _game_id(game_id)
@@ -165,6 +167,9 @@ async def game_analysis(game_id: str, hub: HubDep, analyses: AnalysesDep,
         return JSONResponse({"status": "working", "retry": 2}, status_code=202,
                             headers={"Cache-Control": "no-store", "Retry-After": "2"})
     body, whole = found
+    same = await hub.duplicates.same_dice(gid)
+    if same is not None:  # a duplicate table's game: its games compared, beside it
+        body = body[:-1] + b',"same_dice":' + orjson.dumps(same) + b"}"
     return Response(body, media_type="application/json",
                     headers={"Cache-Control": "no-cache" if whole else "no-store"})
 
@@ -221,11 +226,7 @@ async def group_field(group_id: str, hub: HubDep) -> Any:
         gid = parse_table_id(group_id)
     except InputError as e:
         raise WebError(str(e), "not_found") from None
-    field = await hub.duplicates.field(gid, None)
-    return {**field, "cards": [{**c, "url": f"/t/{card}" if c["open"] else None}
-                               for c, card in zip(field["cards"],
-                                                  (await hub.duplicates.group(gid)).cards,
-                                                  strict=True)]}
+    return await hub.duplicates.field(gid, None)
 
 
 @router.post("/api/tables/{table_id}/claim",

@@ -29,6 +29,7 @@ from .channel import (
     SEND_WITHIN,
     WATCH_EVERY,
     Limits,
+    serve_group,
     serve_table,
     watch_transports,
 )
@@ -111,6 +112,10 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
     install_handlers(app, store.location)
     app.include_router(pages_router)
     app.include_router(api_router)
+
+    @app.websocket("/ws/d/{group_id}")
+    async def group_socket(ws: WebSocket, group_id: str) -> None:
+        await serve_group(ws, group_id, hub, limits)
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:

@@ -55,7 +55,8 @@ from .protocol import (
 )
 from .tasks import Tasks
 
-__all__ = ["BURST", "RATE", "Limits", "TokenBucket", "serve_table", "watch_transports"]
+__all__ = ["BURST", "RATE", "Limits", "TokenBucket", "serve_group", "serve_table",
+           "watch_transports"]
 
 log = logging.getLogger("yacht.web")
 
@@ -162,6 +163,68 @@ async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) ->
         _drop(ws, conn)
 
 
+async def serve_group(ws: WebSocket, group_id: str, hub: Hub, limits: Limits) -> None:
+    """A watcher of a duplicate table's field, ``/ws/d/GROUP``: after its hello it is sent
+    the field as a watcher sees it, then again whenever it changes; it may only ping."""
+    from yacht.parsing import InputError, parse_table_id
+
+    origin = ws.headers.get("origin")
+    if origin is not None and not _same_origin(origin, ws.headers.get("host")):
+        await ws.close(code=1008, reason="another origin")
+        return
+    await ws.accept()
+    try:
+        group_id = parse_table_id(group_id)
+        await hub.duplicates.group(group_id)
+    except (InputError, WebError) as e:
+        await _say_and_close(ws, _error("not_found", str(e)), 4404, "not_found")
+        return
+    if await _hello(ws, limits) is None:
+        return
+    conn = Connection(None)
+    conn.transport = ws.scope.get("yacht.transport")
+    tasks = Tasks(f"duplicate table {group_id}: a watcher")
+    sender = tasks.spawn(_send_loop(ws, hub, None, conn, limits), "yacht-send")
+    receiver = tasks.spawn(_watch_loop(ws, conn, limits), "yacht-receive")
+    hub.duplicates.watch(group_id, conn)
+    try:
+        await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+        hub.duplicates.unwatch(group_id, conn)
+        stalled = sender.done() and not sender.cancelled() and sender.result() == "stalled"
+    finally:
+        hub.duplicates.unwatch(group_id, conn)
+        await tasks.close()
+    if stalled:
+        _drop(ws, conn)
+
+
+async def _watch_loop(ws: WebSocket, conn: Connection, limits: Limits) -> None:
+    """A field watcher's messages: pings (anything else is answered ``bad_request``)."""
+    bucket = TokenBucket(limits.burst, limits.rate)
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        refusal = _frame_refusal(text)
+        if refusal is not None:
+            conn.close(*refusal)
+            return
+        assert text is not None
+        if not bucket.take():
+            conn.close(1008, "flood")
+            return
+        try:
+            msg = read_client(text)
+        except ProtocolError as e:
+            conn.send(_error(e.code, str(e), e.id))
+            continue
+        if isinstance(msg, Ping):
+            conn.send(_with_id({"type": "pong"}, msg.id))
+        else:
+            conn.send(_error("bad_request", "a watcher of the field only pings", msg.id))
+
+
 async def _say_and_close(ws: WebSocket, message: ServerMessage, code: int, reason: str) -> None:
     with contextlib.suppress(Exception):
         await ws.send_text(orjson.dumps(message).decode())
@@ -207,7 +270,7 @@ def _frame_refusal(text: str | None) -> tuple[int, str] | None:
     return None
 
 
-async def _send_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
+async def _send_loop(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Connection,
                      limits: Limits) -> str:
     """Send the connection's outbox until it closes: "closed" (a close was sent), "gone"
     (the browser went away) or "stalled" (it stopped reading)."""
@@ -220,7 +283,7 @@ async def _send_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
         return "gone"
 
 
-async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
+async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Connection,
                     item: Any, limits: Limits) -> str | None:
     """Send one item of the outbox; None to go on.
 
@@ -228,6 +291,8 @@ async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
     that kept its last message held a whole snapshot per browser until the next move
     (10 KB a table at 5,000 tables), all of it for the garbage collector to walk."""
     if isinstance(item, StateDue):
+        if live is None:  # (a field's watcher has no table state)
+            return None
         try:
             item = hub.fanout.state(live, conn)
         except Exception:  # never leave a browser without its states

@@ -382,8 +382,9 @@ class Hub:
             await self._start_if_ready(live)
         await self.set_prefs(live, conn, None, None)  # (a game under way: its new seat's)
         self.fanout.changed(live)
-        if is_card(live.row):  # its player's field now
+        if is_card(live.row):  # its player's field now, and everyone's (a seat taken)
             await self.duplicates.greet(live, conn)
+            self.duplicates.event(live, "joined")
         return token
 
     async def start(self, live: LiveTable, conn: Connection) -> None:
@@ -535,6 +536,9 @@ class Hub:
         """Play again: after the game's end, a new game at the table with the same seats
         (the first to ask is ready, each other person accepts or leaves; computers
         stay); in that new game's lobby, this browser's people accept."""
+        if is_card(live.row) and not live.in_lobby:  # a new duplicate table: duplicate.py
+            await self.duplicates.again(live, conn)
+            return
         mine = conn.token_hash
         if mine is None or not conn.seats:
             raise WebError("only a player at the table can play again", "not_your_turn")
@@ -570,7 +574,8 @@ class Hub:
             if not (live.in_lobby and series(row)["games"]):
                 raise WebError("a seat is left once the game is over, before the next one",
                                "conflict")
-            seats = [s for s in row.seats if s.token != mine]
+            seats = self.duplicates.left(row, mine) if is_card(row) else \
+                [s for s in row.seats if s.token != mine]
             await self._update_lobby(live, seats=seats)
             await self._start_if_ready(live)
         self.fanout.changed(live)

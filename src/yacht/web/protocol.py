@@ -56,7 +56,8 @@ __all__ = ["CLIENT", "ERROR_CODES", "MAX_BODY", "MAX_COLUMNS", "MAX_DICE", "MAX_
            "ProtocolError", "REACTIONS", "React", "Reaction", "ReactionName", "ScoreQuestion",
            "ServerMessage", "TableRequest", "describe", "error_body", "message_id", "read_client",
            "schema", "server_adapter", "validation_line"]
-__all__ += ["ABSENT_AFTER", "Again", "Away", "ClockRequest", "GameSeat", "Leave", "Series"]
+__all__ += ["ABSENT_AFTER", "Again", "Away", "ClockRequest", "GameSeat", "Leave", "SameDiceView",
+            "Series"]
 
 #: the longest WebSocket message a browser may send (bytes)
 MAX_MESSAGE = 4096
@@ -610,6 +611,8 @@ class FieldCard(TypedDict):
     shown: int
     total: int
     turns: list[FieldTurn]
+    #: a watcher's view: the card's link while its seat is open (else null)
+    url: NotRequired[str | None]
 
 
 class FieldPlace(TypedDict):
@@ -644,6 +647,21 @@ class FieldMessage(TypedDict):
     upto: int
     cards: list[FieldCard]
     end: FieldEnd | None
+    #: someone asked to play again: the viewer's card at the new duplicate table (held
+    #: by the same browser, to accept or leave; a watcher's: the new table's field)
+    next: str | None
+
+
+class SameDiceView(TypedDict):
+    """A duplicate table's games compared, in the analysis of one of them
+    (``GET /api/games/ID/analysis``: ``same_dice``, once every game of its table is
+    full): the cards numbered among the games played (a seat no one took is left
+    out), ``me`` the analysed game's, every turn shown; ``end`` as the field's."""
+
+    me: int
+    length: int
+    cards: list[FieldCard]
+    end: FieldEnd
 
 
 ServerMessage = Annotated[ErrorMessage | Ack | Pong | Welcome | Joined | Reconnect | HintAnswer
@@ -801,9 +819,11 @@ def schema() -> dict[str, Any]:
         ("ClaimRequest", TypeAdapter(ClaimRequest)),
         ("MyGamesRequest", TypeAdapter(MyGamesRequest)),
         ("DailyRequest", TypeAdapter(DailyRequest)),
-        ("ErrorBody", TypeAdapter(ErrorBody))]
+        ("ErrorBody", TypeAdapter(ErrorBody)),
+        ("SameDiceView", TypeAdapter(SameDiceView))]
     keyed, defs = TypeAdapter.json_schemas(
-        [(name, "validation" if name != "ServerMessage" else "serialization", adapter)
+        [(name, "validation" if name not in ("ServerMessage", "SameDiceView")
+          else "serialization", adapter)
          for name, adapter in adapters],
         ref_template="#/$defs/{model}")
     for (name, _mode), one in keyed.items():

@@ -2,13 +2,15 @@
 // per player the points the decisions lost against the expert (the loss, never signed),
 // what the dice decided (luck), accuracy, the three costliest decisions with their dice, a chart of
 // each player's expected final score turn by turn and, for 2 or more players, a chart of
-// their chances of winning beside it. Each chart has its figures in a table too.
+// their chances of winning beside it. Each chart has its figures in a table too. A
+// duplicate table's game also shows its table's games on the same dice (as its end did).
 
 import { h, fill, plural } from "./dom.js";
 import { getJSON } from "./api.js";
 import { announce } from "./ui.js";
 import { dieSvg } from "./dice.js";
 import { lineChart, niceStep } from "./chart.js";
+import { sameDicePart } from "./field.js";
 
 /** What the figures mean: the page's words for them, said here once. */
 export const TERMS = [
@@ -150,6 +152,7 @@ export class AnalysisView {
         h("strong", { text: "Reference: " }), `${a.reference}. `,
         `Expected score at the start: ${a.expected_start.toFixed(1)}.`),
       h("div", { class: "analysis-players" }, a.players.map((p) => this.player(p, a))),
+      a.same_dice ? sameDicePart(a.same_dice) : null,
       h("h3", { class: "small-head terms-head", text: "What the figures mean" }),
       h("dl", { class: "analysis-terms" }, TERMS.map(([term, what]) => [h("dt", { text: term }), h("dd", { text: what })])),
       h("div", { class: "analysis-charts" },

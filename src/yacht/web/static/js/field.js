@@ -1,11 +1,12 @@
 // A duplicate table's field: everyone plays the same dice at once, each on a card of
 // their own. The server sends what this page may see (a "field" message on a card's
-// socket, GET /api/groups/ID for a watcher): the others' boxes only up to the turns
+// socket, /ws/d/ID for a watcher): the others' boxes only up to the turns
 // this player has finished (a watcher: up to the slowest player). Drawn here, on a
 // card's page under the game and on the group's page /d/ID.
 
 import { h, fill, plural } from "./dom.js";
 import { getJSON } from "./api.js";
+import { TableSocket } from "./socket.js";
 
 const WATCH_EVERY_MS = 3000;
 
@@ -22,7 +23,7 @@ function where(c, length) {
 }
 
 /** The field as a panel: who is on which turn, the totals shown, the end's comparison. */
-export function fieldPanel(field, { links = null } = {}) {
+export function fieldPanel(field, { links = null, onNext = null } = {}) {
   const length = field.length;
   const rows = field.cards.map((c) => h("tr", { class: c.mine ? "mine" : "", data: { card: c.card, done: c.done, shown: c.shown } },
     h("th", { scope: "row" }, nameOf(c), c.kind === "computer" && nameOf(c).toLowerCase() !== c.level ? h("span", { class: "hint-text", text: ` (${c.level})` }) : null,
@@ -42,6 +43,7 @@ export function fieldPanel(field, { links = null } = {}) {
       h("tbody", {}, rows)),
   ];
   if (field.end) parts.push(endPart(field));
+  if (field.next) parts.push(nextPart(field, onNext));
   if (field.me !== null) {
     const url = `/d/${field.group}`;
     parts.push(h("p", { class: "hint-text" }, "Friends' seats and the field for watchers: ",
@@ -50,14 +52,37 @@ export function fieldPanel(field, { links = null } = {}) {
   return h("section", { class: "panel field-panel", id: "field", data: { upto: field.upto, over: Boolean(field.end) }, aria: { labelledby: "field-title" } }, parts);
 }
 
+/** Someone asked to play again: a new duplicate table (same players, new dice). A player
+ * goes to their own card there (this browser holds it), a watcher to its field. */
+function nextPart(field, onNext) {
+  const go = (e) => {
+    if (!onNext) return;
+    e.preventDefault();
+    onNext(field.next);
+  };
+  return h("div", { class: "field-next", id: "field-next" },
+    h("p", { text: field.me === null
+      ? "They play again: a new duplicate table with the same players and new dice."
+      : "Play again: a new duplicate table with the same players and new dice is ready, with a card for you." }),
+    h("a", { class: "btn btn-primary", id: "field-next-link", href: field.next, onclick: go },
+      field.me === null ? "Watch the next game" : "Go to the next game"));
+}
+
+/** A duplicate table's games compared, in the analysis of one of them (the same_dice of
+ * GET /api/games/ID/analysis): drawn as the end of the field is. */
+export function sameDicePart(same) {
+  return h("section", { class: "field-panel same-dice", id: "same-dice" }, endPart(same));
+}
+
 function endPart(field) {
   const end = field.end;
   const names = new Map(field.cards.map((c) => [c.card, nameOf(c)]));
+  const mine = new Set(field.cards.filter((c) => c.mine).map((c) => c.card));
   const winners = end.ranking.filter((p) => p.place === 1).map((p) => p.name);
   const lines = [
     h("h3", { text: "On the same dice" }),
-    h("ol", { class: "field-ranking" }, end.ranking.map((p) => h("li", {},
-      `${p.place}. ${p.name}: ${p.total}`))),
+    h("ol", { class: "field-ranking" }, end.ranking.map((p) => h("li", { class: mine.has(p.card) ? "mine" : "" },
+      `${p.place}. ${p.name}: ${p.total}`, mine.has(p.card) ? h("span", { class: "hint-text", text: " ← this game" }) : null))),
   ];
   if (end.expert !== null) {
     lines.push(h("p", { class: "field-expert" }, `The expert's own game on these dice: ${end.expert}`,
@@ -82,13 +107,18 @@ function endPart(field) {
   return h("div", { class: "field-end" }, lines);
 }
 
-/** The group's page, /d/ID: the field as a watcher sees it, looked at again until the end. */
+/** The group's page, /d/ID: the field as a watcher sees it, pushed by the server over
+ * the group's socket (/ws/d/ID) as the cards are played; looked at again every few
+ * seconds only while that socket is down. */
 export class GroupView {
   constructor(id, navigate) {
     this.id = id;
     this.navigate = navigate;
-    this.el = h("div", { class: "group-page" });
+    this.el = h("div", { class: "group-page", data: { feed: "none" } });
     this.timer = null;
+    this.live = false; // the socket is open: the server pushes the field
+    this.over = false;
+    this.socket = null;
   }
 
   mount(app) {
@@ -101,6 +131,29 @@ export class GroupView {
       this.body);
     app.append(this.el);
     this.look();
+    this.socket = new TableSocket(this.id, null, {
+      path: `/ws/d/${encodeURIComponent(this.id)}`,
+      first: "field",
+      onmessage: (msg) => { if (msg.type === "field") this.draw(msg); },
+      onstatus: (status) => this.connection(status),
+      onfatal: (message) => this.fatal(message),
+    });
+  }
+
+  /** The socket's state: open, the server pushes; down, the page looks again itself. */
+  connection(status) {
+    this.live = status === "open";
+    this.el.dataset.feed = this.live ? "socket" : "polling";
+    if (this.live && this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    } else if (!this.live && !this.timer && !this.over) {
+      this.timer = setTimeout(() => this.look(), WATCH_EVERY_MS);
+    }
+  }
+
+  fatal(message) {
+    fill(this.body, h("section", { class: "panel notice" }, h("h2", { text: "No such table" }), h("p", { text: message })));
   }
 
   async look() {
@@ -109,19 +162,28 @@ export class GroupView {
     try {
       field = await getJSON(`/api/groups/${this.id}`);
     } catch (e) {
-      fill(this.body, h("section", { class: "panel notice" }, h("h2", { text: "No such table" }), h("p", { text: e.message })));
+      this.fatal(e.message);
       return;
     }
     if (!this.el.isConnected) return;
+    this.draw(field);
+    if (!field.end && !this.live && !this.timer) this.timer = setTimeout(() => this.look(), WATCH_EVERY_MS);
+  }
+
+  draw(field) {
+    // (an answer older than what is shown is left: the field only grows)
+    if (this.shown && (field.upto < this.shown.upto || (this.shown.end && !field.end))) return;
+    this.shown = field;
+    this.over = Boolean(field.end);
     const links = Object.fromEntries(field.cards.filter((c) => c.url).map((c) => [c.card, c.url]));
-    const panel = fieldPanel(field, { links });
+    const panel = fieldPanel(field, { links, onNext: (url) => this.navigate(url) });
     panel.querySelector("h2").after(h("p", { text: `${field.name}: every player rolls the same dice, from a seed committed to at the start (SHA-256 ${field.commitment.slice(0, 16)}…).` }));
     fill(this.body, panel);
-    if (!field.end) this.timer = setTimeout(() => this.look(), WATCH_EVERY_MS);
   }
 
   unmount() {
     if (this.timer) clearTimeout(this.timer);
+    if (this.socket) this.socket.close();
     this.el.remove();
   }
 }

@@ -13,7 +13,9 @@ export class TableSocket {
   /**
    * handlers: onmessage(msg), onstatus("connecting" | "open" | "waiting", seconds),
    * onfatal(message) when the table does not exist, prefs() this browser's choices for
-   * its seats (sent with every hello).
+   * its seats (sent with every hello); path: another socket than the table's (a
+   * duplicate table's field, /ws/d/ID), first: the message type that says it is open
+   * (default "state").
    */
   constructor(tableId, token, handlers) {
     this.tableId = tableId;
@@ -46,7 +48,7 @@ export class TableSocket {
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
     let ws;
     try {
-      ws = new WebSocket(`${scheme}//${window.location.host}/ws/${encodeURIComponent(this.tableId)}`);
+      ws = new WebSocket(`${scheme}//${window.location.host}${this.handlers.path || `/ws/${encodeURIComponent(this.tableId)}`}`);
     } catch {
       this.reconnectSoon();
       return;
@@ -64,7 +66,7 @@ export class TableSocket {
         return;
       }
       if (!msg || typeof msg !== "object") return;
-      if (msg.type === "state") {
+      if (msg.type === (this.handlers.first || "state")) {
         if (this.attempt !== 0 || !this.opened) this.handlers.onstatus("open");
         this.attempt = 0;
         this.opened = true;

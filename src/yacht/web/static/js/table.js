@@ -210,7 +210,11 @@ export class TableView {
         break;
       case "field": // a duplicate table: the others' cards, as far as this player may see
         this.duplicate = true;
-        fill(this.fieldBox, fieldPanel(msg));
+        if (msg.next && this.wantNext) { // this player asked to play again: their new card
+          this.goNext(msg.next);
+          break;
+        }
+        fill(this.fieldBox, fieldPanel(msg, { onNext: (url) => this.goNext(url) }));
         this.fieldBox.hidden = false;
         break;
       case "reconnect": // the server is stopping: it closes this socket, the page comes back
@@ -1203,10 +1207,30 @@ export class TableView {
     }
   }
 
+  /** A duplicate table's next game: this browser's card there (the same token holds it). */
+  goNext(url) {
+    const id = url.split("/").pop();
+    const token = tokenFor(this.id);
+    if (token && url.startsWith("/t/")) setToken(id, token);
+    this.wantNext = false;
+    this.navigate(url);
+  }
+
   async playAgain() {
     const snap = this.snap;
     if (!snap) return;
     if (snap.daily) return this.dailyAgain(snap);
+    if (this.duplicate && snap.seat) {
+      // a new duplicate table with the same players, new dice: made by the first to ask;
+      // the field then says where this player's card is, and the page goes there
+      this.wantNext = true;
+      const reply = await this.socket.send({ type: "again" });
+      if (reply.type === "error") {
+        this.wantNext = false;
+        toast(reply.message);
+      }
+      return;
+    }
     if (this.online && (this.online.can_again || snap.seat)) {
       this.again("again"); // the same seats at this link: each person accepts or leaves
       return;
