@@ -9,6 +9,7 @@ from typing import Any
 from textual.pilot import Pilot
 from tui_helpers import game, run, settle
 
+from yacht.engine import Roll
 from yacht.session import Launch, PlayerSpec
 from yacht.session.commands import GoOn, ScoreBox
 from yacht.session.table import LOCAL
@@ -246,3 +247,36 @@ async def test_every_box_in_view_at_80x24_with_four_players(new_app: App) -> Non
                 await settle(pilot)
                 index = [c.id for c in rs.categories].index(last)
                 assert not g.table.view().state.card(0).is_open(0, index), variant
+
+
+@run
+async def test_the_end_of_maxi_yatzy_at_80x24_shows_every_box(new_app: App) -> None:
+    """The end of a game of four with Maxi Yatzy's twenty boxes: the result, and every
+    box and total of every card in view (the card folded beside the results)."""
+    app = new_app(Launch(variant="maxi-yatzy", players=specs(["Ann", "Bob", "Cyd", "Dan"])))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        t = g.table
+        while not t.view().over:  # (through the table: the turns' screens are not looked at)
+            view = t.view()
+            if view.pause is not None:
+                t.act(LOCAL, GoOn())
+                continue
+            t.act(LOCAL, Roll())
+            first = t.view().state.placements()[0]
+            t.act(LOCAL, ScoreBox(first.category, first.column))
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        card = end.query_one("#final-card", ScoreCard)
+        assert card.shown == (0, 1, 2, 3)
+        all_in_view(card)
+        lines = screen_text(app)
+        st = t._game.state
+        grand = next(line for line in lines if "Grand total" in line)
+        assert all(str(total) in grand for total in st.returns())
+        text = "\n".join(lines)
+        assert f"{st.players[st.winners()[0]].name} win" in text

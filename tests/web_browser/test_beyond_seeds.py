@@ -73,3 +73,56 @@ def test_maxi_yatzy_shows_the_saved_rolls(server: Server) -> None:
             tab.check()  # type: ignore[attr-defined]
 
     asyncio.run(main())
+
+
+#: what sticks out sideways at the phone's width: the page's scrolling, the cards' own
+#: frame's, and any element past the screen's edge (outside the cards' frame)
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const frame = document.querySelector('.cards-scroll');
+  const cut = [...document.querySelectorAll('body *')]
+    .filter(el => el.getClientRects().length && !el.closest('.cards-scroll'))
+    .filter(el => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && (r.left < -1 || r.right > width + 1);
+    })
+    .map(el => el.outerHTML.slice(0, 80));
+  return {width, page: document.documentElement.scrollWidth, cut,
+          frame: frame.clientWidth, cards: frame.scrollWidth,
+          columns: document.querySelectorAll('.scorecard thead .player-head').length};
+}"""
+
+
+@pytest.mark.slow
+def test_four_players_fit_a_phone(server: Server, shots: Path) -> None:
+    """Maxi Yatzy, Kismet and Generala with four players (a long name among them) at
+    390 px: the page does not scroll sideways, nor do the cards in their frame: every
+    player's column is in view beside the boxes' names."""
+    async def main() -> None:
+        async with chromium() as browser:
+            for variant in ("maxi-yatzy", "kismet", "generala"):
+                table = server.post("/api/tables", {
+                    "variant": variant, "speed": "instant", "seats": [
+                        {"kind": "person", "name": "You", "here": True},
+                        {"kind": "expert", "name": "Expert"},
+                        {"kind": "expert", "name": "Maxine"},
+                        {"kind": "expert", "name": "Intermediate"}]})
+                ctx = await new_context(browser, phone=True)
+                tab = await open_tab(ctx, server.url("/"))
+                page = tab.page
+                await page.evaluate("([id, t]) => localStorage.setItem(`yacht.token.${id}`, "
+                                    "JSON.stringify(t))", [table["id"], table["token"]])
+                await page.goto(server.url(table["url"]))
+                s = await wait_game(page)
+                await page.click("#roll")  # the previews in the boxes: the widest the card is
+                await after(page, s["version"])
+                await page.wait_for_timeout(1000)  # the roll's animation ends
+                box = await page.evaluate(OVERFLOW)
+                assert box["width"] == 390 and box["page"] <= box["width"], (variant, box)
+                assert box["cut"] == [], (variant, box["cut"])
+                assert box["columns"] == 4 and box["cards"] <= box["frame"], (variant, box)
+                await screenshot(page, shots, f"{variant}-four-phone", full=False)
+                tab.check()
+                await ctx.close()
+
+    asyncio.run(main())

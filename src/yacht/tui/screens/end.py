@@ -6,6 +6,7 @@ own."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -20,7 +21,7 @@ from yacht.session.present import TERMINAL, result_text
 from yacht.session.table import LOCAL, Table
 
 from ..widgets import KeyBar, ScoreCard, Standings
-from ..widgets.card import CardStyle, card_width
+from ..widgets.card import CardStyle, card_width, split_points
 
 if TYPE_CHECKING:
     from ..app import YachtApp
@@ -30,6 +31,8 @@ __all__ = ["EndScreen", "end_layout"]
 
 #: the left side (the result, the players, the buttons, the comments): at least, at most
 LEFT_MIN, LEFT_MAX = 30, 46
+#: at least, beside a folded card (the buttons as wide as it: "Play again (p)" whole)
+LEFT_FOLDED = 18
 
 
 def end_layout(snap: Mapping[str, Any], width: int, height: int,
@@ -43,9 +46,22 @@ def end_layout(snap: Mapping[str, Any], width: int, height: int,
         w, h = card_width(snap, style, preview=False, marker=False)
         return w + (1 if h > room_h else 0)
 
-    for style in (CardStyle(), CardStyle(compact=True), CardStyle(compact=True, short=True),
-                  CardStyle(compact=True, numbers=True),
-                  CardStyle(compact=True, numbers=True, short=True)):
+    def tall(style: CardStyle) -> bool:
+        return card_width(snap, style, preview=False, marker=False)[1] > room_h
+
+    styles = (CardStyle(), CardStyle(compact=True), CardStyle(compact=True, short=True),
+              CardStyle(compact=True, numbers=True),
+              CardStyle(compact=True, numbers=True, short=True))
+    # every row in view first (as drawn, without the totals a short card may leave out,
+    # folded in two halves side by side: as the table's card), else scrolling
+    shorter = [replace(style, lean=True) for style in styles]
+    folded = [replace(style, lean=lean, split=split) for lean in (False, True)
+              for split in split_points(snap, lean) for style in styles]
+    for style in [*styles, *shorter, *folded]:
+        least = LEFT_FOLDED if style.split else LEFT_MIN
+        if not tall(style) and need(style) <= width - least:
+            return min(LEFT_MAX, width - need(style)), style
+    for style in styles:
         if need(style) <= width - LEFT_MIN:
             return min(LEFT_MAX, width - need(style)), style
     n = len(snap["players"])
