@@ -22,7 +22,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ["src/yacht/strategy/solver/_native.c"]
 DEPENDS = ["src/yacht/strategy/solver/_native_tile.h",
            "src/yacht/strategy/solver/_native_advice.h",
-           "src/yacht/strategy/solver/_native_bulk.h"]
+           "src/yacht/strategy/solver/_native_bulk.h",
+           "src/yacht/strategy/solver/_native_dist.h"]
 
 # tried in order; the first set the compiler accepts is used
 FLAG_SETS = [

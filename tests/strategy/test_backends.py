@@ -94,6 +94,25 @@ def test_backends_give_the_same_turns_advice_and_games(monkeypatch: pytest.Monke
 
 
 @needs_native
+@pytest.mark.parametrize("name, opts", [("tommys-crag", None), ("tommys-yacht", None),
+                                        ("sackson-yacht", None)], ids=lambda x: str(x))
+def test_backends_build_the_same_distributions(monkeypatch: pytest.MonkeyPatch, name: str,
+                                               opts: dict[str, str] | None) -> None:
+    from yacht.strategy.solver.dist import build as build_dist
+
+    sol = solve(get(name, opts))
+    got = {}
+    for which in ("native", "numba"):
+        assert _with(monkeypatch, which).name == which
+        got[which] = build_dist(sol, threads=2)
+    a, b = got["native"], got["numba"]
+    np.testing.assert_array_equal(a.off, b.off)
+    np.testing.assert_array_equal(a.lo, b.lo)
+    np.testing.assert_array_equal(a.length, b.length)
+    assert np.abs(a.C.astype(np.int64) - b.C.astype(np.int64)).max() <= 1
+
+
+@needs_native
 def test_backends_agree_on_the_skip_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     from yacht.strategy.solver.approx import skip_upper_bound
 

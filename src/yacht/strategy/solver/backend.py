@@ -21,7 +21,7 @@ import os
 from collections.abc import Callable
 from functools import lru_cache
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +29,8 @@ import numpy.typing as npt
 from .spec import Spec
 from .tables import kernel_tables, tile_width
 
-__all__ = ["ENV", "Backend", "BackendUnavailable", "current", "native_module"]
+__all__ = ["ENV", "Backend", "BackendUnavailable", "DistLayer", "DistOut", "current",
+           "native_module"]
 
 ENV = "YACHT_SOLVER_BACKEND"
 Arr = npt.NDArray[Any]
@@ -66,7 +67,7 @@ def _current(mod: ModuleType) -> bool:
     here = Path(__file__).parent
     stale = getattr(mod, "API_VERSION", None) != API_VERSION
     sources = [here / "_native.c", here / "_native_tile.h", here / "_native_advice.h",
-               here / "_native_bulk.h"]
+               here / "_native_bulk.h", here / "_native_dist.h"]
     built = getattr(mod, "SOURCE_HASH", "")
     if not stale and built and all(p.exists() for p in sources):
         h = hashlib.sha256()
@@ -110,6 +111,9 @@ class Backend(Protocol):
     def target_turn(self, spec: Spec, m: int, a: int, s: int, A: int, off: Arr, wlo: Arr,
                     wlen: Arr, Q: Arr, E0: Arr, Ks: Arr, B: Arr) -> None: ...
 
+    def dist_chunk(self, spec: Spec, V: Arr, layer: DistLayer, i0: int, i1: int,
+                   out: DistOut) -> int: ...
+
 
 #: chances solved side by side in a target table's turn
 TARGET_TILE = 32
@@ -123,6 +127,33 @@ def _advise_tile(spec: Spec, n: int, least: int = 8) -> int:
     while tile < n and tile < tile_width(spec):
         tile *= 2
     return tile
+
+
+class DistLayer(NamedTuple):
+    """One layer of the score distributions' build (see :mod:`.dist`): its states, and
+    the layer below's float32 distributions (state ``j``'s chances of ``dlo[j]``,
+    ``dlo[j] + 1``, ... points are ``P[off[j]:off[j] + dlen[j]]``)."""
+
+    states: Arr     # masks (int64)
+    auxs: Arr       # flag * U + upper total (int64)
+    ulo: Arr        # per mask: upper totals up to it share a state
+    off: Arr
+    dlo: Arr
+    dlen: Arr
+    P: Arr          # float32
+    eps: float      # the mass each tail may leave out
+    width: int      # the most points to come (+ 1)
+
+
+class DistOut(NamedTuple):
+    """Where :meth:`Backend.dist_chunk` writes: the distributions one after the other in
+    ``buf`` (float32), state ``i``'s at ``pos[i]``, from ``lo[i]`` points, ``length[i]``
+    long."""
+
+    buf: Arr
+    lo: Arr
+    length: Arr
+    pos: Arr
 
 
 class NativeBackend:
@@ -175,6 +206,14 @@ class NativeBackend:
     def target_turn(self, spec: Spec, m: int, a: int, s: int, A: int, off: Arr, wlo: Arr,
                     wlen: Arr, Q: Arr, E0: Arr, Ks: Arr, B: Arr) -> None:
         self.mod.target_turn(self.tables(spec), m, a, s, A, off, wlo, wlen, Q, E0, Ks, B)
+
+    def dist_chunk(self, spec: Spec, V: Arr, layer: DistLayer, i0: int, i1: int,
+                   out: DistOut) -> int:
+        return int(self.mod.dist_chunk(
+            tables=self.tables(spec), V=V, states=layer.states, auxs=layer.auxs, start=i0,
+            stop=i1, ulo=layer.ulo, off=layer.off, dlo=layer.dlo, dlen=layer.dlen, P=layer.P,
+            eps=layer.eps, width=layer.width, buf=out.buf, out_lo=out.lo, out_len=out.length,
+            out_pos=out.pos))
 
 
 def _spread(fn: Callable[[int, int], None], total: int, chunks: int, threads: int) -> None:
@@ -287,6 +326,15 @@ class NumbaBackend:
                     wlen: Arr, Q: Arr, E0: Arr, Ks: Arr, B: Arr) -> None:
         self._target().target_turn(kernel_tables(spec), m, a, s, A, off, wlo, wlen, Q, E0,
                                    Ks, B)
+
+    def dist_chunk(self, spec: Spec, V: Arr, layer: DistLayer, i0: int, i1: int,
+                   out: DistOut) -> int:
+        from . import dist_kernels
+
+        return int(dist_kernels.dist_chunk(
+            kernel_tables(spec), V, layer.states, layer.auxs, i0, i1, spec.A, layer.ulo,
+            layer.off, layer.dlo, layer.dlen, layer.P, layer.eps, layer.width, out.buf, out.lo,
+            out.length, out.pos))
 
 
 _BACKENDS: dict[str, Backend] = {}

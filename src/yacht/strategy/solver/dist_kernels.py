@@ -1,4 +1,5 @@
-"""numba kernels of the score distributions (see :mod:`.dist`).
+"""numba kernels of the score distributions (see :mod:`.dist`): the fallback of the C
+kernel ``_native_dist.h`` (the same algorithm, the same results), see :mod:`.backend`.
 
 One state's turn under the expert's play: the placement of every outcome (the
 expert's box, :func:`~.kernels.best_place`), the keep values
