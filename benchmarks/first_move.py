@@ -3,7 +3,6 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/first_move.py            # every variant, native kernels
-    .venv/bin/python benchmarks/first_move.py --backend numba
     .venv/bin/python benchmarks/first_move.py --json FILE
     .venv/bin/python benchmarks/first_move.py --champion --variants yahtzee,yatzy
 
@@ -83,7 +82,7 @@ def run(variant: str, what: str, backend: str) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--backend", default="native", choices=["native", "numba", "auto"])
+    ap.add_argument("--backend", default="native", choices=["native", "auto"])
     ap.add_argument("--json", default=None, metavar="FILE")
     ap.add_argument("--variants", default=None, help="comma-separated (default: all)")
     ap.add_argument("--champion", action="store_true",

@@ -88,6 +88,38 @@ def test_the_kernels_solve_a_tiny_variant_as_the_reference(name: str,
         assert np.abs(np.cumsum(got) - np.cumsum(exact)).max() <= 1.0 / STEPS + 1e-9, (m, a)
 
 
+@pytest.mark.parametrize("name, opts", [("tommys-crag", None), ("tommys-yahtzee", None),
+                                        ("yahtzee", {"joker": "forced"}),
+                                        ("yahtzee", {"joker": "free"}), ("yatzy", None)],
+                         ids=_ids)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_kernels_reach_a_target_as_the_reference(name: str, opts: dict[str, str] | None,
+                                                     dtype: type) -> None:
+    """The target kernel (float64 and float32 tables) on a tiny ruleset, every reachable
+    state and every total of its window."""
+    from yacht.strategy.solver.target import check_supported, solve_windows, windows
+
+    rs = tiny(get(name, opts), 3 if name == "tommys-crag" else 2)
+    spec = check_supported(rs)
+    sol = solve(rs, cache=False)
+    target = int(round(sol.expected_score))
+    win = windows(spec, target)
+    Q = np.zeros(win.cells, dtype=dtype)
+    solve_windows(spec, win, Q, None, 2)
+    want = ref.target_chances(kernel_tables(spec), spec.A, target)
+    tol = 1e-12 if dtype is np.float64 else 1e-5
+    checked = 0
+    for m, a in zip(*reachable_states(spec), strict=True):
+        j = int(m) * win.A + int(a)
+        lo, n = int(win.wlo[j]), int(win.wlen[j])
+        if n <= 0 or m == (1 << spec.nbox) - 1:
+            continue
+        got = Q[int(win.off[j]):int(win.off[j]) + n].astype(np.float64)
+        np.testing.assert_allclose(got, want[int(m), int(a)][lo:lo + n], rtol=0, atol=tol)
+        checked += n
+    assert checked > 20
+
+
 def _random_states(spec: Any, rng: np.random.Generator, n: int) -> list[tuple[int, int]]:
     ms, ax = reachable_states(spec)
     full = (1 << spec.nbox) - 1

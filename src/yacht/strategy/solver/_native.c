@@ -1,7 +1,7 @@
 /* yacht.strategy.solver._native: the solver's kernels in C, compiled at install.
  *
- * The same algorithms as the numba kernels (kernels.py, wide.py), which stay
- * as the fallback when this extension is absent. Python calls these through
+ * The solver's one implementation of its kernels (reference.py writes the same
+ * recurrences plainly, for the tests). Python calls these through
  * backend.py only. Tables come in as one KernelTables named tuple (tables.py):
  * every field is looked up by name and checked (type, size), so nothing can
  * be passed in the wrong place. Value tables V are float64, C-contiguous:
@@ -520,7 +520,7 @@ static void keep_levels(const Tables *T, const double *E0, double *Ks, int64_t l
 }
 
 /* ------------------------------------------------------------------------- */
-/* Random dice (the same streams as kernels.py: splitmix64 per game)          */
+/* Random dice (splitmix64, one stream per game)                   */
 
 static inline uint64_t rand64(uint64_t *s)
 {

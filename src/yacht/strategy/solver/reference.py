@@ -28,7 +28,8 @@ import numpy.typing as npt
 
 from .tables import KernelTables
 
-__all__ = ["distributions", "keep_values", "placements", "play_turn", "table", "turn_values"]
+__all__ = ["distributions", "keep_values", "placements", "play_turn", "table",
+           "target_chances", "turn_values"]
 
 F64 = npt.NDArray[np.float64]
 Placement = tuple[int, int, int, int]   # (box or -1 for a repeat, points gained, u, flag)
@@ -144,12 +145,12 @@ def turn_values(kt: KernelTables, V: F64, m: int, a: int) -> tuple[F64, F64]:
 def keep_values(kt: KernelTables, E0: F64) -> F64:
     """The keep values of one turn from its placement values (see :func:`turn_values`)."""
     nall, fs, nfull = kt.up.shape[0], kt.full_start, kt.score.shape[1]
-    Ks = np.zeros((kt.rolls, nall))
+    Ks = np.zeros((kt.rolls, nall, *E0.shape[1:]))   # (E0 may hold a vector per outcome)
     best = E0.copy()          # the best with j rolls left, per outcome
     for j in range(kt.rolls):
         if j > 0:
-            best = np.array([max([best[d]] + [Ks[j - 1, k] for k in _subsets(kt, d)])
-                             for d in range(nfull)])
+            best = np.array([np.max([best[d], *[Ks[j - 1, k] for k in _subsets(kt, d)]],
+                                    axis=0) for d in range(nfull)])
         for k in range(fs):
             Ks[j, k] = sum(p * best[d] for d, p in _roll_results(kt, k))
         Ks[j, fs:] = best
@@ -240,6 +241,44 @@ def distributions(kt: KernelTables, V: F64, A: int) -> dict[tuple[int, int], F64
                 pmf = _add(pmf, shift, term)
             out[m, a] = pmf
     return out
+
+
+def target_chances(kt: KernelTables, A: int, target: int) -> dict[tuple[int, int], F64]:
+    """The best chance of finishing with at least ``target`` points: ``q[m, a][s]`` from
+    the start of a turn in state (m, a) with ``s`` points on the card (``s`` from 0 to
+    ``target``, where it is 1). Every placement leads to the next state's chances at
+    ``s`` plus its points; a repeat turn reads the state's own chances higher up, so those
+    are iterated until they stand."""
+    nbox, T = kt.nbox, target
+    full = (1 << nbox) - 1
+    s = np.arange(T + 1)
+    q: dict[tuple[int, int], F64] = {}
+
+    def after(m: int, a: int, p: Placement, own: F64) -> F64:
+        b, gain, nu, nflag = p
+        at = np.minimum(s + gain, T)
+        if b < 0:
+            return own[at]
+        m2 = m | (1 << b)
+        if m2 == full:
+            return (s + gain >= T).astype(np.float64)
+        return q[m2, nflag * kt.U + nu][at]
+
+    nfull = kt.score.shape[1]
+    for m in _masks_by_layer(nbox):
+        for a in range(A):
+            own = (s >= T).astype(np.float64)
+            for _ in range(T + 2):
+                E0 = np.array([np.max([after(m, a, p, own) for p in
+                                       placements(kt, m, a % kt.U, a // kt.U, d)], axis=0)
+                               for d in range(nfull)])
+                new = keep_values(kt, E0)[kt.rolls - 1, 0]
+                new[T] = 1.0
+                if np.array_equal(new, own):
+                    break
+                own = new
+            q[m, a] = own
+    return q
 
 
 def _add(pmf: F64, shift: int, other: F64) -> F64:
