@@ -4,7 +4,8 @@
 from the project's own C sources with the machine's C compiler, for the
 machine's processor (``-march=native``; if the compiler refuses a flag, it
 retries with fewer). If no compiler works, the install still succeeds with
-a warning and the solver uses its numba kernels instead. Set
+a warning, without the exact solver: the expert, the champion, the hint and the
+analysis then say so in one line (see ``yacht/strategy/solver/backend.py``). Set
 ``YACHT_BUILD_NATIVE=0`` to skip the extension, ``YACHT_NATIVE_PORTABLE=1``
 to build it without processor-specific flags (for a wheel used elsewhere).
 """
@@ -22,7 +23,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ["src/yacht/strategy/solver/_native.c"]
 DEPENDS = ["src/yacht/strategy/solver/_native_tile.h",
            "src/yacht/strategy/solver/_native_advice.h",
-           "src/yacht/strategy/solver/_native_bulk.h"]
+           "src/yacht/strategy/solver/_native_bulk.h",
+           "src/yacht/strategy/solver/_native_dist.h"]
 
 # tried in order; the first set the compiler accepts is used
 FLAG_SETS = [
@@ -46,8 +48,8 @@ class OptionalBuildExt(build_ext):
 
     def build_extension(self, ext: Extension) -> None:
         if sys.platform == "win32" or os.environ.get("YACHT_BUILD_NATIVE", "1") == "0":
-            print("yacht: not building the native solver (numba kernels will be used)",
-                  file=sys.stderr)
+            print("yacht: not building the native solver (the exact solver will not be "
+                  "available)", file=sys.stderr)
             return
         sets = FLAG_SETS[1:] if os.environ.get("YACHT_NATIVE_PORTABLE") == "1" else FLAG_SETS
         last: Exception | None = None
@@ -62,8 +64,9 @@ class OptionalBuildExt(build_ext):
                 last = e
                 print(f"yacht: compiling the native solver with {' '.join(flags)} failed; "
                       "trying simpler flags", file=sys.stderr)
-        print(f"yacht: warning: the native solver could not be compiled ({last}); the "
-              "solver will use its numba kernels (slower first use)", file=sys.stderr)
+        print(f"yacht: warning: the native solver could not be compiled ({last}); the game "
+              "installs without the exact solver (the expert, the champion, the hint and the "
+              "analysis need it)", file=sys.stderr)
 
 
 setup(

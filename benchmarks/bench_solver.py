@@ -10,12 +10,11 @@ Run from the repository root (see benchmarks/README.md):
   kernel loading included): ``yacht solve VARIANT`` with an empty table cache
   ("cold") and again with the table cached ("warm"), against a Python process
   that builds yatzy-solver's table (cold) or loads its table file (warm); the
-  best of three, interleaved, all times shown. Also ours with the numba
-  kernels (numba cache warm), the fallback when no C compiler is found.
+  best of three, interleaved, all times shown.
 * ``fresh``: first use after a fresh install: clones this repository, runs the
   README's set-up command in a new venv (timed), then the first ``yacht solve
-  yahtzee`` (nothing compiled, no .pyc, empty caches), and the numba fallback's
-  first use (empty numba cache), against yatzy-solver's whole process.
+  yahtzee`` (nothing compiled, no .pyc, empty caches), against yatzy-solver's
+  whole process.
 * ``advice``: one situation per call (every call timed alone, the solvers' calls
   interleaved on the same situations of Yatzy games; median and 90th percentile)
   and batches, for both solvers.
@@ -108,10 +107,7 @@ def part_process() -> None:
             subprocess.run([PY, "-c", f"import yatzy_solver as ys\nys.Solver.build_table("
                                       f"ys.Variant({theirs!r}), {table!r})"], check=True)
             rows: dict[str, list[dict[str, Any]]] = {k: [] for k in (
-                "ours_cold", "ours_warm", "theirs_cold", "theirs_warm", "ours_numba_cold")}
-            # the numba kernels compiled once (not timed): their load is part of each run
-            subprocess.run(ours_cmd("tommys-crag", {}) + ["--no-cache"], check=True,
-                           capture_output=True, env=env_with(YACHT_SOLVER_BACKEND="numba"))
+                "ours_cold", "ours_warm", "theirs_cold", "theirs_warm")}
             for i in range(REPEATS):
                 cache = os.path.join(tmp, f"cache-{variant}-{len(opts)}-{i}")
                 env = env_with(YACHT_CACHE_DIR=cache, YACHT_SOLVER_BACKEND="native")
@@ -119,10 +115,8 @@ def part_process() -> None:
                 rows["theirs_cold"].append(timed(theirs_cmd(theirs)))
                 rows["ours_warm"].append(timed(ours_cmd(variant, opts), env))
                 rows["theirs_warm"].append(timed(theirs_cmd(theirs, table)))
-                envn = env_with(YACHT_CACHE_DIR=cache + "-numba", YACHT_SOLVER_BACKEND="numba")
-                rows["ours_numba_cold"].append(timed(ours_cmd(variant, opts), envn))
             res = {k: best(v) for k, v in rows.items()}
-            for k in ("ours_cold", "ours_warm", "ours_numba_cold"):
+            for k in ("ours_cold", "ours_warm"):
                 if "seconds" in res[k] and "seconds" in res["theirs_cold"]:
                     res[k]["theirs_cold_over_this"] = res["theirs_cold"]["seconds"] / res[k][
                         "seconds"]
@@ -154,12 +148,6 @@ def part_fresh() -> None:
         first = timed([yacht, "solve", "yahtzee", "--json"], env)
         first.pop("out", None)
         rows.append({"what": "first `yacht solve yahtzee` after the install (native)", **first})
-        env = env_with(YACHT_CACHE_DIR=os.path.join(tmp, "cache2"), YACHT_SOLVER_BACKEND="numba",
-                       NUMBA_CACHE_DIR=os.path.join(tmp, "numba"))
-        first_numba = timed([yacht, "solve", "yahtzee", "--json"], env)
-        first_numba.pop("out", None)
-        rows.append({"what": "first use with the numba fallback (compiles its kernels)",
-                     **first_numba})
         theirs = timed(theirs_cmd("american+forced-joker"))
         theirs.pop("out", None)
         rows.append({"what": "yatzy-solver whole process (american+forced-joker)", **theirs})

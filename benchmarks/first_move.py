@@ -3,8 +3,8 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/first_move.py            # every variant, native kernels
-    .venv/bin/python benchmarks/first_move.py --backend numba
     .venv/bin/python benchmarks/first_move.py --json FILE
+    .venv/bin/python benchmarks/first_move.py --champion --variants yahtzee,yatzy
 
 Each measurement is a fresh process with its own empty table cache. The
 process first does what the game has already done when the player presses
@@ -12,7 +12,8 @@ the key (Python started, the rules and the engine imported, dice rolled);
 the clock then runs from the "key press" to the answer: the expert's first
 decision (``make_player("expert", rs).decide(state)``) or the advisor's
 ranking (``advise(state)``), table build and kernel loading included. The
-whole process's wall time is shown too.
+whole process's wall time is shown too. ``--champion`` adds the champion's first
+decision against an expert (two players: it needs the score distributions).
 """
 
 from __future__ import annotations
@@ -36,16 +37,19 @@ def one(variant: str, what: str) -> dict[str, Any]:
     from yacht.rules import get
 
     rs = get(variant)
-    state = State(rs, [Player("Cpu", "computer", "expert")], rng=random.Random(1))
+    players = [Player("Cpu", "computer", "champion" if what == "champion" else "expert")]
+    if what == "champion":
+        players.append(Player("Other", "computer", "expert"))
+    state = State(rs, players, rng=random.Random(1))
     state.apply(Roll())
     t0 = time.perf_counter()
     from yacht.strategy import ready
 
-    was_ready = ready("expert" if what == "expert" else "advisor", rs)
-    if what == "expert":
+    was_ready = ready("advisor" if what == "advice" else what, rs)
+    if what in ("expert", "champion"):
         from yacht.strategy import make_player
 
-        decision = make_player("expert", rs).decide(state)
+        decision = make_player(what, rs).decide(state)
         answer = str(decision)
     else:
         from yacht.strategy.advisor import advise
@@ -78,9 +82,11 @@ def run(variant: str, what: str, backend: str) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--backend", default="native", choices=["native", "numba", "auto"])
+    ap.add_argument("--backend", default="native", choices=["native", "auto"])
     ap.add_argument("--json", default=None, metavar="FILE")
     ap.add_argument("--variants", default=None, help="comma-separated (default: all)")
+    ap.add_argument("--champion", action="store_true",
+                    help="also the champion's first move against an expert")
     ap.add_argument("--one", nargs=2, metavar=("VARIANT", "WHAT"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -92,7 +98,8 @@ def main() -> None:
     with open("/proc/loadavg") as f:
         print(f"load average before: {' '.join(f.read().split()[:3])}")
     rows = []
-    print(f"{'variant':<26} {'first expert move':>18} {'first hint':>12} {'(processes)':>16}")
+    print(f"{'variant':<26} {'first expert move':>18} {'first hint':>12} {'(processes)':>16}"
+          + (f" {'champion (process)':>20}" if args.champion else ""))
     for name in names:
         e = run(name, "expert", args.backend)
         h = run(name, "advice", args.backend)
@@ -100,8 +107,14 @@ def main() -> None:
         if "error" in e or "error" in h:
             print(f"{name:<26} error: {e.get('error') or h.get('error')}")
             continue
-        print(f"{name:<26} {e['seconds']:>16.2f} s {h['seconds']:>10.2f} s "
-              f"{e['process_seconds']:>6.2f} / {h['process_seconds']:.2f} s", flush=True)
+        line = (f"{name:<26} {e['seconds']:>16.2f} s {h['seconds']:>10.2f} s "
+                f"{e['process_seconds']:>6.2f} / {h['process_seconds']:.2f} s")
+        if args.champion:
+            c = run(name, "champion", args.backend)
+            rows.append(c)
+            line += (f" error: {c['error']}" if "error" in c else
+                     f" {c['seconds']:>10.2f} s ({c['process_seconds']:.2f} s)")
+        print(line, flush=True)
     with open("/proc/loadavg") as f:
         print(f"load average after: {' '.join(f.read().split()[:3])}")
     if args.json:

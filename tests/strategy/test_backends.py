@@ -1,6 +1,6 @@
-"""The two kernel backends (the C extension and the numba kernels) agree, the native
-path never loads numba, the extension's build never breaks an install, and tables
-are safe to share between threads."""
+"""The C extension: an install without it works and says what is missing, its build never
+breaks an install, a stale one is not used, and tables are safe to share between threads
+(the kernels' values: tests/strategy/test_reference.py)."""
 
 from __future__ import annotations
 
@@ -15,140 +15,91 @@ import pytest
 
 from yacht.rules import get
 from yacht.strategy.solver import backend as be
-from yacht.strategy.solver import build, fast_selfplay, solve
-from yacht.strategy.solver.batch import option_values
-from yacht.strategy.solver.build import build_table, clear_memory_cache, reachable_states
-from yacht.strategy.solver.spec import compile_ruleset
+from yacht.strategy.solver import build, solve
+from yacht.strategy.solver.build import clear_memory_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = be.native_module() is not None
 needs_native = pytest.mark.skipif(not NATIVE, reason="the C extension is not built here")
 
-# rule features: repeat box (fixed points), forced first turn, forced and free joker,
-# no bonus, 3 dice / 2 rolls, 10 dice
-CASES = [("tommys-yahtzee", None), ("tommys-yacht", None), ("yahtzee", {"joker": "forced"}),
-         ("yahtzee", {"joker": "free"}), ("tommys-crag", None),
-         ("ancient-yacht-10", {"rolls": "3"})]
+def _hidden(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``code`` run in a fresh process that cannot import the C extension (as an install
+    without a compiler), with an empty table cache."""
+    hide = "import sys\nsys.modules['yacht.strategy.solver._native'] = None\n"
+    env = {**os.environ, "YACHT_CACHE_DIR": str(tmp_path)}
+    env.pop(be.ENV, None)
+    return subprocess.run([sys.executable, "-c", hide + code], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=tmp_path)
 
 
-def _with(monkeypatch: pytest.MonkeyPatch, name: str) -> be.Backend:
-    monkeypatch.setenv(be.ENV, name)
-    return be.current()
-
-
-@needs_native
-@pytest.mark.parametrize("name, opts", CASES, ids=lambda x: str(x))
-def test_backends_build_the_same_table(monkeypatch: pytest.MonkeyPatch, name: str,
-                                       opts: dict[str, str] | None) -> None:
-    spec = compile_ruleset(get(name, opts))
-    tables = {}
-    for which in ("native", "numba"):
-        assert _with(monkeypatch, which).name == which
-        tables[which] = build_table(spec, workers=2)
-    (vn, sn, _), (vb, sb, _) = tables["native"], tables["numba"]
-    assert sn == sb and vn.shape == vb.shape
-    ms, ax = reachable_states(spec)  # (the native build skips states no card reaches)
-    assert len(ms) == sn
-    assert np.abs(vn[ms, ax] - vb[ms, ax]).max() < 1e-9
-
-
-@needs_native
-@pytest.mark.parametrize("name, opts", CASES, ids=lambda x: str(x))
-def test_backends_give_the_same_turns_advice_and_games(monkeypatch: pytest.MonkeyPatch,
-                                                      name: str,
-                                                      opts: dict[str, str] | None) -> None:
-    sol = solve(get(name, opts))
-    spec = sol.spec
-    t = spec.dice
-    rng = np.random.default_rng(3)
-    full = (1 << spec.nbox) - 1
-    umax = spec.umax()
-    ms = rng.integers(0, full, 40)
-    ax = np.array([rng.integers(0, umax[m] + 1) for m in ms])
-    ax += spec.U * np.array([rng.integers(0, 2) if spec.nflag == 2 and (m >> spec.ybox) & 1
-                             else 0 for m in ms])
-    ds = rng.integers(0, t.nfull, 40)
-    rl = rng.integers(0, spec.rolls, 40)
-    out = {}
-    for which in ("native", "numba"):
-        b = _with(monkeypatch, which)
-        turns = []
-        for m, a in zip(ms[:8], ax[:8], strict=True):
-            E0 = np.empty(t.nfull)
-            Ks = np.empty((spec.rolls, t.nall))
-            b.state_turn(spec, sol.V, int(m), int(a), E0, Ks)
-            turns.append(Ks.copy())
-        ov = option_values(sol, ms, ax, ds, rl) if not spec.rep_pts.any() else None
-        games = fast_selfplay(sol, 200, seed=4, workers=2)
-        out[which] = (turns, ov, games)
-    (tn, on, gn), (tb, ob, gb) = out["native"], out["numba"]
-    for a, b2 in zip(tn, tb, strict=True):
-        assert np.abs(a - b2).max() < 1e-9
-    if on is not None and ob is not None:
-        np.testing.assert_array_equal(on.keep_index, ob.keep_index)
-        np.testing.assert_allclose(on.keep_value, ob.keep_value, rtol=0, atol=1e-9)
-        np.testing.assert_allclose(on.box_value, ob.box_value, rtol=0, atol=1e-9)
-    # the same dice streams and decisions (up to exact ties, which either may break)
-    assert (gn.totals == gb.totals).mean() > 0.97
-    assert (gn.yachts == gb.yachts).mean() > 0.97
-
-
-@needs_native
-def test_backends_agree_on_the_skip_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    from yacht.strategy.solver.approx import skip_upper_bound
-
-    values = [skip_upper_bound(get("ancient-yacht-double"), 2)
-              for _ in [_with(monkeypatch, "native"), _with(monkeypatch, "numba")]]
-    assert abs(values[0] - values[1]) < 1e-9
-
-
-@needs_native
-def test_native_path_never_imports_numba(tmp_path: Path) -> None:
-    code = ("import sys\n"
+def test_without_the_extension_the_solver_levels_say_so_and_the_game_goes_on(
+        tmp_path: Path) -> None:
+    """No C extension: the expert, the hint and ``yacht solve`` answer one line naming the
+    missing solver and how to mend it; a table's expert plays at random with that line;
+    the intermediate level plays on."""
+    code = ("import random\n"
             "from yacht.rules import get\n"
-            "from yacht.strategy.solver import solve, fast_selfplay\n"
-            "from yacht.strategy.advisor import advise_card\n"
-            "rs = get('tommys-yahtzee')\n"
-            "sol = solve(rs)\n"
-            "advise_card(rs, rs.new_card(), 0, (1, 2, 3, 4, 5), 2, sol)\n"
-            "fast_selfplay(sol, 50, seed=1)\n"
-            "print('numba' in sys.modules, 'llvmlite' in sys.modules)\n")
-    env = {**os.environ, "YACHT_CACHE_DIR": str(tmp_path), be.ENV: "native"}
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, timeout=300)
+            "from yacht.engine import Player, Roll, State\n"
+            "from yacht.session import Table\n"
+            "from yacht.strategy import make_player\n"
+            "from yacht.strategy.solver import UnsupportedRuleset\n"
+            "from yacht.strategy.advisor import advise\n"
+            "rs = get('tommys-crag')\n"
+            "s = State(rs, [Player('A')], rng=random.Random(1))\n"
+            "s.apply(Roll())\n"
+            "print(make_player('intermediate', rs).decide(s) is not None)\n"
+            "for what in (lambda: make_player('expert', rs).decide(s), lambda: advise(s)):\n"
+            "    try:\n"
+            "        what()\n"
+            "    except UnsupportedRuleset as e:\n"
+            "        print('refused:', e)\n"
+            "t = Table.new(rs, [Player('Cpu', 'computer', 'expert')], rng=random.Random(2),\n"
+            "              speed='instant')\n"
+            "got = []\n"
+            "t.subscribe(got.append)\n"
+            "t.run_due()\n"
+            "print(t._game.is_over())\n"
+            "print('event:', [e.text for e in got if e.kind == 'store_warning'][0])\n")
+    proc = _hidden(code, tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["False", "False"]
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "True"
+    assert lines[1] == f"refused: {be.MISSING}" and lines[2] == lines[1]
+    assert lines[3] == "True"
+    assert lines[4] == (f"event: computer level expert is not available ({be.MISSING}); it "
+                        "plays at random")
+    assert "\n" not in be.MISSING and "pip install" in be.MISSING
+    cli = _hidden("from yacht.cli import main\nraise SystemExit(main(['solve', 'tommys-crag']))",
+                  tmp_path)
+    assert cli.returncode == 2
+    assert cli.stderr.strip() == f"yacht: error: {be.MISSING}"
 
 
 def test_unknown_or_missing_backend_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(be, "_BY_ENV", {})
-    monkeypatch.setenv(be.ENV, "cuda")
-    with pytest.raises(be.BackendUnavailable, match="not a backend"):
+    monkeypatch.setenv(be.ENV, "numba")
+    with pytest.raises(be.BackendUnavailable, match="'numba' is not a backend"):
         be.current()
     monkeypatch.setattr(be, "_NATIVE", [None])
+    monkeypatch.setattr(be, "_WHY", [be.STALE])
     monkeypatch.setattr(be, "_BY_ENV", {})
     monkeypatch.setenv(be.ENV, "native")
-    with pytest.raises(be.BackendUnavailable, match="not built"):
+    with pytest.raises(be.BackendUnavailable, match="older sources"):
         be.current()
-    monkeypatch.setattr(be, "_BY_ENV", {})
-    monkeypatch.setenv(be.ENV, "auto")
-    assert be.current().name == "numba"
 
 
-def test_a_stale_extension_is_not_used(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_stale_extension_is_not_used() -> None:
     """An extension compiled from other sources than the ones beside it (sources changed,
-    not reinstalled) or with another entry-point version falls back, with one warning."""
+    not reinstalled) or with another entry-point version is not used (the solver's levels
+    then say to reinstall)."""
     import types
 
     old = types.SimpleNamespace(API_VERSION=be.API_VERSION, SOURCE_HASH="0123456789abcdef")
     assert not be._current(old)  # type: ignore[arg-type]
-    assert capsys.readouterr().err.count("older sources") == 1
     other = types.SimpleNamespace(API_VERSION=be.API_VERSION + 1, SOURCE_HASH="")
     assert not be._current(other)  # type: ignore[arg-type]
-    capsys.readouterr()
     if NATIVE:
         assert be._current(be.native_module())  # type: ignore[arg-type]
-        assert capsys.readouterr().err == ""
 
 
 def _build_ext(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -162,7 +113,7 @@ def test_a_failed_compile_only_warns(tmp_path: Path) -> None:
     """No working compiler: the build still succeeds, with a warning and no extension."""
     proc = _build_ext(tmp_path, CC="false")
     assert proc.returncode == 0, proc.stderr
-    assert "numba kernels" in proc.stderr
+    assert "without the exact solver" in proc.stderr
     assert not list(tmp_path.rglob("_native*.so"))
     proc = _build_ext(tmp_path, YACHT_BUILD_NATIVE="0")
     assert proc.returncode == 0 and "not building" in proc.stderr

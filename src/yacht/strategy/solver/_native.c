@@ -1,7 +1,7 @@
 /* yacht.strategy.solver._native: the solver's kernels in C, compiled at install.
  *
- * The same algorithms as the numba kernels (kernels.py, wide.py), which stay
- * as the fallback when this extension is absent. Python calls these through
+ * The solver's one implementation of its kernels (reference.py writes the same
+ * recurrences plainly, for the tests). Python calls these through
  * backend.py only. Tables come in as one KernelTables named tuple (tables.py):
  * every field is looked up by name and checked (type, size), so nothing can
  * be passed in the wrong place. Value tables V are float64, C-contiguous:
@@ -108,7 +108,8 @@ static int get_int(PyObject *nt, const char *name, int64_t *out)
     return 0;
 }
 
-/* kind: 'i' int64, 'd' float64, 'b' bool; count: the number of elements wanted */
+/* kind: 'i' int64, 'd' float64, 'f' float32, 'u' uint64, 'b' bool; count: the number of
+ * elements wanted */
 static int check_buffer(Py_buffer *b, const char *name, char kind, Py_ssize_t count,
                         int writable)
 {
@@ -122,6 +123,8 @@ static int check_buffer(Py_buffer *b, const char *name, char kind, Py_ssize_t co
         ok = b->itemsize == 8 && *fmt == 'd';
     else if (kind == 'u')
         ok = b->itemsize == 8 && (*fmt == 'Q' || *fmt == 'L');
+    else if (kind == 'f')
+        ok = b->itemsize == 4 && *fmt == 'f';
     else
         ok = b->itemsize == 1 && (*fmt == '?' || *fmt == 'B' || *fmt == 'b');
     if (!ok) {
@@ -517,7 +520,7 @@ static void keep_levels(const Tables *T, const double *E0, double *Ks, int64_t l
 }
 
 /* ------------------------------------------------------------------------- */
-/* Random dice (the same streams as kernels.py: splitmix64 per game)          */
+/* Random dice (splitmix64, one stream per game)                   */
 
 static inline uint64_t rand64(uint64_t *s)
 {
@@ -2057,6 +2060,10 @@ done:
 
 #include "_native_bulk.h"
 
+/* Score distributions, one layer at a time */
+
+#include "_native_dist.h"
+
 /* ------------------------------------------------------------------------- */
 
 static int cpu_ok(void)
@@ -2112,6 +2119,10 @@ static PyMethodDef methods[] = {
     {"target_turn", py_target_turn, METH_VARARGS,
      "target_turn(tables, mask, aux, points, A, off, wlo, wlen, Q, E0, Ks, B): one turn's "
      "chances."},
+    {"dist_chunk", (PyCFunction)(void (*)(void))py_dist_chunk, METH_VARARGS | METH_KEYWORDS,
+     "dist_chunk(*, tables, V, states, auxs, start, stop, ulo, off, dlo, dlen, P, eps, width, "
+     "buf, out_lo, out_len, out_pos): the score distributions of states start..stop-1 of a "
+     "layer into buf; returns the first state left undone."},
     {"situations_text", (PyCFunction)(void (*)(void))py_situations_text, METH_FASTCALL,
      "situations_text(advisor, texts, earn, turns, masks, auxs, outcomes, rolls, totals, "
      "ruleset): texts in the plain form and Situation objects as the batch kernel's "

@@ -4,7 +4,7 @@
  * A tile holds TW card states side by side, one per column; a "row" is the
  * TW values of one dice multiset. Every step below is a loop over the TW
  * columns of a few rows (the compiler vectorises it: TW is a constant).
- * See wide.py for the same algorithm in numba, and _native.c for the layout.
+ * See _native.c for the layout, reference.py for the recurrences written plainly.
  */
 
 /* Placement values of G states (columns) into the outcome rows of K, from the
@@ -330,7 +330,7 @@ static void TF(repeat_fixed_point)(const Tables *T, Scratch *sc, int64_t G)
 }
 
 /* The build: solve masks[lo:hi] (one layer) into Vp (padded layout, see
- * wide.py): for each mask, each flag and each upper total of its list
+ * tables.padded_stride): for each mask, each flag and each upper total of its list
  * (ulist[uoff[usub[m]] ..]: the reachable totals, the lowest standing for all
  * those from which the bonus is out of reach), packed TW states at a time;
  * then the totals not solved filled in. */

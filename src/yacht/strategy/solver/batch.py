@@ -3,7 +3,7 @@
 :func:`option_values` is the numeric core of the advisor without its Python
 objects: give it arrays of card states, outcomes and rolls left, get back
 the value of every distinct keep and of every box. It solves the turns of
-up to 64 situations side by side (:mod:`.wide`), so a batch costs a few
+up to 64 situations side by side (``_native_tile.h``), so a batch costs a few
 microseconds per situation.
 
 >>> import numpy as np

@@ -145,7 +145,7 @@ def reachable_states(spec: Spec) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.
 
 def build_table(spec: Spec, progress: Progress | None = None,
                 workers: int | None = None) -> tuple[F64, int, int]:
-    """The value of every card state: ``V[mask, aux]`` (see :mod:`.kernels`), the
+    """The value of every card state: ``V[mask, aux]`` (see :mod:`.reference`), the
     number of reachable states, and the bytes of the arrays the build used.
 
     Masks are solved layer by layer (most boxes filled first); the masks of a
@@ -159,8 +159,8 @@ def build_table(spec: Spec, progress: Progress | None = None,
     order, bounds = _layers(spec.nbox)
     threads = _threads(workers)
     plan = build_plan(spec)
-    # the native wide build also solves the fixed points of a repeat box
-    wide = wide_ok(spec) or (backend().name == "native" and scores_ok(spec))
+    # the wide build also solves the fixed points of a repeat box
+    wide = scores_ok(spec)
     final, run, used = (_wide_runner if wide else _repeat_runner)(spec, plan)
     for k in range(spec.nbox - 1, -1, -1):
         run(order[bounds[k]:bounds[k + 1]], threads)

@@ -329,12 +329,12 @@ def _quantize(P: npt.NDArray[np.float32], pos: I64, lo: I64, ln: I64
 def build(sol: Solution, progress: Progress | None = None, threads: int = 2,
           eps: float = EPS) -> Distributions:
     """Build the distributions of ``sol``'s variant (see the module doc)."""
-    from . import dist_kernels as dk
+    from .backend import DistLayer, DistOut, current
 
+    kernels = current()
     t0 = time.perf_counter()
     spec = sol.spec
     plan = build_plan(spec)
-    kt = kernel_tables(spec)
     A = spec.A
     nmask = 1 << spec.nbox
     n = nmask * A
@@ -389,16 +389,18 @@ def build(sol: Solution, progress: Progress | None = None, threads: int = 2,
             pieces = max(1, min(count, threads * 4 if count > 256 else 1))
             edges = [count * i // pieces for i in range(pieces + 1)]
 
-            def run(i0: int, i1: int, P: Any = below, sm: I64 = sm, sa: I64 = sa,
-                    out_lo: I64 = out_lo, out_len: I64 = out_len,
-                    out_pos: I64 = out_pos) -> list[tuple[int, int, Any]]:
+            layer = DistLayer(sm, sa, plan.ulo, off, dlo, dlen, below, eps, W)
+
+            def run(i0: int, i1: int, layer: DistLayer = layer, out_lo: I64 = out_lo,
+                    out_len: I64 = out_len, out_pos: I64 = out_pos
+                    ) -> list[tuple[int, int, Any]]:
                 part = []
                 cap = max(4 * W, (i1 - i0) * 96)
                 i = i0
                 while i < i1:
                     buf = np.empty(cap, dtype=np.float32)
-                    nxt = dk.dist_chunk(kt, V, sm, sa, i, i1, A, plan.ulo, off, dlo, dlen, P,
-                                        eps, W, buf, out_lo, out_len, out_pos)
+                    nxt = kernels.dist_chunk(spec, V, layer, i, i1,
+                                             DistOut(buf, out_lo, out_len, out_pos))
                     part.append((i, nxt, buf))
                     i = nxt
                     cap *= 2

@@ -2,7 +2,8 @@
 count more on the turn's first roll) and a box that scores only while another holds
 points (Generala's escalera, full and poker served, its doble generala).
 
-The recurrences are the kernels' (:mod:`.kernels`: ``e0_scalar`` and ``keep_levels``)
+The recurrences are the kernels' (``e0_scalar`` and ``keep_levels`` of ``_native.c``;
+:mod:`.reference` writes them plainly)
 with two changes: a box's points and the state's flag after it depend on the flag
 (``needs_box`` scores 0 while ``fbox`` holds none), and the dice of the first roll
 may be scored at their served points, so the value of an outcome with every roll
@@ -64,7 +65,7 @@ def _placements(spec: Spec, V: F64, m: int, flag: int, score: npt.NDArray[Any]) 
 def keep_levels(spec: Spec, E0: F64, levels: int,
                 stop: Callable[[int], F64 | None] = lambda level: None) -> F64:
     """``Ks[j, k]``: the value of keeping ``k`` and rolling the rest with ``j`` rolls left
-    after that roll, as :func:`.kernels.keep_levels` (``E0``: the placement values);
+    after that roll, as the kernels' ``keep_levels`` (``E0``: the placement values);
     ``stop(j)``: values of stopping with ``j`` rolls left that may beat keeping (the
     served placements at the first roll, what saved rolls are worth), or None."""
     t = spec.dice
@@ -95,7 +96,7 @@ def keep_levels(spec: Spec, E0: F64, levels: int,
 
 
 def state_turn(spec: Spec, V: F64, m: int, a: int, E0: F64, Ks: F64) -> None:
-    """``E0`` and ``Ks`` of state (m, a) as :func:`.kernels.state_turn` gives them, the
+    """``E0`` and ``Ks`` of state (m, a) as the kernels' ``state_turn`` gives them, the
     served placements counted at the first roll (``Ks[rolls - 1]``)."""
     flag = a // spec.U
     R = spec.rolls

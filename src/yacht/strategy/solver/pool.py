@@ -44,8 +44,8 @@ EVAL_GAMES = 1000
 
 def pool_levels(spec: Spec, E0: F64, levels: int, carry: float) -> F64:
     """``Ks[j, k]``: the value of keeping ``k`` and rolling the rest with ``j`` rolls
-    left after that roll (as :func:`.kernels.keep_levels`), where stopping with ``j``
-    rolls left is worth ``E0 + carry * j``."""
+    left after that roll (as the kernels' ``keep_levels``, :func:`.reference.keep_values`),
+    where stopping with ``j`` rolls left is worth ``E0 + carry * j``."""
     from .extended import keep_levels
 
     return keep_levels(spec, E0, levels, lambda level: E0 + carry * level if level else None)

@@ -6,8 +6,8 @@ it first: it reads the situation (the notation's plain form
 objects), solves the turn and builds the result objects in one C call. For
 anything unusual (loose notation, the forced first turn, a full card, bad
 input) it answers None and the caller takes its general Python path, which
-gives the same answer or the error message. Without the C extension (numba
-fallback) there is no advisor and the Python paths run.
+gives the same answer or the error message. (Without the C extension there is
+no exact solver at all, see :mod:`.backend`.)
 
 >>> from yacht.rules import get
 >>> from yacht.strategy.solver import solve

@@ -98,7 +98,7 @@ class Spec:
 
     @property
     def extended(self) -> bool:
-        """Rules the C and numba kernels do not know (served boxes, a box that needs
+        """Rules the C kernels do not know (served boxes, a box that needs
         another): such a table is built and its turns solved by :mod:`.extended`."""
         return self.served is not None or self.fbox >= 0
 

@@ -1,10 +1,9 @@
 """Everything a kernel reads about a ruleset, as one typed record.
 
-Both backends (the numba kernels of :mod:`.kernels` / :mod:`.wide` and the C
-extension ``_native``) take their tables through :class:`KernelTables`, a
-named tuple: the numba kernels read its fields by name, and the C extension
-looks every field up by name too (checking its type and shape), so an
-argument in the wrong place cannot pass silently. Integer arrays are
+The C kernels (``_native``) take their tables through :class:`KernelTables`, a
+named tuple held once per variant by a ``_native.Tables`` object: the C side
+looks every field up by name (checking its type and shape), so an argument in
+the wrong place cannot pass silently; :mod:`.reference` reads the same fields. Integer arrays are
 ``int64``, flags ``bool``, everything C-contiguous.
 
 >>> from yacht.rules import get
