@@ -233,7 +233,7 @@ def _prepare(variant: str) -> None:
 
 
 def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples: int,
-         chunk: int = 200, minutes: float | None = None,
+         chunk: int = 50, minutes: float | None = None,
          against: str = "expert") -> dict[str, Any]:
     """``games`` games (fewer if ``minutes`` run out: the games played are reported)."""
     _prepare(variant)

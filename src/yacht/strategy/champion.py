@@ -23,8 +23,11 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   exact, and so is the chance of winning after any box the champion scores, if
   it plays on as the expert: at **every decision from the first turn** it plays
   the keep or box with the best chance, the rest of its turn played to win too
-  (the turn kernel over those chances) and the expert's play after it (a
-  one-turn look-ahead on exact distributions). Against opponents who have all
+  (the turn kernel over those chances) and after it, for each state and points
+  at its end, the best of a small family of ways to play on: the expert and
+  its risk-seeking and risk-averse tilts (:mod:`.solver.tilted`, each with
+  exact distributions; a one-turn look-ahead on exact distributions that can
+  plan a later risk, or later safety). Against opponents who have all
   finished it solves the rest of its game exactly for that worth, as before (a
   chance table from its card, :mod:`.solver.local`, within ``budget``).
   The two-column Ancient Yacht games have no distributions: there the opponents'
@@ -447,7 +450,7 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
     :mod:`.solver.tilted`)."""
     import numpy as np
 
-    from .solver.dist import win_worth
+    from .solver.dist import STEPS, win_worth
     from .solver.local import turn_chances
     from .solver.target import _box_max
 
@@ -472,21 +475,32 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
     rows: list[Any] = []
     at = 0
 
+    # wext[G + k]: the worth of finishing with points + k points (k from -G on; past its
+    # end every total is worth 1)
+    idx = np.arange(points - G - wlo_, max(points + G + _reach(spec) - wlo_, len(worth)) + 1)
+    wext = np.where(idx < 0, 0.0, np.where(idx >= len(worth), 1.0,
+                                            worth[np.clip(idx, 0, max(0, len(worth) - 1))]))
+    views = [_view(d) for d in own]
+
     def row(j: int, m2: int, a2: int) -> None:
         """Row j (state (m2, a2)): the chance of winning with x points so far, x from
         points to points + G, the player playing on the best of its ways (``own``)."""
-        nonlocal at
+        nonlocal at, wext
         if wlen[j] > 0:
             return
         vals = None
-        for d in own:
-            lo, pmf = (0, np.ones(1)) if m2 == full else d.state(m2, a2)
-            x0 = points + lo - wlo_
-            n = G + len(pmf)
-            idx = np.arange(x0, x0 + n)
-            w = np.where(idx < 0, 0.0, np.where(idx >= len(worth), 1.0,
-                                                 worth[np.clip(idx, 0, len(worth) - 1)]))
-            v = np.correlate(w, pmf, mode="valid")
+        for d, (doff, dlo, dln, C) in zip(own, views, strict=True):
+            if m2 == full:
+                lo, pmf = 0, np.ones(1)
+            else:
+                k = d.index(m2, a2)
+                o, n = int(doff[k]), int(dln[k])
+                lo = int(dlo[k])
+                pmf = np.diff(C[o:o + n], prepend=0.0, append=float(STEPS)) / STEPS
+            end = 2 * G + lo + len(pmf)
+            if end > len(wext):
+                wext = np.concatenate([wext, np.ones(end - len(wext))])
+            v = np.correlate(wext[G + lo:end], pmf, mode="valid")
             vals = v if vals is None else np.maximum(vals, v)
         off[j], wlo[j], wlen[j] = at, points, G + 1
         _ROWS.touched.append(j)
@@ -529,6 +543,32 @@ def _exact_ranking(rs: Ruleset, spec: Any, card: Scorecard, turn: int, dice: Seq
     how = ("exact: the opponents have finished" if exact else
            f"exact if the opponents play on as the expert (this turn played to win, {after})")
     return WinRanking(tuple(opts), "win", None, True, how)
+
+
+_VIEWS: dict[int, tuple[Any, ...]] = {}
+
+
+def _view(d: Any) -> tuple[Any, Any, Any, Any]:
+    """A distributions table's index arrays and cumulative chances as plain arrays (a
+    slice of a mapped file costs more than its reading)."""
+    import numpy as np
+
+    hit = _VIEWS.get(id(d))
+    if hit is None or hit[0] is not d:
+        if len(_VIEWS) > 16:
+            _VIEWS.clear()
+        hit = (d, np.asarray(d.off), np.asarray(d.lo), np.asarray(d.length),
+               np.asarray(d.C).view(np.ndarray))
+        _VIEWS[id(d)] = hit
+    return hit[1], hit[2], hit[3], hit[4]
+
+
+def _reach(spec: Any) -> int:
+    """The most points a player can have still to come, as far as the worth is read
+    (beyond: a row is read from the whole distribution)."""
+    from .solver.target import _box_max
+
+    return int(_box_max(spec).sum()) + spec.bonus_amt + 13 * spec.ybonus + 64
 
 
 def _repeat_mask(spec: Any) -> int:

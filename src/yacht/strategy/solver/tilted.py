@@ -60,7 +60,7 @@ F64 = npt.NDArray[np.float64]
 
 #: the tilts of the champion's family (per point; the spread of a whole Yahtzee game
 #: is about 60 points, so 0.01 is worth some 18 points of its certainty equivalent)
-THETAS: tuple[float, ...] = (-0.02, 0.01, 0.025)
+THETAS: tuple[float, ...] = (-0.05, -0.02, 0.01, 0.025, 0.05)
 #: bump when the tilted tables' meaning changes
 VERSION = 1
 #: cumulative chances turned into certainty equivalents at a time
