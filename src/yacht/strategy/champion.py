@@ -568,7 +568,7 @@ def _reach(spec: Any) -> int:
     (beyond: a row is read from the whole distribution)."""
     from .solver.target import _box_max
 
-    return int(_box_max(spec).sum()) + spec.bonus_amt + 13 * spec.ybonus + 64
+    return int(_box_max(spec).sum()) + int(spec.bonus_amt) + 13 * int(spec.ybonus) + 64
 
 
 def _repeat_mask(spec: Any) -> int:
