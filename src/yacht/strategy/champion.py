@@ -564,8 +564,8 @@ def _view(d: Any) -> tuple[Any, Any, Any, Any]:
 
 
 def _reach(spec: Any) -> int:
-    """The most points a player can have still to come, as far as the worth is read
-    (beyond: a row is read from the whole distribution)."""
+    """Points to come the padded worth covers from the start (a row reaching further
+    pads it with ones: past the opponents' best, every total wins)."""
     from .solver.target import _box_max
 
     return int(_box_max(spec).sum()) + int(spec.bonus_amt) + 13 * int(spec.ybonus) + 64

@@ -128,6 +128,7 @@ def _path_fp(ruleset: Ruleset, theta: float) -> tuple[Any, str]:
 
 _MEMORY: dict[tuple[str, float], Distributions] = {}
 _LOCK = threading.Lock()
+_BUILD = threading.Lock()   # (two threads asking at once build a tilt once)
 
 
 def tilted_ready(ruleset: Ruleset, theta: float) -> bool:
@@ -148,6 +149,17 @@ def tilted(ruleset: Ruleset, theta: float, *, cache: bool = True,
     module doc): from memory, the disk cache, or built now (the expert's distributions
     first). Raises :class:`~.spec.UnsupportedRuleset` where :func:`.dist.supported` is
     False."""
+    key = (ruleset.key, theta)
+    with _LOCK:
+        hit = _MEMORY.get(key)
+    if hit is not None and hit.ruleset == ruleset:
+        return hit
+    with _BUILD:
+        return _tilted(ruleset, theta, cache, progress, workers)
+
+
+def _tilted(ruleset: Ruleset, theta: float, cache: bool, progress: Progress | None,
+            workers: int) -> Distributions:
     key = (ruleset.key, theta)
     with _LOCK:
         hit = _MEMORY.get(key)
