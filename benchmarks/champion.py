@@ -170,31 +170,36 @@ def solitaire(variant: str, targets: list[int], games: int, seed: int) -> list[d
 
 # --- duel -------------------------------------------------------------------------------------
 
-def play_duel(variant: str, game: int, seed: int, budget: int, samples: int) -> tuple[int, int]:
-    """One game: (champion's total, expert's total)."""
+def play_duel(variant: str, game: int, seed: int, budget: int, samples: int,
+              against: str = "expert") -> tuple[int, int]:
+    """One game: (champion's total, its opponent's total); ``against``: the opponent's
+    level (``champion``: a copy of itself, its own strategy object)."""
     from yacht.engine import Player, State
     from yacht.rules import get
     from yacht.strategy.base import play_turn
 
     rs = get(variant)
     champ_first = game % 2 == 0
-    players = [Player("Champion", "computer", "champion"), Player("Expert", "computer", "expert")]
+    players = [Player("Champion", "computer", "champion"), Player("Other", "computer", against)]
     if not champ_first:
         players.reverse()
     state = State(rs, players, rng=random.Random(seed * 1_000_003 + game))
-    strategies = {p.level: _player(p.level or "", variant, budget, samples) for p in players}
+    strategies = [_player(p.level or "", variant, budget, samples, copy=p.name == "Other")
+                  for p in players]
     while not state.is_terminal():
-        play_turn(state, strategies[state.players[state.current].level or ""])
+        play_turn(state, strategies[state.current])
     r = state.returns()
     c = 0 if champ_first else 1
     return r[c], r[1 - c]
 
 
-_PLAYERS: dict[tuple[str, str], Any] = {}
+_PLAYERS: dict[tuple[str, str, bool], Any] = {}
+#: the champion's tilted experts (None: its default, :data:`THETAS`; see ``--tilts``)
+TILTS: tuple[float, ...] | None = None
 
 
-def _player(level: str, variant: str, budget: int, samples: int) -> Any:
-    key = (level, variant)
+def _player(level: str, variant: str, budget: int, samples: int, copy: bool = False) -> Any:
+    key = (level, variant, copy)
     hit = _PLAYERS.get(key)
     if hit is None:
         from yacht.rules import get
@@ -203,22 +208,36 @@ def _player(level: str, variant: str, budget: int, samples: int) -> Any:
         if level == "champion":
             from yacht.strategy.champion import ChampionStrategy
 
-            hit = ChampionStrategy(get(variant), budget=budget, samples=samples, threads=1)
+            hit = ChampionStrategy(get(variant), budget=budget, samples=samples, threads=1,
+                                   tilts=TILTS)
         else:
             hit = make_player(level, get(variant))
         _PLAYERS[key] = hit
     return hit
 
 
-def _duel_chunk(args: tuple[str, int, int, int, int, int]) -> list[tuple[int, int]]:
-    variant, first, last, seed, budget, samples = args
-    return [play_duel(variant, g, seed, budget, samples) for g in range(first, last)]
+def _duel_chunk(args: tuple[str, int, int, int, int, int, str]) -> list[tuple[int, int]]:
+    variant, first, last, seed, budget, samples, against = args
+    return [play_duel(variant, g, seed, budget, samples, against) for g in range(first, last)]
+
+
+def _prepare(variant: str) -> None:
+    """The champion's distributions built (or loaded) once, before the workers fork."""
+    from yacht.rules import get
+    from yacht.strategy.solver import dist, tilted
+    from yacht.strategy.solver.tilted import THETAS
+
+    rs = get(variant)
+    if dist.supported(rs):
+        tilted.family(rs, THETAS if TILTS is None else TILTS)
 
 
 def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples: int,
-         chunk: int = 200, minutes: float | None = None) -> dict[str, Any]:
+         chunk: int = 50, minutes: float | None = None,
+         against: str = "expert") -> dict[str, Any]:
     """``games`` games (fewer if ``minutes`` run out: the games played are reported)."""
-    jobs = [(variant, a, min(games, a + chunk), seed, budget, samples)
+    _prepare(variant)
+    jobs = [(variant, a, min(games, a + chunk), seed, budget, samples, against)
             for a in range(0, games, chunk)]
     t0 = time.perf_counter()
     results: list[tuple[int, int]] = []
@@ -254,7 +273,7 @@ def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples
            "champion_second_rate": sum(second) / max(1, len(second)),
            "champion_mean": mean_c, "expert_mean": mean_e, "seconds": round(secs, 1),
            "workers": workers, "budget": budget, "samples": samples, "seed": seed,
-           "load_before": load0, "load_after": _load()}
+           "against": against, "tilts": TILTS, "load_before": load0, "load_after": _load()}
     print(json.dumps(row), flush=True)
     return row
 
@@ -289,6 +308,7 @@ def crowd(variant: str, players: int, games: int, seed: int, workers: int,
           minutes: float | None, chunk: int = 50) -> dict[str, Any]:
     """The champion's share of first places against experts (``games`` games, fewer if
     ``minutes`` run out), with its 95 % interval; 1 / players is an expert's share."""
+    _prepare(variant)
     jobs = [(variant, players, a, min(games, a + chunk), seed) for a in range(0, games, chunk)]
     t0 = time.perf_counter()
     load0 = _load()
@@ -308,7 +328,7 @@ def crowd(variant: str, players: int, games: int, seed: int, workers: int,
     row = {"variant": variant, "players": players, "games": n, "share_of_first": rate,
            "ci95": [rate - half, rate + half], "expert_share": 1 / players,
            "seconds": round(time.perf_counter() - t0, 1), "seed": seed, "workers": workers,
-           "load_before": load0, "load_after": _load()}
+           "tilts": TILTS, "load_before": load0, "load_after": _load()}
     print(json.dumps(row), flush=True)
     return row
 
@@ -329,8 +349,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="games simulated per opponent's card")
     ap.add_argument("--minutes", type=float, default=None,
                     help="stop each duel after this many minutes (the games played count)")
+    ap.add_argument("--against", default="expert", choices=["expert", "champion"],
+                    help="duel: the champion's opponent (champion: a copy of itself)")
+    ap.add_argument("--tilts", default=None,
+                    help="the champion's tilted experts, e.g. -0.02,0.01 ('none': the "
+                         "expert's play only after its turn; default: its own)")
     ap.add_argument("--json", default=None)
     a = ap.parse_intermixed_args(argv)
+    global TILTS
+    if a.tilts is not None:
+        TILTS = () if a.tilts == "none" else tuple(float(x) for x in a.tilts.split(","))
     targets = [int(x) for x in a.targets.split(",")]
     out: list[Any] = []
     if a.part == "tables":
@@ -350,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
 
         for v in a.variants or ["yahtzee", "yatzy"]:
             out.append(duel(v, a.games, a.seed, a.workers, a.budget or BUDGET,
-                            a.samples or SAMPLES, minutes=a.minutes))
+                            a.samples or SAMPLES, minutes=a.minutes, against=a.against))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1)

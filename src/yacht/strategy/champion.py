@@ -23,8 +23,11 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   exact, and so is the chance of winning after any box the champion scores, if
   it plays on as the expert: at **every decision from the first turn** it plays
   the keep or box with the best chance, the rest of its turn played to win too
-  (the turn kernel over those chances) and the expert's play after it (a
-  one-turn look-ahead on exact distributions). Against opponents who have all
+  (the turn kernel over those chances) and after it, for each state and points
+  at its end, the best of a small family of ways to play on: the expert and
+  its risk-seeking and risk-averse tilts (:mod:`.solver.tilted`, each with
+  exact distributions; a one-turn look-ahead on exact distributions that can
+  plan a later risk, or later safety). Against opponents who have all
   finished it solves the rest of its game exactly for that worth, as before (a
   chance table from its card, :mod:`.solver.local`, within ``budget``).
   The two-column Ancient Yacht games have no distributions: there the opponents'
@@ -285,14 +288,18 @@ def _forced_by_chance(rs: Ruleset, tt: Any, card: Scorecard, dice: Sequence[int]
 
 def rank_to_win(state: State, solution: Solution | None = None, *, target: int | None = None,
                 budget: int = BUDGET, samples: int = SAMPLES, threads: int = 2,
-                build: bool = True, memo: dict[str, Any] | None = None) -> WinRanking | None:
+                build: bool = True, memo: dict[str, Any] | None = None,
+                tilts: tuple[float, ...] = ()) -> WinRanking | None:
     """The actions of the player on turn (dice showing) ranked by the chance of winning:
     alone, of finishing with at least ``target`` points (default
     :func:`default_target`); with opponents, the expected share of first place. None
     where no chance can be worked out within reach (see the module doc): the expert's
     ranking is then the best there is. ``build``: build a missing target table
     (alone; else only one in memory or on disk is used). ``memo``: a dict the caller
-    keeps between calls (the last table, reused while the cards stay the same)."""
+    keeps between calls (the last table, reused while the cards stay the same).
+    ``tilts``: the tilted experts (:mod:`.solver.tilted`) the player may play on as
+    after its turn, besides the expert (the champion's :data:`.solver.tilted.THETAS`;
+    none: the expert only)."""
     if state.is_terminal() or not state.dice:
         return None
     me = state.current
@@ -301,7 +308,7 @@ def rank_to_win(state: State, solution: Solution | None = None, *, target: int |
     return rank_situation(state.ruleset, state.card(me), state.turns_taken(me), state.dice,
                           state.rolls_left, others, solution,
                           target=target, budget=budget, samples=samples, threads=threads,
-                          build=build, memo=memo)
+                          build=build, memo=memo, tilts=tilts)
 
 
 def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
@@ -309,7 +316,8 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
                    solution: Solution | None = None, *, target: int | None = None,
                    budget: int = BUDGET, samples: int = SAMPLES, threads: int = 2,
                    build: bool = True, memo: dict[str, Any] | None = None,
-                   by_score: list[Ranked] | None = None) -> WinRanking | None:
+                   by_score: list[Ranked] | None = None,
+                   tilts: tuple[float, ...] = ()) -> WinRanking | None:
     """:func:`rank_to_win` for a situation: the player's ``card`` and ``turn`` (turns
     taken), the dice showing, the rolls left, and every opponent's (card, turns taken);
     no opponents: alone. ``by_score``: the advisor's ranking if the caller has it."""
@@ -329,7 +337,8 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
         if dd is not None:
             if by_score is None:
                 by_score = advise_card(rs, card, turn, dice, rolls_left, sol)
-            return _rank_exact(dd, card, turn, dice, rolls_left, others, by_score)
+            own = [dd] + _tilted(rs, tilts, build)
+            return _rank_exact(dd, card, turn, dice, rolls_left, others, by_score, own)
     if not alone and (sol.forced_turn(card, turn) or _open(card) > BUDGET_OPEN):
         return None   # (before the opponents' games are simulated)
     if by_score is None:
@@ -381,6 +390,14 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
     return WinRanking(tuple(opts), "target" if alone else "win", goal_target, exact, how)
 
 
+def _tilted(rs: Ruleset, tilts: tuple[float, ...], build: bool) -> list[Any]:
+    """The distributions of the tilted experts of ``tilts`` (those built, unless
+    ``build``)."""
+    from .solver.tilted import tilted, tilted_ready
+
+    return [tilted(rs, t) for t in tilts if build or tilted_ready(rs, t)]
+
+
 def _distributions(rs: Ruleset, build: bool) -> Any:
     """The exact score distributions of ``rs``, or None (none for this variant, or not
     built and not to be built)."""
@@ -423,19 +440,23 @@ _ROWS = _Rows()
 
 
 def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_left: int,
-                others: Sequence[tuple[Scorecard, int]], by_score: list[Ranked]
-                ) -> WinRanking:
+                others: Sequence[tuple[Scorecard, int]], by_score: list[Ranked],
+                own: Sequence[Any] = ()) -> WinRanking:
     """Every action ranked by the chance of winning against opponents who play on as the
     expert, from the exact distributions of their final totals: this turn played to
-    win (every keep and box), the champion playing on as the expert after it."""
+    win (every keep and box), the champion playing on after it as the best for each
+    state and points at its end of the ways of ``own`` (distributions of its points to
+    come: the expert's, ``dd``, when empty; with tilted experts, see
+    :mod:`.solver.tilted`)."""
     import numpy as np
 
-    from .solver.dist import win_worth
+    from .solver.dist import STEPS, win_worth
     from .solver.local import turn_chances
     from .solver.target import _box_max
 
     rs = dd.ruleset
     spec = dd.spec
+    own = list(own) or [dd]
     finals = [dd.final(c, t) for c, t in others]
     wlo_, worth = win_worth(finals)
     points = rs.totals(card).grand
@@ -444,27 +465,43 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
     u, flag = a % U, a // U
     reps = int(spec.rep_pts.max()) if m & _repeat_mask(spec) else 0
     G = int(_box_max(spec).max()) + spec.bonus_amt * (1 if U > 1 else 0) + spec.ybonus + reps
-    turn_key = (id(spec), card, tuple(others))
+    turn_key = (id(spec), card, tuple(others), tuple(id(d) for d in own))
     if _ROWS.turn == turn_key and _ROWS.arrays is not None:  # the same turn: the same rows
         off, wlo, wlen = _ROWS.arrays
         tc = turn_chances(spec, A, (off, wlo, wlen, _ROWS.Q), m, a, points)
-        return _exact_ranking(rs, spec, card, turn, dice, rolls_left, tc, by_score, others)
+        return _exact_ranking(rs, spec, card, turn, dice, rolls_left, tc, by_score, others,
+                              len(own) > 1)
     off, wlo, wlen = _ROWS.get(spec)
     rows: list[Any] = []
     at = 0
 
-    def row(j: int, lo: int, pmf: Any) -> None:
-        """Row j: the chance of winning with x points so far, x from points to
-        points + G, the player playing on as the expert (distribution (lo, pmf))."""
-        nonlocal at
+    # wext[G + k]: the worth of finishing with points + k points (k from -G on; past its
+    # end every total is worth 1)
+    idx = np.arange(points - G - wlo_, max(points + G + _reach(spec) - wlo_, len(worth)) + 1)
+    wext = np.where(idx < 0, 0.0, np.where(idx >= len(worth), 1.0,
+                                            worth[np.clip(idx, 0, max(0, len(worth) - 1))]))
+    views = [_view(d) for d in own]
+
+    def row(j: int, m2: int, a2: int) -> None:
+        """Row j (state (m2, a2)): the chance of winning with x points so far, x from
+        points to points + G, the player playing on the best of its ways (``own``)."""
+        nonlocal at, wext
         if wlen[j] > 0:
             return
-        x0 = points + lo - wlo_
-        n = G + len(pmf)
-        idx = np.arange(x0, x0 + n)
-        w = np.where(idx < 0, 0.0, np.where(idx >= len(worth), 1.0,
-                                             worth[np.clip(idx, 0, len(worth) - 1)]))
-        vals = np.correlate(w, pmf, mode="valid")
+        vals = None
+        for d, (doff, dlo, dln, C) in zip(own, views, strict=True):
+            if m2 == full:
+                lo, pmf = 0, np.ones(1)
+            else:
+                k = d.index(m2, a2)
+                o, n = int(doff[k]), int(dln[k])
+                lo = int(dlo[k])
+                pmf = np.diff(C[o:o + n], prepend=0.0, append=float(STEPS)) / STEPS
+            end = 2 * G + lo + len(pmf)
+            if end > len(wext):
+                wext = np.concatenate([wext, np.ones(end - len(wext))])
+            v = np.correlate(wext[G + lo:end], pmf, mode="valid")
+            vals = v if vals is None else np.maximum(vals, v)
         off[j], wlo[j], wlen[j] = at, points, G + 1
         _ROWS.touched.append(j)
         rows.append(vals)
@@ -485,28 +522,53 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
             us = [u]
         for f2 in flags:
             for u2 in us:
-                j = m2 * A + f2 * U + u2
-                if m2 == full:
-                    row(j, 0, np.ones(1))
-                else:
-                    row(j, *dd.state(m2, f2 * U + u2))
+                row(m2 * A + f2 * U + u2, m2, f2 * U + u2)
     if reps:
-        row(m * A + a, *dd.state(m, a))
+        row(m * A + a, m, a)
     Q = np.concatenate(rows) if rows else np.zeros(1)
     _ROWS.turn, _ROWS.Q = turn_key, Q
     tc = turn_chances(spec, A, (off, wlo, wlen, Q), m, a, points)
-    return _exact_ranking(rs, spec, card, turn, dice, rolls_left, tc, by_score, others)
+    return _exact_ranking(rs, spec, card, turn, dice, rolls_left, tc, by_score, others,
+                          len(own) > 1)
 
 
 def _exact_ranking(rs: Ruleset, spec: Any, card: Scorecard, turn: int, dice: Sequence[int],
                    rolls_left: int, tc: Any, by_score: list[Ranked],
-                   others: Sequence[tuple[Scorecard, int]]) -> WinRanking:
+                   others: Sequence[tuple[Scorecard, int]], tilted: bool = False
+                   ) -> WinRanking:
     opts = _by_chance(rs, spec, card, turn, dice, rolls_left, tc, by_score)
     exact = all(c.complete for c, _ in others)
+    after = ("the best after it of the expert's play and its risk-seeking and risk-averse "
+             "tilts" if tilted else "the expert's play after it")
     how = ("exact: the opponents have finished" if exact else
-           "exact if the opponents play on as the expert (this turn played to win, the "
-           "expert's play after it)")
+           f"exact if the opponents play on as the expert (this turn played to win, {after})")
     return WinRanking(tuple(opts), "win", None, True, how)
+
+
+_VIEWS: dict[int, tuple[Any, ...]] = {}
+
+
+def _view(d: Any) -> tuple[Any, Any, Any, Any]:
+    """A distributions table's index arrays and cumulative chances as plain arrays (a
+    slice of a mapped file costs more than its reading)."""
+    import numpy as np
+
+    hit = _VIEWS.get(id(d))
+    if hit is None or hit[0] is not d:
+        if len(_VIEWS) > 16:
+            _VIEWS.clear()
+        hit = (d, np.asarray(d.off), np.asarray(d.lo), np.asarray(d.length),
+               np.asarray(d.C).view(np.ndarray))
+        _VIEWS[id(d)] = hit
+    return hit[1], hit[2], hit[3], hit[4]
+
+
+def _reach(spec: Any) -> int:
+    """Points to come the padded worth covers from the start (a row reaching further
+    pads it with ones: past the opponents' best, every total wins)."""
+    from .solver.target import _box_max
+
+    return int(_box_max(spec).sum()) + int(spec.bonus_amt) + 13 * int(spec.ybonus) + 64
 
 
 def _repeat_mask(spec: Any) -> int:
@@ -562,8 +624,9 @@ class ChampionStrategy:
     level = "champion"
 
     def __init__(self, ruleset: Ruleset, target: int | None = None, *, budget: int = BUDGET,
-                 samples: int = SAMPLES, threads: int = 2):
+                 samples: int = SAMPLES, threads: int = 2, tilts: tuple[float, ...] | None = None):
         from .solver import solve
+        from .solver.tilted import THETAS
 
         self.ruleset = ruleset
         self.solution = solve(ruleset, progress=False, estimate=False)
@@ -571,6 +634,7 @@ class ChampionStrategy:
         self.budget = budget
         self.samples = samples
         self.threads = threads
+        self.tilts = THETAS if tilts is None else tuple(tilts)
         self._memo: dict[str, Any] = {}
         self._lock = threading.Lock()
 
@@ -584,13 +648,13 @@ class ChampionStrategy:
             return None
         rs = self.ruleset
         if len(state.players) != 1:
-            from .solver import dist
+            from .solver import dist, tilted
 
-            if not dist.supported(rs) or dist.is_ready(rs):
+            if not dist.supported(rs) or tilted.family_ready(rs, self.tilts):
                 return None   # (the two-column games: a table of its own card, at the end)
 
             def build_dists(progress: Progress | None) -> None:
-                dist.distributions(rs, progress=progress)
+                tilted.family(rs, self.tilts, progress=progress)
 
             return Preparation("the distributions of the scores to come (built once)",
                                build_dists)
@@ -614,7 +678,8 @@ class ChampionStrategy:
             raise ValueError(f"this player plays {self.ruleset.key}, not {state.ruleset.key}")
         with self._lock:
             return rank_to_win(state, self.solution, target=self.target, budget=self.budget,
-                               samples=self.samples, threads=self.threads, memo=self._memo)
+                               samples=self.samples, threads=self.threads, memo=self._memo,
+                               tilts=self.tilts)
 
     def decide(self, state: State) -> Decision:
         ranked = self.rank(state)
