@@ -194,7 +194,7 @@ def play_duel(variant: str, game: int, seed: int, budget: int, samples: int,
 
 
 _PLAYERS: dict[tuple[str, str, bool], Any] = {}
-#: the champion's tilted experts (None: its default, :data:`THETAS`; see ``--tilts``)
+#: the champion's tilted experts (None: its default, none; see ``--tilts``)
 TILTS: tuple[float, ...] | None = None
 
 
@@ -352,13 +352,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--against", default="expert", choices=["expert", "champion"],
                     help="duel: the champion's opponent (champion: a copy of itself)")
     ap.add_argument("--tilts", default=None,
-                    help="the champion's tilted experts, e.g. -0.02,0.01 ('none': the "
-                         "expert's play only after its turn; default: its own)")
+                    help="the champion's tilted experts, e.g. -0.02,0.01 ('family': "
+                         "solver.tilted.THETAS; 'none' or by default: the expert's play "
+                         "only after its turn, the champion's default)")
     ap.add_argument("--json", default=None)
     a = ap.parse_intermixed_args(argv)
     global TILTS
     if a.tilts is not None:
-        TILTS = () if a.tilts == "none" else tuple(float(x) for x in a.tilts.split(","))
+        from yacht.strategy.solver.tilted import THETAS
+
+        TILTS = (() if a.tilts == "none" else THETAS if a.tilts == "family"
+                 else tuple(float(x) for x in a.tilts.split(",")))
     targets = [int(x) for x in a.targets.split(",")]
     out: list[Any] = []
     if a.part == "tables":

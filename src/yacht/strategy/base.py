@@ -80,9 +80,8 @@ LEVEL_HELP: dict[str, str] = {
     "intermediate": "a sound heuristic: each keep judged over the rolls left of the turn",
     "expert": "the exact best expected score (optimal solitaire play)",
     "champion": ("plays to win: against others, the best share of first place at every "
-                 "move (exact chances if the others play on as the expert, planning to "
-                 "play on after its turn as the expert or a bolder or more cautious tilt "
-                 "of it, whichever wins more; distributions built once per variant); "
+                 "move (exact chances if the others play on as the expert, and so does "
+                 "it after its turn; distributions built once per variant); "
                  "alone, the best chance of reaching a target (exact; a table built once "
                  "per target: about a minute for Yahtzee); in the two-column games the "
                  "expert's move until its last turns"),

@@ -23,11 +23,15 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   exact, and so is the chance of winning after any box the champion scores, if
   it plays on as the expert: at **every decision from the first turn** it plays
   the keep or box with the best chance, the rest of its turn played to win too
-  (the turn kernel over those chances) and after it, for each state and points
-  at its end, the best of a small family of ways to play on: the expert and
-  its risk-seeking and risk-averse tilts (:mod:`.solver.tilted`, each with
-  exact distributions; a one-turn look-ahead on exact distributions that can
-  plan a later risk, or later safety). Against opponents who have all
+  (the turn kernel over those chances) and the expert's play after it (a
+  one-turn look-ahead on exact distributions). Given ``tilts`` (e.g.
+  :data:`.solver.tilted.THETAS`) it counts instead, for each state and points
+  at its turn's end, on the best of a small family of ways to play on: the
+  expert and its risk-seeking and risk-averse tilts (:mod:`.solver.tilted`,
+  each with exact distributions), which can plan a later risk, or later
+  safety. Not the default: each tilt costs a distribution build (about as long
+  as the expert's) and 270 MB of cache for Yahtzee, and a long match has yet
+  to show that the family wins more (``benchmarks/README.md``). Against opponents who have all
   finished it solves the rest of its game exactly for that worth, as before (a
   chance table from its card, :mod:`.solver.local`, within ``budget``).
   The two-column Ancient Yacht games have no distributions: there the opponents'
@@ -298,8 +302,8 @@ def rank_to_win(state: State, solution: Solution | None = None, *, target: int |
     (alone; else only one in memory or on disk is used). ``memo``: a dict the caller
     keeps between calls (the last table, reused while the cards stay the same).
     ``tilts``: the tilted experts (:mod:`.solver.tilted`) the player may play on as
-    after its turn, besides the expert (the champion's :data:`.solver.tilted.THETAS`;
-    none: the expert only)."""
+    after its turn, besides the expert (e.g. :data:`.solver.tilted.THETAS`; none, the
+    default as the champion's: the expert only)."""
     if state.is_terminal() or not state.dice:
         return None
     me = state.current
@@ -626,7 +630,6 @@ class ChampionStrategy:
     def __init__(self, ruleset: Ruleset, target: int | None = None, *, budget: int = BUDGET,
                  samples: int = SAMPLES, threads: int = 2, tilts: tuple[float, ...] | None = None):
         from .solver import solve
-        from .solver.tilted import THETAS
 
         self.ruleset = ruleset
         self.solution = solve(ruleset, progress=False, estimate=False)
@@ -634,7 +637,7 @@ class ChampionStrategy:
         self.budget = budget
         self.samples = samples
         self.threads = threads
-        self.tilts = THETAS if tilts is None else tuple(tilts)
+        self.tilts = () if tilts is None else tuple(tilts)
         self._memo: dict[str, Any] = {}
         self._lock = threading.Lock()
 
