@@ -302,7 +302,11 @@ def test_the_session_hint_carries_the_ranking_to_win() -> None:
     assert win is not None and win.exact and win.title == "Best to win"
     assert 0 <= win.moves[-1][1] <= win.moves[0][1] <= 1
     assert win.differ == (win.moves[0][0] != moves[0])
-    # early in a game with opponents too: the chance if all play on as the expert
+    # early in a game with opponents too: the chance if all play on as the expert (once
+    # the distributions are built: the hint never builds them itself)
+    from yacht.strategy.solver.dist import distributions
+
+    distributions(rs)
     s2 = State(rs, [Player("Ann"), Player("E", "computer", "expert")], rng=random.Random(4))
     s2.apply(Roll())
     early = rank_moves(s2).to_win  # type: ignore[attr-defined]

@@ -178,9 +178,13 @@ class EndScreen(Screen[None]):
         if self.view.warning:
             self.notify(self.view.warning, severity="warning", markup=False)
         self.draw()
-        self.query_one("#again", Button).focus(scroll_visible=False)
+        for again in self.query("#again").results(Button):
+            again.focus(scroll_visible=False)
 
     def draw(self) -> None:
+        if not self.query("#end-left"):  # its widgets not mounted yet (a busy machine)
+            self.call_after_refresh(self.draw)
+            return
         width, height = self.app.size
         first = self.first if self.looking is None else (self.looking, *self.first)
         left, style = end_layout(self.snap, width, height, first)

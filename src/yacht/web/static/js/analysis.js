@@ -21,13 +21,24 @@ export const TERMS = [
 
 const MINUS = "\u2212";
 
+/** |v| to `digits` decimals as the terminal and `yacht analyse` write it (Python): an
+ * exact tie goes to the even digit (85.25 -> "85.2"), where toFixed would round it up. */
+const decimals = (v, digits) => {
+  const a = Math.abs(v);
+  const exact = a.toFixed(100); // the double's own decimals (toFixed rounds on them)
+  const cut = exact.indexOf(".") + 1 + digits;
+  if (/^50*$/.test(exact.slice(cut)) && Number(exact[cut - (digits ? 1 : 2)]) % 2 === 0) {
+    return exact.slice(0, digits ? cut : cut - 1); // a tie, and the kept digit is even
+  }
+  return a.toFixed(digits);
+};
 /** 7.6 -> "7.6"; -0.04 -> "0.0" (never "-0.0"). */
 const fixed = (v, digits = 1) => {
-  const text = Math.abs(v).toFixed(digits);
+  const text = decimals(v, digits);
   return v < 0 && Number(text) !== 0 ? `${MINUS}${text}` : text;
 };
 /** A change: "+3.8", "−10.3", "0.0". */
-const signed = (v) => (Number(Math.abs(v).toFixed(1)) === 0 ? "0.0" : v > 0 ? `+${v.toFixed(1)}` : fixed(v));
+const signed = (v) => (Number(decimals(v, 1)) === 0 ? "0.0" : v > 0 ? `+${decimals(v, 1)}` : fixed(v));
 const percent = (c) => `${Math.round(100 * c)}%`;
 
 export class AnalysisView {
@@ -98,7 +109,7 @@ export class AnalysisView {
     fill(this.content, this.render(data));
     keepFocus();
     keepTop();
-    announce(`Analysis ready. ${data.players.map((p) => `${p.name}: loss ${p.loss.toFixed(1)}, luck ${signed(p.luck)}, accuracy ${p.accuracy.toFixed(1)}`).join(". ")}.`);
+    announce(`Analysis ready. ${data.players.map((p) => `${p.name}: loss ${fixed(p.loss)}, luck ${signed(p.luck)}, accuracy ${fixed(p.accuracy)}`).join(". ")}.`);
     if (data.win_pending) this.awaitChances(data.retry);
   }
 
@@ -150,7 +161,7 @@ export class AnalysisView {
     return [
       h("p", { class: a.exact ? "analysis-ref" : "analysis-ref analysis-note", id: "analysis-reference", data: { exact: String(a.exact) } },
         h("strong", { text: "Reference: " }), `${a.reference}. `,
-        `Expected score at the start: ${a.expected_start.toFixed(1)}.`),
+        `Expected score at the start: ${fixed(a.expected_start)}.`),
       h("div", { class: "analysis-players" }, a.players.map((p) => this.player(p, a))),
       a.same_dice ? sameDicePart(a.same_dice) : null,
       h("h3", { class: "small-head terms-head", text: "What the figures mean" }),
@@ -166,7 +177,7 @@ export class AnalysisView {
     const who = p.kind === "computer" ? ` (computer${p.level ? `, ${p.level}` : ""})` : "";
     const stat = (name, value, text) => h("div", { class: "stat" }, h("dt", { text: name }), h("dd", { data: { stat: name.toLowerCase(), value: String(value) }, text }));
     // how many decisions lost points, in the server's words (names spoken to as they should be)
-    const said = p.decisions_text || `${p.mistakes} of ${p.decisions} decisions lost points (${p.loss.toFixed(1)} points in all).`;
+    const said = p.decisions_text || `${p.mistakes} of ${p.decisions} decisions lost points (${fixed(p.loss)} points in all).`;
     const costly = p.costliest.length
       ? [h("p", { class: "muted small analysis-decisions", text: said }),
         h("h4", { text: p.costliest.length === 1 ? "The costliest decision" : `The ${p.costliest.length} costliest decisions` }),
@@ -177,9 +188,9 @@ export class AnalysisView {
         h("span", { class: "analysis-name", text: p.name }), h("span", { class: "muted analysis-who", text: who })),
       h("dl", { class: "analysis-stats" },
         stat("Score", p.score, String(p.score)),
-        stat("Loss", p.loss, p.loss.toFixed(1)),
+        stat("Loss", p.loss, fixed(p.loss)),
         stat("Luck", p.luck, signed(p.luck)),
-        stat("Accuracy", p.accuracy, p.accuracy.toFixed(1))),
+        stat("Accuracy", p.accuracy, fixed(p.accuracy))),
       p.luck_text ? h("p", { class: "analysis-luck small", text: p.luck_text }) : null,
       costly);
   }
