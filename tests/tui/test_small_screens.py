@@ -222,7 +222,7 @@ async def test_every_box_in_view_at_80x24_with_four_players(new_app: App) -> Non
     for variant, folded in (("maxi-yatzy", True), ("kismet", False), ("generala", False),
                             ("yahtzee", False), ("ancient-yacht-10-double", False)):
         app = new_app(Launch(variant=variant,
-                             players=specs(["Ann", "Bob", "Cyd", "Expert=expert"])))
+                             players=specs(["Ann", "Bob", "Cyd", "Cpu=intermediate"])))
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             g = game(pilot)

@@ -104,9 +104,9 @@ def test_four_players_fit_a_phone(server: Server, shots: Path) -> None:
                 table = server.post("/api/tables", {
                     "variant": variant, "speed": "instant", "seats": [
                         {"kind": "person", "name": "You", "here": True},
-                        {"kind": "expert", "name": "Expert"},
-                        {"kind": "expert", "name": "Maxine"},
-                        {"kind": "expert", "name": "Intermediate"}]})
+                        {"kind": "intermediate", "name": "Intermediate"},
+                        {"kind": "intermediate", "name": "Maxine"},
+                        {"kind": "beginner", "name": "Beginner"}]})
                 ctx = await new_context(browser, phone=True)
                 tab = await open_tab(ctx, server.url("/"))
                 page = tab.page
