@@ -198,19 +198,27 @@ async def serve_group(ws: WebSocket, group_id: str, hub: Hub, limits: Limits) ->
         _drop(ws, conn)
 
 
+async def _next_frame(ws: WebSocket, conn: Connection) -> str | None:
+    """The browser's next text frame; None when it left, or when the frame was refused
+    (the connection is then closing with the reason)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    refusal = _frame_refusal(text)
+    if refusal is not None:
+        conn.close(*refusal)
+        return None
+    return text
+
+
 async def _watch_loop(ws: WebSocket, conn: Connection, limits: Limits) -> None:
     """A field watcher's messages: pings (anything else is answered ``bad_request``)."""
     bucket = TokenBucket(limits.burst, limits.rate)
     while True:
-        message = await ws.receive()
-        if message["type"] == "websocket.disconnect":
+        text = await _next_frame(ws, conn)
+        if text is None:
             return
-        text = message.get("text")
-        refusal = _frame_refusal(text)
-        if refusal is not None:
-            conn.close(*refusal)
-            return
-        assert text is not None
         if not bucket.take():
             conn.close(1008, "flood")
             return
@@ -316,15 +324,9 @@ async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connecti
     bucket = TokenBucket(limits.burst, limits.rate)
     refused = 0
     while True:
-        message = await ws.receive()
-        if message["type"] == "websocket.disconnect":
+        text = await _next_frame(ws, conn)
+        if text is None:
             return
-        text = message.get("text")
-        refusal = _frame_refusal(text)
-        if refusal is not None:
-            conn.close(*refusal)
-            return
-        assert text is not None
         if not bucket.take():
             refused += 1
             # every refused message that waits for an answer gets one
