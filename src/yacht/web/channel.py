@@ -118,13 +118,20 @@ def _with_id(message: Any, msg_id: int | str | None) -> ServerMessage:
     return message  # type: ignore[no-any-return]
 
 
-async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) -> None:
-    """One browser at table ``table_id``, from the handshake to the end."""
+async def _accepted(ws: WebSocket) -> bool:
+    """Accept a socket opened from this site's own pages (another origin: closed, 1008)."""
     origin = ws.headers.get("origin")
     if origin is not None and not _same_origin(origin, ws.headers.get("host")):
         await ws.close(code=1008, reason="another origin")
-        return
+        return False
     await ws.accept()
+    return True
+
+
+async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) -> None:
+    """One browser at table ``table_id``, from the handshake to the end."""
+    if not await _accepted(ws):
+        return
     try:
         live = await hub.get(table_id)
     except WebError as e:
@@ -168,11 +175,8 @@ async def serve_group(ws: WebSocket, group_id: str, hub: Hub, limits: Limits) ->
     the field as a watcher sees it, then again whenever it changes; it may only ping."""
     from yacht.parsing import InputError, parse_table_id
 
-    origin = ws.headers.get("origin")
-    if origin is not None and not _same_origin(origin, ws.headers.get("host")):
-        await ws.close(code=1008, reason="another origin")
+    if not await _accepted(ws):
         return
-    await ws.accept()
     try:
         group_id = parse_table_id(group_id)
         await hub.duplicates.group(group_id)
