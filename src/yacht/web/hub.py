@@ -60,12 +60,18 @@ __all__ = ["Hub", "MOVERS"]
 
 log = logging.getLogger("yacht.web")
 
-#: threads that play the tables' moves (each waits for its move to be saved). Few on
-#: purpose: 32 of them, all runnable at once when a group commit ends, took the event
-#: loop's cores and interpreter in bursts; with 5,000 tables 6 threads cut the server's
-#: p50 and p99 several times over (benchmarks/README.md). Slow reads and writes of the
-#: store have their own pool.
+#: threads that play the tables' moves on a SQLite file (each waits for its move to be
+#: saved). Few on purpose: 32 of them, all runnable at once when a group commit ends,
+#: took the event loop's cores and interpreter in bursts; with 5,000 tables 6 threads
+#: cut the server's p50 and p99 several times over (benchmarks/README.md). Slow reads
+#: and writes of the store have their own pool.
 MOVERS = 6
+#: the same on a database server (PostgreSQL): there a move's thread mostly waits for
+#: the group commit's round trip (tens of milliseconds), so 6 threads capped a process
+#: at 6 / (a commit's time) moves a second - about 200 at a 30 ms commit, below what
+#: 5,000 tables at a move every 10 s ask of two processes - and the moves queued for
+#: seconds (issue 28; benchmarks/bench_commit.py: 205 -> 918 moves/s with 6 -> 32)
+MOVERS_REMOTE = 32
 
 T = TypeVar("T")
 
@@ -74,10 +80,12 @@ class Hub:
     """Every online table of this server process."""
 
     def __init__(self, store: Store, *, strategy_factory: Any = None,
-                 workers: int = 32, thinkers: int = 2, movers: int = MOVERS,
+                 workers: int = 32, thinkers: int = 2, movers: int | None = None,
                  news: News | None = None, seeds: Callable[[], bytes] | None = None) -> None:
         """``seeds``: where a new game's secret seed comes from (default: a fresh random
-        one each; a test passes its own to compare games)."""
+        one each; a test passes its own to compare games). ``movers``: threads playing
+        moves (default: :data:`MOVERS` on SQLite, :data:`MOVERS_REMOTE` on a database
+        server)."""
         self.store = store
         self.strategy_factory = strategy_factory
         self.seeds = seeds
@@ -86,6 +94,8 @@ class Hub:
         # the tables' moves in one pool, other store writes and reads in another, table
         # builds / hints / computer moves in a third: a long build or a slow query never
         # delays a roll
+        if movers is None:
+            movers = MOVERS if store.dialect == "sqlite" else MOVERS_REMOTE
         self.moves = ThreadPoolExecutor(movers, thread_name_prefix="yacht-moves")
         self.io = ThreadPoolExecutor(workers, thread_name_prefix="yacht-io")
         self.thinking = ThreadPoolExecutor(thinkers, thread_name_prefix="yacht-think")
