@@ -770,11 +770,11 @@ class Store:
                "version": 1, "created": now, "updated": now, "closed": None, "host": host,
                "settings": _dump(settings) if settings else None}
 
-        def go(conn: Connection) -> None:
-            conn.execute(insert(web_tables).values(**row))
+        def go(conn: Connection) -> TableRow:  # (written and read back in one statement)
+            return self._table_row(conn.execute(
+                insert(web_tables).values(**row).returning(*web_tables.c)).one())
 
-        self._tx(go)
-        return self.load_table(table_id)
+        return self._tx(go)
 
     def load_table(self, table_id: str) -> TableRow:
         def go(conn: Connection) -> TableRow:
@@ -810,14 +810,15 @@ class Store:
         if closed:
             values["closed"] = values["updated"]
 
-        def go(conn: Connection) -> None:
+        def go(conn: Connection) -> TableRow:  # (changed and read back in one statement)
             done = conn.execute(update(web_tables).where(and_(
-                web_tables.c.id == table_id, web_tables.c.version == version)).values(**values))
-            if done.rowcount != 1:
+                web_tables.c.id == table_id, web_tables.c.version == version))
+                .values(**values).returning(*web_tables.c)).first()
+            if done is None:
                 raise StoreError(f"table {table_id} changed meanwhile; look again")
+            return self._table_row(done)
 
-        self._tx(go)
-        return self.load_table(table_id)
+        return self._tx(go)
 
     def table_of_game(self, game_id: str) -> TableRow | None:
         """The newest table (closed or not) at which game ``game_id`` is played, if any."""
