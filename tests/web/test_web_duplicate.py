@@ -353,3 +353,33 @@ def test_play_again_makes_a_new_duplicate_table_for_the_whole_group(
         assert bob.field["group"] == new_group and bob.field["me"] == 1
     field = client.get(f"/api/groups/{new_group}").json()
     assert [c["open"] for c in field["cards"]] == [False, False, False]
+
+
+def test_a_player_still_playing_is_not_sent_to_the_next_table(
+        client: TestClient, store: Store) -> None:
+    """Ann finishes first and asks to play again: Bob, mid-game, is not offered the next
+    table (it would take him from his game) until his own card is full; the group's
+    play-again lock goes with its last asker."""
+    made = duplicate(client, ANN, BOB)
+    old = store.load_group(made["group"])
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with Player(client, made["id"], made["token"]) as ann, \
+            Player(client, old.cards[1]) as bob:
+        assert bob.ask("join", seat=0, name="Bob")["type"] == "joined"
+        for _ in range(13):
+            turn(ann)
+        for _ in range(12):
+            turn(bob)
+        ann.field_when(lambda m: m["cards"][0]["done"] == 13)
+        ann.wait(lambda t: t["snapshot"]["can"]["go_on"])
+        assert ann.act({"type": "go_on"})["type"] == "ack"
+        ann.wait(lambda t: t["snapshot"]["finished"])
+        assert ann.ask("again")["type"] == "ack"
+        assert ann.field_when(lambda m: m["next"] is not None)["next"].startswith("/t/")
+        assert hub.duplicates._again == {}
+        # Bob's field has heard of the next table (Ann's card there), but he plays on
+        got = bob.field_when(lambda m: m["cards"][0]["done"] == 13 and m["me"] == 1)
+        assert got["next"] is None
+        assert client.get(f"/api/groups/{made['group']}").json()["next"] is not None
+        turn(bob)
+        assert bob.field_when(lambda m: m["next"] is not None)["next"].startswith("/t/")

@@ -119,7 +119,8 @@ class Duplicates:
         self._same: dict[str, SameDiceView | None] = {}  # game id -> its same dice
         #: the sockets watching a group's field (``/ws/d/GROUP``), pushed as the cards are
         self.watchers: dict[str, set[Connection]] = {}
-        self._again: dict[str, asyncio.Lock] = {}  # group -> making its next table
+        # group -> (making its next table, how many ask now)
+        self._again: dict[str, tuple[asyncio.Lock, int]] = {}
 
     # --- making one -------------------------------------------------------------------
     async def create(self, req: TableRequest, rs: Ruleset) -> tuple[LiveTable, str]:
@@ -185,17 +186,25 @@ class Duplicates:
             raise WebError("your game is not over yet", "not_finished")
         group_id = group_of(live.row)
         assert group_id is not None
-        lock = self._again.setdefault(group_id, asyncio.Lock())
-        async with lock:
-            lives = await self.cards(await self.group(group_id))
-            for other in lives:  # (another process may have made it: the rows say)
-                async with other.loading:
-                    await self.hub.reload_row(other)
-            made = _next_of(live.row)
-            if made is None:
-                await self._again_made(lives, mine)
-            else:  # made already: this player accepts theirs
-                await self._accept(made[1], mine)
+        lock, asking = self._again.get(group_id, (asyncio.Lock(), 0))
+        self._again[group_id] = (lock, asking + 1)
+        try:
+            async with lock:
+                lives = await self.cards(await self.group(group_id))
+                for other in lives:  # (another process may have made it: the rows say)
+                    async with other.loading:
+                        await self.hub.reload_row(other)
+                made = _next_of(live.row)
+                if made is None:
+                    await self._again_made(lives, mine)
+                else:  # made already: this player accepts theirs
+                    await self._accept(made[1], mine)
+        finally:  # the group's lock goes with its last asker (groups come and go)
+            lock, asking = self._again[group_id]
+            if asking == 1:
+                del self._again[group_id]
+            else:
+                self._again[group_id] = (lock, asking - 1)
         self.event(live, "joined")  # every browser of the group: the next table
 
     async def _again_made(self, lives: list[LiveTable], mine: str) -> None:
@@ -404,8 +413,8 @@ class Duplicates:
         if viewer is None:  # a watcher: the next table's field
             made = next((n for n in shared.next if n is not None), None)
             after = f"/d/{made[0]}" if made is not None else None
-        else:  # a player: their own card at the next table
-            mine = shared.next[viewer]
+        else:  # a player: their own card at the next table, once their game is over
+            mine = shared.next[viewer] if shared.done[viewer] >= shared.length else None
             after = f"/t/{mine[1]}" if mine is not None else None
         return {"type": "field", "group": group.id, "variant": shared.rs.id,
                 "name": shared.rs.name, "commitment": group.commitment,
