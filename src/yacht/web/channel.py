@@ -315,8 +315,9 @@ async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Conne
             await asyncio.wait_for(ws.close(code=item.code, reason=item.reason),
                                    limits.send_within)
         return "closed"
-    try:
-        await asyncio.wait_for(ws.send_text(orjson.dumps(item).decode()), limits.send_within)
+    try:  # (a timeout scope, not wait_for: no task made for every message sent)
+        async with asyncio.timeout(limits.send_within):
+            await ws.send_text(orjson.dumps(item).decode())
     except TimeoutError:
         return "stalled"
     return None
