@@ -263,6 +263,21 @@ def test_two_processes_play_one_table_to_the_end(servers: list[Server]) -> None:
         p.close()
 
 
+def test_a_player_at_the_other_process_shows_as_here(servers: list[Server]) -> None:
+    """Ann's process counts Bob's browser at the other process as at the table (Redis
+    carries who is where), and sees him go when his browser closes."""
+    one, two = servers
+    table, token = friends_table(one)
+    ann = Page(one, table, token)
+    bob = Page(two, table, None)
+    bob.answer(bob.send("join", seat=1, name="Bob"))
+    ann.wait(lambda t: t["phase"] == "game" and t["seats"][1]["connected"])
+    assert ann.table["seats"][1]["absent"] is None
+    bob.close()
+    ann.wait(lambda t: not t["seats"][1]["connected"])
+    ann.close()
+
+
 def test_the_same_move_from_two_processes_is_accepted_once(servers: list[Server]) -> None:
     one, two = servers
     table, token = friends_table(one, [{"kind": "person", "name": "Ann", "here": True}])

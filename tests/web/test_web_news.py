@@ -27,6 +27,7 @@ class Bus:
 
     def __init__(self) -> None:
         self.members: list[BusNews] = []
+        self.dead: set[str] = set()  # members killed (their keys expired)
 
 
 class BusNews(News):
@@ -70,6 +71,9 @@ class BusNews(News):
 
     async def lease(self, table_id: str) -> bool:
         return self.me == "a"
+
+    async def alive(self, processes: set[str]) -> set[str]:
+        return {m.me for m in self.bus.members if m.me not in self.bus.dead} & processes
 
 
 class CountingStore:
@@ -188,7 +192,7 @@ def test_actions_travel_with_the_news(tmp_path: Path) -> None:
         await settle(a, b)
         assert log_of(live_a) == log_of(live_b) and len(log_of(live_a)) == 16
         assert counting.reads == 0
-        sent = a.news.sent  # type: ignore[attr-defined]
+        sent = [m for m in a.news.sent if m["kind"] != "here"]  # type: ignore[attr-defined]
         assert sent and all("actions" in m for m in sent[1:])
 
     with_two_hubs(tmp_path, body)
@@ -431,5 +435,47 @@ def test_a_row_read_before_a_join_does_not_undo_it(tmp_path: Path) -> None:
         assert live_b.row.seats[1].name == "Bob" and live_b.row.game_id is not None
         await settle(a, b)
         assert live_a.table is not None and live_b.table is not None
+
+    with_two_hubs(tmp_path, body)
+
+
+def test_a_browser_at_another_process_is_at_the_table(tmp_path: Path) -> None:
+    """Who is at a table counts every process's browsers: Bob playing through process B
+    is not absent for process A (nobody there may vote his seat to the computer), until
+    his browser leaves or B stops; a process that shows the table later asks."""
+
+    async def body(a: Hub, b: Hub) -> None:
+        live_a, live_b, ann, bob = await friends_table(a, b)
+        at_b = next(iter(live_b.connections))
+        assert at_b.seats == frozenset({1})
+        at_a = a.connect(live_a, ann)
+        await settle(a, b)
+        assert live_a.absent_for(1) is None and live_b.absent_for(0) is None
+        seats = a.fanout.seats(live_a, at_a)
+        assert [s["connected"] for s in seats] == [True, True]
+        b.disconnect(live_b, at_b)  # Bob's browser goes
+        await settle(a, b)
+        assert live_a.absent_for(1) is not None and live_a.absent_for(0) is None
+        again = b.connect(live_b, bob)  # ... and comes back
+        await settle(a, b)
+        assert live_a.absent_for(1) is None
+        # a third process that shows the table now asks who is there
+        bus = a.news.bus  # type: ignore[attr-defined]
+        c = Hub(open_store(str(tmp_path / "site.sqlite3")), news=BusNews(bus, "c"), workers=4)
+        await c.launch()
+        try:
+            live_c = await c.get(live_a.id)
+            await settle(a, b, c)
+            assert live_c.absent_for(0) is None and live_c.absent_for(1) is None
+            # B is killed (no goodbye): its browsers stop counting once its key expires
+            bus.dead.add("b")
+            await a.cluster.forget_the_gone()
+            await c.cluster.forget_the_gone()
+            assert live_a.absent_for(1) is not None and live_c.absent_for(1) is not None
+            assert live_c.absent_for(0) is None
+        finally:
+            await close(c)
+        b.disconnect(live_b, again)
+        a.disconnect(live_a, at_a)
 
     with_two_hubs(tmp_path, body)

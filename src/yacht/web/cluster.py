@@ -12,6 +12,13 @@ seat's own travels between processes); else it reads the store. News that cannot
 sent (Redis away) is sent again a second later; while news cannot be heard, the tables
 someone looks at are polled in one read of the store.
 
+Who is at a table is the site's, not one process's: each process tells the others
+which seats its browsers hold whenever that changes ("here"; a process that begins to
+show a table asks), so a person playing through another process is neither shown as
+gone nor open to a vote that hands their seat to the computer. A process that is
+killed cannot say goodbye: each renews a key of its own in Redis, and the browsers of
+a process whose key expired stop counting.
+
 The hub (``hub.py``) is the :class:`Site` this works for.
 """
 
@@ -57,6 +64,7 @@ class Site(Protocol):
     async def reload_row(self, live: LiveTable) -> None: ...
     def drive(self, live: LiveTable) -> None: ...
     def react_heard(self, live: LiveTable, body: dict[str, Any]) -> None: ...
+    def seen_elsewhere(self, live: LiveTable) -> None: ...
     async def stop_driving(self, live: LiveTable) -> None: ...
 
 
@@ -92,6 +100,9 @@ class Cluster:
     # --- following tables ------------------------------------------------------------
     async def follow(self, live: LiveTable) -> None:
         await self.news.follow(live.id)
+        if self.shared:  # who is at the table through the others (they answer "here")
+            live.to_tell.ask = True
+            self._publish_soon(live)
 
     async def forget(self, live: LiveTable) -> None:
         await self.news.unfollow(live.id)
@@ -122,6 +133,16 @@ class Cluster:
                 "kind": "reaction", "reaction": message["reaction"],
                 "seats": message["seats"]}), "yacht-news-reaction")
 
+    def tell_here(self, live: LiveTable, again: bool = False) -> None:
+        """The seats this process's browsers hold changed (``again``: say them anyway):
+        the others count them as at the table (no seat is absent, nor handed to the
+        computer, while its person plays through another process)."""
+        if not self.shared or (live.held_here() == live.told_here and not again):
+            return
+        live.to_tell.here = True
+        live.to_tell.here_again = live.to_tell.here_again or again
+        self._publish_soon(live)
+
     def tell_lobby(self, live: LiveTable) -> None:
         """The seats or the start changed: the others read the row."""
         if not self.shared:
@@ -139,9 +160,26 @@ class Cluster:
         game, with the actions saved since the last message. What could not be sent is
         sent again a second later, with whatever happened meanwhile."""
         tell = live.to_tell
+        message: dict[str, Any]
         try:
             await asyncio.sleep(0)  # (the events of one change go out in one message)
             while tell.due and self.site.find(live.id) is live:
+                if tell.ask or tell.here:  # (sent as they are now: the newest counts)
+                    ask, seats = tell.ask, live.held_here()
+                    again, tell.ask, tell.here = tell.here_again, False, False
+                    tell.here_again = False
+                    if not ask and not again and seats == live.told_here:
+                        continue  # (a browser came and went meanwhile: nothing new)
+                    message = {"kind": "here", "seats": sorted(seats)}
+                    if ask:
+                        message["ask"] = True
+                    if await self.news.publish(live.id, message):
+                        live.told_here = seats
+                    else:
+                        tell.here, tell.ask = True, tell.ask or ask
+                        tell.here_again = tell.here_again or again
+                        await asyncio.sleep(1.0)
+                    continue
                 if tell.lobby:
                     tell.lobby = False
                     if not await self.news.publish(live.id, {"kind": "lobby"}):
@@ -151,7 +189,7 @@ class Cluster:
                 tell.game = False
                 pause, rewound, sent_upto = tell.pause_left, tell.rewound, tell.sent_upto
                 tell.pause_left, tell.rewound = None, False
-                message: dict[str, Any] = {"kind": "changed"}
+                message = {"kind": "changed"}
                 if pause is not None:
                     message["pause"] = pause
                 table = live.table
@@ -188,12 +226,41 @@ class Cluster:
             self.hear(live, lobby=True)
         elif kind == "reaction":
             self.site.react_heard(live, body)
+        elif kind == "here":
+            self._heard_here(live, body)
         elif kind in ("changed", "went_on"):
             pause = body.get("pause")
             actions = _news_actions(body)
             self.hear(live, pause=pause if isinstance(pause, str) else None,
                       actions=actions,
                       position=_news_position(body) if actions is not None else None)
+
+    def _heard_here(self, live: LiveTable, body: dict[str, Any]) -> None:
+        """Another process says which seats its browsers hold (and may ask ours)."""
+        sender, seats = body.get("from"), body.get("seats")
+        if not isinstance(sender, str) or not isinstance(seats, list):
+            return
+        held = frozenset(i for i in seats if isinstance(i, int) and not isinstance(i, bool)
+                         and 0 <= i < len(live.row.seats))
+        if held:
+            live.elsewhere[sender] = held
+        else:
+            live.elsewhere.pop(sender, None)
+        self.site.seen_elsewhere(live)
+        if body.get("ask") is True and live.held_here():
+            self.tell_here(live, again=True)
+
+    async def forget_the_gone(self) -> None:
+        """The browsers of processes that stopped (killed: they could not say goodbye)
+        no longer count as at the tables; this process says it still runs."""
+        known = {p for live in self.site.tables() for p in live.elsewhere}
+        alive = await self.news.alive(known)
+        for live in self.site.tables():
+            gone = [p for p in live.elsewhere if p not in alive]
+            for p in gone:
+                del live.elsewhere[p]
+            if gone:
+                self.site.seen_elsewhere(live)
 
     def hear(self, live: LiveTable, *, lobby: bool = False, pause: str | None = None,
              actions: tuple[int, list[Action]] | None = None,
@@ -275,6 +342,12 @@ class Cluster:
         now and then while news may be lost (Redis away)."""
         tick = LEASE_SECONDS / 3
         while True:
+            try:
+                await self.forget_the_gone()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the other processes' browsers")
             for live in self.site.tables():
                 try:
                     await self.lease(live)

@@ -290,7 +290,7 @@ class Hub:
             for seat in after:
                 table.add_seat(seat)
             self._stand_ins(live, table)
-        live.look_around()
+        self._look_around(live)
         for conn in live.connections:
             # a seat handed over in another process while its person is here (that
             # process does not see this one's browsers): it is theirs again at once
@@ -312,7 +312,7 @@ class Hub:
         for conn in live.connections:  # (nothing plays yet: the table is free)
             self._seat_prefs(table, conn)
         self._stand_ins(live, table)
-        live.look_around()
+        self._look_around(live)
         self.cluster.attached(live, table)
         loop = self.loop
 
@@ -437,7 +437,7 @@ class Hub:
         token_hash = hash_token(token) if token else None
         conn = Connection(token_hash, live.seats_of(token_hash))
         self.fanout.add(live, conn)
-        live.look_around()
+        self._look_around(live)
         if any(live.row.seats[i].away or live.row.seats[i].votes for i in conn.seats):
             self.tasks.spawn(self._back(live, conn), "yacht-back")
         if is_card(live.row):
@@ -446,7 +446,7 @@ class Hub:
 
     def disconnect(self, live: LiveTable, conn: Connection) -> None:
         self.fanout.remove(live, conn)
-        live.look_around()
+        self._look_around(live)
 
     # --- absent players and the table's next game ---------------------------------
     def _drive_if_needed(self, live: LiveTable) -> None:
@@ -599,7 +599,7 @@ class Hub:
             live.take_row(await self.io_call(self.store.load_table, row.id))
             raise WebError(f"{e}", "conflict") from None
         self.fanout.reseat(live)
-        live.look_around()
+        self._look_around(live)
         self.cluster.tell_lobby(live)
 
     async def _new_game_here(self, live: LiveTable) -> None:
@@ -703,6 +703,16 @@ class Hub:
         message = accept_reaction(live, conn, reaction)
         self.fanout.react(live, message)
         self.cluster.tell_reaction(live, message)
+
+    def _look_around(self, live: LiveTable) -> None:
+        """Who is at the table now; the other processes hear of this one's browsers."""
+        live.look_around()
+        self.cluster.tell_here(live)
+
+    def seen_elsewhere(self, live: LiveTable) -> None:
+        """Another process's browsers at the table changed: who is absent, shown again."""
+        live.look_around()
+        self.fanout.changed(live)
 
     def react_heard(self, live: LiveTable, body: dict[str, Any]) -> None:
         """Another process's reaction at this table: to this process's browsers."""

@@ -122,10 +122,13 @@ class ToTell:
     rewound: bool = False  # ... after a take-back (the actions cannot just be sent)
     sent_upto: int = 0  # the actions told so far
     sending: bool = False  # a publisher is at work for this table
+    here: bool = False  # the seats this process's browsers hold (as they are when sent)
+    here_again: bool = False  # ... even if unchanged (another process asked)
+    ask: bool = False  # which seats the others' browsers hold (the table is shown here now)
 
     @property
     def due(self) -> bool:
-        return self.lobby or self.game
+        return self.lobby or self.game or self.here or self.ask
 
 
 @dataclass
@@ -181,6 +184,10 @@ class LiveTable:
     reacted: Window | None = None
     #: each person's seat whose browser is not here: since when (monotonic)
     absent: dict[int, float] = field(default_factory=dict)
+    #: the seats held by browsers at the site's other processes, by process (their news)
+    elsewhere: dict[str, frozenset[int]] = field(default_factory=dict)
+    #: the seats held here as last told to the other processes
+    told_here: frozenset[int] = frozenset()
 
     # --- the phases -----------------------------------------------------------------
     def attach(self, table: Table) -> None:
@@ -212,11 +219,16 @@ class LiveTable:
         return old
 
     # --- who is here ----------------------------------------------------------------
+    def held_here(self) -> frozenset[int]:
+        """The seats this process's browsers hold."""
+        return frozenset(i for c in self.connections for i in c.seats)
+
     def look_around(self, now: float | None = None) -> None:
-        """Which people's browsers are here: a seat whose last browser left is absent
-        from now on (a seat no browser held here yet, from when the table was shown)."""
+        """Which people's browsers are at the table (here or at another process of the
+        site): a seat whose last browser left is absent from now on (a seat no browser
+        held yet, from when the table was shown)."""
         now = time.monotonic() if now is None else now
-        here = {i for c in self.connections for i in c.seats}
+        here = set(self.held_here()).union(*self.elsewhere.values())
         for i, seat in enumerate(self.row.seats):
             if seat.kind != "person" or i in here:
                 self.absent.pop(i, None)

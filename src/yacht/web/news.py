@@ -72,6 +72,11 @@ class News:
     async def release(self, table_id: str) -> None:
         pass
 
+    async def alive(self, processes: set[str]) -> set[str]:
+        """Which of ``processes`` still run (and say this one does): the others' news
+        of who is at a table counts while its process lives."""
+        return set(processes)
+
     async def healthy(self) -> tuple[bool, str]:
         return True, "one process (no Redis)"
 
@@ -136,6 +141,10 @@ class RedisNews(News):
                 await self.task
             except (asyncio.CancelledError, Exception):
                 pass
+        try:  # (the others stop counting this process's browsers at once)
+            await self.client.delete(f"{self.prefix}:process:{self.me}")
+        except Exception:
+            pass
         try:
             await self.client.aclose()
         except Exception:
@@ -237,6 +246,19 @@ class RedisNews(News):
             await self.client.eval(_RELEASE, 1, f"{self.prefix}:lease:{table_id}", self.me)
         except Exception:
             pass
+
+    async def alive(self, processes: set[str]) -> set[str]:
+        # each process's key lives three leases unless renewed (every third of a lease)
+        others = sorted(processes)
+        try:
+            await self.client.set(f"{self.prefix}:process:{self.me}", 1,
+                                  px=int(3 * LEASE_SECONDS * 1000))
+            if not others:
+                return set()
+            found = await self.client.mget([f"{self.prefix}:process:{p}" for p in others])
+        except Exception:
+            return set(processes)  # (Redis away: nothing is known to have died)
+        return {p for p, v in zip(others, found, strict=True) if v is not None}
 
     async def healthy(self) -> tuple[bool, str]:
         try:
