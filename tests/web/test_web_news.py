@@ -453,6 +453,8 @@ def test_a_browser_at_another_process_is_at_the_table(tmp_path: Path) -> None:
         assert live_a.absent_for(1) is None and live_b.absent_for(0) is None
         seats = a.fanout.seats(live_a, at_a)
         assert [s["connected"] for s in seats] == [True, True]
+        assert a.fanout.presence(live_a) == [{"seats": [0], "names": ["Ann"]},
+                                             {"seats": [1], "names": ["Bob"]}]
         b.disconnect(live_b, at_b)  # Bob's browser goes
         await settle(a, b)
         assert live_a.absent_for(1) is not None and live_a.absent_for(0) is None

@@ -61,6 +61,10 @@ class Fanout:
             seats = sorted(c.seats)
             out[tuple(seats)] = {"seats": seats, "names": [
                 live.row.seats[i].name or f"Player {i + 1}" for i in seats]}
+        for held in live.elsewhere.values():  # (browsers at the site's other processes)
+            seats = sorted(held)
+            out.setdefault(tuple(seats), {"seats": seats, "names": [
+                live.row.seats[i].name or f"Player {i + 1}" for i in seats]})
         listed = [out[k] for k in sorted(out)]
         if watchers:
             listed.append({"seats": [], "names": [], "watchers": watchers})
