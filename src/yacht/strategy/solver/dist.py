@@ -49,13 +49,14 @@ import numpy.typing as npt
 from yacht.rules import Ruleset, Scorecard
 
 from . import cache as diskcache
+from .background import Job, request, running
 from .build import Solution, _layers, build_plan, solve
 from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import kernel_tables
 from .target import FAR, _box_max
 
-__all__ = ["EPS", "Distributions", "distributions", "is_ready", "supported", "win_chances",
-           "win_worth"]
+__all__ = ["EPS", "Distributions", "distributions", "in_background", "is_ready", "joined",
+           "supported", "win_chances", "win_worth"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -496,6 +497,25 @@ def distributions(ruleset: Ruleset, *, cache: bool = True, progress: Progress | 
             _MEMORY.clear()   # (one variant at a time: they can be hundreds of MB)
             _MEMORY[key] = table
         return table
+
+
+def in_background(ruleset: Ruleset) -> Job:
+    """The build of ``ruleset``'s distributions in the background (:mod:`.background`:
+    started once per process; :attr:`~.background.Job.fraction` says how far it got).
+    Ask :func:`is_ready` first: a job requested for distributions in the cache ends at
+    once, having mapped the file."""
+    return request(("dist", ruleset.key), lambda progress: distributions(ruleset,
+                                                                         progress=progress))
+
+
+def joined(ruleset: Ruleset, progress: Progress | None = None) -> Distributions:
+    """:func:`distributions`, telling ``progress`` how far a build of them under way in
+    the background of this process got while it waits for it (else they are built here,
+    with ``progress``)."""
+    job = running(("dist", ruleset.key))
+    if job is not None:
+        job.join(progress)
+    return distributions(ruleset, progress=progress)
 
 
 def _open_mapped(path: Any, key: str, fingerprint: str, sol: Solution
