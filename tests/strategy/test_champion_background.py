@@ -176,3 +176,23 @@ def test_the_analysis_follows_a_build_under_way(
     waiter.join(120)
     assert job.finished.is_set() and result and result[0].cells > 0
     assert len(told) > 2 and told[-1][0] == told[-1][1]
+
+
+def test_at_a_table_its_first_move_comes_without_getting_ready(
+        fresh: None, held: list[Callable[[], None]]) -> None:
+    from yacht.session.table import Event, Table
+
+    table = Table.new(RS, [Player("Champ", "computer", "champion"),
+                           Player("Cpu", "computer", "expert")],
+                      rng=random.Random(2), speed="instant")
+    events: list[Event] = []
+    table.subscribe(events.append)
+    table.run_due(until=lambda: table.view().state.turns_taken(0) >= 1)
+    assert table.view().state.turns_taken(0) == 1           # it played its first turn
+    said = [e.data["what"] for e in events if e.kind == "computer_thinking"]
+    assert not [w for w in said if "distributions" in w], said   # without waiting for them
+    assert len(held) == 1 and not dist.is_ready(RS)        # which are asked for, not built
+    held[0]()
+    assert dist.is_ready(RS)
+    table.run_due(until=lambda: table.view().state.is_terminal())
+    assert table.view().state.is_terminal()
