@@ -299,32 +299,27 @@ def _quantize(P: npt.NDArray[np.float32], pos: I64, lo: I64, ln: I64
               ) -> tuple[npt.NDArray[np.uint16], I64, I64, I64]:
     """Distributions (``P[pos[i]:pos[i] + ln[i]]`` from ``lo[i]`` points) as cumulative
     chances in steps of 1/STEPS, cut to the totals whose cumulative chance rounds strictly
-    between 0 and 1: (C, its offsets, first totals, lengths)."""
+    between 0 and 1: (C, its offsets, first totals, lengths). The C kernel, the GIL
+    released (``reference.quantize`` is its twin in numpy)."""
+    from .backend import current
+
     n = len(pos)
     if not n:
         z = np.zeros(0, dtype=np.int64)
         return np.zeros(0, dtype=np.uint16), z, z, z
     order = np.argsort(pos, kind="stable")
-    seg = np.zeros(len(P), dtype=np.int64)   # (segments are laid out in order, no gaps)
-    starts = pos[order]
-    seg[starts[1:]] = 1
-    seg = np.cumsum(seg)
-    cs = np.cumsum(P, dtype=np.float64)
-    base = np.concatenate([[0.0], cs])[starts]
-    c = cs - base[seg]
-    q = np.rint(np.clip(c, 0.0, 1.0) * STEPS).astype(np.int64)
-    keep = (q > 0) & (q < STEPS)
-    zeros = np.bincount(seg, weights=(q == 0), minlength=n).astype(np.int64)
-    kept = np.bincount(seg, weights=keep, minlength=n).astype(np.int64)
-    C = q[keep].astype(np.uint16)
-    coff_sorted = np.concatenate([[0], np.cumsum(kept)[:-1]]).astype(np.int64)
+    sp = np.ascontiguousarray(pos[order], dtype=np.int64)
+    C = np.empty(len(P), dtype=np.uint16)
+    cs, fs, ks = (np.empty(n, dtype=np.int64) for _ in range(3))
+    used = current().dist_quantize(np.ascontiguousarray(P, dtype=np.float32), sp,
+                                   np.ascontiguousarray(lo[order], dtype=np.int64),
+                                   np.ascontiguousarray(ln[order], dtype=np.int64),
+                                   C, cs, fs, ks, STEPS)
     coff = np.empty(n, dtype=np.int64)
     first = np.empty(n, dtype=np.int64)
     length = np.empty(n, dtype=np.int64)
-    coff[order] = coff_sorted
-    first[order] = lo[order] + zeros
-    length[order] = kept
-    return C, coff, first, length
+    coff[order], first[order], length[order] = cs, fs, ks
+    return C[:used], coff, first, length
 
 
 def build(sol: Solution, progress: Progress | None = None, threads: int = 2,
