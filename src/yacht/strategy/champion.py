@@ -44,6 +44,13 @@ playing safe when ahead. The champion maximises its **chance of winning**:
 Where the chances of two actions are equal (a game already won, or lost) the
 one with the higher expected score is played.
 
+Its tables (the distributions, or alone its target table) are not waited for:
+while they are missing it asks for them to be built in the background
+(:func:`preparing`, :mod:`.solver.background`) and plays the expert's move (or,
+in its last turns, the chance table from its card, as without distributions);
+with ``YACHT_BUILDS=wait`` it builds them first, its :meth:`~ChampionStrategy.preparation`
+telling the table what and how far.
+
 >>> import random
 >>> from yacht.engine import Player, Roll, State
 >>> from yacht.rules import get
