@@ -35,6 +35,9 @@ def pytest_configure(config: pytest.Config) -> None:
         path.mkdir(parents=True, exist_ok=True)
         os.environ[name] = str(path)
     os.environ["YACHT_DB"] = str(root / "data" / f"{worker}.sqlite3")
+    # a missing table is built where it is asked for, not in the background: no choice
+    # of a test depends on timing (tests of the background builds set it themselves)
+    os.environ["YACHT_BUILDS"] = "wait"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

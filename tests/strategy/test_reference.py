@@ -159,3 +159,30 @@ def test_the_kernels_play_random_turns_as_the_reference(name: str,
         for p in ref.placements(kt, m, a % spec.U, a // spec.U, d):
             boxes[p[0]] = ref._after(kt, sol.V, m, a, p)
         np.testing.assert_allclose(ov.box_value[0], boxes, rtol=0, atol=1e-9)
+
+
+def test_the_quantizing_kernel_gives_the_numpy_twins_cumulative_chances() -> None:
+    from yacht.strategy.solver.dist import _quantize
+
+    rng = np.random.default_rng(7)
+    lens = rng.integers(1, 40, size=300)
+    lens[5] = 1                                 # a certain total
+    parts = []
+    for n in lens:
+        p = rng.random(n) ** 6                  # thin tails: some rounding to 0 and to 1
+        parts.append((p / p.sum() if n else p).astype(np.float32))
+    P = np.concatenate(parts).astype(np.float32)
+    pos = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+    lo = rng.integers(0, 500, size=len(lens)).astype(np.int64)
+    shuffle = rng.permutation(len(lens))        # the states in another order than their chances
+    got = _quantize(P, pos[shuffle], lo[shuffle], lens[shuffle].astype(np.int64))
+    want = ref.quantize(P, pos[shuffle], lo[shuffle], lens[shuffle].astype(np.int64), STEPS)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype and np.array_equal(g, w)
+    assert 0 < len(got[0]) < len(P)             # some cut, some kept
+    # an empty distribution anywhere: nothing kept for it, the others as before
+    C2, coff2, first2, len2 = _quantize(P, np.append(pos, 0), np.append(lo, 9),
+                                        np.append(lens, 0).astype(np.int64))
+    alone = _quantize(P, pos, lo, lens.astype(np.int64))
+    assert np.array_equal(C2, alone[0]) and np.array_equal(first2[:-1], alone[2])
+    assert (len2[-1], first2[-1]) == (0, 9) and np.array_equal(len2[:-1], alone[3])

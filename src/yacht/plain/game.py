@@ -343,6 +343,8 @@ class PlainGame:
             if win is not None and win.differ:
                 best, chance = win.moves[0]
                 self.say(f"{win.title}: {best.text} (chance {100 * chance:.1f}%; {win.how}).")
+            elif win is not None and win.preparing is not None:
+                self.say(f"{win.line}.")
             self.say("This game is now marked assisted.")
             return True
         return False

@@ -13,7 +13,7 @@ from typing import Any
 
 from yacht.engine import State
 
-__all__ = ["Advice", "Moves", "WinAdvice", "rank_moves"]
+__all__ = ["Advice", "Moves", "WinAdvice", "preparing_how", "rank_moves"]
 
 
 @dataclass(frozen=True)
@@ -53,13 +53,35 @@ def keep_text(keep: Sequence[int], rolled: int, dice: int) -> str:
 class WinAdvice:
     """The moves ranked by the chance of winning (alone: of reaching a target), best first,
     each with that chance (0-1); ``differ``: its best is not the best for the score (show
-    both then, under "Best for your score" and :attr:`title`)."""
+    both then, under "Best for your score" and :attr:`title`). While the tables it needs
+    are built in the background, no moves: ``preparing`` says how far the build got
+    (0-1) and :attr:`line` says so."""
 
     title: str                                  # "Best to win" / "Best to reach 250"
     how: str                                    # exact, or how it is estimated
     exact: bool
     differ: bool
     moves: tuple[tuple[Advice, float], ...]
+    preparing: float | None = None
+
+    @property
+    def line(self) -> str:
+        """The ranking's title and how it is worked out, as one line.
+
+        >>> WinAdvice("Best to win", "being prepared (40 %)", False, False, (), 0.4).line
+        'Best to win: being prepared (40 %)'
+        """
+        return f"{self.title}: {self.how}"
+
+
+def preparing_how(percent: int) -> str:
+    """What the hint says of its chances of winning while their tables are built.
+
+    >>> preparing_how(37)
+    'being prepared (37 %): the distributions of the scores to come, built once; ask again later'
+    """
+    return (f"being prepared ({percent} %): the distributions of the scores to come, built "
+            "once; ask again later")
 
 
 class Moves(list[Advice]):
@@ -87,12 +109,31 @@ def _to_win(state: State, ranked: list[Any], limit: int) -> WinAdvice | None:
     except Exception:  # the second ranking is extra: never the reason a hint fails
         return None
     if win is None:
-        return None
+        return _preparing(state)
     rs = state.ruleset
     title = f"Best to reach {win.target}" if win.goal == "target" else "Best to win"
     differ = bool(ranked) and win.options[0].decision() != ranked[0].decision()
     moves = tuple((_advice(rs, o.ranked), float(o.chance)) for o in win.options[:limit])
     return WinAdvice(title, win.how, bool(win.exact), differ, moves)
+
+
+def _preparing(state: State) -> WinAdvice | None:
+    """Against opponents, while the distributions the chances of winning need are built
+    in the background (asked for now if they were not): how far they got."""
+    if len(state.players) < 2:
+        return None
+    try:
+        background: Any = importlib.import_module("yacht.strategy.solver.background")
+        if background.waits():
+            return None
+        champion: Any = importlib.import_module("yacht.strategy.champion")
+        job = champion.preparing(state)
+    except Exception:  # (never the reason a hint fails)
+        return None
+    if job is None or job.finished.is_set():
+        return None
+    return WinAdvice("Best to win", preparing_how(job.percent), False, False, (),
+                     float(job.fraction))
 
 
 def rank_moves(state: State, limit: int = 5) -> list[Advice]:

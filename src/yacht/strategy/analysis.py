@@ -386,11 +386,11 @@ def analyse(record: Record, *, win_games: int = WIN_GAMES, seed: int = 0,
     win = None
     sampled = 0
     if n >= 2 and win_games > 0:
-        from .solver.dist import distributions, supported
+        from .solver.dist import joined, supported
 
         if supported(rs):
             build = None if progress is None else _part(progress, 0, 9, 10)
-            dd = distributions(rs, progress=build)
+            dd = joined(rs, progress=build)   # (a build in the background: followed)
             win = _exact_moments(dd, n, turns, cards)
         else:
             sampled = win_games

@@ -44,6 +44,13 @@ playing safe when ahead. The champion maximises its **chance of winning**:
 Where the chances of two actions are equal (a game already won, or lost) the
 one with the higher expected score is played.
 
+Its tables (the distributions, or alone its target table) are not waited for:
+while they are missing it asks for them to be built in the background
+(:func:`preparing`, :mod:`.solver.background`) and plays the expert's move (or,
+in its last turns, the chance table from its card, as without distributions);
+with ``YACHT_BUILDS=wait`` it builds them first, its :meth:`~ChampionStrategy.preparation`
+telling the table what and how far.
+
 >>> import random
 >>> from yacht.engine import Player, Roll, State
 >>> from yacht.rules import get
@@ -75,10 +82,12 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from .solver import Solution
+    from .solver.background import Job
     from .solver.local import TurnChances
 
 __all__ = ["BUDGET", "SAMPLES", "ChampionStrategy", "WinOption", "WinRanking",
-           "default_target", "expert_finals", "rank_situation", "rank_to_win", "win_worth"]
+           "default_target", "expert_finals", "preparing", "rank_situation", "rank_to_win",
+           "win_worth"]
 
 #: the most chances a table from the champion's card may hold, in Yahtzee-sized chances
 #: (about 2-3 us each; see :func:`scaled_budget`)
@@ -617,6 +626,73 @@ def _target_table(rs: Ruleset, target: int, build: bool) -> Any:
         return None
 
 
+def _preparation(state: State, target: int | None, tilts: tuple[float, ...],
+                 solution: Solution) -> Preparation | None:
+    """The tables the chances of winning in ``state`` need and miss, as a build to wait
+    for (None: ready, or none for this variant)."""
+    from .solver import UnsupportedRuleset
+    from .solver.target import is_ready, target_table
+
+    if state.is_terminal():
+        return None
+    rs = state.ruleset
+    if len(state.players) != 1:
+        from .solver import dist, tilted
+
+        if not dist.supported(rs) or tilted.family_ready(rs, tilts):
+            return None   # (the two-column games: a table of its own card, at the end)
+
+        def build_dists(progress: Progress | None) -> None:
+            tilted.family(rs, tilts, progress=progress)
+
+        return Preparation("the distributions of the scores to come (built once)",
+                           build_dists)
+    goal = target if target is not None else default_target(rs, solution)
+    try:
+        if is_ready(rs, goal):
+            return None
+    except UnsupportedRuleset:  # the two-column games: it plays as the expert
+        return None
+
+    def build(progress: Progress | None) -> None:
+        try:
+            target_table(rs, goal, progress=progress)
+        except (UnsupportedRuleset, ValueError):  # too big: it plays as the expert
+            pass
+
+    return Preparation(f"its table to reach {goal} points (built once)", build)
+
+
+def preparing(state: State, target: int | None = None, tilts: tuple[float, ...] = (),
+              solution: Solution | None = None) -> Job | None:
+    """The build in the background (:mod:`.solver.background`) of the tables the
+    chances of winning in ``state`` need and miss - against opponents the score
+    distributions (with ``tilts``, the tilted experts' too), alone the table for reaching
+    ``target`` (None: :func:`default_target`) -, started now if it was not yet in this
+    process; None when they are ready or this variant has none. Its
+    :attr:`~.solver.background.Job.fraction` says how far it got."""
+    from .solver import solve
+    from .solver.background import request
+    from .solver.dist import in_background, is_ready
+
+    rs = state.ruleset
+    if state.is_terminal():
+        return None
+    if len(state.players) != 1 and not tilts:   # (the common case, cheap: in memory)
+        from .solver.dist import supported
+
+        if not supported(rs) or is_ready(rs):
+            return None
+        return in_background(rs)
+    sol = solution if solution is not None else solve(rs, estimate=False)
+    prep = _preparation(state, target, tilts, sol)
+    if prep is None:
+        return None
+    goal = None if len(state.players) != 1 else (
+        target if target is not None else default_target(rs, sol))
+    return request(("champion", rs.key, tilts, goal), prep.build)
+
+
 class ChampionStrategy:
     """The champion computer player (see the module doc).
 
@@ -642,47 +718,30 @@ class ChampionStrategy:
         self._lock = threading.Lock()
 
     def preparation(self, state: State) -> Preparation | None:
-        """Alone, its first move needs the table for reaching its target (built once per
-        target and kept): what it is, and its build (see :mod:`.prepare`)."""
-        from .solver import UnsupportedRuleset
-        from .solver.target import is_ready, target_table
+        """What its moves in ``state`` miss to play to win: against opponents, the score
+        distributions; alone, the table for reaching its target (each built once and
+        kept). Built in the background (:func:`preparing`: it plays the expert's moves
+        until they are ready), so none to wait for; with :func:`.solver.background.waits`
+        (tests, matches) what it is and its build (see :mod:`.prepare`), waited for."""
+        from .solver.background import waits
 
-        if state.is_terminal():
+        if not waits():
+            preparing(state, self.target, self.tilts, self.solution)
             return None
-        rs = self.ruleset
-        if len(state.players) != 1:
-            from .solver import dist, tilted
-
-            if not dist.supported(rs) or tilted.family_ready(rs, self.tilts):
-                return None   # (the two-column games: a table of its own card, at the end)
-
-            def build_dists(progress: Progress | None) -> None:
-                tilted.family(rs, self.tilts, progress=progress)
-
-            return Preparation("the distributions of the scores to come (built once)",
-                               build_dists)
-        target = self.target if self.target is not None else default_target(rs, self.solution)
-        try:
-            if is_ready(rs, target):
-                return None
-        except UnsupportedRuleset:  # the two-column games: it plays as the expert
-            return None
-
-        def build(progress: Progress | None) -> None:
-            try:
-                target_table(rs, target, progress=progress)
-            except (UnsupportedRuleset, ValueError):  # too big: it plays as the expert
-                pass
-
-        return Preparation(f"its table to reach {target} points (built once)", build)
+        return _preparation(state, self.target, self.tilts, self.solution)
 
     def rank(self, state: State) -> WinRanking | None:
         if state.ruleset.key != self.ruleset.key:
             raise ValueError(f"this player plays {self.ruleset.key}, not {state.ruleset.key}")
+        from .solver.background import waits
+
         with self._lock:
+            build = waits()
+            if not build:   # (what it misses is built in the background meanwhile)
+                preparing(state, self.target, self.tilts, self.solution)
             return rank_to_win(state, self.solution, target=self.target, budget=self.budget,
-                               samples=self.samples, threads=self.threads, memo=self._memo,
-                               tilts=self.tilts)
+                               samples=self.samples, threads=self.threads, build=build,
+                               memo=self._memo, tilts=self.tilts)
 
     def decide(self, state: State) -> Decision:
         ranked = self.rank(state)

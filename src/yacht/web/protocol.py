@@ -459,11 +459,15 @@ class WinMove(Move):
 
 
 class ToWin(TypedDict):
+    """The moves ranked by the chance of winning; while its tables are built in the
+    background, no moves and ``preparing`` (how far the build got, 0-1; else null)."""
+
     title: str
     how: str
     exact: bool
     differ: bool
     moves: list[WinMove]
+    preparing: float | None
 
 
 class HintAnswer(TypedDict):

@@ -125,6 +125,8 @@ static int check_buffer(Py_buffer *b, const char *name, char kind, Py_ssize_t co
         ok = b->itemsize == 8 && (*fmt == 'Q' || *fmt == 'L');
     else if (kind == 'f')
         ok = b->itemsize == 4 && *fmt == 'f';
+    else if (kind == 'h')
+        ok = b->itemsize == 2 && *fmt == 'H';
     else
         ok = b->itemsize == 1 && (*fmt == '?' || *fmt == 'B' || *fmt == 'b');
     if (!ok) {
@@ -2123,6 +2125,10 @@ static PyMethodDef methods[] = {
      "dist_chunk(*, tables, V, states, auxs, start, stop, ulo, off, dlo, dlen, P, eps, width, "
      "buf, out_lo, out_len, out_pos): the score distributions of states start..stop-1 of a "
      "layer into buf; returns the first state left undone."},
+    {"dist_quantize", py_dist_quantize, METH_VARARGS,
+     "dist_quantize(P, pos, lo, length, C, coff, first, kept, steps): distributions laid "
+     "out in P in order of pos as cumulative chances in steps of 1/steps, cut to those "
+     "strictly between 0 and 1 (written to C, coff, first, kept); returns the count in C."},
     {"situations_text", (PyCFunction)(void (*)(void))py_situations_text, METH_FASTCALL,
      "situations_text(advisor, texts, earn, turns, masks, auxs, outcomes, rolls, totals, "
      "ruleset): texts in the plain form and Situation objects as the batch kernel's "
@@ -2154,7 +2160,7 @@ PyMODINIT_FUNC PyInit__native(void)
 #ifndef YACHT_SOURCE_HASH
 #define YACHT_SOURCE_HASH ""
 #endif
-    if (PyModule_AddIntConstant(m, "API_VERSION", 2) < 0
+    if (PyModule_AddIntConstant(m, "API_VERSION", 3) < 0
         || PyModule_AddStringConstant(m, "SOURCE_HASH", YACHT_SOURCE_HASH) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -319,3 +319,90 @@ done:
     buf_release(b, 12);
     return ret;
 }
+
+/* The finished layer's distributions kept as cumulative chances (dist.py's _quantize): the
+   segments P[pos[i]:pos[i] + len[i]], in increasing order of pos and laid out one after
+   the other, summed in double from the start of P in order (as numpy's cumsum), each
+   less the sum before it, clipped to [0, 1], times steps, rounded half to even; the
+   values strictly between 0 and steps are kept, the zeros before them counted. */
+static int64_t dist_quantize(const float *P, int64_t nP, const int64_t *pos, const int64_t *lo,
+                             const int64_t *len, int64_t n, uint16_t *C, int64_t *coff,
+                             int64_t *first, int64_t *kept, double steps)
+{
+    double s = 0.0;
+    int64_t k = 0, w = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t st = pos[i], e = st + len[i];
+        if (len[i] == 0) { /* (no chances: where it is does not matter) */
+            coff[i] = w;
+            first[i] = lo[i];
+            kept[i] = 0;
+            continue;
+        }
+        while (k < st)
+            s += (double)P[k++];
+        const double base = s;
+        int64_t zeros = 0, kn = 0;
+        coff[i] = w;
+        for (; k < e && k < nP; k++) {
+            s += (double)P[k];
+            double c = s - base;
+            c = c < 0.0 ? 0.0 : (c > 1.0 ? 1.0 : c);
+            const double q = rint(c * steps);
+            if (q == 0.0)
+                zeros++;
+            else if (q < steps) {
+                C[w++] = (uint16_t)q;
+                kn++;
+            }
+        }
+        first[i] = lo[i] + zeros;
+        kept[i] = kn;
+    }
+    return w;
+}
+
+static PyObject *py_dist_quantize(PyObject *mod, PyObject *args)
+{
+    PyObject *Po, *poso, *loo, *leno, *Co, *coffo, *firsto, *keptoo;
+    double steps;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOd", &Po, &poso, &loo, &leno, &Co, &coffo, &firsto,
+                          &keptoo, &steps))
+        return NULL;
+    Buf b[8];
+    memset(b, 0, sizeof(b));
+    PyObject *ret = NULL;
+    if (buf_get(Po, &b[0], "P", 'f', -1, 0) < 0 || buf_get(poso, &b[1], "pos", 'i', -1, 0) < 0
+        || buf_get(loo, &b[2], "lo", 'i', NELEM(b[1]), 0) < 0
+        || buf_get(leno, &b[3], "length", 'i', NELEM(b[1]), 0) < 0
+        || buf_get(Co, &b[4], "C", 'h', NELEM(b[0]), 1) < 0
+        || buf_get(coffo, &b[5], "coff", 'i', NELEM(b[1]), 1) < 0
+        || buf_get(firsto, &b[6], "first", 'i', NELEM(b[1]), 1) < 0
+        || buf_get(keptoo, &b[7], "kept", 'i', NELEM(b[1]), 1) < 0)
+        goto done;
+    const int64_t n = NELEM(b[1]), nP = NELEM(b[0]);
+    const int64_t *pos = b[1].b.buf, *len = b[3].b.buf;
+    int64_t end = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (len[i] == 0)
+            continue;
+        if (pos[i] < end || len[i] < 0 || pos[i] + len[i] > nP) {
+            PyErr_SetString(PyExc_ValueError,
+                            "dist_quantize: the segments out of order or out of P");
+            goto done;
+        }
+        end = pos[i] + len[i];
+    }
+    if (!(steps >= 1.0 && steps <= 65535.0)) {
+        PyErr_SetString(PyExc_ValueError, "dist_quantize: steps out of range");
+        goto done;
+    }
+    int64_t w;
+    Py_BEGIN_ALLOW_THREADS w = dist_quantize(b[0].b.buf, nP, pos, b[2].b.buf, len, n,
+                                             b[4].b.buf, b[5].b.buf, b[6].b.buf, b[7].b.buf,
+                                             steps);
+    Py_END_ALLOW_THREADS ret = PyLong_FromLongLong(w);
+done:
+    buf_release(b, 8);
+    return ret;
+}

@@ -46,7 +46,7 @@ _NATIVE: list[ModuleType | None] = []
 _WHY: list[str] = []   # why not, when _NATIVE holds None
 
 
-API_VERSION = 2  # of _native.c's entry points
+API_VERSION = 3  # of _native.c's entry points
 
 
 def native_module() -> ModuleType | None:
@@ -115,6 +115,9 @@ class Backend(Protocol):
 
     def dist_chunk(self, spec: Spec, V: Arr, layer: DistLayer, i0: int, i1: int,
                    out: DistOut) -> int: ...
+
+    def dist_quantize(self, P: Arr, pos: Arr, lo: Arr, length: Arr, C: Arr, coff: Arr,
+                      first: Arr, kept: Arr, steps: int) -> int: ...
 
 
 #: chances solved side by side in a target table's turn
@@ -216,6 +219,11 @@ class NativeBackend:
             stop=i1, ulo=layer.ulo, off=layer.off, dlo=layer.dlo, dlen=layer.dlen, P=layer.P,
             eps=layer.eps, width=layer.width, buf=out.buf, out_lo=out.lo, out_len=out.length,
             out_pos=out.pos))
+
+    def dist_quantize(self, P: Arr, pos: Arr, lo: Arr, length: Arr, C: Arr, coff: Arr,
+                      first: Arr, kept: Arr, steps: int) -> int:
+        return int(self.mod.dist_quantize(P, pos, lo, length, C, coff, first, kept,
+                                          float(steps)))
 
 
 _BACKENDS: dict[str, Backend] = {}

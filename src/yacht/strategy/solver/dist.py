@@ -49,13 +49,14 @@ import numpy.typing as npt
 from yacht.rules import Ruleset, Scorecard
 
 from . import cache as diskcache
+from .background import Job, request, running
 from .build import Solution, _layers, build_plan, solve
 from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import kernel_tables
 from .target import FAR, _box_max
 
-__all__ = ["EPS", "Distributions", "distributions", "is_ready", "supported", "win_chances",
-           "win_worth"]
+__all__ = ["EPS", "Distributions", "distributions", "in_background", "is_ready", "joined",
+           "supported", "win_chances", "win_worth"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -298,32 +299,27 @@ def _quantize(P: npt.NDArray[np.float32], pos: I64, lo: I64, ln: I64
               ) -> tuple[npt.NDArray[np.uint16], I64, I64, I64]:
     """Distributions (``P[pos[i]:pos[i] + ln[i]]`` from ``lo[i]`` points) as cumulative
     chances in steps of 1/STEPS, cut to the totals whose cumulative chance rounds strictly
-    between 0 and 1: (C, its offsets, first totals, lengths)."""
+    between 0 and 1: (C, its offsets, first totals, lengths). The C kernel, the GIL
+    released (``reference.quantize`` is its twin in numpy)."""
+    from .backend import current
+
     n = len(pos)
     if not n:
         z = np.zeros(0, dtype=np.int64)
         return np.zeros(0, dtype=np.uint16), z, z, z
     order = np.argsort(pos, kind="stable")
-    seg = np.zeros(len(P), dtype=np.int64)   # (segments are laid out in order, no gaps)
-    starts = pos[order]
-    seg[starts[1:]] = 1
-    seg = np.cumsum(seg)
-    cs = np.cumsum(P, dtype=np.float64)
-    base = np.concatenate([[0.0], cs])[starts]
-    c = cs - base[seg]
-    q = np.rint(np.clip(c, 0.0, 1.0) * STEPS).astype(np.int64)
-    keep = (q > 0) & (q < STEPS)
-    zeros = np.bincount(seg, weights=(q == 0), minlength=n).astype(np.int64)
-    kept = np.bincount(seg, weights=keep, minlength=n).astype(np.int64)
-    C = q[keep].astype(np.uint16)
-    coff_sorted = np.concatenate([[0], np.cumsum(kept)[:-1]]).astype(np.int64)
+    sp = np.ascontiguousarray(pos[order], dtype=np.int64)
+    C = np.empty(len(P), dtype=np.uint16)
+    cs, fs, ks = (np.empty(n, dtype=np.int64) for _ in range(3))
+    used = current().dist_quantize(np.ascontiguousarray(P, dtype=np.float32), sp,
+                                   np.ascontiguousarray(lo[order], dtype=np.int64),
+                                   np.ascontiguousarray(ln[order], dtype=np.int64),
+                                   C, cs, fs, ks, STEPS)
     coff = np.empty(n, dtype=np.int64)
     first = np.empty(n, dtype=np.int64)
     length = np.empty(n, dtype=np.int64)
-    coff[order] = coff_sorted
-    first[order] = lo[order] + zeros
-    length[order] = kept
-    return C, coff, first, length
+    coff[order], first[order], length[order] = cs, fs, ks
+    return C[:used], coff, first, length
 
 
 def build(sol: Solution, progress: Progress | None = None, threads: int = 2,
@@ -496,6 +492,25 @@ def distributions(ruleset: Ruleset, *, cache: bool = True, progress: Progress | 
             _MEMORY.clear()   # (one variant at a time: they can be hundreds of MB)
             _MEMORY[key] = table
         return table
+
+
+def in_background(ruleset: Ruleset) -> Job:
+    """The build of ``ruleset``'s distributions in the background (:mod:`.background`:
+    started once per process; :attr:`~.background.Job.fraction` says how far it got).
+    Ask :func:`is_ready` first: a job requested for distributions in the cache ends at
+    once, having mapped the file."""
+    return request(("dist", ruleset.key), lambda progress: distributions(ruleset,
+                                                                         progress=progress))
+
+
+def joined(ruleset: Ruleset, progress: Progress | None = None) -> Distributions:
+    """:func:`distributions`, telling ``progress`` how far a build of them under way in
+    the background of this process got while it waits for it (else they are built here,
+    with ``progress``)."""
+    job = running(("dist", ruleset.key))
+    if job is not None:
+        job.join(progress)
+    return distributions(ruleset, progress=progress)
 
 
 def _open_mapped(path: Any, key: str, fingerprint: str, sol: Solution

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from .tables import KernelTables
 
-__all__ = ["distributions", "keep_values", "placements", "play_turn", "table",
+__all__ = ["distributions", "keep_values", "placements", "play_turn", "quantize", "table",
            "target_chances", "turn_values"]
 
 F64 = npt.NDArray[np.float64]
@@ -288,3 +288,39 @@ def _add(pmf: F64, shift: int, other: F64) -> F64:
     res[:len(pmf)] += pmf
     res[shift:shift + len(other)] += other
     return res
+
+
+I64 = npt.NDArray[np.int64]
+
+
+def quantize(P: npt.NDArray[np.float32], pos: I64, lo: I64, ln: I64, steps: int = 65535
+             ) -> tuple[npt.NDArray[np.uint16], I64, I64, I64]:
+    """Distributions (``P[pos[i]:pos[i] + ln[i]]`` from ``lo[i]`` points) as cumulative
+    chances in steps of 1/steps, cut to the totals whose cumulative chance rounds strictly
+    between 0 and 1: (C, its offsets, first totals, lengths); ``steps`` of a chance. The
+    twin of the C kernel ``dist_quantize`` (as :mod:`.dist` once did it, in numpy)."""
+    n = len(pos)
+    if not n:
+        z = np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.uint16), z, z, z
+    order = np.argsort(pos, kind="stable")
+    seg = np.zeros(len(P), dtype=np.int64)   # (segments are laid out in order, no gaps)
+    starts = pos[order]
+    seg[starts[1:]] = 1
+    seg = np.cumsum(seg)
+    cs = np.cumsum(P, dtype=np.float64)
+    base = np.concatenate([[0.0], cs])[starts]
+    c = cs - base[seg]
+    q = np.rint(np.clip(c, 0.0, 1.0) * steps).astype(np.int64)
+    keep = (q > 0) & (q < steps)
+    zeros = np.bincount(seg, weights=(q == 0), minlength=n).astype(np.int64)
+    kept = np.bincount(seg, weights=keep, minlength=n).astype(np.int64)
+    C = q[keep].astype(np.uint16)
+    coff_sorted = np.concatenate([[0], np.cumsum(kept)[:-1]]).astype(np.int64)
+    coff = np.empty(n, dtype=np.int64)
+    first = np.empty(n, dtype=np.int64)
+    length = np.empty(n, dtype=np.int64)
+    coff[order] = coff_sorted
+    first[order] = lo[order] + zeros
+    length[order] = kept
+    return C, coff, first, length

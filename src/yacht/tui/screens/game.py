@@ -824,6 +824,8 @@ class GameScreen(Screen[None]):
             lines = ["Best for your score", *lines, "", f"{win.title} ({win.how})"]
             lines += [f"{i}. {m.text}   (chance {100 * chance:.1f}%)"
                       for i, (m, chance) in enumerate(win.moves, 1)]
+        elif win is not None and win.preparing is not None:
+            lines += ["", win.line]
         self.refresh_all()
         if any(isinstance(s, TextDialog) for s in self.app.screen_stack):
             return  # one hint window at a time

@@ -1,0 +1,198 @@
+"""The champion on a new install: it plays the expert's moves at once while its score
+distributions are built in the background, and plays to win once they are ready.
+
+Every test here has a cache of its own (the distributions missing at first) and says
+when the build runs: a runner the test holds (nothing runs until it says so), or a
+real thread whose build waits for an event the test holds. No choice depends on time.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from yacht.engine import Choose, Player, Roll, State
+from yacht.rules import get
+from yacht.session.advice import rank_moves
+from yacht.strategy import make_player, preparation
+from yacht.strategy.advisor import advise
+from yacht.strategy.champion import preparing
+from yacht.strategy.solver import background, dist
+
+RS = get("tommys-crag")
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """In the background (not the suite's ``wait``), with an empty cache and no build
+    known to this process."""
+    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv(background.ENV, "background")
+    monkeypatch.setattr(background, "_JOBS", {})
+    dist.clear_memory()
+    assert not dist.is_ready(RS)
+    yield
+    dist.clear_memory()
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> list[Callable[[], None]]:
+    """A runner that runs nothing until the test calls what it holds."""
+    works: list[Callable[[], None]] = []
+    monkeypatch.setattr(background, "RUNNER", works.append)
+    return works
+
+
+def _situation() -> State:
+    """Two-player Tommy's Crag, both playing as the expert, at the champion's last roll of
+    its 6th turn (8 boxes open: too many for a table from its card, the old champion's
+    way): the expert scores 5 2 5 as a low straight, the best chance of winning is in
+    the threes (found with the distributions: 19.6 % against 18.4 %)."""
+    s = State(RS, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
+              rng=random.Random(215))
+    while not (s.current == 0 and s.turns_taken(0) == 5 and s.dice and s.rolls_left == 0):
+        if not s.dice:
+            s.apply(Roll())
+            continue
+        d = advise(s)[0].decision()
+        if d.score is not None:
+            s.apply(d.score)
+        else:
+            s.apply(Choose(tuple(sorted(d.reroll))))
+            s.apply(Roll())
+    assert tuple(s.dice) == (5, 2, 5)
+    return s
+
+
+def _category(decision: Any) -> str:
+    assert decision.score is not None
+    return str(decision.score.category)
+
+
+EXPERT, TO_WIN = "low_straight", "threes"
+
+
+def test_it_plays_the_experts_move_until_the_build_has_run_then_to_win(
+        fresh: None, held: list[Callable[[], None]]) -> None:
+    state = _situation()
+    champ = make_player("champion", RS)
+    assert preparation(champ, state) is None   # nothing to wait for
+    assert _category(champ.decide(state)) == EXPERT
+    assert len(held) == 1                      # one build asked for, not run yet
+    job = preparing(state)
+    assert job is not None and not job.finished.is_set() and job.fraction == 0.0
+    assert _category(champ.decide(state)) == EXPERT
+    assert len(held) == 1                      # asked once per process
+    held[0]()                                  # the build runs (here, to its end)
+    assert job.finished.is_set() and job.error is None and job.fraction == 1.0
+    assert dist.is_ready(RS)
+    assert preparing(state) is None
+    assert _category(champ.decide(state)) == TO_WIN
+
+
+def test_the_first_move_does_not_wait_for_a_build_under_way(
+        fresh: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    go = threading.Event()
+    started = threading.Event()
+    real = dist.build
+
+    def blocked(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        assert go.wait(120)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(dist, "build", blocked)
+    state = _situation()
+    champ = make_player("champion", RS)
+    try:
+        assert _category(champ.decide(state)) == EXPERT
+        job = preparing(state)
+        assert job is not None
+        assert started.wait(60)                # the build is under way, held by the test
+        assert not job.finished.is_set()
+        assert _category(champ.decide(state)) == EXPERT
+    finally:
+        go.set()
+    assert job.join(timeout=120) and job.error is None
+    assert _category(champ.decide(state)) == TO_WIN
+
+
+def test_the_hint_says_its_chances_are_being_prepared(
+        fresh: None, held: list[Callable[[], None]]) -> None:
+    state = _situation()
+    moves = rank_moves(state)
+    win = getattr(moves, "to_win", None)
+    assert win is not None and win.moves == () and win.preparing == 0.0
+    assert win.line.startswith("Best to win: being prepared (0 %)")
+    assert len(held) == 1
+    held[0]()
+    win = getattr(rank_moves(state), "to_win", None)
+    assert win is not None and win.preparing is None and win.exact
+    assert win.differ and win.moves[0][0].category == TO_WIN
+
+
+def test_progress_is_told_and_a_failed_build_is_not_retried(
+        held: list[Callable[[], None]]) -> None:
+    monkey_jobs: dict[Any, background.Job] = {}
+    background._JOBS, saved = monkey_jobs, background._JOBS
+    try:
+        def build(progress: Any) -> None:
+            progress(1, 4)
+            assert job.fraction == 0.25 and job.percent == 25
+            raise ValueError("no room on the disk")
+
+        job = background.request("k", build)
+        assert background.running("k") is job and job.percent == 0
+        held[0]()
+        assert job.finished.is_set() and job.error == "no room on the disk"
+        assert background.running("k") is None and job.percent == 100
+        assert background.request("k", build) is job and len(held) == 1
+        background.forget("k")
+        assert background.request("k", build) is not job and len(held) == 2
+    finally:
+        background._JOBS = saved
+
+
+def test_the_analysis_follows_a_build_under_way(
+        fresh: None, held: list[Callable[[], None]]) -> None:
+    job = dist.in_background(RS)
+    told: list[tuple[int, int]] = []
+    result: list[Any] = []
+    waiter = threading.Thread(target=lambda: result.append(
+        dist.joined(RS, progress=lambda d, n: told.append((d, n)))))
+    waiter.start()
+    for _ in range(6000):   # (until the waiter follows the job: then the build runs)
+        if job._listeners:
+            break
+        time.sleep(0.01)
+    assert job._listeners
+    held[0]()
+    waiter.join(120)
+    assert job.finished.is_set() and result and result[0].cells > 0
+    assert len(told) > 2 and told[-1][0] == told[-1][1]
+
+
+def test_at_a_table_its_first_move_comes_without_getting_ready(
+        fresh: None, held: list[Callable[[], None]]) -> None:
+    from yacht.session.table import Event, Table
+
+    table = Table.new(RS, [Player("Champ", "computer", "champion"),
+                           Player("Cpu", "computer", "expert")],
+                      rng=random.Random(2), speed="instant")
+    events: list[Event] = []
+    table.subscribe(events.append)
+    table.run_due(until=lambda: table.view().state.turns_taken(0) >= 1)
+    assert table.view().state.turns_taken(0) == 1           # it played its first turn
+    said = [e.data["what"] for e in events if e.kind == "computer_thinking"]
+    assert not [w for w in said if "distributions" in w], said   # without waiting for them
+    assert len(held) == 1 and not dist.is_ready(RS)        # which are asked for, not built
+    held[0]()
+    assert dist.is_ready(RS)
+    table.run_due(until=lambda: table.view().state.is_terminal())
+    assert table.view().state.is_terminal()
