@@ -1,0 +1,46 @@
+"""What a newcomer met playing Kismet, Generala and Maxi Yatzy against the expert at
+80x24 (issue 25): each found thing, kept found."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tui_helpers import game, run, settle
+
+from yacht.session import Launch, PlayerSpec
+from yacht.tui import YachtApp
+from yacht.tui.screens.end import EndScreen
+
+App = Callable[..., YachtApp]
+
+
+def screen_text(app: Any) -> list[str]:
+    strips = app.screen._compositor.render_strips()
+    return ["".join(seg.text for seg in strip) for strip in strips]
+
+
+@run
+async def test_a_served_generala_ends_the_game_and_the_end_says_so_whole(new_app: App
+                                                                          ) -> None:
+    """Dice 1085: Ann's first roll is five sixes, a served Generala: the game is over at
+    once, Ann wins; the end screen's result is wrapped (not cut at the column's edge) and
+    her comment is about the win, not about 0 points against the expert's average."""
+    app = new_app(Launch(variant="generala", players=[PlayerSpec("Ann"),
+                                                      PlayerSpec("Cpu", "expert")]),
+                  seed=1085)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        st = g.table._game.state
+        assert st.dice == (6, 6, 6, 6, 6) and st.is_terminal() and st.ended_by == 0
+        await pilot.press("r")  # See results
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        text = " ".join(" ".join(line[:46].split()) for line in screen_text(app))
+        assert "Ann wins at once with a served Generala (five of a kind on the first " \
+               "roll)." in text
+        assert "Won at once with a served Generala" in text
+        assert "below the expert's average" not in text
