@@ -27,7 +27,7 @@ async def test_a_served_generala_ends_the_game_and_the_end_says_so_whole(new_app
     once, Ann wins; the end screen's result is wrapped (not cut at the column's edge) and
     her comment is about the win, not about 0 points against the expert's average."""
     app = new_app(Launch(variant="generala", players=[PlayerSpec("Ann"),
-                                                      PlayerSpec("Cpu", "expert")]),
+                                                      PlayerSpec("Cpu", "intermediate")]),
                   seed=1085)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -81,3 +81,33 @@ async def test_an_assisted_games_new_entry_says_which_list_it_went_to(new_app: A
         assert isinstance(app.screen, EndScreen)
         said = str(app.screen.query_one("#new-entry").render())
         assert "apart from the top ten" in said
+
+
+@run
+async def test_maxi_yatzys_saved_rolls_are_shown_whole_beside_a_crowded_card(new_app: App
+                                                                             ) -> None:
+    """Maxi Yatzy with two players at 80x24 has the small left side: the rolls left read
+    "Rolls left 3 + 2" there, the word "saved" cut off; now "Rolls 3 + 2 saved"."""
+    from yacht.session import category_keys
+
+    app = new_app(Launch(variant="maxi-yatzy", players=[PlayerSpec("Ann"),
+                                                        PlayerSpec("Cpu", "intermediate")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        assert g.layout_name == "small"
+        await pilot.press("r")
+        await settle(pilot)
+        st = g.table._game.state
+        cat = st.placements()[0].category
+        await pilot.press(category_keys(st.ruleset)[cat])  # after one roll: two saved
+        await settle(pilot)
+        for _ in range(50):  # the pause before the computer, its turn
+            if st.current == 0 and st.turns_taken(0) == 1:
+                break
+            await pilot.press("enter")
+            await settle(pilot)
+        assert st.current == 0
+        rolls = g.query_one("#rolls")
+        assert str(rolls.render()) == "Rolls 3 + 2 saved"
+        assert rolls.content_size.width >= len("Rolls 3 + 2 saved")
