@@ -111,3 +111,22 @@ async def test_maxi_yatzys_saved_rolls_are_shown_whole_beside_a_crowded_card(new
         rolls = g.query_one("#rolls")
         assert str(rolls.render()) == "Rolls 3 + 2 saved"
         assert rolls.content_size.width >= len("Rolls 3 + 2 saved")
+
+
+def test_the_analysis_screen_says_a_served_generala_ended_the_game() -> None:
+    """The analysis of a game a served Generala ended failed ("the game is over"); now
+    it is shown, and says why the cards are not full."""
+    import random
+
+    from yacht.engine import Player, Record, Roll, Score, State
+    from yacht.rules import get
+    from yacht.strategy.analysis import analyse
+    from yacht.tui.screens.analysis import analysis_text
+
+    s = State(get("generala"), [Player("Ann"), Player("Bob")], rng=random.Random(3))
+    s.apply(Roll((1, 2, 2, 3, 6)))
+    s.apply(Score("twos"))
+    s.apply(Roll((5, 5, 5, 5, 5)))           # Bob's served Generala
+    text = analysis_text(analyse(Record.from_state(s), win_games=0), 78)
+    assert "The game ended at once: Bob won with a served Generala" in " ".join(text.split())
+    assert "not finished" not in text
