@@ -299,7 +299,8 @@ def card_layout(rs: Ruleset) -> tuple[CardRow, ...]:
 LEAN_LEAVES = frozenset({"lower_total"})
 
 
-def _total_cell(rs: Ruleset, row: CardRow, totals: Totals, col: int) -> str:
+def _total_cell(rs: Ruleset, row: CardRow, totals: Totals, col: int, card: Scorecard
+                ) -> str:
     c = totals.columns[col]
     last = col == len(rs.columns) - 1
     if row.id == "upper_total":
@@ -307,7 +308,10 @@ def _total_cell(rs: Ruleset, row: CardRow, totals: Totals, col: int) -> str:
     if row.id == "upper_bonus":
         return str(c.bonus)
     if row.id == "bonus_next":
-        return bonus_progress(rs, c.upper)
+        closed = all(
+            card.boxes[col][i] is not None
+            for i, cat in enumerate(rs.categories) if cat.section == "upper")
+        return bonus_progress(rs, c.upper, closed)
     if row.id == "lower_total":
         return str(c.lower)
     if row.id == "column_total":
@@ -317,18 +321,24 @@ def _total_cell(rs: Ruleset, row: CardRow, totals: Totals, col: int) -> str:
     return str(totals.grand) if last else ""
 
 
-def bonus_progress(rs: Ruleset, upper: int) -> str:
+def bonus_progress(rs: Ruleset, upper: int, closed: bool = False) -> str:
     """How far a bonus by steps is from its next step, as a card's cell: ``8→55`` (8
-    more points for 55), ``max`` once the top step is earned; "" without steps.
+    more points for 55), ``max`` once the top step is earned; "" without steps, and
+    "" below the top step once the section's boxes are all filled (``closed``: no step is
+    left to reach).
 
     >>> from yacht.rules import get
     >>> bonus_progress(get("kismet"), 63), bonus_progress(get("kismet"), 80)
     ('8→55', 'max')
+    >>> bonus_progress(get("kismet"), 63, closed=True)
+    ''
     """
     if rs.upper_bonus is None or not rs.upper_bonus.tiers:
         return ""
     step = rs.upper_bonus.next_step(upper)
-    return "max" if step is None else f"{step[0] - upper}→{step[1]}"
+    if step is None:
+        return "max"
+    return "" if closed else f"{step[0] - upper}→{step[1]}"
 
 
 #: the mark after a value scored from the turn's first roll (Generala's servida)
@@ -405,7 +415,8 @@ def card_cells(rs: Ruleset, card: Scorecard) -> dict[str, list[str]]:
             out[row.id] = ["" if (v := card.boxes[c][i]) is None else box_text(rs, row.id, v)
                            for c in range(len(rs.columns))]
         else:
-            out[row.id] = [_total_cell(rs, row, totals, c) for c in range(len(rs.columns))]
+            out[row.id] = [_total_cell(rs, row, totals, c, card)
+                           for c in range(len(rs.columns))]
     return out
 
 

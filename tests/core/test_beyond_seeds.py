@@ -283,3 +283,21 @@ def test_words_show_colours_served_boxes_bonus_steps_and_saved_rolls() -> None:
     assert card_cells(s.ruleset, s.card(0))["escalera"] == ["25s"]
     maxi = get("maxi-yatzy")
     assert rolls_text(maxi, 0, 7) == "3 + 4 saved" and rolls_text(maxi, 2, 1) == "1"
+
+
+def test_the_next_bonus_step_is_not_offered_once_the_section_is_full() -> None:
+    """A newcomer saw "Next bonus 37→35" under a full upper section at the game's end:
+    no box is left to earn it, so the cell is blank (``max`` stays once the top is
+    earned)."""
+    from yacht.render import card_cells
+
+    kismet = get("kismet")
+    card = kismet.new_card()
+    for face in range(1, 6):  # five of each face from ones to fives: 75
+        card = card.with_box(0, kismet.index(kismet.categories[face - 1].id), face * 5)
+    assert card_cells(kismet, card)["bonus_next"] == ["3→75"]  # sixes still open
+    full = card.with_box(0, kismet.index("sixes"), 0)
+    assert card_cells(kismet, full)["upper_bonus"] == ["55"]
+    assert card_cells(kismet, full)["bonus_next"] == [""]
+    top = card.with_box(0, kismet.index("sixes"), 30)
+    assert card_cells(kismet, top)["bonus_next"] == ["max"]

@@ -32,3 +32,23 @@ def test_a_resumed_table_tells_its_recent_moves_again(store: Any, factory: Any) 
     # and a game just begun has nothing to tell
     fresh = Table.new(get("yatzy"), [Player("Bo")], store=store)
     assert fresh.view().news == ()
+
+
+def test_a_served_box_is_told_as_served(store: Any, factory: Any) -> None:
+    """Generala: a box scored from the turn's first roll carries the served extra; the
+    card marks it (35s) and the news said only "Ann: Full for 35"."""
+    t = Table.new(get("generala"), [Player("Ann"), Player("Bob")], store=store,
+                  rng=random.Random(11), strategy_factory=factory, speed="instant")
+    t.act(LOCAL, Roll())
+    assert sorted(t.view().state.dice) == [4, 4, 4, 5, 5]
+    t.act(LOCAL, ScoreBox("full"))
+    if t.view().pause is not None:
+        t.act(LOCAL, GoOn())
+    t.act(LOCAL, Roll())
+    t.act(LOCAL, Toggle(0), Roll())  # Bob rolls again: whatever he scores is not served
+    t.act(LOCAL, ScoreBox(t.view().state.placements()[0].category))
+    told = t.view().news
+    assert "Ann: Full for 35 (served)" in told
+    assert not any(line.startswith("Bob:") and "(served)" in line for line in told)
+    again = Table.resume(store, t.view().game_id or "", strategy_factory=factory)
+    assert again.view().news == told

@@ -269,3 +269,24 @@ def test_text_shows_each_costly_situation_whole_as_advise_reads_it() -> None:
     # other long lines are wrapped, not cut: every word of the played moves is there
     for d in a.players[0].costliest:
         assert d.best.text.split()[-1] in text
+
+
+def test_a_game_ended_by_a_served_generala_is_analysed_as_it_stood() -> None:
+    """A served Generala ends the game at once (servida=win): the analysis takes the
+    cards as they stood, and the last chance of winning is the winner's, whole."""
+    rs = get("generala")
+    s = State(rs, [Player("Ann"), Player("Bob")], rng=random.Random(1))
+    s.apply(Roll((2, 2, 3, 3, 3)))
+    s.apply(Score("full"))                   # served: 35
+    s.apply(Roll((1, 2, 4, 5, 6)))
+    s.apply(Score("ones"))
+    s.apply(Roll((4, 4, 4, 4, 4)))           # Ann's served Generala: the game is over
+    assert s.is_terminal() and s.ended_by == 0
+    a = analyse(Record.from_state(s), win_games=20)
+    assert a.finished and a.ended_by == 0
+    assert "Ann won with a served Generala" in a.ended_text
+    assert "Ann won with a served Generala" in a.text()
+    assert [p.result for p in a.players] == [35.0, 1.0]
+    assert all(p.finished for p in a.players)
+    assert a.win is not None and a.win[-1].chances == (1.0, 0.0)
+    assert a.to_json()["ended_by"] == 0

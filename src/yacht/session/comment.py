@@ -222,7 +222,30 @@ def judged(state: State) -> list[int]:
 def end_line(state: State, player: int, past: Sequence[Past | None] = (),
              luck: float | None = None, loss: float | None = None) -> str:
     """:func:`score_comment` on ``player``'s final score in a finished game; ``past``:
-    every player's earlier games as the table read them (``TableView.past``)."""
+    every player's earlier games as the table read them (``TableView.past``). A game
+    that ended at once (a served Generala) is not judged by its points: the cards were
+    not full.
+
+    >>> from yacht.engine import Player, Roll, State
+    >>> from yacht.rules import get
+    >>> st = State(get("generala"), [Player("Ann"), Player("Bob")])
+    >>> st.apply(Roll((4, 4, 4, 4, 4)))
+    >>> print(end_line(st, 0)); print(end_line(st, 1))
+    Won at once with a served Generala (five ...): the points on the cards do not count.
+    Ann won at once with a served Generala (five ...), before the cards were full.
+    """
+    w = state.ended_by
+    if w is not None:
+        rs = state.ruleset
+        name = state.players[player].name
+        if player == w:
+            said = (f"Won at once with {rs.end_reason()}: the points on the cards do not "
+                    "count.")
+        else:
+            said = (f"{state.players[w].name} won at once with {rs.end_reason()}, before "
+                    "the cards were full.")
+        mine = past[player] if player < len(past) else None
+        return said if mine is None else f"{said} {_past_text(rs, name, mine)}"
     return score_comment(state.ruleset, state.returns()[player],
                          name=state.players[player].name,
                          past=past[player] if player < len(past) else None,

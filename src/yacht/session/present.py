@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BROWSER", "DICE_MARK_LABEL", "DICE_MARK_WORDS", "PLAIN", "TERMINAL", "Words",
            "dice_mark_words", "entry_note", "game_note", "help_line", "hint_notice",
-           "main_button", "marks", "possessive", "result_text", "scoring_note", "verb"]
+           "main_button", "marks", "new_entry_text", "possessive", "result_text",
+           "scoring_note", "verb"]
 __all__ += ["clock_line"]
 
 #: the setting of what clicking a die (or its key) does, as every interface offers it:
@@ -305,6 +306,18 @@ def result_text(state: State) -> str:
         return f"A tie at {totals[winners[0]]}: " + " and ".join(names[i] for i in winners) + "."
     w = winners[0]
     return f"{verb(names[w], 'wins', 'win')} with {totals[w]}."
+
+
+def new_entry_text(apart: bool) -> str:
+    """Where a finished game's score went in, when it went in: the top ten, or the list
+    apart from it (an assisted game's, or one of dice entered by hand).
+
+    >>> new_entry_text(False)
+    'A new entry in the top ten'
+    """
+    if apart:
+        return "A new entry in the list apart from the top ten (assisted or dice entered)"
+    return "A new entry in the top ten"
 
 
 def marks(assisted: bool, dice_entered: bool) -> list[str]:

@@ -849,8 +849,9 @@ class Table:
             label = rs.category(action.category).label
             col = f" (column {action.column + 1})" if len(rs.columns) > 1 else ""
             total = pl.total if pl else 0
+            served = " (served)" if pl and pl.served else ""  # Generala: from the first roll
             events.append(self._event(
-                "scored", me, f"{name}: {label}{col} for {total}",
+                "scored", me, f"{name}: {label}{col} for {total}{served}",
                 category=action.category, column=action.column, label=label,
                 points=pl.points if pl else 0, bonus=pl.bonus if pl else 0, total=total,
                 repeat=bool(pl and pl.repeat), grand=st.totals(me).grand))

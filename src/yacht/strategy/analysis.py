@@ -264,6 +264,18 @@ class Analysis:
     #: the expert's strategy in a few words when it is not exact ("": the two-column
     #: games' decomposition)
     strategy: str = ""
+    #: the player whose roll ended the game at once and won it (a served Generala)
+    ended_by: int | None = None
+
+    @property
+    def ended_text(self) -> str:
+        """Why the game ended before the cards were full, one sentence ("" when it did
+        not)."""
+        if self.ended_by is None:
+            return ""
+        who = self.players[self.ended_by].name
+        return (f"The game ended at once: {who} won with {self.ruleset.end_reason()}; "
+                "the cards count as they stood.")
 
     @property
     def win_exact(self) -> bool:
@@ -294,6 +306,7 @@ class Analysis:
             "variant": rs.id, "name": rs.name, "options": dict(rs.option_values),
             "key": rs.key, "exact": self.exact, "reference": self.reference,
             "finished": self.finished, "dice_entered": self.dice_entered,
+            "ended_by": self.ended_by, "ended_text": self.ended_text,
             "expected_start": round(self.expected_start, 6),
             "players": [p.to_json() for p in self.players],
             "turns": [t.to_json() for t in self.turns],
@@ -395,11 +408,16 @@ def analyse(record: Record, *, win_games: int = WIN_GAMES, seed: int = 0,
         else:
             sampled = win_games
             win = _win_moments(rs, n, sol, turns, cards, win_games, seed, progress)
+        if state.ended_by is not None:  # the roll that ended the game decided it
+            won = state.winners()
+            win += (WinMoment(len(turns) + 1, state.ended_by,
+                              tuple(1.0 if p in won else 0.0 for p in range(n))),)
     if progress is not None:
         progress(1, 1)
     return Analysis(rs, sol.exact, state.is_terminal(), start_value, players,
                     tuple(decisions), tuple(turns), win, sampled,
-                    dice_entered=record.dice_entered, strategy=sol.short)
+                    dice_entered=record.dice_entered, strategy=sol.short,
+                    ended_by=state.ended_by)
 
 
 def _situation_text(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
@@ -451,7 +469,9 @@ def _player(state: State, sol: Solution, p: int, start: float,
     loss = math.fsum(d.loss for d in mine)
     card = state.card(p)
     score = rs.totals(card).grand
-    if card.complete:
+    # a game that ended at once (a served Generala) is over with the cards as they stand
+    over = card.complete or state.ended_by is not None
+    if over:
         result = float(score)
     elif p == state.current and state.dice:
         result = advise(state, sol)[0].expected
@@ -459,7 +479,7 @@ def _player(state: State, sol: Solution, p: int, start: float,
         result = sol.value(card, state.turns_taken(p))
     costly = sorted((d for d in mine if d.loss > EXACT), key=lambda d: -d.loss)
     expected = [start] + [t.expected_after for t in turns if t.player == p]
-    return PlayerAnalysis(p, who.name, who.kind, who.level, card.complete, score, result, start,
+    return PlayerAnalysis(p, who.name, who.kind, who.level, over, score, result, start,
                           loss, len(mine), len(costly), tuple(costly[:3]), tuple(expected))
 
 
@@ -626,6 +646,8 @@ def _text(a: Analysis, width: int) -> str:
              + ("" if a.finished else " (not finished)")]
     lines += textwrap.wrap(f"Reference: {a.reference}; expected score from the start "
                            f"{a.expected_start:.2f}.", width)
+    if a.ended_by is not None:
+        lines += textwrap.wrap(a.ended_text, width)
     if a.dice_entered:
         lines += textwrap.wrap("Dice entered: some dice were entered by hand (real dice); "
                                "this program cannot vouch for them, nor for the luck they "

@@ -129,6 +129,8 @@ def analysis_text(a: Analysis, width: int = 78) -> str:
     out: list[str] = []
     out += _wrap(f"Every decision against {a.reference}. The expected score at the start "
                  f"is {a.expected_start:.1f}.", width)
+    if a.ended_text:
+        out += _wrap(a.ended_text, width)
     if not a.finished:
         out += _wrap("The game is not finished: a result is the expected final score of "
                      "the position reached.", width)

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Label, Static
 
 from yacht.session.comment import end_line, judged
-from yacht.session.present import TERMINAL, result_text
+from yacht.session.present import TERMINAL, new_entry_text, result_text
 from yacht.session.table import LOCAL, Table
 
 from ..widgets import KeyBar, ScoreCard, Standings
@@ -139,8 +139,8 @@ class EndScreen(Screen[None]):
                     yield Static(self.comment(i), classes="comment", markup=False,
                                  id=f"comment-{i}")
                 if self.new_entries:
-                    yield Static("A new entry in the top ten: t shows it.", classes="comment",
-                                 id="new-entry", markup=False)
+                    yield Static(f"{new_entry_text(self.view.apart)}: t shows it.",
+                                 classes="comment", id="new-entry", markup=False)
             card = ScoreCard(id="final-card")
             card.can_focus = False  # a card to read: nothing to choose on it
             yield card

@@ -542,6 +542,9 @@ class GameScreen(Screen[None]):
         words = "Rolls" if narrow else "Rolls left"
         if snap["saved_rolls"] and not over:  # saved rolls to use: "3 + 4 saved"
             text = snap["rolls_text"]
+            room = LEFT[self.layout_name] - 2  # the left side less its padding
+            if not narrow and len(f"{words} {text}") > room:
+                words = "Rolls"  # "3 + 4 saved" whole rather than "saved" cut off
             self.put("#rolls", f"{words} {text.replace(' + ', chr(10) + '+ ', 1)}" if narrow
                      else f"{words} {text}", layout=narrow)
         elif most <= 6:

@@ -4,6 +4,12 @@
 
 import { h, fill, setAttr, setText } from "./dom.js";
 
+/** A label's text with a place to break after each "/" (a tiered bonus's "≥63/71/78"
+ * goes on over two lines in a narrow card rather than past its column). */
+function breakable(label) {
+  return label.split("/").flatMap((part, i, all) => (i < all.length - 1 ? [`${part}/`, h("wbr")] : [part]));
+}
+
 export class ScoreCards {
   /** `onScore(category, column)` is called when a box is clicked. */
   constructor(onScore) {
@@ -123,7 +129,7 @@ export class ScoreCards {
         data: { row: row.id },
       },
       h("td", { class: "key" }, row.letter ? h("kbd", { title: two ? `${row.letter} / Shift+${row.letter.toUpperCase()}` : row.letter, text: row.letter }) : null),
-      h("th", { scope: "row", class: "label", text: row.label }));
+      h("th", { scope: "row", class: "label" }, ...breakable(row.label)));
       snap.players.forEach((p, i) => {
         for (let c = 0; c < ncol; c += 1) {
           const td = h("td", { class: ["cell", c === ncol - 1 ? "last-col" : ""], data: { player: i, col: c } });
