@@ -137,3 +137,23 @@ def test_the_best_price_bounds_closely_and_the_strategy_stays_below() -> None:
     sol._turns.clear()
     fitting = strategy_value(sol)
     assert off < fitting <= exact + 1e-9
+
+
+def test_the_strategy_reports_its_bound_and_yacht_solve_the_gap(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    from argparse import Namespace
+
+    from yacht.cli.commands.solve import _report
+    from yacht.strategy.solver.build import clear_memory_cache
+    from yacht.strategy.solver.pool import BOUND_PRICE
+
+    clear_memory_cache()
+    sol = solve(small(), cache=False)
+    assert sol.upper_bound == pytest.approx(relaxed_bound(small(), BOUND_PRICE), abs=1e-12)
+    assert sol.estimate is not None and sol.estimate < exact_with_pool() <= sol.upper_bound
+    assert "Lagrangian" in sol.note
+    assert _report(Namespace(json=True), small(), sol, 0.1) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"] is False and data["upper_bound"] == round(sol.upper_bound, 4)
+    assert data["gap"] == pytest.approx(sol.upper_bound - sol.estimate, abs=1e-3)
