@@ -25,7 +25,8 @@ points (every policy of the real game is one of the relaxed game's). The relaxed
 has no pool in its state: the kernels solve it as the game without saved rolls with a
 number of rolls per layer and a cost per roll (:func:`.tables.relaxed_tables`). Every
 ``lam`` gives a valid bound; the bound is convex in ``lam`` (the maximum of functions
-linear in it) and :data:`BOUND_PRICE` is the best price found (``benchmarks/README.md``).
+linear in it); :data:`BOUND_PRICE` is the one price built so far (``benchmarks/README.md``:
+lower prices are likely tighter).
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ CARRY = 6.0
 LEVELS = 12
 #: games the measured score is taken over
 EVAL_GAMES = 1000
-#: the price a roll of the Lagrangian bound (any price >= 0 gives a valid bound; this one
-#: gave the lowest of those tried, see benchmarks/README.md)
+#: the price a roll of the Lagrangian bound (any price >= 0 gives a valid bound; this one,
+#: the strategy's own value of a saved roll, is the only one built so far: see
+#: benchmarks/README.md)
 BOUND_PRICE = 6.0
 
 
