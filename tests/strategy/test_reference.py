@@ -15,7 +15,7 @@ from yacht.rules import Ruleset, UpperBonus, get
 from yacht.rules.hooks import YahtzeeBonusJoker
 from yacht.strategy.solver import reference as ref
 from yacht.strategy.solver import solve
-from yacht.strategy.solver.backend import current
+from yacht.strategy.solver.backend import current, native_module
 from yacht.strategy.solver.batch import situation_values
 from yacht.strategy.solver.build import reachable_states
 from yacht.strategy.solver.dist import STEPS, build
@@ -186,3 +186,33 @@ def test_the_quantizing_kernel_gives_the_numpy_twins_cumulative_chances() -> Non
     alone = _quantize(P, pos, lo, lens.astype(np.int64))
     assert np.array_equal(C2, alone[0]) and np.array_equal(first2[:-1], alone[2])
     assert (len2[-1], first2[-1]) == (0, 9) and np.array_equal(len2[:-1], alone[3])
+
+
+def test_the_kernels_solve_a_relaxed_game_as_the_reference() -> None:
+    """The relaxed game of the saved-rolls bound (solver/pool.py): rolls by the number of
+    boxes filled and a cost a roll, the whole table and a turn's keep values."""
+    from yacht.strategy.solver.pool import relaxed_table
+    from yacht.strategy.solver.spec import compile_ruleset
+    from yacht.strategy.solver.tables import relaxed_tables
+
+    spec = compile_ruleset(tiny(get("maxi-yatzy", {"saved_rolls": "off"}), 2))
+    caps = np.array([4, 1, 3, 2], dtype=np.int64)[:spec.nbox]
+    for price in (0.0, 1.5):
+        V = relaxed_table(spec, caps, price, workers=2)
+        kt = relaxed_tables(spec, caps, price)
+        want = ref.table(kt, spec.A)
+        ms, ax = reachable_states(spec)
+        assert len(ms) > 4
+        np.testing.assert_allclose(V[ms, ax], want[ms, ax], rtol=0, atol=1e-9)
+        # more rolls are worth more when they are free, and cost points when not
+        plain = solve(spec.ruleset, cache=False).V
+        assert (V[0, 0] > plain[0, 0]) == (price == 0.0)
+        # one turn (state_turn: every level of the most rolls, the cost included)
+        E0 = np.empty(spec.dice.nfull)
+        Ks = np.empty((int(caps.max()), spec.dice.nall))
+        mod = native_module()
+        assert mod is not None
+        mod.state_turn(current().relaxed(spec, caps, price), want, 2, 0, E0, Ks)
+        E0r, Ksr = ref.turn_values(kt, want, 2, 0)
+        np.testing.assert_allclose(E0, E0r, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(Ks, Ksr, rtol=0, atol=1e-9)

@@ -108,6 +108,8 @@ def _report(args: argparse.Namespace, rs: Any, sol: Any, seconds: float) -> int:
     }
     if not sol.exact:
         info["upper_bound"] = None if sol.upper_bound is None else round(sol.upper_bound, 4)
+        info["gap"] = (None if sol.upper_bound is None
+                       else round(sol.upper_bound - sol.expected_score, 4))
         info["note"] = sol.note
     if args.json:
         emit_json(info)

@@ -78,6 +78,11 @@ typedef struct {
     const double *padd, *prob;
     int64_t ncode;
     int has_repeat; /* a repeat box: the build solves fixed points */
+    /* a relaxed game (the Lagrangian bound of saved rolls, see pool.py): the points every
+     * roll costs (0 in a real game), and the rolls of a turn by the boxes already filled
+     * (the build reads them; every entry is `rolls` in a real game) */
+    double roll_cost;
+    const int64_t *layer_rolls;
 } Tables;
 
 #define NBUF 40
@@ -269,12 +274,34 @@ static PyObject *tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     ARR(up, 'i', na * F) ARR(down, 'i', na * F) ARR(dc, 'i', na * F) ARR(mrows, 'i', na)
     ARR(mgroups, 'i', t->ngroups * 3) ARR(prob, 'd', nf) ARR(pairs, 'i', t->npairs * 2)
     ARR(code_index, 'i', t->ncode) ARR(counts, 'i', na * F) ARR(size, 'i', na)
-    ARR(subs, 'i', nf * t->subw) ARR(nsubs, 'i', nf)
+    ARR(subs, 'i', nf * t->subw) ARR(nsubs, 'i', nf) ARR(layer_rolls, 'i', nb)
 #undef ARR
     t->has_repeat = 0;
     for (int64_t b = 0; b < t->nbox; b++)
         if (t->rep_pts[b] > 0)
             t->has_repeat = 1;
+    {
+        PyObject *v = PyObject_GetAttrString(nt, "roll_cost");
+        if (v == NULL)
+            goto fail;
+        t->roll_cost = PyFloat_AsDouble(v);
+        Py_DECREF(v);
+        if (t->roll_cost == -1.0 && PyErr_Occurred())
+            goto fail;
+    }
+    int relaxed = !(t->roll_cost == 0.0);
+    for (int64_t b = 0; b < t->nbox; b++) {
+        if (t->layer_rolls[b] < 1 || t->layer_rolls[b] > 4096) {
+            PyErr_SetString(PyExc_ValueError, "layer_rolls: 1 to 4096 rolls a turn expected");
+            goto fail;
+        }
+        relaxed |= t->layer_rolls[b] != t->rolls;
+    }
+    if (relaxed && (t->has_repeat || !(t->roll_cost >= 0.0 && t->roll_cost < 1e9))) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a roll cost or rolls by layer: no repeat box, a cost from 0 expected");
+        goto fail;
+    }
     return (PyObject *)self;
 fail:
     Py_DECREF(self);
@@ -488,7 +515,8 @@ static void e0_scalar(const Tables *T, int64_t m, int64_t a, const double *V, do
 /* Ks[j * nall + k]: the value of keeping k and rolling the rest with j rolls
  * left after that roll; on the outcome rows, Ks[j] holds the best with j rolls
  * left (E0 at j = 0). Ks[(rolls - 1) * nall] is the turn's value. Only the
- * first `levels` levels (j < levels) are computed. */
+ * first `levels` levels (j < levels) are computed. Every roll costs T->roll_cost
+ * (0 but in the relaxed game of a bound): a keep is worth its average less that. */
 static void keep_levels(const Tables *T, const double *E0, double *Ks, int64_t levels)
 {
     const int64_t fs = T->full_start, nall = T->nall, F = T->faces;
@@ -503,6 +531,10 @@ static void keep_levels(const Tables *T, const double *E0, double *Ks, int64_t l
                 acc += K[T->up[s * F + f]];
             K[s] = acc * inv;
         }
+        /* (after the sweep: a keep's average is built from the keeps of one more die) */
+        if (T->roll_cost != 0.0)
+            for (int64_t s = 0; s < fs; s++)
+                K[s] -= T->roll_cost;
         if (level == levels - 1)
             break;
         double *nx = Ks + (level + 1) * nall;
@@ -1142,6 +1174,11 @@ static PyObject *py_build_layer(PyObject *mod, PyObject *args)
             if (m < 0 || m >= nmask || usub[m] < 0 || usub[m] >= nsub || ulo[m] < 0
                 || ulo[m] >= S || nfl[m] < 1 || nfl[m] > nflagmax) {
                 PyErr_SetString(PyExc_ValueError, "build_layer: a mask out of range");
+                goto done;
+            }
+            /* a tile's rolls are its first mask's layer's: one layer a call */
+            if (__builtin_popcountll((uint64_t)m) != __builtin_popcountll((uint64_t)masks[0])) {
+                PyErr_SetString(PyExc_ValueError, "build_layer: masks of one layer expected");
                 goto done;
             }
         }
@@ -2160,7 +2197,7 @@ PyMODINIT_FUNC PyInit__native(void)
 #ifndef YACHT_SOURCE_HASH
 #define YACHT_SOURCE_HASH ""
 #endif
-    if (PyModule_AddIntConstant(m, "API_VERSION", 3) < 0
+    if (PyModule_AddIntConstant(m, "API_VERSION", 4) < 0
         || PyModule_AddStringConstant(m, "SOURCE_HASH", YACHT_SOURCE_HASH) < 0) {
         Py_DECREF(m);
         return NULL;

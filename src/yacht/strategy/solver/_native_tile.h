@@ -201,11 +201,12 @@ static inline void TF(max_group)(const Tables *T, const double *self, double *M,
  * of the levels after the first live in M (the best with L rolls left).
  * On return K[0] holds each column's value at the start of the turn.
  * With Ks, rows 0..nall-1 after each averaging are saved at Ks + L * nall * TW
- * (outcome rows: the best of holding them with L rolls left). */
+ * (outcome rows: the best of holding them with L rolls left). Every roll costs
+ * T->roll_cost (0 but in the relaxed game of a bound): taken off each keep's average. */
 static void TF(levels_tile)(const Tables *T, double *K, double *M, int64_t rolls, double *Ks)
 {
     const int64_t fs = T->full_start, nall = T->nall, F = T->faces;
-    const double inv = 1.0 / (double)F;
+    const double inv = 1.0 / (double)F, cost = T->roll_cost;
     const int64_t *up = T->up;
     for (int64_t level = 0; level < rolls; level++) {
         const double *full = level == 0 ? K : M; /* where the outcome rows are */
@@ -222,7 +223,7 @@ static void TF(levels_tile)(const Tables *T, double *K, double *M, int64_t rolls
                     acc[w] += p * sd[w];
             }
             for (int w = 0; w < TW; w++)
-                K[w] = acc[w];
+                K[w] = acc[w] - cost;
             return;
         }
         for (int64_t s = fs - 1; s >= 0; s--) {
@@ -250,6 +251,11 @@ static void TF(levels_tile)(const Tables *T, double *K, double *M, int64_t rolls
                 for (int w = 0; w < TW; w++)
                     o[w] = acc[w] * inv;
             }
+        }
+        if (cost != 0.0) { /* (after the sweep, which reads the keeps of one more die) */
+            double *restrict o = K;
+            for (int64_t i = 0; i < fs * TW; i++)
+                o[i] -= cost;
         }
         if (Ks != NULL) {
             double *dst = Ks + level * nall * TW;
@@ -367,7 +373,9 @@ static void TF(build_chunk)(const Tables *T, Scratch *sc, const int64_t *masks, 
         }
         if (used == TW || (done && used > 0)) {
             TF(e0_tile)(T, used, sc->gm, sc->gu, sc->gf, K, Vp, rowlen, S, S - 1, sc->A, sc->Z);
-            TF(levels_tile)(T, K, M, T->rolls, NULL);
+            /* (a layer's masks fill as many boxes: its rolls are the tile's) */
+            TF(levels_tile)(T, K, M, T->layer_rolls[__builtin_popcountll((uint64_t)sc->gm[0])],
+                            NULL);
             if (T->has_repeat)
                 TF(repeat_fixed_point)(T, sc, used);
             for (int64_t g = 0; g < used; g++)

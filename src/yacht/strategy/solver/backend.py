@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy.typing as npt
 
 from .spec import Spec, UnsupportedRuleset
-from .tables import kernel_tables, tile_width
+from .tables import kernel_tables, relaxed_tables, tile_width
 
 __all__ = ["ENV", "Backend", "BackendUnavailable", "DistLayer", "DistOut", "current",
            "native_module"]
@@ -46,7 +46,7 @@ _NATIVE: list[ModuleType | None] = []
 _WHY: list[str] = []   # why not, when _NATIVE holds None
 
 
-API_VERSION = 3  # of _native.c's entry points
+API_VERSION = 4  # of _native.c's entry points
 
 
 def native_module() -> ModuleType | None:
@@ -88,7 +88,9 @@ class Backend(Protocol):
     name: str
 
     def build_layer(self, spec: Spec, layer: Arr, Vp: Arr, S: int, plan: Any,
-                    threads: int) -> None: ...
+                    threads: int, tables: Any = None) -> None: ...
+
+    def relaxed(self, spec: Spec, layer_rolls: Arr, roll_cost: float) -> Any: ...
 
     def build_repeat_layer(self, spec: Spec, layer: Arr, V: Arr, umax: Arr,
                            threads: int) -> None: ...
@@ -172,11 +174,17 @@ class NativeBackend:
         return self.mod.Tables(kernel_tables(spec))
 
     def build_layer(self, spec: Spec, layer: Arr, Vp: Arr, S: int, plan: Any,
-                    threads: int) -> None:
+                    threads: int, tables: Any = None) -> None:
         chunk = max(1, len(layer) // (threads * 8)) if len(layer) > 64 else max(
             1, -(-len(layer) // threads))
-        self.mod.build_layer(self.tables(spec), layer, Vp, S, plan.ulo, plan.usub, plan.uoff,
-                             plan.ulist, plan.nflag, tile_width(spec), threads, chunk)
+        self.mod.build_layer(self.tables(spec) if tables is None else tables, layer, Vp, S,
+                             plan.ulo, plan.usub, plan.uoff, plan.ulist, plan.nflag,
+                             tile_width(spec), threads, chunk)
+
+    def relaxed(self, spec: Spec, layer_rolls: Arr, roll_cost: float) -> Any:
+        """The kernels' tables of ``spec``'s relaxed game (see
+        :func:`.tables.relaxed_tables`), for ``build_layer(..., tables=)``."""
+        return self.mod.Tables(relaxed_tables(spec, layer_rolls, roll_cost))
 
     def build_repeat_layer(self, spec: Spec, layer: Arr, V: Arr, umax: Arr,
                            threads: int) -> None:

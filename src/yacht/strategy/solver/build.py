@@ -174,8 +174,9 @@ Runner = Callable[[npt.NDArray[np.int64], int], None]
 Final = Callable[[], F64]
 
 
-def _wide_runner(spec: Spec, plan: Plan) -> tuple[Final, Runner, int]:
-    """The wide-tile build: returns (final table getter, layer runner, bytes used)."""
+def _wide_runner(spec: Spec, plan: Plan, tables: Any = None) -> tuple[Final, Runner, int]:
+    """The wide-tile build: returns (final table getter, layer runner, bytes used);
+    ``tables``: the kernels' tables of a relaxed game of ``spec`` (see :mod:`.pool`)."""
     be = backend()
     nmask = 1 << spec.nbox
     U = spec.U
@@ -187,7 +188,7 @@ def _wide_runner(spec: Spec, plan: Plan) -> tuple[Final, Runner, int]:
             Vp[nmask - 1, fl * S:(fl + 1) * S] = end
 
     def run(layer: npt.NDArray[np.int64], threads: int) -> None:
-        be.build_layer(spec, layer, Vp, S, plan, threads)
+        be.build_layer(spec, layer, Vp, S, plan, threads, tables)
 
     def final() -> F64:
         if S == U:

@@ -12,7 +12,21 @@ the pool alone holds 57.5 million states, 1.7 GB while it is built). The strateg
   :data:`LEVELS`): keep values level by level as the kernels do, the stopping value
   of an outcome with ``j`` rolls left being its best placement plus ``CARRY * j``.
 
-Its score is measured by self-play (see ``benchmarks/README.md``); no bound is proven.
+Its score is measured by self-play (see ``benchmarks/README.md``).
+
+**A proven upper bound** (:func:`pool_bound`). A game of ``T`` turns, each adding ``r``
+rolls to the pool, uses at most ``r * T`` rolls whatever the player does (pathwise), at
+least one a turn; so turn ``k`` (``k`` boxes filled) has at most ``r + (r - 1) * k``
+rolls. For any price ``lam >= 0`` a roll, and any policy,
+``E[total] <= E[total - lam * rolls used] + lam * r * T``, and the expectation on the
+right is at most the optimum of the *relaxed* game where turn ``k`` may roll up to
+``r + (r - 1) * k`` times whatever the earlier turns used, every roll costing ``lam``
+points (every policy of the real game is one of the relaxed game's). The relaxed game
+has no pool in its state: the kernels solve it as the game without saved rolls with a
+number of rolls per layer and a cost per roll (:func:`.tables.relaxed_tables`). Every
+``lam`` gives a valid bound; the bound is convex in ``lam`` (the maximum of functions
+linear in it); :data:`BOUND_PRICE` is the one price built so far (``benchmarks/README.md``:
+lower prices are likely tighter).
 """
 
 from __future__ import annotations
@@ -30,7 +44,8 @@ if TYPE_CHECKING:
 
     from .build import Solution
 
-__all__ = ["CARRY", "LEVELS", "pool_levels", "ready", "solve_pool"]
+__all__ = ["BOUND_PRICE", "CARRY", "LEVELS", "pool_bound", "pool_levels", "ready",
+           "relaxed_bound", "relaxed_table", "solve_pool"]
 
 F64 = npt.NDArray[np.float64]
 
@@ -40,6 +55,62 @@ CARRY = 6.0
 LEVELS = 12
 #: games the measured score is taken over
 EVAL_GAMES = 1000
+#: the price a roll of the Lagrangian bound (any price >= 0 gives a valid bound; this one,
+#: the strategy's own value of a saved roll, is the only one built so far: see
+#: benchmarks/README.md)
+BOUND_PRICE = 6.0
+
+
+def relaxed_bound(ruleset: Ruleset, price: float, *, workers: int | None = None,
+                  progress: Any = None) -> float:
+    """The upper bound of :func:`pool_bound` for one price ``price`` a roll: ``price``
+    times the most rolls a game can use, plus the optimal value of the relaxed game
+    (turn ``k`` rolling up to ``r + (r - 1) * k`` times, each roll costing ``price``),
+    solved by the kernels' build."""
+    from .spec import UnsupportedRuleset, compile_ruleset
+
+    if not price >= 0.0:
+        raise ValueError(f"the price of a roll must be 0 or more, not {price!r}")
+    spec = compile_ruleset(ruleset)
+    if not spec.pool:
+        raise UnsupportedRuleset(f"{ruleset.id}: no saved rolls, nothing to bound")
+    off = compile_ruleset(_off(ruleset))
+    r, nbox = spec.pool, off.nbox
+    caps = np.array([r + (r - 1) * k for k in range(nbox)], dtype=np.int64)
+    V = relaxed_table(off, caps, price, workers=workers, progress=progress)
+    return float(V[0, 0]) + price * r * nbox
+
+
+def relaxed_table(spec: Spec, layer_rolls: npt.NDArray[np.int64], price: float, *,
+                  workers: int | None = None, progress: Any = None) -> F64:
+    """``V[mask, aux]`` of the relaxed game of ``spec`` (a game without saved rolls):
+    a turn after ``k`` boxes are filled rolls up to ``layer_rolls[k]`` times, every roll
+    (the first too) costing ``price`` points; built by the kernels as the table is."""
+    from .backend import current as backend
+    from .build import _layers, _threads, _wide_runner, build_plan
+    from .spec import UnsupportedRuleset
+    from .tables import wide_ok
+
+    if spec.extended or not wide_ok(spec) or spec.forced is not None or spec.pool:
+        raise UnsupportedRuleset(f"{spec.ruleset.id}: the relaxed game needs plain boxes")
+    tables = backend().relaxed(spec, layer_rolls, price)
+    plan = build_plan(spec)
+    final, run, _ = _wide_runner(spec, plan, tables)
+    order, bounds = _layers(spec.nbox)
+    threads = _threads(workers)
+    for k in range(spec.nbox - 1, -1, -1):
+        run(order[bounds[k]:bounds[k + 1]], threads)
+        if progress is not None:
+            progress(spec.nbox - k, spec.nbox)
+    return final()
+
+
+def pool_bound(ruleset: Ruleset, prices: tuple[float, ...] = (BOUND_PRICE,), *,
+               workers: int | None = None) -> tuple[float, float]:
+    """A proven upper bound on the optimal expected score of ``ruleset`` (saved rolls):
+    the lowest :func:`relaxed_bound` over ``prices``, with its price."""
+    best = min((relaxed_bound(ruleset, p, workers=workers), p) for p in prices)
+    return best
 
 
 def pool_levels(spec: Spec, E0: F64, levels: int, carry: float) -> F64:
@@ -82,17 +153,25 @@ def solve_pool(ruleset: Ruleset, spec: Spec, *, cache: bool = True, progress: An
     if facts is None:
         r = python_selfplay(sol, EVAL_GAMES, seed=20261202)
         se = float(r.totals.std(ddof=1) / np.sqrt(len(r.totals)))
+        t1 = time.perf_counter()
+        bound, price = pool_bound(ruleset, workers=workers)
         facts = {"estimate": float(r.totals.mean()), "stderr": se, "games": EVAL_GAMES,
                  "seconds": time.perf_counter() - t0 + off.seconds,
-                 "off_score": off.expected_score}
+                 "off_score": off.expected_score, "upper_bound": bound,
+                 "bound_price": price, "bound_seconds": time.perf_counter() - t1}
         if cache:
             diskcache.save(path, key, fp, {"dummy": np.zeros(1)}, facts)
         sol.built = True
     sol.estimate = float(facts["estimate"])
     sol.seconds = float(facts["seconds"])
+    sol.upper_bound = float(facts["upper_bound"])
+    per = spec.pool
     sol.note = (f"{note}; score measured over {int(facts['games'])} simulated games "
-                f"(+/- {1.96 * float(facts['stderr']):.2f} at 95%); no bound proven; "
-                f"without saved rolls the exact optimum is {float(facts['off_score']):.4f}")
+                f"(+/- {1.96 * float(facts['stderr']):.2f} at 95%); upper bound proven by a "
+                f"Lagrangian relaxation of the pool (a price of {float(facts['bound_price']):g}"
+                f" points a roll, at most {per} rolls a turn on average, turn k rolling up to "
+                f"{per} + {per - 1}k times); without saved rolls the exact optimum is "
+                f"{float(facts['off_score']):.4f}")
     return sol
 
 
@@ -103,7 +182,8 @@ def _off(ruleset: Ruleset) -> Ruleset:
 
 
 def _fingerprint(spec: Spec) -> str:
-    return spec.fingerprint() + f";carry={CARRY};levels={LEVELS};games={EVAL_GAMES}"
+    return spec.fingerprint() + (f";carry={CARRY};levels={LEVELS};games={EVAL_GAMES}"
+                                 f";bound={BOUND_PRICE}")
 
 
 def ready(ruleset: Ruleset, spec: Spec, estimate: bool) -> bool:

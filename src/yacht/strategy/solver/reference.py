@@ -132,27 +132,32 @@ def _roll_results(kt: KernelTables, k: int) -> list[tuple[int, float]]:
 
 # --- one turn ---------------------------------------------------------------------------
 
-def turn_values(kt: KernelTables, V: F64, m: int, a: int) -> tuple[F64, F64]:
+def turn_values(kt: KernelTables, V: F64, m: int, a: int,
+                rolls: int | None = None) -> tuple[F64, F64]:
     """``(E0, Ks)`` of state (m, a) as the kernels' ``state_turn`` gives them: ``E0[d]``
     the best placement of outcome ``d``; ``Ks[j, k]`` the value of keeping ``k`` and
     rolling with ``j`` rolls left after that roll, and on the outcome rows
-    (``full_start + d``) the best with ``j`` rolls left."""
+    (``full_start + d``) the best with ``j`` rolls left (``rolls`` levels, else the
+    ruleset's rolls)."""
     nfull = kt.score.shape[1]
     E0 = np.array([best_placement(kt, V, m, a, d)[0] for d in range(nfull)])
-    return E0, keep_values(kt, E0)
+    return E0, keep_values(kt, E0, rolls)
 
 
-def keep_values(kt: KernelTables, E0: F64) -> F64:
-    """The keep values of one turn from its placement values (see :func:`turn_values`)."""
+def keep_values(kt: KernelTables, E0: F64, rolls: int | None = None) -> F64:
+    """The keep values of one turn from its placement values (see :func:`turn_values`):
+    a keep is worth the average of what its rolls lead to, less the cost of a roll
+    (``kt.roll_cost``: 0 in a real game, a price in the relaxed game of a bound)."""
     nall, fs, nfull = kt.up.shape[0], kt.full_start, kt.score.shape[1]
-    Ks = np.zeros((kt.rolls, nall, *E0.shape[1:]))   # (E0 may hold a vector per outcome)
+    levels = kt.rolls if rolls is None else rolls
+    Ks = np.zeros((levels, nall, *E0.shape[1:]))   # (E0 may hold a vector per outcome)
     best = E0.copy()          # the best with j rolls left, per outcome
-    for j in range(kt.rolls):
+    for j in range(levels):
         if j > 0:
             best = np.array([np.max([best[d], *[Ks[j - 1, k] for k in _subsets(kt, d)]],
                                     axis=0) for d in range(nfull)])
         for k in range(fs):
-            Ks[j, k] = sum(p * best[d] for d, p in _roll_results(kt, k))
+            Ks[j, k] = sum(p * best[d] for d, p in _roll_results(kt, k)) - kt.roll_cost
         Ks[j, fs:] = best
     return Ks
 
@@ -191,16 +196,18 @@ def _masks_by_layer(nbox: int) -> list[int]:
 
 
 def table(kt: KernelTables, A: int) -> F64:
-    """``V[m, a]`` for every state: backward over the masks; with a repeat box (a turn
+    """``V[m, a]`` for every state: backward over the masks, a turn after ``k`` boxes
+    are filled having ``kt.layer_rolls[k]`` rolls; with a repeat box (a turn
     that may leave the card as it was) the state's value is the fixed point of its turn,
     found by iterating the turn from 0."""
     nbox = kt.nbox
     V = np.zeros((1 << nbox, A))
     for m in _masks_by_layer(nbox):
+        rolls = int(kt.layer_rolls[bin(m).count("1")])
         for a in range(A):
             for _ in range(10_000):
-                _, Ks = turn_values(kt, V, m, a)
-                new = Ks[kt.rolls - 1, 0]
+                _, Ks = turn_values(kt, V, m, a, rolls)
+                new = Ks[rolls - 1, 0]
                 done = abs(new - V[m, a]) < 1e-13
                 V[m, a] = new
                 if done:

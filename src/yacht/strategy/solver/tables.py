@@ -24,8 +24,8 @@ import numpy.typing as npt
 from .dice import proper_subsets, sweep_tables
 from .spec import Spec
 
-__all__ = ["KernelTables", "kernel_tables", "padded_stride", "placement_rows", "scores_ok",
-           "tile_width", "wide_ok"]
+__all__ = ["KernelTables", "kernel_tables", "padded_stride", "placement_rows",
+           "relaxed_tables", "scores_ok", "tile_width", "wide_ok"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -78,6 +78,9 @@ class KernelTables(NamedTuple):
     size: I64           # (nall,)
     subs: I64           # (nfull, width) proper sub-multisets of each outcome
     nsubs: I64          # (nfull,)
+    # a relaxed game (the bound of saved rolls, :mod:`.pool`); a real game: 0 and ``rolls``
+    roll_cost: float    # points every roll costs (a keep: its average less it)
+    layer_rolls: I64    # (nbox,) rolls of a turn with that many boxes filled
 
 
 def tile_width(spec: Spec) -> int:
@@ -194,4 +197,16 @@ def kernel_tables(spec: Spec) -> KernelTables:
         up=_i64(up), down=_i64(t.down), dc=_i64(dc), mrows=_i64(mrows), mgroups=_i64(mgroups),
         prob=np.ascontiguousarray(prob, dtype=np.float64), pairs=_i64(t.pairs),
         code_index=_i64(t.code_index), counts=_i64(t.counts), size=_i64(t.size),
-        subs=_i64(subs), nsubs=_i64(nsubs))
+        subs=_i64(subs), nsubs=_i64(nsubs), roll_cost=0.0,
+        layer_rolls=np.full(spec.nbox, spec.rolls, dtype=np.int64))
+
+
+def relaxed_tables(spec: Spec, layer_rolls: Any, roll_cost: float) -> KernelTables:
+    """The tables of ``spec`` with ``layer_rolls[k]`` rolls in a turn after ``k`` boxes are
+    filled and every roll costing ``roll_cost`` points (the relaxed game of
+    :func:`.pool.pool_bound`; the build reads both, the other kernels the cost only)."""
+    rolls = _i64(layer_rolls)
+    if rolls.shape != (spec.nbox,):
+        raise ValueError(f"layer_rolls: one number per box expected, got {rolls.shape}")
+    return kernel_tables(spec)._replace(roll_cost=float(roll_cost), layer_rolls=rolls,
+                                        rolls=int(rolls.max()))

@@ -1,0 +1,39 @@
+"""The proven upper bound of Maxi Yatzy with saved rolls at a few prices a roll (issue 25).
+
+Each price builds the relaxed game of :func:`yacht.strategy.solver.pool.relaxed_bound`
+(the game without saved rolls, turn k rolling up to 3 + 2k times, every roll costing the
+price) with the kernels; every price gives a valid bound, the lowest is the one to keep.
+The bound is convex in the price, so a few prices around the best bracket it.
+
+    nice -n 10 .venv/bin/python benchmarks/maxi_bound.py 6 5 7     # prices a roll
+
+Prints one JSON line per price: the price, the bound, the build's seconds and the load
+average at its start (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from yacht.rules import get
+from yacht.strategy.solver.pool import relaxed_bound
+
+
+def main(argv: list[str]) -> int:
+    prices = [float(a) for a in argv] or [6.0]
+    rs = get("maxi-yatzy")
+    for price in prices:
+        load = os.getloadavg()[0]
+        t0 = time.perf_counter()
+        bound = relaxed_bound(rs, price, workers=2)
+        print(json.dumps({"price": price, "bound": round(bound, 4),
+                          "seconds": round(time.perf_counter() - t0, 1),
+                          "load": round(load, 2)}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
