@@ -129,3 +129,32 @@ def test_the_champion_plays_as_the_expert_where_it_has_no_chance_tables(variant:
     while not s.is_terminal():
         play_turn(s, players[s.current])
     assert s.card(0).complete or s.ended_by is not None
+
+
+def test_saved_rolls_are_worth_nothing_after_the_last_turn() -> None:
+    """Maxi Yatzy's strategy values a roll left to the pool (its carry), except in a
+    card's last turn: the rolls left after it are lost, so scoring early then gains
+    nothing and the last turn rolls on while rolling is worth anything."""
+    import dataclasses
+
+    from yacht.strategy.advisor import advise_card
+
+    rs = get("maxi-yatzy")
+    cats = tuple(c for c in rs.categories if c.id in ("ones", "twos", "chance"))
+    small = dataclasses.replace(rs, id="small-maxi", dice=3, categories=cats,
+                                catalogue=cats, upper_bonus=None, base_bonus=None)
+    sol = solve(small, cache=False)
+    assert sol.carry > 0
+    card = small.new_card().with_box(0, 0, 2).with_saved(4)          # ones filled
+    assert sol.carry_value(3) > 0 and sol.carry_value(3, 0b001) > 0   # two boxes open
+    last = card.with_box(0, 1, 4)                                     # only chance open
+    assert sol.carry_value(3, 0b011) == 0.0
+    ranked = advise_card(small, last, 2, (1, 1, 2), 5)
+    score = next(r for r in ranked if r.kind == "score")
+    assert score.expected == pytest.approx(small.totals(last).grand + 4)  # no carry
+    assert ranked[0].kind == "keep"    # 1 1 2 with 5 rolls left: roll on
+    # before the last turn, saving rolls counts
+    ranked = advise_card(small, card, 1, (6, 6, 6), 5)
+    score = next(r for r in ranked if r.kind == "score" and r.category == "chance")
+    assert score.expected > small.totals(card).grand + 18 + sol.value(
+        card.with_box(0, 2, 18), 2) - small.totals(card.with_box(0, 2, 18)).grand

@@ -132,7 +132,7 @@ def _advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[in
             if b == spec.flag_box and spec.nflag == 2:
                 flag2 = 1 if p.points > 0 else 0
             value = base + gained + float(V[m | (1 << b), flag2 * spec.U + u2]) + \
-                sol.carry_value(rolls_left)
+                sol.carry_value(rolls_left, m)
         out.append(Ranked("score", value, 0.0, category=p.category, column=p.column,
                           points=p.total))
     if rolls_left > 0 and rs.may_reroll(ctx, counts):

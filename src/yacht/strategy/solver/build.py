@@ -351,14 +351,18 @@ class Solution:
         if self.forced_turn(card, turn):
             assert self.spec.forced is not None
             return base + self.forced_start + float(self.V[m | (1 << self.spec.forced.box), a])
-        return base + float(self.V[m, a]) + self.carry_value(card.saved)
+        return base + float(self.V[m, a]) + self.carry_value(card.saved, m)
 
-    def carry_value(self, rolls: int) -> float:
+    def carry_value(self, rolls: int, mask: int | None = None) -> float:
         """What ``rolls`` left to the player's pool are worth to the strategy (0 without
-        saved rolls)."""
-        if not self.carry:
+        saved rolls, and 0 in the last turn of a card, ``mask`` its boxes filled: the
+        rolls left after it are lost)."""
+        if not self.carry or (mask is not None and self._last_turn(mask)):
             return 0.0
         return self.carry * min(rolls, max(0, self.plan_levels - self.spec.rolls))
+
+    def _last_turn(self, mask: int) -> bool:
+        return bin(mask).count("1") == self.spec.nbox - 1
 
     @property
     def plan_levels(self) -> int:
@@ -383,7 +387,8 @@ class Solution:
             from .pool import pool_levels
 
             backend().state_turn(self.spec, self.V, mask, aux, E0, Ks)
-            Ks = pool_levels(self.spec, E0, self.plan_levels, self.carry)
+            Ks = pool_levels(self.spec, E0, self.plan_levels,
+                             0.0 if self._last_turn(mask) else self.carry)
         elif self.spec.extended:
             from .extended import state_turn
 

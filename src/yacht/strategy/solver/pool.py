@@ -183,7 +183,7 @@ def _off(ruleset: Ruleset) -> Ruleset:
 
 def _fingerprint(spec: Spec) -> str:
     return spec.fingerprint() + (f";carry={CARRY};levels={LEVELS};games={EVAL_GAMES}"
-                                 f";bound={BOUND_PRICE}")
+                                 f";bound={BOUND_PRICE};last=0")
 
 
 def ready(ruleset: Ruleset, spec: Spec, estimate: bool) -> bool:

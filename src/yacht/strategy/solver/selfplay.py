@@ -142,7 +142,7 @@ def python_selfplay(solution: Solution, games: int, seed: int = 0,
             first_turn = False
             while left > 0:
                 d = idx - fs
-                stop = place(m, u, flag, d, left == rolls - 1)[0] + solution.carry_value(left)
+                stop = place(m, u, flag, d, left == rolls - 1)[0] + solution.carry_value(left, m)
                 ks = subs[d, :nsubs[d]]
                 vals = Ks[min(left, solution.plan_levels) - 1, ks]
                 k = int(np.argmax(vals))
