@@ -99,6 +99,7 @@ STAND_INS = {"maxi-yatzy": _reduced_maxi_yatzy}
 
 
 @pytest.mark.parametrize("rs", all_variants(), ids=lambda r: r.id)
+@pytest.mark.slow
 def test_luck_and_skill_add_up_to_the_result(rs: Ruleset,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     name = rs.id

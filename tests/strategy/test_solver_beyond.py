@@ -51,6 +51,7 @@ def test_a_bonus_by_steps_against_the_brute_force() -> None:
     assert got > plain   # the higher steps are worth playing for
 
 
+@pytest.mark.slow
 def test_served_boxes_and_a_box_needing_another_against_the_brute_force() -> None:
     cats = (cat("run", "straight", runs=((1, 2, 3), (4, 5, 6)), points=20),
             cat("gen", "of_a_kind", n=3, points=30), cat("doble", "of_a_kind", n=3, points=60))
@@ -60,6 +61,7 @@ def test_served_boxes_and_a_box_needing_another_against_the_brute_force() -> Non
     assert served > plain.expected_score
 
 
+@pytest.mark.slow
 def test_generala_and_kismet_are_solved_exactly() -> None:
     generala = solve(get("generala"), cache=False)
     assert generala.exact and 150 < generala.expected_score < 200

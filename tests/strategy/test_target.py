@@ -99,6 +99,7 @@ def test_face_and_sum_two_dice() -> None:
     assert got[-1] == 0 and got[0] == 1          # beyond the most points: 0; 1 point: sure
 
 
+@pytest.mark.slow
 def test_of_a_kind_and_straights() -> None:
     check(reduced(2, (cat("k2", "of_a_kind", n=2, points="all"),
                       cat("st", "straight", runs=((1, 2), (3, 4), (5, 6)), points=20),
@@ -111,6 +112,7 @@ def test_three_rolls_one_box() -> None:
 
 
 @pytest.mark.parametrize("comparison", [">=", ">"])
+@pytest.mark.slow
 def test_upper_bonus(comparison: str) -> None:
     rs = reduced(2, (face(1), face(2), cat("chance", "sum")),
                  bonus=UpperBonus(4, comparison, 10))  # type: ignore[arg-type]
@@ -127,10 +129,12 @@ def _joker_rs(joker: str, bonus: str) -> Ruleset:
 
 
 @pytest.mark.parametrize("joker", ["free", "forced", "none"])
+@pytest.mark.slow
 def test_yahtzee_bonus_and_joker(joker: str) -> None:
     check(_joker_rs(joker, "on"), [50, 60, 100, 130])
 
 
+@pytest.mark.slow
 def test_repeat_box() -> None:
     cats = (face(2), cat("yahtzee", "of_a_kind", n=2, points=50), cat("chance", "sum"))
     rs = reduced(2, cats, special=(RepeatBox("yahtzee", 50),))
@@ -138,6 +142,7 @@ def test_repeat_box() -> None:
     check(rs, [10, 60, 110, 160])
 
 
+@pytest.mark.slow
 def test_forced_first_turn_with_negative_floor() -> None:
     rule = ForcedFirstTurn("yacht", 10, 2, 10, -10)  # 10, 10, 0, -10
     cats = (cat("yacht", "of_a_kind", n=3, points=10), cat("chance", "sum"))

@@ -100,6 +100,7 @@ async def keyboard_turn(pilot: Any, rng: Any, keys: dict[str, str]) -> None:
 
 @pytest.mark.parametrize("rs", all_variants(), ids=lambda r: r.id)
 @run
+@pytest.mark.slow
 async def test_a_whole_game_with_the_keyboard_only(new_app: App, rs: Ruleset) -> None:
     import random
 
@@ -185,6 +186,7 @@ WITH_COMPUTER = {"tommys-yacht", "tommys-crag"}
 
 @pytest.mark.parametrize("rs", all_variants(), ids=lambda r: r.id)
 @run
+@pytest.mark.slow
 async def test_a_whole_game_with_the_mouse_only(new_app: App, rs: Ruleset) -> None:
     """Clicks only (and the wheel when the card does not fit).
 
