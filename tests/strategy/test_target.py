@@ -25,12 +25,18 @@ from yacht.strategy.solver.target import check_supported, estimate_cells, target
 
 
 class BruteTarget:
-    """The best chance of finishing with at least ``target`` points, through the engine."""
+    """The best chance of finishing with at least ``target`` points, through the engine.
 
-    def __init__(self, rs: Ruleset, target: int):
+    What is memoised is keyed by the points still needed, not by the points so far and
+    the target: the rules look at the boxes (which are filled, the upper total, which
+    special boxes hold points), never at the total, so a state ``k`` points short plays
+    the same whatever the target. Brute forces of several targets of one ruleset may
+    share their ``memo`` (``check`` does)."""
+
+    def __init__(self, rs: Ruleset, target: int, memo: dict[Any, Fraction] | None = None):
         self.rs = rs
         self.target = target
-        self.memo: dict[Any, Fraction] = {}
+        self.memo: dict[Any, Fraction] = {} if memo is None else memo
         self.special_boxes = sorted({rs.index(r.category) for r in rs.special  # type: ignore
                                      if hasattr(r, "category")})
 
@@ -42,8 +48,8 @@ class BruteTarget:
                         if c.section == "upper")
             cols.append((tuple(v is not None for v in col), upper,
                          tuple((col[i] or 0) > 0 for i in self.special_boxes)))
-        return (tuple(cols), s.returns()[0], s.turns_taken(0) == 0, tuple(sorted(s.dice)),
-                s.rolls)
+        return (tuple(cols), self.target - s.returns()[0], s.turns_taken(0) == 0,
+                tuple(sorted(s.dice)), s.rolls)
 
     def start(self, s: State | None = None) -> Fraction:
         return self.value(s or State(self.rs, [Player("cpu", "computer", "expert")]))
@@ -86,8 +92,9 @@ class BruteTarget:
 
 def check(rs: Ruleset, targets: list[int]) -> list[Fraction]:
     out = []
+    memo: dict[Any, Fraction] = {}
     for t in targets:
-        exact = BruteTarget(rs, t).start()
+        exact = BruteTarget(rs, t, memo).start()
         got = target_table(rs, t, cache=False).start
         assert got == pytest.approx(float(exact), abs=1e-12), (t, float(exact), got)
         out.append(exact)
