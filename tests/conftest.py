@@ -4,6 +4,11 @@ The folders are made once per run (and shared by pytest-xdist's workers, which
 inherit the environment: solver tables are built once, written atomically);
 each worker has a database of its own. Fixtures of the test folders point
 single tests at narrower places still.
+
+The test files that hold a ``slow`` test run first, each file whole (its fixtures are
+made once): a long test started last would keep one core busy while the others wait.
+xdist's ``auto`` is two workers more than the cores: many tests wait on servers,
+sockets and subprocesses, and the extra workers keep the cores busy meanwhile.
 """
 
 from __future__ import annotations
@@ -38,6 +43,16 @@ def pytest_configure(config: pytest.Config) -> None:
     # a missing table is built where it is asked for, not in the background: no choice
     # of a test depends on timing (tests of the background builds set it themselves)
     os.environ["YACHT_BUILDS"] = "wait"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    long_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in long_files)  # (stable: the order within)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 2
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

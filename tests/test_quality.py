@@ -42,6 +42,7 @@ def test_docstring_examples(name: str, tmp_path_factory: pytest.TempPathFactory,
     assert result.failed == 0
 
 
+@pytest.mark.slow
 def test_mypy_strict() -> None:
     proc = subprocess.run([str(BIN / "mypy"), "--strict", "src/yacht"], cwd=ROOT,
                           capture_output=True, text=True, timeout=900)

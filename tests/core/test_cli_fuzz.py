@@ -205,6 +205,7 @@ def opt(flag: str, values: st.SearchStrategy[str]) -> st.SearchStrategy[list[str
 # --- the commands -------------------------------------------------------------------------
 @FUZZ
 @given(st.data())
+@pytest.mark.slow
 def test_variants_rules_score(template: Any, data: st.DataObject) -> None:
     argv = data.draw(st.one_of(
         st.tuples(st.just(["score"]), variant().map(lambda v: [v]),
@@ -223,6 +224,7 @@ def test_variants_rules_score(template: Any, data: st.DataObject) -> None:
 @given(st.one_of(st.binary(max_size=300), st.sampled_from([b"[" * 5000 + b"]" * 5000,
                                                            b"1" * 5000, b"{}", b"\xff"])),
        st.one_of(st.just("g2.json"), FREE), flags("--json"))
+@pytest.mark.slow
 def test_replay(template: Any, data: bytes, name: str, extra: list[str]) -> None:
     with world(template) as folder:
         (folder / "g2.json").write_bytes(data)
@@ -333,6 +335,7 @@ ACTION = st.one_of(st.sampled_from(["roll", "roll 1,2,3,4,5", "choose 1,3", "cho
 
 @FUZZ
 @given(st.data())
+@pytest.mark.slow
 def test_resume(template: Any, data: st.DataObject) -> None:
     _, ids = template
     gid = data.draw(st.one_of(st.sampled_from([ids["unfinished"], ids["finished"],
@@ -372,6 +375,7 @@ PLAYERS = st.one_of(st.sampled_from(["Ann", "Ann,Bob", "Ann,ann", "Ann,cpu:exper
        options(), opt("--players", PLAYERS), opt("--seed", NUM),
        opt("--speed", st.sampled_from(["instant", "fast", "warp"])),
        opt("--resume", st.one_of(st.sampled_from(["0", "zz", "abcdef"]), FREE)))
+@pytest.mark.slow
 def test_play_plain(template: Any, var: list[str], opts: list[str], players: list[str],
                     seed: list[str], speed: list[str], resume: list[str]) -> None:
     argv = ["play", *var, *opts, *players, *seed, *speed, *resume, "--plain"]

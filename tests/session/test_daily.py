@@ -125,6 +125,7 @@ def test_standings_rank_each_names_first_game_and_the_expert_on_the_same_dice(
     assert "http" not in line
 
 
+@pytest.mark.slow
 def test_yacht_daily_standings_and_bad_input(tmp_path: Path) -> None:
     db = str(tmp_path / "g.sqlite3")
 

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from yacht.engine import Player, Roll
 from yacht.plain import PlainGame
 from yacht.rules import get
@@ -114,6 +116,7 @@ def yacht(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
                           text=True, env=env, timeout=120)
 
 
+@pytest.mark.slow
 def test_real_dice_are_entered_marked_and_not_verified(tmp_path: Path) -> None:
     crag = CRAG_LETTERS.index(category_keys(get("tommys-crag"))["crag"])
     turns = [f"\n{k}\n" for k in CRAG_LETTERS]

@@ -149,6 +149,7 @@ def test_resume_bad_input_saves_nothing(tmp_path: Path,
         assert len(s.load_record(gid).actions) == 1
 
 
+@pytest.mark.slow
 def test_resume_to_the_end_enters_the_high_scores(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "e.db")

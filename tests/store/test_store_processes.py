@@ -63,6 +63,7 @@ def _read_acks(path: Path) -> tuple[list[str], dict[str, list[dict[str, object]]
     return games, acks, finished
 
 
+@pytest.mark.slow
 def test_kill_minus_nine_loses_at_most_the_action_in_flight(db_url: str,
                                                             tmp_path: Path) -> None:
     rng = random.Random(20261129)
@@ -132,6 +133,7 @@ def test_kill_minus_nine_loses_at_most_the_action_in_flight(db_url: str,
         con.close()
 
 
+@pytest.mark.slow
 def test_two_processes_finish_400_games_into_one_database(db_url: str) -> None:
     open_store(db_url).close()  # created and migrated; the workers race on the rest
     procs = [subprocess.Popen([sys.executable, WORKER, "games", db_url, "tommys-crag",

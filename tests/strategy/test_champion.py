@@ -314,6 +314,7 @@ def test_the_session_hint_carries_the_ranking_to_win() -> None:
     assert 0.3 < early.moves[0][1] < 0.7
 
 
+@pytest.mark.slow
 def test_forced_first_turn_alone_adds_up_to_the_tables_start() -> None:
     """Tommy's Yacht alone: over the first roll, the champion's best chance averages to the
     target table's chance from the empty card (a yacht on roll 1 scores 50, not the

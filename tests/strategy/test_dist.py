@@ -101,6 +101,7 @@ def dense(lo: int, pmf: np.ndarray, at: int, hi: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("kind", ["bonus", "forced", "free"])
+@pytest.mark.slow
 def test_small_games_match_the_brute_force(kind: str) -> None:
     rs = small(kind)
     exact = brute_force(rs)

@@ -51,6 +51,7 @@ def test_a_bonus_by_steps_against_the_brute_force() -> None:
     assert got > plain   # the higher steps are worth playing for
 
 
+@pytest.mark.slow
 def test_served_boxes_and_a_box_needing_another_against_the_brute_force() -> None:
     cats = (cat("run", "straight", runs=((1, 2, 3), (4, 5, 6)), points=20),
             cat("gen", "of_a_kind", n=3, points=30), cat("doble", "of_a_kind", n=3, points=60))
@@ -60,16 +61,18 @@ def test_served_boxes_and_a_box_needing_another_against_the_brute_force() -> Non
     assert served > plain.expected_score
 
 
+@pytest.mark.slow
 def test_generala_and_kismet_are_solved_exactly() -> None:
-    generala = solve(get("generala"), cache=False)
+    # (the session's table cache: the expert's games below build these same tables, and
+    # the cache's own round trip is tested in test_solver.py)
+    generala = solve(get("generala"))
     assert generala.exact and 150 < generala.expected_score < 200
     assert compile_ruleset(get("generala")).extended
-    kismet = solve(get("kismet"), cache=False)
+    kismet = solve(get("kismet"))
     assert kismet.exact and 300 < kismet.expected_score < 330
     # Kismet's straight=40 and the penalty (another player's card) as the tables see them
-    assert solve(get("kismet", {"straight": "40"}), cache=False).expected_score > \
-        kismet.expected_score
-    assert solve(get("kismet", {"second_kismet": "off"}), cache=False).expected_score == \
+    assert solve(get("kismet", {"straight": "40"})).expected_score > kismet.expected_score
+    assert solve(get("kismet", {"second_kismet": "off"})).expected_score == \
         pytest.approx(kismet.expected_score, abs=1e-9)
 
 

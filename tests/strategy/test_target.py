@@ -25,12 +25,18 @@ from yacht.strategy.solver.target import check_supported, estimate_cells, target
 
 
 class BruteTarget:
-    """The best chance of finishing with at least ``target`` points, through the engine."""
+    """The best chance of finishing with at least ``target`` points, through the engine.
 
-    def __init__(self, rs: Ruleset, target: int):
+    What is memoised is keyed by the points still needed, not by the points so far and
+    the target: the rules look at the boxes (which are filled, the upper total, which
+    special boxes hold points), never at the total, so a state ``k`` points short plays
+    the same whatever the target. Brute forces of several targets of one ruleset may
+    share their ``memo`` (``check`` does)."""
+
+    def __init__(self, rs: Ruleset, target: int, memo: dict[Any, Fraction] | None = None):
         self.rs = rs
         self.target = target
-        self.memo: dict[Any, Fraction] = {}
+        self.memo: dict[Any, Fraction] = {} if memo is None else memo
         self.special_boxes = sorted({rs.index(r.category) for r in rs.special  # type: ignore
                                      if hasattr(r, "category")})
 
@@ -42,8 +48,8 @@ class BruteTarget:
                         if c.section == "upper")
             cols.append((tuple(v is not None for v in col), upper,
                          tuple((col[i] or 0) > 0 for i in self.special_boxes)))
-        return (tuple(cols), s.returns()[0], s.turns_taken(0) == 0, tuple(sorted(s.dice)),
-                s.rolls)
+        return (tuple(cols), self.target - s.returns()[0], s.turns_taken(0) == 0,
+                tuple(sorted(s.dice)), s.rolls)
 
     def start(self, s: State | None = None) -> Fraction:
         return self.value(s or State(self.rs, [Player("cpu", "computer", "expert")]))
@@ -86,8 +92,9 @@ class BruteTarget:
 
 def check(rs: Ruleset, targets: list[int]) -> list[Fraction]:
     out = []
+    memo: dict[Any, Fraction] = {}
     for t in targets:
-        exact = BruteTarget(rs, t).start()
+        exact = BruteTarget(rs, t, memo).start()
         got = target_table(rs, t, cache=False).start
         assert got == pytest.approx(float(exact), abs=1e-12), (t, float(exact), got)
         out.append(exact)
@@ -99,6 +106,7 @@ def test_face_and_sum_two_dice() -> None:
     assert got[-1] == 0 and got[0] == 1          # beyond the most points: 0; 1 point: sure
 
 
+@pytest.mark.slow
 def test_of_a_kind_and_straights() -> None:
     check(reduced(2, (cat("k2", "of_a_kind", n=2, points="all"),
                       cat("st", "straight", runs=((1, 2), (3, 4), (5, 6)), points=20),
@@ -111,6 +119,7 @@ def test_three_rolls_one_box() -> None:
 
 
 @pytest.mark.parametrize("comparison", [">=", ">"])
+@pytest.mark.slow
 def test_upper_bonus(comparison: str) -> None:
     rs = reduced(2, (face(1), face(2), cat("chance", "sum")),
                  bonus=UpperBonus(4, comparison, 10))  # type: ignore[arg-type]
@@ -127,10 +136,12 @@ def _joker_rs(joker: str, bonus: str) -> Ruleset:
 
 
 @pytest.mark.parametrize("joker", ["free", "forced", "none"])
+@pytest.mark.slow
 def test_yahtzee_bonus_and_joker(joker: str) -> None:
     check(_joker_rs(joker, "on"), [50, 60, 100, 130])
 
 
+@pytest.mark.slow
 def test_repeat_box() -> None:
     cats = (face(2), cat("yahtzee", "of_a_kind", n=2, points=50), cat("chance", "sum"))
     rs = reduced(2, cats, special=(RepeatBox("yahtzee", 50),))
@@ -138,6 +149,7 @@ def test_repeat_box() -> None:
     check(rs, [10, 60, 110, 160])
 
 
+@pytest.mark.slow
 def test_forced_first_turn_with_negative_floor() -> None:
     rule = ForcedFirstTurn("yacht", 10, 2, 10, -10)  # 10, 10, 0, -10
     cats = (cat("yacht", "of_a_kind", n=3, points=10), cat("chance", "sum"))

@@ -121,6 +121,7 @@ async def test_random_keys_never_crash(new_app: App, store: Any, rs: Ruleset) ->
 @pytest.mark.parametrize("variant", ["tommys-yacht", "ancient-yacht-10-double",
                                      "tommys-yahtzee"])
 @run
+@pytest.mark.slow
 async def test_random_clicks_never_crash(new_app: App, store: Any, variant: str) -> None:
     seed = sum(map(ord, variant)) + 1
     rng = random.Random(seed)

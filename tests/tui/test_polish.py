@@ -192,6 +192,7 @@ async def test_four_cards_of_two_columns_fit_beside_the_dice(new_app: App) -> No
 
 
 @run
+@pytest.mark.slow
 async def test_every_card_of_eight_players_is_reachable_by_mouse(new_app: App) -> None:
     names = [f"Player {i}" for i in range(1, 9)]
     app = new_app(Launch(variant="ancient-yacht-double",

@@ -81,6 +81,31 @@ async def test_keyboard_turn_mouse_turn_and_the_end(new_app: App, rs: Ruleset) -
         assert isinstance(app.screen, EndScreen)
 
 
+#: variants whose whole games would go through the very code another's does: the same
+#: dice, rolls, columns, way of marking a die and special rules (Windows Yacht and Yatcy
+#: as Ancient Yacht, with an upper bonus as Tommy's Yahtzee shows one; Yatsee and
+#: Sackson Yacht as Yatzy). Their own letters are checked in
+#: tests/session/test_config_keys.py, and a keyboard turn, a mouse turn and the end of
+#: each in test_keyboard_turn_mouse_turn_and_the_end; the whole games took 10-15 s each.
+PLAYED_AS = {"windows-yacht": "ancient-yacht", "yatcy": "ancient-yacht",
+             "yatsee": "yatzy", "sackson-yacht": "yatzy"}
+WHOLE_GAMES = [rs for rs in all_variants() if rs.id not in PLAYED_AS]
+
+
+def test_the_whole_games_keep_every_kind_of_variant() -> None:
+    def kind(rs: Ruleset) -> tuple[object, ...]:
+        return (rs.dice, rs.rolls, rs.columns, rs.dice_mark,
+                tuple(type(r).__name__ for r in rs.special))
+
+    played = {rs.id: rs for rs in WHOLE_GAMES}
+    for rs in all_variants():
+        if rs.id in PLAYED_AS:
+            assert kind(rs) == kind(played[PLAYED_AS[rs.id]]), rs.id
+    assert {kind(rs) for rs in all_variants()} == {kind(rs) for rs in WHOLE_GAMES}
+    assert any(rs.upper_bonus for rs in WHOLE_GAMES if rs.dice_mark == "reroll")
+    assert any(rs.upper_bonus for rs in WHOLE_GAMES if rs.dice_mark == "hold")
+
+
 async def keyboard_turn(pilot: Any, rng: Any, keys: dict[str, str]) -> None:
     """One turn of the person on turn, with keys only: roll, maybe re-roll some, score."""
     g = game(pilot)
@@ -98,8 +123,9 @@ async def keyboard_turn(pilot: Any, rng: Any, keys: dict[str, str]) -> None:
     await pilot.press(key.upper() if pl.column == 1 else key)
 
 
-@pytest.mark.parametrize("rs", all_variants(), ids=lambda r: r.id)
+@pytest.mark.parametrize("rs", WHOLE_GAMES, ids=lambda r: r.id)
 @run
+@pytest.mark.slow
 async def test_a_whole_game_with_the_keyboard_only(new_app: App, rs: Ruleset) -> None:
     import random
 
@@ -183,8 +209,9 @@ async def mouse_turn(pilot: Any, rng: Any, reroll: bool, oops: bool) -> None:
 WITH_COMPUTER = {"tommys-yacht", "tommys-crag"}
 
 
-@pytest.mark.parametrize("rs", all_variants(), ids=lambda r: r.id)
+@pytest.mark.parametrize("rs", WHOLE_GAMES, ids=lambda r: r.id)
 @run
+@pytest.mark.slow
 async def test_a_whole_game_with_the_mouse_only(new_app: App, rs: Ruleset) -> None:
     """Clicks only (and the wheel when the card does not fit).
 
