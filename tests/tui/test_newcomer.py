@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tui_helpers import game, run, settle
+from tui_helpers import game, play_out, run, settle
 
 from yacht.session import Launch, PlayerSpec
 from yacht.tui import YachtApp
@@ -50,9 +50,6 @@ async def test_a_served_generala_ends_the_game_and_the_end_says_so_whole(new_app
 async def test_an_assisted_games_new_entry_says_which_list_it_went_to(new_app: App) -> None:
     """After a hint the score goes to the list apart from the top ten: the end screen
     said "A new entry in the top ten" and t then showed the other list."""
-    from yacht.engine import Roll
-    from yacht.session.commands import GoOn, ScoreBox
-    from yacht.session.table import LOCAL
 
     app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -65,17 +62,7 @@ async def test_an_assisted_games_new_entry_says_which_list_it_went_to(new_app: A
         await pilot.press("escape")
         await settle(pilot)
         assert g.table.view().apart
-        fast = g.table._game
-        g.driver.stop()
-        while not fast.is_over():
-            g.table.run_due()
-            if g.table.view().pause is not None:
-                g.table.act(LOCAL, GoOn())
-                continue
-            if not fast.state.dice:
-                g.table.act(LOCAL, Roll())
-            g.table.act(LOCAL, ScoreBox(fast.state.placements()[0].category))
-        g.refresh_all()
+        play_out(g)  # the rest quickly, from here, to the end screen
         await pilot.press("r")  # See results
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)

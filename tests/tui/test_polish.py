@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.geometry import Region
 from textual.widgets import Input, OptionList, Static
-from tui_helpers import click_key, game, mouse_box, run, settle, tap
+from tui_helpers import click_key, game, mouse_box, play_out, run, settle, tap
 
 from yacht.engine import Roll
 from yacht.rules import get
@@ -359,16 +359,7 @@ async def test_names_with_brackets_are_shown_as_typed(new_app: App, store: Any) 
         await settle(pilot)
         g = game(pilot)
         assert "[/]Ann" in str(g.query_one("#title").render())
-        fast = g.table._game
-        g.driver.stop()  # the rest quickly, from here, to the end screen
-        while not fast.is_over():
-            g.table.run_due()
-            if g.table.view().pause is not None:
-                g.table.act(LOCAL, GoOn())
-                continue
-            g.table.act(LOCAL, Roll())
-            g.table.act(LOCAL, ScoreBox(fast.state.placements()[0].category))
-        g.refresh_all()
+        play_out(g)  # the rest quickly, from here, to the end screen
         await pilot.press("r")  # See results
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)

@@ -96,6 +96,28 @@ def fast_forward(screen: GameScreen, leave: int = 1) -> None:
     screen.refresh_all()
 
 
+def play_out(screen: GameScreen) -> None:
+    """The rest of a one-person game through the table, the screen's driver stopped:
+    each pause gone on from, each turn rolled once (if no dice show) and scored in the
+    first box offered."""
+    from yacht.engine import Roll
+    from yacht.session.commands import GoOn, ScoreBox
+    from yacht.session.table import LOCAL
+
+    table = screen.table
+    fast = table._game
+    screen.driver.stop()
+    while not fast.is_over():
+        table.run_due()
+        if table.view().pause is not None:
+            table.act(LOCAL, GoOn())
+            continue
+        if not fast.state.dice:
+            table.act(LOCAL, Roll())
+        table.act(LOCAL, ScoreBox(fast.state.placements()[0].category))
+    screen.refresh_all()
+
+
 async def click_box(pilot: Pilot[Any], category: str, column: int = 0) -> None:
     """Click the current player's box ``category`` on the card (scrolled into view)."""
     from yacht.tui.widgets import ScoreCard
