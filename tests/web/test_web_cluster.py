@@ -523,3 +523,71 @@ def test_a_duplicate_table_played_on_two_processes(servers: list[Server]) -> Non
     watcher.close()
     for p in (ann, bob):
         p.close()
+
+
+def test_news_published_at_once_goes_in_one_batch_and_in_order() -> None:
+    """What one turn of the loop publishes goes to Redis in one pipeline, not a round trip
+    a message; every message arrives, each table's in the order it was sent; with Redis
+    gone a publish says it failed (its caller sends it again), and works once it is back."""
+    import asyncio
+
+    from yacht.web.news import RedisNews
+
+    redis = Redis()
+    redis.start()
+
+    async def main() -> None:
+        sender, hearer = RedisNews(redis.url), RedisNews(redis.url)
+        heard: dict[str, list[int]] = {}
+        got_all = asyncio.Event()
+
+        async def listener(table_id: str, body: dict[str, Any]) -> None:
+            heard.setdefault(table_id, []).append(body["n"])
+            if sum(map(len, heard.values())) == 20 * 10:
+                got_all.set()
+
+        pipelines = 0
+        made = sender.client.pipeline
+
+        def counting(*args: Any, **kwargs: Any) -> Any:
+            nonlocal pipelines
+            pipelines += 1
+            return made(*args, **kwargs)
+
+        sender.client.pipeline = counting  # type: ignore[method-assign]
+        await hearer.start(listener)
+        tables = [f"t{i:02}" for i in range(20)]
+        for t in tables:
+            await hearer.follow(t)
+        for _ in range(100):  # (subscribed once the listener has connected)
+            if hearer.ok and hearer.pubsub is not None and \
+                    len(hearer.pubsub.channels) > len(tables):
+                break
+            await asyncio.sleep(0.05)
+
+        async def table_news(t: str) -> list[bool]:
+            return [await sender.publish(t, {"kind": "changed", "n": n}) for n in range(10)]
+
+        sent = await asyncio.gather(*(table_news(t) for t in tables))
+        assert all(all(s) for s in sent)
+        await asyncio.wait_for(got_all.wait(), 10)
+        assert heard == {t: list(range(10)) for t in tables}
+        assert 1 <= pipelines <= 10 * 2  # (one a round, not one a message: 200 were sent)
+
+        redis.stop()
+        assert await sender.publish("t00", {"kind": "changed", "n": 99}) is False
+        assert sender.failed >= 1
+        redis.start()
+        for _ in range(100):
+            if await sender.publish("t00", {"kind": "changed", "n": 100}):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("publishing did not work again with Redis back")
+        await sender.close()
+        await hearer.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        redis.stop()
