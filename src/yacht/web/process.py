@@ -8,8 +8,12 @@ import asyncio
 __all__ = ["GC_FULL", "GC_MIDDLE", "GC_YOUNG", "collect_garbage", "freeze_start_up"]
 
 #: a server's garbage collections, by the clock (seconds): the young objects, the middle
-#: generation, everything
-GC_YOUNG, GC_MIDDLE, GC_FULL = 0.1, 1.0, 600.0
+#: generation, everything. The middle one goes with every young one: what a server keeps
+#: past a tenth of a second (a table's new position, its cards) mostly lives until the
+#: table's next move, and walking it again a second later only cost time (the collector
+#: was an eighth of a busy process's loop; measured with benchmarks/bench_web.py and
+#: py-spy, issue 28)
+GC_YOUNG, GC_MIDDLE, GC_FULL = 0.1, 0.1, 600.0
 
 
 async def collect_garbage(young: float = GC_YOUNG, middle: float = GC_MIDDLE,
@@ -23,8 +27,8 @@ async def collect_garbage(young: float = GC_YOUNG, middle: float = GC_MIDDLE,
     generation grew to 400,000 objects: a young collection then took 0.4 s and a
     middle one 0.6-0.8 s, and every table waited (measured with 5,000 tables:
     benchmarks/README.md). Collected by the clock, the young generation holds a tenth
-    of a second of objects, the middle one a second's, and only the full collection
-    (every ``full`` seconds) walks everything. Automatic collection is off meanwhile
+    of a second of objects, the middle one ``middle`` seconds' worth, and only the full
+    collection (every ``full`` seconds) walks everything. Automatic collection is off meanwhile
     and back on when this stops.
     """
     import gc
