@@ -314,6 +314,8 @@ def run(tables: int, clients: int, seconds: float, pace: float, port: int, serve
     except threading.BrokenBarrierError:
         raise RuntimeError(f"a client failed: {out.get(timeout=30)}") from None
     opened = time.perf_counter() - t0
+    print(f"bench_web: {tables:,} tables open after {opened:.0f} s; playing for {seconds:g} s",
+          file=sys.stderr, flush=True)  # (a profiler may start now)
     rss_open = sum(rss_mb(p) for p in tree(server))
     watched = {"server": tree(server), "clients": [pr.pid for pr in procs if pr.pid],
                **{k: tree(v) for k, v in others.items()}}  # (PostgreSQL's backends too)
