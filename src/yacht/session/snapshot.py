@@ -140,7 +140,8 @@ def fits(pos: dict[str, Any], st: Any) -> bool:
 def shared(view: TableView, words: Words | None = None,
            pos: dict[str, Any] | None = None) -> dict[str, Any]:
     """The part of the snapshot every seat sees alike (a server with many browsers at a
-    table makes it once per change): everything but ``players``, ``can`` and ``seat``.
+    table makes it once per change): everything but ``players``, ``can``, ``seat`` and
+    ``help`` (said in the terms of the seat's way of marking dice).
     Read it, never change it: :func:`for_seat` copies it. ``pos``: the view's
     :func:`position` if it is known (made here otherwise)."""
     st = view.state
@@ -182,7 +183,7 @@ def shared(view: TableView, words: Words | None = None,
         "winners": pos["winners"],
         "can": None,
         "legal": pos["legal"],
-        "help": help_line(view, words or BROWSER, rs.dice_mark),
+        "help": None,  # the seat's (below): in the terms of its way of marking dice
         "note": pos["note"],
         "thinking": None if thinking is None else {
             "player": thinking.player, "what": thinking.what, "done": thinking.done,
@@ -209,10 +210,13 @@ def shared(view: TableView, words: Words | None = None,
 
 
 def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None,
-             words: Words | None = None) -> dict[str, Any]:
+             words: Words | None = None, made: dict[Any, Any] | None = None) -> dict[str, Any]:
     """The snapshot of ``view`` as ``seat`` sees it (None: a watcher), from its
     :func:`shared` part (a shallow copy: the shared values are the same objects);
-    ``words``: those of :func:`shared`."""
+    ``words``: those of :func:`shared`. ``made``: what the seats of one :func:`shared`
+    part have in common beyond it (the help line of each way of marking dice, the
+    players' figures), kept between their calls so that each is made once."""
+    made = {} if made is None else made
     st = view.state
     over = base["over"]
     me = st.current
@@ -229,12 +233,18 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None,
     out["marks"] = [("held" if i in kept else "") if mark == "hold"
                     else ("roll" if i in to_roll else "") for i in range(len(st.dice))]
     out["to_roll"] = list(to_roll)
-    if mark != st.ruleset.dice_mark:  # (the shared help is in the variant's terms)
-        out["help"] = help_line(view, words or BROWSER, mark)
-    out["players"] = [{"name": p.name, "kind": p.kind, "level": p.level, "mine": i in mine,
-                       "turns_taken": st.turns_taken(i), "total": st.totals(i).grand,
-                       "saved_rolls": st.card(i).saved}
-                      for i, p in enumerate(st.players)]
+    said = made.get(("help", mark))
+    if said is None:
+        said = made[("help", mark)] = help_line(view, words or BROWSER, mark)
+    out["help"] = said
+    figures = made.get("players")
+    if figures is None:
+        figures = made["players"] = [(p.name, p.kind, p.level, st.turns_taken(i),
+                                      st.totals(i).grand, st.card(i).saved)
+                                     for i, p in enumerate(st.players)]
+    out["players"] = [{"name": name, "kind": kind, "level": level, "mine": i in mine,
+                       "turns_taken": turns, "total": total, "saved_rolls": saved}
+                      for i, (name, kind, level, turns, total, saved) in enumerate(figures)]
     out["can"] = {
         "roll": my_turn and (not st.dice or (bool(to_roll) and may_reroll)),
         "choose": my_turn and bool(st.dice) and may_reroll,

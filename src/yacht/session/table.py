@@ -569,9 +569,10 @@ class Table:
 
         view = self.view()
         base = shared(view, words, self._position_of(view.state))
+        made: dict[Any, Any] = {}  # (what the seats have in common beyond ``base``)
         return lambda seat: for_seat(base, view,
                                      self._seats.get(seat) if seat is not None else None,
-                                     words)
+                                     words, made)
 
     def position(self) -> tuple[list[Action], dict[str, Any]]:
         """The game's actions and the position they lead to, as every seat's snapshot
