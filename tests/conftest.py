@@ -6,7 +6,8 @@ each worker has a database of its own. Fixtures of the test folders point
 single tests at narrower places still.
 
 The test files that hold a ``slow`` test run first, each file whole (its fixtures are
-made once): a long test started last would keep one core busy while the others wait.
+made once), then the browser's files (each test seconds of waiting on a page), then the
+rest: a long test started last would keep one core busy while the others wait.
 xdist's ``auto`` is two workers more than the cores: many tests wait on servers,
 sockets and subprocesses, and the extra workers keep the cores busy meanwhile.
 """
@@ -47,7 +48,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     long_files = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in long_files)  # (stable: the order within)
+    items.sort(key=lambda item: (item.path not in long_files,  # (stable: the order within)
+                                 "web_browser" not in item.path.parts))
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
