@@ -49,14 +49,53 @@ def test_kismet_dice_say_their_colour_by_shape_and_name(server: Server, shots: P
     asyncio.run(main())
 
 
+#: each die (its button, as laid out: a die chosen or under the pointer is lifted by a
+#: transform): its top and sides, its picture's size; and the screen's width
+DICE_ROW = """() => ({
+  width: document.documentElement.clientWidth,
+  page: document.documentElement.scrollWidth,
+  dice: [...document.querySelectorAll('.dice .die')].map(d => {
+    const r = d.querySelector('.die-svg').getBoundingClientRect();
+    const b = d.getBoundingClientRect();
+    return {top: b.top, left: Math.min(r.left, b.left), right: Math.max(r.right, b.right),
+            size: r.width};
+  }),
+})"""
+
+
+async def one_row(page: object) -> None:
+    """The six dice sit on one row (their tops equal), inside the screen."""
+    row = await page.evaluate(DICE_ROW)  # type: ignore[attr-defined]
+    assert len(row["dice"]) == 6
+    assert len({round(d["top"]) for d in row["dice"]}) == 1, row
+    assert all(d["left"] >= 0 and d["right"] <= row["width"] for d in row["dice"]), row
+    assert row["page"] <= row["width"], "the page scrolls sideways"
+    assert all(d["size"] >= 36 for d in row["dice"]), row  # still a die a finger can hit
+
+
 @pytest.mark.slow
-def test_maxi_yatzy_shows_the_saved_rolls(server: Server) -> None:
+def test_maxi_yatzy_shows_the_saved_rolls(server: Server, shots: Path) -> None:
     async def main() -> None:
         async with chromium() as browser:
             tab = await _table(server, browser, "maxi-yatzy")
             page = tab.page  # type: ignore[attr-defined]
             s = await wait_game(page)
             assert await page.locator(".die").count() == 6
+            await one_row(page)  # on a 390 px phone: not 5 + 1
+            await page.click("#roll")
+            s = await after(page, s["version"])
+            await page.wait_for_timeout(1000)  # the roll's animation ends
+            await one_row(page)
+            for i in (0, 2, 5):  # held dice (their keys say Hold) stay in the row too
+                await page.click(f".die[data-index='{i}']")
+            await page.wait_for_timeout(300)
+            await one_row(page)
+            await screenshot(page, shots, "maxi-phone-dice", full=False)
+            await page.locator(".score-btn").first.click()
+            s = await after(page, s["version"])
+            if s["label"] == "Go on":
+                await page.click("#roll")
+                s = await after(page, s["version"])
             for _ in range(2):  # You, then Bo: each scores after the first roll
                 await page.click("#roll")
                 s = await after(page, s["version"])
