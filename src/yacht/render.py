@@ -18,9 +18,10 @@ from typing import Any, Literal
 
 from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
-__all__ = ["COLOUR_MARKS", "LEAN_LEAVES", "LOSS", "SERVED_MARK", "CardRow", "bonus_progress",
-           "box_text", "card_cells", "card_layout", "card_table", "colour_marks", "decisions_text",
-           "dice_text", "is_you", "loss_text", "luck_sentence", "luck_text",
+__all__ = ["COLOUR_MARKS", "LEAN_LEAVES", "LOSS", "SERVED_MARK", "CardRow", "accuracy_text",
+           "bonus_progress", "box_text", "card_cells", "card_layout", "card_table",
+           "colour_marks", "decisions_text", "dice_text", "is_you", "loss_text",
+           "luck_sentence", "luck_text",
            "option_words", "possessive", "preview_text", "rolls_split", "rolls_text",
            "saved_game_text", "saved_games", "variant_title", "verb", "wrap_text"]
 
@@ -89,6 +90,16 @@ def luck_text(luck: float, digits: int = 1) -> str:
     if float(text) == 0:
         return text
     return ("+" if luck > 0 else "-") + text
+
+
+def accuracy_text(accuracy: float) -> str:
+    """The share of the expert's expected score a player's decisions kept, as a
+    percentage: ``93.4%``.
+
+    >>> accuracy_text(93.44), accuracy_text(100)
+    ('93.4%', '100.0%')
+    """
+    return f"{accuracy:.1f}%"
 
 
 def decisions_text(name: str, mistakes: int, decisions: int, loss: float) -> str:
