@@ -165,3 +165,45 @@ def test_four_players_fit_a_phone(server: Server, shots: Path) -> None:
                 await ctx.close()
 
     asyncio.run(main())
+
+
+@pytest.mark.slow
+def test_the_top_ten_lists_a_win_at_once_marked_and_not_the_cards_it_cut_short(
+        server: Server, shots: Path) -> None:
+    """A Generala a served Generala ended (its record written to the server's store): the
+    home page's top ten lists the winner's card as it stood, marked "(won at once)" in
+    the server's words, and not the loser's cut-short card."""
+    import random
+
+    from yacht.engine import Player, Record, Roll, Score, State
+    from yacht.rules import get
+    from yacht.store import open_store
+
+    s = State(get("generala"), [Player("Ann"), Player("Bob")], rng=random.Random(1))
+    for roll, box in (((2, 2, 3, 3, 3), "full"), ((1, 2, 4, 5, 6), "ones")):
+        s.apply(Roll(roll))
+        s.apply(Score(box))
+    s.apply(Roll((4, 4, 4, 4, 4)))  # Ann's served Generala
+    store = open_store(str(server.db))
+    try:
+        gid = store.start_game(Record.from_state(s))
+        store.finish_game(gid, s)
+    finally:
+        store.close()
+
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser, phone=True)
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await page.select_option("#scores-variant", "generala")
+            rows = page.locator(".topten tbody tr")
+            await rows.first.wait_for()
+            assert await rows.count() == 1  # not Bob's 1
+            cells = await rows.first.locator("td, th").all_text_contents()
+            assert cells[:3] == ["1", "Ann (won at once)", "35"], cells
+            await page.locator(".topten").scroll_into_view_if_needed()
+            await screenshot(page, shots, "generala-top-ten-phone", full=False)
+            tab.check()
+
+    asyncio.run(main())

@@ -128,7 +128,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
             for e in t["entries"]:
                 print(f"  {e['rank']:>2}. {printable(e['name']):<20} {e['score']:>5}  "
                       f"{e['date'][:10]}  game {e['game_id']}"
-                      + entry_note(False, e["dice_entered"]))
+                      + entry_note(False, e["dice_entered"], e["ended_early"]))
         return 0
 
     return _run(args, go)
@@ -242,7 +242,7 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     print("Applied: " + "; ".join(applied))
     for entry in entries:
         print(f"New high score: #{entry.rank} {entry.name} {entry.score}"
-              + entry_note(entry.assisted, entry.dice_entered))
+              + entry_note(entry.assisted, entry.dice_entered, entry.ended_early))
     print(_show_game(store, game_id))
     return 0
 

@@ -451,7 +451,8 @@ export function topTenTable(entries, fresh, gameId) {
       const fresh1 = isNew(e);
       return h("tr", { class: fresh1 ? "is-new" : "" },
         h("td", { class: "num", text: e.rank }),
-        h("th", { scope: "row" }, h("span", { text: e.name }), e.dice_entered ? h("span", { class: "muted", text: " (dice entered)" }) : null,
+        // the words after the line are the server's: "(dice entered)", "(won at once)"
+        h("th", { scope: "row" }, h("span", { text: e.name }), e.note ? h("span", { class: "muted entry-note", text: ` ${e.note}` }) : null,
           fresh1 ? h("span", { class: "new-badge", text: "★ new" }) : null),
         h("td", { class: "num", text: e.score }),
         h("td", { class: "muted", text: new Date(e.date).toLocaleDateString() }));
