@@ -21,7 +21,7 @@ from yacht.rules import Placement, Ruleset, Scorecard, Totals
 __all__ = ["COLOUR_MARKS", "CardRow", "ENDED_EARLY", "LEAN_LEAVES", "LOSS", "SERVED_MARK",
            "accuracy_text", "bonus_progress", "box_text", "card_cells", "card_layout",
            "card_table", "colour_marks", "decisions_text", "dice_text", "entry_note", "is_you",
-           "loss_text", "luck_sentence", "luck_text", "option_words", "possessive",
+           "key_title", "loss_text", "luck_sentence", "luck_text", "option_words", "possessive",
            "preview_text", "rolls_split", "rolls_text", "saved_game_text", "saved_games",
            "variant_title", "verb", "wrap_text"]
 
@@ -207,6 +207,25 @@ def variant_title(rs: Ruleset) -> str:
     """
     words = option_words(rs)
     return rs.name + (" - " + "; ".join(words) if words else "")
+
+
+def key_title(key: str) -> str:
+    """A kind of game given by its ruleset key (``kismet;straight=30;...``, as the store
+    keeps it) in words, as :func:`variant_title` says it; the key itself for a variant
+    or option this version does not know.
+
+    >>> key_title("kismet;straight=30;second_kismet=penalty")
+    'Kismet'
+    >>> key_title("yahtzee;bonus=off"), key_title("nosuch;x=1")
+    ('Yahtzee - Yahtzee bonus: off (no bonus)', 'nosuch;x=1')
+    """
+    from yacht.rules import OptionError, UnknownVariant, get
+
+    variant, *opts = key.split(";")
+    try:
+        return variant_title(get(variant, dict(o.split("=", 1) for o in opts)))
+    except (UnknownVariant, OptionError, ValueError):
+        return key
 
 
 def saved_game_text(info: Any, totals: Sequence[int] | None = None, with_id: bool = True

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from yacht.render import entry_note
+from yacht.render import entry_note, key_title
 from yacht.rules import Ruleset, UnknownVariant, all_variants, get
 
 if TYPE_CHECKING:
@@ -87,5 +87,7 @@ def stats_json(store: Store, player: str | None = None,
                computers: bool = False) -> list[dict[str, Any]]:
     """Per player and variant: games, wins, average, best, bonus rate, yachts."""
     # (no decision-loss figure until game analysis measures every decision)
-    return [{k: v for k, v in r.to_json().items() if k != "average_loss"}
+    # each kind of game also in words (``title``: its name and the options that differ)
+    return [{**{k: v for k, v in r.to_json().items() if k != "average_loss"},
+             "title": key_title(r.key)}
             for r in store.stats(player, include_computers=computers)]

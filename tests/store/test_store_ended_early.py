@@ -128,3 +128,21 @@ def test_an_upgrade_marks_the_games_that_ended_at_once(db_url: str) -> None:
         assert {e.name for e in top} == {"Ann", "Cy", "Di"}
     finally:
         store.close()
+
+
+def test_the_kinds_of_game_are_said_in_words_in_lists_of_games_and_statistics(
+        db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht resume --finished` and the statistics' JSON (the browser's) name a kind of
+    game as `yacht stats` does ("Generala"), not by its key with every option's value
+    ("generala;servida=win;straight=plain;...", which broke the list's columns)."""
+    from yacht.shapes import stats_json
+
+    store = open_store(db_url)
+    try:
+        finish(store, ended_at_once())
+        assert {r["title"] for r in stats_json(store)} == {"Generala"}
+    finally:
+        store.close()
+    assert main(["resume", "--finished", "--db", db_url]) == 0
+    out = capsys.readouterr().out
+    assert "Generala" in out and "servida" not in out, out

@@ -202,6 +202,11 @@ def test_the_top_ten_lists_a_win_at_once_marked_and_not_the_cards_it_cut_short(
             assert await rows.count() == 1  # not Bob's 1
             cells = await rows.first.locator("td, th").all_text_contents()
             assert cells[:3] == ["1", "Ann (won at once)", "35"], cells
+            # the statistics name the kind of game in words, as `yacht stats` does (not
+            # every option's value of its key)
+            games = await page.locator("#h-stats + .table-scroll tbody td:first-of-type"
+                                       ).all_text_contents()
+            assert games == ["Generala", "Generala"], games
             await page.locator(".topten").scroll_into_view_if_needed()
             await screenshot(page, shots, "generala-top-ten-phone", full=False)
             tab.check()

@@ -429,7 +429,7 @@ export class HomeView {
         h("th", { scope: "col", class: i >= 2 ? "num" : null, text: t })))),
       h("tbody", {}, rows.map((r) => h("tr", {},
         h("th", { scope: "row", text: r.name }),
-        h("td", { text: this.variantName(r.variant) + (r.key.includes(";") ? ` (${r.key.split(";").slice(1).join(", ")})` : "") }),
+        h("td", { text: r.title }), // the kind of game in the server's words (as `yacht stats`)
         h("td", { class: "num", text: r.games }),
         h("td", { class: "num", text: r.multiplayer_games ? `${r.wins} of ${r.multiplayer_games}` : "–" }),
         h("td", { class: "num", text: Number(r.average).toFixed(1) }),
