@@ -18,11 +18,12 @@ from typing import Any, Literal
 
 from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
-__all__ = ["COLOUR_MARKS", "LEAN_LEAVES", "LOSS", "SERVED_MARK", "CardRow", "bonus_progress",
-           "box_text", "card_cells", "card_layout", "card_table", "colour_marks", "decisions_text",
-           "dice_text", "is_you", "loss_text", "luck_sentence", "luck_text",
-           "option_words", "possessive", "preview_text", "rolls_split", "rolls_text",
-           "saved_game_text", "saved_games", "variant_title", "verb", "wrap_text"]
+__all__ = ["COLOUR_MARKS", "CardRow", "ENDED_EARLY", "LEAN_LEAVES", "LOSS", "SERVED_MARK",
+           "accuracy_text", "bonus_progress", "box_text", "card_cells", "card_layout",
+           "card_table", "colour_marks", "decisions_text", "dice_text", "entry_note", "is_you",
+           "key_title", "loss_text", "luck_sentence", "luck_text", "option_words", "possessive",
+           "preview_text", "rolls_split", "rolls_text", "saved_game_text", "saved_games",
+           "variant_title", "verb", "wrap_text"]
 
 RowKind = Literal["box", "total"]
 
@@ -89,6 +90,37 @@ def luck_text(luck: float, digits: int = 1) -> str:
     if float(text) == 0:
         return text
     return ("+" if luck > 0 else "-") + text
+
+
+def accuracy_text(accuracy: float) -> str:
+    """The share of the expert's expected score a player's decisions kept, as a
+    percentage: ``93.4%``.
+
+    >>> accuracy_text(93.44), accuracy_text(100)
+    ('93.4%', '100.0%')
+    """
+    return f"{accuracy:.1f}%"
+
+
+#: the mark of a top-ten entry whose game ended at once with its win (a served Generala):
+#: the card counts as it stood, short of the full game's boxes
+ENDED_EARLY = "won at once"
+
+
+def entry_note(assisted: bool, dice_entered: bool, ended_early: bool = False) -> str:
+    """What follows a top-ten line: why it is listed apart (dice entered by hand says
+    more than assisted: such a list holds both), that its game ended at once with this
+    win (``ended_early``: the card as it stood), or nothing.
+
+    >>> entry_note(True, True), entry_note(True, False), entry_note(False, False)
+    (' (dice entered)', ' (assisted)', '')
+    >>> entry_note(False, False, ended_early=True), entry_note(True, False, True)
+    (' (won at once)', ' (assisted, won at once)')
+    """
+    words = ["dice entered" if dice_entered else "assisted" if assisted else "",
+             ENDED_EARLY if ended_early else ""]
+    said = ", ".join(w for w in words if w)
+    return f" ({said})" if said else ""
 
 
 def decisions_text(name: str, mistakes: int, decisions: int, loss: float) -> str:
@@ -175,6 +207,25 @@ def variant_title(rs: Ruleset) -> str:
     """
     words = option_words(rs)
     return rs.name + (" - " + "; ".join(words) if words else "")
+
+
+def key_title(key: str) -> str:
+    """A kind of game given by its ruleset key (``kismet;straight=30;...``, as the store
+    keeps it) in words, as :func:`variant_title` says it; the key itself for a variant
+    or option this version does not know.
+
+    >>> key_title("kismet;straight=30;second_kismet=penalty")
+    'Kismet'
+    >>> key_title("yahtzee;bonus=off"), key_title("nosuch;x=1")
+    ('Yahtzee - Yahtzee bonus: off (no bonus)', 'nosuch;x=1')
+    """
+    from yacht.rules import OptionError, UnknownVariant, get
+
+    variant, *opts = key.split(";")
+    try:
+        return variant_title(get(variant, dict(o.split("=", 1) for o in opts)))
+    except (UnknownVariant, OptionError, ValueError):
+        return key
 
 
 def saved_game_text(info: Any, totals: Sequence[int] | None = None, with_id: bool = True

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from yacht.render import entry_note, key_title
 from yacht.rules import Ruleset, UnknownVariant, all_variants, get
 
 if TYPE_CHECKING:
@@ -75,7 +76,10 @@ def score_tables_json(store: Store, rs: Ruleset | None = None,
             continue  # a table of a variant this version does not know
         out.append({"key": key, "variant": table_rs.id, "name": table_rs.name,
                     "options": dict(table_rs.option_values), "assisted": is_assisted,
-                    "entries": [e.to_json() for e in store.top_ten(table_rs, is_assisted)]})
+                    # each entry with the words after its line (yacht.render's rule)
+                    "entries": [{**e.to_json(), "note": entry_note(False, e.dice_entered,
+                                                                   e.ended_early).strip()}
+                                for e in store.top_ten(table_rs, is_assisted)]})
     return out
 
 
@@ -83,5 +87,7 @@ def stats_json(store: Store, player: str | None = None,
                computers: bool = False) -> list[dict[str, Any]]:
     """Per player and variant: games, wins, average, best, bonus rate, yachts."""
     # (no decision-loss figure until game analysis measures every decision)
-    return [{k: v for k, v in r.to_json().items() if k != "average_loss"}
+    # each kind of game also in words (``title``: its name and the options that differ)
+    return [{**{k: v for k, v in r.to_json().items() if k != "average_loss"},
+             "title": key_title(r.key)}
             for r in store.stats(player, include_computers=computers)]

@@ -27,11 +27,12 @@ class Entry:
     key: str
     assisted: bool
     dice_entered: bool = False
+    ended_early: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "name": self.name, "score": self.score,
                 "game_id": self.game_id, "assisted": self.assisted,
-                "dice_entered": self.dice_entered}
+                "dice_entered": self.dice_entered, "ended_early": self.ended_early}
 
 
 @dataclass

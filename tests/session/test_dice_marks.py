@@ -266,3 +266,18 @@ def test_another_process_goes_on_with_the_seat_that_did_not_pause(tmp_path: Any,
         assert b.view().pause == "next_player"
         assert [e.kind for e in b.remote_go_on("next_player")] == ["went_on"]
         assert b.due() is not None and b.due().kind == "computer"  # type: ignore[union-attr]
+
+
+def test_a_computers_keep_in_the_news_shows_coloured_dice_with_their_marks() -> None:
+    """Kismet: "Cy keeps 2◆ 2◆" as the line game and the analysis write the dice (the
+    terminal's news said "Cy keeps 2 2", the colours lost); plain dice stay plain."""
+    for variant, marked in (("kismet", True), ("yatzy", False)):
+        t = Table.new(get(variant), [Player("Cy", "computer", "beginner")],
+                      rng=random.Random(5), speed="instant")
+        events: list[Event] = []
+        t.subscribe(events.append)
+        t.run_due(until=lambda ev=events: any(e.kind == "chosen" for e in ev))
+        keep = next(e for e in events if e.kind == "chosen")
+        assert keep.text.startswith("Cy keeps ") and keep.text != "Cy keeps nothing"
+        words = keep.text.removeprefix("Cy keeps ").split()
+        assert all((w[-1] in "●◆■") == marked for w in words), keep.text

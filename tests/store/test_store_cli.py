@@ -102,7 +102,7 @@ def test_resume_lists_shows_and_plays(db_url: str, capsys: pytest.CaptureFixture
     with open_store(db_url) as s:
         gid = s.start_game(Record("yatzy", {}, [Player("Ann"), Player("Bob")]))
     out = run(capsys, "resume", "--db", db_url)
-    assert gid in out and "yatzy" in out and "1/15" in out and "Ann, Bob" in out
+    assert gid in out and "Yatzy" in out and "1/15" in out and "Ann, Bob" in out
     listed = json.loads(run(capsys, "resume", "--json", "--db", db_url))
     assert [g["id"] for g in listed] == [gid] and listed[0]["turn"] == 1
 

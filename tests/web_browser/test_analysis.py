@@ -55,14 +55,19 @@ async def check_figures(page: Page, analysis: dict[str, Any]) -> None:
             assert value is not None and abs(float(value) - p[stat]) < 1e-9, (stat, value)
         # one word and no sign for the points lost, as the other interfaces say it
         assert await card.locator("[data-stat=loss]").text_content() == f"{p['loss']:.1f}"
+        # every figure as the server writes it (yacht.render: the terminal's own words)
+        for stat in ("loss", "luck", "accuracy"):
+            assert await card.locator(f"[data-stat={stat}]").text_content() == \
+                p["shown"][stat]
         assert "Skill" not in (await card.text_content() or "")
         assert await card.locator(".analysis-decisions").text_content() == p["decisions_text"]
         # how much was luck, in the end line's words
         assert await card.locator(".analysis-luck").text_content() == p["luck_text"]
         assert p["luck_text"].startswith(f"Luck: the dice gave {p['name']} ")
         assert "of" in p["decisions_text"] or "Every one" in p["decisions_text"]
+        # a share in percent, as the terminal and `yacht analyse` write it
         assert await card.locator("[data-stat=accuracy]").text_content() == \
-            f"{p['accuracy']:.1f}"
+            f"{p['accuracy']:.1f}%"
         items = card.locator(".costly-item")
         assert await items.count() == len(p["costliest"])
         for i, d in enumerate(p["costliest"]):
@@ -72,7 +77,7 @@ async def check_figures(page: Page, analysis: dict[str, Any]) -> None:
             assert await item.locator(".costly-loss").text_content() == \
                 f"{d['loss']:.2f} points"
             assert await item.locator(".costly-dice").get_attribute("aria-label") == \
-                "Dice " + " ".join(map(str, d["dice"]))
+                "Dice " + " ".join(map(str, d["dice"])) == "Dice " + d["dice_text"]
             assert await item.locator(".costly-dice svg").count() == len(d["dice"])
             assert await item.locator(".costly-command").text_content() == \
                 f'yacht advise {analysis["variant"]} "{d["situation"]}"'

@@ -49,14 +49,53 @@ def test_kismet_dice_say_their_colour_by_shape_and_name(server: Server, shots: P
     asyncio.run(main())
 
 
+#: each die (its button, as laid out: a die chosen or under the pointer is lifted by a
+#: transform): its top and sides, its picture's size; and the screen's width
+DICE_ROW = """() => ({
+  width: document.documentElement.clientWidth,
+  page: document.documentElement.scrollWidth,
+  dice: [...document.querySelectorAll('.dice .die')].map(d => {
+    const r = d.querySelector('.die-svg').getBoundingClientRect();
+    const b = d.getBoundingClientRect();
+    return {top: b.top, left: Math.min(r.left, b.left), right: Math.max(r.right, b.right),
+            size: r.width};
+  }),
+})"""
+
+
+async def one_row(page: object) -> None:
+    """The six dice sit on one row (their tops equal), inside the screen."""
+    row = await page.evaluate(DICE_ROW)  # type: ignore[attr-defined]
+    assert len(row["dice"]) == 6
+    assert len({round(d["top"]) for d in row["dice"]}) == 1, row
+    assert all(d["left"] >= 0 and d["right"] <= row["width"] for d in row["dice"]), row
+    assert row["page"] <= row["width"], "the page scrolls sideways"
+    assert all(d["size"] >= 36 for d in row["dice"]), row  # still a die a finger can hit
+
+
 @pytest.mark.slow
-def test_maxi_yatzy_shows_the_saved_rolls(server: Server) -> None:
+def test_maxi_yatzy_shows_the_saved_rolls(server: Server, shots: Path) -> None:
     async def main() -> None:
         async with chromium() as browser:
             tab = await _table(server, browser, "maxi-yatzy")
             page = tab.page  # type: ignore[attr-defined]
             s = await wait_game(page)
             assert await page.locator(".die").count() == 6
+            await one_row(page)  # on a 390 px phone: not 5 + 1
+            await page.click("#roll")
+            s = await after(page, s["version"])
+            await page.wait_for_timeout(1000)  # the roll's animation ends
+            await one_row(page)
+            for i in (0, 2, 5):  # held dice (their keys say Hold) stay in the row too
+                await page.click(f".die[data-index='{i}']")
+            await page.wait_for_timeout(300)
+            await one_row(page)
+            await screenshot(page, shots, "maxi-phone-dice", full=False)
+            await page.locator(".score-btn").first.click()
+            s = await after(page, s["version"])
+            if s["label"] == "Go on":
+                await page.click("#roll")
+                s = await after(page, s["version"])
             for _ in range(2):  # You, then Bo: each scores after the first roll
                 await page.click("#roll")
                 s = await after(page, s["version"])
@@ -124,5 +163,52 @@ def test_four_players_fit_a_phone(server: Server, shots: Path) -> None:
                 await screenshot(page, shots, f"{variant}-four-phone", full=False)
                 tab.check()
                 await ctx.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.slow
+def test_the_top_ten_lists_a_win_at_once_marked_and_not_the_cards_it_cut_short(
+        server: Server, shots: Path) -> None:
+    """A Generala a served Generala ended (its record written to the server's store): the
+    home page's top ten lists the winner's card as it stood, marked "(won at once)" in
+    the server's words, and not the loser's cut-short card."""
+    import random
+
+    from yacht.engine import Player, Record, Roll, Score, State
+    from yacht.rules import get
+    from yacht.store import open_store
+
+    s = State(get("generala"), [Player("Ann"), Player("Bob")], rng=random.Random(1))
+    for roll, box in (((2, 2, 3, 3, 3), "full"), ((1, 2, 4, 5, 6), "ones")):
+        s.apply(Roll(roll))
+        s.apply(Score(box))
+    s.apply(Roll((4, 4, 4, 4, 4)))  # Ann's served Generala
+    store = open_store(str(server.db))
+    try:
+        gid = store.start_game(Record.from_state(s))
+        store.finish_game(gid, s)
+    finally:
+        store.close()
+
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser, phone=True)
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await page.select_option("#scores-variant", "generala")
+            rows = page.locator(".topten tbody tr")
+            await rows.first.wait_for()
+            assert await rows.count() == 1  # not Bob's 1
+            cells = await rows.first.locator("td, th").all_text_contents()
+            assert cells[:3] == ["1", "Ann (won at once)", "35"], cells
+            # the statistics name the kind of game in words, as `yacht stats` does (not
+            # every option's value of its key)
+            games = await page.locator("#h-stats + .table-scroll tbody td:first-of-type"
+                                       ).all_text_contents()
+            assert games == ["Generala", "Generala"], games
+            await page.locator(".topten").scroll_into_view_if_needed()
+            await screenshot(page, shots, "generala-top-ten-phone", full=False)
+            tab.check()
 
     asyncio.run(main())

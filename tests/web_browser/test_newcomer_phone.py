@@ -2,7 +2,8 @@
 players, plays it to the end with taps and opens the analysis (issue 25): the page never
 scrolls sideways, every label of the card stays inside its column (a tiered bonus's
 "(≥63/71/78)" breaks after a "/"), a bonus step no box is left to reach is not offered at
-the end, and the analysis shows every player."""
+the end, and the analysis shows every player, the dice of its decisions coloured and
+marked as the table's."""
 
 from __future__ import annotations
 
@@ -77,6 +78,23 @@ def test_a_newcomer_plays_kismet_on_a_phone_to_the_end_and_reads_the_analysis(
             await page.click("#analysis-btn")
             await page.wait_for_selector(".analysis-player", timeout=90_000)
             assert await page.locator(".analysis-player").count() == 4
+            # the costliest decisions' dice as the table's: each colour with its shape,
+            # and in words with its mark
+            colours = {1: "black", 2: "red", 3: "green", 4: "green", 5: "red", 6: "black"}
+            shapes = {"black": "circle", "red": "polygon", "green": "rect"}
+            marks = {"black": "●", "red": "◆", "green": "■"}
+            dice = page.locator(".costly-dice")
+            assert await dice.count() > 0
+            for i in range(await dice.count()):
+                label = (await dice.nth(i).get_attribute("aria-label") or "").split()
+                values = [int(word[:-1]) for word in label[1:]]
+                assert label[1:] == [f"{v}{marks[colours[v]]}" for v in values], label
+                for v, svg in zip(values, await dice.nth(i).locator("svg").all(),
+                                  strict=True):
+                    pips = svg.locator(f".pip-{colours[v]}")
+                    assert await pips.count() == v
+                    assert await pips.first.evaluate("e => e.tagName") == \
+                        shapes[colours[v]]
             await fits(page)
             await screenshot(page, shots, "newcomer-kismet-phone-analysis")
             tab.check()

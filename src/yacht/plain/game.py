@@ -369,7 +369,7 @@ class PlainGame:
                 mark = " *new*" if (e.game_id, e.name, e.score, e.rank) in fresh else ""
                 self.say(f"{e.rank:>3}. {e.name:<20} {e.score:>5}  "
                          f"{e.date.astimezone().strftime('%Y-%m-%d')}"
-                         f"{entry_note(False, e.dice_entered)}{mark}")
+                         f"{entry_note(False, e.dice_entered, e.ended_early)}{mark}")
 
 
 def _mention_unfinished(store: Any, out: TextIO) -> None:

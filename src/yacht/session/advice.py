@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from yacht.engine import State
+from yacht.render import dice_text
+from yacht.rules import Ruleset
 
 __all__ = ["Advice", "Moves", "WinAdvice", "preparing_how", "rank_moves"]
 
@@ -32,20 +34,24 @@ _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight"
             "ten")
 
 
-def keep_text(keep: Sequence[int], rolled: int, dice: int) -> str:
-    """A keep in values only: "Keep 3 4 5 and roll the other two".
+def keep_text(keep: Sequence[int], rolled: int, dice: int, rs: Ruleset | None = None) -> str:
+    """A keep in values only: "Keep 3 4 5 and roll the other two"; coloured dice (``rs``'s)
+    with their colours' marks, as every line of text shows them.
 
     >>> keep_text((3, 4, 5), 2, 5), keep_text((6, 6, 6, 6), 1, 5)
     ('Keep 3 4 5 and roll the other two', 'Keep 6 6 6 6 and roll the other one')
     >>> keep_text((), 10, 10)
     'Roll all ten dice again'
+    >>> from yacht.rules import get
+    >>> keep_text((2, 5), 3, 5, get("kismet"))
+    'Keep 2◆ 5◆ and roll the other three'
     """
     def number(n: int) -> str:
         return _NUMBERS[n] if n < len(_NUMBERS) else str(n)
 
     if not keep:
         return f"Roll all {number(dice)} dice again"
-    kept = " ".join(str(v) for v in keep)
+    kept = dice_text(keep, rs)
     return f"Keep {kept} and roll the other {number(rolled)}" if rolled else f"Keep {kept}"
 
 
@@ -98,8 +104,8 @@ def _advice(rs: Any, r: Any) -> Advice:
         return Advice(f"Score {label}{col} for {r.points}", float(r.expected), float(r.loss),
                       (), r.category, int(r.column))
     reroll = tuple(int(p) for p in r.reroll)
-    return Advice(keep_text(r.keep, len(reroll), rs.dice), float(r.expected), float(r.loss),
-                  reroll)
+    return Advice(keep_text(r.keep, len(reroll), rs.dice, rs), float(r.expected),
+                  float(r.loss), reroll)
 
 
 def _to_win(state: State, ranked: list[Any], limit: int) -> WinAdvice | None:

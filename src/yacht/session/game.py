@@ -60,7 +60,8 @@ class StoreLike(Protocol):
     """Every part of :class:`yacht.store.Store` the tables and the interfaces use (tests
     pass a small fake). ``finish_game`` and ``top_ten`` return ScoreEntry-like objects
     (``rank``, ``name``, ``score``, ``date``, ``game_id``, ``assisted``, ``dice_entered``,
-    ``to_json()``); ``game_info`` an object with ``assisted``; ``unfinished_games``
+    ``ended_early``, ``to_json()``); ``game_info`` an object with ``assisted``;
+    ``unfinished_games``
     GameInfo-like ones. ``start_game`` keeps the secret ``seed`` of the record's
     commitment; ``load_record`` reveals it only for a finished game, ``load_seed`` to the
     session that goes on with the game."""

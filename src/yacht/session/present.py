@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from yacht.engine import State
-from yacht.render import possessive, verb
+from yacht.render import entry_note, possessive, verb
 from yacht.rules import DiceMark, counts_of
 
 if TYPE_CHECKING:
@@ -334,16 +334,6 @@ def game_note(assisted: bool, dice_entered: bool) -> str:
     """What follows a game's title: ``" (assisted, dice entered)"``, or nothing."""
     found = marks(assisted, dice_entered)
     return f" ({', '.join(found)})" if found else ""
-
-
-def entry_note(assisted: bool, dice_entered: bool) -> str:
-    """What follows a top-ten line: why it is listed apart (dice entered by hand says
-    more than assisted: such a list holds both), or nothing.
-
-    >>> entry_note(True, True), entry_note(True, False), entry_note(False, False)
-    (' (dice entered)', ' (assisted)', '')
-    """
-    return " (dice entered)" if dice_entered else " (assisted)" if assisted else ""
 
 
 def clock_line(clock: Mapping[str, Any] | None, names: list[str],

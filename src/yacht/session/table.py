@@ -59,6 +59,7 @@ from yacht.engine import (
     State,
     TakeBack,
 )
+from yacht.render import dice_text
 from yacht.rules import DICE_MARKS, DiceMark, Ruleset, Scorecard
 
 from .advice import Advice
@@ -840,7 +841,8 @@ class Table:
                 if not self._pauses:
                     events += self._go_on()
         elif isinstance(action, Choose):
-            text = (f"{verb(name, 'keeps', 'keep')} {' '.join(map(str, kept)) or 'nothing'}"
+            # (coloured dice with their colours' marks, as every line of text shows them)
+            text = (f"{verb(name, 'keeps', 'keep')} {dice_text(kept, rs) or 'nothing'}"
                     if computer else "")
             events.append(self._event("chosen", me, text, chosen=sorted(action.dice),
                                       kept=list(kept)))

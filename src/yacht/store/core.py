@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, Row, and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import Engine, Row, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
@@ -105,11 +105,14 @@ class ScoreEntry:
     key: str
     assisted: bool               # in the list apart (the advisor was asked, or dice_entered)
     dice_entered: bool = False   # a roll of the game was entered by hand (real dice)
+    #: the winner of a game that ended at once (a served Generala): the card as it stood
+    ended_early: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "name": self.name, "score": self.score,
                 "date": self.date.isoformat(), "game_id": self.game_id, "key": self.key,
-                "assisted": self.assisted, "dice_entered": self.dice_entered}
+                "assisted": self.assisted, "dice_entered": self.dice_entered,
+                "ended_early": self.ended_early}
 
 
 @dataclass(frozen=True)
@@ -1020,14 +1023,15 @@ class Store:
 
     def _top(self, conn: Connection, key: str, assisted: bool) -> list[ScoreEntry]:
         q = (select(results.c.name, results.c.score, results.c.finished, results.c.game_id,
-                    results.c.dice_entered)
+                    results.c.dice_entered, results.c.ended_early)
              .where(and_(results.c.table_key == key, results.c.assisted.is_(assisted),
-                         results.c.kind == "person"))
+                         results.c.kind == "person", _LISTED))
              .order_by(results.c.score.desc(), results.c.finished, results.c.id)
              .limit(TOP))
         return [ScoreEntry(i + 1, name, int(score), _aware(fin), gid, key, assisted,
-                           bool(entered))
-                for i, (name, score, fin, gid, entered) in enumerate(conn.execute(q))]
+                           bool(entered), bool(ended))
+                for i, (name, score, fin, gid, entered, ended)
+                in enumerate(conn.execute(q))]
 
     # --- the daily challenge ---------------------------------------------------
     def daily(self, day: str, variant: str) -> Daily:
@@ -1095,7 +1099,7 @@ class Store:
         """Every (ruleset key, assisted) that has high-score entries, sorted."""
         def go(conn: Connection) -> list[tuple[str, bool]]:
             q = (select(results.c.table_key, results.c.assisted)
-                 .where(results.c.kind == "person").distinct())
+                 .where(and_(results.c.kind == "person", _LISTED)).distinct())
             return sorted((str(k), bool(a)) for k, a in conn.execute(q))
 
         return self._read(go)
@@ -1425,6 +1429,12 @@ class _Batcher:
             self.checkpoints.stop()
 
 
+#: the results a top ten lists: every card but those a game ended at once (a served
+#: Generala) left unfinished without a win - a 0 there is no score the player made; the
+#: winner's card counts as it stood (marked ``ended_early``)
+_LISTED = or_(results.c.ended_early.is_(False), results.c.won.is_(True))
+
+
 def _results_of(rec: Record, state: State) -> list[dict[str, Any]]:
     """Each player's result of a finished game (kind, score, won, bonus, yachts)."""
     rs = state.ruleset
@@ -1445,7 +1455,8 @@ def _results_of(rec: Record, state: State) -> list[dict[str, Any]]:
             bonus = any(c.bonus > 0 for c in state.totals(seat).columns)
         out.append({"name": p.name, "kind": p.kind, "score": scores[seat],
                     "won": multi and seat in winners, "multiplayer": multi,
-                    "upper_bonus": bonus, "yachts": yachts[seat]})
+                    "upper_bonus": bonus, "yachts": yachts[seat],
+                    "ended_early": state.ended_by is not None})
     return out
 
 

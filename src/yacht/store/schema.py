@@ -23,7 +23,7 @@ __all__ = ["HEAD", "REVISIONS", "actions", "dailies", "decision_losses", "games"
 
 #: Every schema revision this version knows, oldest first; the last is the newest.
 REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005",
-             "yacht_0006", "yacht_0007", "yacht_0008", "yacht_0009")
+             "yacht_0006", "yacht_0007", "yacht_0008", "yacht_0009", "yacht_0010")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()
@@ -84,6 +84,9 @@ results = Table(
     Column("assisted", Boolean, nullable=False),      # listed apart (advisor, entered dice)
     Column("finished", DateTime, nullable=False),
     Column("dice_entered", Boolean, nullable=False, server_default=false()),
+    # the game ended at once, before the cards were full (a served Generala): every card
+    # counts as it stood; a top ten lists only the winner's (marked), not the others'
+    Column("ended_early", Boolean, nullable=False, server_default=false()),
 )
 Index("ix_results_table", results.c.table_key, results.c.assisted, results.c.kind,
       results.c.score)

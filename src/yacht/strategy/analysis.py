@@ -68,7 +68,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from yacht.engine import Record, Roll, Score, State, TakeBack
-from yacht.render import LOSS, decisions_text, loss_text, luck_sentence, variant_title
+from yacht.render import (
+    LOSS,
+    accuracy_text,
+    decisions_text,
+    dice_text,
+    loss_text,
+    luck_sentence,
+    luck_text,
+    variant_title,
+)
 from yacht.rules import Ruleset, Scorecard
 
 from .advisor import Ranked, advise, card_text
@@ -141,9 +150,12 @@ class DecisionAnalysis:
     def kind(self) -> str:
         return self.played.kind
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, rs: Ruleset | None = None) -> dict[str, Any]:
+        """``rs``: the game's rules, for the dice as words show them (``dice_text``: on
+        coloured dice each with its colour's mark)."""
         return {"player": self.player, "turn": self.turn, "game_turn": self.game_turn,
                 "kind": self.kind, "situation": self.situation, "dice": list(self.dice),
+                "dice_text": dice_text(self.dice, rs),
                 "rolls_left": self.rolls_left, "card": self.card,
                 "played": self.played.to_json(), "best": self.best.to_json(),
                 "loss": round(self.loss, 6)}
@@ -214,7 +226,7 @@ class PlayerAnalysis:
         return max(0.0, min(100.0, 100.0 * (self.expected_start - self.loss)
                             / self.expected_start))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, rs: Ruleset | None = None) -> dict[str, Any]:
         return {"index": self.index, "name": self.name, "kind": self.kind,
                 "level": self.level, "finished": self.finished, "score": self.score,
                 "result": round(self.result, 6),
@@ -227,7 +239,10 @@ class PlayerAnalysis:
                                                  self.loss),
                 # how much of the result the dice decided (the end line's last sentence)
                 "luck_text": luck_sentence(self.name, self.luck, self.loss),
-                "costliest": [d.to_json() for d in self.costliest],
+                # the figures as every interface writes them (yacht.render's rules)
+                "shown": {"loss": loss_text(self.loss), "luck": luck_text(self.luck),
+                          "accuracy": accuracy_text(self.accuracy)},
+                "costliest": [d.to_json(rs) for d in self.costliest],
                 "expected": [round(v, 6) for v in self.expected]}
 
 
@@ -308,9 +323,11 @@ class Analysis:
             "finished": self.finished, "dice_entered": self.dice_entered,
             "ended_by": self.ended_by, "ended_text": self.ended_text,
             "expected_start": round(self.expected_start, 6),
-            "players": [p.to_json() for p in self.players],
+            # the colour of each face on coloured dice, ones first ([]: plain dice)
+            "die_colours": list(rs.die_colours),
+            "players": [p.to_json(rs) for p in self.players],
             "turns": [t.to_json() for t in self.turns],
-            "decisions": [d.to_json() for d in self.decisions],
+            "decisions": [d.to_json(rs) for d in self.decisions],
             "win": None,
         }
         if self.win is not None:
@@ -656,11 +673,12 @@ def _text(a: Analysis, width: int) -> str:
     keep: set[int] = set()  # lines never wrapped
     name_w = max(4, *(len(p.name) for p in a.players))
     lines.append(f"{'':2}{'player':<{name_w}}  {'score':>6} {LOSS.lower():>7} {'luck':>8} "
-                 f"{'accuracy':>8} {'decisions':>9} {'mistakes':>8}")
+                 f"{'accuracy':>9} {'decisions':>9} {'mistakes':>8}")
     for p in a.players:
         score = f"{p.score}" if p.finished else f"{p.score}*"
         lines.append(f"{_MARKS[p.index % 8]:<2}{p.name:<{name_w}}  {score:>6} {p.loss:>7.2f} "
-                     f"{p.luck:>+8.2f} {p.accuracy:>8.1f} {p.decisions:>9} {p.mistakes:>8}")
+                     f"{p.luck:>+8.2f} {accuracy_text(p.accuracy):>9} {p.decisions:>9} "
+                     f"{p.mistakes:>8}")
     if not a.finished:
         lines.append("  (* not finished: luck counts to the expected final total now)")
     lines.append("  score = expected at the start + luck - loss")
@@ -671,7 +689,7 @@ def _text(a: Analysis, width: int) -> str:
         for d in p.costliest:
             # the situation whole, however long: it is what `yacht advise` reads
             keep.add(len(lines))
-            lines.append(f"  turn {d.turn}: {d.situation}")
+            lines.append(f"  turn {d.turn}, dice {dice_text(d.dice, a.ruleset)}: {d.situation}")
             lines.append(f"    played: {d.played.text}; expert: {d.best.text} "
                          f"(lost {loss_text(d.loss, 2)})")
     series = [list(p.expected) for p in a.players]

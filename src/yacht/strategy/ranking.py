@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from yacht.engine import Score
+from yacht.render import dice_text
 from yacht.rules import Ruleset
 
 from .base import Decision
@@ -41,7 +42,7 @@ class Ranked:
 
     def describe(self, rs: Ruleset) -> str:
         if self.kind == "keep":
-            kept = " ".join(map(str, self.keep)) or "nothing"
+            kept = dice_text(self.keep, rs) or "nothing"  # coloured dice with their marks
             return f"keep {kept}, roll {len(self.reroll)}"
         assert self.category is not None
         label = rs.category(self.category).label

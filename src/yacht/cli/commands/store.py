@@ -128,7 +128,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
             for e in t["entries"]:
                 print(f"  {e['rank']:>2}. {printable(e['name']):<20} {e['score']:>5}  "
                       f"{e['date'][:10]}  game {e['game_id']}"
-                      + entry_note(False, e["dice_entered"]))
+                      + entry_note(False, e["dice_entered"], e["ended_early"]))
         return 0
 
     return _run(args, go)
@@ -242,7 +242,7 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     print("Applied: " + "; ".join(applied))
     for entry in entries:
         print(f"New high score: #{entry.rank} {entry.name} {entry.score}"
-              + entry_note(entry.assisted, entry.dice_entered))
+              + entry_note(entry.assisted, entry.dice_entered, entry.ended_early))
     print(_show_game(store, game_id))
     return 0
 
@@ -273,7 +273,8 @@ def _list_games(store: Store, args: argparse.Namespace) -> int:
                           for p in g.players)
         when = g.last_played.strftime("%Y-%m-%d %H:%M")
         turn = f"{g.turn}/{g.turns}"
-        print(f"{g.id:<12}  {g.key:<28} {turn:>7}  {when:<16}  {names}")
+        # the kind of game in words ("Kismet", not every option's value of its key)
+        print(f"{g.id:<12}  {_title(g.key):<28} {turn:>7}  {when:<16}  {names}")
     if not args.finished:
         print("\n`yacht resume ID` continues a game (a unique start of the id is enough); "
               "--show prints it, --action roll plays one action (* = computer).")
@@ -373,14 +374,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def _title(key: str) -> str:
     """A ruleset key in words (the key itself for a variant this version does not know)."""
-    from yacht.render import variant_title
-    from yacht.rules import OptionError, UnknownVariant, get
+    from yacht.render import key_title
 
-    variant, *opts = key.split(";")
-    try:
-        return variant_title(get(variant, dict(o.split("=", 1) for o in opts)))
-    except (UnknownVariant, OptionError, ValueError):
-        return key
+    return key_title(key)
 
 
 def _stats_text(rows: list[Any], width: int) -> str:

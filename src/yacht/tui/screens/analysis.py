@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,7 +23,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ProgressBar, Static
 
-from yacht.render import LOSS, loss_text, luck_text
+from yacht.render import LOSS, accuracy_text, dice_text, loss_text, luck_text
 
 from ..widgets.keybar import KeyBar
 
@@ -83,19 +83,10 @@ def position_text(rs: Ruleset, card: str) -> str:
     return "; ".join(parts) or "nothing yet"
 
 
-def _dice(dice: Sequence[int]) -> str:
-    """The dice as the page shows them.
-
-    >>> _dice((6, 2, 2))
-    '6 2 2'
-    """
-    return " ".join(map(str, dice))
-
-
 def _decision_lines(rs: Ruleset, d: DecisionAnalysis, width: int) -> list[str]:
     rolls = (f"{d.rolls_left} roll{'s' if d.rolls_left != 1 else ''} left"
              if d.rolls_left > 0 else "no roll left")
-    lines = _wrap(f"Turn {d.turn}, dice {_dice(d.dice)}, {rolls}", width, "    ", "  ")
+    lines = _wrap(f"Turn {d.turn}, dice {dice_text(d.dice, rs)}, {rolls}", width, "    ", "  ")
     lines += _wrap(f"played: {d.played.text}", width, "      ", "    ")
     lines += _wrap(f"expert: {d.best.text} (the choice lost {loss_text(d.loss)} points)", width,
                    "      ", "    ")
@@ -143,12 +134,12 @@ def analysis_text(a: Analysis, width: int = 78) -> str:
         for p in a.players:
             out.append(f"{MARKS[p.index % 8]} {p.name:<{name_w}}  {p.score:>5}  "
                        f"{loss_text(p.loss):>6}  {luck_text(p.luck):>6}  "
-                       f"{p.accuracy:>7.1f}%")
+                       f"{accuracy_text(p.accuracy):>8}")
     else:
         for p in a.players:
             out += _wrap(f"{MARKS[p.index % 8]} {p.name}: {p.score} points", width, "  ", "")
             out.append(f"  {LOSS.lower()} {loss_text(p.loss)}, luck {luck_text(p.luck)}, "
-                       f"accuracy {p.accuracy:.1f}%")
+                       f"accuracy {accuracy_text(p.accuracy)}")
     out.append("")
     out += _wrap(f"{LOSS}: the points the player's decisions lost against the expert's "
                  "(0.0 is perfect play). Luck: what the dice gave or took. The score is the "

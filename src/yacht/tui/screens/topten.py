@@ -33,7 +33,7 @@ def top_ten_text(entries: Sequence[Any], fresh: set[tuple[Any, ...]] | None = No
         new = (e.game_id, e.name, e.score, e.rank) in fresh
         line = (f"{e.rank:>2}{'*' if new else ' '}  {e.name:<{name_w}}  {e.score:>5}  "
                 f"{e.date.astimezone().strftime('%Y-%m-%d')}"
-                f"{entry_note(False, e.dice_entered)}")
+                f"{entry_note(False, e.dice_entered, e.ended_early)}")
         out.append(line + "\n", style="bold reverse" if new else "")
     out.rstrip()
     return out

@@ -37,8 +37,6 @@ const fixed = (v, digits = 1) => {
   const text = decimals(v, digits);
   return v < 0 && Number(text) !== 0 ? `${MINUS}${text}` : text;
 };
-/** A change: "+3.8", "−10.3", "0.0". */
-const signed = (v) => (Number(decimals(v, 1)) === 0 ? "0.0" : v > 0 ? `+${decimals(v, 1)}` : fixed(v));
 const percent = (c) => `${Math.round(100 * c)}%`;
 
 export class AnalysisView {
@@ -109,7 +107,7 @@ export class AnalysisView {
     fill(this.content, this.render(data));
     keepFocus();
     keepTop();
-    announce(`Analysis ready. ${data.players.map((p) => `${p.name}: loss ${fixed(p.loss)}, luck ${signed(p.luck)}, accuracy ${fixed(p.accuracy)}`).join(". ")}.`);
+    announce(`Analysis ready. ${data.players.map((p) => `${p.name}: loss ${p.shown.loss}, luck ${p.shown.luck}, accuracy ${p.shown.accuracy}`).join(". ")}.`);
     if (data.win_pending) this.awaitChances(data.retry);
   }
 
@@ -189,17 +187,21 @@ export class AnalysisView {
         h("span", { class: "analysis-name", text: p.name }), h("span", { class: "muted analysis-who", text: who })),
       h("dl", { class: "analysis-stats" },
         stat("Score", p.score, String(p.score)),
-        stat("Loss", p.loss, fixed(p.loss)),
-        stat("Luck", p.luck, signed(p.luck)),
-        stat("Accuracy", p.accuracy, fixed(p.accuracy))),
+        // the figures as the server writes them (yacht.render's rules, as in the terminal)
+        stat("Loss", p.loss, p.shown.loss),
+        stat("Luck", p.luck, p.shown.luck),
+        stat("Accuracy", p.accuracy, p.shown.accuracy)),
       p.luck_text ? h("p", { class: "analysis-luck small", text: p.luck_text }) : null,
       costly);
   }
 
   decision(d, a) {
     const moment = d.kind === "keep" ? `${plural(d.rolls_left, "roll")} left` : "choosing a box";
-    const dice = h("span", { class: "costly-dice", role: "img", aria: { label: `Dice ${d.dice.join(" ")}` } },
-      d.dice.map((v) => dieSvg(v)));
+    // coloured dice (Kismet) as the table draws them: each colour with a shape of its own,
+    // and in words with its mark (the server's dice_text)
+    const colours = a.die_colours || [];
+    const dice = h("span", { class: "costly-dice", role: "img", aria: { label: `Dice ${d.dice_text}` } },
+      d.dice.map((v) => dieSvg(v, colours[v - 1] || "")));
     return h("li", { class: "costly-item" },
       h("p", { class: "costly-when" }, h("strong", { text: `Turn ${d.turn}` }), ` · ${moment}`),
       dice,

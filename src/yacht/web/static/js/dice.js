@@ -15,10 +15,11 @@ const PIPS = {
   9: [[L, L], [L, M], [L, R], [M, L], [M, M], [M, R], [R, L], [R, M], [R, R]],
 };
 
-/** A die's picture (decorative: the button around it carries the name). */
-export function dieSvg(value) {
+/** A die's picture (decorative: the button around it carries the name); `colour`: its
+ * pips' colour on coloured dice (see drawDie). */
+export function dieSvg(value, colour = "") {
   const svg = s("svg", { viewBox: "0 0 100 100", class: "die-svg", "aria-hidden": "true", focusable: "false" });
-  drawDie(svg, value);
+  drawDie(svg, value, colour);
   return svg;
 }
 

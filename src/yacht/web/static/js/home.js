@@ -429,7 +429,7 @@ export class HomeView {
         h("th", { scope: "col", class: i >= 2 ? "num" : null, text: t })))),
       h("tbody", {}, rows.map((r) => h("tr", {},
         h("th", { scope: "row", text: r.name }),
-        h("td", { text: this.variantName(r.variant) + (r.key.includes(";") ? ` (${r.key.split(";").slice(1).join(", ")})` : "") }),
+        h("td", { text: r.title }), // the kind of game in the server's words (as `yacht stats`)
         h("td", { class: "num", text: r.games }),
         h("td", { class: "num", text: r.multiplayer_games ? `${r.wins} of ${r.multiplayer_games}` : "–" }),
         h("td", { class: "num", text: Number(r.average).toFixed(1) }),
@@ -451,7 +451,8 @@ export function topTenTable(entries, fresh, gameId) {
       const fresh1 = isNew(e);
       return h("tr", { class: fresh1 ? "is-new" : "" },
         h("td", { class: "num", text: e.rank }),
-        h("th", { scope: "row" }, h("span", { text: e.name }), e.dice_entered ? h("span", { class: "muted", text: " (dice entered)" }) : null,
+        // the words after the line are the server's: "(dice entered)", "(won at once)"
+        h("th", { scope: "row" }, h("span", { text: e.name }), e.note ? h("span", { class: "muted entry-note", text: ` ${e.note}` }) : null,
           fresh1 ? h("span", { class: "new-badge", text: "★ new" }) : null),
         h("td", { class: "num", text: e.score }),
         h("td", { class: "muted", text: new Date(e.date).toLocaleDateString() }));

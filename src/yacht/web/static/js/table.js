@@ -402,6 +402,7 @@ export class TableView {
     }
     this.turnLine = h("p", { class: "turn-line", id: "turn-line" });
     this.diceRow = h("div", { class: ["dice", n > 6 ? "dice-many" : ""], role: "group", aria: { label: "Dice" } }, this.dice.map((d) => d.btn));
+    this.diceRow.style.setProperty("--dice", String(n)); // (the CSS shares the row's width by it)
     this.dots = h("div", { class: "rolls-left" });
     this.rollBtn = h("button", { type: "button", class: "btn btn-roll", id: "roll", aria: { keyshortcuts: "r" }, onclick: () => this.rollOrGoOn() }, "Roll");
     this.oopsBtn = h("button", { type: "button", class: "btn btn-felt", id: "oops", aria: { keyshortcuts: "o" }, onclick: () => this.oops() }, "Oops");
