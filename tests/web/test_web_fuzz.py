@@ -1,5 +1,6 @@
-"""10,000 hostile messages, made by Hypothesis from the protocol's declared types, sent
-while two friends play a game: malformed, oversized, dice results, spoiled fields, the
+"""Hostile messages (3,000 in the suite; YACHT_FUZZ_EXAMPLES batches of 100 for a longer
+hunt), made by Hypothesis from the protocol's declared types, sent while two friends play
+a game: malformed, oversized, dice results, spoiled fields, the
 wrong seat, stale versions, forged tokens, another table's token, a watcher's moves.
 Every one is answered (or closes its own socket), the server stays up, and the games'
 stored actions are exactly the legitimate ones."""
@@ -26,7 +27,10 @@ from .conftest import serve
 from .strategies import hostile_message
 
 ANSWERS = {"error", "ack", "pong", "joined", "hint"}
-BATCH, BATCHES = 100, 100  # 10,000 messages
+#: messages a batch, and batches: 3,000 messages reproduce every kind, sender and answer
+#: the assertions ask for (oversized ones included) in ~9 s CPU; the 10,000 of before
+#: took ~30 s and sent the same kinds again (YACHT_FUZZ_EXAMPLES=100 for those)
+BATCH, BATCHES = 100, int(os.environ.get("YACHT_FUZZ_EXAMPLES", "30"))
 
 
 @pytest.fixture
@@ -157,7 +161,7 @@ def hostile_from(game: Game, kind: str, text: str, pick: int) -> tuple[str, Brow
 
 
 @pytest.mark.slow
-def test_ten_thousand_hostile_messages_change_nothing(fast_client: TestClient,
+def test_hostile_messages_change_nothing(fast_client: TestClient,
                                                       store: Store) -> None:
     game = Game(fast_client, store)
     seen: Counter[str] = Counter()
