@@ -207,7 +207,8 @@ def test_hostile_messages_change_nothing(fast_client: TestClient,
         batch()
         assert sum(seen[k] for k in ("valid", "spoiled", "dice", "malformed",
                                      "oversized")) == BATCH * BATCHES
-        assert min(seen.values()) >= 20 and seen.most_common()[-2][1] >= 50, seen
+        # (oversized: about 1 in 110, 28 of these 3,000; 10 leaves a margin for another seed)
+        assert min(seen.values()) >= 10 and seen.most_common()[-2][1] >= 50, seen
         assert {"bad_request", "not_your_turn", "stale", "closed 1009"} <= set(codes), codes
         assert len(game.legit) == BATCHES // 2
         game.check()
