@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -194,6 +195,10 @@ async def mouse_turn(pilot: Any, rng: Any, reroll: bool, oops: bool) -> None:
             await oops_by_mouse(pilot, "give")
         for i in dice:
             await tap(pilot, f"#die-{i}")
+        # (a loaded machine may show the last click's mark a frame later: waited for)
+        deadline = time.monotonic() + 10
+        while marked(g) != frozenset(dice) and time.monotonic() < deadline:
+            await pilot.pause(0.02)
         assert marked(g) == frozenset(dice)  # held, or marked to roll again
         if oops:
             await oops_by_mouse(pilot, "give")
