@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from reduced_games import reduced_ancient_yacht_double
 
 from yacht.engine import Choose, GiveBack, Player, Record, Roll, Score, State, TakeBack, records
 from yacht.rules import Ruleset, UpperBonus, all_variants, get
@@ -93,20 +94,10 @@ def _reduced_maxi_yatzy() -> Ruleset:
                    upper_bonus=bonus, base_bonus=bonus)
 
 
-def _reduced_ancient_yacht_double() -> Ruleset:
-    """Ancient Yacht's two columns (the second counting double) on six of its twelve
-    boxes: still solved exactly, on 2^12 cards rather than the 2^24 of the full game
-    (whose table, built for this test alone, took ~40 s)."""
-    rs = get("ancient-yacht-double")
-    keep = ("fives", "sixes", "choice", "full_house", "small_straight", "yacht")
-    cats = tuple(c for c in rs.categories if c.id in keep)
-    return replace(rs, id="reduced-ancient-yacht-double", categories=cats, catalogue=cats)
-
-
 #: variants analysed on a reduced game of the same rules: their own tables take
 #: a minute or more in a fresh cache, and the analysis's walk is the same code
 STAND_INS = {"maxi-yatzy": _reduced_maxi_yatzy,
-             "ancient-yacht-double": _reduced_ancient_yacht_double}
+             "ancient-yacht-double": reduced_ancient_yacht_double}
 
 
 @pytest.mark.parametrize("rs", all_variants(), ids=lambda r: r.id)

@@ -10,7 +10,7 @@ from typing import Any
 
 from textual import events
 from textual.widgets import ProgressBar, Static
-from tui_helpers import game, run, settle
+from tui_helpers import game, messages, run, settle
 
 from yacht.engine import Roll, State
 from yacht.rules import Ruleset
@@ -104,11 +104,11 @@ async def test_repeated_keys_replace_their_message(new_app: App) -> None:
         await settle(pilot)
         await pilot.press("b", "b", "b", "b")  # the bell on, off, on, off
         await pilot.pause()
-        assert [n.message for n in app._notifications] == ["Sound off"]
+        assert messages(app) == ["Sound off"]
         await pilot.press("r", "y", "y", "y")  # no box has y (Crag has no Yacht box)
         await pilot.pause()
-        messages = [n.message for n in app._notifications]
-        assert len(messages) == 1 and messages[0].startswith("y: no box has this letter")
+        shown = messages(app)
+        assert len(shown) == 1 and shown[0].startswith("y: no box has this letter")
 
 
 @run
@@ -239,7 +239,7 @@ async def test_a_refusal_names_the_boxes_and_leaves_the_card_in_view(new_app: Ap
         g.refresh_all()  # a second Yahtzee of sixes: the joker rule wants Sixes
         await pilot.press("k")  # 3 of a Kind
         await settle(pilot)
-        assert [n.message for n in app._notifications] == [
+        assert messages(app) == [
             "3 of a Kind cannot be scored now (open to these dice: Sixes)"]
         toast = app.screen.query_one(Toast)
         card = g.query_one(ScoreCard)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.widgets import Button, Static
-from tui_helpers import fast_forward, game, run, settle
+from tui_helpers import fast_forward, game, messages, run, settle
 
 from yacht.engine import Roll
 from yacht.rules import get
@@ -566,7 +566,7 @@ async def test_refusals_do_not_pile_up_over_the_card(new_app: App) -> None:
         await pilot.press("r")
         await pilot.press(*["r"] * 8)  # "choose the dice first", eight times quickly
         await pilot.pause()
-        assert len(app._notifications) == 1
+        assert len(messages(app)) == 1
 
 
 @run
@@ -581,7 +581,7 @@ async def test_singlets_with_none_to_choose_says_so(new_app: App) -> None:
         await pilot.press("s")
         await pilot.pause()
         assert not g.table._game.state.chosen
-        assert [n.message for n in app._notifications] == [
+        assert messages(app) == [
             "No singlets: every face shows at least twice"]
 
 

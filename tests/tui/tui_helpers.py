@@ -47,6 +47,13 @@ async def settle(pilot: Pilot[Any], rounds: int = 400) -> None:
     raise AssertionError("the game did not settle")
 
 
+def messages(app: Any) -> list[str]:
+    """The messages the app shows or showed and has not replaced: read without Textual's
+    reaping by the clock (a 2 s message may have run out by the time a loaded machine
+    reads it; what the app replaced or cleared itself is gone all the same)."""
+    return [n.message for n in app._notifications._notifications.values()]
+
+
 def game(pilot: Pilot[Any]) -> GameScreen:
     screen = pilot.app.screen
     assert isinstance(screen, GameScreen), type(screen)

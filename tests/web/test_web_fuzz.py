@@ -1,5 +1,6 @@
-"""10,000 hostile messages, made by Hypothesis from the protocol's declared types, sent
-while two friends play a game: malformed, oversized, dice results, spoiled fields, the
+"""Hostile messages (3,000 in the suite; YACHT_FUZZ_EXAMPLES batches of 100 for a longer
+hunt), made by Hypothesis from the protocol's declared types, sent while two friends play
+a game: malformed, oversized, dice results, spoiled fields, the
 wrong seat, stale versions, forged tokens, another table's token, a watcher's moves.
 Every one is answered (or closes its own socket), the server stays up, and the games'
 stored actions are exactly the legitimate ones."""
@@ -26,7 +27,10 @@ from .conftest import serve
 from .strategies import hostile_message
 
 ANSWERS = {"error", "ack", "pong", "joined", "hint"}
-BATCH, BATCHES = 100, 100  # 10,000 messages
+#: messages a batch, and batches: 3,000 messages reproduce every kind, sender and answer
+#: the assertions ask for (oversized ones included) in ~9 s CPU; the 10,000 of before
+#: took ~30 s and sent the same kinds again (YACHT_FUZZ_EXAMPLES=100 for those)
+BATCH, BATCHES = 100, int(os.environ.get("YACHT_FUZZ_EXAMPLES", "30"))
 
 
 @pytest.fixture
@@ -157,7 +161,7 @@ def hostile_from(game: Game, kind: str, text: str, pick: int) -> tuple[str, Brow
 
 
 @pytest.mark.slow
-def test_ten_thousand_hostile_messages_change_nothing(fast_client: TestClient,
+def test_hostile_messages_change_nothing(fast_client: TestClient,
                                                       store: Store) -> None:
     game = Game(fast_client, store)
     seen: Counter[str] = Counter()
@@ -203,7 +207,8 @@ def test_ten_thousand_hostile_messages_change_nothing(fast_client: TestClient,
         batch()
         assert sum(seen[k] for k in ("valid", "spoiled", "dice", "malformed",
                                      "oversized")) == BATCH * BATCHES
-        assert min(seen.values()) >= 20 and seen.most_common()[-2][1] >= 50, seen
+        # (oversized: about 1 in 110, 28 of these 3,000; 10 leaves a margin for another seed)
+        assert min(seen.values()) >= 10 and seen.most_common()[-2][1] >= 50, seen
         assert {"bad_request", "not_your_turn", "stale", "closed 1009"} <= set(codes), codes
         assert len(game.legit) == BATCHES // 2
         game.check()
