@@ -67,9 +67,9 @@ CARRY = 6.0
 LEVELS = 12
 #: games the measured score is taken over
 EVAL_GAMES = 1000
-#: the price a roll of the Lagrangian bound (any price >= 0 gives a valid bound; this one,
-#: the strategy's own value of a saved roll, is the only one built so far: see
-#: benchmarks/README.md)
+#: the price a roll of the Lagrangian bound (any price >= 0 gives a valid bound, and any
+#: schedule a turn never rising); the best of the prices built on the full game (3, 6
+#: and 7: benchmarks/README.md)
 BOUND_PRICE = 6.0
 
 
