@@ -6,9 +6,13 @@ price) with the kernels; every price gives a valid bound, the lowest is the one 
 The bound is convex in the price, so a few prices around the best bracket it.
 
     nice -n 10 .venv/bin/python benchmarks/maxi_bound.py 6 5 7     # prices a roll
+    nice -n 10 .venv/bin/python benchmarks/maxi_bound.py 4..2      # a price a turn
 
-Prints one JSON line per price: the price, the bound, the build's seconds and the load
-average at its start (the machine is shared).
+``A..B`` is a price a turn going evenly from A (the first turn) to B (the last), never
+rising (A >= B: see pool.py for why the prices of later turns may not be higher); a
+list ``p1,p2,...,p20`` gives every turn's. Prints one JSON line per price: the price,
+the bound, the build's seconds and the load average at its start (the machine is
+shared).
 """
 
 from __future__ import annotations
@@ -18,18 +22,33 @@ import os
 import sys
 import time
 
+import numpy as np
+
 from yacht.rules import get
 from yacht.strategy.solver.pool import relaxed_bound
 
+TURNS = 20
+
+
+def price_of(arg: str) -> float | tuple[float, ...]:
+    """One price, ``A..B`` (from A to B evenly over the turns) or a list a turn."""
+    if ".." in arg:
+        a, b = (float(x) for x in arg.split(".."))
+        return tuple(float(x) for x in np.linspace(a, b, TURNS))
+    if "," in arg:
+        return tuple(float(x) for x in arg.split(","))
+    return float(arg)
+
 
 def main(argv: list[str]) -> int:
-    prices = [float(a) for a in argv] or [6.0]
+    prices = [price_of(a) for a in argv] or [6.0]
     rs = get("maxi-yatzy")
     for price in prices:
         load = os.getloadavg()[0]
         t0 = time.perf_counter()
         bound = relaxed_bound(rs, price, workers=2)
-        print(json.dumps({"price": price, "bound": round(bound, 4),
+        shown = price if isinstance(price, float) else [round(p, 4) for p in price]
+        print(json.dumps({"price": shown, "bound": round(bound, 4),
                           "seconds": round(time.perf_counter() - t0, 1),
                           "load": round(load, 2)}), flush=True)
     return 0

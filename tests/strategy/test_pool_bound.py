@@ -15,7 +15,7 @@ from yacht.strategy.solver import reference as ref
 from yacht.strategy.solver import solve
 from yacht.strategy.solver.build import Solution, reachable_states
 from yacht.strategy.solver.extended import keep_levels
-from yacht.strategy.solver.pool import CARRY, _off, pool_bound, relaxed_bound
+from yacht.strategy.solver.pool import CARRY, _off, pool_bound, relaxed_bound, schedule
 from yacht.strategy.solver.spec import Spec, compile_ruleset
 from yacht.strategy.solver.tables import kernel_tables
 
@@ -114,12 +114,28 @@ def strategy_value(sol: Solution) -> float:
     return W[0, 0, 0]
 
 
-@pytest.mark.parametrize("price", [0.0, 1.0, 2.0, 3.0, 6.0, 10.0])
-def test_the_bound_is_above_the_exact_optimum_at_every_price(price: float) -> None:
+@pytest.mark.parametrize("price", [0.0, 1.0, 2.0, 3.0, 6.0, 10.0, (4.0, 2.0, 1.0, 0.0),
+                                   (10.0, 10.0, 0.0, 0.0), (2.0, 1.8, 1.8, 0.5),
+                                   (30.0, 3.0, 1.0, 1.0)])
+def test_the_bound_is_above_the_exact_optimum_at_every_price(
+        price: float | tuple[float, ...]) -> None:
+    """One price for every turn, or a price a turn never rising (the proof's condition)."""
     exact = exact_with_pool()
     off = solve(_off(small()), cache=False).expected_score
     assert exact > off + 1.0          # saved rolls are worth something here
     assert relaxed_bound(small(), price, workers=2) >= exact - 1e-9
+
+
+def test_prices_rising_from_a_turn_to_the_next_are_refused() -> None:
+    """Prices rising after a turn are no multipliers of the pool's constraints (the
+    proof does not cover them): refused, as negative ones and a wrong count."""
+    with pytest.raises(ValueError, match="must not rise"):
+        relaxed_bound(small(), (0.0, 0.0, 0.0, 50.0))
+    with pytest.raises(ValueError, match="0 or more"):
+        relaxed_bound(small(), (1.0, 1.0, 1.0, -1.0))
+    with pytest.raises(ValueError, match="one a turn"):
+        relaxed_bound(small(), (1.0, 1.0))
+    assert schedule(2.5, 3).tolist() == [2.5, 2.5, 2.5]
 
 
 def test_the_best_price_bounds_closely_and_the_strategy_stays_below() -> None:

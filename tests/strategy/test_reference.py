@@ -197,7 +197,9 @@ def test_the_kernels_solve_a_relaxed_game_as_the_reference() -> None:
 
     spec = compile_ruleset(tiny(get("maxi-yatzy", {"saved_rolls": "off"}), 2))
     caps = np.array([4, 1, 3, 2], dtype=np.int64)[:spec.nbox]
-    for price in (0.0, 1.5):
+    # one price for every turn, or a price a turn (the build's tiles and a turn's levels
+    # take each card's own: state_turn below is on a card of one box, so 2.0)
+    for price in (0.0, 1.5, np.array([3.0, 2.0, 0.25, 0.0])[:spec.nbox]):
         V = relaxed_table(spec, caps, price, workers=2)
         kt = relaxed_tables(spec, caps, price)
         want = ref.table(kt, spec.A)
@@ -206,7 +208,7 @@ def test_the_kernels_solve_a_relaxed_game_as_the_reference() -> None:
         np.testing.assert_allclose(V[ms, ax], want[ms, ax], rtol=0, atol=1e-9)
         # more rolls are worth more when they are free, and cost points when not
         plain = solve(spec.ruleset, cache=False).V
-        assert (V[0, 0] > plain[0, 0]) == (price == 0.0)
+        assert (V[0, 0] > plain[0, 0]) == np.all(price == 0.0)
         # one turn (state_turn: every level of the most rolls, the cost included)
         E0 = np.empty(spec.dice.nfull)
         Ks = np.empty((int(caps.max()), spec.dice.nall))

@@ -43,6 +43,19 @@ For ``ancient-yacht-10-double``, too big to solve exactly, the reference is
 the expert's computed strategy (exact turns, future valued by the one-column
 tables), not the proven optimum: losses are measured against that strategy.
 
+Maxi Yatzy with saved rolls has no exact table either: the reference is the expert's
+strategy (:mod:`.solver.pool`: each turn exact for the rolls it has, the future the
+exact table without saved rolls plus a price a saved roll, up to 9 of them). Its
+values are consistent from a turn to the next (a scoring is worth what the next turn
+starts from; a pool beyond the price's 9 rolls is valued by the next turn's own plan,
+and the last turn's pool counts in it), but they are the strategy's, which
+underrates itself (it scores some 50 points more than the table it starts from says,
+so the expert's luck averages about +50) and prices the pool by one number: a player
+whose pool runs far from the expert's (one who hoards rolls and never uses them, or
+spends every one) has loss and luck both overstated, by the same amount (their
+difference, ``result - expected_start``, is exact). ``benchmarks/README.md`` has the
+measured sizes.
+
 >>> import random
 >>> from yacht.engine import Player, Record, State
 >>> from yacht.rules import get
@@ -64,7 +77,7 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from yacht.engine import Record, Roll, Score, State, TakeBack
@@ -448,8 +461,34 @@ def _rolls_left(state: State) -> int:
     return state.rolls_left
 
 
-def _keep_decision(state: State, sol: Solution, game_turn: int) -> DecisionAnalysis:
+def _ranking(state: State, sol: Solution) -> list[Ranked]:
+    """The advisor's ranking of the player on turn. With saved rolls, a scoring that
+    leaves more rolls to the pool than the strategy's price pays for
+    (:attr:`Solution.carry_rolls`) is valued as its points and the next turn's own
+    value with that pool (:meth:`Solution.pool_turn_value`, what :meth:`Solution.value`
+    gives the next turn's start), not as the price: so a scoring's value is the value
+    the next turn starts from (nothing appears or vanishes between two turns to be
+    counted as luck), and a player whose pool runs far beyond it is not charged for a
+    hoard the price calls worthless, turn after turn. The expert's choice stays the
+    reference (its loss is 0)."""
     ranking = advise(state, sol)
+    if not sol.carry or state.rolls_left <= sol.carry_rolls:
+        return ranking
+    me = state.current
+    turn = state.turns_taken(me)
+    out = []
+    for r in ranking:
+        if r.kind == "score" and r.category is not None:
+            after = state.clone(rng=False)
+            after.apply(Score(r.category, r.column))
+            r = replace(r, expected=sol.value(after.card(me), turn + 1))
+        out.append(r)
+    best = out[0].expected
+    return [replace(r, loss=max(0.0, best - r.expected)) for r in out]
+
+
+def _keep_decision(state: State, sol: Solution, game_turn: int) -> DecisionAnalysis:
+    ranking = _ranking(state, sol)
     kept = tuple(sorted(v for pos, v in enumerate(state.dice) if pos not in state.chosen))
     played = next(r for r in ranking if r.kind == "keep" and r.keep == kept)
     return _decision(state, ranking, played, game_turn)
@@ -457,7 +496,7 @@ def _keep_decision(state: State, sol: Solution, game_turn: int) -> DecisionAnaly
 
 def _score_decision(state: State, sol: Solution, action: Score,
                     game_turn: int) -> DecisionAnalysis:
-    ranking = advise(state, sol)
+    ranking = _ranking(state, sol)
     played = next(r for r in ranking if r.kind == "score" and r.category == action.category
                   and r.column == action.column)
     return _decision(state, ranking, played, game_turn)
@@ -491,7 +530,7 @@ def _player(state: State, sol: Solution, p: int, start: float,
     if over:
         result = float(score)
     elif p == state.current and state.dice:
-        result = advise(state, sol)[0].expected
+        result = _ranking(state, sol)[0].expected
     else:
         result = sol.value(card, state.turns_taken(p))
     costly = sorted((d for d in mine if d.loss > EXACT), key=lambda d: -d.loss)

@@ -79,10 +79,11 @@ typedef struct {
     int64_t ncode;
     int has_repeat; /* a repeat box: the build solves fixed points */
     /* a relaxed game (the Lagrangian bound of saved rolls, see pool.py): the points every
-     * roll costs (0 in a real game), and the rolls of a turn by the boxes already filled
-     * (the build reads them; every entry is `rolls` in a real game) */
-    double roll_cost;
+     * roll of a turn costs and the rolls of that turn, both by the boxes already filled
+     * (0 and `rolls` in a real game; the build reads the rolls, every kernel the costs) */
+    const double *layer_cost;
     const int64_t *layer_rolls;
+    int costly; /* some layer's rolls cost points */
 } Tables;
 
 #define NBUF 40
@@ -275,31 +276,27 @@ static PyObject *tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     ARR(mgroups, 'i', t->ngroups * 3) ARR(prob, 'd', nf) ARR(pairs, 'i', t->npairs * 2)
     ARR(code_index, 'i', t->ncode) ARR(counts, 'i', na * F) ARR(size, 'i', na)
     ARR(subs, 'i', nf * t->subw) ARR(nsubs, 'i', nf) ARR(layer_rolls, 'i', nb)
+    ARR(layer_cost, 'd', nb)
 #undef ARR
     t->has_repeat = 0;
     for (int64_t b = 0; b < t->nbox; b++)
         if (t->rep_pts[b] > 0)
             t->has_repeat = 1;
-    {
-        PyObject *v = PyObject_GetAttrString(nt, "roll_cost");
-        if (v == NULL)
-            goto fail;
-        t->roll_cost = PyFloat_AsDouble(v);
-        Py_DECREF(v);
-        if (t->roll_cost == -1.0 && PyErr_Occurred())
-            goto fail;
-    }
-    int relaxed = !(t->roll_cost == 0.0);
+    t->costly = 0;
+    int relaxed = 0, bad_cost = 0;
     for (int64_t b = 0; b < t->nbox; b++) {
         if (t->layer_rolls[b] < 1 || t->layer_rolls[b] > 4096) {
             PyErr_SetString(PyExc_ValueError, "layer_rolls: 1 to 4096 rolls a turn expected");
             goto fail;
         }
-        relaxed |= t->layer_rolls[b] != t->rolls;
+        const double c = t->layer_cost[b];
+        bad_cost |= !(c >= 0.0 && c < 1e9);
+        t->costly |= c != 0.0;
+        relaxed |= t->layer_rolls[b] != t->rolls || c != 0.0;
     }
-    if (relaxed && (t->has_repeat || !(t->roll_cost >= 0.0 && t->roll_cost < 1e9))) {
+    if (relaxed && (t->has_repeat || bad_cost)) {
         PyErr_SetString(PyExc_ValueError,
-                        "a roll cost or rolls by layer: no repeat box, a cost from 0 expected");
+                        "a roll cost or rolls by layer: no repeat box, costs from 0 expected");
         goto fail;
     }
     return (PyObject *)self;
@@ -502,6 +499,12 @@ static inline double e0_one(const Tables *T, int64_t m, int64_t u, int64_t flag,
     return best;
 }
 
+/* The points a roll costs in a turn from card m (0 but in the relaxed game of a bound). */
+static inline double roll_cost(const Tables *T, int64_t m)
+{
+    return T->costly ? T->layer_cost[__builtin_popcountll((uint64_t)m)] : 0.0;
+}
+
 /* E0[d]: the best placement of every outcome in state (m, a). */
 static void e0_scalar(const Tables *T, int64_t m, int64_t a, const double *V, double *E0)
 {
@@ -515,9 +518,10 @@ static void e0_scalar(const Tables *T, int64_t m, int64_t a, const double *V, do
 /* Ks[j * nall + k]: the value of keeping k and rolling the rest with j rolls
  * left after that roll; on the outcome rows, Ks[j] holds the best with j rolls
  * left (E0 at j = 0). Ks[(rolls - 1) * nall] is the turn's value. Only the
- * first `levels` levels (j < levels) are computed. Every roll costs T->roll_cost
- * (0 but in the relaxed game of a bound): a keep is worth its average less that. */
-static void keep_levels(const Tables *T, const double *E0, double *Ks, int64_t levels)
+ * first `levels` levels (j < levels) are computed. Every roll costs `cost` (0 but
+ * in the relaxed game of a bound, roll_cost): a keep is worth its average less that. */
+static void keep_levels(const Tables *T, const double *E0, double *Ks, int64_t levels,
+                        double cost)
 {
     const int64_t fs = T->full_start, nall = T->nall, F = T->faces;
     const double inv = 1.0 / (double)F;
@@ -532,9 +536,9 @@ static void keep_levels(const Tables *T, const double *E0, double *Ks, int64_t l
             K[s] = acc * inv;
         }
         /* (after the sweep: a keep's average is built from the keeps of one more die) */
-        if (T->roll_cost != 0.0)
+        if (cost != 0.0)
             for (int64_t s = 0; s < fs; s++)
-                K[s] -= T->roll_cost;
+                K[s] -= cost;
         if (level == levels - 1)
             break;
         double *nx = Ks + (level + 1) * nall;
@@ -706,7 +710,7 @@ static int play_one_chunk(const Tables *T, const Play *P, int64_t g_lo, int64_t 
         int first = P->d0 >= 0;
         while (m != full) {
             e0_scalar(T, m, flag * U + u, P->V, E0);
-            keep_levels(T, E0, Ks, T->rolls);
+            keep_levels(T, E0, Ks, T->rolls, roll_cost(T, m));
             const int64_t d = play_turn_dice(T, Ks, 1, 0, first ? P->d0 : -1,
                                              first ? P->r0 : T->rolls - 1, &rng, cnt);
             first = 0;
@@ -1470,7 +1474,7 @@ static PyObject *py_state_turn(PyObject *mod, PyObject *args)
         || buf_get(Ko, &b[2], "Ks", 'd', T->rolls * T->nall, 1) < 0)
         goto done;
     e0_scalar(T, m, a, b[0].b.buf, b[1].b.buf);
-    keep_levels(T, b[1].b.buf, b[2].b.buf, T->rolls);
+    keep_levels(T, b[1].b.buf, b[2].b.buf, T->rolls, roll_cost(T, m));
     ret = Py_None;
     Py_INCREF(ret);
 done:
@@ -2081,7 +2085,7 @@ static PyObject *py_target_turn(PyObject *mod, PyObject *args)
             }
             E0[d] = best;
         }
-        keep_levels(T, E0, b[5].b.buf, T->rolls);
+        keep_levels(T, E0, b[5].b.buf, T->rolls, roll_cost(T, m));
     }
     ret = Py_None;
     Py_INCREF(ret);

@@ -819,7 +819,7 @@ static void exact_levels(AdvisorObject *self, int64_t m, int64_t a, int64_t leve
     } else {
         e0_scalar(T, m, a, self->V, E0);
     }
-    keep_levels(T, E0, self->Ks, levels);
+    keep_levels(T, E0, self->Ks, levels, roll_cost(T, m));
 }
 
 /* A Ranked from its fields: kind, keep, category and column borrowed; reroll and

@@ -146,7 +146,7 @@ static int dist_state(const Tables *T, const DistLayer *L, int64_t m, int64_t au
     double *D = S->D;
     int64_t *gj = S->gj, *gg = S->gg;
     dist_place(T, L, m, aux, S->E0, gj, gg);
-    keep_levels(T, S->E0, S->Ks, T->rolls);
+    keep_levels(T, S->E0, S->Ks, T->rolls, roll_cost(T, m));
     final_outcomes(T, S->E0, S->Ks, S->F, S->M, S->N);
     /* the (next state, points) pairs, each with its chance (outcomes grouped);
      * the pairs are kept at gj[nfull + k], gg[nfull + k] */

@@ -195,18 +195,30 @@ static inline void TF(max_group)(const Tables *T, const double *self, double *M,
     }
 }
 
+/* The cost of a roll in each column of a tile (the cards gm[0..G-1]; roll_cost),
+ * in out; NULL when no layer's rolls cost anything (a real game). */
+static const double *TF(tile_costs)(const Tables *T, const int64_t *gm, int64_t G, double *out)
+{
+    if (!T->costly)
+        return NULL;
+    for (int64_t g = 0; g < TW; g++)
+        out[g] = g < G ? roll_cost(T, gm[g]) : 0.0;
+    return out;
+}
+
 /* Turn values of a tile. On entry the outcome rows of K hold the placement
  * values (E0). Level L averages the rows below the outcomes (K[s] = mean over
  * faces of K[s + face]); then M[s] = the best keep inside s. The outcome rows
  * of the levels after the first live in M (the best with L rolls left).
  * On return K[0] holds each column's value at the start of the turn.
  * With Ks, rows 0..nall-1 after each averaging are saved at Ks + L * nall * TW
- * (outcome rows: the best of holding them with L rolls left). Every roll costs
- * T->roll_cost (0 but in the relaxed game of a bound): taken off each keep's average. */
-static void TF(levels_tile)(const Tables *T, double *K, double *M, int64_t rolls, double *Ks)
+ * (outcome rows: the best of holding them with L rolls left). A roll of column w
+ * costs cost[w] (cost NULL: nothing; see tile_costs), taken off each keep's average. */
+static void TF(levels_tile)(const Tables *T, double *K, double *M, int64_t rolls, double *Ks,
+                            const double *cost)
 {
     const int64_t fs = T->full_start, nall = T->nall, F = T->faces;
-    const double inv = 1.0 / (double)F, cost = T->roll_cost;
+    const double inv = 1.0 / (double)F;
     const int64_t *up = T->up;
     for (int64_t level = 0; level < rolls; level++) {
         const double *full = level == 0 ? K : M; /* where the outcome rows are */
@@ -223,7 +235,7 @@ static void TF(levels_tile)(const Tables *T, double *K, double *M, int64_t rolls
                     acc[w] += p * sd[w];
             }
             for (int w = 0; w < TW; w++)
-                K[w] = acc[w] - cost;
+                K[w] = acc[w] - (cost != NULL ? cost[w] : 0.0);
             return;
         }
         for (int64_t s = fs - 1; s >= 0; s--) {
@@ -252,11 +264,12 @@ static void TF(levels_tile)(const Tables *T, double *K, double *M, int64_t rolls
                     o[w] = acc[w] * inv;
             }
         }
-        if (cost != 0.0) { /* (after the sweep, which reads the keeps of one more die) */
-            double *restrict o = K;
-            for (int64_t i = 0; i < fs * TW; i++)
-                o[i] -= cost;
-        }
+        if (cost != NULL) /* (after the sweep, which reads the keeps of one more die) */
+            for (int64_t s = 0; s < fs; s++) {
+                double *restrict o = K + s * TW;
+                for (int w = 0; w < TW; w++)
+                    o[w] -= cost[w];
+            }
         if (Ks != NULL) {
             double *dst = Ks + level * nall * TW;
             memcpy(dst, K, (size_t)(fs * TW) * sizeof(double));
@@ -281,6 +294,7 @@ static void TF(levels_tile)(const Tables *T, double *K, double *M, int64_t rolls
  * (outcome rows) and K[0] = g(0) from one evaluation; on return K[0] holds x. */
 static void TF(repeat_fixed_point)(const Tables *T, Scratch *sc, int64_t G)
 {
+    double costs[TW]; /* a relaxed game's cost of a roll, per column */
     double rep[TW], x0[TW], g0[TW], x1[TW], base[MAXFACES * TW];
     int any = 0;
     for (int64_t g = 0; g < TW; g++) {
@@ -312,7 +326,8 @@ static void TF(repeat_fixed_point)(const Tables *T, Scratch *sc, int64_t G)
                 row[g] = rep[g] > 0 && v > b[g] ? v : b[g];
             }
         }
-        TF(levels_tile)(T, sc->K, sc->M, T->rolls, NULL);
+        TF(levels_tile)(T, sc->K, sc->M, T->rolls, NULL,
+                          TF(tile_costs)(T, sc->gm, G, costs));
         double delta = 0.0;
         for (int64_t g = 0; g < G; g++) {
             if (rep[g] <= 0)
@@ -345,6 +360,7 @@ static void TF(build_chunk)(const Tables *T, Scratch *sc, const int64_t *masks, 
                             const int64_t *ulo, const int64_t *usub, const int64_t *uoff,
                             const int64_t *ulist, const int64_t *nflag)
 {
+    double costs[TW]; /* a relaxed game's cost of a roll, per column */
     int64_t used = 0, i = lo, flag = 0, j = -1;
     double *K = sc->K, *M = sc->M;
     for (;;) {
@@ -375,7 +391,7 @@ static void TF(build_chunk)(const Tables *T, Scratch *sc, const int64_t *masks, 
             TF(e0_tile)(T, used, sc->gm, sc->gu, sc->gf, K, Vp, rowlen, S, S - 1, sc->A, sc->Z);
             /* (a layer's masks fill as many boxes: its rolls are the tile's) */
             TF(levels_tile)(T, K, M, T->layer_rolls[__builtin_popcountll((uint64_t)sc->gm[0])],
-                            NULL);
+                            NULL, TF(tile_costs)(T, sc->gm, used, costs));
             if (T->has_repeat)
                 TF(repeat_fixed_point)(T, sc, used);
             for (int64_t g = 0; g < used; g++)
@@ -407,6 +423,7 @@ static void TF(advise_chunk)(const Tables *T, Scratch *sc, int64_t lo, int64_t h
                              const int64_t *sr, const double *V, double *keep_out,
                              int64_t keepw, double *box_out)
 {
+    double costs[TW]; /* a relaxed game's cost of a roll, per column */
     const int64_t nall = T->nall, U = T->U, A = (T->ybonus > 0 ? 2 : 1) * U;
     for (int64_t b0 = lo; b0 < hi; b0 += TW) {
         const int64_t G = MIN(TW, hi - b0);
@@ -420,7 +437,8 @@ static void TF(advise_chunk)(const Tables *T, Scratch *sc, int64_t lo, int64_t h
         }
         if (levels > 0) { /* with no roll left only the boxes count */
             TF(e0_tile)(T, G, sc->gm, sc->gu, sc->gf, sc->K, V, A, U, U - 1, sc->A, sc->Z);
-            TF(levels_tile)(T, sc->K, sc->M, MIN(T->rolls, levels), sc->Ks);
+            TF(levels_tile)(T, sc->K, sc->M, MIN(T->rolls, levels), sc->Ks,
+                            TF(tile_costs)(T, sc->gm, G, costs));
         }
         for (int64_t g = 0; g < G; g++) {
             const int64_t i = b0 + g, d = sd[i], r = sr[i];
@@ -442,6 +460,7 @@ static void TF(advise_chunk)(const Tables *T, Scratch *sc, int64_t lo, int64_t h
 static void TF(play_chunk)(const Tables *T, Scratch *sc, const Play *P, int64_t g_lo,
                            int64_t g_hi)
 {
+    double costs[TW]; /* a relaxed game's cost of a roll, per column */
     const int64_t U = T->U, A = (T->ybonus > 0 ? 2 : 1) * U;
     const int64_t full = ((int64_t)1 << T->nbox) - 1;
     uint64_t rngs[TW];
@@ -467,7 +486,8 @@ static void TF(play_chunk)(const Tables *T, Scratch *sc, const Play *P, int64_t 
         int first = P->d0 >= 0;
         while (sc->gm[0] != full) {
             TF(e0_tile)(T, G, sc->gm, sc->gu, sc->gf, sc->K, P->V, A, U, U - 1, sc->A, sc->Z);
-            TF(levels_tile)(T, sc->K, sc->M, T->rolls, sc->Ks);
+            TF(levels_tile)(T, sc->K, sc->M, T->rolls, sc->Ks,
+                            TF(tile_costs)(T, sc->gm, G, costs));
             for (int64_t g = 0; g < G; g++) {
                 const int64_t d = play_turn_dice(T, sc->Ks, TW, g, first ? P->d0 : -1,
                                                  first ? P->r0 : T->rolls - 1, &rngs[g], cnt);
@@ -496,6 +516,7 @@ static void TF(play_chunk)(const Tables *T, Scratch *sc, const Play *P, int64_t 
 static void TF(skip_chunk)(const Tables *T, Scratch *sc, const int64_t *masks, int64_t lo,
                            int64_t hi, double *V, int64_t rowlen)
 {
+    double costs[TW]; /* a relaxed game's cost of a roll, per column */
     const int64_t Tn = rowlen - 1, fs = T->full_start, nall = T->nall;
     (void)nall;
     for (int64_t b0 = lo; b0 < hi; b0 += TW) {
@@ -515,7 +536,8 @@ static void TF(skip_chunk)(const Tables *T, Scratch *sc, const int64_t *masks, i
                     if (skip > sc->K[d * TW + g])
                         sc->K[d * TW + g] = skip;
             }
-            TF(levels_tile)(T, sc->K, sc->M, T->rolls, NULL);
+            TF(levels_tile)(T, sc->K, sc->M, T->rolls, NULL,
+                            TF(tile_costs)(T, sc->gm, G, costs));
             for (int64_t g = 0; g < G; g++)
                 V[sc->gm[g] * rowlen + t] = sc->K[g];
         }

@@ -90,7 +90,7 @@ class Backend(Protocol):
     def build_layer(self, spec: Spec, layer: Arr, Vp: Arr, S: int, plan: Any,
                     threads: int, tables: Any = None) -> None: ...
 
-    def relaxed(self, spec: Spec, layer_rolls: Arr, roll_cost: float) -> Any: ...
+    def relaxed(self, spec: Spec, layer_rolls: Arr, roll_cost: Any) -> Any: ...
 
     def build_repeat_layer(self, spec: Spec, layer: Arr, V: Arr, umax: Arr,
                            threads: int) -> None: ...
@@ -181,7 +181,7 @@ class NativeBackend:
                              plan.ulo, plan.usub, plan.uoff, plan.ulist, plan.nflag,
                              tile_width(spec), threads, chunk)
 
-    def relaxed(self, spec: Spec, layer_rolls: Arr, roll_cost: float) -> Any:
+    def relaxed(self, spec: Spec, layer_rolls: Arr, roll_cost: Any) -> Any:
         """The kernels' tables of ``spec``'s relaxed game (see
         :func:`.tables.relaxed_tables`), for ``build_layer(..., tables=)``."""
         return self.mod.Tables(relaxed_tables(spec, layer_rolls, roll_cost))

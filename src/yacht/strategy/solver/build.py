@@ -351,7 +351,22 @@ class Solution:
         if self.forced_turn(card, turn):
             assert self.spec.forced is not None
             return base + self.forced_start + float(self.V[m | (1 << self.spec.forced.box), a])
-        return base + float(self.V[m, a]) + self.carry_value(card.saved, m)
+        # (a pool is the next turn's to use, the last turn's too: priced by carry_value,
+        # or beyond what that pays for, by the turn's own plan)
+        if self.carry and card.saved > self.carry_rolls:
+            return base + self.pool_turn_value(m, a, card.saved)
+        return base + float(self.V[m, a]) + self.carry_value(card.saved)
+
+    def pool_turn_value(self, mask: int, aux: int, saved: int) -> float:
+        """Saved rolls: the points to come from the start of a turn from (mask, aux) with
+        ``saved`` rolls in the pool, as the strategy plays that turn: its keep values for
+        the rolls the turn has (up to :attr:`plan_levels`), the rolls it leaves then worth
+        ``carry`` each (:meth:`turn_tables`). :meth:`value` takes it for a pool of more
+        than :attr:`carry_rolls` rolls, which :meth:`carry_value` prices as that many
+        though the turn uses them (and the last turn's rolls are used or lost in it)."""
+        _, Ks = self.turn_tables(mask, aux)
+        rolls = min(self.spec.rolls + saved, self.plan_levels)
+        return float(Ks[rolls - 1, 0])
 
     def carry_value(self, rolls: int, mask: int | None = None) -> float:
         """What ``rolls`` left to the player's pool are worth to the strategy (0 without
@@ -360,6 +375,11 @@ class Solution:
         if not self.carry or (mask is not None and self._last_turn(mask)):
             return 0.0
         return self.carry * min(rolls, max(0, self.plan_levels - self.spec.rolls))
+
+    @property
+    def carry_rolls(self) -> int:
+        """The most saved rolls :meth:`carry_value` pays for."""
+        return max(0, self.plan_levels - self.spec.rolls)
 
     def _last_turn(self, mask: int) -> bool:
         return bin(mask).count("1") == self.spec.nbox - 1

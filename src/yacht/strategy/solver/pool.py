@@ -17,21 +17,33 @@ Its score is measured by self-play (see ``benchmarks/README.md``).
 **A proven upper bound** (:func:`pool_bound`). A game of ``T`` turns, each adding ``r``
 rolls to the pool, uses at most ``r * T`` rolls whatever the player does (pathwise), at
 least one a turn; so turn ``k`` (``k`` boxes filled) has at most ``r + (r - 1) * k``
-rolls. For any price ``lam >= 0`` a roll, and any policy,
-``E[total] <= E[total - lam * rolls used] + lam * r * T``, and the expectation on the
-right is at most the optimum of the *relaxed* game where turn ``k`` may roll up to
-``r + (r - 1) * k`` times whatever the earlier turns used, every roll costing ``lam``
-points (every policy of the real game is one of the relaxed game's). The relaxed game
-has no pool in its state: the kernels solve it as the game without saved rolls with a
-number of rolls per layer and a cost per roll (:func:`.tables.relaxed_tables`). Every
-``lam`` gives a valid bound; the bound is convex in ``lam`` (the maximum of functions
-linear in it); :data:`BOUND_PRICE` is the one price built so far (``benchmarks/README.md``:
-lower prices are likely tighter).
+rolls. More: the pool is never negative, so if ``R_i`` is the number of rolls turn ``i``
+uses, ``C_k = R_0 + ... + R_k <= r * (k + 1)`` for every ``k`` (pathwise, the last ``k``
+giving the ``r * T``). For multipliers ``mu_k >= 0``,
+``total <= total + sum_k mu_k * (r * (k + 1) - C_k)`` on every path; writing
+``lam_i = mu_i + ... + mu_(T-1)`` (a price a turn, never rising from a turn to the next,
+and any such prices come from multipliers ``mu_k = lam_k - lam_(k+1) >= 0``) the right
+side is ``total - sum_i lam_i * R_i + r * sum_i lam_i`` (Abel's summation:
+``sum_k (k + 1) * (lam_k - lam_(k+1)) = sum_k lam_k``). So for any policy,
+``E[total] <= E[total - sum_i lam_i * R_i] + r * sum_i lam_i``, and the expectation is
+at most the optimum of the *relaxed* game where turn ``k`` may roll up to
+``r + (r - 1) * k`` times whatever the earlier turns used, every roll of turn ``k``
+costing ``lam_k`` points: every policy of the real game is one of the relaxed game's
+(the pool is a function of the history, which a policy of the relaxed game may read
+too, and none beats the relaxed game's optimum by doing so: its state is the card).
+The relaxed game has no pool in its state: the kernels solve it as the game without
+saved rolls with a number of rolls and a cost a roll per layer
+(:func:`.tables.relaxed_tables`). One price for every turn (only the last constraint
+priced) is the special case ``lam_i = lam``. Every such schedule gives a valid bound
+(:func:`schedule` refuses the others); the bound is convex in the prices (the maximum
+of functions linear in them). :data:`BOUND_PRICE` is the best price found
+(``benchmarks/README.md``: the prices built and their bounds).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -45,7 +57,7 @@ if TYPE_CHECKING:
     from .build import Solution
 
 __all__ = ["BOUND_PRICE", "CARRY", "LEVELS", "pool_bound", "pool_levels", "ready",
-           "relaxed_bound", "relaxed_table", "solve_pool"]
+           "relaxed_bound", "relaxed_table", "schedule", "solve_pool"]
 
 F64 = npt.NDArray[np.float64]
 
@@ -55,37 +67,56 @@ CARRY = 6.0
 LEVELS = 12
 #: games the measured score is taken over
 EVAL_GAMES = 1000
-#: the price a roll of the Lagrangian bound (any price >= 0 gives a valid bound; this one,
-#: the strategy's own value of a saved roll, is the only one built so far: see
-#: benchmarks/README.md)
-BOUND_PRICE = 6.0
+#: the price a roll of the Lagrangian bound (any price >= 0 gives a valid bound, and any
+#: schedule a turn never rising); the best of the prices built on the full game (3, 5, 6
+#: and 7: benchmarks/README.md)
+BOUND_PRICE = 5.0
 
 
-def relaxed_bound(ruleset: Ruleset, price: float, *, workers: int | None = None,
-                  progress: Any = None) -> float:
-    """The upper bound of :func:`pool_bound` for one price ``price`` a roll: ``price``
-    times the most rolls a game can use, plus the optimal value of the relaxed game
-    (turn ``k`` rolling up to ``r + (r - 1) * k`` times, each roll costing ``price``),
-    solved by the kernels' build."""
+def relaxed_bound(ruleset: Ruleset, price: float | Sequence[float], *,
+                  workers: int | None = None, progress: Any = None) -> float:
+    """The upper bound of :func:`pool_bound` for the prices ``price`` a roll: one number
+    (every turn's) or one per turn (turn ``k`` having ``k`` boxes filled), never rising
+    from a turn to the next. The bound is ``r`` times the sum of the turns' prices plus
+    the optimal value of the relaxed game (turn ``k`` rolling up to ``r + (r - 1) * k``
+    times, each roll costing turn ``k``'s price), solved by the kernels' build."""
     from .spec import UnsupportedRuleset, compile_ruleset
 
-    if not price >= 0.0:
-        raise ValueError(f"the price of a roll must be 0 or more, not {price!r}")
     spec = compile_ruleset(ruleset)
     if not spec.pool:
         raise UnsupportedRuleset(f"{ruleset.id}: no saved rolls, nothing to bound")
     off = compile_ruleset(_off(ruleset))
     r, nbox = spec.pool, off.nbox
+    prices = schedule(price, nbox)
     caps = np.array([r + (r - 1) * k for k in range(nbox)], dtype=np.int64)
-    V = relaxed_table(off, caps, price, workers=workers, progress=progress)
-    return float(V[0, 0]) + price * r * nbox
+    V = relaxed_table(off, caps, prices, workers=workers, progress=progress)
+    return float(V[0, 0]) + r * float(prices.sum())
 
 
-def relaxed_table(spec: Spec, layer_rolls: npt.NDArray[np.int64], price: float, *,
+def schedule(price: float | Sequence[float], turns: int) -> F64:
+    """The price of a roll in each of ``turns`` turns: ``price`` for every turn, or one
+    number a turn; ValueError unless every price is 0 or more and none is above the one
+    of the turn before (the prices that make a valid bound, see the module)."""
+    prices = np.asarray(price, dtype=np.float64)
+    if prices.ndim == 0:
+        prices = np.full(turns, float(prices))
+    if prices.shape != (turns,):
+        raise ValueError(f"the price of a roll: one number or one a turn ({turns}), "
+                         f"not {prices.shape[0] if prices.ndim == 1 else prices.shape}")
+    if not (np.all(prices >= 0.0) and np.all(np.isfinite(prices))):
+        raise ValueError(f"the price of a roll must be 0 or more, not {price!r}")
+    if np.any(np.diff(prices) > 0.0):
+        raise ValueError("the prices of a roll must not rise from a turn to the next, "
+                         f"not {prices.tolist()!r}")
+    return prices
+
+
+def relaxed_table(spec: Spec, layer_rolls: npt.NDArray[np.int64], price: float | F64, *,
                   workers: int | None = None, progress: Any = None) -> F64:
     """``V[mask, aux]`` of the relaxed game of ``spec`` (a game without saved rolls):
     a turn after ``k`` boxes are filled rolls up to ``layer_rolls[k]`` times, every roll
-    (the first too) costing ``price`` points; built by the kernels as the table is."""
+    (the first too) costing ``price`` points (or ``price[k]``); built by the kernels as
+    the table is."""
     from .backend import current as backend
     from .build import _layers, _threads, _wide_runner, build_plan
     from .spec import UnsupportedRuleset
@@ -105,12 +136,16 @@ def relaxed_table(spec: Spec, layer_rolls: npt.NDArray[np.int64], price: float, 
     return final()
 
 
-def pool_bound(ruleset: Ruleset, prices: tuple[float, ...] = (BOUND_PRICE,), *,
-               workers: int | None = None) -> tuple[float, float]:
+Price = float | tuple[float, ...]
+
+
+def pool_bound(ruleset: Ruleset, prices: tuple[Price, ...] = (BOUND_PRICE,), *,
+               workers: int | None = None) -> tuple[float, Price]:
     """A proven upper bound on the optimal expected score of ``ruleset`` (saved rolls):
-    the lowest :func:`relaxed_bound` over ``prices``, with its price."""
-    best = min((relaxed_bound(ruleset, p, workers=workers), p) for p in prices)
-    return best
+    the lowest :func:`relaxed_bound` over ``prices`` (each one number or one a turn),
+    with its price."""
+    return min(((relaxed_bound(ruleset, p, workers=workers), p) for p in prices),
+               key=lambda bp: bp[0])
 
 
 def pool_levels(spec: Spec, E0: F64, levels: int, carry: float) -> F64:

@@ -141,13 +141,15 @@ def turn_values(kt: KernelTables, V: F64, m: int, a: int,
     ruleset's rolls)."""
     nfull = kt.score.shape[1]
     E0 = np.array([best_placement(kt, V, m, a, d)[0] for d in range(nfull)])
-    return E0, keep_values(kt, E0, rolls)
+    return E0, keep_values(kt, E0, rolls, float(kt.layer_cost[bin(m).count("1")]))
 
 
-def keep_values(kt: KernelTables, E0: F64, rolls: int | None = None) -> F64:
+def keep_values(kt: KernelTables, E0: F64, rolls: int | None = None,
+                cost: float = 0.0) -> F64:
     """The keep values of one turn from its placement values (see :func:`turn_values`):
-    a keep is worth the average of what its rolls lead to, less the cost of a roll
-    (``kt.roll_cost``: 0 in a real game, a price in the relaxed game of a bound)."""
+    a keep is worth the average of what its rolls lead to, less ``cost``, the cost of a
+    roll (0 in a real game; in the relaxed game of a bound ``kt.layer_cost`` of the
+    turn's layer)."""
     nall, fs, nfull = kt.up.shape[0], kt.full_start, kt.score.shape[1]
     levels = kt.rolls if rolls is None else rolls
     Ks = np.zeros((levels, nall, *E0.shape[1:]))   # (E0 may hold a vector per outcome)
@@ -157,7 +159,7 @@ def keep_values(kt: KernelTables, E0: F64, rolls: int | None = None) -> F64:
             best = np.array([np.max([best[d], *[Ks[j - 1, k] for k in _subsets(kt, d)]],
                                     axis=0) for d in range(nfull)])
         for k in range(fs):
-            Ks[j, k] = sum(p * best[d] for d, p in _roll_results(kt, k)) - kt.roll_cost
+            Ks[j, k] = sum(p * best[d] for d, p in _roll_results(kt, k)) - cost
         Ks[j, fs:] = best
     return Ks
 

@@ -79,7 +79,8 @@ class KernelTables(NamedTuple):
     subs: I64           # (nfull, width) proper sub-multisets of each outcome
     nsubs: I64          # (nfull,)
     # a relaxed game (the bound of saved rolls, :mod:`.pool`); a real game: 0 and ``rolls``
-    roll_cost: float    # points every roll costs (a keep: its average less it)
+    layer_cost: F64     # (nbox,) points every roll of a turn with that many boxes filled
+                        # costs (a keep: its average less it)
     layer_rolls: I64    # (nbox,) rolls of a turn with that many boxes filled
 
 
@@ -197,16 +198,19 @@ def kernel_tables(spec: Spec) -> KernelTables:
         up=_i64(up), down=_i64(t.down), dc=_i64(dc), mrows=_i64(mrows), mgroups=_i64(mgroups),
         prob=np.ascontiguousarray(prob, dtype=np.float64), pairs=_i64(t.pairs),
         code_index=_i64(t.code_index), counts=_i64(t.counts), size=_i64(t.size),
-        subs=_i64(subs), nsubs=_i64(nsubs), roll_cost=0.0,
+        subs=_i64(subs), nsubs=_i64(nsubs), layer_cost=np.zeros(spec.nbox),
         layer_rolls=np.full(spec.nbox, spec.rolls, dtype=np.int64))
 
 
-def relaxed_tables(spec: Spec, layer_rolls: Any, roll_cost: float) -> KernelTables:
+def relaxed_tables(spec: Spec, layer_rolls: Any, roll_cost: Any) -> KernelTables:
     """The tables of ``spec`` with ``layer_rolls[k]`` rolls in a turn after ``k`` boxes are
-    filled and every roll costing ``roll_cost`` points (the relaxed game of
-    :func:`.pool.pool_bound`; the build reads both, the other kernels the cost only)."""
+    filled and every roll of that turn costing ``roll_cost[k]`` points (one number: every
+    turn's) (the relaxed game of :func:`.pool.pool_bound`; the build reads both, the other
+    kernels the costs only)."""
     rolls = _i64(layer_rolls)
     if rolls.shape != (spec.nbox,):
         raise ValueError(f"layer_rolls: one number per box expected, got {rolls.shape}")
-    return kernel_tables(spec)._replace(roll_cost=float(roll_cost), layer_rolls=rolls,
+    cost = np.ascontiguousarray(np.broadcast_to(np.asarray(roll_cost, dtype=np.float64),
+                                                (spec.nbox,)))
+    return kernel_tables(spec)._replace(layer_cost=cost, layer_rolls=rolls,
                                         rolls=int(rolls.max()))
