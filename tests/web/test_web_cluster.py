@@ -525,6 +525,42 @@ def test_a_duplicate_table_played_on_two_processes(servers: list[Server]) -> Non
         p.close()
 
 
+def test_a_card_started_and_scored_elsewhere_while_this_process_was_behind(
+        servers: list[Server]) -> None:
+    """Bob joins his card on the other process and scores while Ann's process hears
+    nothing (stopped): it then learns of the start and the score together, resumes the
+    card as stored (no score happens here to tell of), and Ann's field still shows it."""
+    one, two = servers
+    made = one.post("/api/tables", {"variant": "tommys-crag", "speed": "fast",
+                                    "dice": "duplicate", "seats": [
+                                        {"kind": "person", "name": "Ann", "here": True},
+                                        {"kind": "person", "here": False}]})
+    bob_card = next(c["url"] for c in two.get(f"/api/groups/{made['group']}")["cards"]
+                    if c["open"]).rsplit("/", 1)[-1]
+    ann = Card(one, made["id"], made["token"])  # Bob's card is loaded on her process
+    assert one.proc is not None
+    os.kill(one.proc.pid, signal.SIGSTOP)
+    try:
+        bob = Card(two, bob_card, None)
+        bob.answer(bob.send("join", seat=0, name="Bob"))
+        s = bob.wait(lambda t: t["phase"] == "game" and t["snapshot"]["seat"]["my_turn"]
+                     and not t["snapshot"]["dice"])["snapshot"]
+        assert bob.act({"type": "roll"}, s["version"])["type"] == "ack"
+        box = bob.snap["previews"][0]
+        assert bob.act({"type": "score", "category": box["category"]},
+                       bob.snap["version"])["type"] == "ack"
+    finally:
+        os.kill(one.proc.pid, signal.SIGCONT)
+    end = time.monotonic() + 20
+    while not (ann.fields and ann.fields[-1]["cards"][1]["done"] == 1):
+        ann.recv(max(0.1, end - time.monotonic()))
+    field = ann.fields[-1]
+    assert field["cards"][1]["name"] == "Bob" and not field["cards"][1]["open"]
+    assert field["cards"][1]["shown"] == 0  # (Ann has finished no turn yet)
+    for p in (ann, bob):
+        p.close()
+
+
 def test_news_published_at_once_goes_in_one_batch_and_in_order() -> None:
     """What one turn of the loop publishes goes to Redis in one pipeline, not a round trip
     a message; every message arrives, each table's in the order it was sent; with Redis

@@ -275,6 +275,9 @@ class Hub:
             if live.table is None:
                 self._attach(live, table)
         self.fanout.changed(live)
+        if is_card(live.row):  # (a seat taken or a game begun elsewhere, maybe with its
+            # first scores already stored: no event of this process tells of them)
+            self.duplicates.event(live, "reloaded")
 
     def _take_seats(self, live: LiveTable, row: TableRow) -> None:
         """A newer row: the connections and the game's seats follow its tokens."""
