@@ -199,25 +199,34 @@ class Player:
         if not s or s["end"]:
             return False
         v = self.seen = s["version"]
-        if s["roll"] and s["label"] in ("Go on", "See the results"):
-            await self.go_on()
-        elif s["scores"] and (not s["choose"] or self.pick.random() < 0.4):
-            await self.score(self.pick.choice(s["scores"]))
-        elif s["choose"]:
-            if not any(s["chosen"]):
-                n = len(s["dice"])
-                if s["scores"]:
-                    for i in sorted(self.pick.sample(range(n), self.pick.randint(1, min(3, n)))):
-                        await self.die(i)
+        try:
+            if s["roll"] and s["label"] in ("Go on", "See the results"):
+                await self.go_on()
+            elif s["scores"] and (not s["choose"] or self.pick.random() < 0.4):
+                await self.score(self.pick.choice(s["scores"]))
+            elif s["choose"]:
+                if not any(s["chosen"]):
+                    n = len(s["dice"])
+                    if s["scores"]:
+                        for i in sorted(self.pick.sample(range(n),
+                                                         self.pick.randint(1, min(3, n)))):
+                            await self.die(i)
+                            v = (await after(self.page, v))["version"]
+                    else:  # no box takes these dice yet: roll them all again
+                        await self.all_dice(hold=s["mark"] == "hold")
                         v = (await after(self.page, v))["version"]
-                else:  # no box takes these dice yet: roll them all again
-                    await self.all_dice(hold=s["mark"] == "hold")
-                    v = (await after(self.page, v))["version"]
-            await self.roll()
-        elif s["roll"]:
-            await self.roll()
-        else:
-            return False
+                await self.roll()
+            elif s["roll"]:
+                await self.roll()
+            else:
+                return False
+        except PlaywrightTimeout:
+            # the button went away under the mouse: fine only if the table moved on
+            # without this player (a turn's clock ran out, and the expert played it)
+            now = await shown(self.page)
+            if now and now["version"] > v:
+                return False
+            raise
         await after(self.page, v)
         self.actions += 1
         return True
