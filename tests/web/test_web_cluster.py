@@ -464,17 +464,24 @@ class Card(Page):
         return msg
 
 
-def test_a_duplicate_table_played_on_two_processes(servers: list[Server]) -> None:
-    """Ann's card on one process, Bob's on the other: each hears the other's scores
-    (a field message), never ahead of its own finished turns, and both end with the
-    same ranking."""
-    one, two = servers
+def duplicate_of_two(one: Server, two: Server) -> tuple[dict[str, Any], str]:
+    """A duplicate table made on ``one`` for Ann (here) and a seat still open, and the id
+    of that open seat's card as ``two`` lists it."""
     made = one.post("/api/tables", {"variant": "tommys-crag", "speed": "fast",
                                     "dice": "duplicate", "seats": [
                                         {"kind": "person", "name": "Ann", "here": True},
                                         {"kind": "person", "here": False}]})
     bob_card = next(c["url"] for c in two.get(f"/api/groups/{made['group']}")["cards"]
                     if c["open"]).rsplit("/", 1)[-1]
+    return made, bob_card
+
+
+def test_a_duplicate_table_played_on_two_processes(servers: list[Server]) -> None:
+    """Ann's card on one process, Bob's on the other: each hears the other's scores
+    (a field message), never ahead of its own finished turns, and both end with the
+    same ranking."""
+    one, two = servers
+    made, bob_card = duplicate_of_two(one, two)
     ann = Card(one, made["id"], made["token"])
     bob = Card(two, bob_card, None)  # Bob's browser is on the other process
     bob.answer(bob.send("join", seat=0, name="Bob"))
@@ -531,12 +538,7 @@ def test_a_card_started_and_scored_elsewhere_while_this_process_was_behind(
     nothing (stopped): it then learns of the start and the score together, resumes the
     card as stored (no score happens here to tell of), and Ann's field still shows it."""
     one, two = servers
-    made = one.post("/api/tables", {"variant": "tommys-crag", "speed": "fast",
-                                    "dice": "duplicate", "seats": [
-                                        {"kind": "person", "name": "Ann", "here": True},
-                                        {"kind": "person", "here": False}]})
-    bob_card = next(c["url"] for c in two.get(f"/api/groups/{made['group']}")["cards"]
-                    if c["open"]).rsplit("/", 1)[-1]
+    made, bob_card = duplicate_of_two(one, two)
     ann = Card(one, made["id"], made["token"])  # Bob's card is loaded on her process
     assert one.proc is not None
     os.kill(one.proc.pid, signal.SIGSTOP)
