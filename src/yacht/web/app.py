@@ -81,7 +81,7 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
 
         await hub.launch()
         background.spawn(sweep(), "yacht-unload")
-        background.spawn(watch_transports(hub, watch_every), "yacht-sockets")
+        background.spawn(watch_transports(hub, watch_every, send_within), "yacht-sockets")
         if timed_gc:
             freeze_start_up()
             background.spawn(collect_garbage(), "yacht-gc")

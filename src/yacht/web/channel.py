@@ -68,7 +68,7 @@ FLOOD_CLOSE = 200
 HELLO_WITHIN = 15.0
 #: a send the browser does not take within this many seconds: it stopped reading
 SEND_WITHIN = 20.0
-#: how often the server looks for sockets stuck closing (seconds)
+#: how often the server looks for sends not taken and sockets stuck closing (seconds)
 WATCH_EVERY = 5.0
 
 
@@ -286,6 +286,9 @@ async def _send_loop(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Conn
                      limits: Limits) -> str:
     """Send the connection's outbox until it closes: "closed" (a close was sent), "gone"
     (the browser went away) or "stalled" (it stopped reading)."""
+    me = asyncio.current_task()
+    conn.sender = me
+    hub.sockets.add(conn)
     try:
         while True:
             said = await _send_one(ws, hub, live, conn, await conn.outbox.get(), limits)
@@ -293,6 +296,14 @@ async def _send_loop(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Conn
                 return said
     except (WebSocketDisconnect, RuntimeError, ConnectionError, OSError):  # (gone meanwhile)
         return "gone"
+    except asyncio.CancelledError:
+        if conn.stalled and me is not None:  # (the watchdog: see watch_transports)
+            me.uncancel()
+            return "stalled"
+        raise
+    finally:
+        hub.sockets.discard(conn)
+        conn.sender = None
 
 
 async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Connection,
@@ -315,11 +326,14 @@ async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Conne
             await asyncio.wait_for(ws.close(code=item.code, reason=item.reason),
                                    limits.send_within)
         return "closed"
-    try:  # (a timeout scope, not wait_for: no task made for every message sent)
-        async with asyncio.timeout(limits.send_within):
-            await ws.send_text(orjson.dumps(item).decode())
-    except TimeoutError:
-        return "stalled"
+    text = orjson.dumps(item).decode()
+    # a send the browser does not take is ended by the watchdog (watch_transports), not
+    # by a timeout scope around every send: one was 4 % of a busy server's loop (issue 28)
+    conn.sending_since = time.monotonic()
+    try:
+        await ws.send_text(text)
+    finally:
+        conn.sending_since = 0.0
     return None
 
 
@@ -428,11 +442,21 @@ def _drop(ws: WebSocket, conn: Connection) -> None:
         conn.leaving = True
 
 
-async def watch_transports(hub: Hub, every: float = WATCH_EVERY) -> None:
-    """Reset the sockets the server has been closing for a while without their closing
-    (a browser that stopped reading: the close waits behind what it does not take)."""
+async def watch_transports(hub: Hub, every: float = WATCH_EVERY,
+                           send_within: float = SEND_WITHIN) -> None:
+    """End the sends a browser has not taken within ``send_within`` seconds (it stopped
+    reading: its send loop ends "stalled" and the connection is dropped), and reset the
+    sockets the server has been closing for a while without their closing (the close
+    waits behind what the browser does not take)."""
     while True:
         await asyncio.sleep(every)
+        now = time.monotonic()
+        for conn in list(hub.sockets):
+            since, sender = conn.sending_since, conn.sender
+            if since and now - since > send_within and sender is not None \
+                    and not conn.stalled:
+                conn.stalled = True
+                sender.cancel()
         for live in hub.tables():
             for conn in list(live.connections):
                 transport = conn.transport

@@ -90,6 +90,9 @@ class Hub:
         self.strategy_factory = strategy_factory
         self.seeds = seeds
         self.live: dict[str, LiveTable] = {}
+        #: the connections whose send loop runs (a table's, a field watcher's): the
+        #: watchdog looks at them for a send the browser does not take (channel.py)
+        self.sockets: set[Connection] = set()
         self.tasks = Tasks("hub")
         # the tables' moves in one pool, other store writes and reads in another, table
         # builds / hints / computer moves in a third: a long build or a slow query never

@@ -72,6 +72,11 @@ class Connection:
     leaving: bool = False  # told to reconnect, or being dropped: nothing more is queued
     transport: Any = None  # the server's socket, where it can be had (to drop a stuck one)
     closing_seen: bool = False  # the socket was closing when last looked at
+    #: the task sending to the socket, when the message being sent began (monotonic; 0:
+    #: none is), and whether the watchdog ended it (``channel.watch_transports``)
+    sender: asyncio.Task[str] | None = None
+    sending_since: float = 0.0
+    stalled: bool = False
     #: the browser's choices for its seats (None: not said): what a click on a die does,
     #: and the Next player pause before a computer
     dice_mark: str | None = None
