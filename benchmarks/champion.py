@@ -200,6 +200,16 @@ def play_duel(variant: str, game: int, seed: int, budget: int, samples: int,
 _PLAYERS: dict[tuple[str, str, bool], Any] = {}
 #: the champion's tilted experts (None: its default, none; see ``--tilts``)
 TILTS: tuple[float, ...] | None = None
+#: the open boxes from which the champion plans its whole rest of game (``--plan``;
+#: None: its default, ``yacht.strategy.champion.PLAN``)
+PLAN: int | None = None
+
+
+def _plan() -> int:
+    """The champion's ``plan`` in this run (``--plan``, else its default)."""
+    from yacht.strategy.champion import PLAN as DEFAULT
+
+    return DEFAULT if PLAN is None else PLAN
 
 
 def _player(level: str, variant: str, budget: int, samples: int, copy: bool = False) -> Any:
@@ -213,7 +223,7 @@ def _player(level: str, variant: str, budget: int, samples: int, copy: bool = Fa
             from yacht.strategy.champion import ChampionStrategy
 
             hit = ChampionStrategy(get(variant), budget=budget, samples=samples, threads=1,
-                                   tilts=TILTS)
+                                   tilts=TILTS, plan=_plan())
         else:
             hit = make_player(level, get(variant))
         _PLAYERS[key] = hit
@@ -238,8 +248,9 @@ def _prepare(variant: str) -> None:
 
 def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples: int,
          chunk: int = 50, minutes: float | None = None,
-         against: str = "expert") -> dict[str, Any]:
-    """``games`` games (fewer if ``minutes`` run out: the games played are reported)."""
+         against: str = "expert", games_out: str | None = None) -> dict[str, Any]:
+    """``games`` games (fewer if ``minutes`` run out: the games played are reported);
+    ``games_out``: a file for each game's two totals (JSON; to pair two runs' games)."""
     _prepare(variant)
     jobs = [(variant, a, min(games, a + chunk), seed, budget, samples, against)
             for a in range(0, games, chunk)]
@@ -259,6 +270,9 @@ def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples
                 pool.terminate()
                 break
     secs = time.perf_counter() - t0
+    if games_out:
+        with open(games_out, "w") as f:
+            json.dump(results, f)
     n = len(results)
     wins = sum(1 for c, e in results if c > e)
     ties = sum(1 for c, e in results if c == e)
@@ -277,7 +291,8 @@ def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples
            "champion_second_rate": sum(second) / max(1, len(second)),
            "champion_mean": mean_c, "expert_mean": mean_e, "seconds": round(secs, 1),
            "workers": workers, "budget": budget, "samples": samples, "seed": seed,
-           "against": against, "tilts": TILTS, "load_before": load0, "load_after": _load()}
+           "against": against, "tilts": TILTS, "plan": _plan(),
+           "load_before": load0, "load_after": _load()}
     print(json.dumps(row), flush=True)
     return row
 
@@ -359,9 +374,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="the champion's tilted experts, e.g. -0.02,0.01 ('family': "
                          "solver.tilted.THETAS; 'none' or by default: the expert's play "
                          "only after its turn, the champion's default)")
+    ap.add_argument("--plan", type=int, default=None,
+                    help="the champion plans its whole rest of game to win once this many "
+                         "boxes or fewer are open (0: never; by default its own, "
+                         "yacht.strategy.champion.PLAN)")
+    ap.add_argument("--games-out", default=None,
+                    help="duel: each game's two totals to this JSON file (to pair runs)")
     ap.add_argument("--json", default=None)
     a = ap.parse_intermixed_args(argv)
-    global TILTS
+    global TILTS, PLAN
+    PLAN = a.plan
     if a.tilts is not None:
         from yacht.strategy.solver.tilted import THETAS
 
@@ -386,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
 
         for v in a.variants or ["yahtzee", "yatzy"]:
             out.append(duel(v, a.games, a.seed, a.workers, a.budget or BUDGET,
-                            a.samples or SAMPLES, minutes=a.minutes, against=a.against))
+                            a.samples or SAMPLES, minutes=a.minutes, against=a.against,
+                            games_out=a.games_out))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1)

@@ -334,3 +334,49 @@ def test_forced_first_turn_alone_adds_up_to_the_tables_start() -> None:
         if len(set(outcome)) == 1:
             assert advise(u)[0].points == 50
     assert total == pytest.approx(target_table(rs, target).start, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_planning_the_rest_of_its_game_wins_at_least_as_often(seed: int) -> None:
+    """With ``plan`` open boxes or fewer left the champion plays its whole rest of game to
+    win against the opponent's exact final total (a chance table from its card). The
+    expert's play after this turn is one way of playing that rest, so no action's chance
+    may come out lower than the one-turn look-ahead gives it (up to the worth's trim)."""
+    from yacht.strategy.champion import PLAN, TRIM, rank_situation
+
+    assert PLAN >= 4
+
+    rs = get("tommys-crag")
+    s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
+              rng=random.Random(seed))
+    expert = make_player("expert", rs)
+    while s.turns_taken(0) < 9:   # four boxes open for C, E still playing
+        play_turn(s, expert)
+    s.apply(Roll())
+    args = (rs, s.card(0), s.turns_taken(0), s.dice, s.rolls_left,
+            [(s.card(1), s.turns_taken(1))])
+    ahead = rank_situation(*args, plan=0)
+    planned = rank_situation(*args)   # (the default: PLAN)
+    assert ahead is not None and planned is not None
+    assert "planned" in planned.how and "planned" not in ahead.how
+    assert planned.exact and planned.goal == "win"
+    one = {o.ranked.decision(): o.chance for o in ahead.options}
+    two = {o.ranked.decision(): o.chance for o in planned.options}
+    assert one.keys() == two.keys()
+    assert all(two[d] >= one[d] - TRIM for d in one)
+    assert planned.options[0].chance >= ahead.options[0].chance - TRIM
+    # more boxes open than ``plan``: the one-turn look-ahead, as without it
+    assert "planned" not in (rank_situation(*args, plan=3) or ahead).how
+
+
+def test_a_planning_champion_plays_whole_games() -> None:
+    rs = get("tommys-crag")
+    champ = ChampionStrategy(rs)
+    assert champ.plan > 0
+    expert = make_player("expert", rs)
+    for seed in range(3):
+        s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
+                  rng=random.Random(seed))
+        while not s.is_terminal():
+            play_turn(s, champ if s.current == 0 else expert)
+        assert s.card(0).complete and s.card(1).complete

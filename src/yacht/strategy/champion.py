@@ -31,9 +31,14 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   each with exact distributions), which can plan a later risk, or later
   safety. Not the default: each tilt costs a distribution build (about as long
   as the expert's) and 270 MB of cache for Yahtzee, and a long match has yet
-  to show that the family wins more (``benchmarks/README.md``). Against opponents who have all
-  finished it solves the rest of its game exactly for that worth, as before (a
-  chance table from its card, :mod:`.solver.local`, within ``budget``).
+  to show that the family wins more (``benchmarks/README.md``). In its last
+  turns (at most :data:`PLAN` boxes open) it **plans its whole rest of game**
+  instead: the opponents' final totals as they stand now (exact distributions)
+  make a worth of each final total of its own, and a chance table from its card
+  (:mod:`.solver.local`, within ``budget``) plays every later turn to win for that
+  worth too, not as the expert; it plans again at each decision, as the
+  opponents' cards fill. Against opponents who have all finished that table is
+  exact to the end (the worth is their totals).
   The two-column Ancient Yacht games have no distributions: there the opponents'
   totals are a sample of ``samples`` expert games from their cards (an estimated
   worth within :data:`TRIM` of 0 or 1 taken as 0 or 1), and the champion plays
@@ -98,6 +103,12 @@ SAMPLES = 1000
 EQUAL = 1e-9
 #: an estimated worth closer than this to 0 or 1 is taken as 0 or 1 (narrower tables)
 TRIM = 1e-3
+#: against unfinished opponents, with this many boxes open or fewer the champion plans its
+#: whole rest of game to win (a chance table from its card, when it fits the budget)
+#: instead of counting on the expert's play after its turn: 0.3-0.4 points of winning
+#: chance more against the expert in Yahtzee, 2 ms a decision on average
+#: (benchmarks/README.md, issue 26)
+PLAN = 6
 
 
 def default_target(ruleset: Ruleset, solution: Solution | None = None) -> int:
@@ -302,7 +313,7 @@ def _forced_by_chance(rs: Ruleset, tt: Any, card: Scorecard, dice: Sequence[int]
 def rank_to_win(state: State, solution: Solution | None = None, *, target: int | None = None,
                 budget: int = BUDGET, samples: int = SAMPLES, threads: int = 2,
                 build: bool = True, memo: dict[str, Any] | None = None,
-                tilts: tuple[float, ...] = ()) -> WinRanking | None:
+                tilts: tuple[float, ...] = (), plan: int = PLAN) -> WinRanking | None:
     """The actions of the player on turn (dice showing) ranked by the chance of winning:
     alone, of finishing with at least ``target`` points (default
     :func:`default_target`); with opponents, the expected share of first place. None
@@ -312,7 +323,9 @@ def rank_to_win(state: State, solution: Solution | None = None, *, target: int |
     keeps between calls (the last table, reused while the cards stay the same).
     ``tilts``: the tilted experts (:mod:`.solver.tilted`) the player may play on as
     after its turn, besides the expert (e.g. :data:`.solver.tilted.THETAS`; none, the
-    default as the champion's: the expert only)."""
+    default as the champion's: the expert only). ``plan``: with this many boxes open or
+    fewer (and unfinished opponents) the player's whole rest of game is planned to win
+    against the opponents' final totals as they stand (:data:`PLAN`; 0: never)."""
     if state.is_terminal() or not state.dice:
         return None
     me = state.current
@@ -321,7 +334,7 @@ def rank_to_win(state: State, solution: Solution | None = None, *, target: int |
     return rank_situation(state.ruleset, state.card(me), state.turns_taken(me), state.dice,
                           state.rolls_left, others, solution,
                           target=target, budget=budget, samples=samples, threads=threads,
-                          build=build, memo=memo, tilts=tilts)
+                          build=build, memo=memo, tilts=tilts, plan=plan)
 
 
 def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
@@ -330,7 +343,7 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
                    budget: int = BUDGET, samples: int = SAMPLES, threads: int = 2,
                    build: bool = True, memo: dict[str, Any] | None = None,
                    by_score: list[Ranked] | None = None,
-                   tilts: tuple[float, ...] = ()) -> WinRanking | None:
+                   tilts: tuple[float, ...] = (), plan: int = PLAN) -> WinRanking | None:
     """:func:`rank_to_win` for a situation: the player's ``card`` and ``turn`` (turns
     taken), the dice showing, the rolls left, and every opponent's (card, turns taken);
     no opponents: alone. ``by_score``: the advisor's ranking if the caller has it."""
@@ -350,6 +363,12 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
         if dd is not None:
             if by_score is None:
                 by_score = advise_card(rs, card, turn, dice, rolls_left, sol)
+            if not finished and _open(card) <= plan:
+                planned = _rank_planned(rs, sol, dd, card, turn, dice, rolls_left, others,
+                                        by_score, budget, threads,
+                                        memo if memo is not None else {})
+                if planned is not None:
+                    return planned
             own = [dd] + _tilted(rs, tilts, build)
             return _rank_exact(dd, card, turn, dice, rolls_left, others, by_score, own)
     if not alone and (sol.forced_turn(card, turn) or _open(card) > BUDGET_OPEN):
@@ -401,6 +420,40 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
     tc = table.turn(m, a, rs.totals(card).grand)
     opts = _by_chance(rs, table.spec, card, turn, dice, rolls_left, tc, by_score)
     return WinRanking(tuple(opts), "target" if alone else "win", goal_target, exact, how)
+
+
+def _rank_planned(rs: Ruleset, sol: Any, dd: Any, card: Scorecard, turn: int,
+                  dice: Sequence[int], rolls_left: int, others: Sequence[tuple[Scorecard, int]],
+                  by_score: list[Ranked], budget: int, threads: int,
+                  memo: dict[str, Any]) -> WinRanking | None:
+    """Every action ranked by the chance of winning, the champion's whole rest of game
+    played to win against the opponents' final totals as they stand now (exact
+    distributions: they play on as the expert), from a chance table from its card; None
+    when that table does not fit ``budget``."""
+    from .solver import UnsupportedRuleset
+    from .solver.dist import win_worth as worth_of
+    from .solver.local import local_table
+
+    lo, worth = worth_of([dd.final(c, t) for c, t in others])
+    lo, worth = _trim(lo, worth)
+    key = ("planned", rs.key, card, lo, worth.tobytes(), budget)
+    if memo.get("key") == key:
+        table = memo["table"]
+    else:
+        try:
+            table = local_table(rs, card, lo, worth, threads=threads,
+                                budget=scaled_budget(sol.spec, budget))
+        except UnsupportedRuleset:
+            table = None
+        memo["key"], memo["table"] = key, table
+    if table is None:
+        return None
+    m, a = table.spec.state_of(card)
+    tc = table.turn(m, a, rs.totals(card).grand)
+    opts = _by_chance(rs, table.spec, card, turn, dice, rolls_left, tc, by_score)
+    how = ("exact if the opponents play on as the expert (the rest of its game planned to "
+           "win against their totals as they stand)")
+    return WinRanking(tuple(opts), "win", None, True, how)
 
 
 def _tilted(rs: Ruleset, tilts: tuple[float, ...], build: bool) -> list[Any]:
@@ -704,7 +757,8 @@ class ChampionStrategy:
     level = "champion"
 
     def __init__(self, ruleset: Ruleset, target: int | None = None, *, budget: int = BUDGET,
-                 samples: int = SAMPLES, threads: int = 2, tilts: tuple[float, ...] | None = None):
+                 samples: int = SAMPLES, threads: int = 2, tilts: tuple[float, ...] | None = None,
+                 plan: int = PLAN):
         from .solver import solve
 
         self.ruleset = ruleset
@@ -714,6 +768,7 @@ class ChampionStrategy:
         self.samples = samples
         self.threads = threads
         self.tilts = () if tilts is None else tuple(tilts)
+        self.plan = plan
         self._memo: dict[str, Any] = {}
         self._lock = threading.Lock()
 
@@ -741,7 +796,7 @@ class ChampionStrategy:
                 preparing(state, self.target, self.tilts, self.solution)
             return rank_to_win(state, self.solution, target=self.target, budget=self.budget,
                                samples=self.samples, threads=self.threads, build=build,
-                               memo=self._memo, tilts=self.tilts)
+                               memo=self._memo, tilts=self.tilts, plan=self.plan)
 
     def decide(self, state: State) -> Decision:
         ranked = self.rank(state)
