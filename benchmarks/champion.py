@@ -324,9 +324,11 @@ def _crowd_chunk(args: tuple[str, int, int, int, int]) -> list[float]:
 
 
 def crowd(variant: str, players: int, games: int, seed: int, workers: int,
-          minutes: float | None, chunk: int = 50) -> dict[str, Any]:
+          minutes: float | None, chunk: int = 50, games_out: str | None = None
+          ) -> dict[str, Any]:
     """The champion's share of first places against experts (``games`` games, fewer if
-    ``minutes`` run out), with its 95 % interval; 1 / players is an expert's share."""
+    ``minutes`` run out), with its 95 % interval; 1 / players is an expert's share.
+    ``games_out``: a file for each game's share (JSON; to pair two runs' games)."""
     _prepare(variant)
     jobs = [(variant, players, a, min(games, a + chunk), seed) for a in range(0, games, chunk)]
     t0 = time.perf_counter()
@@ -340,6 +342,9 @@ def crowd(variant: str, players: int, games: int, seed: int, workers: int,
             if deadline is not None and time.perf_counter() > deadline:
                 pool.terminate()
                 break
+    if games_out:
+        with open(games_out, "w") as f:
+            json.dump(got, f)
     n = len(got)
     rate = sum(got) / n
     sd = math.sqrt(sum((x - rate) ** 2 for x in got) / max(1, n - 1))
@@ -347,7 +352,7 @@ def crowd(variant: str, players: int, games: int, seed: int, workers: int,
     row = {"variant": variant, "players": players, "games": n, "share_of_first": rate,
            "ci95": [rate - half, rate + half], "expert_share": 1 / players,
            "seconds": round(time.perf_counter() - t0, 1), "seed": seed, "workers": workers,
-           "tilts": TILTS, "load_before": load0, "load_after": _load()}
+           "tilts": TILTS, "plan": _plan(), "load_before": load0, "load_after": _load()}
     print(json.dumps(row), flush=True)
     return row
 
@@ -379,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
                          "boxes or fewer are open (0: never; by default its own, "
                          "yacht.strategy.champion.PLAN)")
     ap.add_argument("--games-out", default=None,
-                    help="duel: each game's two totals to this JSON file (to pair runs)")
+                    help="each game's result to this JSON file (duel: the two totals; crowd: "
+                         "the champion's share of first place), to pair runs")
     ap.add_argument("--json", default=None)
     a = ap.parse_intermixed_args(argv)
     global TILTS, PLAN
@@ -402,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
             out += solitaire(v, targets, a.expert_games, a.seed)
     elif a.part == "crowd":
         for v in a.variants or ["yahtzee"]:
-            out.append(crowd(v, a.players, a.games, a.seed, a.workers, a.minutes))
+            out.append(crowd(v, a.players, a.games, a.seed, a.workers, a.minutes,
+                             games_out=a.games_out))
     else:
         from yacht.strategy.champion import BUDGET, SAMPLES
 

@@ -1,7 +1,8 @@
 """Two duels of the same games, compared game by game.
 
 ``champion.py duel --games-out FILE`` writes each game's two totals (the champion's,
-its opponent's). Two runs with the same ``--seed`` play the same games (each game's
+its opponent's), ``champion.py crowd --games-out FILE`` the champion's share of first
+place in each game. Two runs with the same ``--seed`` play the same games (each game's
 dice come from its own seed) until the two champions' choices part, so the
 difference of their results game by game (1 a win, 1/2 a tie, 0 a loss) has a far
 smaller error than the difference of two separate win rates.
@@ -21,7 +22,11 @@ import math
 import sys
 
 
-def result(mine: int, theirs: int) -> float:
+def result(game: list[int] | float) -> float:
+    """A game's result: from a duel's two totals, 1, 1/2 or 0; a crowd's share as it is."""
+    if isinstance(game, int | float):
+        return float(game)
+    mine, theirs = game
     return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
 
@@ -44,10 +49,10 @@ def main(argv: list[str]) -> int:
         with open(argv[i + 1]) as f:
             b = json.load(f)
         n = min(len(a), len(b))
-        ra = [result(*g) for g in a[:n]]
-        rb = [result(*g) for g in b[:n]]
+        ra = [result(g) for g in a[:n]]
+        rb = [result(g) for g in b[:n]]
         diffs = [y - x for x, y in zip(ra, rb, strict=True)]
-        alike = sum(1 for x, y in zip(a[:n], b[:n], strict=True) if list(x) == list(y))
+        alike = sum(1 for x, y in zip(a[:n], b[:n], strict=True) if x == y)
         mean, half = interval(diffs)
         print(f"{argv[i]} / {argv[i + 1]}: {n:,} games: A {sum(ra) / n:.2%}, "
               f"B {sum(rb) / n:.2%}; B - A {100 * mean:+.2f} points "

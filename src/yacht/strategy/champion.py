@@ -451,8 +451,8 @@ def _rank_planned(rs: Ruleset, sol: Any, dd: Any, card: Scorecard, turn: int,
     m, a = table.spec.state_of(card)
     tc = table.turn(m, a, rs.totals(card).grand)
     opts = _by_chance(rs, table.spec, card, turn, dice, rolls_left, tc, by_score)
-    how = ("exact if the opponents play on as the expert (the rest of its game planned to "
-           "win against their totals as they stand)")
+    how = ("exact if the opponents play on as the expert (the rest of the game planned "
+           "to win against their totals as they stand)")
     return WinRanking(tuple(opts), "win", None, True, how)
 
 
