@@ -348,8 +348,8 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
     taken), the dice showing, the rolls left, and every opponent's (card, turns taken);
     no opponents: alone. ``by_score``: the advisor's ranking if the caller has it."""
     from .advisor import advise_card
-    from .solver import UnsupportedRuleset, solve
-    from .solver.local import BUDGET_OPEN, local_table, turn_chances
+    from .solver import solve
+    from .solver.local import BUDGET_OPEN, turn_chances
 
     sol = solution if solution is not None else solve(rs, estimate=False)
     if card.complete:
@@ -404,6 +404,23 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
                f"estimated: the opponents' totals from {samples:,} expert games each")
     if sol.forced_turn(card, turn):
         return None
+    ranked = _by_table(rs, sol, card, turn, dice, rolls_left, lo, worth, by_score, budget,
+                       threads, memo)
+    if ranked is None:
+        return None
+    return WinRanking(tuple(ranked), "target" if alone else "win", goal_target, exact, how)
+
+
+def _by_table(rs: Ruleset, sol: Any, card: Scorecard, turn: int, dice: Sequence[int],
+              rolls_left: int, lo: int, worth: npt.NDArray[np.float64],
+              by_score: list[Ranked], budget: int, threads: int,
+              memo: dict[str, Any]) -> list[WinOption] | None:
+    """The actions ranked by a chance table from ``card`` for the worth (``lo``,
+    ``worth``: see :func:`win_worth`), the table kept in ``memo`` while the card and the
+    worth stay the same; None when it does not fit ``budget``."""
+    from .solver import UnsupportedRuleset
+    from .solver.local import local_table
+
     key = (rs.key, card, lo, worth.tobytes(), budget)
     if memo.get("key") == key:
         table = memo["table"]
@@ -418,8 +435,7 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
         return None
     m, a = table.spec.state_of(card)
     tc = table.turn(m, a, rs.totals(card).grand)
-    opts = _by_chance(rs, table.spec, card, turn, dice, rolls_left, tc, by_score)
-    return WinRanking(tuple(opts), "target" if alone else "win", goal_target, exact, how)
+    return _by_chance(rs, table.spec, card, turn, dice, rolls_left, tc, by_score)
 
 
 def _rank_planned(rs: Ruleset, sol: Any, dd: Any, card: Scorecard, turn: int,
@@ -430,27 +446,13 @@ def _rank_planned(rs: Ruleset, sol: Any, dd: Any, card: Scorecard, turn: int,
     played to win against the opponents' final totals as they stand now (exact
     distributions: they play on as the expert), from a chance table from its card; None
     when that table does not fit ``budget``."""
-    from .solver import UnsupportedRuleset
     from .solver.dist import win_worth as worth_of
-    from .solver.local import local_table
 
-    lo, worth = worth_of([dd.final(c, t) for c, t in others])
-    lo, worth = _trim(lo, worth)
-    key = ("planned", rs.key, card, lo, worth.tobytes(), budget)
-    if memo.get("key") == key:
-        table = memo["table"]
-    else:
-        try:
-            table = local_table(rs, card, lo, worth, threads=threads,
-                                budget=scaled_budget(sol.spec, budget))
-        except UnsupportedRuleset:
-            table = None
-        memo["key"], memo["table"] = key, table
-    if table is None:
+    lo, worth = _trim(*worth_of([dd.final(c, t) for c, t in others]))
+    opts = _by_table(rs, sol, card, turn, dice, rolls_left, lo, worth, by_score, budget,
+                     threads, memo)
+    if opts is None:
         return None
-    m, a = table.spec.state_of(card)
-    tc = table.turn(m, a, rs.totals(card).grand)
-    opts = _by_chance(rs, table.spec, card, turn, dice, rolls_left, tc, by_score)
     how = ("exact if the opponents play on as the expert (the rest of the game planned "
            "to win against their totals as they stand)")
     return WinRanking(tuple(opts), "win", None, True, how)
