@@ -129,6 +129,13 @@ async def test_every_screen_shows_its_focus(new_app: App) -> None:
         fast_forward(g, leave=0)
         g.go_on()
         await settle(pilot)
+        # the end screen focuses Play again when it is mounted: waited for by the clock
+        # (on a loaded machine that came after the walk below had blurred the button,
+        # focusing it again under the walk's feet)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and getattr(app.focused, "id", None) != "again":
+            await pilot.pause(0.05)
+        assert getattr(app.focused, "id", None) == "again", app.focused
         stops = await check_focus_chain(pilot, "end")
         assert stops == ["Button#again", "Button#new", "Button#topten-button",
                          "Button#analysis-button", "Button#quit"], stops
