@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from yacht.engine import (
@@ -27,7 +28,9 @@ from yacht.engine import (
 )
 from yacht.rules import Ruleset
 
+from . import steps
 from .config import PlayerSpec
+from .steps import Blocking, Save, Steps
 
 __all__ = ["HintUnavailable", "LastScore", "SaveConflict", "SaveFailed", "Session", "SessionError",
            "StoreLike", "players_from_specs"]
@@ -338,9 +341,14 @@ class Session:
         """Play ``action`` and save it; raises IllegalAction (user-ready message), the state
         unchanged. (Interfaces send commands to a :class:`~yacht.session.table.Table`,
         which checks them and calls this.)"""
+        steps.run(self.apply_steps(action))
+
+    def apply_steps(self, action: Action) -> Steps[None]:
+        """:meth:`apply` as steps (:mod:`yacht.session.steps`): a strict session yields
+        the save of the action, and plays it once the store has it."""
         state = self.state
         if self.strict and self.store is not None:
-            self._apply_saved_first(action)
+            yield from self._apply_saved_first(action)
             return
         self.last_score = _apply_tracking(state, action, self.last_score)
         index = len(state.log) - 1
@@ -358,7 +366,7 @@ class Session:
             except Exception as e:  # a broken store must not lose the game in memory
                 self.warning = f"saving failed: {e}"
 
-    def _apply_saved_first(self, action: Action) -> None:
+    def _apply_saved_first(self, action: Action) -> Steps[None]:
         """Save the action (with its dice drawn now), then play it."""
         state = self.state
         store = self.store
@@ -369,22 +377,31 @@ class Session:
         probe = state.clone(rng=False)
         probe.apply(action)
         logged = probe.log[-1]
+        index = len(probe.log) - 1
         from yacht.store.errors import GameMovedOn
 
         try:
             if self.game_id is None:
-                gid = self._start_in(store, probe)
-                for player in sorted(self.assisted_players):
-                    store.set_assisted(gid, player)
-                self.game_id = gid
+                self.game_id = yield Blocking(partial(self._start_saved, store, probe))
             else:  # new: the same move sent by another server at once counts once
-                store.append_action(self.game_id, len(probe.log) - 1, logged, new=True)
+                yield Save(store, self.game_id, index, logged, new=True)
         except GameMovedOn as e:
             raise SaveConflict(f"someone else moved first ({e})") from None
         except Exception as e:  # the store's errors are one-line messages
             raise SaveFailed(f"the game could not be saved, so that did not count: {e}") \
                 from None
+        if self.state is not state or len(state.log) != index:
+            # (steps on an event loop: this copy was replaced from the store while the
+            # action was being saved - the stored game, which has it, is the one to take)
+            raise SaveConflict("the game was taken up from the store meanwhile")
         self.last_score = _apply_tracking(state, logged, self.last_score)
+
+    def _start_saved(self, store: StoreLike, probe: State) -> str:
+        """The game put in the store with its first action (and its assisted players)."""
+        gid = self._start_in(store, probe)
+        for player in sorted(self.assisted_players):
+            store.set_assisted(gid, player)
+        return gid
 
     def apply_saved(self, action: Action) -> None:
         """Play an action the store has already (another process of a server saved it)."""

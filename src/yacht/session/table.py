@@ -62,6 +62,7 @@ from yacht.engine import (
 from yacht.render import dice_text
 from yacht.rules import DICE_MARKS, DiceMark, Ruleset, Scorecard
 
+from . import steps
 from .advice import Advice
 from .clock import ClockState, TurnClock
 from .commands import (
@@ -84,6 +85,7 @@ from .game import (
     StrategyFactory,
 )
 from .present import possessive, verb
+from .steps import Blocking, Offload, Steps
 
 __all__ = ["EVENT_KINDS", "LOCAL", "Due", "Event", "Pacing", "Plan", "Refused", "Seat",
            "SeatPrefs", "Table", "TableView", "ThreadDriver", "drive_async"]
@@ -366,6 +368,8 @@ class Table:
         self._lock = threading.RLock()
         self._changed_cond = threading.Condition(self._lock)
         self._think_lock = threading.Lock()
+        #: one command at a time on an event loop (act_async): the loop and its lock
+        self._acting: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
         self._clock = clock
         # a resumed game goes on from the number of its actions, so that a command sent
         # to this table before a restart cannot match a different state by its version
@@ -655,23 +659,56 @@ class Table:
         if len(commands) == 1 and isinstance(commands[0], ComputerMove):
             return self._computer_now(seat, version)
         with self._lock:
-            who = self.seat(seat)
-            self._check_open(version)
-            if any(isinstance(c, ComputerMove) for c in commands):
-                raise Refused("a computer move is a command of its own", "illegal")
-            plan = self._plan(who, commands)
-            events: list[Event] = []
-            try:
-                for item in plan:
-                    if isinstance(item, GoOn):
-                        events += self._go_on()
-                    elif isinstance(item, _Hold):
-                        events += self._set_held(item.held, item.quiet)
-                    else:
-                        events += self._apply(item, seat=who)
-            finally:  # (a strict table's store may fail after a first action: told too)
-                self._emit(events)
-            return events
+            return steps.run(self._act(seat, commands, version))
+
+    async def act_async(self, seat: str, *commands: Command, version: int | None = None,
+                        offload: Offload) -> list[Event]:
+        """:meth:`act` on a running event loop: the checks and the play on the loop, the
+        store's commit awaited without a thread (``offload`` runs what must block: a
+        computer's move, a game's start or end in the store). One command of the table
+        at a time on the loop; its lock is held between the waits, never across one. A
+        caller cancelled meanwhile does not stop the command half way."""
+        if len(commands) == 1 and isinstance(commands[0], ComputerMove):
+            return await offload(functools.partial(self._computer_now, seat, version))  # type: ignore[no-any-return]
+        return await self._in_turn(lambda: self._act(seat, commands, version), offload)
+
+    async def _in_turn(self, work: Callable[[], Steps[list[Event]]],
+                       offload: Offload) -> list[Event]:
+        """Run ``work()``'s steps on the running loop once the table's earlier work on it
+        is done, to the end even if the caller goes away."""
+        loop = asyncio.get_running_loop()
+        if self._acting is None or self._acting[0] is not loop:
+            self._acting = (loop, asyncio.Lock())
+        acting = self._acting[1]
+
+        async def in_turn() -> list[Event]:
+            async with acting:
+                return await steps.run_async(work(), self._lock, offload)
+
+        task = loop.create_task(in_turn())
+        # (its outcome is the caller's; one whose caller went away is dropped quietly)
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        return await asyncio.shield(task)
+
+    def _act(self, seat: str, commands: Sequence[Command],
+             version: int | None) -> Steps[list[Event]]:
+        who = self.seat(seat)
+        self._check_open(version)
+        if any(isinstance(c, ComputerMove) for c in commands):
+            raise Refused("a computer move is a command of its own", "illegal")
+        plan = self._plan(who, commands)
+        events: list[Event] = []
+        try:
+            for item in plan:
+                if isinstance(item, GoOn):
+                    events += yield from self._go_on_steps()
+                elif isinstance(item, _Hold):
+                    events += self._set_held(item.held, item.quiet)
+                else:
+                    events += yield from self._apply_steps(item, seat=who)
+        finally:  # (a strict table's store may fail after a first action: told too)
+            self._emit(events)
+        return events
 
     def _check_open(self, version: int | None) -> None:
         if self._closed:
@@ -792,6 +829,11 @@ class Table:
         """Play one checked action (lock held); the events it makes. ``saved``: the store
         has it already (another process of a server played it); ``seat``: whose command
         it is (their choices say whether a pause follows their score)."""
+        return steps.run(self._apply_steps(action, computer, saved, seat))
+
+    def _apply_steps(self, action: Action, computer: bool = False, saved: bool = False,
+                     seat: Seat | None = None) -> Steps[list[Event]]:
+        """:meth:`_apply` as steps (the save, a finished game's results)."""
         s = self._game
         st = s.state
         me = st.current
@@ -806,11 +848,11 @@ class Table:
             if saved:
                 s.apply_saved(action)
             else:
-                s.apply(action)
+                yield from s.apply_steps(action)
         except SaveConflict as e:
             # another process saved a different action here first: this table takes up
             # the stored game, and the command is answered as sent against an old table
-            self._emit(self._sync())
+            self._emit((yield Blocking(self._sync)))
             raise Refused(f"the table had moved on: {e}", "stale") from None
         except SaveFailed as e:
             raise Refused(str(e), "store") from None
@@ -839,7 +881,7 @@ class Table:
                     f"{rs.end_reason()}"))
                 events += self._set_pause("game_over")
                 if not self._pauses:
-                    events += self._go_on()
+                    events += yield from self._go_on_steps()
         elif isinstance(action, Choose):
             # (coloured dice with their colours' marks, as every line of text shows them)
             text = (f"{verb(name, 'keeps', 'keep')} {dice_text(kept, rs) or 'nothing'}"
@@ -868,7 +910,7 @@ class Table:
             if pause == "game_over" or (pause is not None and self._pauses):
                 events += self._set_pause(pause)
                 if not self._pauses:  # the results at once
-                    events += self._go_on()
+                    events += yield from self._go_on_steps()
             self._after_computer_score = computer
             self._after_person_score = at_once and self._pauses
             if self._after_person_score:
@@ -997,26 +1039,43 @@ class Table:
         []
         """
         with self._lock:
-            events: list[Event] = []
-            for start, actions in news:
-                log = self._game.state.log
-                have = log[start:start + len(actions)]
-                if start > len(log) or list(have) != list(actions[:len(have)]):
-                    events += self._sync()
-                    break
-                try:
-                    events += self._play_saved(actions[len(have):])
-                except Refused:
-                    events += self._sync()
-                    break
-            if position is not None:
-                self.take_position(*position)
-            self._emit(events)
-            return events
+            return steps.run(self._take_up(news, position))
+
+    async def take_up_async(self, news: Sequence[tuple[int, Sequence[Action]]],
+                            position: tuple[int, dict[str, Any]] | None = None, *,
+                            offload: Offload) -> list[Event]:
+        """:meth:`take_up` on a running event loop, in turn with :meth:`act_async`
+        (``offload`` runs a read of the store, when the news does not follow on)."""
+        return await self._in_turn(lambda: self._take_up(news, position), offload)
+
+    def _take_up(self, news: Sequence[tuple[int, Sequence[Action]]],
+                 position: tuple[int, dict[str, Any]] | None) -> Steps[list[Event]]:
+        events: list[Event] = []
+        for start, actions in news:
+            log = self._game.state.log
+            have = log[start:start + len(actions)]
+            if start > len(log) or list(have) != list(actions[:len(have)]):
+                events += yield Blocking(self._sync)
+                break
+            try:
+                events += yield from self._play_saved_steps(actions[len(have):])
+            except Refused:
+                events += yield Blocking(self._sync)
+                break
+        if position is not None:
+            self.take_position(*position)
+        self._emit(events)
+        return events
 
     def _play_saved(self, actions: Sequence[Action]) -> list[Event]:
+        return steps.run(self._play_saved_steps(actions))
+
+    def _play_saved_steps(self, actions: Sequence[Action]) -> Steps[list[Event]]:
         s = self._game
         events: list[Event] = []
+        # (their events say they came from elsewhere; a step that waits - a finished
+        # game's results - holds the table's lock on its thread, so no other event is
+        # made meanwhile)
         self._remote = True
         try:
             for action in actions:
@@ -1024,7 +1083,7 @@ class Table:
                 computer = not st.is_terminal() and (
                     st.players[st.current].is_computer
                     or (isinstance(action, Score) and action.by is not None))
-                events += self._apply(action, computer=computer, saved=True)
+                events += yield from self._apply_steps(action, computer=computer, saved=True)
         finally:
             self._remote = False
         return events
@@ -1065,23 +1124,30 @@ class Table:
         return events
 
     def _go_on(self) -> list[Event]:
+        return steps.run(self._go_on_steps())
+
+    def _go_on_steps(self) -> Steps[list[Event]]:
         pause = self._pause
         self._pause = None
         self._changed()
         events = [self._event("went_on", None, pause=pause)]
         if pause == "game_over" and self._game.is_over():
-            events += self._finish()
+            events += yield from self._finish_steps()
         return events
 
     def _finish(self) -> list[Event]:
+        return steps.run(self._finish_steps())
+
+    def _finish_steps(self) -> Steps[list[Event]]:
         s = self._game
         if s.finished:
             return []
-        entries = s.finish()
+        entries = yield Blocking(s.finish)
         if s.saved and s.store is not None:  # (its results are in the store's statistics)
             st, store = s.state, s.store
-            self._past = tuple(past_games(store, p.name, st.ruleset, st.returns()[i])
-                               for i, p in enumerate(st.players))
+            self._past = yield Blocking(lambda: tuple(
+                past_games(store, p.name, st.ruleset, st.returns()[i])
+                for i, p in enumerate(st.players)))
         events = [self._event("finished", None, entries=[_entry_json(e) for e in entries])]
         return events + self._warnings()
 

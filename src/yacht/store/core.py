@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import math
 import random
 import re
@@ -53,6 +54,7 @@ from .schema import (
 __all__ = ["Daily", "DailyResult", "GameInfo", "GroupRow", "PlayerStats", "ScoreEntry",
            "SeatRow", "Store", "TableRow", "open_store", "utc_day"]
 
+log = logging.getLogger("yacht.store")
 T = TypeVar("T")
 TOP = 10
 #: when a group commit's actions reach the disk (Store.group_commits)
@@ -563,6 +565,22 @@ class Store:
             self._batcher.submit(game_id, index, action, raw, new)
             return
         self._tx(lambda conn: self._append(conn, game_id, index, action, raw, new))
+
+    def append_action_nowait(self, game_id: str, index: int, action: Action, new: bool,
+                             done: Callable[[StoreError | None], None]) -> bool:
+        """:meth:`append_action` handed to the group commit without waiting for it:
+        ``done`` is called (on the writer's thread) once it is durable, with None, or with
+        the error :meth:`append_action` would raise. False (``done`` never called): this
+        store has no group commit (``group_commit`` was not asked): call
+        :meth:`append_action` instead. An event loop waits for a move's commit this way
+        without a thread held per move."""
+        if index < 0:
+            raise StoreError(f"action index {index} is negative")
+        if self._batcher is None:
+            return False
+        self._batcher.submit(game_id, index, action, _dump(action_to_json(action)), new,
+                             done=done)
+        return True
 
     def _append(self, conn: Connection, game_id: str, index: int, action: Action,
                 raw: str, new: bool = False) -> None:
@@ -1139,6 +1157,8 @@ class _Append:
     new: bool = False
     done: threading.Event = field(default_factory=threading.Event)
     error: StoreError | None = None
+    #: called once it is durable (or failed), instead of a thread waiting on ``done``
+    then: Callable[[StoreError | None], None] | None = None
 
 
 class _DirectWriter:
@@ -1387,13 +1407,18 @@ class _Batcher:
                                        daemon=True)
         self.thread.start()
 
-    def submit(self, game_id: str, index: int, action: Action, raw: str, new: bool) -> None:
-        item = _Append(game_id, index, action, raw, new)
+    def submit(self, game_id: str, index: int, action: Action, raw: str, new: bool,
+               done: Callable[[StoreError | None], None] | None = None) -> None:
+        """Queue an action for the next group commit and wait for it; with ``done``,
+        return at once and have ``done`` called with its outcome instead."""
+        item = _Append(game_id, index, action, raw, new, then=done)
         with self.cond:
             if self.stopping:
                 raise StoreError(f"{self.store.location} is closed")
             self.waiting.append(item)
             self.cond.notify()
+        if done is not None:
+            return
         item.done.wait()
         if item.error is not None:
             raise item.error
@@ -1419,6 +1444,11 @@ class _Batcher:
                         item.error = StoreError(f"saving failed: {e}")
             for item in batch:
                 item.done.set()
+                if item.then is not None:
+                    try:
+                        item.then(item.error)
+                    except Exception:  # (a caller's callback must not stop the writer)
+                        log.exception("a saved action's callback")
 
     def stop(self) -> None:
         with self.cond:

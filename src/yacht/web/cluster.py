@@ -301,8 +301,8 @@ class Cluster:
                         await self.site.reload_row(live)
                     if got.game and table is not None:
                         if got.actions:
-                            await self.site.move_call(table.take_up, got.actions,
-                                                      got.position)
+                            await table.take_up_async(got.actions, got.position,
+                                                      offload=self.site.move_call)
                         else:
                             await self.site.move_call(table.sync)
                     table = live.table

@@ -654,8 +654,8 @@ class Hub:
         table, seat = self._playing(live, conn)
         self.duplicates.check_command(live, command)
         try:
-            await self.move_call(partial(table.act, seat, command.to_command(),
-                                         version=version))
+            await table.act_async(seat, command.to_command(), version=version,
+                                  offload=self.move_call)
         except Refused as e:
             raise WebError(str(e), e.code) from None  # type: ignore[arg-type]
 
