@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import weakref
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from yacht.engine import Action
@@ -125,11 +127,11 @@ async def _saved(loop: asyncio.AbstractEventLoop, step: Save) -> bool:
     if nowait is None:
         return False
     done: asyncio.Future[BaseException | None] = loop.create_future()
-
-    def settle(error: BaseException | None) -> None:  # (the writer's thread)
-        loop.call_soon_threadsafe(_settle, done, error)
-
-    if not nowait(step.game_id, step.index, step.action, step.new, settle):
+    settler = _settlers.get(loop)
+    if settler is None:
+        settler = _settlers[loop] = _Settler(loop)
+    if not nowait(step.game_id, step.index, step.action, step.new,
+                  partial(settler.settle, done)):
         return False
     error = await done
     if error is not None:
@@ -137,6 +139,30 @@ async def _saved(loop: asyncio.AbstractEventLoop, step: Save) -> bool:
     return True
 
 
-def _settle(done: asyncio.Future[BaseException | None], error: BaseException | None) -> None:
-    if not done.done():
-        done.set_result(error)
+class _Settler:
+    """Hands the writer's answers to the loop: one wake-up of the loop per group commit,
+    not one per move (each wake-up is a write to the loop's pipe and a turn of it)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.lock = threading.Lock()
+        self.due: list[tuple[asyncio.Future[BaseException | None], BaseException | None]] = []
+
+    def settle(self, done: asyncio.Future[BaseException | None],
+               error: BaseException | None) -> None:  # (the writer's thread)
+        with self.lock:
+            self.due.append((done, error))
+            first = len(self.due) == 1
+        if first:
+            self.loop.call_soon_threadsafe(self._drain)
+
+    def _drain(self) -> None:
+        with self.lock:
+            due, self.due = self.due, []
+        for done, error in due:
+            if not done.done():
+                done.set_result(error)
+
+
+_settlers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Settler] = \
+    weakref.WeakKeyDictionary()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -321,9 +322,13 @@ class Hub:
         self._look_around(live)
         self.cluster.attached(live, table)
         loop = self.loop
+        loop_thread = threading.get_ident()
 
         def from_any_thread(event: Event) -> None:
-            loop.call_soon_threadsafe(self._on_event, live, event)
+            if threading.get_ident() == loop_thread:  # (a move played on the loop)
+                loop.call_soon(self._on_event, live, event)
+            else:
+                loop.call_soon_threadsafe(self._on_event, live, event)
 
         live.unsubscribe = table.subscribe(from_any_thread)
         if table.view().finished:
