@@ -4,9 +4,11 @@ Each online table is a row in the store (its seats, and once started its game) a
 while anyone looks at it, a :class:`~yacht.web.live.LiveTable` in memory: a lobby
 until every person's seat is taken, then a :class:`~yacht.session.table.Table`
 (strict: an action counts, and is acknowledged, only once the store has it).
-Commands, hints and computer moves run in worker threads, so one table thinking never
-holds up another table's dice; events come back to the event loop and go to every
-connection of the table.
+A person's command is played on the event loop, its group commit awaited there
+(:meth:`~yacht.session.table.Table.act_async`: no thread held per move); hints,
+computer moves and the store's slower work run in worker threads, so one table
+thinking never holds up another table's dice; events go to every connection of the
+table from the event loop.
 
 The hub keeps the tables and their phases; the parts are its own modules: the seats
 (:mod:`~yacht.web.lobby`), what the browsers are sent (:mod:`~yacht.web.fanout`),
@@ -61,17 +63,18 @@ __all__ = ["Hub", "MOVERS"]
 
 log = logging.getLogger("yacht.web")
 
-#: threads that play the tables' moves on a SQLite file (each waits for its move to be
-#: saved). Few on purpose: 32 of them, all runnable at once when a group commit ends,
-#: took the event loop's cores and interpreter in bursts; with 5,000 tables 6 threads
-#: cut the server's p50 and p99 several times over (benchmarks/README.md). Slow reads
-#: and writes of the store have their own pool.
+#: threads for the tables' work that waits for the store on a SQLite file: a computer's
+#: move, a game's start and end, a read when the news has a gap. A person's move does
+#: not take one: it is played on the event loop and its group commit awaited there
+#: (Table.act_async; handing each move to a thread and back cost a third of a busy
+#: server's CPU, issue 28). Few on purpose: 32 of them, all runnable at once when a
+#: group commit ends, took the event loop's cores and interpreter in bursts
+#: (benchmarks/README.md). Slow reads and writes of the store have their own pool.
 MOVERS = 6
-#: the same on a database server (PostgreSQL): there a move's thread mostly waits for
-#: the group commit's round trip (tens of milliseconds), so 6 threads capped a process
-#: at 6 / (a commit's time) moves a second - about 200 at a 30 ms commit, below what
-#: 5,000 tables at a move every 10 s ask of two processes - and the moves queued for
-#: seconds (issue 28; benchmarks/bench_commit.py: 205 -> 918 moves/s with 6 -> 32)
+#: the same on a database server (PostgreSQL): there a computer's move mostly waits
+#: for the group commit's round trip (tens of milliseconds), so 6 threads would cap a
+#: process at 6 / (a commit's time) of them a second (benchmarks/bench_commit.py: 205
+#: -> 918 moves/s with 6 -> 32 threads)
 MOVERS_REMOTE = 32
 
 T = TypeVar("T")
@@ -84,9 +87,9 @@ class Hub:
                  workers: int = 32, thinkers: int = 2, movers: int | None = None,
                  news: News | None = None, seeds: Callable[[], bytes] | None = None) -> None:
         """``seeds``: where a new game's secret seed comes from (default: a fresh random
-        one each; a test passes its own to compare games). ``movers``: threads playing
-        moves (default: :data:`MOVERS` on SQLite, :data:`MOVERS_REMOTE` on a database
-        server)."""
+        one each; a test passes its own to compare games). ``movers``: threads for
+        the tables' work that waits for the store (default: :data:`MOVERS` on SQLite,
+        :data:`MOVERS_REMOTE` on a database server; a person's move takes none)."""
         self.store = store
         self.strategy_factory = strategy_factory
         self.seeds = seeds
@@ -95,8 +98,9 @@ class Hub:
         #: watchdog looks at them for a send the browser does not take (channel.py)
         self.sockets: set[Connection] = set()
         self.tasks = Tasks("hub")
-        # the tables' moves in one pool, other store writes and reads in another, table
-        # builds / hints / computer moves in a third: a long build or a slow query never
+        # the tables' waiting work in one pool (a game's start and end, a computer's
+        # move saved), other store writes and reads in another, table builds / hints /
+        # computer moves thought out in a third: a long build or a slow query never
         # delays a roll
         if movers is None:
             movers = MOVERS if store.dialect == "sqlite" else MOVERS_REMOTE
