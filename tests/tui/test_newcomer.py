@@ -96,6 +96,10 @@ async def test_maxi_yatzys_saved_rolls_are_shown_whole_beside_a_crowded_card(new
             await settle(pilot)
         assert st.current == 0
         rolls = g.query_one("#rolls")
+        for _ in range(300):  # (the turn's news reaches the screen a moment after the state)
+            if str(rolls.render()) == "Rolls 3 + 2 saved":
+                break
+            await pilot.pause(0.01)
         assert str(rolls.render()) == "Rolls 3 + 2 saved"
         assert rolls.content_size.width >= len("Rolls 3 + 2 saved")
 

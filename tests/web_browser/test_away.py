@@ -85,7 +85,7 @@ async def notifications(page: Page, until: Any) -> list[list[str]]:
     """The notifications the page's service worker shows (title, body, the address a tap
     opens), once ``until`` them (the worker shows or closes them a moment later)."""
     got: list[list[str]] = []
-    for _ in range(200):
+    for _ in range(400):  # (up to 20 s: a loaded machine's worker can be slow to show it)
         got = await page.evaluate(
             "async () => (await (await navigator.serviceWorker.ready).getNotifications())"
             ".map(n => [n.title, n.body, n.data.url])")
