@@ -186,7 +186,11 @@ async def play(seats: list[Seat], pace: float, until: float, lat: list[float],
     wait = pace * 0.5 * pick.random() if pick.random() < 0.5 \
         else pace * (1.5 - pick.random() ** 0.5)
     while time.perf_counter() < until:
-        await asyncio.sleep(wait)
+        # (a pause past the run's end is cut short there: a pace longer than the run
+        # measures a quiet site, and the clients still stop on time)
+        await asyncio.sleep(min(wait, max(0.0, until - time.perf_counter())))
+        if time.perf_counter() >= until:
+            return done
         wait = pace * (0.5 + pick.random())
         snap = seats[0].snap
         if not snap or snap["over"]:
