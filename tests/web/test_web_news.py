@@ -481,3 +481,33 @@ def test_a_browser_at_another_process_is_at_the_table(tmp_path: Path) -> None:
         a.disconnect(live_a, at_a)
 
     with_two_hubs(tmp_path, body)
+
+
+def test_a_process_heard_of_during_the_look_up_is_not_forgotten(tmp_path: Path) -> None:
+    """The walk that forgets killed processes asks Redis which of the processes it knows
+    still run; one that says "here" while that question is out was not asked about, and
+    stays (it is asked about next time) instead of being taken for gone."""
+
+    async def body(a: Hub, b: Hub) -> None:
+        live_a, live_b, _ann, _bob = await friends_table(a, b)
+        await settle(a, b)
+        assert set(live_a.elsewhere) == {"b"}
+        real = a.news.alive
+        asked: list[set[str]] = []
+
+        async def alive(processes: set[str]) -> set[str]:
+            asked.append(set(processes))
+            live_a.elsewhere["d"] = frozenset({1})  # heard while the answer is awaited
+            return await real(processes)
+
+        a.news.alive = alive  # type: ignore[method-assign]
+        await a.cluster.forget_the_gone()
+        assert asked == [{"b"}]
+        assert set(live_a.elsewhere) == {"b", "d"}
+        a.news.bus.dead.add("b")  # type: ignore[attr-defined]
+        a.news.alive = real  # type: ignore[method-assign]
+        await a.cluster.forget_the_gone()  # now both are asked about: d never ran
+        assert live_a.elsewhere == {}
+        assert live_b.table is not None
+
+    with_two_hubs(tmp_path, body)

@@ -253,10 +253,12 @@ class Cluster:
     async def forget_the_gone(self) -> None:
         """The browsers of processes that stopped (killed: they could not say goodbye)
         no longer count as at the tables; this process says it still runs."""
-        known = {p for live in self.site.tables() for p in live.elsewhere}
+        seen = [live for live in self.site.tables() if live.elsewhere]
+        known = {p for live in seen for p in live.elsewhere}
         alive = await self.news.alive(known)
-        for live in self.site.tables():
-            gone = [p for p in live.elsewhere if p not in alive]
+        for live in seen:
+            # (a process first heard of during the look-up was not asked about)
+            gone = [p for p in live.elsewhere if p in known and p not in alive]
             for p in gone:
                 del live.elsewhere[p]
             if gone:
@@ -348,7 +350,10 @@ class Cluster:
                 raise
             except Exception:
                 log.exception("the other processes' browsers")
-            for live in self.site.tables():
+            # (only the tables that play by themselves hold a lease: the walk over the
+            # others is one cheap test each, with no coroutine made for them)
+            for live in [live for live in self.site.tables()
+                         if live.playing and live.needs_driver]:
                 try:
                     await self.lease(live)
                 except asyncio.CancelledError:

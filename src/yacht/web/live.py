@@ -252,8 +252,14 @@ class LiveTable:
         """The game does something by itself: computer players, a turn clock, or the
         computer standing in for someone away."""
         t = self.table
-        return t is not None and (any(p.is_computer for p in t.players)
-                                  or t.turn_clock is not None or bool(t.stand_ins))
+        if t is None:
+            return False
+        if t.turn_clock is not None:
+            return True
+        for p in t.players:
+            if p.is_computer:
+                return True
+        return bool(t.stand_ins)
 
     @property
     def playing(self) -> bool:
