@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import random
@@ -92,11 +93,14 @@ class Seat:
         self.seen = asyncio.Event()
         self.waiting: list[tuple[int, asyncio.Future[float]]] = []
         self.before: list[str] = []
+        self.recent: collections.deque[str] = collections.deque(maxlen=6)  # (said if lost)
 
     async def listen(self) -> None:
         try:
             async for raw in self.ws:
                 msg = orjson.loads(raw)  # the clients' CPU is the server's too here
+                if msg.get("type") != "state":
+                    self.recent.append(str(msg)[:200])
                 if msg.get("type") != "state" or msg["table"].get("phase") != "game":
                     if msg.get("type") in ("error", "state") and len(self.before) < 8:
                         self.before.append(str(msg)[:300])  # said if the game never comes
@@ -212,6 +216,9 @@ async def play(seats: list[Seat], pace: float, until: float, lat: list[float],
                 asyncio.gather(*(s.shows(version + 1) for s in seats)), 30)
         except TimeoutError:
             lat.append(30.0)
+            print(f"bench_web: {cmd} at version {version} not shown in 30 s: the seats "
+                  f"at {[s.version for s in seats]}, their last other messages "
+                  f"{[list(s.recent) for s in seats]}", file=sys.stderr)
             continue
         lat.append(max(shown) - sent)
         when.append((sent, lat[-1]))
