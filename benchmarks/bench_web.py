@@ -337,7 +337,11 @@ def run(tables: int, clients: int, seconds: float, pace: float, port: int, serve
     except threading.BrokenBarrierError:  # a client failed: say how
         raise RuntimeError(f"a client failed: {out.get(timeout=30)}") from None
     took_wall = time.perf_counter() - t1
-    cpu = {k: round((cpu_s(v) - cpu0[k]) / took_wall, 2) for k, v in watched.items()}
+    # (a process born meanwhile - a server's new database connection - counts whole)
+    born = {k: [p for p in tree(others[k]) if p not in v] if k in others else []
+            for k, v in watched.items()}
+    cpu = {k: round((cpu_s(v) - cpu0[k] + cpu_s(born[k])) / took_wall, 2)
+           for k, v in watched.items()}
     rss_end = sum(rss_mb(p) for p in tree(server))
     results = [out.get(timeout=120) for _ in procs]
     for pr in procs:

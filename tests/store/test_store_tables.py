@@ -329,3 +329,85 @@ def test_a_failing_general_path_fails_only_its_own_actions(store: Store,
     assert ok.error is None and store.load_record(saved).actions == [roll]
     assert odd.error is not None and "the general path broke" in str(odd.error)
     assert store.progress(other)[0] == 0
+
+
+def test_moves_saved_from_an_event_loop_keep_their_order_and_answers(store: Store) -> None:
+    """``append_action_nowait`` called on an event loop: on PostgreSQL the group commit is
+    sent on that loop (no writer thread), on SQLite by the writer thread; either way the
+    answers come to the loop, the rows are those of the general path, a game's actions
+    stay in order, and every unusual case (an action already there, a different one, a
+    finished game, a statement the database refuses) gets the general path's answer."""
+    import asyncio
+    import random
+    import threading
+
+    from sqlalchemy import update
+
+    from yacht.engine import Player, Record, Roll, State
+    from yacht.rules import get
+    from yacht.store import GameMovedOn
+    from yacht.store.core import _now
+    from yacht.store.schema import games
+
+    store.group_commits()
+    assert store._batcher is not None
+    batcher = store._batcher
+    states = [State(get("yatzy"), [Player("Ann")], rng=random.Random(seed)) for seed in range(4)]
+    ids = [store.start_game(Record.from_state(s)) for s in states]
+    threads: set[int] = set()
+
+    async def save(gid: str, index: int, action: object, new: bool = True) -> StoreError | None:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[StoreError | None] = loop.create_future()
+
+        def settle(error: StoreError | None) -> None:
+            threads.add(threading.get_ident())
+            loop.call_soon_threadsafe(done.set_result, error)
+
+        assert store.append_action_nowait(gid, index, action, new, settle)  # type: ignore[arg-type]
+        return await done
+
+    async def play(gid: str, s: State) -> None:
+        for _ in range(8):  # each move waits for the one before, as a table does
+            s.apply(Roll() if not s.dice else s.legal_actions()[-1])
+            assert await save(gid, len(s.log) - 1, s.log[-1]) is None
+
+    written: list[int] = []
+
+    async def main() -> list[StoreError | None]:
+        await asyncio.gather(*(play(g, s) for g, s in zip(ids, states, strict=True)))
+        s0, g0 = states[0], ids[0]
+        answers = [
+            await save(g0, len(s0.log) - 1, s0.log[-1], new=False),  # a retry: fine
+            await save(g0, len(s0.log) - 1, s0.log[-1]),  # as a new one: refused
+            await save(g0, 0, Roll((9, 9, 9, 9, 9)), new=False),  # a different one
+        ]
+        if batcher.on_loop:  # the database refuses the statement: the general way
+            batcher.writer.batch = batcher.writer.batch.replace(
+                "INSERT INTO actions", "INSERT INTO no_such_table")
+            s1 = states[1]
+            s1.apply(Roll() if not s1.dice else s1.legal_actions()[-1])
+            assert await save(ids[1], len(s1.log) - 1, s1.log[-1]) is None
+        store._tx(lambda c: c.execute(update(games).where(games.c.id == ids[2])  # finished
+                                      .values(finished=_now())))
+        answers.append(await save(ids[2], len(states[2].log), Roll((1, 1, 1, 1, 1))))
+        written.extend(w.written for w in batcher.loops.values())
+        await store.aclose_loop()
+        return answers
+
+    answers = asyncio.run(main())
+    assert answers[0] is None
+    assert isinstance(answers[1], GameMovedOn) and "already has an action" in str(answers[1])
+    assert isinstance(answers[2], GameMovedOn) and "different action" in str(answers[2])
+    assert isinstance(answers[3], GameMovedOn) and "is finished" in str(answers[3])
+    for gid, s in zip(ids, states, strict=True):
+        assert store.load_record(gid).actions == s.log
+        assert store.progress(gid)[0] == len(s.log)
+    if store.dialect == "postgresql":
+        assert batcher.on_loop and threads == {threading.get_ident()}
+        assert batcher.writer.direct == 0  # nothing by the thread's direct path
+        assert written == [32]  # all the usual moves by the loop's one statement
+        assert not batcher.loops  # closed by aclose_loop
+    else:
+        assert not batcher.on_loop and threading.get_ident() not in threads
+        assert batcher.writer.direct == 32

@@ -145,11 +145,16 @@ class _Settler:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
+        self.home = threading.get_ident()  # the loop's thread (made there, by _saved)
         self.lock = threading.Lock()
         self.due: list[tuple[asyncio.Future[BaseException | None], BaseException | None]] = []
 
     def settle(self, done: asyncio.Future[BaseException | None],
-               error: BaseException | None) -> None:  # (the writer's thread)
+               error: BaseException | None) -> None:  # (the writer's thread, or the loop's)
+        if threading.get_ident() == self.home:  # (a store that writes on the loop)
+            if not done.done():
+                done.set_result(error)
+            return
         with self.lock:
             self.due.append((done, error))
             first = len(self.due) == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -10,6 +11,7 @@ import re
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,6 +42,7 @@ from yacht.rules import Ruleset
 
 from . import opening
 from .errors import GameMovedOn, StoreError, describe_db_error, is_locked_error
+from .onloop import LoopWriter
 from .schema import (
     HEAD,
     actions,
@@ -414,6 +417,13 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    async def aclose_loop(self) -> None:
+        """Finish the group commits waiting on the running event loop and close the
+        connection they go by (PostgreSQL's moves are written on the loop that makes
+        them: a server calls this before its loop ends)."""
+        if self._batcher is not None:
+            await self._batcher.aclose_loop()
 
     def close(self) -> None:
         if self._batcher is not None:
@@ -1278,6 +1288,24 @@ class _DirectWriter:
         statement (its own transaction, on the disk before it returns unless the flush is
         ``interval``): each game advanced where it is open and at the run's first action,
         and the actions of exactly those games inserted. The rest goes the general way."""
+        plan = self.plan(batch)
+        if plan is None:
+            return list(batch)
+        statement, params, runs = plan
+        cur = self.conn.cursor()
+        try:
+            cur.execute(statement, params)
+            done = {row[0] for row in cur.fetchall()}
+        finally:
+            cur.close()
+        self.round_trips += 1
+        return self.left(batch, runs, done)
+
+    def plan(self, batch: Sequence[_Append]) -> tuple[str, tuple[Any, ...],
+                                                      dict[str, list[_Append]]] | None:
+        """The one statement of :meth:`_write_one_statement` (PostgreSQL): its text, its
+        parameters and each game's run of actions in it; None: no action of ``batch`` can
+        go in that way."""
         runs: dict[str, list[_Append]] = {}
         blocked: set[str] = set()
         for item in batch:
@@ -1287,21 +1315,21 @@ class _DirectWriter:
                 blocked.add(item.game_id)
                 continue
             runs.setdefault(item.game_id, []).append(item)
-        done: set[str] = set()
-        if runs:
-            firsts = [run[0] for run in runs.values()]
-            items = [item for run in runs.values() for item in run]
-            cur = self.conn.cursor()
-            try:
-                cur.execute(self.batch, (
-                    [i.game_id for i in firsts], [i.index for i in firsts],
-                    [run[-1].index + 1 for run in runs.values()], self.when(_now()),
-                    [i.game_id for i in items], [i.index for i in items],
-                    [i.raw for i in items]))
-                done = {row[0] for row in cur.fetchall()}
-            finally:
-                cur.close()
-            self.round_trips += 1
+        if not runs:
+            return None
+        firsts = [run[0] for run in runs.values()]
+        items = [item for run in runs.values() for item in run]
+        return self.batch, (
+            [i.game_id for i in firsts], [i.index for i in firsts],
+            [run[-1].index + 1 for run in runs.values()], self.when(_now()),
+            [i.game_id for i in items], [i.index for i in items],
+            [i.raw for i in items]), runs
+
+    @staticmethod
+    def left(batch: Sequence[_Append], runs: dict[str, list[_Append]],
+             done: set[str]) -> list[_Append]:
+        """The items of ``batch`` the statement did not write (``done``: the games it
+        advanced), in order."""
         written = {id(item) for game in done for item in runs[game]}
         return [item for item in batch if id(item) not in written]
 
@@ -1314,6 +1342,13 @@ class _DirectWriter:
                     pass
             _close_quietly(self.conn, rollback=True)
             self.conn = None
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _is_entered(action: Action) -> bool:
@@ -1403,15 +1438,60 @@ class _Batcher:
         sqlite_file = store._target.sqlite and store._target.path is not None
         self.writer = _DirectWriter(store._engine, flush, checkpoints_elsewhere=sqlite_file)
         self.checkpoints = _Checkpointer(store._engine) if sqlite_file else None
+        # PostgreSQL: a caller on an event loop that does not wait (``done``) has its
+        # moves written on that loop (yacht.store.onloop: no thread woken per move)
+        self.on_loop = self.writer.usable and self.writer.one_statement
+        self.setup = list(self.writer.setup)
+        self.loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopWriter] = \
+            weakref.WeakKeyDictionary()
         self.thread = threading.Thread(target=self._run, name="yacht-store-writer",
                                        daemon=True)
         self.thread.start()
+
+    @staticmethod
+    def failed(e: BaseException) -> StoreError:
+        return StoreError(f"saving failed: {e}")
+
+    def _loop_writer(self) -> LoopWriter | None:
+        """The writer of the event loop running in this thread (made on first use);
+        None: no loop runs here, or this store writes on its thread only."""
+        if not self.on_loop:
+            return None
+        loop = _running_loop()
+        if loop is None:
+            return None
+        writer = self.loops.get(loop)
+        if writer is None:
+            engine = self.store._engine
+            cargs, cparams = engine.dialect.create_connect_args(engine.url)
+            import psycopg
+
+            def connect() -> Any:
+                return psycopg.AsyncConnection.connect(
+                    *cargs, **{"connect_timeout": 10, **cparams}, autocommit=True)
+
+            writer = self.loops[loop] = LoopWriter(self, connect, self.setup)
+        return writer
+
+    async def aclose_loop(self) -> None:
+        """Finish the writes waiting on the running event loop and close its connection."""
+        loop = _running_loop()
+        writer = self.loops.pop(loop, None) if loop is not None else None
+        if writer is not None:
+            await writer.aclose()
 
     def submit(self, game_id: str, index: int, action: Action, raw: str, new: bool,
                done: Callable[[StoreError | None], None] | None = None) -> None:
         """Queue an action for the next group commit and wait for it; with ``done``,
         return at once and have ``done`` called with its outcome instead."""
         item = _Append(game_id, index, action, raw, new, then=done)
+        if done is not None:
+            on_loop = self._loop_writer()
+            if on_loop is not None:
+                if self.stopping:
+                    raise StoreError(f"{self.store.location} is closed")
+                on_loop.submit(item)
+                return
         with self.cond:
             if self.stopping:
                 raise StoreError(f"{self.store.location} is closed")
@@ -1441,7 +1521,7 @@ class _Batcher:
                 # (what the direct path committed stays committed: only the rest failed)
                 for item in slow:
                     if item.error is None:
-                        item.error = StoreError(f"saving failed: {e}")
+                        item.error = self.failed(e)
             for item in batch:
                 item.done.set()
                 if item.then is not None:

@@ -94,6 +94,7 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
             await background.close()
             await analyses.close()
             await hub.close()
+            await store.aclose_loop()  # (the moves this loop writes: in, its connection closed)
             if close_store:
                 store.close()
             log.info("stopped")
