@@ -42,7 +42,7 @@ from yacht.rules import Ruleset
 
 from . import opening
 from .errors import GameMovedOn, StoreError, describe_db_error, is_locked_error
-from .onloop import LoopWriter
+from .onloop import LoopWriter, settle
 from .schema import (
     HEAD,
     actions,
@@ -1522,13 +1522,7 @@ class _Batcher:
                 for item in slow:
                     if item.error is None:
                         item.error = self.failed(e)
-            for item in batch:
-                item.done.set()
-                if item.then is not None:
-                    try:
-                        item.then(item.error)
-                    except Exception:  # (a caller's callback must not stop the writer)
-                        log.exception("a saved action's callback")
+            settle(batch)
 
     def stop(self) -> None:
         with self.cond:

@@ -27,6 +27,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("yacht.store")
 
 
+def settle(batch: Sequence[_Append]) -> None:
+    """Tell each item's waiter (and callback) its outcome."""
+    for item in batch:
+        item.done.set()
+        if item.then is not None:
+            try:
+                item.then(item.error)
+            except Exception:  # (a caller's callback must not stop the writer)
+                log.exception("a saved action's callback")
+
+
 class LoopWriter:
     """The group commit of one event loop's moves (created on that loop, used there only)."""
 
@@ -69,18 +80,9 @@ class LoopWriter:
                 if item.error is None:
                     item.error = self.batcher.failed(e)
             if not isinstance(e, Exception):
-                self._settle(batch)
+                settle(batch)
                 raise
-        self._settle(batch)
-
-    def _settle(self, batch: Sequence[_Append]) -> None:
-        for item in batch:
-            item.done.set()
-            if item.then is not None:
-                try:
-                    item.then(item.error)
-                except Exception:  # (a caller's callback must not stop the writer)
-                    log.exception("a saved action's callback")
+        settle(batch)
 
     async def _write(self, batch: list[_Append]) -> list[_Append]:
         """What it can of ``batch`` in one statement; the items left, in order (on an
