@@ -292,11 +292,21 @@ async def client(share: int, first: int, seconds: float, pace: float, port: int,
             "when": [(t - start, x) for t, x in when]}
 
 
+#: ``--client-loop``: the clients' event loop (set before the clients are forked)
+CLIENT_LOOP = "uvloop"
+
+
 def client_process(args: tuple[Any, ...]) -> None:
     share, first, seconds, pace, port, ready, done, out = args
+    factory: Any = None
+    if CLIENT_LOOP == "uvloop":
+        import uvloop
+
+        factory = uvloop.new_event_loop
     try:
-        out.put(asyncio.run(asyncio.wait_for(
-            client(share, first, seconds, pace, port, ready, done), seconds + 600)))
+        with asyncio.Runner(loop_factory=factory) as runner:
+            out.put(runner.run(asyncio.wait_for(
+                client(share, first, seconds, pace, port, ready, done), seconds + 600)))
     except BaseException as e:  # the parent says what went wrong
         import traceback
 
@@ -433,8 +443,12 @@ def main() -> int:
                    help="run the whole measurement N times (1-5), each with fresh servers "
                         "and database, and print each run's line and the median and spread "
                         "(min-max) of each figure")
+    p.add_argument("--client-loop", choices=("uvloop", "asyncio"), default="uvloop",
+                   help="the client processes' event loop: uvloop (the default, as the "
+                        "server's) or asyncio's own (slower: more of the shared cores)")
     args = p.parse_args()
-    global DUPLICATE
+    global DUPLICATE, CLIENT_LOOP
+    CLIENT_LOOP = args.client_loop
     DUPLICATE = max(2, min(args.duplicate, 8)) if args.duplicate else 0
     if args.workers > 1 and args.store != "postgresql":
         raise SystemExit("bench_web: --workers > 1 needs --store postgresql (and Redis)")
@@ -556,6 +570,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     result["store"] = args.store
     result["workers"] = workers
     result["flush"] = args.flush
+    result["client_loop"] = args.client_loop
     result["duplicate"] = DUPLICATE
     print(json.dumps(result, indent=1))
     lm = result["latency_ms"]
