@@ -105,3 +105,13 @@ def test_the_command_knows_the_largest_message() -> None:
     from yacht.web.protocol import MAX_MESSAGE
 
     assert web.MAX_MESSAGE == MAX_MESSAGE
+
+
+def test_the_command_serves_with_quiet_pings() -> None:
+    from uvicorn.importer import import_from_string
+
+    from yacht.cli.commands import web
+    from yacht.web.keepalive import WS_PROTOCOL, QuietPings
+
+    assert web.WS_PROTOCOL == WS_PROTOCOL
+    assert import_from_string(WS_PROTOCOL) is QuietPings

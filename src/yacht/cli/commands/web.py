@@ -17,6 +17,8 @@ FLUSH = ("each", "interval")
 #: cost 1,000 of them a second, more than the moves of 5,000 tables at a person's pace;
 #: 25 s keeps a socket alive through proxies that close one idle for a minute.
 PING_EVERY = 25.0
+#: yacht.web.keepalive.WS_PROTOCOL (likewise): pings for browsers gone quiet only
+WS_PROTOCOL = "yacht.web.keepalive:QuietPings"
 #: yacht.web.protocol.MAX_MESSAGE (likewise)
 MAX_MESSAGE = 4096
 
@@ -111,7 +113,9 @@ def cmd_web(args: argparse.Namespace) -> int:
         common: dict[str, Any] = dict(
             host=args.host, port=args.port, log_level=args.log_level, log_config=None,
             # a browser that stops reading does not answer pings: dropped within a minute
-            ws_max_size=MAX_MESSAGE, ws_ping_interval=PING_EVERY, ws_ping_timeout=PING_EVERY,
+            # (pinged only when quiet: a browser that sent something lately is there)
+            ws=WS_PROTOCOL, ws_max_size=MAX_MESSAGE, ws_ping_interval=PING_EVERY,
+            ws_ping_timeout=PING_EVERY,
             # a table's state is a few KB: compressing every frame costs more CPU
             # than it saves on the wire for a server that pushes a state per move
             ws_per_message_deflate=False, timeout_graceful_shutdown=5)
