@@ -31,6 +31,8 @@ sys.path.insert(0, str(ROOT / "tests" / "store"))
 
 from pgcluster import PgCluster, find_pg_bin  # noqa: E402
 
+from .browser import answer  # noqa: E402
+
 pytestmark = pytest.mark.slow
 
 
@@ -212,7 +214,7 @@ class Page:
         while True:
             msg = self.recv(max(0.1, end - time.monotonic()))
             if msg.get("id") == msg_id:
-                return msg
+                return answer(msg)  # (a state with the id: the ack, as the page takes it)
 
     def act(self, command: dict[str, Any], version: int | None = None) -> dict[str, Any]:
         return self.answer(self.send("command", command=command, version=version))

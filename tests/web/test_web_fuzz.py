@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 from yacht.engine import Roll, Score
 from yacht.store import Store
 
-from .browser import Browser
+from .browser import Browser, answer
 from .conftest import serve
 from .strategies import hostile_message
 
@@ -112,7 +112,9 @@ def send(page: Browser, text: str) -> dict[str, Any] | None:
     """Send ``text``; its answer, or None when it closed the socket (too long)."""
     page.ws.send_text(text)
     try:
-        reply = page.until(lambda m: m.get("type") in ANSWERS)
+        # (a command with an id is answered on the state it made: its ack)
+        reply = answer(page.until(lambda m: m.get("type") in ANSWERS
+                                  or m.get("type") == "state" and "id" in m))
     except WebSocketDisconnect as closed:
         assert closed.code == 1009, text[:80]
         return None

@@ -66,8 +66,10 @@ def test_what_the_server_says_fits_the_schema(client: object) -> None:
         ann.ask("ping")
         ann.act({"type": "score", "category": ann.snap["previews"][0]["category"]})
         ann.ask("hint")
+        ann.ask("react", reaction="clap")  # (answered with an ack of its own)
     kinds = {m["type"] for m in seen}
-    assert {"state", "ack", "error", "pong"} <= kinds
+    assert {"state", "ack", "error", "pong", "reaction"} <= kinds
+    assert any(m["type"] == "state" and "id" in m for m in seen)  # a command's answer
     for msg in seen:
         check.validate(msg)
 
@@ -110,3 +112,35 @@ def test_numbers_are_never_read_from_other_types() -> None:
                  '{"type": "join", "seat": false, "name": "Eve"}'):
         with pytest.raises(ProtocolError):
             read_client(text)
+
+
+def test_a_command_is_answered_on_the_state_it_made(client: object) -> None:
+    """One frame, not two: the state a command made carries the command's id (the page
+    takes it as the ack); an answer with no state due is an ack of its own."""
+    from fastapi.testclient import TestClient
+
+    from .browser import Browser
+    from .conftest import new_table
+
+    assert isinstance(client, TestClient)
+    t = new_table(client, "yatzy")
+    with Browser(client, t["id"], t["token"]) as ann:
+        ann.wait(lambda table: table.get("phase") == "game")
+        version = ann.snap["version"]
+        ann.ws.send_json({"type": "command", "command": {"type": "roll"}, "id": 7})
+        answer = ann.until(lambda m: m.get("id") == 7)
+        assert answer["type"] == "state", answer
+        assert answer["table"]["snapshot"]["version"] == version + 1  # it shows the roll
+        assert answer["table"]["snapshot"]["dice"]
+        # nothing else answers 7, and what comes next is the next answer
+        ann.ws.send_json({"type": "ping", "id": 8})
+        after = ann.until(lambda m: "id" in m)
+        assert after == {"type": "pong", "id": 8}
+        # a reaction changes no state: its answer is a plain ack
+        ann.ws.send_json({"type": "react", "reaction": "clap", "id": 9})
+        assert ann.until(lambda m: "id" in m) == {"type": "ack", "id": 9}
+        # a command refused changes nothing: an error, no state
+        ann.ws.send_json({"type": "command", "command": {"type": "toggle", "position": 9},
+                          "id": 10})
+        refused = ann.until(lambda m: "id" in m)
+        assert refused["type"] == "error" and refused["id"] == 10

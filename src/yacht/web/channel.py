@@ -49,6 +49,7 @@ from .protocol import (
     ServerMessage,
     SpeedChange,
     Start,
+    State,
     message_id,
     parse_json,
     read_client,
@@ -68,6 +69,9 @@ FLOOD_CLOSE = 200
 HELLO_WITHIN = 15.0
 #: a send the browser does not take within this many seconds: it stopped reading
 SEND_WITHIN = 20.0
+#: turns of the loop a state waits for its own command's answer to go on it (_send_one):
+#: the command's caller has the loop back two turns after its state is due
+ACK_TURNS = 3
 #: how often the server looks for sends not taken and sockets stuck closing (seconds)
 WATCH_EVERY = 5.0
 
@@ -110,6 +114,26 @@ def _error(code: ErrorCode, message: str, msg_id: int | str | None = None) -> Se
     if msg_id is not None:
         out["id"] = msg_id
     return out  # type: ignore[no-any-return]
+
+
+def _ack(conn: Connection, msg_id: int | str | None) -> None:
+    """Answer a message done. When a state is due (a command's: it is queued before the
+    answer), the answer goes on that state as its ``id``: one frame, not two (a frame
+    less a move for the player who made it: issue 28). The state is built when it is
+    sent, after what is answered, so it shows it; a page takes a state with its id
+    as the ack."""
+    if msg_id is not None and conn.state_due and conn.ack_due is None and not conn.leaving:
+        conn.ack_due = msg_id
+    else:
+        conn.send(_with_id({"type": "ack"}, msg_id))
+
+
+def _held_ack(conn: Connection) -> ServerMessage | None:
+    """The ack held for the next state, as one of its own (that state is not sent)."""
+    if conn.ack_due is None:
+        return None
+    msg_id, conn.ack_due = conn.ack_due, None
+    return _with_id({"type": "ack"}, msg_id)
 
 
 def _with_id(message: Any, msg_id: int | str | None) -> ServerMessage:
@@ -314,13 +338,30 @@ async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Conne
     that kept its last message held a whole snapshot per browser until the next move
     (10 KB a table at 5,000 tables), all of it for the garbage collector to walk."""
     if isinstance(item, StateDue):
-        if live is None:  # (a field's watcher has no table state)
-            return None
-        try:
-            item = hub.fanout.state(live, conn)
-        except Exception:  # never leave a browser without its states
-            log.exception("table %s: the state for a browser", live.id)
-            return None
+        # the state of this browser's own command is due before the command's caller
+        # has the loop back to answer it: a few turns of the loop let the answer come
+        # and go on the state (one frame). Not longer: a state not of its command (the
+        # command still waiting for the store) goes out as it would have.
+        for _ in range(ACK_TURNS):
+            if not conn.answering or conn.ack_due is not None:
+                break
+            await asyncio.sleep(0)
+        state: State | None = None
+        if live is not None:  # (a field's watcher has no table state)
+            try:
+                state = hub.fanout.state(live, conn)
+            except Exception:  # never leave a browser without its states
+                log.exception("table %s: the state for a browser", live.id)
+        if state is None:  # (an ack held for it goes on its own)
+            held = _held_ack(conn)
+            if held is None:
+                return None
+            item = held
+        else:
+            if conn.ack_due is not None:
+                state["id"] = conn.ack_due
+                conn.ack_due = None
+            item = state
     elif isinstance(item, Close):
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(code=item.code, reason=item.reason),
@@ -385,15 +426,19 @@ def _quiet_id(text: str) -> int | str | None:
 async def _dispatch(hub: Hub, live: LiveTable, conn: Connection, msg: ClientMessage,
                     tasks: Tasks) -> None:
     if isinstance(msg, CommandMessage):
-        await hub.command(live, conn, msg.command, msg.version)
-        conn.send(_with_id({"type": "ack"}, msg.id))
+        conn.answering = msg.id is not None
+        try:
+            await hub.command(live, conn, msg.command, msg.version)
+        finally:
+            conn.answering = False
+        _ack(conn, msg.id)
     elif isinstance(msg, Join):
         token = await hub.join(live, conn, msg.seat, msg.name, msg.token)
         conn.send(_with_id({"type": "joined", "token": token, "seats": sorted(conn.seats)},
                            msg.id))
     elif isinstance(msg, Start):
         await hub.start(live, conn)
-        conn.send(_with_id({"type": "ack"}, msg.id))
+        _ack(conn, msg.id)
     elif isinstance(msg, HintRequest):
         async def answer() -> None:  # a first hint may build tables: keep listening
             try:
@@ -404,15 +449,15 @@ async def _dispatch(hub: Hub, live: LiveTable, conn: Connection, msg: ClientMess
         tasks.spawn(answer(), "yacht-hint")
     elif isinstance(msg, SpeedChange):
         await hub.set_speed(live, conn, msg.speed)
-        conn.send(_with_id({"type": "ack"}, msg.id))
+        _ack(conn, msg.id)
     elif isinstance(msg, PrefsChange):
         await hub.set_prefs(live, conn, msg.dice_mark, msg.pause)
-        conn.send(_with_id({"type": "ack"}, msg.id))
+        _ack(conn, msg.id)
     elif isinstance(msg, Ping):
         conn.send(_with_id({"type": "pong"}, msg.id))
     elif isinstance(msg, React):
         hub.react(live, conn, msg.reaction)
-        conn.send(_with_id({"type": "ack"}, msg.id))
+        _ack(conn, msg.id)
     elif isinstance(msg, Away | Again | Leave):
         await _keep_going(hub, live, conn, msg)
     else:  # Hello
@@ -428,7 +473,7 @@ async def _keep_going(hub: Hub, live: LiveTable, conn: Connection,
         await hub.again(live, conn)
     else:
         await hub.leave(live, conn)
-    conn.send(_with_id({"type": "ack"}, msg.id))
+    _ack(conn, msg.id)
 
 
 def _drop(ws: WebSocket, conn: Connection) -> None:

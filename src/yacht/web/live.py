@@ -68,6 +68,9 @@ class Connection:
     seats: frozenset[int] = frozenset()
     outbox: asyncio.Queue[Outgoing] = field(default_factory=asyncio.Queue)
     state_due: bool = False
+    #: the id of a message answered done, to go on the state due (channel._ack)
+    ack_due: int | str | None = None
+    answering: bool = False  # a command of this browser's with an id is being done
     events: list[EventView] = field(default_factory=list)  # go with the next state
     leaving: bool = False  # told to reconnect, or being dropped: nothing more is queued
     transport: Any = None  # the server's socket, where it can be had (to drop a stuck one)

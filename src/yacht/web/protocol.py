@@ -572,12 +572,15 @@ class EventView(TypedDict):
 
 
 class State(TypedDict):
-    """The table after every change (one frame however many changes since the last)."""
+    """The table after every change (one frame however many changes since the last).
+
+    With an ``id``: it is also the answer to that message, done and saved (an ack)."""
 
     type: Literal["state"]
     table: LobbyView | GameView
     presence: list[Presence]
     events: list[EventView]
+    id: NotRequired[MessageId]
 
 
 class Reaction(TypedDict):

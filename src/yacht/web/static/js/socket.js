@@ -78,7 +78,8 @@ export class TableSocket {
       if (msg.id !== undefined && this.pending.has(msg.id)) {
         const resolve = this.pending.get(msg.id);
         this.pending.delete(msg.id);
-        resolve(msg);
+        // a state with the id is the answer too: done and saved (an ack with the state)
+        resolve(msg.type === "state" ? { type: "ack", id: msg.id } : msg);
       }
       this.handlers.onmessage(msg);
     });
