@@ -83,6 +83,11 @@ def get(url: str) -> Any:
         return json.loads(r.read())
 
 
+#: the frames this client process's browsers received while the tables played, by kind
+#: (a command's answer: an "ack" of its own or a "state with an id")
+FRAMES: collections.Counter[str] = collections.Counter()
+
+
 class Seat:
     """One browser at a table: its socket and the newest version it has seen."""
 
@@ -99,6 +104,8 @@ class Seat:
         try:
             async for raw in self.ws:
                 msg = orjson.loads(raw)  # the clients' CPU is the server's too here
+                kind = msg.get("type")
+                FRAMES["state with an id" if kind == "state" and "id" in msg else kind] += 1
                 if msg.get("type") != "state":
                     self.recent.append(str(msg)[:200])
                 if msg.get("type") != "state" or msg["table"].get("phase") != "game":
@@ -210,7 +217,9 @@ async def play(seats: list[Seat], pace: float, until: float, lat: list[float],
             box = snap["previews"][0]
             cmd = {"type": "score", "category": box["category"], "column": box["column"]}
         sent = time.perf_counter()
-        await me.ws.send(json.dumps({"type": "command", "command": cmd, "version": version}))
+        # with an id, as the page's socket.js sends every message (the answer carries it)
+        await me.ws.send(json.dumps({"type": "command", "command": cmd, "version": version,
+                                     "id": done + 1}))
         try:
             shown = await asyncio.wait_for(
                 asyncio.gather(*(s.shows(version + 1) for s in seats)), 30)
@@ -279,6 +288,7 @@ async def client(share: int, first: int, seconds: float, pace: float, port: int,
     lat: list[float] = []
     when: list[tuple[float, float]] = []  # (when each action was sent, its latency)
     start = time.perf_counter()
+    FRAMES.clear()
     counts = await asyncio.gather(*(play(s, pace, start + seconds, lat, when,
                                          random.Random(first + i))
                                     for i, s in enumerate(all_seats)))
@@ -288,7 +298,7 @@ async def client(share: int, first: int, seconds: float, pace: float, port: int,
         for s in seats:
             await s.ws.close()
     collector.cancel()
-    return {"lat": lat, "actions": sum(counts), "seconds": took,
+    return {"lat": lat, "actions": sum(counts), "seconds": took, "frames": dict(FRAMES),
             "when": [(t - start, x) for t, x in when]}
 
 
@@ -393,6 +403,12 @@ def run(tables: int, clients: int, seconds: float, pace: float, port: int, serve
             "lost": sum(1 for x in lat if 30.0 <= x < float("inf")),
             "never_started": sum(1 for x in everything if x == float("inf")),
             "open_seconds": round(opened, 1),
+            # frames the browsers received an action (a state each seat, and the mover's
+            # answer: on the state, or an ack of its own; pings are not seen here)
+            "frames_per_action": {k: round(sum(r.get("frames", {}).get(k, 0)
+                                               for r in results) / max(1, actions), 3)
+                                  for k in sorted({k for r in results
+                                                   for k in r.get("frames", {})})},
             "cores_used": cpu,
             "server_rss_mb": {"start": round(rss0, 1), "tables_open": round(rss_open, 1),
                               "end": round(rss_end, 1)},
