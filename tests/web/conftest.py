@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -55,3 +59,41 @@ def new_table(client: TestClient, variant: str = "tommys-crag", **kw: Any) -> di
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
+
+
+class ThreadServer:
+    """uvicorn in a thread of this process, on a loopback port, with quick keepalives
+    (every ``ping`` seconds, dropped as long after; ``ws``: uvicorn's WebSocket
+    protocol)."""
+
+    def __init__(self, app: Any, ping: float = 1.0, ws: str = "auto") -> None:
+        import uvicorn
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = int(s.getsockname()[1])
+        self.app = app
+        self.server = uvicorn.Server(uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_config=None, ws=ws, ws_ping_interval=ping,
+            ws_ping_timeout=ping, ws_per_message_deflate=False, lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert self.server.started
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+    def post(self, path: str, body: Any) -> Any:
+        import urllib.request
+
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}",
+                                     json.dumps(body).encode(),
+                                     {"content-type": "application/json"}, method="POST")
+        return json.loads(urllib.request.urlopen(req, timeout=10).read())

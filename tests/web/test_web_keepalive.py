@@ -7,9 +7,8 @@ import base64
 import json
 import os
 import socket
-import threading
 import time
-import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,48 +16,15 @@ import pytest
 from yacht.store import Store
 from yacht.web.keepalive import WS_PROTOCOL
 
-from .conftest import random_players
+from .conftest import ThreadServer, random_players
 
 EVERY = 0.4  # the ping interval and timeout of these servers (seconds)
 PING, PONG, CLOSE, TEXT = 0x9, 0xA, 0x8, 0x1
 
 
-class Server:
-    """The app on uvicorn in a thread, with ``yacht web``'s protocol and quick pings."""
-
-    def __init__(self, store: Store) -> None:
-        import uvicorn
-
-        from yacht.web import make_app
-
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = int(s.getsockname()[1])
-        app = make_app(store, strategy_factory=random_players, allowed_hosts=["127.0.0.1"])
-        self.server = uvicorn.Server(uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_config=None, ws=WS_PROTOCOL,
-            ws_ping_interval=EVERY, ws_ping_timeout=EVERY, ws_per_message_deflate=False))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert self.server.started
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(30)
-
-    def table(self) -> Any:
-        req = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}/api/tables", json.dumps({
-                "variant": "yatzy", "speed": "slow",
-                "seats": [{"kind": "person", "name": "Ann", "here": True}]}).encode(),
-            {"content-type": "application/json"}, method="POST")
-        return json.loads(urllib.request.urlopen(req, timeout=10).read())
+def new_table(server: ThreadServer) -> Any:
+    return server.post("/api/tables", {"variant": "yatzy", "speed": "slow", "seats": [
+        {"kind": "person", "name": "Ann", "here": True}]})
 
 
 def _frame(opcode: int, data: bytes) -> bytes:
@@ -149,13 +115,16 @@ def chat(sockets: list[Raw], chatty: list[Raw], seconds: float, every: float = 0
 
 
 @pytest.fixture
-def server(store: Store) -> Any:
-    with Server(store) as s:
+def server(store: Store) -> Iterator[ThreadServer]:
+    from yacht.web import make_app
+
+    app = make_app(store, strategy_factory=random_players, allowed_hosts=["127.0.0.1"])
+    with ThreadServer(app, ping=EVERY, ws=WS_PROTOCOL) as s:  # yacht web's protocol
         yield s
 
 
-def test_a_browser_that_speaks_is_not_pinged_and_a_quiet_one_is(server: Server) -> None:
-    made = server.table()
+def test_a_browser_that_speaks_is_not_pinged_and_a_quiet_one_is(server: ThreadServer) -> None:
+    made = new_table(server)
     talker = Raw(server.port, made["id"], made["token"])
     listener = Raw(server.port, made["id"], None)
     try:
@@ -174,8 +143,8 @@ def test_a_browser_that_speaks_is_not_pinged_and_a_quiet_one_is(server: Server) 
         listener.close()
 
 
-def test_a_browser_that_goes_quiet_and_does_not_answer_is_dropped(server: Server) -> None:
-    made = server.table()
+def test_a_browser_that_goes_quiet_and_does_not_answer_is_dropped(server: ThreadServer) -> None:
+    made = new_table(server)
     gone = Raw(server.port, made["id"], made["token"], pong=False)
     try:
         chat([gone], [gone], 4 * EVERY)

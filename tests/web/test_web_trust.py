@@ -10,7 +10,6 @@ import json
 import logging
 import os
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -23,7 +22,7 @@ from yacht.store import Store
 from yacht.web.protocol import MAX_BODY, MAX_MESSAGE, schema
 
 from .browser import Browser
-from .conftest import new_table, random_players, serve
+from .conftest import ThreadServer, new_table, random_players, serve
 
 #: a valid form of every command the browser may send
 COMMANDS: dict[str, dict[str, Any]] = {
@@ -247,42 +246,6 @@ def test_client_mistakes_log_no_traceback(client: TestClient,
 
 
 # --- a browser that stops reading -----------------------------------------------------
-class ThreadServer:
-    """uvicorn in a thread of this process, on a loopback port, with quick keepalives."""
-
-    def __init__(self, app: Any) -> None:
-        import uvicorn
-
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = int(s.getsockname()[1])
-        self.app = app
-        self.server = uvicorn.Server(uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_config=None, ws_ping_interval=1.0,
-            ws_ping_timeout=1.0, ws_per_message_deflate=False, lifespan="on"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> ThreadServer:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert self.server.started
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(30)
-
-    def post(self, path: str, body: Any) -> Any:
-        import urllib.request
-
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}",
-                                     json.dumps(body).encode(),
-                                     {"content-type": "application/json"}, method="POST")
-        return json.loads(urllib.request.urlopen(req, timeout=10).read())
-
-
 def _frame(text: str) -> bytes:
     """A client's (masked) text frame."""
     data = text.encode()
