@@ -93,7 +93,9 @@ def test_two_browsers_and_a_watcher_play_the_same_dice_at_once(server: Server,
             assert f"these dice: {end['expert']}" in text
             assert [p["name"] for p in end["ranking"]] and all(
                 f"{p['name']}: {p['total']}" in text for p in end["ranking"])
-            await ann.page.locator("#field").scroll_into_view_if_needed()
+            # (in the page, at once: a field the others' news draws again meanwhile is a new
+            # element, and a locator's scroll waiting for the old one to be stable failed)
+            await ann.page.evaluate("document.getElementById('field').scrollIntoView()")
             await screenshot(ann.page, shots, "duplicate-end")
             # the analysis of Ann's game shows the same comparison, drawn as the end is
             await ann.page.click("#analysis-btn")
