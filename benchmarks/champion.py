@@ -203,6 +203,9 @@ TILTS: tuple[float, ...] | None = None
 #: the open boxes from which the champion plans its whole rest of game (``--plan``;
 #: None: its default, ``yacht.strategy.champion.PLAN``)
 PLAN: int | None = None
+#: the weight of the reach table in the champion's worth of its future (``--optimism``;
+#: None: its default, ``yacht.strategy.champion.OPTIMISM``)
+OPTIMISM: float | None = None
 
 
 def _plan() -> int:
@@ -210,6 +213,13 @@ def _plan() -> int:
     from yacht.strategy.champion import PLAN as DEFAULT
 
     return DEFAULT if PLAN is None else PLAN
+
+
+def _optimism() -> float:
+    """The champion's ``optimism`` in this run (``--optimism``, else its default)."""
+    from yacht.strategy.champion import OPTIMISM as DEFAULT
+
+    return DEFAULT if OPTIMISM is None else OPTIMISM
 
 
 def _player(level: str, variant: str, budget: int, samples: int, copy: bool = False) -> Any:
@@ -223,7 +233,7 @@ def _player(level: str, variant: str, budget: int, samples: int, copy: bool = Fa
             from yacht.strategy.champion import ChampionStrategy
 
             hit = ChampionStrategy(get(variant), budget=budget, samples=samples, threads=1,
-                                   tilts=TILTS, plan=_plan())
+                                   tilts=TILTS, plan=_plan(), optimism=_optimism())
         else:
             hit = make_player(level, get(variant))
         _PLAYERS[key] = hit
@@ -244,6 +254,10 @@ def _prepare(variant: str) -> None:
     rs = get(variant)
     if dist.supported(rs):
         tilted.family(rs, THETAS if TILTS is None else TILTS)
+        if _optimism() > 0:
+            from yacht.strategy.solver.target import reach_table
+
+            reach_table(rs)
 
 
 def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples: int,
@@ -292,7 +306,7 @@ def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples
            "champion_mean": mean_c, "expert_mean": mean_e, "seconds": round(secs, 1),
            "workers": workers, "budget": budget, "samples": samples, "seed": seed,
            "against": against, "tilts": TILTS, "plan": _plan(),
-           "load_before": load0, "load_after": _load()}
+           "optimism": _optimism(), "load_before": load0, "load_after": _load()}
     print(json.dumps(row), flush=True)
     return row
 
@@ -383,13 +397,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="the champion plans its whole rest of game to win once this many "
                          "boxes or fewer are open (0: never; by default its own, "
                          "yacht.strategy.champion.PLAN)")
+    ap.add_argument("--optimism", type=float, default=None,
+                    help="the weight (0-1) of the champion's best chance of reaching every "
+                         "final total (a reach table) in the worth of its future, against "
+                         "the expert's play after its turn (default: the champion's)")
     ap.add_argument("--games-out", default=None,
                     help="each game's result to this JSON file (duel: the two totals; crowd: "
                          "the champion's share of first place), to pair runs")
     ap.add_argument("--json", default=None)
     a = ap.parse_intermixed_args(argv)
-    global TILTS, PLAN
+    global TILTS, PLAN, OPTIMISM
     PLAN = a.plan
+    OPTIMISM = a.optimism
     if a.tilts is not None:
         from yacht.strategy.solver.tilted import THETAS
 

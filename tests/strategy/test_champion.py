@@ -380,3 +380,32 @@ def test_a_planning_champion_plays_whole_games() -> None:
         while not s.is_terminal():
             play_turn(s, champ if s.current == 0 else expert)
         assert s.card(0).complete and s.card(1).complete
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_optimism_weighs_the_reach_table_in(seed: int) -> None:
+    """Read with the reach table (the best chance of each final total on its own), the
+    worth of the champion's future is an upper bound of any one way of playing on: no
+    action's chance comes out lower than with the expert's play after the turn, and a
+    weight between gives chances between (the turn's max and sums keep the order)."""
+    from yacht.strategy.champion import rank_situation
+
+    rs = get("tommys-crag")
+    s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
+              rng=random.Random(seed))
+    expert = make_player("expert", rs)
+    while s.turns_taken(0) < 4:
+        play_turn(s, expert)
+    s.apply(Roll())
+    args = (rs, s.card(0), s.turns_taken(0), s.dice, s.rolls_left,
+            [(s.card(1), s.turns_taken(1))])
+    runs = {w: rank_situation(*args, plan=0, optimism=w) for w in (0.0, 0.5, 1.0)}
+    chances = {}
+    for w, r in runs.items():
+        assert r is not None and r.goal == "win"
+        chances[w] = {o.ranked.decision(): o.chance for o in r.options}
+    assert chances[0.0].keys() == chances[1.0].keys() == chances[0.5].keys()
+    for d in chances[0.0]:
+        assert chances[0.0][d] <= chances[0.5][d] + 1e-12
+        assert chances[0.5][d] <= chances[1.0][d] + 1e-12
+    assert any(chances[1.0][d] > chances[0.0][d] + 1e-6 for d in chances[0.0])

@@ -21,7 +21,15 @@ from yacht.engine import Choose, Player, Roll, Score, State
 from yacht.rules import ForcedFirstTurn, RepeatBox, Ruleset, UpperBonus, YahtzeeBonusJoker, get
 from yacht.strategy.solver import UnsupportedRuleset
 from yacht.strategy.solver import backend as be
-from yacht.strategy.solver.target import check_supported, estimate_cells, target_table, windows
+from yacht.strategy.solver.target import (
+    REACH_CAP,
+    check_supported,
+    estimate_cells,
+    reach_table,
+    reach_target,
+    target_table,
+    windows,
+)
 
 
 class BruteTarget:
@@ -195,3 +203,41 @@ def test_float32_tables_agree_with_float64(name: str, target: int) -> None:
         got[dtype] = Q.astype(np.float64)
     assert np.abs(got[np.float64] - got[np.float32]).max() < 1e-5
     assert got[np.float64].max() > 0.5
+
+
+@pytest.mark.parametrize("rs", [
+    _joker_rs("forced", "on"),
+    reduced(2, (face(1), face(2), cat("chance", "sum")), bonus=UpperBonus(4, ">=", 10)),
+], ids=["joker-bonus", "upper-bonus"])
+def test_reach_table_holds_every_target(rs: Ruleset) -> None:
+    """The reach table's chance of making ``n`` more points is every target table's
+    chance ``n`` points short, at every state and total those tables store - including
+    totals no card of the state can hold for the reach table's own target."""
+    rt = reach_table(rs, cache=False)
+    top = rt.target
+    assert top == reach_target(rs)
+    seen = 0
+    for target in range(1, top + 1):
+        tt = target_table(rs, target, cache=False)
+        w = tt.win
+        for m, a in zip(w.sm.tolist(), w.sa.tolist(), strict=True):
+            j = m * w.A + a
+            for s in range(int(w.wlo[j]), int(w.wlo[j] + w.wlen[j])):
+                need = target - s
+                assert rt.state_chance(m, a, top - need) == pytest.approx(
+                    tt.state_chance(m, a, s), abs=1e-12), (target, m, a, s)
+                # the reach pmf's tail is the same chance
+                assert rt.reach_pmf(m, a)[need:].sum() == pytest.approx(
+                    tt.state_chance(m, a, s), abs=1e-12)
+                seen += 1
+    assert seen > 100
+    # from the empty card: the pmf's tails are the chances of every target from the start
+    pmf = rt.reach_pmf(0, 0)
+    assert pmf.sum() == pytest.approx(1.0) and (pmf >= -1e-12).all()
+    assert pmf[top:].sum() == pytest.approx(0.0, abs=1e-12)   # (one more than the most)
+
+
+def test_reach_table_of_yatzy_reaches_every_total() -> None:
+    # no Yahtzee bonus: every total is held (one more than the most points)
+    assert reach_target(get("yatzy")) == 375
+    assert reach_target(get("yahtzee")) == REACH_CAP

@@ -109,6 +109,10 @@ TRIM = 1e-3
 #: chance more against the expert in Yahtzee (0.01-0.40 over 30,000 paired games), 2 ms
 #: a decision on average (benchmarks/README.md, issue 26)
 PLAN = 6
+#: before its plan starts, the worth of the champion's future weighs the expert's play
+#: after its turn (1 - OPTIMISM) and its best chance of reaching every final total on its
+#: own, a reach table (:func:`.solver.target.reach_table`), OPTIMISM
+OPTIMISM = 0.0
 
 
 def default_target(ruleset: Ruleset, solution: Solution | None = None) -> int:
@@ -313,7 +317,8 @@ def _forced_by_chance(rs: Ruleset, tt: Any, card: Scorecard, dice: Sequence[int]
 def rank_to_win(state: State, solution: Solution | None = None, *, target: int | None = None,
                 budget: int = BUDGET, samples: int = SAMPLES, threads: int = 2,
                 build: bool = True, memo: dict[str, Any] | None = None,
-                tilts: tuple[float, ...] = (), plan: int = PLAN) -> WinRanking | None:
+                tilts: tuple[float, ...] = (), plan: int = PLAN,
+                optimism: float = OPTIMISM) -> WinRanking | None:
     """The actions of the player on turn (dice showing) ranked by the chance of winning:
     alone, of finishing with at least ``target`` points (default
     :func:`default_target`); with opponents, the expected share of first place. None
@@ -334,7 +339,8 @@ def rank_to_win(state: State, solution: Solution | None = None, *, target: int |
     return rank_situation(state.ruleset, state.card(me), state.turns_taken(me), state.dice,
                           state.rolls_left, others, solution,
                           target=target, budget=budget, samples=samples, threads=threads,
-                          build=build, memo=memo, tilts=tilts, plan=plan)
+                          build=build, memo=memo, tilts=tilts, plan=plan,
+                          optimism=optimism)
 
 
 def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
@@ -343,7 +349,8 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
                    budget: int = BUDGET, samples: int = SAMPLES, threads: int = 2,
                    build: bool = True, memo: dict[str, Any] | None = None,
                    by_score: list[Ranked] | None = None,
-                   tilts: tuple[float, ...] = (), plan: int = PLAN) -> WinRanking | None:
+                   tilts: tuple[float, ...] = (), plan: int = PLAN,
+                   optimism: float = OPTIMISM) -> WinRanking | None:
     """:func:`rank_to_win` for a situation: the player's ``card`` and ``turn`` (turns
     taken), the dice showing, the rolls left, and every opponent's (card, turns taken);
     no opponents: alone. ``by_score``: the advisor's ranking if the caller has it."""
@@ -370,7 +377,9 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
                 if planned is not None:
                     return planned
             own = [dd] + _tilted(rs, tilts, build)
-            return _rank_exact(dd, card, turn, dice, rolls_left, others, by_score, own)
+            reach = _reach_table(rs, build) if optimism > 0 else None
+            return _rank_exact(dd, card, turn, dice, rolls_left, others, by_score, own,
+                               reach, optimism)
     if not alone and (sol.forced_turn(card, turn) or _open(card) > BUDGET_OPEN):
         return None   # (before the opponents' games are simulated)
     if by_score is None:
@@ -458,6 +467,19 @@ def _rank_planned(rs: Ruleset, sol: Any, dd: Any, card: Scorecard, turn: int,
     return WinRanking(tuple(opts), "win", None, True, how)
 
 
+def _reach_table(rs: Ruleset, build: bool) -> Any:
+    """The reach table of ``rs`` (:func:`.solver.target.reach_table`), or None."""
+    from .solver import UnsupportedRuleset
+    from .solver.target import is_ready, reach_table, reach_target
+
+    try:
+        if not build and not is_ready(rs, reach_target(rs), reach=True):
+            return None
+        return reach_table(rs)
+    except (UnsupportedRuleset, ValueError):
+        return None
+
+
 def _tilted(rs: Ruleset, tilts: tuple[float, ...], build: bool) -> list[Any]:
     """The distributions of the tilted experts of ``tilts`` (those built, unless
     ``build``)."""
@@ -509,7 +531,8 @@ _ROWS = _Rows()
 
 def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_left: int,
                 others: Sequence[tuple[Scorecard, int]], by_score: list[Ranked],
-                own: Sequence[Any] = ()) -> WinRanking:
+                own: Sequence[Any] = (), reach: Any = None, optimism: float = 0.0
+                ) -> WinRanking:
     """Every action ranked by the chance of winning against opponents who play on as the
     expert, from the exact distributions of their final totals: this turn played to
     win (every keep and box), the champion playing on after it as the best for each
@@ -533,7 +556,8 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
     u, flag = a % U, a // U
     reps = int(spec.rep_pts.max()) if m & _repeat_mask(spec) else 0
     G = int(_box_max(spec).max()) + spec.bonus_amt * (1 if U > 1 else 0) + spec.ybonus + reps
-    turn_key = (id(spec), card, tuple(others), tuple(id(d) for d in own))
+    turn_key = (id(spec), card, tuple(others), tuple(id(d) for d in own), id(reach),
+                optimism)
     if _ROWS.turn == turn_key and _ROWS.arrays is not None:  # the same turn: the same rows
         off, wlo, wlen = _ROWS.arrays
         tc = turn_chances(spec, A, (off, wlo, wlen, _ROWS.Q), m, a, points)
@@ -570,6 +594,13 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
                 wext = np.concatenate([wext, np.ones(end - len(wext))])
             v = np.correlate(wext[G + lo:end], pmf, mode="valid")
             vals = v if vals is None else np.maximum(vals, v)
+        if reach is not None and optimism > 0 and m2 != full:
+            pmf = reach.reach_pmf(m2, a2)
+            end = 2 * G + len(pmf)
+            if end > len(wext):
+                wext = np.concatenate([wext, np.ones(end - len(wext))])
+            v = np.correlate(wext[G:end], pmf, mode="valid")
+            vals = v if vals is None else (1.0 - optimism) * vals + optimism * v
         off[j], wlo[j], wlen[j] = at, points, G + 1
         _ROWS.touched.append(j)
         rows.append(vals)
@@ -760,7 +791,7 @@ class ChampionStrategy:
 
     def __init__(self, ruleset: Ruleset, target: int | None = None, *, budget: int = BUDGET,
                  samples: int = SAMPLES, threads: int = 2, tilts: tuple[float, ...] | None = None,
-                 plan: int = PLAN):
+                 plan: int = PLAN, optimism: float = OPTIMISM):
         from .solver import solve
 
         self.ruleset = ruleset
@@ -771,6 +802,7 @@ class ChampionStrategy:
         self.threads = threads
         self.tilts = () if tilts is None else tuple(tilts)
         self.plan = plan
+        self.optimism = optimism
         self._memo: dict[str, Any] = {}
         self._lock = threading.Lock()
 
@@ -798,7 +830,8 @@ class ChampionStrategy:
                 preparing(state, self.target, self.tilts, self.solution)
             return rank_to_win(state, self.solution, target=self.target, budget=self.budget,
                                samples=self.samples, threads=self.threads, build=build,
-                               memo=self._memo, tilts=self.tilts, plan=self.plan)
+                               memo=self._memo, tilts=self.tilts, plan=self.plan,
+                               optimism=self.optimism)
 
     def decide(self, state: State) -> Decision:
         ranked = self.rank(state)
