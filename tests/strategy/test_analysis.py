@@ -393,3 +393,31 @@ def test_saved_rolls_a_hasty_players_loss_and_luck_stay_sane(
     assert ann.expected_start + ann.luck - ann.loss == pytest.approx(ann.result, abs=1e-6)
     assert 0 < ann.loss < ann.expected_start and ann.accuracy > 0
     assert abs(ann.luck) < 100
+
+
+def test_sampled_chances_report_progress_by_the_work_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the chances of winning are sampled (a two-column game: no distributions),
+    the progress counts each card's games by the turns they play, so the first card
+    (the empty one, the longest games) moves it most and the time left it gives holds
+    from the start."""
+    small = reduced_ancient_yacht_double()
+    real = records.get
+    monkeypatch.setattr(records, "get", lambda n, o=None: small if n == small.id
+                        else real(n, o))
+    from yacht.strategy.solver import dist
+
+    # (the reduced game has distributions: taken away, its chances are sampled as the
+    # full games' are)
+    monkeypatch.setattr(dist, "supported", lambda rs: False)
+    s = _game_of(small, ["intermediate", "expert"], seed=4)
+    seen: list[tuple[int, int]] = []
+    a = analyse(Record.from_state(s), win_games=40, progress=lambda d, t: seen.append((d, t)))
+    assert a.win is not None and a.win_games == 40
+    fractions = [d / t for d, t in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    reports = [f for f in fractions if f < 1.0]
+    boxes = sum(len(col) for col in small.new_card().boxes)
+    # the empty card's games: all its boxes of the work, at least twice an even share
+    assert reports[0] > 1.8 / len(reports)
+    assert seen[0][0] == boxes

@@ -599,15 +599,20 @@ def _win_moments(rs: Ruleset, n: int, sol: Solution, turns: list[TurnAnalysis],
                  ) -> tuple[WinMoment, ...]:
     """The chances at the start and after every turn that stands (sampled)."""
     cache: dict[tuple[Scorecard, int], npt.NDArray[np.int64]] = {}
-    todo = len({(c, t.turn) for t, c in zip(turns, cards, strict=True)}) + 1
+    # the work of a card's games is about its open boxes (the turns each game plays):
+    # the progress counts those, so that the time left it gives holds from the start
+    todo = sum(_work(c) for c, _ in {(c, t.turn) for t, c in zip(turns, cards, strict=True)}
+               | {(rs.new_card(), 0)})
+    done = [0]
 
     def finals(card: Scorecard, turn: int) -> npt.NDArray[np.int64]:
         key = (card, turn)
         hit = cache.get(key)
         if hit is None:
             hit = cache[key] = _final_totals(sol, rs, card, turn, games, seed + len(cache))
+            done[0] += _work(card)
             if progress is not None:
-                progress(min(len(cache), todo), todo + 1)
+                progress(min(done[0], todo), todo + 1)
         return hit
 
     now = [(rs.new_card(), 0)] * n
@@ -617,6 +622,11 @@ def _win_moments(rs: Ruleset, n: int, sol: Solution, turns: list[TurnAnalysis],
         moments.append(WinMoment(t.game_turn, t.player, tuple(win_chances(
             [finals(*now[p]) for p in range(n)]))))
     return tuple(moments)
+
+
+def _work(card: Scorecard) -> int:
+    """The turns left to play on ``card`` (at least 1: a full card costs a little too)."""
+    return max(1, sum(len(col) for col in card.boxes) - card.filled)
 
 
 def _final_totals(sol: Solution, rs: Ruleset, card: Scorecard, turn: int, games: int,
