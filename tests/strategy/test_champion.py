@@ -409,3 +409,6 @@ def test_optimism_weighs_the_reach_table_in(seed: int) -> None:
         assert chances[0.0][d] <= chances[0.5][d] + 1e-12
         assert chances[0.5][d] <= chances[1.0][d] + 1e-12
     assert any(chances[1.0][d] > chances[0.0][d] + 1e-6 for d in chances[0.0])
+    assert "its best chance of each total" in runs[1.0].how  # type: ignore[union-attr]
+    assert runs[0.0].exact and not runs[1.0].exact  # type: ignore[union-attr]
+    assert "its best chance" not in runs[0.0].how  # type: ignore[union-attr]

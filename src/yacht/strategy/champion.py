@@ -31,7 +31,11 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   each with exact distributions), which can plan a later risk, or later
   safety. Not the default: each tilt costs a distribution build (about as long
   as the expert's) and 270 MB of cache for Yahtzee, and a long match has yet
-  to show that the family wins more (``benchmarks/README.md``). In its last
+  to show that the family wins more (``benchmarks/README.md``). Given
+  ``optimism`` it weighs in, instead, its best chance of reaching each final
+  total on its own (a reach table, :func:`.solver.target.reach_table`: an upper
+  bound of any way of playing on, where the expert's play is a lower one); not
+  the default either: 4,000 paired games showed no gain. In its last
   turns (at most :data:`PLAN` boxes open) it **plans its whole rest of game**
   instead: the opponents' final totals as they stand now (exact distributions)
   make a worth of each final total of its own, and a chance table from its card
@@ -562,7 +566,7 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
         off, wlo, wlen = _ROWS.arrays
         tc = turn_chances(spec, A, (off, wlo, wlen, _ROWS.Q), m, a, points)
         return _exact_ranking(rs, spec, card, turn, dice, rolls_left, tc, by_score, others,
-                              len(own) > 1)
+                              len(own) > 1, optimism if reach is not None else 0.0)
     off, wlo, wlen = _ROWS.get(spec)
     rows: list[Any] = []
     at = 0
@@ -628,20 +632,23 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
     _ROWS.turn, _ROWS.Q = turn_key, Q
     tc = turn_chances(spec, A, (off, wlo, wlen, Q), m, a, points)
     return _exact_ranking(rs, spec, card, turn, dice, rolls_left, tc, by_score, others,
-                          len(own) > 1)
+                          len(own) > 1, optimism if reach is not None else 0.0)
 
 
 def _exact_ranking(rs: Ruleset, spec: Any, card: Scorecard, turn: int, dice: Sequence[int],
                    rolls_left: int, tc: Any, by_score: list[Ranked],
-                   others: Sequence[tuple[Scorecard, int]], tilted: bool = False
-                   ) -> WinRanking:
+                   others: Sequence[tuple[Scorecard, int]], tilted: bool = False,
+                   optimism: float = 0.0) -> WinRanking:
     opts = _by_chance(rs, spec, card, turn, dice, rolls_left, tc, by_score)
     exact = all(c.complete for c, _ in others)
     after = ("the best after it of the expert's play and its risk-seeking and risk-averse "
              "tilts" if tilted else "the expert's play after it")
     how = ("exact: the opponents have finished" if exact else
            f"exact if the opponents play on as the expert (this turn played to win, {after})")
-    return WinRanking(tuple(opts), "win", None, True, how)
+    if optimism > 0 and not exact:
+        how = (f"estimated: this turn played to win, {after} weighed {1 - optimism:g} "
+               f"against {optimism:g} for its best chance of each total on its own")
+    return WinRanking(tuple(opts), "win", None, exact or optimism <= 0, how)
 
 
 _VIEWS: dict[int, tuple[Any, ...]] = {}
