@@ -262,14 +262,21 @@ def _prepare(variant: str) -> None:
 
 def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples: int,
          chunk: int = 50, minutes: float | None = None,
-         against: str = "expert", games_out: str | None = None) -> dict[str, Any]:
+         against: str = "expert", games_out: str | None = None,
+         resume: str | None = None) -> dict[str, Any]:
     """``games`` games (fewer if ``minutes`` run out: the games played are reported);
-    ``games_out``: a file for each game's two totals (JSON; to pair two runs' games)."""
+    ``games_out``: a file for each game's two totals (JSON; to pair two runs' games);
+    ``resume``: such a file of a run of the same settings stopped early (its games are
+    the first ones: they are counted, and the run goes on from the next)."""
     _prepare(variant)
-    jobs = [(variant, a, min(games, a + chunk), seed, budget, samples, against)
-            for a in range(0, games, chunk)]
-    t0 = time.perf_counter()
     results: list[tuple[int, int]] = []
+    if resume:
+        with open(resume) as f:
+            results = [(int(c), int(e)) for c, e in json.load(f)]
+    start = len(results)
+    jobs = [(variant, a, min(games, a + chunk), seed, budget, samples, against)
+            for a in range(start, games, chunk)]
+    t0 = time.perf_counter()
     load0 = _load()
     deadline = None if minutes is None else t0 + 60 * minutes
     ctx = multiprocessing.get_context("fork")
@@ -277,7 +284,7 @@ def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples
         for got in pool.imap(_duel_chunk, jobs):
             results.extend(got)
             done = len(results)
-            if done % (chunk * 10) == 0:
+            if (done - start) % (chunk * 10) == 0:
                 print(f"  {variant}: {done} games, {time.perf_counter() - t0:.0f} s",
                       file=sys.stderr, flush=True)
             if deadline is not None and time.perf_counter() > deadline:
@@ -306,7 +313,8 @@ def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples
            "champion_mean": mean_c, "expert_mean": mean_e, "seconds": round(secs, 1),
            "workers": workers, "budget": budget, "samples": samples, "seed": seed,
            "against": against, "tilts": TILTS, "plan": _plan(),
-           "optimism": _optimism(), "load_before": load0, "load_after": _load()}
+           "optimism": _optimism(), "load_before": load0, "load_after": _load(),
+           "resumed_from": start}
     print(json.dumps(row), flush=True)
     return row
 
@@ -401,6 +409,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the weight (0-1) of the champion's best chance of reaching every "
                          "final total (a reach table) in the worth of its future, against "
                          "the expert's play after its turn (default: the champion's)")
+    ap.add_argument("--resume", default=None,
+                    help="duel: a --games-out file of the same settings stopped early; its "
+                         "games count and the run goes on from the next")
     ap.add_argument("--games-out", default=None,
                     help="each game's result to this JSON file (duel: the two totals; crowd: "
                          "the champion's share of first place), to pair runs")
@@ -435,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
         for v in a.variants or ["yahtzee", "yatzy"]:
             out.append(duel(v, a.games, a.seed, a.workers, a.budget or BUDGET,
                             a.samples or SAMPLES, minutes=a.minutes, against=a.against,
-                            games_out=a.games_out))
+                            games_out=a.games_out, resume=a.resume))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1)
