@@ -4,7 +4,8 @@ In two-player Yahtzee the champion wins about 51.7 % against the expert; the iss
 target is 52.5 %. Whether that is within reach of *any* way of playing is not known:
 the exact best play against the expert needs both cards and the difference of the
 totals as its state, far too many for the real game. On a mini Yahtzee (the real
-dice, rolls and scoring, five to seven of its boxes) it is small enough to solve:
+dice, rolls and scoring, four to seven of its boxes, with or without an upper bonus)
+it is small enough to solve:
 
 * ``optimum``: the best chance of beating the expert, exactly (a backward pass over
   (my card, its card, my total minus its total), the expert's turns as the exact
@@ -17,6 +18,9 @@ dice, rolls and scoring, five to seven of its boxes) it is small enough to solve
   whole rest of game against the opponent's final total as it stands, and plans again
   at every decision), exactly, the same way;
 * ``expert``: the expert against itself, 50 % (a check of the whole pass);
+* ``bound``: each expert total weighed by the best chance of beating it, as if it were
+  known from the start (an upper bound of every way of playing, as in
+  ``benchmarks/README.md`` for the real games);
 * ``sampled``: the real champion (``ChampionStrategy``, its default and ``--plan 0``)
   against the real expert on the same mini game, ``--games`` games, seats alternated.
 
@@ -26,7 +30,8 @@ part (its 95 % interval is printed); the mini games' rulesets are in ``MINIS``.
 
 Usage::
 
-    .venv/bin/python benchmarks/optimum.py --mini 6 --games 20000 --workers 2
+    .venv/bin/python benchmarks/optimum.py --mini 5 --games 40000 --workers 2
+    .venv/bin/python benchmarks/optimum.py --mini 7 --policies optimum,one-turn
 """
 
 from __future__ import annotations
@@ -46,29 +51,35 @@ from typing import Any
 import numpy as np
 
 #: the mini games: the boxes of Yahtzee each keeps (its Yahtzee bonus and joker rule kept)
-MINIS = {
-    3: ("sixes", "yahtzee", "chance"),
-    4: ("sixes", "full_house", "yahtzee", "chance"),
-    5: ("sixes", "three_of_a_kind", "full_house", "yahtzee", "chance"),
-    6: ("sixes", "three_of_a_kind", "full_house", "large_straight", "yahtzee", "chance"),
-    7: ("fives", "sixes", "three_of_a_kind", "full_house", "large_straight", "yahtzee",
-        "chance"),
+#: and its upper bonus (the total of its upper boxes that earns it, and the bonus), if any
+MINIS: dict[str, tuple[tuple[str, ...], tuple[int, int] | None]] = {
+    "3": (("sixes", "yahtzee", "chance"), None),
+    "5": (("sixes", "three_of_a_kind", "full_house", "yahtzee", "chance"), None),
+    "6": (("sixes", "three_of_a_kind", "full_house", "large_straight", "yahtzee", "chance"),
+          None),
+    "7": (("fives", "sixes", "three_of_a_kind", "full_house", "large_straight", "yahtzee",
+           "chance"), None),
+    # with an upper bonus: fives and sixes worth 30 or more earn 35
+    "4": (("fives", "sixes", "yahtzee", "chance"), None),
+    "4u": (("fives", "sixes", "yahtzee", "chance"), (30, 35)),
+    "5u": (("fives", "sixes", "full_house", "yahtzee", "chance"), (30, 35)),
 }
 
 
-def mini(boxes: int) -> Any:
-    """Yahtzee with the boxes of ``MINIS[boxes]`` only (no upper bonus)."""
-    from yacht.rules import get
+def mini(name: str) -> Any:
+    """Yahtzee with the boxes (and upper bonus) of ``MINIS[name]`` only."""
+    from yacht.rules import UpperBonus, get
     from yacht.rules.hooks import YahtzeeBonusJoker
 
     rs = get("yahtzee")
-    keep = MINIS[boxes]
+    keep, bonus = MINIS[name]
     cats = tuple(c for c in rs.categories if c.id in keep)
     special = tuple(dataclasses.replace(s, joker_points=tuple(
         (k, v) for k, v in s.joker_points if k in keep)) if isinstance(s, YahtzeeBonusJoker)
         else s for s in rs.special)
-    return dataclasses.replace(rs, id=f"mini-yahtzee-{boxes}", categories=cats,
-                               special=special, upper_bonus=None)
+    upper = None if bonus is None else UpperBonus(bonus[0], ">=", bonus[1])
+    return dataclasses.replace(rs, id=f"mini-yahtzee-{name}", categories=cats,
+                               special=special, upper_bonus=upper)
 
 
 class Game:
@@ -357,7 +368,7 @@ def clairvoyant_bound(g: Game) -> float:
 _RS: Any = None
 
 
-def _game(args: tuple[int, int, int, int]) -> float:
+def _game(args: tuple[str, int, int, int]) -> float:
     from yacht.engine import Player, State
     from yacht.strategy.base import make_player, play_turn
     from yacht.strategy.champion import ChampionStrategy
@@ -388,7 +399,7 @@ def _game(args: tuple[int, int, int, int]) -> float:
     return 1.0 if c > o else 0.5 if c == o else 0.0
 
 
-def sampled(boxes: int, plan: int, games: int, seed: int, workers: int) -> np.ndarray:
+def sampled(boxes: str, plan: int, games: int, seed: int, workers: int) -> np.ndarray:
     """Each game's result for the champion (``plan`` < 0: the expert in its seat)."""
     args = [(boxes, plan, seed, k) for k in range(games)]
     t0 = time.time()
@@ -408,10 +419,10 @@ def interval(x: np.ndarray) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--mini", type=int, default=6, choices=sorted(MINIS))
+    ap.add_argument("--mini", default="6", choices=sorted(MINIS))
     ap.add_argument("--span", type=int, default=None,
                     help="differences of the totals kept (default: the highest total "
-                         "without Yahtzee bonuses plus two of them)")
+                         "without Yahtzee bonuses plus two of them; beyond, read as there)")
     ap.add_argument("--games", type=int, default=0, help="sampled games of the real champion")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
@@ -430,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     from yacht.strategy.solver.target import _box_max
 
     spec = compiled(rs)
-    span = a.span or int(_box_max(spec).sum()) + 2 * spec.ybonus
+    span = a.span or int(_box_max(spec).sum()) + 2 * spec.ybonus + spec.bonus_amt
     g = Game(rs, span)
     print(f"{rs.id}: {len(g.states)} card states, differences -{span}..{span}, "
           f"set up in {time.time() - t0:.1f} s", flush=True)

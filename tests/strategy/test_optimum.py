@@ -29,7 +29,7 @@ def optimum() -> Any:
 
 @pytest.fixture(scope="module")
 def game(optimum: Any) -> Any:
-    return optimum.Game(optimum.mini(3), 200)
+    return optimum.Game(optimum.mini("3"), 200)
 
 
 def test_the_expert_against_itself_is_even(optimum: Any, game: Any) -> None:
