@@ -433,6 +433,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="the ways of playing solved exactly")
     ap.add_argument("--json", default=None)
     a = ap.parse_args(argv)
+    known = ("expert", "optimum", "one-turn", "planned")
+    bad = [p for p in a.policies.split(",") if p not in known]
+    if bad:
+        ap.error(f"--policies: unknown {', '.join(bad)} (known: {', '.join(known)})")
+    if a.plans and not all(x.strip().lstrip("-").isdigit() for x in a.plans.split(",")):
+        ap.error(f"--plans: {a.plans!r} is not a comma-separated list of whole numbers")
     os.environ.setdefault("YACHT_CACHE_DIR", tempfile.mkdtemp(prefix="yacht-optimum-"))
     os.environ.setdefault("YACHT_BUILDS", "wait")
     rs = mini(a.mini)
