@@ -116,7 +116,9 @@ def test_standings_rank_each_names_first_game_and_the_expert_on_the_same_dice(
     assert unfinished.game_id not in {e.game_id for e in st.entries}
     daily = store.daily(day, "yatzy")
     assert st.expert == expert_total(get("yatzy"), daily.seed) == daily.expert
-    assert st.expert > 150  # (the expert's actual game: Yatzy's mean is about 248)
+    # the expert's actual game on the day's secret dice (a fresh secret each run): it
+    # ends at or below 150 points in 1.5 % of Yatzy games, at or below 100 in 0.0015 %
+    assert st.expert > 100
     mine = st.place_of(ids[1])
     assert mine is not None
     line = share_line(st, ids[1], "Yatzy")
