@@ -63,6 +63,8 @@ def test_score_json_shape_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["scores"] == get("yatzy").scores([2, 4, 4, 2, 2])
     code, out2, _ = run(capsys, "score", "yatzy", "24422", "--json")
     assert json.loads(out2) == data
+    code, out3, _ = run(capsys, "score", "yatzy", "2", "4", "4", "2", "2", "--json")
+    assert code == 0 and json.loads(out3) == data
 
 
 def test_score_ten_dice_and_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -87,6 +89,11 @@ def test_score_ten_dice_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     (["selfplay", "yatzy", "--players", "9", "--out", "x.json"],
          "players 9 is out of range (accepted: 1-8)"),
     (["score"], "the following arguments are required"),
+    (["score", "yatzy", "1", "2", "3", "4", "7"], "die value 7 is not a face (accepted: 1-6)"),
+    (["score", "yatzy", "1", "2", "3"], "yatzy uses 5 dice, but 3 were given"),
+    (["score", "--bogus", "yatzy", "12345"],
+     "yacht score: error: unrecognized arguments: --bogus (see `yacht score --help`)"),
+    (["--bogus"], "yacht: error: unrecognized arguments: --bogus (see `yacht --help`)"),
     (["frobnicate"], "invalid choice"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], message: str,

@@ -57,7 +57,10 @@ def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list:
         args_list = ["play"] if "play" in _command_names(parser) else ["--help"]
-    args = parser.parse_args(args_list)
+    args, extra = parser.parse_known_args(args_list)
+    if extra:  # named by the sub-command that was given them, with its own help
+        _subparser(parser, getattr(args, "command", None)).error(
+            f"unrecognized arguments: {' '.join(extra)}")
     func: Any = getattr(args, "func", None)
     if func is None:
         parser.print_help()
@@ -71,6 +74,14 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            sub: argparse.ArgumentParser = action.choices[name]
+            return sub
+    return parser
 
 
 def _command_names(parser: argparse.ArgumentParser) -> set[str]:

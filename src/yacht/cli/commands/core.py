@@ -25,9 +25,9 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("score", help="what every box would score for some dice",
-                       description="DICE as 2,4,4,2,2 or 24422.")
+                       description="DICE as 2,4,4,2,2, 24422 or 2 4 4 2 2.")
     add_variant_args(p)
-    p.add_argument("dice", help="the dice, e.g. 2,4,4,2,2 or 24422")
+    p.add_argument("dice", nargs="+", help="the dice, e.g. 2,4,4,2,2, 24422 or 2 4 4 2 2")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_score)
 
@@ -79,7 +79,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     rs = ruleset_from_args(args.variant, args.option)
-    dice = parse_dice(args.dice, rs)
+    dice = parse_dice(",".join(args.dice), rs)
     scores = rs.scores(dice)
     if args.json:
         from yacht.shapes import score_json
