@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _cli import parser, variant
+
 from yacht.engine import Player, Record, State
 from yacht.rules import get
 from yacht.strategy.analysis import WIN_GAMES, analyse
@@ -55,7 +57,10 @@ def timed(fn: object, repeat: int = 3) -> list[float]:
 
 
 def main() -> int:
-    names = sys.argv[1:] or DEFAULT
+    ap = parser(__doc__)
+    ap.add_argument("variants", nargs="*", type=variant,
+                    help=f"variant ids or aliases (default: {' '.join(DEFAULT)})")
+    names = ap.parse_args().variants or DEFAULT
     print(f"load before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("| variant | players | decisions only (in process) | with chances of winning "
           f"({WIN_GAMES} games per player and turn) | whole `yacht analyse` process |")

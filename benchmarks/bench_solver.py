@@ -417,6 +417,9 @@ def show(title: str, rows: list[dict[str, Any]]) -> None:
                                   for k, v in r.items()}), flush=True)
 
 
+PARTS = ("process", "fresh", "advice", "selfplay", "ten", "double")
+
+
 def main(parts: list[str]) -> None:
     want = set(parts) or {"process", "advice", "selfplay", "ten"}
     print(f"machine: {os.cpu_count()} cores, load average {load()}")
@@ -459,4 +462,9 @@ if __name__ == "__main__":
         args = json.loads(sys.argv[3]) if len(sys.argv) > 3 else []
         print(json.dumps(fn(*args)))
     else:
-        main(sys.argv[1:])
+        from _cli import parser
+
+        ap = parser(__doc__)
+        ap.add_argument("parts", nargs="*", choices=PARTS, metavar="PART",
+                        help=f"{', '.join(PARTS)} (default: process advice selfplay ten)")
+        main(ap.parse_args().parts)

@@ -54,6 +54,8 @@ import sys
 import time
 from typing import Any
 
+from _cli import variant
+
 TARGETS = (200, 250, 300, 350)
 
 # the champion measured at full strength: a missing table is built before its first move
@@ -383,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("part", choices=["tables", "progress", "solitaire", "duel", "crowd"])
     ap.add_argument("--players", type=int, default=3, help="crowd: players at the table")
-    ap.add_argument("variants", nargs="*")
+    ap.add_argument("variants", nargs="*", type=variant)
     ap.add_argument("--targets", default=",".join(map(str, TARGETS)))
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--expert-games", type=int, default=1_000_000)

@@ -21,6 +21,7 @@ import subprocess
 import time
 
 import numpy as np
+from _cli import variant
 
 from yacht.rules import get
 from yacht.strategy.solver import fast_selfplay
@@ -36,7 +37,7 @@ def _load() -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("variants", nargs="*", default=["yahtzee", "yatzy"])
+    ap.add_argument("variants", nargs="*", type=variant, default=["yahtzee", "yatzy"])
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--fresh", action="store_true", help="build, do not use the cache")

@@ -32,6 +32,7 @@ import time
 from typing import Any
 
 import numpy as np
+from _cli import variant
 
 from yacht.engine import Player, Roll, State
 from yacht.rules import Ruleset, all_variants, get
@@ -142,7 +143,7 @@ HEADER = (f"{'variant':<24} {'beginner':>15} {'intermediate':>15} {'expert (sim)
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("variants", nargs="*", help="variant ids (default: all)")
+    p.add_argument("variants", nargs="*", type=variant, help="variant ids (default: all)")
     p.add_argument("--games", type=int, default=3000,
                    help="games per level through the engine, up to 5 dice (default 3000)")
     p.add_argument("--games10", type=int, default=400,

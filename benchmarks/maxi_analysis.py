@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 import sys
 
+from _cli import parser
+
 from yacht.engine import Choose, Player, Record, Roll, Score, State
 from yacht.rules import get
 from yacht.strategy.advisor import advise
@@ -44,7 +46,10 @@ def game(seed: int) -> State:
 
 
 def main(argv: list[str]) -> int:
-    for seed in [int(a) for a in argv] or [1]:
+    ap = parser(__doc__)
+    ap.add_argument("seeds", nargs="*", type=int, default=[1],
+                    help="one game per seed (default: 1)")
+    for seed in ap.parse_args(argv).seeds:
         a = analyse(Record.from_state(game(seed)), win_games=0)
         for p in a.players:
             print(f"seed {seed} {p.name:8} result {p.result:6.1f} start "

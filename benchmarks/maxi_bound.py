@@ -17,12 +17,14 @@ shared).
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import time
 
 import numpy as np
+from _cli import parser
 
 from yacht.rules import get
 from yacht.strategy.solver.pool import relaxed_bound
@@ -32,16 +34,30 @@ TURNS = 20
 
 def price_of(arg: str) -> float | tuple[float, ...]:
     """One price, ``A..B`` (from A to B evenly over the turns) or a list a turn."""
+    try:
+        return _price(arg)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"price {arg!r} is not a number, A..B or a list of {TURNS} numbers") from None
+
+
+def _price(arg: str) -> float | tuple[float, ...]:
     if ".." in arg:
         a, b = (float(x) for x in arg.split(".."))
         return tuple(float(x) for x in np.linspace(a, b, TURNS))
     if "," in arg:
-        return tuple(float(x) for x in arg.split(","))
+        prices = tuple(float(x) for x in arg.split(","))
+        if len(prices) != TURNS:
+            raise ValueError(arg)
+        return prices
     return float(arg)
 
 
 def main(argv: list[str]) -> int:
-    prices = [price_of(a) for a in argv] or [6.0]
+    ap = parser(__doc__)
+    ap.add_argument("prices", nargs="*", type=price_of, default=[6.0],
+                    help="prices a roll (default: 6)")
+    prices = ap.parse_args(argv).prices
     rs = get("maxi-yatzy")
     for price in prices:
         load = os.getloadavg()[0]

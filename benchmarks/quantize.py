@@ -11,10 +11,10 @@ of each build.
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
+from _cli import parser, variant
 
 
 def main() -> None:
@@ -22,7 +22,10 @@ def main() -> None:
     from yacht.strategy.solver import dist, solve
     from yacht.strategy.solver import reference as ref
 
-    for name in sys.argv[1:] or ["tommys-crag"]:
+    ap = parser(__doc__)
+    ap.add_argument("variants", nargs="*", type=variant, default=["tommys-crag"],
+                    help="variant ids or aliases (default: tommys-crag)")
+    for name in ap.parse_args().variants:
         rs = get(name)
         sol = solve(rs, estimate=False)
         t = time.process_time()
