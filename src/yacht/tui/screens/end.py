@@ -13,7 +13,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Label, Static
 
 from yacht.session.comment import end_line, judged
@@ -22,9 +21,9 @@ from yacht.session.table import LOCAL, Table
 
 from ..widgets import KeyBar, ScoreCard, Standings
 from ..widgets.card import CardStyle, card_width, split_points
+from .base import AppScreen
 
 if TYPE_CHECKING:
-    from ..app import YachtApp
     from .analysis import AnalysisJob
 
 __all__ = ["EndScreen", "end_layout"]
@@ -75,7 +74,7 @@ def end_layout(snap: Mapping[str, Any], width: int, height: int,
     return LEFT_MIN, CardStyle(compact=True, numbers=True, short=True, players=(order[0],))
 
 
-class EndScreen(Screen[None]):
+class EndScreen(AppScreen):
     """Play again with the same players, or go back to the setup."""
 
     #: on_mount focuses Play again. (Textual's own first focus went to the first focusable
@@ -109,14 +108,6 @@ class EndScreen(Screen[None]):
         self.analysis: AnalysisJob | None = None
         #: the players the comments judge: the people (else the winner of a computers' game)
         self.judged = judged(st)
-
-    @property
-    def yacht_app(self) -> YachtApp:
-        from ..app import YachtApp
-
-        app = self.app
-        assert isinstance(app, YachtApp)
-        return app
 
     def compose(self) -> ComposeResult:
         view = self.view

@@ -18,7 +18,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.notifications import SeverityLevel
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, ProgressBar, Static
@@ -49,10 +48,11 @@ from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadD
 from ..widgets import DiceRow, KeyBar, ScoreCard, Standings
 from ..widgets.card import CardStyle, card_width, split_points
 from ..widgets.dice import dice_per_line
+from .base import AppScreen
 from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 
 if TYPE_CHECKING:
-    from ..app import YachtApp
+    pass
 
 __all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout"]
 
@@ -195,7 +195,7 @@ def choose_layout(snap: Mapping[str, Any], width: int, height: int, preview: int
                               preview=preview)
 
 
-class GameScreen(Screen[None]):
+class GameScreen(AppScreen):
     """One game in progress: a view of a :class:`~yacht.session.table.Table`."""
 
     #: on_mount focuses the Roll button. (Textual's own first focus went to the first focusable
@@ -276,14 +276,6 @@ class GameScreen(Screen[None]):
     def cpu_busy(self) -> bool:
         """The table has a step of its own due or under way (a computer's, a demo's end)."""
         return not self.driver.idle()
-
-    @property
-    def yacht_app(self) -> YachtApp:
-        from ..app import YachtApp
-
-        app = self.app
-        assert isinstance(app, YachtApp)
-        return app
 
     # --- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:

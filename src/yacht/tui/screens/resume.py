@@ -7,18 +7,18 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from yacht.render import saved_game_text
 
 from ..widgets.keybar import KeyBar
+from .base import AppScreen
 
 __all__ = ["ResumeScreen"]
 
 
-class ResumeScreen(Screen[None]):
+class ResumeScreen(AppScreen):
     """Continue a saved game, or start a new one."""
 
     BINDINGS = [
@@ -47,25 +47,16 @@ class ResumeScreen(Screen[None]):
         self.query_one(OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        from ..app import YachtApp
-
-        app = self.app
-        assert isinstance(app, YachtApp)
+        app = self.yacht_app
         if event.option.id == "__new__" or event.option.id is None:
             self.dismiss_to_setup()
         elif not app.resume_game(event.option.id):
             app.show_setup()
 
     def dismiss_to_setup(self) -> None:
-        from ..app import YachtApp
-
-        app = self.app
-        assert isinstance(app, YachtApp)
+        app = self.yacht_app
         app.show_setup()
 
     def action_new(self) -> None:
-        from ..app import YachtApp
-
-        app = self.app
-        assert isinstance(app, YachtApp)
+        app = self.yacht_app
         app.show_setup()

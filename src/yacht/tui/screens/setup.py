@@ -8,7 +8,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from yacht.engine import DEFAULT_LEVEL, NAME_LENGTH
@@ -20,9 +19,10 @@ from yacht.session.present import DICE_MARK_LABEL, dice_mark_words
 
 from ..widgets.choice import Choice
 from ..widgets.keybar import KeyBar
+from .base import AppScreen
 
 if TYPE_CHECKING:
-    from ..app import YachtApp
+    pass
 
 __all__ = ["SetupScreen"]
 
@@ -45,7 +45,7 @@ class Tick(Checkbox):
         return super()._button
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(AppScreen):
     """Choose the game; the choices are remembered for the next time."""
 
     #: on_mount focuses the Start button. (Textual's own first focus went to the first focusable
@@ -66,14 +66,6 @@ class SetupScreen(Screen[None]):
         super().__init__()
         self.count = 1
         self.shown_variant: str | None = None
-
-    @property
-    def yacht_app(self) -> YachtApp:
-        from ..app import YachtApp
-
-        app = self.app
-        assert isinstance(app, YachtApp)
-        return app
 
     def compose(self) -> ComposeResult:
         cfg: Config = self.yacht_app.config
