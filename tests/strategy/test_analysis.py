@@ -12,7 +12,7 @@ from reduced_games import reduced_ancient_yacht_double
 from yacht.engine import Choose, GiveBack, Player, Record, Roll, Score, State, TakeBack, records
 from yacht.rules import Ruleset, UpperBonus, all_variants, get
 from yacht.strategy.advisor import advise, advise_card
-from yacht.strategy.analysis import analyse, text_chart, win_chances
+from yacht.strategy.analysis import analyse, fitted_chart, text_chart, win_chances
 from yacht.strategy.base import RandomStrategy, make_player, play_turn
 
 EXPERT_VARIANTS = ["yahtzee", "yatzy", "tommys-yacht", "tommys-yahtzee", "tommys-crag",
@@ -287,6 +287,22 @@ def test_text_chart() -> None:
     assert "*" in lines[1]
     assert lines[-1].strip() == "012"
     assert text_chart([]) == []
+
+
+def test_text_charts_of_many_turns_fit_the_width() -> None:
+    """8 players of Crag: 104 turns of the game, more than 80 columns; the charts show
+    every other turn and say so, each row whole (a row wrapped was a broken chart)."""
+    a = analyse(Record.from_state(_game("tommys-crag", ["random"] * 8, seed=5)))
+    assert a.win is not None and len(a.win) > 80
+    lines = a.text(width=80).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Chance of winning"))
+    assert "a column per 2 turns" in " ".join((lines[start] + lines[start + 1]).split())
+    rows = lines[start + 2:start + 2 + 9]   # 8 rows and the x axis
+    assert rows[0].startswith("  100 |") and rows[7].startswith("    0 |")
+    assert all(len(r) <= 80 for r in rows) and rows[8].strip().startswith("0123456789")
+    n = len(a.win)  # every other point, and the last
+    assert len(rows[8].strip()) == len(range(0, n, 2)) + (n - 1) % 2
+    assert fitted_chart([[1.0, 2.0]], 80)[1] == 1  # what fits is not thinned
 
 
 def test_text_shows_each_costly_situation_whole_as_advise_reads_it() -> None:

@@ -103,7 +103,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "VERSION", "WIN_GAMES", "Analysis", "DecisionAnalysis", "Move",
            "PlayerAnalysis", "TurnAnalysis", "WinMoment", "analyse", "costliest_heading",
-           "text_chart", "win_chances"]
+           "fitted_chart", "per_column", "text_chart", "win_chances"]
 
 FORMAT = "yacht-analysis"
 VERSION = 1
@@ -696,6 +696,30 @@ def text_chart(series: Sequence[Sequence[float]], height: int = 8, lo: float | N
     return lines
 
 
+def fitted_chart(series: Sequence[Sequence[float]], width: int, lo: float | None = None,
+                 hi: float | None = None) -> tuple[list[str], int]:
+    """:func:`text_chart` indented by two and at most ``width`` wide: every point while
+    they fit, else every ``step``-th (and the last); returns the lines and ``step``.
+
+    >>> lines, step = fitted_chart([list(range(120))], 40)
+    >>> step, max(map(len, lines)) <= 40
+    (4, True)
+    """
+    longest = max((len(s) for s in series), default=0)
+    room = max(10, width - 10)  # (the indent, the y labels and " |")
+    step = 1
+    while (longest - 1) // step + 1 > room:
+        step += 1
+    if step > 1:
+        series = [[*s[::step], *([s[-1]] if (len(s) - 1) % step else [])] for s in series]
+    return ["  " + line for line in text_chart(series, lo=lo, hi=hi)], step
+
+
+def per_column(step: int) -> str:
+    """What a chart's x axis says when it shows every ``step``-th turn."""
+    return f", a column per {step} turns" if step > 1 else ""
+
+
 def costliest_heading(p: PlayerAnalysis) -> str:
     """How many of the player's decisions lost points, and the costliest of them to come
     ("19 of your 35 decisions lost points (104.2 points in all); the 3 costliest:")."""
@@ -743,15 +767,17 @@ def _text(a: Analysis, width: int) -> str:
                          f"(lost {loss_text(d.loss, 2)})")
     series = [list(p.expected) for p in a.players]
     if any(len(s) > 1 for s in series):
+        chart, step = fitted_chart(series, width)
         lines.append("")
-        lines.append("Expected final score after each turn (x: turns played)")
-        lines += ["  " + row for row in text_chart(series)]
+        lines.append(f"Expected final score after each turn (x: turns played{per_column(step)})")
+        lines += chart
     if a.win is not None and len(a.win) > 1:
-        lines.append("")
-        lines.append("Chance of winning after each turn of the game, % (x: turns of the game; "
-                     f"{a.win_how})")
         win_series = [[100 * m.chances[p.index] for m in a.win] for p in a.players]
-        lines += ["  " + row for row in text_chart(win_series, lo=0, hi=100)]
+        chart, step = fitted_chart(win_series, width, lo=0, hi=100)
+        lines.append("")
+        lines.append("Chance of winning after each turn of the game, % (x: turns of the game"
+                     f"{per_column(step)}; {a.win_how})")
+        lines += chart
     out: list[str] = []
     for i, line in enumerate(lines):
         if len(line) <= width or i in keep:

@@ -94,26 +94,10 @@ def _decision_lines(rs: Ruleset, d: DecisionAnalysis, width: int) -> list[str]:
     return lines
 
 
-def _chart(series: list[list[float]], width: int, lo: float | None = None,
-           hi: float | None = None) -> tuple[list[str], int]:
-    """The chart lines and the step of x (1: every point; k: every k-th, so that the
-    chart fits ``width``)."""
-    from yacht.strategy.analysis import text_chart
-
-    longest = max((len(s) for s in series), default=0)
-    room = max(10, width - 10)
-    step = 1
-    while (longest - 1) // step + 1 > room:
-        step += 1
-    if step > 1:
-        series = [[*s[::step], *([s[-1]] if (len(s) - 1) % step else [])] for s in series]
-    return ["  " + line for line in text_chart(series, lo=lo, hi=hi)], step
-
-
 def analysis_text(a: Analysis, width: int = 78) -> str:
     """The analysis as lines of at most ``width`` characters (names whole: a line that
     would be too wide is laid out otherwise, never cut)."""
-    from yacht.strategy.analysis import costliest_heading
+    from yacht.strategy.analysis import costliest_heading, fitted_chart, per_column
 
     rs = a.ruleset
     n = len(a.players)
@@ -154,20 +138,19 @@ def analysis_text(a: Analysis, width: int = 78) -> str:
                    + ("   (* where two meet)" if n > 1 else ""), width, "  ", "  ")
     series = [list(p.expected) for p in a.players]
     if any(len(s) > 1 for s in series):
-        lines, step = _chart(series, width)
+        lines, step = fitted_chart(series, width)
         out.append("")
-        out += _wrap("Expected final score after each turn (x: turns played"
-                     + (f", a column per {step} turns)" if step > 1 else ")"), width)
+        out += _wrap(f"Expected final score after each turn (x: turns played{per_column(step)})",
+                     width)
         out += lines
         if n > 1:
             out += legend
     if a.win is not None and len(a.win) > 1:
         win = [[100 * m.chances[p.index] for m in a.win] for p in a.players]
-        lines, step = _chart(win, width, lo=0, hi=100)
+        lines, step = fitted_chart(win, width, lo=0, hi=100)
         out.append("")
-        per = f", a column per {step} turns" if step > 1 else ""
         out += _wrap("Chance of winning after each turn of the game, in % (x: turns of "
-                     f"the game{per}; {a.win_how})", width)
+                     f"the game{per_column(step)}; {a.win_how})", width)
         out += lines
         out += legend
     return "\n".join(out)
