@@ -111,3 +111,25 @@ def test_help_defines_luck_accuracy_and_win_chances(capsys: pytest.CaptureFixtur
     assert "100 x (expected start - loss) / expected start" in flat
     assert "shared first place counts as a win" in flat
     assert "1/sqrt(GAMES)" in flat
+
+
+def test_text_as_wide_as_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wide terminal shows every turn of a long game in the charts; a narrow one (or a
+    pipe: 80 columns) every other, each chart row whole."""
+    rs = get("tommys-crag")
+    s = State(rs, [Player(f"P{i}", "computer", "expert") for i in range(8)],
+              rng=random.Random(2))
+    expert = make_player("expert", rs)
+    while not s.is_terminal():
+        play_turn(s, expert)
+    path = tmp_path / "eight.json"
+    Record.from_state(s).save(path)
+    for columns, thinned in (("80", True), ("200", False)):
+        monkeypatch.setenv("COLUMNS", columns)
+        code, out, _ = run(capsys, "analyse", str(path))
+        assert code == 0
+        chart = out[out.index("Chance of winning"):]
+        assert (", a column per 2 turns" in " ".join(chart.split())) == thinned
+        rows = [line for line in chart.splitlines() if " |" in line]
+        assert len(rows) == 8 and all(len(r) <= int(columns) - 2 for r in rows)

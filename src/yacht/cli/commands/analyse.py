@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +108,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             out["same_dice"] = same.to_json()
         emit_json(out)
     else:
-        print(result.text())
+        # the terminal's width (a wide one shows every turn in the charts); 78 in a pipe
+        print(result.text(width=max(40, shutil.get_terminal_size((80, 24)).columns - 2)))
         if same is not None:
             me = same.names.index(record.players[0].name) \
                 if record.players[0].name in same.names else None
