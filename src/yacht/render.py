@@ -472,14 +472,19 @@ def card_cells(rs: Ruleset, card: Scorecard) -> dict[str, list[str]]:
 
 
 def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
-               preview: Mapping[tuple[str, int], Placement] | None = None) -> str:
+               preview: Mapping[tuple[str, int], Placement] | None = None,
+               width: int | None = None) -> str:
     """Every player's card side by side; ``preview`` (the first player's open boxes)
-    shows what they would score, in brackets.
+    shows what they would score, in brackets. Where they are wider than ``width``, in
+    blocks of as many players as fit, one under the other (a player's columns together).
 
     >>> from yacht.rules import get
     >>> rs = get("tommys-crag")
     >>> print(card_table(rs, ["Ann"], [rs.new_card()]).splitlines()[0])
     Box               Ann
+    >>> wide = card_table(rs, ["Ann", "Bob", "Cy"], [rs.new_card()] * 3, width=30)
+    >>> [line for line in wide.splitlines() if line.startswith("Box")]
+    ['Box               Ann    Bob', 'Box                Cy']
     """
     ncol = len(rs.columns)
     layout = card_layout(rs)
@@ -493,7 +498,7 @@ def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
     def row(label: str, cells: Sequence[str]) -> str:
         return f"{label:<{label_w}} " + " ".join(f"{c:>{cell_w}}" for c in cells)
 
-    lines = [row("Box", heads)]
+    grid = [heads]
     filled = [card_cells(rs, card) for card in cards]
     for r in layout:
         cells = []
@@ -504,5 +509,12 @@ def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
                     pl = (preview or {}).get((r.category or "", col)) if p == 0 else None
                     text = f"[{preview_text(pl)}]" if pl is not None else "-"
                 cells.append(text)
-        lines.append(row(r.label, cells))
-    return "\n".join(lines)
+        grid.append(cells)
+    labels = ["Box"] + [r.label for r in layout]
+    fit = len(names) if width is None else (width - label_w - 1) // ((cell_w + 1) * ncol)
+    blocks_n = -(-len(names) // max(1, fit))  # as few blocks as fit, as even as can be
+    per = -(-len(names) // blocks_n) * ncol
+    blocks = ["\n".join(row(label, cells[i:i + per]) for label, cells in zip(labels, grid,
+                                                                            strict=True))
+              for i in range(0, len(heads), per)]
+    return "\n\n".join(blocks)

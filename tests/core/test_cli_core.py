@@ -125,6 +125,23 @@ def test_selfplay_replay_reproduces_totals_and_seed(rs: object, tmp_path: Path,
     assert f"with {max(result['totals'])}" in text or "Tie:" in text
 
 
+def test_replay_of_eight_players_fits_the_terminal(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Eight players' cards of the two-column game are far wider than a terminal: the
+    replay shows them in blocks as wide as it (``COLUMNS``), all of them there."""
+    path = tmp_path / "eight.json"
+    run(capsys, "selfplay", "ancient-yacht-double", "--players", "8", "--seed", "3",
+        "--out", str(path))
+    for columns in (80, 132):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        code, text, _ = run(capsys, "replay", str(path))
+        lines = text.splitlines()
+        assert code == 0 and max(map(len, lines)) <= columns - 2
+        last = text[text.rindex("\nTurn "):]
+        assert all(f"Random {i} 1" in last and f"Random {i} 2" in last for i in range(1, 9))
+
+
 def test_replay_of_damaged_or_missing_files(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "replay", str(tmp_path / "none.json"))

@@ -286,3 +286,21 @@ def test_the_line_game_tells_the_turn_clock(tmp_path: Path) -> None:
         store.close()
     # a game without a clock says none
     assert "⏱" not in line_game("\nq\n")
+
+
+def test_eight_cards_fit_the_line_width(tmp_path: Path) -> None:
+    """Eight players' cards are wider than 78 columns: they come in blocks that fit, every
+    player's column whole (a line wrapped by the terminal was a broken table)."""
+    others = ",".join(f"Player {i}=cpu:beginner" for i in range(2, 9))
+    r = play(["crag", "--players", f"Ann,{others}", "--seed", "2", "--speed", "instant"],
+             "c\n" + whole_crag_game(), tmp_path)
+    assert r.returncode == 0, r.stderr
+    # (the prompt before it has no line end: what was typed is not echoed in a pipe)
+    lines = [line[line.index("Box "):] if "Box " in line else line
+             for line in r.stdout.splitlines()]
+    heads = [line for line in lines if line.startswith("Box ")]
+    table = [line for line in lines if line.startswith(("Box ", "Crag ", "Grand total"))]
+    assert heads and all(len(line) <= 78 for line in table)
+    first = heads[0].split()  # the card asked for at the start: two blocks of four
+    assert first[1] == "Ann" and "Player 8" not in heads[0] and "Player 8" in heads[1]
+    assert heads[0].count("Player") == 3 and heads[1].count("Player") == 4

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -94,3 +95,9 @@ def record_or_game(text: str, db: str | None) -> Record:
         raise CliError(f"{e} (and there is no file {game_id!r})") from None
     finally:
         store.close()
+
+
+def text_width() -> int:
+    """How wide the commands' text may be: the terminal's width less a margin (78 when
+    the output is not a terminal, or as ``COLUMNS`` says)."""
+    return max(40, shutil.get_terminal_size((80, 24)).columns - 2)

@@ -47,6 +47,9 @@ from yacht.session.table import LOCAL, Event, Refused, Table
 
 __all__ = ["PlainGame", "run_plain"]
 
+#: the line game's text: at most this wide (a screen reader reads it whole either way)
+WIDTH = 78
+
 COMMANDS = """Commands (the notation of `yacht resume ID --action` too). The dice you name
 are always the ones to roll again (in the terminal game and the browser a click on a
 die may hold it instead: their setting "Clicking a die").
@@ -169,12 +172,13 @@ class PlainGame:
             extra = " again" if p.repeat else ""
             parts.append(f"{self.keys[p.category]} {self.label(p.category, p.column)}"
                          f"{extra} {p.total}")
-        return "\n".join(textwrap.wrap("Boxes: " + "; ".join(parts) + ".", 78))
+        return "\n".join(textwrap.wrap("Boxes: " + "; ".join(parts) + ".", WIDTH))
 
     def card(self) -> str:
         st = self.table.view().state
         names = [p.name for p in st.players]
-        return card_table(st.ruleset, names, [st.card(i) for i in range(len(names))])
+        return card_table(st.ruleset, names, [st.card(i) for i in range(len(names))],
+                          width=WIDTH)
 
     # --- play -----------------------------------------------------------------------
     def run(self) -> int:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import shutil
 from pathlib import Path
 from typing import Any
 
-from yacht.cli.common import GAMES_DB_HELP, CliError, emit_json, record_or_game, whole
+from yacht.cli.common import GAMES_DB_HELP, CliError, emit_json, record_or_game, text_width, whole
 
 ORDER = 45
 
@@ -108,8 +107,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             out["same_dice"] = same.to_json()
         emit_json(out)
     else:
-        # the terminal's width (a wide one shows every turn in the charts); 78 in a pipe
-        print(result.text(width=max(40, shutil.get_terminal_size((80, 24)).columns - 2)))
+        print(result.text(width=text_width()))  # a wide terminal: every turn in the charts
         if same is not None:
             me = same.names.index(record.players[0].name) \
                 if record.players[0].name in same.names else None

@@ -7,7 +7,14 @@ import random
 import secrets
 from typing import Any
 
-from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, whole
+from yacht.cli.common import (
+    CliError,
+    add_variant_args,
+    emit_json,
+    ruleset_from_args,
+    text_width,
+    whole,
+)
 from yacht.parsing import parse_dice, parse_out_path, printable, read_record
 
 ORDER = 10
@@ -113,9 +120,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "winners": final.winners() if final.is_terminal() else [],
         })
         return 0
+    import textwrap
+
     from yacht.engine import Score, TakeBack
 
-    print(f"{rs.name} ({rs.key}) - {', '.join(names)}")
+    print("\n".join(textwrap.wrap(f"{rs.name} ({rs.key}) - {', '.join(names)}", text_width(),
+                                   subsequent_indent="  ")))
     state = rec.new_state()
     for action in rec.actions:
         if isinstance(action, Score):
@@ -127,7 +137,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print()
             print(f"Turn {state.turns_taken(me)} - {names[me]}: {' '.join(map(str, dice))} "
                   f"-> {rs.category(action.category).label}{col} for {pl.total}")
-            print(card_table(rs, names, [state.card(i) for i in range(len(names))]))
+            print(card_table(rs, names, [state.card(i) for i in range(len(names))],
+                             width=text_width()))
         else:
             state.apply(action)
             if isinstance(action, TakeBack):

@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args
+from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, text_width
 from yacht.parsing import parse_game_id, parse_out_path, printable
 
 if TYPE_CHECKING:
@@ -306,7 +306,8 @@ def _show_game(store: Store, game_id: str) -> str:
     lines = [f"Game {info.id}: {rs.name} ({rs.key}), {', '.join(names)} - "
              f"turn {info.turn}/{info.turns}, last played {when}"]
     lines[0] += game_note(info.assisted, info.dice_entered)
-    lines += ["", card_table(rs, names, [state.card(i) for i in range(len(names))]), ""]
+    lines += ["", card_table(rs, names, [state.card(i) for i in range(len(names))],
+                             width=text_width()), ""]
     if info.finished is not None or state.is_terminal():
         res = state.returns()
         lines.append("Finished: " + ", ".join(f"{n} {r}" for n, r in zip(names, res,
