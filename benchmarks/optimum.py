@@ -257,6 +257,9 @@ def solve_duel(g: Game, mine_first: bool, policy: str) -> float:
     mine: dict[tuple[int, int], np.ndarray] = {}
     its: dict[tuple[int, int], np.ndarray] = {}
     blind: dict[int, np.ndarray] = {}   # the plan's worth (see planned_worth)
+    if policy == "planned":  # filled from the full cards back: one turn's arrays live at a
+        for i in sorted(states, key=lambda i: -g.filled[i]):  # time (its recursion held
+            planned_worth(g, i, blind)                       # them all: >24 GB, 7 boxes)
 
     def after_mine(ia: int, ib: int) -> np.ndarray:
         """Worth once my turn has left state ia (the opponent's move next, or the end)."""
