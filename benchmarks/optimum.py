@@ -238,7 +238,7 @@ class Game:
             if decide is not None:
                 Kd = self.P @ dbest
         assert K is not None
-        return K[0].reshape(shape)
+        return K[0].reshape(shape).copy()  # (a view would keep all the keeps' K alive)
 
 
 def solve_duel(g: Game, mine_first: bool, policy: str) -> float:
