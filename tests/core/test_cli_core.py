@@ -74,6 +74,21 @@ def test_score_ten_dice_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "Crag" in out and "50" in out
 
 
+def test_score_says_which_rules_change_the_boxes_in_a_game(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The boxes' own points, then the special rules that change them in a game: Doble
+    Generala's 100 is a 0 while Generala is open."""
+    code, out, _ = run(capsys, "score", "generala", "6", "6", "6", "6", "6")
+    lines = out.splitlines()
+    assert code == 0 and "Doble Generala  100" in out
+    notes = lines[lines.index("In a game, these rules can change them:") + 1:]
+    text = " ".join(line.strip() for line in notes)
+    assert "Doble Generala scores only while the Generala box holds its points" in text
+    assert text.count("Served") == 2 and all(len(line) <= 78 for line in lines)
+    code, out, _ = run(capsys, "score", "yatzy", "66666")
+    assert code == 0 and "In a game" not in out
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["score", "nosuch", "12345"], "unknown variant 'nosuch' (accepted: ancient-yacht"),
     (["score", "yatzy", "12340"], "die value 0 is not a face (accepted: 1-6)"),

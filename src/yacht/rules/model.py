@@ -481,7 +481,9 @@ class Ruleset:
         return None
 
     def scores(self, dice: Sequence[int]) -> dict[str, int]:
-        """What every category would score for ``dice`` on an empty card."""
+        """What every category's scorer gives ``dice``: the box's own points, before any
+        special rule (which may change them by the card or the turn: a Joker, a served
+        roll, a box that needs another)."""
         counts = counts_of(dice, self.faces)
         return {c.id: c.score_counts(counts) for c in self.categories}
 

@@ -97,6 +97,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     w = max(len(c.label) for c in rs.categories)
     for c in rs.categories:
         print(f"  {c.label:<{w}}  {scores[c.id]:>3}")
+    rules = [line for rule in rs.special for line in rule.describe(rs)]
+    if rules:  # what the card and the turn can change in a game
+        import textwrap
+
+        print("In a game, these rules can change them:")
+        for line in rules:
+            print(textwrap.fill(line, text_width(), initial_indent="  ",
+                                subsequent_indent="  "))
     return 0
 
 
