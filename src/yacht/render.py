@@ -481,10 +481,10 @@ def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
     >>> from yacht.rules import get
     >>> rs = get("tommys-crag")
     >>> print(card_table(rs, ["Ann"], [rs.new_card()]).splitlines()[0])
-    Box               Ann
+    Box                Ann
     >>> wide = card_table(rs, ["Ann", "Bob", "Cy"], [rs.new_card()] * 3, width=30)
     >>> [line for line in wide.splitlines() if line.startswith("Box")]
-    ['Box               Ann    Bob', 'Box                Cy']
+    ['Box                Ann    Bob', 'Box                 Cy']
     """
     ncol = len(rs.columns)
     layout = card_layout(rs)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from yacht.rules import all_variants, get
+from yacht.rules import Category, all_variants, get
 
 # (variant, dice, category, expected)
 CASES: list[tuple[str, str, str, int]] = [
@@ -259,10 +259,14 @@ def test_score_table(variant: str, dice: str, category: str, expected: int) -> N
 
 
 def test_every_category_of_every_variant_has_cases() -> None:
-    """Each box of each variant is covered by a case (directly or by an identical box)."""
-    covered = {get(v).category(c) for v, _, c, _ in CASES}
+    """Each box of each variant is covered by a case (directly or by a box that scores
+    the same: its id, scorer and parameters, whatever its label)."""
+    def scoring(cat: Category) -> tuple[object, ...]:
+        return cat.id, cat.scorer, tuple(cat.parameters.items())
+
+    covered = {scoring(get(v).category(c)) for v, _, c, _ in CASES}
     missing = [(rs.id, cat.id) for rs in all_variants() for cat in rs.categories
-               if cat not in covered]
+               if scoring(cat) not in covered]
     assert not missing
 
 
@@ -291,3 +295,20 @@ def test_exercism_canonical_sackson(description: str, dice: list[int], category:
 @needs_peer
 def test_peer_suite_is_complete() -> None:
     assert len(_peer_cases()) == 29
+
+
+@pytest.mark.parametrize(("variant", "labels"), [
+    ("ancient-yacht", {"four_of_a_kind": "Four of a Kind"}),
+    ("ancient-yacht-10-double", {"eight_of_a_kind": "Eight of a Kind"}),
+    ("windows-yacht", {"three_of_a_kind": "Three of a Kind", "four_of_a_kind": "Four of a Kind"}),
+    ("yatcy", {"three_of_a_kind": "Three of a Kind", "four_of_a_kind": "Four of a Kind"}),
+    ("tommys-yahtzee", {"three_of_a_kind": "Three of a Kind"}),
+    ("tommys-yacht", {"four_of_a_kind": "Four of a Kind"}),
+    ("tommys-crag", {"three_of_a_kind": "Three of a Kind"}),
+    ("yatsee", {"three_of_a_kind": "3 of a Kind", "four_of_a_kind": "4 of a Kind"}),
+    ("kismet", {"ones": "Aces", "twos": "Twos"}),
+])
+def test_labels_follow_each_original(variant: str, labels: dict[str, str]) -> None:
+    """RULES.md: the labels shown follow each original's wording (its manual or card)."""
+    rs = get(variant)
+    assert {cid: rs.category(cid).label for cid in labels} == labels

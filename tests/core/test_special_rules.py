@@ -280,3 +280,41 @@ def test_only_the_last_scoring_can_be_taken_back_and_only_once() -> None:
     assert not s.can_take_back()
     s.apply(Score("yacht"))
     assert s.totals(0).grand == 50
+
+
+@pytest.mark.parametrize(("variant", "options", "changed"), [
+    ("maxi-yatzy", {}, {"rolls"}),
+    ("maxi-yatzy", {"saved_rolls": "off"}, set()),
+    ("tommys-yacht", {}, {"rolls", "scoring"}),
+    ("tommys-yahtzee", {}, {"end"}),
+    ("kismet", {}, {"end"}),
+    ("kismet", {"second_kismet": "off"}, set()),
+    ("generala", {}, {"end"}),
+    ("generala", {"servida": "points"}, set()),
+    ("yahtzee", {}, {"scoring"}),
+    ("yahtzee", {"joker": "free"}, set()),
+    ("yatzy", {}, set()),
+])
+def test_the_rules_text_says_where_a_special_rule_changes_play(
+        variant: str, options: dict[str, str], changed: set[str]) -> None:
+    """The general account of play (up to 3 rolls, any open box, a turn per box) points
+    below wherever a special rule of the variant, with its options, says otherwise."""
+    from yacht.rules import rules_text
+
+    play = rules_text(get(variant, options)).split("\nPlay: ")[1].split("\nOops")[0]
+    play = " ".join(play.split())
+    marks = {"rolls": "rolls in all (but see below).",
+             "scoring": "in an open box (but see below);",
+             "end": "(equal totals tie; but see below)."}
+    assert {what for what, mark in marks.items() if mark in play} == changed
+    assert play.count("see below") == len(changed)
+
+
+def test_the_rules_text_of_matched_dice_counts_only_the_kind() -> None:
+    from yacht.rules import rules_text
+
+    text = " ".join(rules_text(get("sackson-yacht")).split())
+    assert "scores the sum of four of them only (3-3-3-3-3 scores 12)" in text
+    assert get("sackson-yacht").scores([3, 3, 3, 3, 3])["four_of_a_kind"] == 12
+    text = " ".join(rules_text(get("maxi-yatzy")).split())
+    assert "the sum of three of them only (3-3-3-3-3-3 scores 9)" in text

@@ -155,7 +155,7 @@ def test_tommys_letters_where_they_do_not_collide() -> None:
     # Q and S are quit and singlets here: those boxes get letters of their own
     assert keys["four_of_a_kind"] not in "qs" and keys["small_straight"] not in "qs"
     notes = " ".join(letter_notes(get("tommys-yahtzee")))
-    assert "Q (4 of a Kind) is quit here" in notes
+    assert "Q (Four of a Kind) is quit here" in notes
     assert "S (Small Straight) is all singlets here" in notes
     crag = category_keys(get("tommys-crag"))
     assert crag["three_of_a_kind"] == "t" and crag["low_straight"] == "l"

@@ -40,7 +40,7 @@ async def test_tommys_boards_and_letters(new_app: App) -> None:
         lines = card_text(g.query_one(ScoreCard))
         chance = next(i for i, line in enumerate(lines) if "C Chance" in line)
         assert "D Yahtzee" in lines[chance + 1]  # Chance before Yahtzee, his names
-        assert any("7 3 of a Kind" in line for line in lines)
+        assert any("7 Three of a Kind" in line for line in lines)
         g.table.real_dice = True  # the test says what the dice show
         g.table.act(LOCAL, Roll((3, 3, 3, 1, 2)))
         g.refresh_all()
@@ -52,7 +52,7 @@ async def test_tommys_boards_and_letters(new_app: App) -> None:
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
         help_text = " ".join(app.screen.text.split())  # (wrapped for the window)
-        assert "Q (4 of a Kind) is quit here" in help_text
+        assert "Q (Four of a Kind) is quit here" in help_text
         assert "S (Small Straight) is all singlets here" in help_text
         assert "Tommy's F1 (sound) is this" in help_text  # a key of his that we keep
 

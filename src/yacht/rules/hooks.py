@@ -96,6 +96,12 @@ class SpecialRule:
         """Sentences for the rules text."""
         return []
 
+    def changes(self, rs: Ruleset) -> frozenset[str]:
+        """What this rule (with ``rs``'s options) changes in the rules text's general
+        account of play: ``rolls`` (how many a turn has), ``scoring`` (that any open box
+        may take the dice), ``end`` (the number of turns, the winner)."""
+        return frozenset()
+
     def extra_label(self, rs: Ruleset) -> str | None:
         """The card's name for points this rule adds outside the boxes (None: it adds none)."""
         return None
@@ -168,6 +174,9 @@ class RepeatBox(SpecialRule):
     def best_extra(self, rs: Ruleset, best: Mapping[str, int]) -> int | None:
         return None  # every repeat adds more, and the game waits for the boxes
 
+    def changes(self, rs: Ruleset) -> frozenset[str]:
+        return frozenset({"end"})  # a repeat adds a turn
+
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label
         return [
@@ -233,6 +242,9 @@ class ForcedFirstTurn(SpecialRule):
         if ctx.turn != 0 or not places or not restricted:
             return None
         return f"The first turn must go in {_names(rs, places)}."
+
+    def changes(self, rs: Ruleset) -> frozenset[str]:
+        return frozenset({"rolls", "scoring"})
 
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label
@@ -357,6 +369,10 @@ class YahtzeeBonusJoker(SpecialRule):
                     f"as a joker{plus}.")
         return f"Joker rule: this {label} must go in {_names(rs, places)}{plus}."
 
+    def changes(self, rs: Ruleset) -> frozenset[str]:
+        forced = rs.option_values.get(self.joker_option, "forced") == "forced"
+        return frozenset({"scoring"}) if forced else frozenset()
+
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label
         joker = dict(self.joker_points)
@@ -418,6 +434,9 @@ class SavedRolls(SpecialRule):
         out[me] = out[me].with_saved(0 if out[me].complete else left)
         return out
 
+    def changes(self, rs: Ruleset) -> frozenset[str]:
+        return frozenset({"rolls"}) if self.on(rs.option_values) else frozenset()
+
     def describe(self, rs: Ruleset) -> list[str]:
         if not self.on(rs.option_values):
             return [f"Saved rolls: off. Every turn has {rs.rolls} rolls; rolls not used "
@@ -473,6 +492,9 @@ class PenaltyOnOthers(SpecialRule):
         label = rs.category(self.category).label
         return (f"A second {label}: once it is scored, every other player writes 0 in "
                 "their topmost open box.")
+
+    def changes(self, rs: Ruleset) -> frozenset[str]:
+        return frozenset({"end"}) if self.on(rs.option_values) else frozenset()
 
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label
@@ -610,6 +632,9 @@ class ServedWin(SpecialRule):
 
     def end_reason(self, rs: Ruleset) -> str | None:
         return f"a served {rs.category(self.category).label} (five of a kind on the first roll)"
+
+    def changes(self, rs: Ruleset) -> frozenset[str]:
+        return frozenset({"end"}) if self.on(rs.option_values) else frozenset()
 
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label

@@ -245,6 +245,10 @@ def describe(kind: str, params: Params, dice: int) -> str:
         n = int(params["n"])
         cond = (f"all {_word(n)} dice show the same face" if n == dice
                 else f"at least {_word(n)} dice show the same face")
+        if params["points"] == "matched" and n < dice:  # more alike dice do not count
+            plus = int(params.get("plus", 0))
+            what = f"{plus} + " * bool(plus) + f"the sum of {_word(n)} of them only"
+            return f"{cond}: scores {what} ({'-'.join('3' * dice)} scores {3 * n + plus})"
         return f"{cond}: scores {_points_text(params['points'], params.get('plus', 0))}"
     if kind == "pattern":
         parts = [f"{_word(int(c))} of {_ORDINALS[i + 1]}" for i, c in enumerate(params["counts"])]

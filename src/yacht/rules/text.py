@@ -26,8 +26,8 @@ def rules_text(rs: Ruleset, width: int = 78, ids: bool = True) -> str:
     >>> for line in rules_text(get("tommys-yahtzee"), ids=False).splitlines():
     ...     if line.startswith(("    C ", "    D ")):
     ...         print(line)
-        C  Chance          any dice: scores the sum of all the dice
-        D  Yahtzee         all five dice show the same face: scores 50 points
+        C  Chance           any dice: scores the sum of all the dice
+        D  Yahtzee          all five dice show the same face: scores 50 points
     """
     out: list[str] = [f"{rs.name} ({rs.id})", "=" * len(f"{rs.name} ({rs.id})")]
     out += _wrap(rs.description, width)
@@ -37,12 +37,18 @@ def rules_text(rs: Ruleset, width: int = 78, ids: bool = True) -> str:
     out.append("")
     cols = len(rs.columns)
     boxes = len(rs.categories) * cols
+    changed = {what for rule in rs.special for what in rule.changes(rs)}
+
+    def unless(what: str) -> str:  # where a special rule below says otherwise
+        return " (but see below)" if what in changed else ""
+
     out += _wrap(
         f"Play: {rs.min_players}-{rs.max_players} players, people or computers, take turns. "
         f"A turn starts by rolling all {rs.dice} dice; you may then choose any of them to roll "
-        f"again, up to {rs.rolls} rolls in all. After any roll you may score the dice in an "
-        f"open box; after the last roll you must. Every box is filled once, so the game "
-        f"lasts {boxes} turns per player, and the highest total wins (equal totals tie).",
+        f"again, up to {rs.rolls} rolls in all{unless('rolls')}. After any roll you may score "
+        f"the dice in an open box{unless('scoring')}; after the last roll you must. Every "
+        f"box is filled once, so the game lasts {boxes} turns per player, and the highest "
+        f"total wins (equal totals tie{'; but see below' if 'end' in changed else ''}).",
         width,
     )
     out += _wrap(

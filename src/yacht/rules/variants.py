@@ -35,12 +35,18 @@ def upper(faces: int = 6) -> tuple[Category, ...]:
     )
 
 
-def classic13(straights: tuple[str, str, str, str], yacht: tuple[str, str]) -> tuple[Category, ...]:
+#: the "of a kind" boxes' labels as the manuals of Windows Yacht, Yatcy and Tommy's spell
+#: them (Yatsee's and today's Yahtzee card say "3 of a Kind")
+SPELLED = ("Three of a Kind", "Four of a Kind")
+
+
+def classic13(straights: tuple[str, str, str, str], yacht: tuple[str, str],
+              kinds: tuple[str, str] = ("3 of a Kind", "4 of a Kind")) -> tuple[Category, ...]:
     """The 13 boxes shared by Windows Yacht, Yatsee, Yatcy, Tommy's Yahtzee and Yahtzee."""
     ss_id, ss_label, ls_id, ls_label = straights
     return upper() + (
-        cat("three_of_a_kind", "3 of a Kind", "of_a_kind", n=3, points="all"),
-        cat("four_of_a_kind", "4 of a Kind", "of_a_kind", n=4, points="all"),
+        cat("three_of_a_kind", kinds[0], "of_a_kind", n=3, points="all"),
+        cat("four_of_a_kind", kinds[1], "of_a_kind", n=4, points="all"),
         cat("full_house", "Full House", "pattern", counts=(3, 2), points=25),
         cat(ss_id, ss_label, "straight", runs=SMALL_RUNS, points=30),
         cat(ls_id, ls_label, "straight", runs=LARGE_RUNS, points=40),
@@ -65,7 +71,7 @@ def boards(categories: tuple[Category, ...], names: str, letters: dict[str, str]
 #: lower boards (T, Q, F, S, L, Y)
 TOMMY13 = boards(
     classic13(("small_straight", "Small Straight", "large_straight", "Large Straight"),
-              ("yahtzee", "Yahtzee")),
+              ("yahtzee", "Yahtzee"), SPELLED),
     "123456789ABCD",
     {"three_of_a_kind": "t", "four_of_a_kind": "q", "full_house": "f",
      "small_straight": "s", "large_straight": "l", "yahtzee": "y"},
@@ -76,7 +82,7 @@ TOMMY13 = boards(
 ANCIENT5 = upper() + (
     cat("choice", "Choice", "sum"),
     cat("full_house", "Full House", "pattern", counts=(3, 2), points="all"),
-    cat("four_of_a_kind", "4 of a Kind", "of_a_kind", n=4, points="all"),
+    cat("four_of_a_kind", "Four of a Kind", "of_a_kind", n=4, points="all"),
     cat("small_straight", "Small Straight", "straight", runs=SMALL_RUNS, points=15),
     cat("large_straight", "Large Straight", "straight", runs=LARGE_RUNS, points=30),
     cat("yacht", "Yacht", "of_a_kind", n=5, points=50),
@@ -85,7 +91,7 @@ ANCIENT5 = upper() + (
 ANCIENT10 = upper() + (
     cat("choice", "Choice", "sum"),
     cat("double_full_house", "Double Full House", "pattern", counts=(4, 3, 2, 1), points="all"),
-    cat("eight_of_a_kind", "8 of a Kind", "of_a_kind", n=8, points="all"),
+    cat("eight_of_a_kind", "Eight of a Kind", "of_a_kind", n=8, points="all"),
     cat("double_small_straight", "Double Small Straight", "straight", runs=SMALL_RUNS, copies=2,
         points=30),
     cat("double_large_straight", "Double Large Straight", "straight", runs=LARGE_RUNS, copies=2,
@@ -102,7 +108,8 @@ ROLLS_OPTION = Option(
 #: Kismet's dice: a face and its opposite (adding up to 7) have one colour
 KISMET_COLOURS = ((1, 6), (2, 5), (3, 4))
 
-KISMET15 = upper() + (
+#: Kismet's card calls its ones "Aces"
+KISMET15 = (replace(upper()[0], label="Aces"), *upper()[1:]) + (
     cat("two_pair_same_colour", "2 Pair Same Color", "colour_pairs", pairs=2, points="all",
         colours=KISMET_COLOURS),
     cat("three_of_a_kind", "3 of a Kind", "of_a_kind", n=3, points="all"),
@@ -187,7 +194,7 @@ VARIANTS: tuple[Ruleset, ...] = (
         description="The 13-box game: 35 bonus at 63 in the upper section.",
         origin="Windows Yacht (1990, Windows)", dice=5, rolls=3,
         categories=classic13(("small_straight", "Small Straight", "large_straight",
-                              "Large Straight"), ("yacht", "Yacht")),
+                              "Large Straight"), ("yacht", "Yacht"), SPELLED),
         upper_bonus=BONUS_63, aliases=("windows", "wy"),
         dice_mark="reroll",
     ),
@@ -205,7 +212,7 @@ VARIANTS: tuple[Ruleset, ...] = (
         description="The 13-box game with a 30 bonus above 62, and a verdict on your score.",
         origin="Yatcy (1994, Amiga)", dice=5, rolls=3,
         categories=classic13(("short_straight", "Short Straight", "long_straight",
-                              "Long Straight"), ("yatcy", "Yatcy")),
+                              "Long Straight"), ("yatcy", "Yatcy"), SPELLED),
         upper_bonus=UpperBonus(62, ">", 30), aliases=("amiga",),
         par=Par(335, "the author's"),
         dice_mark="reroll",
@@ -224,7 +231,7 @@ VARIANTS: tuple[Ruleset, ...] = (
         description="12 boards; the first turn keeps rolling for the yacht, at a price.",
         origin=TOMMY_ORIGIN, dice=5, rolls=3,
         categories=boards(upper() + (
-            cat("four_of_a_kind", "4 of a Kind", "of_a_kind", n=4, points="all"),
+            cat("four_of_a_kind", "Four of a Kind", "of_a_kind", n=4, points="all"),
             cat("full_house", "Full House", "pattern", counts=(3, 2), points="all"),
             cat("little_straight", "Little Straight", "straight", runs=((1, 2, 3, 4, 5),),
                 points=30),
@@ -241,7 +248,7 @@ VARIANTS: tuple[Ruleset, ...] = (
         description="3 dice and one re-roll: straights, crag and thirteen.",
         origin=TOMMY_ORIGIN, dice=3, rolls=2,
         categories=boards(upper() + (
-            cat("three_of_a_kind", "3 of a Kind", "of_a_kind", n=3, points=25),
+            cat("three_of_a_kind", SPELLED[0], "of_a_kind", n=3, points=25),
             cat("low_straight", "Low Straight", "straight", runs=((1, 2, 3),), points=20),
             cat("high_straight", "High Straight", "straight", runs=((4, 5, 6),), points=20),
             cat("odd_straight", "Odd Straight", "straight", runs=((1, 3, 5),), points=20),

@@ -119,7 +119,7 @@ def letter_notes(rs: Ruleset) -> list[str]:
 
     >>> from yacht.rules import get
     >>> letter_notes(get("tommys-yacht"))[1]
-    'Q (4 of a Kind) is quit here: use g.'
+    'Q (Four of a Kind) is quit here: use g.'
     >>> letter_notes(get("tommys-yacht"))[2]
     'Threes is k here (f is Full House, as in the original).'
     """

@@ -92,7 +92,7 @@ export class HomeView {
     fill(this.el,
       h("div", { class: "home-intro" },
         h("h1", { class: "home-title" }, "Yacht"),
-        h("p", { class: "home-lede", text: "The Yacht dice family: Ancient Yacht, Windows Yacht, Yatsee, Yatcy, Tommy's games, Yahtzee, Yatzy and Sackson's Yacht. Alone, at one screen, or online with friends." })),
+        h("p", { class: "home-lede", text: "The Yacht dice family: Ancient Yacht, Windows Yacht, Yatsee, Yatcy, Tommy's games, Yahtzee, Yatzy, Maxi Yatzy, Kismet, Generala and Sackson's Yacht. Alone, at one screen, or online with friends." })),
       h("div", { class: "home-grid" },
         this.newGame,
         h("div", { class: "home-side" }, this.daily.draw(), this.resumeBox, this.tablesBox, this.scoresBox)),
