@@ -196,3 +196,62 @@ def test_at_a_table_its_first_move_comes_without_getting_ready(
     assert dist.is_ready(RS)
     table.run_due(until=lambda: table.view().state.is_terminal())
     assert table.view().state.is_terminal()
+
+
+def test_builds_beyond_the_waiting_ones_are_refused_until_one_ends(
+        held: list[Callable[[], None]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stranger's many tables cannot start many builds: one runs, WAITING wait, the
+    next is refused at once (busy) and not kept, so that it may be asked again."""
+    monkeypatch.setattr(background, "_JOBS", {})
+    built: list[int] = []
+    jobs = [background.request(("k", i), lambda progress, i=i: built.append(i))
+            for i in range(background.WAITING + 1)]
+    assert not any(j.finished.is_set() for j in jobs) and len(held) == len(jobs)
+    refused = background.request(("k", "more"), lambda progress: built.append(-1))
+    assert refused.finished.is_set() and refused.error == background.BUSY
+    assert len(held) == len(jobs) and background.running(("k", "more")) is None
+    held[0]()                                  # one ends: room for one more
+    assert jobs[0].finished.is_set() and jobs[0].error is None and built == [0]
+    again = background.request(("k", "more"), lambda progress: built.append(-1))
+    assert again is not refused and not again.finished.is_set() and len(held) == len(jobs) + 1
+    assert background.request(("k", 1), lambda progress: None) is jobs[1]   # (kept)
+
+
+def test_big_builds_run_one_at_a_time_whoever_asks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two threads asking for two variants' distributions at once: the second computes
+    only once the first has ended (each holds hundreds of MB while it runs). Each build
+    waits at a barrier for the other: together they would meet there at once; one at a
+    time, the barrier breaks (after its timeout) and each build runs alone."""
+    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path))
+    dist.clear_memory()
+    meet = threading.Barrier(2, timeout=2)
+    inside: list[int] = []
+    most: list[int] = []
+    real = dist.build
+
+    def build(*args: Any, **kwargs: Any) -> Any:
+        inside.append(1)
+        most.append(len(inside))
+        try:
+            meet.wait()
+        except threading.BrokenBarrierError:
+            pass
+        try:
+            return real(*args, **kwargs)
+        finally:
+            inside.pop()
+
+    monkeypatch.setattr(dist, "build", build)
+    threads = [threading.Thread(target=dist.distributions, args=(get(v),),
+                                kwargs={"cache": False})
+               for v in ("tommys-crag", "sackson-yacht")]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(300)
+    finally:
+        dist.clear_memory()
+    assert not any(t.is_alive() for t in threads)
+    assert len(most) == 2 and max(most) == 1, most

@@ -170,3 +170,33 @@ def test_cache_dir_default_is_platformdirs(monkeypatch: pytest.MonkeyPatch) -> N
     assert "yacht-dice" in str(diskcache.cache_dir())
     monkeypatch.setenv("YACHT_CACHE_DIR", os.sep + "somewhere")
     assert str(diskcache.cache_dir()) == os.sep + "somewhere"
+
+
+def test_the_cache_keeps_to_its_limit_dropping_the_least_recently_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A web server's players may ask for every variant with every option: the cache
+    holds at most YACHT_CACHE_LIMIT, the tables used longest ago going first (never the
+    one just written); a table removed is built again when asked for."""
+    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv(diskcache.LIMIT_ENV, "2500")   # bytes: two of these tables
+    arrays = {"a": np.arange(100, dtype=np.float64)}   # 800 bytes + header each
+    paths = [diskcache.cache_path(f"k{i}") for i in range(3)]
+    for i, p in enumerate(paths[:2]):
+        assert diskcache.save(p, f"k{i}", "fp", arrays, {})
+        os.utime(p, (1000 + i, 1000 + i))       # k0 made first, then k1
+    assert diskcache.load(paths[0], "k0", "fp") is not None   # k0 used now: k1 is older
+    assert diskcache.save(paths[2], "k2", "fp", arrays, {})
+    assert [p.exists() for p in paths] == [True, False, True]
+    assert diskcache.load(paths[1], "k1", "fp") is None        # gone: it would be rebuilt
+    monkeypatch.setenv(diskcache.LIMIT_ENV, "10")               # smaller than one table
+    assert diskcache.save(paths[1], "k1", "fp", arrays, {})
+    assert [p.exists() for p in paths] == [False, True, False]  # the new one stays
+    monkeypatch.setenv(diskcache.LIMIT_ENV, "none")
+    assert diskcache.save(paths[0], "k0", "fp", arrays, {}) and paths[1].exists()
+    monkeypatch.setenv(diskcache.LIMIT_ENV, "1.5G")
+    assert diskcache.cache_limit() == 3 << 29
+    monkeypatch.setenv(diskcache.LIMIT_ENV, "lots")
+    assert diskcache.cache_limit() == diskcache.DEFAULT_LIMIT
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "YACHT_CACHE_LIMIT='lots' is not a size" in err

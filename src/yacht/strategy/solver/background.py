@@ -9,6 +9,13 @@ the :class:`Job`, whose :attr:`Job.fraction` tells how far it got. Meanwhile the
 caller plays what it can without the table (the champion: the expert's move)
 and says "being prepared (NN %)" where a person would wait.
 
+Builds run one at a time, in the order asked (each holds hundreds of megabytes while
+it runs): at most :data:`WAITING` wait behind the one under way. A request beyond that
+is refused for now - its job ends at once, :attr:`Job.error` saying the server is busy,
+and is not kept, so that the same table may be asked for again later - and its caller
+plays on without the table as it would while waiting. A stranger at a web server can
+thus not start more than one build at a time, however many tables ask.
+
 Where a build must be waited for instead - the test suite (its choices must
 not depend on timing), matches and benchmarks - :data:`ENV` set to ``wait``
 makes :func:`waits` true: the callers then build where they are, as before.
@@ -26,7 +33,8 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import Any
 
-__all__ = ["ENV", "RUNNER", "Job", "Progress", "forget", "request", "running", "waits"]
+__all__ = ["BUSY", "ENV", "RUNNER", "WAITING", "Job", "Progress", "forget", "one_at_a_time",
+           "request", "running", "waits"]
 
 Progress = Callable[[int, int], None]
 
@@ -35,6 +43,12 @@ ENV = "YACHT_BUILDS"
 
 #: a background build's thread runs at this niceness (Linux: per thread): the game first
 NICE = 10
+
+#: builds that may wait behind the one under way; a request beyond them is refused
+WAITING = 3
+
+#: the error of a build refused because :data:`WAITING` builds are waiting already
+BUSY = "busy: other tables are being built; asked again later"
 
 
 def waits() -> bool:
@@ -103,6 +117,15 @@ RUNNER: Callable[[Callable[[], None]], None] = _in_a_thread
 
 _JOBS: dict[Hashable, Job] = {}
 _LOCK = threading.Lock()
+#: held by the big build under way in this process (see :func:`one_at_a_time`)
+_BUILDING = threading.RLock()
+
+
+def one_at_a_time() -> threading.RLock:
+    """The lock a big build (score distributions, a target table) holds while it computes:
+    one at a time in a process, whoever asked (a background job, an analysis), so that
+    its memory is one table's. Take it inside a table's own lock, never around one."""
+    return _BUILDING
 
 
 def _nicer() -> None:
@@ -114,20 +137,27 @@ def _nicer() -> None:
 
 def request(key: Hashable, build: Callable[[Progress | None], Any]) -> Job:
     """The build of ``key``: started now by :data:`RUNNER` when no build of ``key`` was
-    started in this process, else the one started before (under way or ended: a build
-    that failed is not retried, its :attr:`Job.error` says why). ``build(progress)``
-    builds and keeps the table (its own cache)."""
+    started in this process (it waits for the one under way), else the one started
+    before (under way or ended: a build that failed is not retried, its
+    :attr:`Job.error` says why); ended at once with the error :data:`BUSY` when more than
+    :data:`WAITING` builds are waiting already. ``build(progress)`` builds and keeps the
+    table (its own cache)."""
     with _LOCK:
         job = _JOBS.get(key)
         if job is not None:
             return job
-        job = _JOBS[key] = Job(key)
+        job = Job(key)
+        if sum(not j.finished.is_set() for j in _JOBS.values()) > WAITING:
+            job.error = BUSY  # (not kept: asked again, it may start then)
+            job.finished.set()
+            return job
+        _JOBS[key] = job
 
     def work() -> None:
         if RUNNER is _in_a_thread:
             _nicer()
         try:
-            build(job.report)
+            build(job.report)   # (its computing part: one at a time)
         except Exception as e:  # (the caller plays on without the table)
             job.error = str(e) or type(e).__name__
         finally:

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
     from yacht.rules import Ruleset
 
-__all__ = ["FORMAT_VERSION", "cache_dir", "cache_path", "load", "probe", "rules_digest", "save",
-           "stored_facts"]
+__all__ = ["DEFAULT_LIMIT", "FORMAT_VERSION", "LIMIT_ENV", "cache_dir", "cache_limit",
+           "cache_path", "load", "probe", "rules_digest", "save", "stored_facts", "trim", "used"]
 
 FORMAT_VERSION = 1
 MAGIC = b"YACHTSOL"
@@ -42,6 +42,71 @@ def cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("yacht-dice"))
+
+
+#: how much the cache may hold: bytes, or with a K, M or G suffix; 0 or ``none``: no limit
+LIMIT_ENV = "YACHT_CACHE_LIMIT"
+#: ... when it is not set: some twenty variants' distributions (a web server's players
+#: may ask for every variant with every option: the least recently used go first)
+DEFAULT_LIMIT = 8 << 30
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def cache_limit() -> int | None:
+    """The most the cache may hold, in bytes (:data:`LIMIT_ENV`; None: no limit). A value
+    that is not a size is said in one line, and the default used ("1.5G": 1.5 GiB)."""
+    raw = os.environ.get(LIMIT_ENV, "").strip().upper().removesuffix("B")
+    if not raw:
+        return DEFAULT_LIMIT
+    if raw in ("0", "NONE"):
+        return None
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT]?)I?", raw)
+    if m is None:
+        print(f"yacht: warning: {LIMIT_ENV}={os.environ[LIMIT_ENV]!r} is not a size "
+              f"(accepted: bytes, or with K, M, G or T; none: no limit): "
+              f"{DEFAULT_LIMIT >> 30}G is used", file=sys.stderr)
+        return DEFAULT_LIMIT
+    return int(float(m.group(1)) * _UNITS[m.group(2)])
+
+
+def used(path: Path) -> None:
+    """Mark the table ``path`` as just used (its time), so :func:`trim` keeps it longest."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def trim(keep: Path | None = None) -> list[Path]:
+    """Remove the least recently used tables from the cache until it holds at most
+    :func:`cache_limit` (never ``keep``, the table just written); the removed ones.
+    A removed table is built again when asked for."""
+    limit = cache_limit()
+    if limit is None:
+        return []
+    files: list[tuple[float, int, Path]] = []
+    try:
+        for entry in os.scandir(cache_dir()):
+            if entry.name.endswith(".bin") and entry.is_file(follow_symlinks=False):
+                st = entry.stat(follow_symlinks=False)
+                files.append((st.st_mtime, st.st_size, Path(entry.path)))
+    except OSError:
+        return []
+    total = sum(size for _, size, _ in files)
+    removed: list[Path] = []
+    for _, size, path in sorted(files, key=lambda f: f[0]):
+        if total <= limit:
+            break
+        if keep is not None and path == keep:
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        total -= size
+        removed.append(path)
+    return removed
 
 
 def cache_path(key: str, kind: str = "table") -> Path:
@@ -85,6 +150,7 @@ def save(path: Path, key: str, fingerprint: str, arrays: dict[str, npt.NDArray[A
                 for blob in blobs:
                     f.write(blob)
             os.replace(tmp, path)
+            trim(keep=path)
         except BaseException:
             try:
                 os.unlink(tmp)
@@ -132,9 +198,12 @@ def load(path: Path, key: str, fingerprint: str
     with data:
         view = memoryview(data)
         try:
-            return _load(view, key, fingerprint, np)
+            out = _load(view, key, fingerprint, np)
         finally:
             view.release()
+    if out is not None:
+        used(path)
+    return out
 
 
 def _load(data: memoryview, key: str, fingerprint: str, np: Any

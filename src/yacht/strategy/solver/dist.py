@@ -49,7 +49,7 @@ import numpy.typing as npt
 from yacht.rules import Ruleset, Scorecard
 
 from . import cache as diskcache
-from .background import Job, request, running
+from .background import Job, one_at_a_time, request, running
 from .build import Solution, _layers, build_plan, solve
 from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import kernel_tables
@@ -480,7 +480,8 @@ def distributions(ruleset: Ruleset, *, cache: bool = True, progress: Progress | 
         if cache:
             table = _open_mapped(path, key, fp, sol)
         if table is None:
-            table = build(sol, progress, threads=max(1, min(64, workers or 2)))
+            with one_at_a_time():
+                table = build(sol, progress, threads=max(1, min(64, workers or 2)))
             if cache:
                 diskcache.save(path, key, fp, {"off": table.off, "lo": table.lo,
                                                "length": table.length, "C": table.C},
@@ -558,6 +559,7 @@ def _open_mapped(path: Any, key: str, fingerprint: str, sol: Solution
         if (ln < 0).any() or (off[used] + ln[used] > len(C)).any():
             return None
         facts = header.get("facts", {})
+        diskcache.used(path)
         return Distributions(sol, build_plan(spec).ulo, off, lo, ln, C,
                              float(facts.get("seconds", 0.0)), False)
     except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):

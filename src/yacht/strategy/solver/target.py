@@ -49,6 +49,7 @@ from yacht.rules import Ruleset, Scorecard
 
 from . import cache as diskcache
 from .backend import current as backend
+from .background import one_at_a_time
 from .build import build_plan, forced_tables
 from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import scores_ok
@@ -507,9 +508,10 @@ def _load_or_build(ruleset: Ruleset, spec: Spec, target: int, cache: bool,
         raise ValueError(f"a table for {target} points would hold {win.cells:,} chances "
                          f"(at most {MAX_CELLS:,}): choose a smaller target")
     dtype = np.float32 if win.cells > FLOAT32_CELLS else np.float64
-    Q = np.zeros(win.cells, dtype=dtype)
     threads = max(1, min(64, workers or 2))
-    solve_windows(spec, win, Q, progress, threads)
+    with one_at_a_time():
+        Q = np.zeros(win.cells, dtype=dtype)
+        solve_windows(spec, win, Q, progress, threads)
     table = TargetTable(spec, target, win, Q, 0.0, 0.0, True)
     if spec.forced is not None:
         table.forced_keep, table.start = table._forced(0, ruleset.new_card())
