@@ -241,6 +241,28 @@ def test_finish_returns_the_new_entries_once(store: Any, factory: Any) -> None:
     assert [e.name for e in t.top_ten()] == ["Ann"]
 
 
+def test_a_finished_game_takes_nothing_back(store: Any, factory: Any) -> None:
+    """Its results are recorded: take-back is not offered, and refused as the game's end
+    (it used to be offered, and the store then refused it as "moved on")."""
+    t = Table.new(get("tommys-crag"), [Player("Ann")], store=store, rng=random.Random(1),
+                  strategy_factory=factory)
+    s = t._game
+    while not s.is_over():
+        t.act(LOCAL, Roll())
+        t.act(LOCAL, ScoreBox(s.state.placements()[-1].category))
+    assert t.snapshot(LOCAL)["can"]["take_back"]  # the results' pause: Oops still possible
+    t.act(LOCAL, GoOn())
+    assert s.finished and s.state.can_take_back()  # (the engine alone would take it back)
+    snap = t.snapshot(LOCAL)
+    assert not snap["can"]["take_back"] and "Oops" not in snap["help"]
+    version, log = t.version, list(s.state.log)
+    with pytest.raises(Refused, match="the game is over") as e:
+        t.act(LOCAL, TakeBack())
+    assert e.value.code == "illegal"
+    assert (t.version, s.state.log) == (version, log)
+    assert store.games[s.game_id].record.actions == log
+
+
 def test_resume_continues_where_it_stopped(store: Any, factory: Any) -> None:
     t = ann_vs_cpu(store, factory)
     s = t._game

@@ -215,7 +215,8 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
         return f"{t.what}…{far}"
     if st.is_terminal():
         return (f"Game over. {words.go_on}: the results. {words.oops} takes back your last "
-                "score." if st.can_take_back() else f"Game over. {words.go_on}: see the results.")
+                "score." if st.can_take_back() and not view.finished
+                else f"Game over. {words.go_on}: see the results.")
     me = st.players[st.current]
     if view.pause is not None:
         last = view.last_score

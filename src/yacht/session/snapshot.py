@@ -250,8 +250,8 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None,
         "choose": my_turn and bool(st.dice) and may_reroll,
         "score": my_turn and bool(base["previews"]),
         "give_back": my_turn and may_reroll and bool(kept if mark == "hold" else to_roll),
-        "take_back": (st.can_take_back() and not view.closed and last is not None
-                      and last.player in mine),
+        "take_back": (st.can_take_back() and not view.closed and not view.finished
+                      and last is not None and last.player in mine),
         "go_on": view.pause is not None and not view.closed and (
             bool(mine) or bool(seat and seat.operator)),
         "hint": my_turn and bool(st.dice),

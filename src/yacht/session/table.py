@@ -744,6 +744,8 @@ class Table:
                 out.append(cmd)
                 continue
             if isinstance(cmd, TakeBack):
+                if self._game.finished:  # (recorded with its results: the store has it)
+                    raise Refused("the game is over (its scores stand)", "illegal")
                 if not probe.can_take_back():
                     probe.check(cmd)  # the engine's reason
                 scored = next((a for a in reversed(probe.log) if isinstance(a, Score)), None)
