@@ -383,3 +383,94 @@ def test_a_player_still_playing_is_not_sent_to_the_next_table(
         assert client.get(f"/api/groups/{made['group']}").json()["next"] is not None
         turn(bob)
         assert bob.field_when(lambda m: m["next"] is not None)["next"].startswith("/t/")
+
+
+def shut_out(page: Player) -> list[dict[str, Any]]:
+    """What a page at a card is sent until the server closes its socket (a game state
+    of the card on the way fails at once: it must never come)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    got: list[dict[str, Any]] = []
+    with pytest.raises(WebSocketDisconnect) as closed:
+        while True:
+            msg = page.recv()
+            assert msg.get("type") != "state" or msg["table"]["phase"] == "lobby", \
+                "a watcher was sent a started card's state"
+            got.append(msg)
+    assert closed.value.code == 4403
+    return got
+
+
+def test_a_watcher_of_a_card_in_its_lobby_is_shut_out_once_its_game_starts(
+        client: TestClient, store: Store) -> None:
+    """A stranger (or the other player, in a second tab) at a card's lobby without its
+    seat's token: when its game starts, that socket is told ``private`` and closed
+    (4403), as a new watcher is; it never gets the card's dice or boxes (QA s18 item 1)."""
+    made = duplicate(client, ANN, BOB)
+    bob_card = store.load_group(made["group"]).cards[1]
+    with Player(client, made["id"], made["token"]) as ann:
+        eve = Player(client, bob_card)  # no token: the card still waits for Bob
+        mallory = Player(client, bob_card, made["token"])  # Ann's token: not this seat's
+        assert eve.table["phase"] == mallory.table["phase"] == "lobby"
+        with Player(client, bob_card) as bob:
+            assert bob.ask("join", seat=0, name="Bob")["type"] == "joined"
+            bob.wait(lambda t: t["phase"] == "game")
+            turn(bob)
+            turn(ann)
+            for page in (eve, mallory):
+                got = shut_out(page)
+                errors = [m for m in got if m["type"] == "error"]
+                assert [e["code"] for e in errors] == ["private"]
+                assert f"/d/{made['group']}" in errors[0]["message"]
+                page.close()
+            # ... and they are no longer counted at the card: Bob alone is there
+            assert bob.ask("ping")["type"] == "pong"
+            bob.wait(lambda t: t["phase"] == "game")
+            live = client.app.state.hub.live[bob_card]  # type: ignore[attr-defined]
+            assert [c.seats for c in live.connections] == [frozenset({0})]
+
+
+def test_a_watcher_at_another_process_is_shut_out_when_the_card_starts_here(
+        tmp_path: Path) -> None:
+    """Eve watches Bob's card's lobby through process B; Bob joins through process A,
+    where the game starts: B hears of it and shuts Eve out (``private``, 4403); no state
+    of the card is ever made for her there."""
+    import asyncio
+
+    from yacht.web.duplicate import group_of
+    from yacht.web.live import Close, StateDue
+    from yacht.web.protocol import TableRequest
+
+    from .test_web_news import close, settle, two_hubs
+
+    async def go() -> None:
+        a, b, _bus = await two_hubs(tmp_path)
+        try:
+            spec = TableRequest.model_validate({"variant": "tommys-crag", "speed": "instant",
+                                                "dice": "duplicate", "seats": [ANN, BOB]})
+            live_a, _ann = await a.create(spec)
+            group = group_of(live_a.row)
+            assert group is not None
+            bob_card = (await a.duplicates.group(group)).cards[1]
+            at_b = await b.get(bob_card)
+            b.duplicates.check_watch(at_b, None)  # (its lobby: anyone may look)
+            eve = b.connect(at_b, None)
+            at_a = await a.get(bob_card)
+            await a.join(at_a, a.connect(at_a, None), 0, "Bob", None)
+            await settle(a, b)
+            assert at_b.table is not None  # B took up the game begun at A
+            assert eve not in at_b.connections and eve.leaving
+            sent = []
+            while not eve.outbox.empty():
+                sent.append(eve.outbox.get_nowait())
+            assert sent[-1] == Close(4403, "private")
+            assert sent[-2]["type"] == "error" and sent[-2]["code"] == "private"
+            # a state queued for her before is never made now
+            assert any(isinstance(m, StateDue) for m in sent)
+            assert b.fanout.state(at_b, eve) is None
+            # Bob (at A) is there; no watcher is
+            assert b.fanout.presence(at_b) == [{"seats": [0], "names": ["Bob"]}]
+        finally:
+            await close(a, b)
+
+    asyncio.run(go())

@@ -29,6 +29,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from yacht.store import StoreError
 
 from .errors import WebError
+from .fanout import CLOSE_PRIVATE
 from .hub import Hub
 from .live import Close, Connection, LiveTable, StateDue
 from .protocol import (
@@ -167,7 +168,7 @@ async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) ->
     try:  # (a player's own card of a duplicate table: its seat only)
         hub.duplicates.check_watch(live, hello.token)
     except WebError as e:
-        await _say_and_close(ws, _error(e.code, str(e)), 4403, e.code)
+        await _say_and_close(ws, _error(e.code, str(e)), CLOSE_PRIVATE, e.code)
         return
     conn = hub.connect(live, hello.token)
     conn.transport = ws.scope.get("yacht.transport")
@@ -347,8 +348,8 @@ async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Conne
                 break
             await asyncio.sleep(0)
         state: State | None = None
-        if live is not None:  # (a field's watcher has no table state)
-            try:
+        if live is not None:  # (a field's watcher has no table state; nor has a browser
+            try:  # without the seat at a private table: it is being shut out)
                 state = hub.fanout.state(live, conn)
             except Exception:  # never leave a browser without its states
                 log.exception("table %s: the state for a browser", live.id)

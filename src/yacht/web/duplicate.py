@@ -9,7 +9,9 @@ same dice on every card. What is new here:
 
 - **Cards are private.** Once its game has started, a card answers only its own seat's
   token: no watcher on its socket, not in the list of tables, not by
-  ``GET /api/tables/ID`` (a watcher would see its dice ahead of the other players).
+  ``GET /api/tables/ID`` (a watcher would see its dice ahead of the other players). A
+  browser that came to the card's lobby without the seat is shut out when the game
+  starts (``Fanout``, told by :meth:`Duplicates.private`), on every process.
 - **The field.** What player *i* sees of the others: each card up to the turns *i* has
   finished (its boxes and total after that many turns), never a die or a box of a turn
   *i* has not finished; a watcher sees every card up to the slowest player's finished
@@ -293,13 +295,22 @@ class Duplicates:
 
     # --- what a card refuses ---------------------------------------------------------
     @staticmethod
-    def check_watch(live: LiveTable, token: str | None) -> None:
+    def private(live: LiveTable) -> str | None:
+        """Why a table shows itself only to its own seats' browsers: a card whose game has
+        started (None: any other table, or a card still in its lobby). The hello, the
+        states (``Fanout``: a browser without the seat is shut out the moment its card
+        starts) and ``GET /api/tables/ID`` all ask this."""
+        if not is_card(live.row) or (live.row.game_id is None and live.table is None):
+            return None
+        return ("this is a player's own card of a duplicate table: watch the field at "
+                f"/d/{group_of(live.row)}")
+
+    @classmethod
+    def check_watch(cls, live: LiveTable, token: str | None) -> None:
         """A started card shows itself only to its own seat's token."""
-        if not is_card(live.row) or live.row.game_id is None:
-            return
-        if token is None or not live.seats_of(hash_token(token)):
-            raise WebError("this is a player's own card of a duplicate table: watch the "
-                           f"field at /d/{group_of(live.row)}", "private")
+        why = cls.private(live)
+        if why is not None and (token is None or not live.seats_of(hash_token(token))):
+            raise WebError(why, "private")
 
     @staticmethod
     def check_command(live: LiveTable, command: Any) -> None:

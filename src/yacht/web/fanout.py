@@ -5,6 +5,12 @@ and who is there.
 Nothing here waits: a change marks every connection's state as due (once, however
 many changes come), and each connection's send loop (``channel.py``) makes its state
 when it gets to it.
+
+A table may be **private** (a duplicate table's card once its game has started:
+``Duplicates.private``): then only the browsers holding its seat get its states. One
+without it is shut out at the first change after the table became private (an
+``error``, ``private``, then the socket closes, :data:`CLOSE_PRIVATE`: what a new
+watcher is told at its hello), and a state is never made for it, whatever was queued.
 """
 
 from __future__ import annotations
@@ -18,18 +24,30 @@ from yacht.session.present import BROWSER
 from yacht.session.table import Event, Table
 
 from . import reactions
+from .errors import WebError
 from .live import Connection, LiveTable, Phase
 from .lobby import absent_after, seat_voters, series, table_clock
 from .protocol import EventView, GameSeat, GameView, LobbyView, Presence, Reaction, State
 
-__all__ = ["Fanout"]
+__all__ = ["CLOSE_PRIVATE", "Fanout"]
+
+#: the close code of a socket at a private table without its seat
+CLOSE_PRIVATE = 4403
+
+
+def _public(live: LiveTable) -> str | None:
+    return None
 
 
 class Fanout:
     """The connections of every table of this process, and what they are sent."""
 
-    def __init__(self, lobby_view: Callable[[LiveTable, Connection], LobbyView]) -> None:
+    def __init__(self, lobby_view: Callable[[LiveTable, Connection], LobbyView],
+                 private: Callable[[LiveTable], str | None] = _public) -> None:
+        """``private``: why a table shows itself only to its seats' browsers (None: it
+        shows itself to anyone)."""
         self._lobby_view = lobby_view
+        self._private = private
 
     # --- who is there ---------------------------------------------------------------
     def add(self, live: LiveTable, conn: Connection) -> None:
@@ -72,10 +90,26 @@ class Fanout:
 
     # --- changes --------------------------------------------------------------------
     def changed(self, live: LiveTable) -> None:
-        """Every connection of the table gets the new state (once, however many changes)."""
+        """Every connection of the table gets the new state (once, however many changes);
+        at a private table, a connection without its seat is shut out instead."""
         live.changes += 1
-        for conn in live.connections:
-            conn.changed()
+        why = self._private(live)
+        for conn in list(live.connections):
+            if why is not None and not conn.seats:
+                self._shut_out(live, conn, why)
+            else:
+                conn.changed()
+
+    @staticmethod
+    def _shut_out(live: LiveTable, conn: Connection, why: str) -> None:
+        """A browser at a private table without its seat: told so, then closed; it no
+        longer counts at the table (the events it heard go nowhere)."""
+        conn.events.clear()
+        conn.send({"type": "error", "code": "private", "message": why})
+        conn.close(CLOSE_PRIVATE, "private")
+        live.connections.discard(conn)
+        if not live.connections:
+            live.idle_since = time.monotonic()
 
     def event(self, live: LiveTable, event: Event) -> None:
         """An event of the table's game: it goes with each connection's next state."""
@@ -103,9 +137,12 @@ class Fanout:
                 conn.close(1012, "server restart")
 
     # --- what a connection sees -------------------------------------------------------
-    def state(self, live: LiveTable, conn: Connection) -> State:
-        """The table as ``conn`` sees it now, with the events since its last state."""
+    def state(self, live: LiveTable, conn: Connection) -> State | None:
+        """The table as ``conn`` sees it now, with the events since its last state (None:
+        a private table, and ``conn`` does not hold its seat: it sees nothing of it)."""
         events = conn.take_events()  # (first: a state that fails is not due again)
+        if not conn.seats and self._private(live) is not None:
+            return None
         table = live.table
         view: LobbyView | GameView
         if table is None:
@@ -144,8 +181,12 @@ class Fanout:
         return out
 
     def watched(self, live: LiveTable) -> LobbyView | GameView:
-        """The table as a watcher sees it (``GET /api/tables/ID``)."""
-        return self.state(live, Connection(None))["table"]
+        """The table as a watcher sees it (``GET /api/tables/ID``; a private table:
+        WebError ``private``)."""
+        state = self.state(live, Connection(None))
+        if state is None:
+            raise WebError(self._private(live) or "this table is private", "private")
+        return state["table"]
 
     @staticmethod
     def _snapshots(live: LiveTable, table: Table) -> Callable[[str | None], dict[str, Any]]:

@@ -108,7 +108,7 @@ class Hub:
         self.io = ThreadPoolExecutor(workers, thread_name_prefix="yacht-io")
         self.thinking = ThreadPoolExecutor(thinkers, thread_name_prefix="yacht-think")
         self.lobby = Lobby(store, self.io_call)
-        self.fanout = Fanout(self.lobby.view)
+        self.fanout = Fanout(self.lobby.view, private=Duplicates.private)
         self.cluster = Cluster(news or LocalNews(), self, self.tasks)
         self.duplicates = Duplicates(self)  # duplicate tables (duplicate.py)
         self._loop: asyncio.AbstractEventLoop | None = None
