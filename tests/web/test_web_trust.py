@@ -317,3 +317,55 @@ def read_to_end(sock: socket.socket) -> None:
         return
     except TimeoutError:
         raise AssertionError(f"the socket is still open ({got} bytes read)") from None
+
+
+def test_a_refusal_from_the_store_tells_no_file_path(client: TestClient, store: Store) -> None:
+    """A move another process saved first: the table's refusal carries the store's own
+    line ("game X in /path/db is ..."); the browser is told it without the path."""
+    from yacht.engine import Choose
+    from yacht.web.errors import WebError
+
+    t = new_table(client)
+    with Browser(client, t["id"], t["token"]) as ann:
+        assert ann.act({"type": "roll"})["type"] == "ack"
+        game_id = ann.snap["game_id"]
+        store.append_action(game_id, 1, Choose((0,)))  # (another process's move)
+        said = ann.act({"type": "choose", "dice": [1]})
+        assert said["type"] == "error" and said["code"] == "stale", said
+        assert f"game {game_id}" in said["message"]  # (still says what happened)
+        assert store.location not in said["message"] and "sqlite" not in said["message"]
+        assert "/" not in said["message"], said["message"]
+    # whatever a refusal was made from
+    for line in (f"cannot open {store.location}", "disk full writing /srv/x y/db.sqlite",
+                 "cannot connect to postgresql://ann@db.example/yacht: refused"):
+        told = str(WebError(line, "store"))
+        assert "/" not in told and "sqlite" not in told and "postgresql" not in told, told
+
+
+def test_a_store_warning_tells_no_file_path(client: TestClient, store: Store,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose results the store could not record: the browsers are warned (an event,
+    the snapshot's warning) without the database's location."""
+    from yacht.store import StoreError
+
+    def broken(*args: Any, **kw: Any) -> Any:
+        raise StoreError(f"disk full writing {store.location}")
+
+    monkeypatch.setattr(store, "finish_game", broken)
+    t = new_table(client)
+    with Browser(client, t["id"], t["token"]) as ann:
+        while not (ann.snap["over"] and ann.snap["pause"] is None):
+            s = ann.snap
+            if s["pause"] is not None:
+                ann.act({"type": "go_on"})
+            elif not s["dice"]:
+                ann.act({"type": "roll"})
+            else:
+                ann.act({"type": "score", "category": s["previews"][0]["category"]})
+        if not any(e["kind"] == "store_warning" for e in ann.events):
+            ann.until(lambda m: m.get("type") == "state" and any(
+                e["kind"] == "store_warning" for e in ann.events), limit=50)
+        warned = [e["text"] for e in ann.events if e["kind"] == "store_warning"]
+        assert warned and all("disk full" in w for w in warned), warned
+        told = json.dumps(warned) + json.dumps(ann.table)
+        assert store.location not in told and "sqlite" not in told

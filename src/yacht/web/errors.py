@@ -1,15 +1,19 @@
 """Every error the server answers, in one shape: ``{"error": "one line", "code": ...}``.
 
 A request the server does not take is a :class:`WebError` (a code from
-:data:`~yacht.web.protocol.ErrorCode` and one line); the store's errors are told
-without the database's location (a file path or a URL is the server's business);
-anything else is a fault of ours: logged with its traceback, answered ``server``.
-A client's mistake never logs a traceback.
+:data:`~yacht.web.protocol.ErrorCode` and one line): the one way a refusal's text
+reaches a client, over HTTP and over a socket alike. Its line is made without any file
+path or URL (:func:`redact`: the database's location is "the database", any other
+path "a file"), whatever it was made from: a store error, the table's ``Refused``
+(which may carry a store error's text), a session's error. Anything else is a fault
+of ours: logged with its traceback, answered ``server``. A client's mistake never
+logs a traceback.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -22,7 +26,7 @@ from yacht.store import StoreError
 
 from .protocol import ErrorCode, describe, error_body, validation_line
 
-__all__ = ["STATUS", "WebError", "install_handlers", "public", "response"]
+__all__ = ["STATUS", "WebError", "hide", "install_handlers", "public", "redact", "response"]
 
 log = logging.getLogger("yacht.web")
 
@@ -34,11 +38,57 @@ STATUS: dict[str, int] = {
     "private": 403}
 
 
+#: the databases' locations of this process's servers (told "the database")
+_HIDDEN: set[str] = set()
+#: a URL, and a file path: absolute, of two parts or more (``/tmp/x.db``, ``C:\\y\\z``,
+#: ``~/x/y``; a folder's name may hold spaces), not a part of a word (``and/or``) or of
+#: a relative path (``js/app.js``)
+_URL = r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>()]*"
+_PART = r"[^\s/\\'\"<>(),;:]"
+_PATH = (rf"(?<![\w.~/\\-])(?:~|[A-Za-z]:)?[/\\](?:{_PART}+(?: {_PART}+)*[/\\])+"
+         rf"{_PART}*")
+_WHERE = re.compile(rf"(?P<in> in )?(?:(?P<url>{_URL})|(?P<path>{_PATH}))")
+
+
+def hide(location: str) -> None:
+    """Never tell a client ``location`` (a database's file path or URL, which may hold
+    spaces): it is "the database" in every error's line."""
+    if location:
+        _HIDDEN.add(location)
+
+
+def redact(text: str) -> str:
+    """``text`` without a file path or URL of the server's: "X in PATH" is "X", any
+    other path "a file", a URL "an address" (the database's own location, however
+    written, "the database").
+
+    >>> redact("game 3f2a in /srv/yacht/db.sqlite is finished")
+    'game 3f2a is finished'
+    >>> redact("disk full writing /var/lib/yacht/db.sqlite."), redact("and/or js/app.js")
+    ('disk full writing a file.', 'and/or js/app.js')
+    >>> redact("cannot connect to postgresql+psycopg://ann:***@db/yacht: refused")
+    'cannot connect to an address: refused'
+    """
+    for hidden in sorted(_HIDDEN, key=len, reverse=True):
+        if hidden in text:
+            text = text.replace(f" in {hidden}", "").replace(hidden, "the database")
+    return _WHERE.sub(_unsaid, text)
+
+
+def _unsaid(m: re.Match[str]) -> str:
+    found = m.group("url") or m.group("path")
+    tail = found[len(found.rstrip(".,:;")):]  # (a sentence's stop is not the path's)
+    if m.group("in"):
+        return tail
+    return ("an address" if m.group("url") else "a file") + tail
+
+
 class WebError(Exception):
-    """A request the server does not take: one line for the client and a code."""
+    """A request the server does not take: one line for the client (never a file path
+    or a URL: :func:`redact`) and a code."""
 
     def __init__(self, message: str, code: ErrorCode = "bad_request") -> None:
-        super().__init__(message)
+        super().__init__(redact(message))
         self.code: ErrorCode = code
 
     @property
@@ -49,9 +99,8 @@ class WebError(Exception):
 def public(error: StoreError, location: str) -> WebError:
     """The store's error as a client may read it: no file path or URL, and "no game" /
     "no table" as ``not_found``."""
-    text = str(error)
-    if location:
-        text = text.replace(f" in {location}", "").replace(location, "the database")
+    hide(location)
+    text = redact(str(error))
     if text.startswith(("no game ", "no table ")):
         return WebError(text, "not_found")
     if "changed meanwhile" in text:
@@ -64,7 +113,9 @@ def response(error: WebError) -> JSONResponse:
 
 
 def install_handlers(app: FastAPI, location: str) -> None:
-    """Every error of the HTTP API in the one shape (FastAPI's own included)."""
+    """Every error of the HTTP API in the one shape (FastAPI's own included);
+    ``location``, the store's, is never told."""
+    hide(location)
 
     async def web_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, WebError)

@@ -24,7 +24,7 @@ from yacht.session.present import BROWSER
 from yacht.session.table import Event, Table
 
 from . import reactions
-from .errors import WebError
+from .errors import WebError, redact
 from .live import Connection, LiveTable, Phase
 from .lobby import absent_after, seat_voters, series, table_clock
 from .protocol import EventView, GameSeat, GameView, LobbyView, Presence, Reaction, State
@@ -114,6 +114,8 @@ class Fanout:
     def event(self, live: LiveTable, event: Event) -> None:
         """An event of the table's game: it goes with each connection's next state."""
         said: EventView = event.to_json()  # type: ignore[assignment]
+        if event.kind == "store_warning":  # (the store's own line: its file's path)
+            said["text"] = redact(said["text"])
         for conn in live.connections:
             conn.heard(said)
         self.changed(live)
@@ -149,7 +151,7 @@ class Fanout:
             view = self._lobby_view(live, conn)
         else:
             seat = conn.token_hash if conn.seats else None
-            snapshot = self._snapshots(live, table)(seat)
+            snapshot = _unpathed(self._snapshots(live, table)(seat))
             view = {"phase": "game", "id": live.id, "host": live.is_host(conn),
                     "snapshot": snapshot, "seats": self.seats(live, conn),
                     "absent_after": absent_after(live.row), "series": series(live.row),
@@ -200,3 +202,14 @@ class Fanout:
             asyncio.get_running_loop().call_soon(setattr, live, "shown", None)
         live.shown = (live.changes, table, make)
         return make
+
+
+def _unpathed(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's lines of the store (its warning, and the news that tells it again)
+    without the database's file path or URL: a browser is never told where it is."""
+    news = snapshot["news"]
+    if any("/" in line or "\\" in line for line in news):  # (a path, rarely: look closer)
+        snapshot["news"] = [redact(line) for line in news]
+    if snapshot["warning"]:
+        snapshot["warning"] = redact(snapshot["warning"])
+    return snapshot
