@@ -150,6 +150,20 @@ def test_bad_static_paths_are_not_found(client: TestClient, path: str) -> None:
     assert r.status_code == 404 and r.json()["code"] == "not_found", path
 
 
+@pytest.mark.parametrize("name", ["a" * 256, "a" * 255 + ".js", "js/" + "b" * 300 + "/x.js",
+                                  "a" * 4000, ("x" * 120 + "/") * 3 + "y"],
+                         ids=["256", "259", "deep-300", "4000", "3x120"])
+def test_a_static_name_too_long_for_the_system_is_not_found(
+        client: TestClient, caplog: pytest.LogCaptureFixture, name: str) -> None:
+    """A name the file system refuses to look up (ENAMETOOLONG) was a 500 and two
+    tracebacks in the log."""
+    caplog.set_level(logging.INFO)
+    r = client.get("/static/" + name)
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
+    assert [x.getMessage() for x in caplog.records
+            if x.exc_info or x.levelno >= logging.ERROR] == []
+
+
 def test_only_the_servers_own_names_are_answered(store: Store) -> None:
     for client in serve(store, allowed_hosts=["localhost", "yacht.example"]):
         for name in ("localhost", "localhost:8000", "yacht.example", "YACHT.example:443"):

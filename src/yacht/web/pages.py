@@ -19,6 +19,8 @@ __all__ = ["STATIC", "manifest", "router"]
 STATIC = Path(str(resources.files("yacht.web").joinpath("static")))
 #: what a static file's path may be made of (no "..", no NUL, no back-slash, no query)
 _PATH = re.compile(r"^(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
+#: the longest such path (ours are far shorter; a longer one is no file of ours)
+_PATH_MOST = 200
 
 router = APIRouter(include_in_schema=False)
 
@@ -88,10 +90,22 @@ async def service_worker() -> FileResponse:
 
 @router.get("/static/{path:path}")
 async def static(path: str) -> FileResponse:
-    target = (STATIC / path) if _PATH.match(path) and ".." not in path else None
-    if target is None or not target.is_file():
+    target = _static_file(path)
+    if target is None:
         raise WebError(f"no file {path[:80]!r}", "not_found")
     return FileResponse(target, headers={"Cache-Control": "no-cache"})
+
+
+def _static_file(path: str) -> Path | None:
+    """The file of the package's static folder a request's path names, if there is one: a
+    name the folder could not hold (too long: the system refuses to look) is none."""
+    if len(path) > _PATH_MOST or not _PATH.match(path) or ".." in path:
+        return None
+    target = STATIC / path
+    try:
+        return target if target.is_file() else None
+    except OSError:  # (a part longer than the system's names, ...: not a file of ours)
+        return None
 
 
 @router.get("/api/docs")
