@@ -20,6 +20,7 @@ action text            the line game's notation: the session's own, in
                        :func:`yacht.session.commands.parse_command`
 player lists, names    :func:`parse_players`, :func:`check_name`, :func:`check_names`
 ids                    :func:`parse_game_id` (a prefix), :func:`parse_table_id`
+days                   :func:`parse_day` (``2026-12-01``)
 paths                  :func:`parse_out_path`, :func:`parse_in_path`, :func:`read_record`
 =====================  =====================================================
 
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "InputError", "SituationText", "check_name", "check_names", "parse_card",
-    "parse_dice", "parse_game_id", "parse_in_path", "parse_options", "parse_out_path",
+    "parse_day", "parse_dice", "parse_game_id", "parse_in_path", "parse_options", "parse_out_path",
     "parse_players", "parse_positions", "parse_ruleset", "parse_situation", "parse_table_id",
     "parse_whole", "printable", "read_json", "read_record", "shown", "turns_possible",
 ]
@@ -717,6 +718,27 @@ def parse_table_id(text: str) -> str:
     if len(p) != ID_LENGTH or not all(c in _HEX for c in p):
         raise InputError(f"{shown(text)} is not a table id ({ID_LENGTH} hex digits)")
     return p
+
+
+def parse_day(text: str, what: str = "date") -> str:
+    """A calendar day as ``YYYY-MM-DD`` (ASCII digits; no other form of ISO 8601).
+
+    >>> parse_day(" 2026-12-01")
+    '2026-12-01'
+    >>> parse_day("20261201")
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: date '20261201' is not a day: give YYYY-MM-DD, e.g. 2026-12-01
+    """
+    from datetime import date
+
+    p = _strip(text)
+    if p.isascii() and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", p):
+        try:
+            return date.fromisoformat(p).isoformat()
+        except ValueError:
+            pass
+    raise InputError(f"{what} {shown(text, 20)} is not a day: give YYYY-MM-DD, e.g. 2026-12-01")
 
 
 # --- paths ----------------------------------------------------------------------------------

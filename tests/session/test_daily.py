@@ -145,6 +145,9 @@ def test_yacht_daily_standings_and_bad_input(tmp_path: Path) -> None:
     assert got["commitment"] in text.stdout  # (the same day's, made once)
     for args, says in ((["nope", "--standings"], "unknown variant"),
                        (["--standings", "--date", "2026-02-30"], "is not a day"),
+                       (["--standings", "--date", "20261201"], "give YYYY-MM-DD"),
+                       (["--standings", "--date", "2026-W48-1"], "give YYYY-MM-DD"),
+                       (["--standings", "--date", "0001-01-01"], "the first challenge here"),
                        (["--standings", "--date", "2999-01-01"], "has not come yet"),
                        (["--date", "2026-11-01"], "--date goes with --standings")):
         bad = run(*args)
@@ -166,3 +169,136 @@ def test_yacht_daily_plays_todays_game_in_the_line_game(tmp_path: Path) -> None:
     assert "Daily challenge, Tommy's Crag" in out.stdout, out.stdout[-2000:]
     assert f"Yacht daily {today()}, Tommy's Crag: " in out.stdout
     assert "  1. Ann " in out.stdout and ", 1st of 1" in out.stdout
+
+
+def test_a_name_plays_one_game_of_the_day_at_a_time_and_its_first_started_is_ranked(
+        store: Store) -> None:
+    """QA s18 item 3: a second game under the same name, open beside the first, showed
+    the dice the ranked game was still to meet (play one to learn them, finish the other:
+    'a name's first finished game' was ranked). Now the name's first game started is the
+    ranked one, and another is refused while it is under way."""
+    from yacht.session.daily import UnderWay, ranked_game, under_way
+
+    day, rng = "2026-11-28", random.Random(3)
+    first = open_daily(store, "yatzy", "Zed", day=day, source="test")
+    assert first.game_id is not None  # saved at once: it is started
+    assert under_way(store, "yatzy", "zed ", day) == first.game_id
+    with pytest.raises(UnderWay) as refused:
+        open_daily(store, "yatzy", " ZED", day=day, source="test")
+    assert refused.value.game_id == first.game_id
+    assert "one game of a day's challenge at a time" in str(refused.value)
+    assert len(store.daily_games(day, "yatzy")) == 1  # (nothing was made for it)
+    # another name may play meanwhile; once Zed's game is finished Zed may play again
+    other = open_daily(store, "yatzy", "Amy", day=day, source="test")
+    finish(first, rng)
+    again = open_daily(store, "yatzy", "Zed", day=day, source="test")
+    finish(again, rng)
+    finish(other, rng)
+    assert ranked_game(store, "yatzy", "Zed", day) == first.game_id
+    st = standings(store, "yatzy", day)
+    assert {e.game_id: e.place is not None for e in st.entries} == {
+        first.game_id: True, again.game_id: False, other.game_id: True}
+
+
+def test_the_first_game_started_is_ranked_even_if_a_later_one_finishes_first(
+        store: Store) -> None:
+    """Two games of a name on the day (begun at the same moment elsewhere, or kept from
+    before): the later one finished first is practice; the name has no ranked game
+    until its first is finished."""
+    from yacht.session import open_table
+
+    day, rng = "2026-11-27", random.Random(4)
+    daily = store.daily(day, "yatzy")
+    games = [open_table(store, source="test", variant="yatzy", players=[Player("Zed")],
+                        seed=daily.seed, meta={"daily": day}) for _ in range(2)]
+    for t in games:
+        t.save()
+    finish(games[1], rng)
+    st = standings(store, "yatzy", day)
+    assert [(e.game_id, e.place) for e in st.entries] == [(games[1].game_id, None)]
+    finish(games[0], rng)
+    st = standings(store, "yatzy", day)
+    assert [e.game_id for e in st.ranked] == [games[0].game_id]
+
+
+def test_of_two_games_of_a_name_started_at_once_one_is_refused(store: Store) -> None:
+    """Each looks for the other once it is saved: the one that finds the other is deleted
+    (UnderWay), so at most one of them goes on."""
+    from yacht.session import open_table
+    from yacht.session.daily import UnderWay, check_alone
+
+    day = "2026-11-26"
+    daily = store.daily(day, "yatzy")
+    a, b = (open_table(store, source="test", variant="yatzy", players=[Player(n)],
+                       seed=daily.seed, meta={"daily": day}) for n in ("Zed", "zed"))
+    a.save()
+    b.save()
+    assert a.game_id is not None and b.game_id is not None
+    with pytest.raises(UnderWay):
+        check_alone(store, "yatzy", "zed", day, b.game_id)
+    assert [g.game_id for g in store.daily_games(day, "yatzy")] == [a.game_id]
+    check_alone(store, "yatzy", "Zed", day, a.game_id)  # alone now: it goes on
+
+
+def test_a_day_gone_by_is_read_never_made_and_the_days_asked_for_are_checked(
+        store: Store) -> None:
+    """QA s18 item 8: any day back to year 1 made and stored a challenge (a read that
+    wrote). A day gone by without a challenge is not made after the fact; a day before
+    the store's first challenge, or to come, is refused with the days accepted."""
+    from yacht.session.daily import DayRefused, NoChallenge, challenge
+
+    with pytest.raises(DayRefused, match="up to today"):
+        challenge(store, "yatzy", "2020-01-01")  # (no challenge here yet at all)
+    assert store.first_daily() is None
+    assert challenge(store, "yatzy").day == today()  # today's is made
+    assert store.first_daily() == today()
+    with pytest.raises(DayRefused, match=f"from {today()}, the first challenge here"):
+        standings(store, "yatzy", "0001-01-01")
+    with pytest.raises(DayRefused, match="has not come yet"):
+        standings(store, "yatzy", "2999-01-01")
+    store.daily("2026-11-20", "yatzy")  # (a day someone played)
+    with pytest.raises(NoChallenge, match="no one played the Yatzy challenge of 2026-11-21"):
+        standings(store, "yatzy", "2026-11-21")
+    assert store.find_daily("2026-11-21", "yatzy") is None
+    assert store.find_daily("2026-11-20", "yahtzee") is None  # (nor another variant's)
+    with pytest.raises(NoChallenge):
+        standings(store, "yahtzee", "2026-11-20")
+    assert store.find_daily("2026-11-20", "yahtzee") is None
+    assert standings(store, "yatzy", "2026-11-20", expert=False).seed is not None
+
+
+def test_yacht_daily_goes_on_with_the_names_game_under_way(tmp_path: Path) -> None:
+    """`yacht daily` for a name whose game of today is under way in this database goes on
+    with it (no second game on the same dice beside it); once finished, the next is
+    practice."""
+    db = str(tmp_path / "g.sqlite3")
+    store = open_store(db)
+    try:
+        begun = open_daily(store, "tommys-crag", "Ann", source="test")
+    finally:
+        store.close()
+    from yacht.session import category_keys
+
+    keys = category_keys(get("tommys-crag")).values()
+    lines = "".join(f"\n{k}\n" for k in keys) + "\n" * 3
+
+    def play() -> str:
+        out = subprocess.run([sys.executable, "-m", "yacht", "daily", "crag", "--name",
+                              "ann", "--plain", "--db", db], input=lines,
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+        return out.stdout
+
+    text = play()
+    assert f"ann's game of today's challenge is under way: going on with it (game " \
+           f"{begun.game_id})." in text
+    assert "Practice" not in text and ", 1st of 1" in text
+    store = open_store(db)
+    try:
+        assert [g.game_id for g in store.daily_games(today(), "tommys-crag")] == [
+            begun.game_id]
+    finally:
+        store.close()
+    text = play()
+    assert "Practice: ann started today's ranked game already" in text
+    assert text.splitlines()[-1].endswith(", practice")

@@ -6,6 +6,7 @@ snapshot, not in the game's verify, not in the standings - and yesterday's is.""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -108,3 +109,97 @@ def test_bad_daily_requests_are_refused_in_the_documented_shape(client: TestClie
         assert r.status_code == status, (url, body, r.status_code, r.text)
         got = r.json()
         assert set(got) == {"error", "code"} and "\n" not in got["error"], got
+
+
+def test_a_name_cannot_scout_its_ranked_game_in_a_second_table(client: TestClient,
+                                                               store: Store) -> None:
+    """QA s18 item 3: POST /api/daily twice with one name gave two tables on the day's
+    dice: play one to learn them, finish the other, ranked. Now while the name's game is
+    under way a second POST is refused (409), or - from the browser holding it (its
+    token sent in ``tables``) - answers that same table; once it is finished, the next
+    is practice, and the first game started is the ranked one."""
+    first = client.post("/api/daily", json={"variant": "crag", "name": "Zed"})
+    assert first.status_code == 200, first.text
+    a = first.json()
+    assert a["resumed"] is False and a["ranked"] is True
+    for name in ("Zed", "zed "):
+        again = client.post("/api/daily", json={"variant": "tommys-crag", "name": name})
+        assert again.status_code == 409 and again.json()["code"] == "conflict", again.text
+        assert "one game of the day at a time" in again.json()["error"]
+    # a token not this table's does not open it
+    other = client.post("/api/daily", json={"variant": "crag", "name": "Amy"}).json()
+    wrong = client.post("/api/daily", json={"variant": "crag", "name": "Zed",
+                                            "tables": {a["id"]: other["token"]}})
+    assert wrong.status_code == 409
+    same = client.post("/api/daily", json={"variant": "crag", "name": "Zed",
+                                           "tables": {a["id"]: a["token"]}})
+    assert same.status_code == 200, same.text
+    assert same.json() == {**a, "resumed": True}
+    day = today()
+    games = store.daily_games(day, "tommys-crag")
+    assert [g.name for g in games] == ["Zed", "Amy"]  # (no table nor game for the rest)
+    with Browser(client, a["id"], a["token"]) as page:
+        game_id = play_out(page)["game_id"]
+    later = client.post("/api/daily", json={"variant": "crag", "name": "Zed",
+                                            "tables": {a["id"]: a["token"]}})
+    assert later.status_code == 200, later.text
+    b = later.json()
+    assert b["id"] != a["id"] and b["resumed"] is False and b["ranked"] is False
+    with Browser(client, b["id"], b["token"]) as page:
+        practice = play_out(page)["game_id"]
+    got = client.get("/api/daily", params={"variant": "tommys-crag"}).json()
+    places = {e["game_id"]: e["place"] for e in got["standings"]}
+    assert places == {game_id: 1, practice: None}
+
+
+def test_a_day_asked_for_is_yyyy_mm_dd_in_the_days_kept_and_a_read_makes_none(
+        client: TestClient, store: Store, tmp_path: Path) -> None:
+    """QA s18 item 8: GET /api/daily?date= took 20250101, 2025-W01-1 and any day back to
+    year 1, and stored a new challenge for each (a GET that wrote)."""
+    import sqlite3
+
+    def rows() -> int:
+        with sqlite3.connect(tmp_path / "web.sqlite3") as db:
+            return int(db.execute("select count(*) from dailies").fetchone()[0])
+
+    assert client.get("/api/daily", params={"variant": "yatzy"}).status_code == 200
+    store.daily("2026-11-20", "yatzy")  # a day gone by that someone played
+    made = rows()
+    for date, status, says in (
+            ("20261120", 400, "give YYYY-MM-DD"), ("2026-W47-5", 400, "give YYYY-MM-DD"),
+            ("2026-11-20T00:00", 400, "give YYYY-MM-DD"), ("0001-01-01", 400,
+                                                          "from 2026-11-20, the first"),
+            ("1999-05-05", 400, "up to today"), ("2999-01-01", 400, "has not come yet"),
+            ("2026-11-21", 404, "no one played the Yatzy challenge of 2026-11-21")):
+        r = client.get("/api/daily", params={"variant": "yatzy", "date": date})
+        assert r.status_code == status and says in r.json()["error"], (date, r.text)
+        assert "\n" not in r.json()["error"]
+    r = client.get("/api/daily", params={"variant": "yahtzee", "date": "2026-11-20"})
+    assert r.status_code == 404  # (that day's Yatzy was played, not its Yahtzee)
+    assert rows() == made
+    r = client.get("/api/daily", params={"variant": "yatzy", "date": "2026-11-20"})
+    assert r.status_code == 200 and r.json()["date"] == "2026-11-20" and r.json()["over"]
+
+
+def test_a_daily_game_begun_at_the_same_moment_as_another_of_the_name_is_refused(
+        client: TestClient, store: Store, monkeypatch: Any) -> None:
+    """Two requests (or processes) for one name at once: both look before and find none;
+    each looks again once its game is saved, and the one that finds the other is taken
+    back (409): its game deleted, its table closed."""
+    import yacht.session.daily as daily
+    from yacht.session.daily import open_daily
+
+    earlier = open_daily(store, "tommys-crag", "Zed", source="test")  # the other request's
+    real = daily.under_way
+    calls: list[int] = []
+
+    def missed_once(*args: Any, **kw: Any) -> str | None:
+        calls.append(1)
+        return None if len(calls) == 1 else real(*args, **kw)  # (the look before: too soon)
+
+    monkeypatch.setattr(daily, "under_way", missed_once)
+    r = client.post("/api/daily", json={"variant": "crag", "name": "zed"})
+    assert r.status_code == 409 and r.json()["code"] == "conflict", r.text
+    assert [g.game_id for g in store.daily_games(today(), "tommys-crag")] == [earlier.game_id]
+    assert store.open_tables() == []  # (the table made for it is closed)
+    assert client.get("/api/tables").json() == []

@@ -52,3 +52,52 @@ def test_todays_challenge_from_the_home_page_to_the_standings(server: Server,
             await ctx.close()
 
     asyncio.run(main())
+
+
+def test_the_same_name_again_goes_back_to_its_game_and_another_browser_is_refused(
+        server: Server) -> None:
+    """QA s18 item 3: a name's second daily table, beside its first, showed the dice the
+    ranked game was still to meet. The home page's button with the name of a game under
+    way takes this browser back to that game; another browser is told why it cannot
+    start one; once the game is over, the next is practice."""
+
+    async def start(page: object, name: str) -> None:
+        await page.wait_for_selector("#daily-play")  # type: ignore[attr-defined]
+        await page.select_option("#daily-variant", "tommys-crag")  # type: ignore[attr-defined]
+        await page.fill("#daily-name", name)  # type: ignore[attr-defined]
+        await page.click("#daily-play")  # type: ignore[attr-defined]
+
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser)
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await start(page, "Lee")
+            await page.wait_for_url("**/t/*")
+            first = table_id(page)
+            await page.goto(server.url("/"))  # home, mid-game, and the button again
+            await start(page, "lee")
+            await page.locator("#toast", has_text="Going on with lee's game").wait_for()
+            await page.wait_for_url(f"**/t/{first}")
+            # a stranger's browser, the same name: refused, and the page stays
+            other = await new_context(browser)
+            stranger = await open_tab(other, server.url("/"))
+            await start(stranger.page, "Lee")
+            await stranger.page.locator("#toast", has_text="one game of the day at a time") \
+                .wait_for()
+            assert "/t/" not in stranger.page.url
+            await play_alone(page, "mouse", seed=5)
+            await wait_end(page)
+            await page.click("#play-again")  # "Again, for practice"
+            await page.wait_for_function("id => !location.pathname.endsWith(id)", arg=first)
+            snap = server.snapshot(table_id(page))["snapshot"]
+            assert snap["daily"]
+            st = server.get("/api/daily?variant=tommys-crag")
+            lee = [e for e in st["standings"] if e["name"] == "Lee"]
+            assert len(lee) == 1 and lee[0]["ranked"]  # (the practice game is under way)
+            tab.check()
+            stranger.check()
+            await ctx.close()
+            await other.close()
+
+    asyncio.run(main())

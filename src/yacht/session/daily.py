@@ -8,8 +8,19 @@ even from players who have finished (their game would tell the others the dice),
 ``yacht verify`` works on every daily game from the next day on. A daily game is a
 solitaire game of the variant with its usual options on that seed: the same choices
 give the same dice (:mod:`yacht.engine.dice` draws a die from the turn, the roll and
-its place). A name's first finished game of the day is ranked; later ones are
-practice.
+its place).
+
+**Who is ranked.** A name's first game *started* on a day's challenge (of a variant) is
+its ranked game; its later ones are practice. A name plays one game of a day's
+challenge at a time: another is started only once its game under way is finished
+(:class:`UnderWay`), so no game of the name can show the dice its ranked game is still
+to meet (a die is drawn from the turn, the roll and its place: a second game played
+ahead would tell them). A name is not an account: someone may still play ahead under
+another name, or first under a name not theirs; the standings say so.
+
+**Which days.** Today's challenge is made the first time it is asked for; a day gone
+by is only read (nothing is made for it after the fact: :class:`NoChallenge`), a day to
+come or before the first challenge of the store is refused (:class:`DayRefused`).
 
 >>> from yacht.store import open_store
 >>> store = open_store(":memory:")
@@ -32,8 +43,30 @@ from .game import SessionError
 from .opening import open_table
 from .table import Table
 
-__all__ = ["Entry", "Standings", "expert_total", "open_daily", "share_line", "standings",
-           "today"]
+__all__ = ["DayRefused", "Entry", "NoChallenge", "Standings", "UnderWay", "challenge",
+           "check_alone", "expert_total", "open_daily", "ranked_game", "share_line",
+           "standings", "today", "under_way"]
+
+
+class DayRefused(SessionError):
+    """A day whose challenge is not to be asked for: one to come, or one before the first
+    challenge of the store (the line names the days accepted)."""
+
+
+class NoChallenge(SessionError):
+    """A day gone by without a challenge of the variant here: no one played it (and none
+    is made for it after the fact)."""
+
+
+class UnderWay(SessionError):
+    """``name`` has a game of the day's challenge under way, ``game_id``: a name plays one
+    game of a day's challenge at a time."""
+
+    def __init__(self, name: str, game_id: str, day: str, title: str) -> None:
+        super().__init__(f"{name} has a game of the {title} challenge of {day} under way "
+                         f"(game {game_id}): a name plays one game of a day's challenge at "
+                         "a time")
+        self.name, self.game_id, self.day = name, game_id, day
 
 
 def today() -> str:
@@ -48,15 +81,88 @@ def _variant(variant: str) -> Ruleset:
         raise SessionError(str(e)) from None
 
 
+def _key(name: str) -> str:
+    """A name as the standings tell names apart (case and blanks around aside)."""
+    return name.strip().casefold()
+
+
 def open_daily(store: Store, variant: str, name: str, *, source: str,
                day: str | None = None, **flow: Any) -> Table:
     """A new game of the day's challenge of ``variant`` for the person ``name`` (its
     usual options; ``day``: today's, the only one a game is started on except in
-    tests); ``flow``: how the game flows here, as :func:`open_table` takes it."""
+    tests), saved at once (it is started: the name's first is its ranked game);
+    ``flow``: how the game flows here, as :func:`open_table` takes it. :class:`UnderWay`
+    when the name has a game of that day's challenge under way (one started at the same
+    moment as this one: one of the two, or both, are refused, never neither)."""
     rs = _variant(variant)
     daily = store.daily(day or today(), rs.id)
-    return open_table(store, source=source, variant=rs.id, players=[Player(name)],
-                      seed=daily.seed, meta={"daily": daily.day}, **flow)
+    found = under_way(store, rs.id, name, daily.day)
+    if found is not None:
+        raise UnderWay(name, found, daily.day, rs.name)
+    t = open_table(store, source=source, variant=rs.id, players=[Player(name)],
+                   seed=daily.seed, meta={"daily": daily.day}, **flow)
+    game_id = t.save()
+    if game_id is not None:
+        check_alone(store, rs.id, name, daily.day, game_id)
+    return t
+
+
+def check_alone(store: Store, variant: str, name: str, day: str, game_id: str) -> None:
+    """After ``game_id`` was started for ``name``: if another game of the name's is under
+    way on the day's challenge (started at the same moment, by another process), this
+    one is deleted and :class:`UnderWay` raised. Of two started at once, each looks for
+    the other once it is saved, so at least one of them is refused."""
+    found = under_way(store, variant, name, day, besides=game_id)
+    if found is not None:
+        store.delete_game(game_id)
+        raise UnderWay(name, found, day, _variant(variant).name)
+
+
+def under_way(store: Store, variant: str, name: str, day: str | None = None, *,
+              besides: str | None = None) -> str | None:
+    """The id of ``name``'s game of the day's challenge (default today's) not finished
+    yet, its first started (``besides``: not that one); None: there is none."""
+    key = _key(name)
+    return next((g.game_id for g in store.daily_games(day or today(), variant)
+                 if g.finished is None and g.game_id != besides and _key(g.name) == key),
+                None)
+
+
+def ranked_game(store: Store, variant: str, name: str, day: str | None = None) -> str | None:
+    """The id of ``name``'s ranked game of the day's challenge: its first started
+    (finished or not); None: the name has started none."""
+    return _ranked(store, variant, day or today()).get(_key(name))
+
+
+def _ranked(store: Store, variant: str, day: str) -> dict[str, str]:
+    """Each name (as :func:`_key` has it) and its first game started on the day."""
+    first: dict[str, str] = {}
+    for g in store.daily_games(day, variant):
+        first.setdefault(_key(g.name), g.game_id)
+    return first
+
+
+def challenge(store: Store, variant: str, day: str | None = None) -> Daily:
+    """The day's challenge of ``variant`` (default today's, made the first time it is
+    asked for). A day gone by is only read: :class:`NoChallenge` when none was made that
+    day; :class:`DayRefused` for a day to come or one before the store's first
+    challenge (their lines name the days accepted)."""
+    rs = _variant(variant)
+    now = today()
+    day = day or now
+    if day > now:
+        raise DayRefused(f"{day} has not come yet: give a day up to today, {now} (UTC)")
+    if day == now:
+        return store.daily(day, rs.id)
+    found = store.find_daily(day, rs.id)
+    if found is not None:
+        return found
+    first = store.first_daily()
+    if first is None or day < first:
+        since = f"from {first}, the first challenge here, " if first is not None else ""
+        raise DayRefused(f"there was no daily challenge here on {day}: give a day {since}"
+                         f"up to today, {now} (UTC, YYYY-MM-DD)")
+    raise NoChallenge(f"no one played the {rs.name} challenge of {day} here")
 
 
 def expert_total(ruleset: Ruleset, seed: bytes) -> int:
@@ -82,7 +188,8 @@ def _expert_of(store: Store, daily: Daily) -> int:
 @dataclass(frozen=True)
 class Entry:
     """A line of a day's standings: ``place`` among the ranked games (None: practice, a
-    name's game after its first); ``assisted``: hints were asked (or dice entered)."""
+    name's game after its first started); ``assisted``: hints were asked (or dice
+    entered)."""
 
     place: int | None
     name: str
@@ -124,19 +231,19 @@ class Standings:
 
 def standings(store: Store, variant: str, day: str | None = None, *,
               expert: bool = True) -> Standings:
-    """The day's standings of ``variant`` (default today); ``expert``: work out the
-    expert's total on the day's dice if it is not known yet (a second or so, once)."""
+    """The day's standings of ``variant`` (default today; a day as :func:`challenge`
+    takes it): each name's first game started, once finished, ranked; its later ones
+    practice. ``expert``: work out the expert's total on the day's dice if it is not
+    known yet (a second or so, once)."""
     rs = _variant(variant)
-    daily = store.daily(day or today(), rs.id)
-    seen: set[str] = set()
+    daily = challenge(store, rs.id, day)
+    first = _ranked(store, rs.id, daily.day)
     ranked: list[tuple[int, str, str, bool]] = []
     practice: list[Entry] = []
     for r in store.daily_results(daily.day, rs.id):
-        key = r.name.strip().casefold()
-        if key in seen:
+        if first.get(_key(r.name)) != r.game_id:  # (not the name's first game started)
             practice.append(Entry(None, r.name, r.score, r.game_id, r.assisted))
             continue
-        seen.add(key)
         ranked.append((r.score, r.name, r.game_id, r.assisted))
     ranked.sort(key=lambda x: -x[0])
     entries: list[Entry] = []

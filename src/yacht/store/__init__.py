@@ -11,6 +11,7 @@ True
 
 from .core import (
     Daily,
+    DailyGame,
     DailyResult,
     GameInfo,
     PlayerStats,
@@ -22,6 +23,6 @@ from .core import (
 from .errors import GameMovedOn, StoreError
 from .opening import default_path
 
-__all__ = ["Daily", "DailyResult", "GameInfo", "GameMovedOn", "PlayerStats", "ScoreEntry",
-           "Store", "StoreError",
+__all__ = ["Daily", "DailyGame", "DailyResult", "GameInfo", "GameMovedOn", "PlayerStats",
+           "ScoreEntry", "Store", "StoreError",
            "default_path", "open_store", "utc_day"]

@@ -150,6 +150,17 @@ class DailyResult:
 
 
 @dataclass(frozen=True)
+class DailyGame:
+    """A game of a daily challenge, finished or not (see :meth:`Store.daily_games`):
+    its person's name, when it was started and finished (naive UTC)."""
+
+    game_id: str
+    name: str
+    started: datetime
+    finished: datetime | None
+
+
+@dataclass(frozen=True)
 class PlayerStats:
     """A player's record in one kind of game (``key`` = variant and options)."""
 
@@ -1066,18 +1077,7 @@ class Store:
         """The challenge of ``variant`` on ``day`` (``YYYY-MM-DD``, UTC), made with a fresh
         secret seed the first time it is asked for (processes that ask at once all get
         the one that was saved first)."""
-        if not _DAY.fullmatch(day):
-            raise StoreError(f"no day {day!r}: a day is YYYY-MM-DD")
-
-        def find(conn: Connection) -> Daily | None:
-            row = conn.execute(select(dailies).where(
-                (dailies.c.day == day) & (dailies.c.variant == variant))).first()
-            if row is None:
-                return None
-            return Daily(row.day, row.variant, bytes.fromhex(row.seed), row.commitment,
-                         row.expert)
-
-        found = self._read(find)
+        found = self.find_daily(day, variant)
         if found is not None:
             return found
         seed = secrets.token_bytes(SEED_BYTES)
@@ -1090,11 +1090,54 @@ class Store:
             self._tx(make)
         except IntegrityError:
             pass  # another process made it first: theirs it is
-        made = self._read(find)
+        made = self.find_daily(day, variant)
         if made is None:  # (not expected: it was just saved)
             raise StoreError(f"the daily challenge of {day} cannot be saved in "
                              f"{self.location}")
         return made
+
+    def find_daily(self, day: str, variant: str) -> Daily | None:
+        """The challenge of ``variant`` on ``day`` if it was made (None: it was not; this
+        makes none, unlike :meth:`daily`)."""
+        if not _DAY.fullmatch(day) or not day.isascii():
+            raise StoreError(f"no day {day!r}: a day is YYYY-MM-DD")
+        return self._read(lambda conn: self._daily_row(conn, day, variant))
+
+    @staticmethod
+    def _daily_row(conn: Connection, day: str, variant: str) -> Daily | None:
+        row = conn.execute(select(dailies).where(
+            (dailies.c.day == day) & (dailies.c.variant == variant))).first()
+        if row is None:
+            return None
+        return Daily(row.day, row.variant, bytes.fromhex(row.seed), row.commitment,
+                     row.expert)
+
+    def first_daily(self) -> str | None:
+        """The first day (``YYYY-MM-DD``) with a challenge of any variant here (None: no
+        challenge was made yet)."""
+        return self._read(lambda conn: conn.execute(select(func.min(dailies.c.day))).scalar())
+
+    def daily_games(self, day: str, variant: str) -> list[DailyGame]:
+        """Every game of people on the day's challenge, finished or not, first started
+        first (a daily game has one player)."""
+
+        def go(conn: Connection) -> list[DailyGame]:
+            q = (select(games.c.id, games.c.players, games.c.created, games.c.finished)
+                 .where((games.c.daily == day) & (games.c.variant == variant))
+                 .order_by(games.c.created, games.c.id))
+            out = []
+            for r in conn.execute(q):
+                try:
+                    people = [p for p in (Player.from_json(x) for x in json.loads(r.players))
+                              if not p.is_computer]
+                except (ValueError, TypeError) as e:
+                    raise StoreError(f"game {r.id} in {self.location} is damaged ({e})") \
+                        from None
+                if people:
+                    out.append(DailyGame(r.id, people[0].name, r.created, r.finished))
+            return out
+
+        return self._read(go)
 
     def set_daily_expert(self, day: str, variant: str, total: int) -> None:
         """Keep the expert's total on the day's dice (worked out once)."""

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
 from yacht.engine import Record
-from yacht.parsing import ID_LENGTH, InputError, parse_game_id, parse_table_id
+from yacht.parsing import ID_LENGTH, InputError, parse_day, parse_game_id, parse_table_id
 from yacht.render import variant_title
 from yacht.rules import OptionError, UnknownVariant, get
 from yacht.shapes import ruleset_json, score_json, score_tables_json, stats_json, variants_json
@@ -244,14 +244,16 @@ async def claim(table_id: str, req: ClaimRequest, hub: HubDep) -> dict[str, Any]
                     "its dice and the standings (the seed once the day is over)")
 async def daily(hub: HubDep, variant: str = "yahtzee", date: str | None = None,
                 game: str | None = None) -> dict[str, Any]:
-    from yacht.session.daily import share_line, standings, today
+    from yacht.session.daily import DayRefused, NoChallenge, share_line, standings
 
     rs = _ruleset(variant, {})
-    day = _day(date) if date is not None else today()
-    if day > today():
-        raise WebError(f"{day} has not come yet (today is {today()}, UTC)")
     try:
+        day = parse_day(date, "date") if date is not None else None
         st = await hub.io_call(standings, hub.store, rs.id, day)
+    except (InputError, DayRefused) as e:
+        raise WebError(str(e)) from None
+    except NoChallenge as e:
+        raise WebError(str(e), "not_found") from None
     except StoreError as e:
         raise hub.public(e) from None
     out = st.to_json()
@@ -264,19 +266,13 @@ async def daily(hub: HubDep, variant: str = "yahtzee", date: str | None = None,
 
 
 @router.post("/api/daily", summary="Play today's challenge of a variant: a table for one, "
-                                   "and the token of its seat")
-async def play_daily(req: DailyRequest, hub: HubDep) -> dict[str, str]:
-    live, token = await hub.create_daily(req)
-    return {"id": live.id, "token": token, "url": f"/t/{live.id}"}
-
-
-def _day(text: str) -> str:
-    from datetime import date as Date
-
-    try:
-        return Date.fromisoformat(text.strip()).isoformat()
-    except ValueError:
-        raise WebError(f"date {text[:20]!r} is not a day: give YYYY-MM-DD") from None
+                                   "and the token of its seat (the name's game under way "
+                                   "at a table of this browser's: that one; under way "
+                                   "elsewhere: 409 conflict)")
+async def play_daily(req: DailyRequest, hub: HubDep) -> dict[str, Any]:
+    made = await hub.create_daily(req)
+    return {"id": made.live.id, "token": made.token, "url": f"/t/{made.live.id}",
+            "resumed": made.resumed, "ranked": made.ranked}
 
 
 def _hash(token: str) -> str:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from yacht.parsing import InputError, parse_table_id
 from yacht.render import possessive, verb
@@ -59,7 +59,7 @@ from .reactions import accept as accept_reaction
 from .reactions import heard as heard_reaction
 from .tasks import Tasks
 
-__all__ = ["Hub", "MOVERS"]
+__all__ = ["DailyTable", "Hub", "MOVERS"]
 
 log = logging.getLogger("yacht.web")
 
@@ -78,6 +78,17 @@ MOVERS = 6
 MOVERS_REMOTE = 32
 
 T = TypeVar("T")
+
+
+class DailyTable(NamedTuple):
+    """The table of a daily challenge's game for a browser: its token there; ``resumed``:
+    the name's game under way (not a new one); ``ranked``: the name's ranked game (its
+    first started that day), else practice."""
+
+    live: LiveTable
+    token: str
+    resumed: bool
+    ranked: bool
 
 
 class Hub:
@@ -191,10 +202,13 @@ class Hub:
             await self._start_if_ready(live)
         return live, token
 
-    async def create_daily(self, req: DailyRequest) -> tuple[LiveTable, str]:
+    async def create_daily(self, req: DailyRequest) -> DailyTable:
         """Today's challenge of ``req.variant`` for the person here: a table for one whose
-        game starts at once on the day's seed (its usual options)."""
-        from yacht.session.daily import today
+        game starts at once on the day's seed (its usual options), or the name's game
+        under way at a table of ``req.tables`` (this browser holds its seat there). A name
+        plays one game of the day at a time (``yacht.session.daily``): one under way
+        elsewhere is WebError ``conflict``; its first game started is the ranked one."""
+        from yacht.session.daily import UnderWay, check_alone, today, under_way
 
         try:
             rs = get(req.variant)
@@ -203,8 +217,15 @@ class Hub:
         day = today()
         try:
             daily = await self.io_call(self.store.daily, day, rs.id)
+            going = await self.io_call(under_way, self.store, rs.id, req.name, day)
         except StoreError as e:
             raise self.public(e) from None
+        if going is not None:
+            held = await self._held(going, req.tables)
+            if held is None:
+                raise _under_way(req.name, rs.name)
+            return DailyTable(held[0], held[1], True,
+                              await self._ranked(rs.id, req.name, day) == going)
         table = TableRequest(variant=rs.id, speed="normal",
                              seats=[PersonSeat(kind="person", name=req.name, here=True)])
         row, token = await self.lobby.create(table, rs)
@@ -213,7 +234,44 @@ class Hub:
         await self.cluster.follow(live)
         async with live.lock:
             await self._start_if_ready(live, seed=daily.seed, meta={"daily": day})
-        return live, token
+        game_id = live.row.game_id
+        try:  # (one started at the same moment, by another request: one of them stands)
+            if game_id is not None:
+                await self.io_call(check_alone, self.store, rs.id, req.name, day, game_id)
+        except UnderWay:
+            await self._unload(live)
+            try:
+                await self.io_call(partial(self.store.update_table, row.id, live.row.version,
+                                           closed=True))
+            except StoreError as e:
+                log.warning("table %s: %s", row.id, e)
+            raise _under_way(req.name, rs.name) from None
+        except StoreError as e:
+            raise self.public(e) from None
+        first = await self._ranked(rs.id, req.name, day)
+        return DailyTable(live, token, False, first is not None and first == game_id)
+
+    async def _ranked(self, variant: str, name: str, day: str) -> str | None:
+        """The name's ranked game of the day's challenge (its first started)."""
+        from yacht.session.daily import ranked_game
+
+        try:
+            return await self.io_call(ranked_game, self.store, variant, name, day)
+        except StoreError as e:
+            raise self.public(e) from None
+
+    async def _held(self, game_id: str, tables: dict[str, str]) -> tuple[LiveTable, str] | None:
+        """The table of game ``game_id`` and its token, if ``tables`` (table id -> token, a
+        browser's) holds its seat there."""
+        try:
+            row = await self.io_call(self.store.table_of_game, game_id)
+        except StoreError as e:
+            raise self.public(e) from None
+        token = tables.get(row.id) if row is not None else None
+        if row is None or token is None or row.closed is not None \
+                or not any(s.token == hash_token(token) for s in row.seats):
+            return None
+        return await self.get(row.id), token
 
     async def get(self, table_id: str) -> LiveTable:
         """The live table (loaded from the store, and its game resumed, if need be)."""
@@ -797,6 +855,12 @@ class Hub:
     def status(self) -> dict[str, int]:
         return {"tables": len(self.live),
                 "driving": sum(1 for t in self.live.values() if t.driver is not None)}
+
+
+def _under_way(name: str, title: str) -> WebError:
+    return WebError(f"{name} has a game of today's {title} challenge under way: a name "
+                    "plays one game of the day at a time - go on with it in the browser "
+                    "that began it, or play under another name", "conflict")
 
 
 def _clock_plays_on(live: LiveTable) -> bool:

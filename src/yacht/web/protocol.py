@@ -393,10 +393,13 @@ class MyGamesRequest(_In):
 
 
 class DailyRequest(_In):
-    """Today's challenge of a variant (its usual options) for the person here, alone."""
+    """Today's challenge of a variant (its usual options) for the person here, alone;
+    ``tables``: the tables this browser holds seats at (table id -> its token there):
+    the name's game under way at one of them is answered instead of a new one."""
 
     variant: Annotated[str, Field(max_length=64)]
     name: Name
+    tables: Annotated[dict[TableId, Token], Field(max_length=200)] = Field(default_factory=dict)
 
 
 # --- what the server sends ---------------------------------------------------------------

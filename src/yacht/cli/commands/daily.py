@@ -13,14 +13,16 @@ ORDER = 3
 DESCRIPTION = """\
 Every day (UTC) each variant has one challenge: a game alone whose dice are the same \
 for everyone who plays it that day (the same choices get the same dice), with the \
-expert's total on those very dice to beat. A name's first finished game of the day is \
-ranked; later ones are practice. The dice come from a secret seed made for the day; \
-its commitment is shown from the start and the seed once the day is over, so `yacht \
-verify` checks every daily game from the next day on.
+expert's total on those very dice to beat. A name's first game started of the day is \
+ranked; later ones are practice. A name plays one game of the day at a time: while \
+one is under way, `yacht daily` with that name goes on with it. The dice come from a \
+secret seed made for the day; its commitment is shown from the start and the seed \
+once the day is over, so `yacht verify` checks every daily game from the next day on.
 
 Without --standings this plays today's challenge of VARIANT (default yahtzee) in the \
 games database of this machine, and prints your place and a line to share at the end. \
-With --standings it prints a day's standings there."""
+With --standings it prints a day's standings there: --date takes a day from the first \
+challenge of that database to today (YYYY-MM-DD, UTC)."""
 
 
 def register(sub: Any) -> None:
@@ -46,13 +48,12 @@ def register(sub: Any) -> None:
 def _day(text: str | None) -> str | None:
     if text is None:
         return None
-    from datetime import date
+    from yacht.parsing import InputError, parse_day
 
     try:
-        return date.fromisoformat(text.strip()).isoformat()
-    except ValueError:
-        raise CliError(f"--date {text!r} is not a day: give YYYY-MM-DD, e.g. 2026-12-01") \
-            from None
+        return parse_day(text, "--date")
+    except InputError as e:
+        raise CliError(str(e)) from None
 
 
 def _name(given: str | None) -> str:
@@ -71,7 +72,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
     from yacht.parsing import parse_ruleset
     from yacht.render import variant_title
     from yacht.session import SessionError
-    from yacht.session.daily import open_daily, standings, today
+    from yacht.session.daily import UnderWay, open_daily, ranked_game, standings
     from yacht.session.table import Refused
     from yacht.store import StoreError, open_store
 
@@ -87,15 +88,22 @@ def cmd_daily(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     try:
         if args.standings:
-            if day is not None and day > today():
-                raise CliError(f"{day} has not come yet (today is {today()}, UTC)")
             st = standings(store, rs.id, day)
             if args.json:
                 emit_json(st.to_json())
             else:
                 print(standings_text(st, variant_title(rs)))
             return 0
-        game_id = open_daily(store, rs.id, _name(args.name), source="cli").save()
+        name = _name(args.name)
+        try:
+            game_id = open_daily(store, rs.id, name, source="cli").game_id
+        except UnderWay as e:  # (this machine's: the same person's, going on with it)
+            game_id = e.game_id
+            print(f"{name}'s game of today's challenge is under way: going on with it "
+                  f"(game {game_id}).")
+        if game_id is not None and ranked_game(store, rs.id, name) != game_id:
+            print(f"Practice: {name} started today's ranked game already (a name's first "
+                  "game of the day is the ranked one).")
     except Refused as e:
         raise CliError(f"today's challenge cannot be saved: {e}") from None
     except (SessionError, StoreError) as e:

@@ -4,7 +4,7 @@
 
 import { h, fill } from "./dom.js";
 import { getJSON, postJSON, query } from "./api.js";
-import { lastName, setLastName, setToken } from "./prefs.js";
+import { dailyTable, lastName, setDailyTable, setLastName, setToken, tokenFor } from "./prefs.js";
 import { toast } from "./ui.js";
 
 /** The day before ``day`` (YYYY-MM-DD, UTC). */
@@ -84,8 +84,16 @@ export class DailyBox {
           ? `${best.name} won with ${best.score}. ${expertLine(past, "those")}`
           : `No one played it. ${expertLine(past, "its")}` }),
         past.seed ? h("p", { class: "muted small daily-seed", text: `Its seed, revealed: ${past.seed}` }) : null);
-    } catch {
-      fill(this.before);
+    } catch (e) {
+      if (variant !== this.variant) return;
+      // (a day no one played here, or before the first challenge here: nothing was
+      // made for it, and nothing is made after the fact)
+      if (e.code === "not_found" || e.code === "bad_request") {
+        fill(this.before, h("h3", { text: `Yesterday, ${dayBefore(st.date)}` }),
+          h("p", { class: "muted small", text: "No one played it here." }));
+      } else {
+        fill(this.before);
+      }
     }
   }
 
@@ -97,11 +105,20 @@ export class DailyBox {
       return;
     }
     button.disabled = true;
+    // this browser's newest daily table of the variant: the name's game under way there
+    // is answered instead of a new one (a name plays one game of the day at a time)
+    const tables = {};
+    const last = dailyTable(this.variant);
+    if (last && tokenFor(last)) tables[last] = tokenFor(last);
     try {
-      const made = await postJSON("/api/daily", { variant: this.variant, name });
+      const made = await postJSON("/api/daily", { variant: this.variant, name, tables });
       setLastName(name);
       setToken(made.id, made.token);
+      setDailyTable(this.variant, made.id);
       this.navigate(made.url);
+      // (after the page changes: a new page starts without the last one's message)
+      if (made.resumed) toast(`Going on with ${name}'s game of today`, "info");
+      else if (!made.ranked) toast(`Practice: ${name}'s first game of today is the ranked one`, "info");
     } catch (e) {
       toast(e.message);
       button.disabled = false;

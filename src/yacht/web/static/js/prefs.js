@@ -82,6 +82,14 @@ export function myTables() {
   return out;
 }
 
+/** The table of this browser's newest game of a variant's daily challenge (sent with the
+ * next POST /api/daily: the name's game under way there is answered, not a new one). */
+export const dailyTable = (variant) => {
+  const t = read(`daily.${variant}`, null);
+  return typeof t === "string" && /^[0-9a-f]{12}$/.test(t) ? t : null;
+};
+export const setDailyTable = (variant, tableId) => write(`daily.${variant}`, tableId);
+
 /** The name this browser last played under (to offer when joining a table). */
 export const lastName = () => {
   const n = read("name", "");

@@ -9,7 +9,7 @@ import { TableSocket } from "./socket.js";
 import { dieSvg, drawDie, rerollBadge } from "./dice.js";
 import { progressChart } from "./chart.js";
 import { AnalysisView } from "./analysis.js";
-import { DICE_MARKS, SPEEDS, computerPause, diceMark, lastName, markWords, seatPrefs, setComputerPause, setDiceMark, setLastName, setToken, tokenFor } from "./prefs.js";
+import { DICE_MARKS, SPEEDS, computerPause, diceMark, lastName, markWords, seatPrefs, setComputerPause, setDailyTable, setDiceMark, setLastName, setToken, tokenFor } from "./prefs.js";
 import * as sound from "./sound.js";
 import { announce, dialogOpen, openDialog, rulesDialog, toast } from "./ui.js";
 import { topTenTable } from "./home.js";
@@ -1258,6 +1258,7 @@ export class TableView {
     try {
       const made = await postJSON("/api/daily", { variant: snap.ruleset.id, name: me.name });
       setToken(made.id, made.token);
+      setDailyTable(snap.ruleset.id, made.id);
       this.navigate(made.url);
     } catch (e) {
       toast(e.message);
