@@ -8,7 +8,9 @@ import doctest
 import json
 import os
 import random
+import re
 import string
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 from yacht import parsing
 from yacht.engine import Choose, Player, Roll, State
 from yacht.parsing import (
+    NAME_MARKS,
     InputError,
     check_name,
     check_names,
@@ -366,6 +369,43 @@ def test_name_property(text: str) -> None:
         one_line(e)
         return
     assert name.isprintable() and 1 <= len(name) <= 20 and name == name.strip()
+    assert name == unicodedata.normalize("NFC", name) and "  " not in name
+    assert not unicodedata.category(name[0]).startswith("M")  # (something shows)
+    assert not set(name) & set(BLANKS)
+    marks = [len(m) for m in re.findall(r"[\u0300-\u036f\u0590-\u05c7\u0f71-\u0fbc]+", name)]
+    assert max(marks, default=0) <= NAME_MARKS
+
+
+#: characters that show nothing, yet are letters or symbols to Unicode (or marks)
+BLANKS = "\u3164\u2800\u115f\u1160\uffa0\u034f\U0001d159"
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("\u3164", "invisible character (U+3164 HANGUL FILLER)"),
+    ("\u2800", "U+2800 BRAILLE PATTERN BLANK"), ("\u115f", "U+115F"), ("\uffa0", "U+FFA0"),
+    ("Ann\u3164", "invisible"), ("A\u2800B", "invisible"), ("\u200b", "invisible"),
+    ("Ann\u200d", "invisible"), ("\ufeffAnn", "invisible"), ("\u00ad", "invisible"),
+    ("Ann\u2066", "invisible"), ("\U000e0041", "invisible"), ("A\u034fB", "invisible"),
+    ("\u0301", "starts with a combining mark"), ("\u0301\u0302\u0303", "starts with a combining"),
+    ("\ufe0f\ufe0f", "starts with a combining"), ("\u0301Ann", "starts with a combining mark"),
+    ("  \u0301  ", "starts with a combining"), ("A" + "\u0301" * 19, "more than 3 accents"),
+    ("Ann" + "\u0316" * 4, "more than 3"), ("a" * 21, "longer than 20 characters")])
+def test_names_that_show_nothing_are_refused(text: str, words: str) -> None:
+    with pytest.raises(InputError, match=re.escape(words)) as e:
+        check_name(text)
+    one_line(e.value)
+    line = str(e.value)
+    assert line.isprintable() and not set(line) & set(BLANKS) and "\u0301\u0301" not in line
+    assert "characters" in line or "mark goes after its letter" in line  # (what is taken)
+
+
+@pytest.mark.parametrize("text", [
+    "Zoë", "Zoe\u0308", "Nguyễn Thị", "王小明", "山田 太郎", "김민준", "Łukasz", "Ангелина",
+    "Аnn", "محمد", "שָּׁלוֹם", "श्रीनिवास", "ที่รัก", "སྒྲོལ་མ", "Ann 🎲", "❤️", "1️⃣", "O'Brien-Smith",
+    "Ann" + "\u0301\u0302\u0303"])
+def test_names_of_every_script_are_taken(text: str) -> None:
+    name = check_name(text)
+    assert name == unicodedata.normalize("NFC", text)
 
 
 # --- ids and paths -------------------------------------------------------------------------

@@ -600,27 +600,95 @@ def parse_situation(rs: Ruleset, text: str) -> SituationText:
 
 # --- players and names --------------------------------------------------------------------
 
+#: characters that show nothing but are not marked so by Unicode's categories (fillers
+#: of Hangul and Khitan, the blank Braille pattern, the grapheme joiner, Khmer's inherent
+#: vowels, the null notehead, the object replacement): refused wherever they are
+_BLANK_CHARS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5"
+                         "\U0001d159\U00016fe4\ufffc")
+#: combining marks (accents, vowel signs, variation selectors...) on one character at
+#: most, once composed (NFC): pointed Hebrew and stacked Tibetan take 3 (སྒྲོལ་མ, Drolma);
+#: more is text piled up to blot out the lines around it
+NAME_MARKS = 3
+
+
 def check_name(text: str) -> str:
-    """A player's name as typed: trimmed, inner runs of spaces made one, 1-20 printable
-    characters (no control characters or escape sequences).
+    """A player's name as typed: trimmed, inner runs of spaces made one, composed (NFC),
+    1-20 characters that show: no control, format, zero-width or blank characters, no
+    combining mark first (a mark goes on its letter), at most :data:`NAME_MARKS` marks on
+    a character.
+    Every interface takes a player's name through this (the web's seats too).
+
+    Names of every script are taken (``Zoë``, ``王小明``, ``Łukasz 🎲``). Letters that look
+    like others (a Cyrillic ``А`` in ``Аnn`` beside a Latin ``Ann``) cannot be told from
+    a real name in general and are taken: two players of one game still differ in
+    writing (:func:`check_names`).
 
     >>> check_name("Ann\\x1b[31m")
     Traceback (most recent call last):
     ...
     yacht.parsing.InputError: player name 'Ann\\x1b[31m' has a control or invisible character ...
+    >>> check_name("\\u3164")
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: player name '\\u3164' has a control or invisible character (U+3164 ...
+    >>> check_name("Zoe\\u0308"), check_name("  Ann   Lee ")
+    ('Zoë', 'Ann Lee')
     """
+    import unicodedata
+
     from yacht.engine import NAME_LENGTH
 
-    bad = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+    accepted = (f"a name is 1-{NAME_LENGTH} visible characters (letters, digits, "
+                "punctuation, symbols; single spaces)")
+    bad = next((ch for ch in text if (not ch.isprintable() and ch != " ")
+                or ch in _BLANK_CHARS), None)
     if bad is not None:
-        raise InputError(f"player name {shown(text)} has a control or invisible character "
-                         f"({repr(bad)[1:-1]}): a name is printable text")
-    name = re.sub(" +", " ", text.strip(" "))
+        raise InputError(f"player name {_name_shown(text)} has a control or invisible "
+                         f"character ({_char_shown(bad)}): {accepted}")
+    name = unicodedata.normalize("NFC", re.sub(" +", " ", text.strip(" ")))
     if not name:
         raise InputError(f"give a name (1-{NAME_LENGTH} characters)")
     if len(name) > NAME_LENGTH:
-        raise InputError(f"player name {shown(name)} is longer than {NAME_LENGTH} characters")
-    return name
+        raise InputError(f"player name {_name_shown(name)} is longer than {NAME_LENGTH} "
+                         f"characters: {accepted}")
+    marks = 0
+    for i, ch in enumerate(name):
+        if not unicodedata.category(ch).startswith("M"):
+            marks = 0
+            continue
+        marks += 1
+        if i == 0:
+            raise InputError(f"player name {_name_shown(name)} starts with a combining mark "
+                             f"({_char_shown(ch)}): a mark goes after its letter")
+        if marks > NAME_MARKS:
+            raise InputError(f"player name {_name_shown(name)} piles more than {NAME_MARKS} "
+                             f"accents or other marks on one character: {accepted}")
+    return name  # (so something shows: its first character, neither a mark nor a blank)
+
+
+def _char_shown(ch: str) -> str:
+    """A character a message names: ``\\x1b``, ``U+3164 HANGUL FILLER``."""
+    import unicodedata
+
+    if not ch.isprintable():
+        return repr(ch)[1:-1]
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, '')}".rstrip()
+
+
+def _name_shown(text: str) -> str:
+    """A refused name quoted for its message: whatever would not show (marks, blanks,
+    control characters) escaped, so that the line shows what was typed."""
+    import unicodedata
+
+    def one(ch: str) -> str:
+        if ch == " " or (ch.isprintable() and ch not in _BLANK_CHARS
+                         and not unicodedata.category(ch).startswith("M")):
+            return ch
+        if not ch.isprintable():
+            return repr(ch)[1:-1]
+        return f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}"
+
+    return f"'{''.join(map(one, text[:40]))}'" + ("..." if len(text) > 40 else "")
 
 
 def check_names(names: Iterable[str]) -> list[str]:

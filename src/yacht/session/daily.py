@@ -32,10 +32,12 @@ come or before the first challenge of the store is refused (:class:`DayRefused`)
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from yacht.engine import Player, State
+from yacht.parsing import check_name
 from yacht.rules import Ruleset, UnknownVariant, get
 from yacht.store import Daily, Store, utc_day
 
@@ -82,8 +84,9 @@ def _variant(variant: str) -> Ruleset:
 
 
 def _key(name: str) -> str:
-    """A name as the standings tell names apart (case and blanks around aside)."""
-    return name.strip().casefold()
+    """A name as the standings tell names apart: as :func:`~yacht.parsing.check_name`
+    makes it (spaces, the way its accents are written), in any case."""
+    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
 
 
 def open_daily(store: Store, variant: str, name: str, *, source: str,
@@ -94,6 +97,7 @@ def open_daily(store: Store, variant: str, name: str, *, source: str,
     ``flow``: how the game flows here, as :func:`open_table` takes it. :class:`UnderWay`
     when the name has a game of that day's challenge under way (one started at the same
     moment as this one: one of the two, or both, are refused, never neither)."""
+    name = check_name(name)  # (the checks of every player's name: InputError)
     rs = _variant(variant)
     daily = store.daily(day or today(), rs.id)
     found = under_way(store, rs.id, name, daily.day)

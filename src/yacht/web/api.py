@@ -125,7 +125,10 @@ async def scores(request: Request, hub: HubDep, variant: str | None = None,
 
 @router.get("/api/stats", summary="Per player and variant (yacht stats --json)")
 async def stats(hub: HubDep, player: str | None = None, computers: bool = False) -> Any:
-    return await hub.io_call(stats_json, hub.store, player, computers)
+    from .lobby import clean_name  # (a player's name as every interface takes it)
+
+    name = clean_name(player) if player is not None else None
+    return await hub.io_call(stats_json, hub.store, name, computers)
 
 
 @router.post("/api/my/games",

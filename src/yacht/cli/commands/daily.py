@@ -57,11 +57,13 @@ def _day(text: str | None) -> str | None:
 
 
 def _name(given: str | None) -> str:
-    if given is not None:
-        name = given.strip()
-        if not name or len(name) > 40:
-            raise CliError("--name: give a name of 1-40 characters")
-        return name
+    if given is not None:  # (the one check of a player's name, as play --players has it)
+        from yacht.parsing import InputError, check_name
+
+        try:
+            return check_name(given)
+        except InputError as e:
+            raise CliError(f"--name: {e}") from None
     from yacht.session import load_config
 
     people = [p.name for p in load_config().players if p.kind == "person"]
