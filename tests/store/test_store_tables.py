@@ -32,6 +32,21 @@ def test_a_table_round_trips_and_changes_at_its_version(store: Store) -> None:
     assert store.open_tables() == [] and store.load_table(t.id).closed is not None
 
 
+def test_a_lobby_left_alone_is_no_longer_listed(store: Store) -> None:
+    """Tables waiting for players are listed while they change (a lobby left alone, or
+    made by the hundred, drops off the list); a game under way is listed until closed."""
+    from datetime import UTC, datetime, timedelta
+
+    lobby = store.create_table("yatzy", {}, "normal", [SeatRow("Ann", token="h"), SeatRow(None)])
+    game = store.create_table("yatzy", {}, "normal", [SeatRow("Bo", token="i"), SeatRow(None)])
+    game = store.update_table(game.id, game.version, game_id="g1")
+    hour_ago = datetime.now(UTC) - timedelta(hours=1)
+    later = datetime.now(UTC) + timedelta(minutes=1)   # (as if an hour had gone by)
+    assert {t.id for t in store.open_tables(lobby_since=hour_ago)} == {lobby.id, game.id}
+    assert [t.id for t in store.open_tables(lobby_since=later)] == [game.id]
+    assert {t.id for t in store.open_tables()} == {lobby.id, game.id}
+
+
 def test_missing_tables_are_one_line(store: Store) -> None:
     with pytest.raises(StoreError, match="no table nope"):
         store.load_table("nope")

@@ -38,6 +38,7 @@ def serve(store: Store, **kw: Any) -> Iterator[TestClient]:
     from .browser import OPEN
 
     kw.setdefault("allowed_hosts", ["testserver"])
+    kw.setdefault("new_tables", None)   # (many tests make many tables: test_web_limits.py)
     with TestClient(make_app(store, strategy_factory=random_players, **kw),
                     base_url="http://testserver") as c:
         try:

@@ -872,12 +872,19 @@ class Store:
 
         return self._read(go)
 
-    def open_tables(self, limit: int = 200) -> list[TableRow]:
-        """Tables not closed, the most recently changed first."""
+    def open_tables(self, limit: int = 200, lobby_since: datetime | None = None
+                    ) -> list[TableRow]:
+        """Tables not closed, the most recently changed first; with ``lobby_since``, of
+        the tables whose game has not started only those changed since then (a lobby
+        left alone is not offered for ever)."""
 
         def go(conn: Connection) -> list[TableRow]:
-            rows = conn.execute(select(web_tables).where(web_tables.c.closed.is_(None))
-                                .order_by(web_tables.c.updated.desc()).limit(limit)).all()
+            q = select(web_tables).where(web_tables.c.closed.is_(None))
+            if lobby_since is not None:
+                since = lobby_since.astimezone(UTC).replace(tzinfo=None)
+                q = q.where(or_(web_tables.c.game_id.is_not(None),
+                                web_tables.c.updated >= since))
+            rows = conn.execute(q.order_by(web_tables.c.updated.desc()).limit(limit)).all()
             return [self._table_row(r) for r in rows]
 
         return self._read(go)

@@ -5,6 +5,7 @@ types of :mod:`yacht.web.protocol`; every error is ``{"error", "code"}``."""
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 import orjson
@@ -30,7 +31,7 @@ from .protocol import (
     TableRequest,
 )
 
-__all__ = ["router"]
+__all__ = ["LOBBY_LISTED", "router"]
 
 log = logging.getLogger("yacht.web")
 
@@ -195,14 +196,25 @@ async def game_verify(game_id: str, hub: HubDep) -> dict[str, Any]:
             "seed": proof.seed if proof is not None else None}
 
 
+#: a table waiting for players is listed while it changes, at most this long after
+LOBBY_LISTED = timedelta(hours=1)
+
+
 @router.get("/api/tables", summary="Tables to join or watch, most recent first")
 async def tables(hub: HubDep) -> list[dict[str, Any]]:
-    rows = await hub.io_call(hub.store.open_tables)
+    since = datetime.now(UTC) - LOBBY_LISTED
+    rows = await hub.io_call(lambda: hub.store.open_tables(lobby_since=since))
     return hub.tables_json(rows)
 
 
-@router.post("/api/tables", summary="A new table; the token of this browser's seats")
-async def create_table(req: TableRequest, hub: HubDep) -> dict[str, str]:
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+@router.post("/api/tables", summary="A new table; the token of this browser's seats "
+                                    "(at most 30 an address in 10 minutes: flood, 429)")
+async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict[str, str]:
+    request.app.state.new_tables.take(_address(request), "tables")
     live, token = await hub.create(req)
     out = {"id": live.id, "token": token, "url": f"/t/{live.id}"}
     group = live.row.settings.get("group")
@@ -272,7 +284,8 @@ async def daily(hub: HubDep, variant: str = "yahtzee", date: str | None = None,
                                    "and the token of its seat (the name's game under way "
                                    "at a table of this browser's: that one; under way "
                                    "elsewhere: 409 conflict)")
-async def play_daily(req: DailyRequest, hub: HubDep) -> dict[str, Any]:
+async def play_daily(req: DailyRequest, hub: HubDep, request: Request) -> dict[str, Any]:
+    request.app.state.new_tables.take(_address(request), "tables")
     made = await hub.create_daily(req)
     return {"id": made.live.id, "token": made.token, "url": f"/t/{made.live.id}",
             "resumed": made.resumed, "ranked": made.ranked}

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
+from types import EllipsisType
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
@@ -36,6 +37,7 @@ from .channel import (
 from .errors import install_handlers
 from .guard import CSP, LOCAL_NAMES, Guard
 from .hub import Hub
+from .limits import PerAddress, configured
 from .news import News, make_news
 from .pages import router as pages_router
 from .process import collect_garbage, freeze_start_up
@@ -54,7 +56,8 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
              allowed_hosts: Iterable[str] | None = LOCAL_NAMES,
              hello_within: float = HELLO_WITHIN, send_within: float = SEND_WITHIN,
              watch_every: float = WATCH_EVERY, max_body: int = MAX_BODY,
-             seeds: Callable[[], bytes] | None = None) -> FastAPI:
+             seeds: Callable[[], bytes] | None = None,
+             new_tables: tuple[int, float] | None | EllipsisType = ...) -> FastAPI:
     """The server for ``store`` (closed with the server only if ``close_store``).
 
     ``news``: how this process hears of the others (Redis) when there are several;
@@ -66,7 +69,9 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
     ``quick_after``: how long it waits for the chances of winning before it takes the
     analysis without them; ``timed_gc``: a server process of its own, whose garbage is
     collected by the clock (:func:`~yacht.web.process.collect_garbage`); ``seeds``: where
-    new games' secret seeds come from (default: fresh random ones)."""
+    new games' secret seeds come from (default: fresh random ones); ``new_tables``: the
+    tables an address may make, in so many seconds (None: no limit; default: as
+    ``$YACHT_NEW_TABLES`` says, :func:`~yacht.web.limits.configured`)."""
     hub = Hub(store, strategy_factory=strategy_factory, news=news, seeds=seeds)
     analyses = Analyses()
     limits = Limits(rate, burst, hello_within, send_within)
@@ -105,6 +110,8 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
                               "high scores and statistics. The same shapes as the command "
                               "line's --json; every error is {\"error\": ..., \"code\": ...}.")
     app.state.hub = hub
+    tables = configured() if new_tables is ... else new_tables
+    app.state.new_tables = PerAddress(*tables) if tables else PerAddress(None)
     app.state.analyses = analyses
     app.state.settings = {"analysis_wait": analysis_wait, "quick_after": quick_after}
     hosts = None if allowed_hosts is None or "*" in allowed_hosts else frozenset(
