@@ -22,6 +22,7 @@ player lists, names    :func:`parse_players`, :func:`check_name`, :func:`check_n
 ids                    :func:`parse_game_id` (a prefix), :func:`parse_table_id`
 days                   :func:`parse_day` (``2026-12-01``)
 paths                  :func:`parse_out_path`, :func:`parse_in_path`, :func:`read_record`
+addresses              :func:`parse_redis_url` (``redis://HOST:PORT``)
 =====================  =====================================================
 
 >>> from yacht.rules import get
@@ -67,8 +68,9 @@ if TYPE_CHECKING:
 __all__ = [
     "InputError", "SituationText", "check_name", "check_names", "parse_card",
     "parse_day", "parse_dice", "parse_game_id", "parse_in_path", "parse_options", "parse_out_path",
-    "parse_players", "parse_positions", "parse_ruleset", "parse_situation", "parse_table_id",
-    "parse_whole", "printable", "read_json", "read_record", "shown", "turns_possible",
+    "parse_players", "parse_positions", "parse_redis_url", "parse_ruleset", "parse_situation",
+    "parse_table_id", "parse_whole", "printable", "read_json", "read_record", "shown",
+    "turns_possible",
 ]
 
 #: the longest record file `yacht replay` reads, and the deepest nesting of its JSON
@@ -118,6 +120,11 @@ def _strip(text: str) -> str:
     return text.strip(_BLANKS)
 
 
+def _is_number(text: str) -> bool:
+    """A whole number as a person writes one: ASCII digits, ``-`` in front or not."""
+    return _is_digits(text[1:] if text.startswith("-") else text)
+
+
 # --- numbers ------------------------------------------------------------------------------
 
 def parse_whole(text: str, what: str, lo: int | None = 0, hi: int | None = None) -> int:
@@ -130,12 +137,17 @@ def parse_whole(text: str, what: str, lo: int | None = 0, hi: int | None = None)
     Traceback (most recent call last):
     ...
     yacht.parsing.InputError: games '１２' is not a whole number (accepted: 1-100)
+    >>> parse_whole("-1", "games", 1, 100)
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: games -1 is out of range (accepted: 1-100)
     """
     accepted = _range_text(lo, hi)
     raw = _strip(text)
-    digits = raw[1:] if raw.startswith("-") and (lo is None or lo < 0) else raw
-    if not _is_digits(digits) or len(digits) > 19:
+    if not _is_number(raw):
         raise InputError(f"{what} {shown(text)} is not a whole number{accepted}")
+    if len(raw.lstrip("-")) > 19:  # a number, far out of any range
+        raise InputError(f"{what} {shown(text, 24)} is out of range{accepted}")
     n = int(raw)
     if (lo is not None and n < lo) or (hi is not None and n > hi):
         raise InputError(f"{what} {n} is out of range{accepted}")
@@ -202,6 +214,8 @@ def parse_dice(text: str, rs: Ruleset, count: int | None = None, what: str = "di
     for p in parts:
         v = _small(p)
         if v is None:
+            if _is_number(p):  # -1, or a number of many digits: a number, not a face
+                raise InputError(f"die value {shown(p, 12)} is not a face ({accepted})")
             raise InputError(f"die value {shown(p)} is not a number ({accepted})")
         if not 1 <= v <= rs.faces:
             raise InputError(f"die value {v} is not a face ({accepted})")
@@ -233,6 +247,9 @@ def parse_positions(text: str, rs: Ruleset) -> tuple[int, ...]:
     for part in parts:
         n = _small(part)
         if n is None:
+            if _is_number(part):  # -1, or a number of many digits: there is no such die
+                raise InputError(f"there is no die {shown(part, 12)} (accepted: positions "
+                                 f"{accepted})")
             raise InputError(f"die position {shown(part)} is not a whole number "
                              f"(accepted: positions {accepted})")
         p = 9 if n == 0 and ten else n - 1
@@ -386,7 +403,7 @@ def parse_card(rs: Ruleset, text: str) -> Scorecard:
     """A card from ``"ones=3,fours=12,col2:chance=20,extra=100"``.
 
     Items are ``BOX=POINTS`` (box ids as in ``yacht rules``, any case), separated by
-    commas or spaces; ``col2:BOX=POINTS`` or ``BOX@2=POINTS`` for the second column;
+    commas, spaces or line breaks; ``col2:BOX=POINTS`` or ``BOX@2=POINTS`` for the second column;
     ``extra=N`` for points in no box (Yahtzee bonuses: only once the box that earns them
     holds its points, in steps of the bonus). Boxes not named are open; an empty text is
     an empty card. Each box can only hold what the rules can put there.
@@ -406,7 +423,8 @@ def parse_card(rs: Ruleset, text: str) -> Scorecard:
     boxes = [list(c) for c in rs.new_card().boxes]
     extra: int | None = None
     extra_item = ""
-    for item in re.split(r"[, \t]+", _strip(text).strip(", \t")):
+    # (line breaks too: a long situation is printed over lines, broken after its commas)
+    for item in re.split(r"[, \t\r\n]+", text.strip(", \t\r\n")):
         if not item:
             continue
         name, sep, value_text = item.partition("=")
@@ -566,7 +584,7 @@ def parse_situation(rs: Ruleset, text: str) -> SituationText:
     >>> parse_situation(get("yatzy"), "1,3,3,5,6 r2 ones=3, fours=12")[:3]
     ((1, 3, 3, 5, 6), 2, None)
     """
-    tokens = [t for t in re.split(r"[ \t]+", _strip(text)) if t]
+    tokens = [t for t in re.split(r"[ \t\r\n]+", text) if t]  # (see parse_card)
     if not tokens:
         raise InputError('an empty situation (write DICE rN [tN] [CARD], e.g. "13356 r2 '
                          'ones=3")')
@@ -593,9 +611,24 @@ def parse_situation(rs: Ruleset, text: str) -> SituationText:
                 if turn is not None:
                     raise InputError(f"turn given twice ({shown(tok)})")
                 turn = n
+        elif not rest and _counts_like(tok):
+            if tok[0] in "rR":
+                raise InputError(f"rolls left {shown(tok, 12)}: write r and the rolls left "
+                                 f"(accepted: r0-r{rs.rolls - 1}; r0: the dice must be "
+                                 "scored)")
+            raise InputError(f"turns taken {shown(tok, 12)}: write t and the turns already "
+                             "taken, e.g. t5 (accepted: t0 or more)")
         else:
             rest.append(tok)
     return SituationText(dice, rolls, turn, parse_card(rs, " ".join(rest)))
+
+
+def _counts_like(token: str) -> bool:
+    """``r-1``, ``rx``, ``t12345``: meant as the rolls left or the turns taken (a card
+    item has an ``=``; a box's name is a word)."""
+    tail = token[1:]
+    return (token[:1] in ("r", "R", "t", "T") and bool(tail) and "=" not in token
+            and (len(tail) <= 2 or not tail.isalpha()))
 
 
 # --- players and names --------------------------------------------------------------------
@@ -823,7 +856,8 @@ def parse_in_path(text: str, what: str = "file") -> Path:
 
 
 def parse_out_path(text: str, what: str = "--out") -> Path:
-    """A file to write: a name of its own (not empty, not a folder, no control characters).
+    """A file to write: a name of its own (not empty, not a folder, no control characters)
+    where there is no file yet: a command never overwrites a file (nor a link).
 
     >>> parse_out_path("")
     Traceback (most recent call last):
@@ -846,7 +880,66 @@ def parse_out_path(text: str, what: str = "--out") -> Path:
         raise InputError(f"{what} {shown(text)} is a folder; give a file name, e.g. game.json")
     if len(os.fsencode(path.name)) > 255:
         raise InputError(f"{what} {shown(text)}: the file name is longer than 255 bytes")
+    try:
+        there = path.exists() or path.is_symlink()
+    except OSError:  # a name too long, a loop of links: writing it says so
+        there = False
+    if there:
+        raise InputError(f"{what} {shown(text, 60)}: that file exists; give another name "
+                         "(a file is never overwritten)")
     return path
+
+
+# --- addresses ------------------------------------------------------------------------------
+
+#: the Redis URLs a server takes (those of redis-py: ``redis.connection.parse_url``)
+REDIS_FORMS = "redis://HOST[:PORT][/DB], rediss://HOST[:PORT][/DB] (TLS), unix://PATH"
+
+
+def parse_redis_url(text: str, what: str = "--redis") -> str:
+    """A Redis URL (``redis://``, ``rediss://`` or ``unix://``), checked as the Redis client
+    reads it, before a server starts with it.
+
+    >>> parse_redis_url("redis://localhost:6379/0")
+    'redis://localhost:6379/0'
+    >>> parse_redis_url("localhost")
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: --redis 'localhost' is not a Redis URL (accepted: redis://HOST...
+    """
+    from urllib.parse import urlsplit
+
+    url = _strip(text)
+    accepted = f"(accepted: {REDIS_FORMS})"
+    bad = next((ch for ch in url if not ch.isprintable() or ch == " "), None)
+    if not url.startswith(("redis://", "rediss://", "unix://")) or bad is not None:
+        raise InputError(f"{what} {shown(text, 60)} is not a Redis URL {accepted}")
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        if not parts.path:
+            raise InputError(f"{what} {shown(text, 60)}: give the socket's path, e.g. "
+                             "unix:///run/redis.sock")
+    else:
+        try:
+            port = parts.port
+        except ValueError:  # not a number, or past 65535
+            port = -1
+        if port is not None and not 1 <= port <= 65535:
+            raise InputError(f"{what} {shown(text, 60)}: the port is a number 1-65535, "
+                             "e.g. redis://localhost:6379")
+        db = parts.path.strip("/")
+        if db and not _is_digits(db):
+            raise InputError(f"{what} {shown(text, 60)}: the database after the / is a "
+                             f"number, e.g. redis://localhost:6379/0")
+    try:  # the client's own reading (its query arguments: ?socket_timeout=5 ...)
+        from redis.connection import parse_url
+    except ImportError:  # (the server says so when it starts)
+        return url
+    try:
+        parse_url(url)  # type: ignore[no-untyped-call]
+    except (ValueError, TypeError) as e:
+        raise InputError(f"{what} {shown(text, 60)}: {printable(str(e))[:100]}") from None
+    return url
 
 
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')

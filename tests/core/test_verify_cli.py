@@ -133,7 +133,8 @@ def test_real_dice_entered_with_resume_action_mark_the_game(
     assert gid is not None
     code, out, err = run(capsys, "resume", gid, "--action", "roll 6,6,1", "--db", str(db))
     assert code == 0, err
-    assert "Applied: roll 6,6,1" in out and "(dice entered)" in out.splitlines()[1]
+    header = out.split("\n\n")[0]  # (the game's line, wrapped to the width)
+    assert "Applied: roll 6,6,1" in out and "(dice entered)" in header
     code, out, _ = run(capsys, "resume", gid, "--json", "--db", str(db))
     data = json.loads(out)
     assert data["game"]["dice_entered"] and data["table"]["dice_entered"]

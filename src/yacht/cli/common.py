@@ -20,8 +20,9 @@ from yacht.rules import Ruleset
 if TYPE_CHECKING:
     from yacht.engine import Record
 
-__all__ = ["GAMES_DB_HELP", "CliError", "add_variant_args", "emit_json", "parse_dice",
-           "parse_options", "record_or_game", "ruleset_from_args", "whole"]
+__all__ = ["GAMES_DB_HELP", "CliError", "HelpText", "add_variant_args", "emit_json",
+           "parse_dice", "parse_options", "record_or_game", "ruleset_from_args", "text_width",
+           "whole", "wrap_items"]
 
 GAMES_DB_HELP = ("database of saved games: an SQLAlchemy URL or a file path (default: "
                  "$YACHT_DB, else yacht.sqlite3 in the user data directory)")
@@ -29,6 +30,75 @@ GAMES_DB_HELP = ("database of saved games: an SQLAlchemy URL or a file path (def
 
 class CliError(Exception):
     """A problem with the user's input: printed as one line, exit status 2."""
+
+
+class HelpText(argparse.RawDescriptionHelpFormatter):
+    r"""Help whose descriptions and epilogs fit the width (78 columns in a pipe) and keep
+    the line breaks they mean: paragraphs (apart by a blank line) are filled; a line
+    that starts indented stays a line of its own (a list's item, filled under its text
+    when it has a first column: ``  loss    the points...``), and the lines indented
+    deeper under it go on with it.
+
+    >>> f = HelpText("yacht", width=28)
+    >>> print(f._fill_text("A paragraph written\nover two lines.\n\n  loss   what was "
+    ...                    "lost, summed\n  luck   the dice", 28, ""))
+    A paragraph written over two
+    lines.
+    <BLANKLINE>
+      loss   what was lost,
+             summed
+      luck   the dice
+    """
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import re
+        import textwrap
+
+        blocks = []
+        for block in re.split(r"\n[ \t]*\n", text.strip("\n")):
+            items: list[list[str]] = []  # each: its first line, then the lines it goes on with
+            for line in block.splitlines():
+                lead = len(line) - len(line.lstrip())
+                if items:
+                    first = items[-1][0]
+                    first_lead = len(first) - len(first.lstrip())
+                    if (lead == 0 and first_lead == 0) or lead > first_lead > 0:
+                        items[-1].append(line.strip())
+                        continue
+                items.append([line.rstrip()])
+            lines = []
+            for first, *more in items:
+                head = re.match(r"( *\S.*?  +)(?=\S)", first) if first.startswith(" ") else None
+                start = head.group(1) if head else first[:len(first) - len(first.lstrip())]
+                hang = " " * len(start) if len(start) <= width // 2 else \
+                    start[:len(start) - len(start.lstrip())]
+                words = " ".join([first[len(start):], *more])
+                lines += textwrap.wrap(words, width, initial_indent=indent + start,
+                                       subsequent_indent=indent + hang,
+                                       break_on_hyphens=False, break_long_words=False) \
+                    or [indent + start.rstrip()]
+            blocks.append("\n".join(lines))
+        return "\n\n".join(blocks)
+
+
+def wrap_items(head: str, items: Sequence[str], width: int, sep: str = " |",
+               indent: str = "  ") -> str:
+    """``head`` and ``items`` on lines of at most ``width``: each item whole (spaces and
+    all), ``sep`` after each but the last, the next lines ``indent``-ed.
+
+    >>> print(wrap_items("Actions:", ["roll", "score ones (3)", "score twos (4)"], 24))
+    Actions: roll |
+      score ones (3) |
+      score twos (4)
+    """
+    lines = [head]
+    for i, item in enumerate(items):
+        piece = item + (sep if i < len(items) - 1 else "")
+        if len(lines[-1]) + 1 + len(piece) <= width or not lines[-1].strip():
+            lines[-1] += " " + piece
+        else:
+            lines.append(indent + piece)
+    return "\n".join(lines)
 
 
 def ruleset_from_args(variant: str, options: Sequence[str] | None) -> Ruleset:

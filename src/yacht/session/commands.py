@@ -209,15 +209,39 @@ def _category(rs: Ruleset, text: str) -> str | None:
     return None
 
 
+class _NoColumn(ActionError):
+    """A box named with a column the variant does not have."""
+
+
+def _no_column(rs: Ruleset, column: str) -> _NoColumn:
+    if len(rs.columns) == 1:
+        return _NoColumn(f"there is no column {column}: {rs.name} has one column (name the "
+                         "box alone)")
+    return _NoColumn(f"there is no column {column} (accepted: 1-{len(rs.columns)})")
+
+
+def _box_id(rs: Ruleset, name: str) -> str | None:
+    """The box a name, an id or a letter names (None: none)."""
+    if len(name) == 1 and name.isascii() and name.isalpha():
+        found = key_for(rs, name) or key_for(rs, name.lower())
+        if found is not None:
+            return found
+    return _category(rs, name)
+
+
 def _box(rs: Ruleset, text: str) -> ScoreBox | Score:
     """``BOX [COLUMN]`` with BOX an id, a label or a letter (upper-case: column 2)."""
     words = text.split()
     column: int | None = None
-    if len(words) > 1 and _digits(words[-1]):
-        if len(words[-1]) > 3:
-            raise ActionError(f"there is no column {shown(words[-1])} (accepted: "
-                              f"1-{len(rs.columns)})")
-        column = int(words[-1])
+    last = words[-1] if words else ""
+    if len(words) > 1 and not _digits(last) and _box_id(rs, " ".join(words[:-1])) \
+            and not _box_id(rs, " ".join(words)):
+        # a box and then something that is not a column (f -1, f x)
+        raise _no_column(rs, shown(last, 12))
+    if len(words) > 1 and _digits(last):
+        if len(last) > 3:
+            raise _no_column(rs, shown(last, 12))
+        column = int(last)
         words = words[:-1]
     name = " ".join(words)
     if column is None and len(name) == 2 and name[0].isalpha() and _digits(name[1]):
@@ -237,7 +261,7 @@ def _box(rs: Ruleset, text: str) -> ScoreBox | Score:
     if column is None:
         return ScoreBox(cid)
     if not 1 <= column <= len(rs.columns):
-        raise ActionError(f"there is no column {column} (accepted: 1-{len(rs.columns)})")
+        raise _no_column(rs, str(column))
     return Score(cid, column - 1)
 
 
@@ -287,6 +311,8 @@ def parse_command(text: str, state: State) -> list[Command]:
         return [ComputerMove()]
     try:
         return [_box(rs, raw)]
+    except _NoColumn:
+        raise  # the box is known: its column is what is wrong
     except ActionError:
         raise ActionError(f"unknown action {shown(raw)} (accepted: {NOTATION}, or a box's "
                           "letter)") from None
@@ -462,13 +488,15 @@ def command_text(action: Action, rs: Ruleset) -> str:
 
 
 def legal_texts(state: State) -> list[str]:
-    """What may be done now, in the notation (scorings with their points)."""
+    """What may be done now, in the notation (scorings with their points). On a
+    computer's turn only what a person may do: have it move, or take back their last
+    scoring while it may be taken back."""
     rs = state.ruleset
     out: list[str] = []
     if state.is_terminal():
         return ["take-back"] if state.can_take_back() else []
     if state.players[state.current].is_computer:
-        out.append("computer")
+        return ["computer"] + (["take-back"] if state.can_take_back() else [])
     if not state.dice:
         out.append("roll")
     else:

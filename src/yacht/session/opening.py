@@ -24,7 +24,7 @@ from yacht.engine import Player
 from .game import SessionError, StoreLike, StrategyFactory
 from .table import Seat, Table
 
-__all__ = ["open_store_for_games", "open_table"]
+__all__ = ["open_store_for_games", "open_table", "unfinished_game"]
 
 
 def open_store_for_games(url: str | None = None) -> tuple[StoreLike | None, str | None]:
@@ -46,12 +46,14 @@ def open_table(store: StoreLike | None, *, source: str, resume: str | None = Non
                seats: Iterable[Seat] | None = None, pauses: bool = True,
                pause_between_people: bool = False, auto_roll: bool = False,
                real_dice: bool = False, strict: bool = False, seed: bytes | None = None,
-               meta: Mapping[str, Any] | None = None) -> Table:
+               meta: Mapping[str, Any] | None = None, to_play: bool = False) -> Table:
     """A table: the saved game ``resume`` (an id or a unique start of one) where it was
     left, or a new game of ``variant`` with ``options`` for ``players``. ``source``: the
     interface (kept in a new game's record). How the game flows here (``speed``,
     ``pauses``, ``pause_between_people``, ``auto_roll``, ``real_dice``) is the
-    interface's, never the store's. Raises SessionError, one line, when it cannot."""
+    interface's, never the store's. ``to_play``: the saved game is to be played on, so a
+    finished one is refused (:func:`unfinished_game`). Raises SessionError, one line,
+    when it cannot."""
     flow: dict[str, Any] = dict(strategy_factory=strategy_factory, speed=speed, seats=seats,
                                 pauses=pauses, strict=strict, auto_roll=auto_roll,
                                 pause_between_people=pause_between_people,
@@ -59,6 +61,8 @@ def open_table(store: StoreLike | None, *, source: str, resume: str | None = Non
     if resume is not None:
         if store is None:
             raise SessionError("there is no store to resume from")
+        if to_play:
+            resume = unfinished_game(store, resume)
         return Table.resume(store, resume, rng=rng, **flow)
     from yacht.rules import OptionError, UnknownVariant, get
 
@@ -70,3 +74,16 @@ def open_table(store: StoreLike | None, *, source: str, resume: str | None = Non
         raise SessionError(str(e)) from None
     return Table.new(rs, list(players), store=store, rng=rng, seed=seed,
                      meta={"source": source, **(meta or {})}, **flow)
+
+
+def unfinished_game(store: StoreLike, game_id: str) -> str:
+    """The id of the saved game ``game_id`` names (an id or a unique start of one), a game
+    still to be played; SessionError, one line, for one that is finished or not there."""
+    try:
+        full = store.resolve_id(game_id)
+        finished = store.game_info(full).finished
+    except Exception as e:  # the store's errors are one-line messages
+        raise SessionError(str(e)) from None
+    if finished is not None:
+        raise SessionError(f"game {full} is finished (see `yacht scores`)")
+    return full

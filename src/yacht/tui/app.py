@@ -216,7 +216,8 @@ class YachtApp(App[int]):
         try:
             table = open_table(self.store, source="tui", resume=game_id, rng=self.new_rng(),
                                strategy_factory=self.strategy_factory,
-                               speed=self.config.speed, auto_roll=self.config.auto_roll)
+                               speed=self.config.speed, auto_roll=self.config.auto_roll,
+                               to_play=True)
         except SessionError as e:
             self.notify(str(e), severity="error", markup=False)
             return False

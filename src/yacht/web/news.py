@@ -302,7 +302,11 @@ class RedisNews(News):
         return True, "redis: ok"
 
 
-def make_news(url: str | None) -> News:
-    """Redis news for ``url`` (or ``$YACHT_REDIS``); one-process news without one."""
+def make_news(url: str | None, what: str = "YACHT_REDIS") -> News:
+    """Redis news for ``url`` (or ``$YACHT_REDIS``); one-process news without one. A URL
+    that is not a Redis URL raises :class:`~yacht.parsing.InputError` (one line naming it
+    ``what`` and the accepted forms) before anything connects."""
+    from yacht.parsing import parse_redis_url
+
     url = url or os.environ.get("YACHT_REDIS") or None
-    return RedisNews(url) if url else LocalNews()
+    return RedisNews(parse_redis_url(url, what)) if url else LocalNews()

@@ -26,6 +26,12 @@ situations=N, seed=S, format=FORMAT).
 """
 
 
+#: yacht.strategy.bulk.FORMATS (kept here too: the parser is built without the solver)
+FORMATS = ("jsonl", "parquet")
+#: the suffixes that name a format (the file's name says what it holds)
+SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "export", help="write random situations with every option's value (JSON Lines, "
@@ -38,10 +44,12 @@ def register(sub: Any) -> None:
                    metavar="N", help="how many situations (default 1000)")
     p.add_argument("--seed", type=whole("seed", 0, 2**63 - 1), default=0, metavar="S",
                    help="the seed of the games they come from (default 0)")
-    p.add_argument("--format", choices=["jsonl", "parquet"], default="jsonl",
-                   help="JSON Lines (default) or Parquet")
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="JSON Lines or Parquet (default: as the --out file's suffix says, "
+                        "else jsonl)")
     p.add_argument("--out", default=None, metavar="FILE",
-                   help="the file to write (default VARIANT-N-S.jsonl or .parquet)")
+                   help="the file to write, never one that is there (default "
+                        "VARIANT-N-S.jsonl or .parquet)")
     p.add_argument("--to-come", action="store_true",
                    help="values are the expected points still to come, not final totals")
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
@@ -57,10 +65,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     from yacht.strategy.solver import UnsupportedRuleset
 
     rs = ruleset_from_args(args.variant, args.option)
+    fmt = out_format(args.out, args.format)
     out = parse_out_path(args.out if args.out is not None
-                         else f"{rs.id}-{args.situations}-{args.seed}.{args.format}")
+                         else f"{rs.id}-{args.situations}-{args.seed}.{fmt}")
     try:
-        check_format(args.format)
+        check_format(fmt)
     except MissingExtra as e:
         raise CliError(str(e)) from None
     import yacht
@@ -68,7 +77,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     try:
         rows = run_interruptible(lambda _stop: yacht.solve(rs).export(
-            str(out), args.situations, args.seed, args.format, final=not args.to_come))
+            str(out), args.situations, args.seed, fmt, final=not args.to_come))
     except UnsupportedRuleset as e:
         raise CliError(str(e)) from None
     except OSError as e:
@@ -76,9 +85,28 @@ def cmd_export(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - t0
     if args.json:
         emit_json({"variant": rs.id, "options": dict(rs.option_values), "rows": rows,
-                   "seed": args.seed, "format": args.format, "out": str(out),
+                   "seed": args.seed, "format": fmt, "out": str(out),
                    "final": not args.to_come, "seconds": round(seconds, 3)})
     else:
         print(f"{rs.name}: {rows} situations (seed {args.seed}) -> {printable(str(out))} "
               f"({seconds:.1f} s)")
     return 0
+
+
+def out_format(out: str | None, given: str | None) -> str:
+    """The format to write: ``--format``, else the one the ``--out`` file's suffix names
+    (``.jsonl``, ``.parquet``...), else JSON Lines; a suffix of the other format is a
+    contradiction, refused."""
+    import os
+
+    from yacht.parsing import shown
+
+    suffix = os.path.splitext(out or "")[1].lower()
+    named = SUFFIXES.get(suffix)
+    if given is None:
+        return named or "jsonl"
+    if named is not None and named != given:
+        words = {"jsonl": "JSON Lines", "parquet": "Parquet"}
+        raise CliError(f"--out {shown(out or '', 60)} is a {words[named]} name, but --format "
+                       f"is {given}: give a .{given} file, or leave --format out")
+    return given

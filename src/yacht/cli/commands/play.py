@@ -23,18 +23,21 @@ def register(sub: Any) -> None:
     p.add_argument("--players", metavar="LIST", default=None,
                    help='names and kinds, e.g. "Ann,Bob,cpu:expert" (cpu:beginner|'
                         'intermediate|expert|champion; Name=cpu:LEVEL names a computer)')
-    p.add_argument("--demo", action="store_true", help="computers play every seat")
+    p.add_argument("--demo", action="store_true",
+                   help="computers play every seat (the people of --players too)")
     p.add_argument("--plain", action="store_true",
                    help="line prompts instead of the full-screen game (screen readers, pipes)")
     p.add_argument("--seed", type=whole("seed", 0, 2**63 - 1), default=None,
                    help="random seed (same seed, same dice)")
     p.add_argument("--speed", choices=["slow", "normal", "fast", "instant"], default=None,
                    help="how fast computer players move")
-    p.add_argument("--sound", dest="sound", action="store_true", default=None,
-                   help="ring the terminal bell on roll and score")
-    p.add_argument("--no-sound", dest="sound", action="store_false", help="no bell")
+    bell = p.add_mutually_exclusive_group()
+    bell.add_argument("--sound", dest="sound", action="store_true", default=None,
+                      help="ring the terminal bell on roll and score")
+    bell.add_argument("--no-sound", dest="sound", action="store_false", help="no bell")
     p.add_argument("--resume", metavar="ID", default=None,
-                   help="continue a saved game (ids: `yacht resume`)")
+                   help="continue a saved game as it was saved: its variant, options and "
+                        "players (ids: `yacht resume`)")
     p.add_argument("--target", type=whole("target", 0, 100_000), default=None, metavar="N",
                    help="the score a cpu:champion plays to reach when alone (default: one "
                         "more than its best in the top ten, else the expert's expected score)")
@@ -50,8 +53,11 @@ def launch_from_args(args: argparse.Namespace) -> Any:
         players = parse_players(args.players)
     options = parse_options(args.option)
     resume = parse_game_id(args.resume) if args.resume is not None else None
+    if resume is not None and (players is not None or args.demo):
+        raise CliError(f"{'--players' if players is not None else '--demo'} starts a new "
+                       "game; --resume goes on with the saved game's players (give only one)")
     variant = None
-    if args.variant is not None or options:
+    if resume is None and (args.variant is not None or options):
         rs = parse_ruleset(args.variant or "yahtzee", options)
         variant = rs.id
         if players is not None and not rs.min_players <= len(players) <= rs.max_players:
@@ -75,8 +81,44 @@ def strategy_factory(target: int | None) -> Any:
     return make
 
 
+def saved_game_to_play(prefix: str, variant: str | None, options: dict[str, str]) -> str:
+    """The id of the saved game ``--resume`` names, when it can be played on: not
+    finished, and of the VARIANT and options given with it, if any (the saved game's are
+    the ones played; a game of others is refused). A store that cannot be read here is
+    left to the game, which says so."""
+    from yacht.parsing import parse_ruleset
+    from yacht.render import key_title
+    from yacht.session import SessionError, unfinished_game
+    from yacht.store import StoreError, open_store
+
+    try:
+        store = open_store(None, readonly=True)
+    except StoreError:
+        return prefix
+    try:
+        game_id = unfinished_game(store, prefix)
+        key = store.game_info(game_id).key
+    except (SessionError, StoreError) as e:
+        raise CliError(str(e)) from None
+    finally:
+        store.close()
+    if variant is None and not options:
+        return game_id
+    saved_id, *items = key.split(";")
+    saved = dict(item.partition("=")[::2] for item in items)
+    given = parse_ruleset(variant or saved_id, options)
+    if given.id != saved_id or any(saved.get(k) != given.option_values.get(k)
+                                   for k in options):
+        raise CliError(f"game {game_id} is {key_title(key)}, not {key_title(given.key)}: "
+                       "--resume goes on with the saved game as it is (leave out VARIANT "
+                       "and --option)")
+    return game_id
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     launch = launch_from_args(args)
+    if launch.resume is not None:  # (a finished game is said before a screen opens)
+        launch.resume = saved_game_to_play(launch.resume, args.variant, launch.options)
     factory = strategy_factory(getattr(args, "target", None))
     if args.plain or not sys.stdout.isatty() or not sys.stdin.isatty():
         from yacht.plain import run_plain

@@ -11,7 +11,14 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, text_width
+from yacht.cli.common import (
+    CliError,
+    add_variant_args,
+    emit_json,
+    ruleset_from_args,
+    text_width,
+    wrap_items,
+)
 from yacht.parsing import parse_game_id, parse_out_path, printable
 
 if TYPE_CHECKING:
@@ -143,6 +150,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
                        "`yacht resume`)")
     if len(given) > 1:
         raise CliError("give only one of --action, --delete, --export, --web")
+    if args.show and given:  # (each of them does something else than show the game)
+        raise CliError("--show prints the game as it stands: give it without --action, "
+                       "--delete, --export or --web")
+    if args.finished and args.id is not None:
+        raise CliError("--finished lists the finished games: give it without a game ID "
+                       "(`yacht resume --finished`)")
     prefix = parse_game_id(args.id) if args.id is not None else None
     export = parse_out_path(args.export, "--export") if args.export is not None else None
     web = _web_base(args.web) if args.web is not None else None
@@ -267,17 +280,35 @@ def _list_games(store: Store, args: argparse.Namespace) -> int:
     if not games:
         print("No finished games." if args.finished else "No unfinished games.")
         return 0
-    print(f"{'id':<12}  {'variant':<28} {'turn':>7}  {'last played':<16}  players")
-    for g in games:
+    import textwrap
+
+    width = text_width()
+    # the kind of game in words ("Kismet", not every option's value of its key): a long
+    # one (its options) goes on under itself, as the players do, so every column stays
+    # in line and a row fits the width
+    titles = [_title(g.key) for g in games]
+    fixed = 12 + 2 + 1 + 7 + 2 + 16 + 2  # id, turn, last played and the gaps
+    title_w = max(7, min(max(len(t) for t in titles), 28, width - fixed - 16))
+    names_w = max(16, width - fixed - title_w)
+    print(f"{'id':<12}  {'variant':<{title_w}} {'turn':>7}  {'last played':<16}  players")
+    for g, title in zip(games, titles, strict=True):
         names = ", ".join(printable(p.name) + ("*" if p.is_computer else "")
                           for p in g.players)
         when = g.last_played.strftime("%Y-%m-%d %H:%M")
         turn = f"{g.turn}/{g.turns}"
-        # the kind of game in words ("Kismet", not every option's value of its key)
-        print(f"{g.id:<12}  {_title(g.key):<28} {turn:>7}  {when:<16}  {names}")
+        left = textwrap.wrap(title, title_w, break_on_hyphens=False) or [""]
+        right = textwrap.wrap(names, names_w, break_on_hyphens=False) or [""]
+        for i in range(max(len(left), len(right))):
+            head = (g.id, turn, when) if i == 0 else ("", "", "")
+            title_line = left[i] if i < len(left) else ""
+            names_line = right[i] if i < len(right) else ""
+            print(f"{head[0]:<12}  {title_line:<{title_w}} {head[1]:>7}  {head[2]:<16}  "
+                  f"{names_line}".rstrip())
     if not args.finished:
-        print("\n`yacht resume ID` continues a game (a unique start of the id is enough); "
-              "--show prints it, --action roll plays one action (* = computer).")
+        print()
+        print(textwrap.fill("`yacht resume ID` continues a game (a unique start of the id "
+                            "is enough); --show prints it, --action roll plays one action "
+                            "(* = computer).", width, break_on_hyphens=False))
     return 0
 
 
@@ -294,7 +325,7 @@ def _game_json(store: Store, game_id: str, table: Table | None = None) -> dict[s
 
 def _show_game(store: Store, game_id: str) -> str:
     """The game as text: who plays what, scorecards, dice, rolls left, legal actions."""
-    from yacht.render import card_table, dice_text
+    from yacht.render import card_table, dice_text, wrap_text
     from yacht.session.commands import legal_texts
     from yacht.session.present import game_note
 
@@ -303,11 +334,14 @@ def _show_game(store: Store, game_id: str) -> str:
     rs = state.ruleset
     names = [printable(p.name) for p in state.players]
     when = info.last_played.strftime("%Y-%m-%d %H:%M UTC")
-    lines = [f"Game {info.id}: {rs.name} ({rs.key}), {', '.join(names)} - "
-             f"turn {info.turn}/{info.turns}, last played {when}"]
-    lines[0] += game_note(info.assisted, info.dice_entered)
+    width = text_width()
+    # (the kind of game in words, as `yacht resume` lists it: its key is one long word)
+    head = (f"Game {info.id}: {_title(info.key)}, {', '.join(names)} - turn "
+            f"{info.turn}/{info.turns}, last played {when}"
+            + game_note(info.assisted, info.dice_entered))
+    lines = [wrap_text(head, width)]
     lines += ["", card_table(rs, names, [state.card(i) for i in range(len(names))],
-                             width=text_width()), ""]
+                             width=width), ""]
     if info.finished is not None or state.is_terminal():
         res = state.returns()
         lines.append("Finished: " + ", ".join(f"{n} {r}" for n, r in zip(names, res,
@@ -323,20 +357,14 @@ def _show_game(store: Store, game_id: str) -> str:
     else:
         lines.append("Dice: not rolled yet")
     lines.append(f"Rolls left: {state.rolls_left}")
-    lines.append("Actions: " + " | ".join(legal_texts(state)))
+    lines.append(wrap_items("Actions:", legal_texts(state), width))
     return "\n".join(lines)
 
 
 def _export(store: Store, game_id: str, path: Path, args: argparse.Namespace) -> int:
     rec = store.load_record(game_id)
     name = printable(str(path))
-    try:
-        there = path.exists() or path.is_symlink()
-    except OSError as e:
-        raise CliError(f"cannot write {name}: {e.strerror or e}") from None
-    if there:
-        raise CliError(f"{name} exists; choose another file (it is never overwritten)")
-    try:
+    try:  # (parse_out_path refused a file that was there)
         rec.save(path)
     except OSError as e:
         raise CliError(f"cannot write {name}: {e.strerror or e}") from None

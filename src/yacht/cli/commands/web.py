@@ -78,9 +78,19 @@ def _port(text: str) -> int:
 def cmd_web(args: argparse.Namespace) -> int:
     import os
 
+    from yacht.parsing import parse_redis_url
     from yacht.store import StoreError, open_store
 
-    redis_url = args.redis or os.environ.get("YACHT_REDIS") or None
+    if not args.host.strip():  # (an empty host listens on every network, as 0.0.0.0)
+        raise CliError(f"--host {args.host!r}: give an address to listen on (default "
+                       "127.0.0.1: this machine only; 0.0.0.0: every network)")
+    args.host = args.host.strip()
+    # a URL the Redis client cannot read is one line, before the server says more
+    if args.redis is not None:
+        redis_url: str | None = parse_redis_url(args.redis, "--redis")
+    else:
+        env = os.environ.get("YACHT_REDIS") or None
+        redis_url = parse_redis_url(env, "YACHT_REDIS") if env else None
     flush = args.flush or os.environ.get("YACHT_FLUSH") or "each"
     if flush not in FLUSH:
         raise CliError(f"YACHT_FLUSH={flush!r} is not a flush (accepted: {', '.join(FLUSH)})")
