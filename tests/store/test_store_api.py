@@ -276,6 +276,20 @@ def test_stats_include_computers_only_when_asked(store: Store) -> None:
         ("Cpu", 1, 0)]
 
 
+def test_a_person_and_a_computer_of_one_name_are_apart(store: Store) -> None:
+    """Bob the person and Bob the computer are two players: their games are not added up."""
+    rs = get("yatzy")
+    person = random_game(rs, [Player("Bob")], seed=3)
+    store.finish_game(play_into(store, person), person)
+    computer = random_game(rs, [Player("Bob", "computer", "expert")], seed=4)
+    store.finish_game(play_into(store, computer), computer)
+    assert [(r.name, r.games, r.computer, r.average) for r in store.stats()] == [
+        ("Bob", 1, False, person.returns()[0])]
+    rows = store.stats(include_computers=True)
+    assert [(r.name, r.games, r.computer, r.average) for r in rows] == [
+        ("Bob", 1, False, person.returns()[0]), ("Bob", 1, True, computer.returns()[0])]
+
+
 def test_decision_losses_are_averaged(store: Store) -> None:
     state = random_game(get("yatzy"), [ANN, Player("Bob")], seed=2)
     gid = play_into(store, state)

@@ -178,6 +178,8 @@ class PlayerStats:
     average_loss: float | None
     #: the figures of the player's games with dice entered by hand (kept apart)
     dice_entered: bool = False
+    #: a computer player's (kept apart from a person's of the same name)
+    computer: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -1615,23 +1617,25 @@ def _results_of(rec: Record, state: State) -> list[dict[str, Any]]:
 
 
 def _aggregate(res: Sequence[Any], losses: Iterable[Any]) -> list[PlayerStats]:
-    """Per player, kind of game and whether the dice were entered by hand (those games'
-    figures are kept apart from the others)."""
-    groups: dict[tuple[str, str, bool], list[Any]] = {}
+    """Per player (a person and a computer of one name apart), kind of game and whether
+    the dice were entered by hand (those games' figures are kept apart from the others)."""
+    def group(r: Any) -> tuple[str, bool, str, bool]:
+        return r.name, r.kind != "person", r.table_key, bool(r.dice_entered)
+
+    groups: dict[tuple[str, bool, str, bool], list[Any]] = {}
     for r in res:
-        groups.setdefault((r.name, r.table_key, bool(r.dice_entered)), []).append(r)
-    seat_group = {(r.game_id, r.seat): (r.name, r.table_key, bool(r.dice_entered))
-                  for r in res}
-    loss_sum: dict[tuple[str, str, bool], list[float]] = {}
+        groups.setdefault(group(r), []).append(r)
+    seat_group = {(r.game_id, r.seat): group(r) for r in res}
+    loss_sum: dict[tuple[str, bool, str, bool], list[float]] = {}
     for gid, seat, loss in losses:
         g = seat_group.get((gid, seat))
         if g is not None:
             loss_sum.setdefault(g, []).append(float(loss))
     out = []
-    for (name, key, entered), rows in sorted(
-            groups.items(), key=lambda kv: (kv[0][0].lower(), kv[0][1], kv[0][2])):
+    for (name, computer, key, entered), rows in sorted(
+            groups.items(), key=lambda kv: (kv[0][0].lower(), *kv[0][1:])):
         bonus = [r.upper_bonus for r in rows if r.upper_bonus is not None]
-        ls = loss_sum.get((name, key, entered), [])
+        ls = loss_sum.get((name, computer, key, entered), [])
         out.append(PlayerStats(
             name=name, key=key, variant=rows[0].variant, games=len(rows),
             wins=sum(1 for r in rows if r.won),
@@ -1641,5 +1645,5 @@ def _aggregate(res: Sequence[Any], losses: Iterable[Any]) -> list[PlayerStats]:
             upper_bonus_rate=(sum(1 for b in bonus if b) / len(bonus)) if bonus else None,
             yachts=sum(r.yachts for r in rows),
             decisions=len(ls), average_loss=(sum(ls) / len(ls)) if ls else None,
-            dice_entered=entered))
+            dice_entered=entered, computer=computer))
     return out
