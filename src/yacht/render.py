@@ -23,7 +23,7 @@ __all__ = ["COLOUR_MARKS", "CardRow", "ENDED_EARLY", "LEAN_LEAVES", "LOSS", "SER
            "card_table", "colour_marks", "decisions_text", "dice_text", "entry_note", "is_you",
            "key_title", "loss_text", "luck_sentence", "luck_text", "option_words", "possessive",
            "preview_text", "rolls_split", "rolls_text", "saved_game_text", "saved_games",
-           "variant_title", "verb", "wrap_text"]
+           "situation_lines", "variant_title", "verb", "wrap_text"]
 
 RowKind = Literal["box", "total"]
 
@@ -309,6 +309,29 @@ def wrap_text(text: str, width: int) -> str:
     return "\n".join(out)
 
 
+def situation_lines(head: str, situation: str, width: int) -> list[str]:
+    """``head`` and a situation in the notation of `yacht advise` on one line when they
+    fit; else the situation under it (indented by 4), its card broken after commas where
+    a line is full (the notation reads it so too: a line break is a blank).
+
+    >>> situation_lines("  turn 7:", "13 r1 ones=1,twos=2,threes=3", 22)
+    ['  turn 7:', '    13 r1 ones=1,', '    twos=2,threes=3']
+    """
+    if len(head) + 1 + len(situation) <= width:
+        return [f"{head} {situation}"]
+    lines = [head.rstrip(), "   "]
+    for word in situation.split(" "):
+        for i, piece in enumerate(pieces := word.split(",")):
+            piece += "," if i < len(pieces) - 1 else ""
+            glue = "" if i else " "
+            if len(lines[-1]) + len(glue) + len(piece) > width and lines[-1].strip():
+                lines.append("    " + piece)
+            else:
+                lines[-1] += glue + piece
+    return lines
+
+
+
 @lru_cache(maxsize=64)
 def card_layout(rs: Ruleset) -> tuple[CardRow, ...]:
     """The rows of ``rs``'s card, top to bottom.
@@ -412,12 +435,17 @@ def colour_marks(rs: Ruleset) -> list[str]:
 
 def rolls_split(rs: Ruleset, rolls_made: int, rolls_left: int) -> tuple[int, int]:
     """The rolls left as (the turn's own, from the player's saved rolls): a turn uses its
-    own rolls first (Maxi Yatzy).
+    own rolls first (Maxi Yatzy). Without a rule that saves rolls, every roll left is the
+    turn's own, however many (Tommy's Yacht's first turn).
 
     >>> from yacht.rules import get
     >>> rolls_split(get("maxi-yatzy"), 0, 7), rolls_split(get("maxi-yatzy"), 4, 3)
     ((3, 4), (0, 3))
+    >>> rolls_split(get("tommys-yacht"), 1, 31)
+    (31, 0)
     """
+    if not any(rule.saves_rolls(rs) for rule in rs.special):
+        return rolls_left, 0
     own = max(0, min(rolls_left, rs.rolls - rolls_made))
     return own, rolls_left - own
 

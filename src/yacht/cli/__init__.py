@@ -17,12 +17,22 @@ from typing import Any, NoReturn
 from yacht import __version__
 
 from . import commands
-from .common import CliError
+from .common import CliError, HelpText
 
 __all__ = ["CliError", "main", "make_parser"]
 
 
 class _Parser(argparse.ArgumentParser):
+    """A parser whose errors are one printable line, and whose help fits the width: a
+    sub-command that asks for argparse's plain formatters gets :class:`HelpText` (its
+    paragraphs filled, the lines it means kept)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("formatter_class") in (None, argparse.HelpFormatter,
+                                             argparse.RawDescriptionHelpFormatter):
+            kwargs["formatter_class"] = HelpText
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         from yacht.parsing import printable
 

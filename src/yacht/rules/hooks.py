@@ -61,6 +61,11 @@ class SpecialRule:
     def max_rolls(self, rs: Ruleset, ctx: TurnContext, rolls: int) -> int:
         return rolls
 
+    def saves_rolls(self, rs: Ruleset) -> bool:
+        """Whether the rolls a turn leaves are kept for the player's later turns (then a
+        turn's rolls past the ruleset's own are saved ones; else they are the turn's)."""
+        return False
+
     def may_reroll(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> bool:
         return True
 
@@ -424,6 +429,9 @@ class SavedRolls(SpecialRule):
 
     def max_rolls(self, rs: Ruleset, ctx: TurnContext, rolls: int) -> int:
         return rolls + ctx.card.saved if self.on(ctx.settings) else rolls
+
+    def saves_rolls(self, rs: Ruleset) -> bool:
+        return self.on(rs.option_values)
 
     def after_score(self, rs: Ruleset, ctx: TurnContext, counts: Counts, placement: Placement,
                     cards: list[Scorecard], me: int) -> list[Scorecard]:

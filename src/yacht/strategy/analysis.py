@@ -89,6 +89,7 @@ from yacht.render import (
     loss_text,
     luck_sentence,
     luck_text,
+    situation_lines,
     variant_title,
 )
 from yacht.rules import Ruleset, Scorecard
@@ -760,9 +761,13 @@ def _text(a: Analysis, width: int) -> str:
         lines.append("")
         lines.append(costliest_heading(p))
         for d in p.costliest:
-            # the situation whole, however long: it is what `yacht advise` reads
-            keep.add(len(lines))
-            lines.append(f"  turn {d.turn}, dice {dice_text(d.dice, a.ruleset)}: {d.situation}")
+            # the situation whole, however long: it is what `yacht advise` reads (a long
+            # one goes on under itself, broken after a comma: it reads so too)
+            for line in situation_lines(f"  turn {d.turn}, dice "
+                                         f"{dice_text(d.dice, a.ruleset)}:", d.situation,
+                                         width):
+                keep.add(len(lines))
+                lines.append(line)
             lines.append(f"    played: {d.played.text}; expert: {d.best.text} "
                          f"(lost {loss_text(d.loss, 2)})")
     series = [list(p.expected) for p in a.players]

@@ -213,8 +213,11 @@ class SimulationResult:
 
     def text(self, width: int = 40) -> str:
         """A report for people: the numbers and a histogram."""
+        from yacht.render import key_title
+
         rs = self.ruleset
-        lines = [f"{rs.name} ({rs.key}): {self.level}, {self.games} games, seed {self.seed}"]
+        # (the kind of game in words: the options that differ from the variant's defaults)
+        lines = [f"{key_title(rs.key)}: {self.level}, {self.games} games, seed {self.seed}"]
         lines.append(f"  mean         {self.mean:.2f} (standard error {self.se:.2f})")
         lines.append(f"  std dev      {self.std:.2f}")
         lines.append(f"  min / max    {self.min} / {self.max}")

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, whole
+from yacht.cli.common import (
+    CliError,
+    add_variant_args,
+    emit_json,
+    ruleset_from_args,
+    text_width,
+    whole,
+)
 
 ORDER = 41
 
@@ -111,8 +118,11 @@ def cmd_advise(args: argparse.Namespace) -> int:
                    "differ": both.differ,
                    "to_win": None if both.to_win is None else both.to_win.to_json()})
         return 0
-    print(f"{rs.name}: dice {' '.join(map(str, dice))}, {rolls_left} roll(s) left, "
-          f"turn {turn + 1}   [{sit.text()}]")
+    from yacht.render import situation_lines
+
+    print("\n".join(situation_lines(f"{rs.name}: dice {' '.join(map(str, dice))}, "
+                                    f"{rolls_left} roll(s) left, turn {turn + 1}  ",
+                                    f"[{sit.text()}]", text_width())))
     w = max(len(r.describe(rs)) for r in shown) if shown else 10
     print(f"  {'action':<{w}}  {'expected':>9}  {'loss':>8}")
     for r in shown:
@@ -125,12 +135,14 @@ def cmd_advise(args: argparse.Namespace) -> int:
         return 0
     best_s, best_w = ranked[0], win.options[0]
     print()
-    print(f"  {both.score_title}: {best_s.describe(rs)} (expected {best_s.expected:.4f}; "
-          f"chance {100 * (win.chance_of(best_s) or 0.0):.2f} %)")
-    print(f"  {both.win_title}: {best_w.ranked.describe(rs)} (chance "
-          f"{100 * best_w.chance:.2f} %; expected {best_w.ranked.expected:.4f})"
-          + ("" if both.differ else "  - the same"))
-    print(f"  ({win.how})")
+    from yacht.render import wrap_text
+
+    print(wrap_text(
+        f"  {both.score_title}: {best_s.describe(rs)} (expected {best_s.expected:.4f}; "
+        f"chance {100 * (win.chance_of(best_s) or 0.0):.2f} %)\n"
+        f"  {both.win_title}: {best_w.ranked.describe(rs)} (chance "
+        f"{100 * best_w.chance:.2f} %; expected {best_w.ranked.expected:.4f})"
+        + ("" if both.differ else " - the same") + f"\n  ({win.how})", text_width()))
     if both.differ:
         opts = win.options if args.top is None else win.options[:args.top]
         print()

@@ -61,12 +61,18 @@ def cmd_variants(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(rows)
         return 0
+    import textwrap
+
     w = max(len(r["id"]) for r in rows)
     print(f"{'id':<{w}}  dice rolls boxes  options")
+    under = " " * (w + 19)  # a variant's further options go on under its first
     for r in rows:
         opts = " ".join(f"{k}={'|'.join(v['values'])}" for k, v in r["options"].items())
         boxes = f"{r['categories']}" + (f"x{r['columns']}" if r["columns"] > 1 else "")
-        print(f"{r['id']:<{w}}  {r['dice']:>4} {r['rolls']:>5} {boxes:>5}  {opts}")
+        row = f"{r['id']:<{w}}  {r['dice']:>4} {r['rolls']:>5} {boxes:>5}  {opts}"
+        print("\n".join(textwrap.wrap(row, max(text_width(), len(under) + 20),
+                                       subsequent_indent=under, break_on_hyphens=False,
+                                       break_long_words=False)))
     print("\n`yacht rules VARIANT` explains one; aliases work too (e.g. crag, challenge).")
     return 0
 

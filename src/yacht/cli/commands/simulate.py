@@ -10,7 +10,15 @@ import threading
 import time
 from typing import Any, TextIO
 
-from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, whole
+from yacht.cli.common import (
+    CliError,
+    HelpText,
+    add_variant_args,
+    emit_json,
+    ruleset_from_args,
+    text_width,
+    whole,
+)
 
 ORDER = 40
 
@@ -46,7 +54,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_simulate)
 
 
-class _Help(argparse.HelpFormatter):
+class _Help(HelpText):
     """Help with the computer levels filled in when it is shown (`yacht --help` stays quick:
     the levels live with the players)."""
 
@@ -139,5 +147,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result.to_json())
     else:
-        print(result.text())
+        from yacht.render import wrap_text
+
+        print(wrap_text(result.text(), text_width()))
     return 0

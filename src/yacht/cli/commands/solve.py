@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from yacht.cli.common import CliError, add_variant_args, emit_json, ruleset_from_args, whole
+from yacht.cli.common import (
+    CliError,
+    add_variant_args,
+    emit_json,
+    ruleset_from_args,
+    text_width,
+    whole,
+)
 
 ORDER = 40
 
@@ -114,19 +121,23 @@ def _report(args: argparse.Namespace, rs: Any, sol: Any, seconds: float) -> int:
     if args.json:
         emit_json(info)
         return 0
+    from yacht.render import wrap_text
+
+    out: list[str] = []
     opts = " ".join(f"{k}={v}" for k, v in rs.option_values.items())
-    print(f"{rs.name}{' (' + opts + ')' if opts else ''}")
+    out.append(f"{rs.name}{' (' + opts + ')' if opts else ''}")
     kind = "optimal" if sol.exact else "best computed strategy (approximate)"
-    print(f"  expected score ({kind}): {sol.expected_score:.4f}")
+    out.append(f"  expected score ({kind}): {sol.expected_score:.4f}")
     if not sol.exact:
         if sol.upper_bound is not None:
-            print(f"  proven upper bound: {sol.upper_bound:.4f} "
-                  f"(gap {sol.upper_bound - sol.expected_score:.4f})")
-        print(f"  {sol.note}")
-    print(f"  card states: {sol.states:,}")
+            out.append(f"  proven upper bound: {sol.upper_bound:.4f} "
+                       f"(gap {sol.upper_bound - sol.expected_score:.4f})")
+        out.append(f"  {sol.note}")
+    out.append(f"  card states: {sol.states:,}")
     how = "loaded from cache" if not sol.built else "built"
-    print(f"  seconds: {seconds:.2f} ({how}; build took {sol.seconds:.2f})")
-    print(f"  peak memory: {info['peak_memory_mb']} MB")
+    out.append(f"  seconds: {seconds:.2f} ({how}; build took {sol.seconds:.2f})")
+    out.append(f"  peak memory: {info['peak_memory_mb']} MB")
+    print(wrap_text("\n".join(out), text_width()))
     return 0
 
 
@@ -209,13 +220,18 @@ def _solve_target(args: argparse.Namespace, rs: Any) -> int:
     if args.json:
         emit_json(info)
         return 0
+    from yacht.render import wrap_text
+
+    out: list[str] = []
     opts = " ".join(f"{k}={v}" for k, v in rs.option_values.items())
-    print(f"{rs.name}{' (' + opts + ')' if opts else ''}")
-    print(f"  best chance of finishing with at least {target} points: {tt.start:.6f} "
-          f"({100 * tt.start:.2f} %)")
-    print(f"  the expert's (playing for the most points): {expert:.6f} ({100 * expert:.2f} %; "
-          f"{100 * (tt.start - expert):+.2f} points in 100 for playing to reach it)")
+    out.append(f"{rs.name}{' (' + opts + ')' if opts else ''}")
+    out.append(f"  best chance of finishing with at least {target} points: "
+               f"{tt.start:.6f} ({100 * tt.start:.2f} %)")
+    out.append(f"  the expert's (playing for the most points): {expert:.6f} "
+               f"({100 * expert:.2f} %; {100 * (tt.start - expert):+.2f} points in 100 for "
+               "playing to reach it)")
     how = "loaded from cache" if not tt.built else "built"
-    print(f"  table: {tt.cells:,} chances, {info['table_mb']} MB; seconds: {seconds:.2f} "
-          f"({how}; build took {tt.seconds:.2f})")
+    out.append(f"  table: {tt.cells:,} chances, {info['table_mb']} MB; seconds: "
+               f"{seconds:.2f} ({how}; build took {tt.seconds:.2f})")
+    print(wrap_text("\n".join(out), text_width()))
     return 0
