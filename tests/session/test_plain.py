@@ -24,6 +24,11 @@ from yacht.session.table import LOCAL, Table
 CRAG_LETTERS = list(category_keys(get("tommys-crag")).values())
 
 
+def flat(text: str) -> str:
+    """The line game's words, whatever the lines they were wrapped into (78 columns)."""
+    return " ".join(text.split())
+
+
 def play(args: list[str], text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, YACHT_DB=str(tmp_path / "db.sqlite3"),
                YACHT_CONFIG_DIR=str(tmp_path / "cfg"), NO_COLOR="1")
@@ -44,7 +49,7 @@ def test_a_whole_game_from_a_pipe(tmp_path: Path) -> None:
     assert out.count("Ann scores ") == 13
     assert "Game over." in out and "Grand total" in out
     total = int(re.search(r"Ann scored (-?\d+)\.", out).group(1))  # type: ignore[union-attr]
-    assert "the expert's average of 149.8" in out
+    assert "the expert's average of 149.8" in flat(out)
     assert re.search(rf"1\. Ann\s+{total} .*\*new\*", out)
     # the same seed gives the same game
     again = play(["tommys-crag", "--players", "Ann", "--seed", "4", "--plain"],
@@ -146,7 +151,7 @@ def test_messages_name_the_boxes_not_their_ids() -> None:
     table.act(LOCAL, Roll((6, 6, 6, 6, 6)), ScoreBox("yahtzee"), Roll((6, 6, 6, 6, 6)))
     out = io.StringIO()
     PlainGame(table, io.StringIO("3 of a kind\nscore zz\nq\n"), out).run()
-    text = out.getvalue()
+    text = flat(out.getvalue())
     assert "3 of a Kind cannot be scored now (open to these dice: Sixes)." in text
     assert "Yahtzee has no box 'zz' (boxes: Ones, Twos, Threes, Fours, Fives, Sixes, " \
            "3 of a Kind, 4 of a Kind, Full House, Small Straight, Large Straight, " \
@@ -169,7 +174,7 @@ def test_the_unfinished_games_named_at_the_start_are_told_apart(tmp_path: Path) 
     out = io.StringIO()
     run_plain(Launch(), io.StringIO(""), out, store=store)
     store.close()
-    lines = [line for line in out.getvalue().splitlines() if line.startswith("Unfinished")]
+    lines = flat(out.getvalue()).split("Unfinished: ")[1:]
     assert len(lines) == 2 and lines[0] != lines[1]
     for total, gid in ((21, ids[0]), (12, ids[1])):
         line = next(line for line in lines if str(gid) in line)
@@ -205,19 +210,18 @@ def test_input_ending_says_what_happened(tmp_path: Path) -> None:
     from yacht.session.commands import resume_hint
     from yacht.store import open_store
 
-    out = line_game("")  # nothing: not even the first roll
+    out = flat(line_game(""))  # nothing: not even the first roll
     assert "Game over unfinished" not in out
-    assert out.rstrip().endswith("The input ended before the first roll: nothing was "
-                                 "played, so there is nothing to save.")
-    out = line_game("\n")  # a roll, no store
-    assert out.rstrip().endswith("The input ended. This game was not saved (there is no "
-                                 "store).")
+    assert out.endswith("The input ended before the first roll: nothing was "
+                        "played, so there is nothing to save.")
+    out = flat(line_game("\n"))  # a roll, no store
+    assert out.endswith("The input ended. This game was not saved (there is no store).")
     store = open_store(str(tmp_path / "db.sqlite3"))
-    out = line_game("\nq\n", store=store)
+    out = flat(line_game("\nq\n", store=store))
     gid = store.unfinished_games()[0].id
     store.close()
     # the terminal game's hint, word for word
-    assert out.rstrip().endswith(f"Game saved. {resume_hint(gid)}.")
+    assert out.endswith(f"Game saved. {resume_hint(gid)}.")
     assert resume_hint(gid) == f"`yacht resume {gid}` continues it"
 
 
@@ -234,7 +238,7 @@ def test_the_line_game_names_the_dice_to_roll_again_in_every_variant() -> None:
 
 
 def test_the_first_hint_of_the_line_game_asks_first() -> None:
-    out = line_game("roll 6,6,1,2,3\nh\nn\nh\ny\nh\nq\n")
+    out = flat(line_game("roll 6,6,1,2,3\nh\nn\nh\ny\nh\nq\n"))
     notice = ("A hint marks the game assisted: Ann's score goes to the list apart from the "
               "top ten. Show the hint? (y/n)")
     assert out.count(notice) == 2  # asked the first time, and again after a no
@@ -304,3 +308,147 @@ def test_eight_cards_fit_the_line_width(tmp_path: Path) -> None:
     first = heads[0].split()  # the card asked for at the start: two blocks of four
     assert first[1] == "Ann" and "Player 8" not in heads[0] and "Player 8" in heads[1]
     assert heads[0].count("Player") == 3 and heads[1].count("Player") == 4
+
+
+class Echoed(io.StringIO):
+    """Input typed at a terminal: each line read shows on the output, as a terminal echoes
+    it (so a prompt and what follows it are lines of their own, as a person sees them)."""
+
+    def __init__(self, text: str, out: io.StringIO) -> None:
+        super().__init__(text)
+        self.out = out
+
+    def readline(self, size: int | None = -1) -> str:
+        line = super().readline(-1 if size is None else size)
+        self.out.write(line)
+        return line
+
+
+def seen(variant: str, script: str, players: list[Player], options: Any = None,
+         store: Any = None) -> str:
+    """The line game of ``variant`` as a person at a terminal sees it, fed ``script``."""
+    table = Table.new(get(variant, options or {}), players, store=store, rng=random.Random(5))
+    table.real_dice = True
+    out = io.StringIO()
+    PlainGame(table, Echoed(script, out), out).run()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("variant", ["yahtzee", "ancient-yacht-double", "maxi-yatzy",
+                                     "ancient-yacht-10-double", "generala", "tommys-yacht"])
+def test_every_line_of_the_line_game_fits_78_columns(variant: str) -> None:
+    """The prompts, the help, the errors and the cards: none wider than the line (the
+    roll prompt was about 100 columns, an unknown action 170, the help's box letters 190)."""
+    people = [Player("Ann"), Player("Bob"), Player("Zoë Aaronson-Bartholomew")]
+    script = ("\n?\nzzz\nf 3\nb\nc\nh\nmaybe\nn\nchoose 1,2\nthree of a kind\n"
+              "full house 9\n\n1 2\n\nq\n")
+    text = seen(variant, script, people)
+    assert "Type ? for help" in flat(text) and "Box letters:" in text
+    wide = [line for line in text.splitlines() if len(line) > 78]
+    assert not wide, wide
+
+
+def test_the_roll_prompt_asks_on_a_line_of_its_own() -> None:
+    text = seen("yahtzee", "roll 1,2,3,3,5\nchoose 1\nq\n", [Player("Ann")])
+    assert ("Roll 1 of 3. Dice: 1 2 3 3 5.\nRe-roll which dice (e.g. 1 5), or score a box "
+            "(a letter or a name)? choose 1\n") in text
+    assert "Dice 1 chosen: Enter rolls them, or score a box? q\n" in text
+
+
+def test_a_served_generala_ends_the_game_without_asking_for_a_roll() -> None:
+    text = seen("generala", "roll 5,5,5,5,5\n\n", [Player("Pia"), Player("Quin")])
+    assert "Pia wins at once with a served Generala" in flat(text)
+    assert "roll again" not in text and "No box takes these dice" not in text
+
+
+def test_a_column_the_game_has_not_is_named_not_unknown() -> None:
+    text = seen("ancient-yacht-double", "\nf 3\nf x\nq\n", [Player("Ann")])
+    assert "There is no column 3 (accepted: 1-2)." in text
+    assert "There is no column 'x' (accepted: 1-2)." in text
+    assert "Unknown action" not in text
+
+
+def test_the_hint_question_takes_only_yes_or_no() -> None:
+    text = flat(seen("yahtzee", "roll 6,6,1,2,3\nh\nmaybe\n\ny\nq\n", [Player("Ann")]))
+    assert "Answer y (show the hint) or n (no hint), not 'maybe':" in text
+    assert "Answer y (show the hint) or n (no hint), not '':" in text
+    assert "No hint:" not in text and "This game is now marked assisted." in text
+
+
+def test_refusals_keep_the_capitals_of_box_names() -> None:
+    text = seen("yahtzee", "roll 6,6,6,6,6\nyahtzee\nroll 6,6,6,6,6\nfull house\nroll\n"
+                "q\n", [Player("Ann")], {"joker": "forced"})
+    assert "Not now: Full House cannot be scored now" in flat(text)
+    assert "full House" not in text
+    assert "Not now: choose at least one die to roll again, or score." in flat(text)
+
+
+def test_tommys_yacht_first_turn_rolls_are_its_own_not_saved() -> None:
+    """Tommy's Yacht's first turn rolls up to 32 times; those are not saved rolls (Maxi
+    Yatzy's rule), as its prompt said: "Roll 1 of 32 (2 + 29 saved left)"."""
+    from yacht.render import rolls_split, rolls_text
+
+    text = seen("tommys-yacht", "roll 1,2,3,4,6\nq\n", [Player("Ann")])
+    assert "Roll 1 of 32. Dice: 1 2 3 4 6.\n" in text and "saved left" not in text
+    yacht = get("tommys-yacht")
+    assert rolls_split(yacht, 1, 31) == (31, 0) and rolls_text(yacht, 1, 31) == "31"
+    assert rolls_text(get("maxi-yatzy"), 0, 7) == "3 + 4 saved"
+    assert rolls_text(get("maxi-yatzy", {"saved_rolls": "off"}), 0, 3) == "3"
+
+
+class Interrupting(io.StringIO):
+    """Input that is interrupted (Ctrl-C) once its lines are read."""
+
+    def readline(self, size: int | None = -1) -> str:
+        line = super().readline(-1 if size is None else size)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_says_whether_the_game_is_saved_and_how_it_goes_on(tmp_path: Path) -> None:
+    from yacht.session.commands import resume_hint
+    from yacht.store import open_store
+
+    store = open_store(str(tmp_path / "db.sqlite3"))
+    try:
+        table = Table.new(get("yahtzee"), [Player("Bob")], store=store, rng=random.Random(21))
+        out = io.StringIO()
+        with pytest.raises(KeyboardInterrupt):  # (the command then ends with status 130)
+            PlainGame(table, Interrupting("\n1 2\n"), out).run()
+        gid = table.view().game_id
+        assert gid is not None
+        assert flat(out.getvalue()).endswith(f"Game saved. {resume_hint(gid)}.")
+        assert store.load_state(gid).rolls == 2  # the dice as they were
+        out = io.StringIO()  # nothing played: nothing saved, and it says so
+        with pytest.raises(KeyboardInterrupt):
+            PlainGame(Table.new(get("yahtzee"), [Player("Bob")], store=store),
+                      Interrupting(""), out).run()
+        assert flat(out.getvalue()).endswith("Interrupted before the first roll: nothing "
+                                             "was played, so there is nothing to save.")
+    finally:
+        store.close()
+
+
+def test_the_cli_says_ctrl_c_saved_the_game(tmp_path: Path) -> None:
+    """`yacht play --plain` interrupted: the game's line, then `yacht: interrupted`, 130."""
+    import signal
+    import time
+
+    env = dict(os.environ, YACHT_DB=str(tmp_path / "db.sqlite3"),
+               YACHT_CONFIG_DIR=str(tmp_path / "cfg"), NO_COLOR="1")
+    proc = subprocess.Popen([sys.executable, "-m", "yacht", "play", "yahtzee", "--plain",
+                             "--players", "Bob", "--seed", "21"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 60
+    seen_text = ""
+    while "Re-roll which dice" not in seen_text and time.monotonic() < deadline:
+        seen_text += proc.stdout.read(1)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "yacht: interrupted" in err
+    assert re.search(r"Game saved\. `yacht resume \w+` continues it\.", flat(out)), out

@@ -13,6 +13,7 @@ import time
 from typing import Any, TextIO
 
 from yacht.engine import TakeBack
+from yacht.parsing import shown
 from yacht.render import (
     card_table,
     dice_text,
@@ -21,6 +22,7 @@ from yacht.render import (
     rolls_text,
     saved_game_text,
     saved_games,
+    wrap_text,
 )
 from yacht.session import (
     HintUnavailable,
@@ -51,26 +53,27 @@ __all__ = ["PlainGame", "run_plain"]
 WIDTH = 78
 
 COMMANDS = """Commands (the notation of `yacht resume ID --action` too). The dice you name
-are always the ones to roll again (in the terminal game and the browser a click on a
-die may hold it instead: their setting "Clicking a die").
-  Enter, r or roll  roll: all dice at the start of a turn, later the chosen ones
-  roll 6,6,2        real dice: enter what they show (the values of the dice rolled;
-                    the game is then marked dice entered)
+are always the ones to roll again (in the terminal game and the browser a
+click on a die may hold it instead: their setting "Clicking a die").
+  Enter, r or roll  roll: all dice at the start of a turn, later the chosen
+                    ones
+  roll 6,6,2        real dice: enter what they show (the values of the dice
+                    rolled; the game is then marked dice entered)
   1 5  or  15       roll dice 1 and 5 again (0 is die 10 with ten dice)
   choose 1,5        choose dice 1 and 5 to roll again (then Enter rolls them)
-  a / s             roll all dice again / all singlets (dice showing a face once)
-  LETTER or NAME    score the box (letters are shown in the box list); in two-column
-                    games add the column: "f 2", or an upper-case letter for column 2
+  a / s             roll all dice again / all singlets (faces showing once)
+  LETTER or NAME    score the box (letters are shown in the box list); in
+                    two-column games add the column: "f 2", or an upper-case
+                    letter for column 2
   give-back         Oops: give back the chosen dice
   o                 Oops: take back the last scoring (before the next roll)
   b                 list the boxes with what they would score
   c                 the scorecards
-  h                 hint: the advisor's ranking (the game is then marked assisted:
-                    the first hint asks first)
+  h                 hint: the advisor's ranking (the game is then marked
+                    assisted: the first hint asks first)
   ?                 the rules and these commands
   q                 quit (the game is saved)
 """
-
 
 class _Quit(Exception):
     """The game stops here: ``ended`` when the input ended (else the player quit)."""
@@ -98,11 +101,11 @@ class PlainGame:
 
     # --- io -----------------------------------------------------------------------
     def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out.write(wrap_text(text, WIDTH) + "\n")  # (a card's rows fit: kept)
         self.out.flush()
 
     def ask(self, prompt: str) -> str:
-        self.out.write(prompt + " ")
+        self.out.write(wrap_text(prompt, WIDTH) + " ")
         self.out.flush()
         line = self.inp.readline()
         if not line:
@@ -123,8 +126,8 @@ class PlainGame:
             if computer:
                 self.say(f"{verb(who, 'rolls', 'roll')}: "
                          f"{dice_text(e.data['dice'], self.table.ruleset)}.")
-            else:
-                self.say(self.boxes_line())
+            elif not self.table.view().state.is_terminal():  # (a roll that won at once
+                self.say(self.boxes_line())                   # is followed by the end)
         elif e.kind == "chosen" and computer:
             kept = " ".join(map(str, e.data["kept"]))
             self.say(f"{verb(who, 'keeps', 'keep')} {kept or 'nothing'} and "
@@ -206,14 +209,17 @@ class PlainGame:
                     self.person_step()
             self.end()
         except _Quit as stop:
-            self.stopped(stop.ended)
+            self.stopped("The input ended" if stop.ended else "You quit")
+        except KeyboardInterrupt:  # Ctrl-C: whether the game is saved, then the command
+            self.say()             # ends as it does on Ctrl-C (yacht: interrupted)
+            self.stopped("Interrupted")
+            raise
         return 0
 
-    def stopped(self, ended: bool) -> None:
-        """The game stops before its end (``ended``: the input ended): say so, and whether
-        and how it goes on."""
+    def stopped(self, why: str) -> None:
+        """The game stops before its end (``why``: the input ended, the player quit or
+        interrupted it): say so, and whether and how it goes on."""
         view = self.table.view()
-        why = "The input ended" if ended else "You quit"
         if view.over:
             self.end()
         elif view.saved and view.game_id is not None:
@@ -273,14 +279,15 @@ class PlainGame:
             left = f" ({rolls_text(st.ruleset, st.rolls, st.rolls_left)} left)" if saved else ""
             rolls = (f"Roll {st.rolls} of {st.max_rolls}{left}. "
                      f"Dice: {dice_text(st.dice, st.ruleset)}.")
+            # (the question on a line of its own: the two together are wider than a line)
             if st.chosen and st.may_reroll():
                 chosen = ",".join(str(i + 1) for i in sorted(st.chosen))
-                prompt = f"{rolls} Dice {chosen} chosen: Enter rolls them, or score a box?"
+                prompt = f"{rolls}\nDice {chosen} chosen: Enter rolls them, or score a box?"
             elif st.may_reroll():
-                prompt = (f"{rolls} Re-roll which dice (e.g. 1 5), or score a box (a letter "
+                prompt = (f"{rolls}\nRe-roll which dice (e.g. 1 5), or score a box (a letter "
                           "or a name)?")
             else:
-                prompt = f"{rolls} Score which box (a letter or a name)?"
+                prompt = f"{rolls}\nScore which box (a letter or a name)?"
         # a game with a turn clock (an online table's, resumed here): whose time, how much
         # is left, as the terminal game's title says it
         clock = clock_line(view.clock, [p.name for p in st.players])
@@ -296,8 +303,18 @@ class PlainGame:
             table.act(LOCAL, *commands)
         except (ActionError, Refused) as e:
             text = str(e)
-            self.say(f"Not now: {text[0].lower()}{text[1:]}." if isinstance(e, Refused)
+            self.say(f"Not now: {self.lowered(text)}." if isinstance(e, Refused)
                      else f"{text[0].upper()}{text[1:]}.")
+
+    def lowered(self, text: str) -> str:
+        """A message that follows a colon: its first letter lower-case, unless it starts
+        with a name (a box's label, a player's: "Full House cannot be scored now")."""
+        names = [c.label for c in self.table.ruleset.categories]
+        names += [p.name for p in self.table.players]
+        if any(text.startswith(n) and text[len(n):len(n) + 1] in ("", " ", ":", ",", "'")
+               for n in names):
+            return text
+        return text[:1].lower() + text[1:]
 
     def common(self, line: str) -> bool:
         """Commands that work at any prompt; True when ``line`` was one."""
@@ -332,8 +349,11 @@ class PlainGame:
             if not view.assisted and not view.over and view.state.dice:
                 # the game's first hint: what it does to the game is said before
                 name = view.state.players[view.state.current].name
-                answer = self.ask(f"{hint_notice(name)} Show the hint? (y/n)")
-                if answer.lower() not in ("y", "yes"):
+                answer = self.ask(f"{hint_notice(name)} Show the hint? (y/n)").lower()
+                while answer not in ("y", "yes", "n", "no"):
+                    answer = self.ask(f"Answer y (show the hint) or n (no hint), not "
+                                      f"{shown(answer)}:").lower()
+                if answer not in ("y", "yes"):
                     self.say("No hint: the game stays as it was.")
                     return True
             try:
@@ -383,8 +403,8 @@ def _mention_unfinished(store: Any, out: TextIO) -> None:
     except Exception:  # a listing problem must not stop a new game
         return
     for g, totals in games:
-        out.write(f"Unfinished: {saved_game_text(g, totals, with_id=False)}: "
-                  f"{resume_hint(g.id)}.\n")
+        out.write(wrap_text(f"Unfinished: {saved_game_text(g, totals, with_id=False)}: "
+                            f"{resume_hint(g.id)}.", WIDTH) + "\n")
 
 
 def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | None = None,
@@ -406,7 +426,7 @@ def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | No
         if launch.resume:
             table = open_table(store, source="plain", resume=launch.resume, rng=rng,
                                strategy_factory=strategy_factory, speed="instant",
-                               real_dice=True)
+                               real_dice=True, to_play=True)
         else:
             if not launch.direct and store is not None:
                 _mention_unfinished(store, out)
