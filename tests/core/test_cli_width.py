@@ -98,3 +98,19 @@ def test_help_and_outputs_fit_78_columns_in_a_pipe(tmp_path: Path) -> None:
     assert "generala" in out and "                       straight=plain|ace_high|any" in out
     assert "Actions: computer | take-back\n" in out
     assert "score sixes 2" in out and "score yacht 2" in out
+
+
+def test_an_options_value_goes_on_under_its_text() -> None:
+    """`yacht rules yahtzee`: a value's explanation too long for a line goes on under its
+    text, not under the mark before it."""
+    from yacht.rules import all_variants, rules_text
+
+    lines = rules_text(get("yahtzee")).splitlines()
+    i = lines.index("    * forced (default) - official: upper box of its face first, then a "
+                    "lower")
+    assert lines[i + 1] == "      box"
+    for rs in all_variants():  # every value's line is under its text, or a value of its own
+        text = rules_text(rs)
+        options = text[text.find("Options (--option"):] if rs.options else ""
+        for line in options.splitlines()[1:]:  # (a value: "    * v" or "      v")
+            assert not (line.startswith("    ") and line[4] not in "* "), (rs.id, line)

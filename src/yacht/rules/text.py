@@ -12,8 +12,11 @@ from .model import Ruleset
 __all__ = ["rules_text"]
 
 
-def _wrap(text: str, width: int, indent: str = "") -> list[str]:
-    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent) or [""]
+def _wrap(text: str, width: int, indent: str = "", hang: str = "") -> list[str]:
+    """``text`` filled to ``width``, every line ``indent``-ed and the next ones ``hang``
+    more (under the text of a marked item)."""
+    return textwrap.wrap(text, width, initial_indent=indent,
+                         subsequent_indent=indent + hang) or [""]
 
 
 def rules_text(rs: Ruleset, width: int = 78, ids: bool = True) -> str:
@@ -115,5 +118,5 @@ def rules_text(rs: Ruleset, width: int = 78, ids: bool = True) -> str:
                 mark = "*" if values.get(o.id) == v else " "
                 extra = f" - {o.value_help[i]}" if i < len(o.value_help) else ""
                 dflt = " (default)" if v == o.default else ""
-                out += _wrap(f"{mark} {v}{dflt}{extra}", width, "    ")
+                out += _wrap(f"{mark} {v}{dflt}{extra}", width, "    ", "  ")
     return "\n".join(out) + "\n"
