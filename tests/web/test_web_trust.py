@@ -179,6 +179,26 @@ def test_only_the_servers_own_names_are_answered(store: Store) -> None:
         assert closed.value.code == 1008
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1:8765@evil.example", "[::1]evil.example",
+                                  "localhost@evil.example", "localhost:80:80", "local host",
+                                  "[nothing]:80", "localhost/x", "localhost:8x"])
+def test_a_malformed_host_header_is_refused(store: Store, host: str) -> None:
+    """No browser sends these; the server took the name in front of them (its own)."""
+    for allowed in (["localhost", "127.0.0.1", "::1"], None):
+        for client in serve(store, allowed_hosts=allowed):
+            r = client.get("/api/variants", headers={"host": host})
+            assert r.status_code == 400 and r.json()["code"] == "bad_request", (host, allowed)
+            assert "Host" in r.json()["error"]
+            made = client.post("/api/tables", headers={"host": "localhost"}, json={
+                "variant": "yatzy", "seats": [{"kind": "person", "name": "Ann"}]}).json()
+            with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
+                    f"/ws/{made['id']}", headers={"host": host}) as ws:
+                ws.receive_json()
+            assert closed.value.code == 1008  # (refused before the handshake: HTTP 403)
+            for good in ("localhost", "LOCALHOST:8000", "[::1]:80", "127.0.0.1:"):
+                assert client.get("/api/variants", headers={"host": good}).status_code == 200
+
+
 def test_the_allowed_names_by_default() -> None:
     from yacht.web.guard import allowed_hosts
 
@@ -383,3 +403,35 @@ def test_a_store_warning_tells_no_file_path(client: TestClient, store: Store,
         assert warned and all("disk full" in w for w in warned), warned
         told = json.dumps(warned) + json.dumps(ann.table)
         assert store.location not in told and "sqlite" not in told
+
+
+def test_a_field_watcher_that_floods_is_told_so_then_closed(store: Store) -> None:
+    """`/ws/d/GROUP` has the limits of a table's socket: past the rate every message with
+    an id is answered `flood` (the socket stays), and one that keeps on is closed (1008).
+    It was closed at its first message over the limit, with no word."""
+    from yacht.web.channel import FLOOD_CLOSE
+
+    for client in serve(store, rate=0.001, burst=3):
+        made = client.post("/api/tables", json={"variant": "yatzy", "dice": "duplicate", "seats": [
+            {"kind": "person", "name": "Ann", "here": True}, {"kind": "person", "here": False}]})
+        assert made.status_code == 200, made.text
+        with client.websocket_connect(f"/ws/d/{made.json()['group']}") as ws:
+            ws.send_json({"type": "hello", "token": None})
+            for i in range(6):
+                ws.send_json({"type": "ping", "id": i})
+            answers: list[dict[str, Any]] = []
+            while len(answers) < 6:
+                msg = ws.receive_json()
+                if "id" in msg:
+                    answers.append(msg)
+            assert [a["id"] for a in answers] == list(range(6))
+            assert [a["type"] for a in answers] == ["pong"] * 3 + ["error"] * 3
+            assert {a.get("code") for a in answers[3:]} == {"flood"}
+            for _ in range(FLOOD_CLOSE - 4):  # (quiet ones: no answer)
+                ws.send_json({"type": "ping"})
+            ws.send_json({"type": "ping", "id": 99})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    msg = ws.receive_json()
+                    assert msg.get("code") == "flood" or msg["type"] == "field", msg
+            assert closed.value.code == 1008

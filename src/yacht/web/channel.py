@@ -219,6 +219,9 @@ async def serve_group(ws: WebSocket, group_id: str, hub: Hub, limits: Limits) ->
     try:
         await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
         hub.duplicates.unwatch(group_id, conn)
+        if receiver.done() and not sender.done() and conn.leaving:
+            # the server closes it (a flood, a frame refused): the answers, then the close
+            await asyncio.wait({sender}, timeout=5)
         stalled = sender.done() and not sender.cancelled() and sender.result() == "stalled"
     finally:
         hub.duplicates.unwatch(group_id, conn)
@@ -241,16 +244,47 @@ async def _next_frame(ws: WebSocket, conn: Connection) -> str | None:
     return text
 
 
+class _Flood:
+    """A connection's rate (every socket's alike): past it, every message waiting for an
+    answer is told ``flood`` and not done, and a connection that keeps flooding
+    (:data:`FLOOD_CLOSE` messages refused) is closed, 1008."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.bucket = TokenBucket(limits.burst, limits.rate)
+        self.refused = 0
+
+    def let_in(self, conn: Connection, text: str) -> bool:
+        """Whether the message is within the rate (False: refused, or the connection is
+        closing: :attr:`closed`)."""
+        if self.bucket.take():
+            return True
+        self.refused += 1
+        # every refused message that waits for an answer gets one
+        msg_id = _quiet_id(text)
+        if msg_id is not None or self.refused == 1:
+            conn.send(_error("flood", f"too many messages: at most {self.bucket.rate:g} a "
+                                      "second", msg_id))
+        if self.closed:
+            conn.close(1008, "flood")
+        return False
+
+    @property
+    def closed(self) -> bool:
+        return self.refused >= FLOOD_CLOSE
+
+
 async def _watch_loop(ws: WebSocket, conn: Connection, limits: Limits) -> None:
-    """A field watcher's messages: pings (anything else is answered ``bad_request``)."""
-    bucket = TokenBucket(limits.burst, limits.rate)
+    """A field watcher's messages: pings (anything else is answered ``bad_request``),
+    within the rate of a table's socket."""
+    flood = _Flood(limits)
     while True:
         text = await _next_frame(ws, conn)
         if text is None:
             return
-        if not bucket.take():
-            conn.close(1008, "flood")
-            return
+        if not flood.let_in(conn, text):
+            if flood.closed:
+                return
+            continue
         try:
             msg = read_client(text)
         except ProtocolError as e:
@@ -382,21 +416,13 @@ async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Conne
 async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
                         limits: Limits, tasks: Tasks) -> None:
     """Read and answer messages until the browser leaves or the connection is closed."""
-    bucket = TokenBucket(limits.burst, limits.rate)
-    refused = 0
+    flood = _Flood(limits)
     while True:
         text = await _next_frame(ws, conn)
         if text is None:
             return
-        if not bucket.take():
-            refused += 1
-            # every refused message that waits for an answer gets one
-            msg_id = _quiet_id(text)
-            if msg_id is not None or refused == 1:
-                conn.send(_error("flood", f"too many messages: at most {bucket.rate:g} a "
-                                          "second", msg_id))
-            if refused >= FLOOD_CLOSE:
-                conn.close(1008, "flood")
+        if not flood.let_in(conn, text):
+            if flood.closed:
                 return
             continue
         try:

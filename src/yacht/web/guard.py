@@ -13,6 +13,7 @@ response, nothing on the WebSocket's messages).
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
@@ -41,31 +42,57 @@ _HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-option
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
-def host_name(header: str) -> str:
-    """The name of a Host header, without its port, in lower case.
+#: a Host header: a name or an IPv4 address (letters, digits, ``.``, ``-``, ``_``), or an
+#: IPv6 address in brackets; then a port or not
+_HOST = re.compile(r"(?:(?P<name>[a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_.])?)"
+                   r"|\[(?P<ip6>[0-9a-f:.]+)\])(?::[0-9]{0,5})?")
+
+
+def host_name(header: str) -> str | None:
+    """The name of a Host header, without its port, in lower case; "" when there is none,
+    None when it is not one (``127.0.0.1:8765@evil``, ``[::1]evil``, ``a b``: no browser
+    sends such a thing).
 
     >>> host_name("LocalHost:8000"), host_name("[::1]:80"), host_name("example.org")
     ('localhost', '::1', 'example.org')
+    >>> host_name("127.0.0.1:8765@evil"), host_name("[::1]evil"), host_name("")
+    (None, None, '')
     """
     header = header.strip().lower()
-    if header.startswith("["):
-        return header[1:].partition("]")[0]
-    if header.count(":") == 1:
-        return header.partition(":")[0]
-    return header
+    if not header:
+        return ""
+    m = _HOST.fullmatch(header)
+    if m is None:
+        return None
+    if m.group("ip6") is not None:
+        try:
+            return str(ipaddress.IPv6Address(m.group("ip6")))  # (as the names are listed)
+        except ValueError:
+            return None
+    return m.group("name")
+
+
+def _listed(name: str) -> str:
+    """A name the server is told to answer (``--allowed-host``, the address it listens
+    on: a bare IPv6 address too), as :func:`host_name` gives it."""
+    name = name.strip().lower()
+    try:
+        return str(ipaddress.ip_address(name.strip("[]")))
+    except ValueError:
+        return host_name(name) or name
 
 
 def allowed_hosts(listen: str, extra: Iterable[str] = ()) -> frozenset[str] | None:
     """The Host names a server listening on ``listen`` answers: the names it listens
     on, this machine's own names when it listens on every address, and ``localhost``;
     plus ``extra`` (``*`` among them: any name, None)."""
-    names = {host_name(h) for h in extra if h.strip()}
+    names = {_listed(h) for h in extra if h.strip()}
     if "*" in names:
         return None
     names.update(LOCAL_NAMES)
-    names.add(host_name(listen))
+    names.add(_listed(listen))
     try:
-        wildcard = ipaddress.ip_address(host_name(listen)).is_unspecified
+        wildcard = ipaddress.ip_address(_listed(listen)).is_unspecified
     except ValueError:
         wildcard = False
     if wildcard:  # every address of the machine: its names and their addresses
@@ -93,8 +120,13 @@ class Guard:
             await self.app(scope, receive, send)
             return
         host = _header(scope, b"host")
-        if self.hosts is not None and host_name(host) not in self.hosts:
-            shown = host_name(host)[:60] or "no name"
+        name = host_name(host)
+        if name is None:  # (the same answer whatever names the server takes)
+            await self._refuse(scope, receive, send, 400, "bad_request",
+                               "the Host header is not a host name (NAME or NAME:PORT)")
+            return
+        if self.hosts is not None and name not in self.hosts:
+            shown = name[:60] or "no name"
             await self._refuse(scope, receive, send, 421, "bad_host",
                                f"this server does not answer to {shown!r} (its names: "
                                "yacht web --allowed-host)")
