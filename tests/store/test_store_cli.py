@@ -222,6 +222,16 @@ def test_stats(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
                                                "--db", db_url))}
     assert names == {"Ann", "Bob", "Cy", "Dee", "Cpu"}
     assert "No finished games for Zed." in run(capsys, "stats", "Zed", "--db", db_url)
+    with open_store(db_url) as s:   # a computer named as a person: another player
+        st = State(get("yatzy"), [Player("Dee", "computer", "random")])
+        while not st.is_terminal():
+            st.apply(Roll((1, 2, 3, 4, 6)))
+            st.apply(Score(st.placements()[0].category))
+        s.finish_game(play_into(s, st), st)
+    lines = run(capsys, "stats", "dee", "--computers", "--db", db_url).splitlines()
+    dees = [line.split() for line in lines if "Dee" in line]
+    assert [row[:2] for row in dees] == [["Dee", "1"], ["Dee", "(computer)"]]
+    assert dees[1][2] == "1"   # its one game, apart from the person's
 
 
 def test_help_lists_the_store_commands(capsys: pytest.CaptureFixture[str]) -> None:

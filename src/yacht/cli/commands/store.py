@@ -420,7 +420,10 @@ def _stats_text(rows: list[Any], width: int) -> str:
     by_key: dict[str, list[Any]] = {}
     for r in rows:
         by_key.setdefault(r.key, []).append(r)
-    name_w = max(6, *(len(printable(r.name)) for r in rows))
+    def who(r: Any) -> str:  # (a computer of a person's name is another player)
+        return printable(r.name) + (" (computer)" if r.computer else "")
+
+    name_w = max(6, *(len(who(r)) for r in rows))
     head = (f"  {'player':<{name_w}} {'games':>5} {'wins':>7} {'avg':>7} {'best':>5} "
             f"{'bonus':>6} {'yachts':>6}")
     table = len(head) <= width
@@ -433,7 +436,7 @@ def _stats_text(rows: list[Any], width: int) -> str:
         if table:
             out.append(head)
         for r in group:
-            name = printable(r.name)
+            name = who(r)
             wins = f"{r.wins}/{r.multiplayer_games}" if r.multiplayer_games else "-"
             bonus = f"{r.upper_bonus_rate:.0%}" if r.upper_bonus_rate is not None else "-"
             note = entry_note(False, r.dice_entered)
