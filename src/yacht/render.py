@@ -22,7 +22,8 @@ __all__ = ["COLOUR_MARKS", "CardRow", "ENDED_EARLY", "LEAN_LEAVES", "LOSS", "SER
            "accuracy_text", "bonus_progress", "box_text", "card_cells", "card_layout",
            "card_table", "colour_marks", "decisions_text", "dice_text", "entry_note", "is_you",
            "key_title", "loss_text", "luck_sentence", "luck_text", "option_words", "possessive",
-           "preview_text", "rolls_split", "rolls_text", "saved_game_text", "saved_games",
+           "preview_text", "progress_line", "rolls_split", "rolls_text", "saved_game_text",
+           "saved_games",
            "situation_lines", "variant_title", "verb", "wrap_text"]
 
 RowKind = Literal["box", "total"]
@@ -546,3 +547,25 @@ def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
                                                                             strict=True))
               for i in range(0, len(heads), per)]
     return "\n\n".join(blocks)
+
+
+def progress_line(label: str, done: int, total: int, columns: int, after: str = "",
+                  bar: int = 30) -> str:
+    """A progress bar's line for a terminal ``columns`` wide, shorter than that (a line as
+    wide as the terminal wraps, and a carriage return then redraws only its end): the
+    label, shortened with an ellipsis when it must, the bar (at most ``bar`` wide, down
+    to 10) and ``after`` (the counts, the time left).
+
+    >>> progress_line("solving Yatzy", 5, 20, 80, "5/20")
+    'solving Yatzy [#######.......................] 5/20'
+    >>> line = progress_line("solving Maxi Yatzy - Saved rolls: off", 5, 20, 40, "5/20")
+    >>> line, len(line) < 40
+    ('solving Maxi Ya… [###............] 5/20', True)
+    """
+    tail = f" {after}" if after else ""
+    width = max(10, min(bar, columns - 1 - len(tail) - 3 - 16))
+    room = max(1, columns - 1 - len(tail) - width - 3)
+    if len(label) > room:
+        label = label[:max(0, room - 1)] + "…"
+    fill = width * max(0, min(done, total)) // max(total, 1)
+    return f"{label} [{'#' * fill}{'.' * (width - fill)}]{tail}"

@@ -216,3 +216,32 @@ def test_expert_through_the_kernel_and_through_the_engine() -> None:
     slow = simulate(rs, "expert", 6, seed=6, workers=1, use_kernel=False)
     assert slow.source == "engine" and slow.games == 6
     assert fast.to_json()["source"] == "kernel"
+
+
+def test_progress_bars_are_shorter_than_the_terminal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A line as wide as the terminal wraps, and each redraw then starts a new line (an
+    80-column terminal showed 'solving maxi-yatzy;bonus=100@84;saved_rolls=off [...]' once
+    per step): the bars fit, shortening the label."""
+    import io
+
+    from yacht.cli.commands.simulate import ProgressBar
+    from yacht.strategy.solver.build import _bar
+
+    monkeypatch.setenv("COLUMNS", "40")
+    stream = io.StringIO()
+    bar = ProgressBar(stream, "working out the chances of winning", delay=0.0, unit="%")
+    for done in range(0, 101, 20):
+        bar(done, 100)
+    draws = stream.getvalue().split("\r")[1:]
+    assert len(draws) == 6 and all(len(d) < 40 for d in draws), draws
+    assert all(d.startswith("working") and "…" in d for d in draws)
+    bar.close()
+    assert stream.getvalue().endswith("\r" + " " * len(draws[-1]) + "\r")
+    show = _bar("solving Maxi Yatzy - Saved rolls: off (3 rolls every turn) (once)")
+    for done in range(0, 21, 5):
+        show(done, 20)
+    err = capsys.readouterr().err
+    lines = [part for line in err.split("\n") for part in line.split("\r") if part]
+    assert len(lines) == 5 and all(len(x) < 40 for x in lines), lines
+    assert lines[-1].endswith("] 20/20") and err.endswith("\n")

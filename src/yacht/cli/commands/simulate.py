@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shutil
 import sys
 import threading
 import time
@@ -19,6 +20,7 @@ from yacht.cli.common import (
     text_width,
     whole,
 )
+from yacht.render import progress_line
 
 ORDER = 40
 
@@ -90,24 +92,26 @@ class ProgressBar:
         self.width = width
         self.start = time.monotonic()
         self.shown = False
+        self.drawn = 0   # the width of the line drawn last
+        self.columns = shutil.get_terminal_size((80, 24)).columns
 
     def __call__(self, done: int, total: int) -> None:
         elapsed = time.monotonic() - self.start
         if elapsed < self.delay or total <= 0:
             return
         self.shown = True
-        fill = round(self.width * done / total)
         rate = done / elapsed if elapsed > 0 else 0.0
         eta = f", {(total - done) / rate:.0f} s left" if rate > 0 and done < total else ""
-        bar = "#" * fill + "." * (self.width - fill)
         count = (f"{100 * done // total}%" if self.unit == "%" else
                  f"{done}/{total} {self.unit}")
-        self.stream.write(f"\r{self.label} [{bar}] {count}{eta}   ")
+        line = progress_line(self.label, done, total, self.columns, count + eta, self.width)
+        self.stream.write(f"\r{line:<{self.drawn}}")   # (over all of the line before)
+        self.drawn = len(line)
         self.stream.flush()
 
     def close(self) -> None:
         if self.shown:
-            self.stream.write("\r" + " " * (len(self.label) + self.width + 60) + "\r")
+            self.stream.write("\r" + " " * self.drawn + "\r")
             self.stream.flush()
 
 

@@ -446,10 +446,14 @@ def clear_memory_cache() -> None:
 
 
 def _bar(label: str) -> Progress:
+    """A bar on stderr, as wide as the terminal allows."""
+    import shutil
+
+    from yacht.render import progress_line
+
     def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        columns = shutil.get_terminal_size((80, 24)).columns
+        sys.stderr.write("\r" + progress_line(label, done, total, columns, f"{done}/{total}"))
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -573,7 +577,9 @@ def _load_or_build(ruleset: Ruleset, spec: Spec, cache: bool, progress: bool | P
                 pass
     cb: Progress | None
     if progress is True:
-        cb = _bar(f"solving {key}")
+        from yacht.render import key_title
+
+        cb = _bar(f"solving {key_title(key)} (once)")
     elif progress is False:
         cb = None
     else:
