@@ -143,6 +143,7 @@ def test_yacht_daily_standings_and_bad_input(tmp_path: Path) -> None:
     text = run("crag", "--standings")
     assert text.returncode == 0 and "The expert on these dice:" in text.stdout
     assert got["commitment"] in text.stdout  # (the same day's, made once)
+    assert all(len(line) <= 78 for line in text.stdout.splitlines()), text.stdout
     for args, says in ((["nope", "--standings"], "unknown variant"),
                        (["--standings", "--date", "2026-02-30"], "is not a day"),
                        (["--standings", "--date", "20261201"], "give YYYY-MM-DD"),

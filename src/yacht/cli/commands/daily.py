@@ -160,9 +160,9 @@ def _print_result(db: str | None, variant: str, title: str, game_id: str) -> Non
 
 def standings_text(st: Any, title: str, mine: str | None = None) -> str:
     """The day's standings as lines: a header, the expert's total, a line per game."""
-    lines = [f"Daily challenge, {title}, {st.day} (UTC)",
-             f"Commitment {st.commitment}" + (f"; seed {st.seed}" if st.seed else
-                                              " (the seed is shown once the day is over)")]
+    lines = [f"Daily challenge, {title}, {st.day} (UTC)",   # (a digest a line: 78 columns)
+             f"Commitment {st.commitment}",
+             f"Seed       {st.seed}" if st.seed else "(its seed is shown once the day is over)"]
     if st.expert is not None:
         lines.append(f"The expert on these dice: {st.expert}")
     if not st.entries:
