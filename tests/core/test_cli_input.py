@@ -145,6 +145,10 @@ def test_export_takes_its_format_from_the_file_name(capsys: pytest.CaptureFixtur
      "rolls left 'r-1': write r and the rolls left (accepted: r0-r2;"),
     (["advise", "yahtzee", "13356 rx"], "rolls left 'rx'"),
     (["advise", "yahtzee", "13356 r2 t-1"], "turns taken 't-1': write t and the turns"),
+    (["play", "yatzy", "--plain", "--players", "Ann", "--target", "250"],
+     "--target 250 is for a cpu:champion playing alone"),
+    (["play", "yatzy", "--plain", "--players", "C=cpu:champion,Ann", "--target", "250"],
+     "--target 250 is for a cpu:champion playing alone"),
 ])
 def test_errors_name_what_is_wrong(argv: list[str], message: str,
                                    capsys: pytest.CaptureFixture[str]) -> None:

@@ -117,9 +117,15 @@ def saved_game_to_play(prefix: str, variant: str | None, options: dict[str, str]
 
 def cmd_play(args: argparse.Namespace) -> int:
     launch = launch_from_args(args)
+    target = getattr(args, "target", None)
+    seats = launch.players
+    if target is not None and seats is not None and not (
+            len(seats) == 1 and seats[0].kind == "champion"):
+        raise CliError(f"--target {target} is for a cpu:champion playing alone (it plays to "
+                       "reach that score): give --players NAME=cpu:champion")
     if launch.resume is not None:  # (a finished game is said before a screen opens)
         launch.resume = saved_game_to_play(launch.resume, args.variant, launch.options)
-    factory = strategy_factory(getattr(args, "target", None))
+    factory = strategy_factory(target)
     if args.plain or not sys.stdout.isatty() or not sys.stdin.isatty():
         from yacht.plain import run_plain
         from yacht.session import SessionError
