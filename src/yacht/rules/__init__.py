@@ -32,6 +32,7 @@ from .model import (
     Scorecard,
     Totals,
     TurnContext,
+    UnknownBox,
     UpperBonus,
 )
 from .registry import UnknownVariant, all_variants, get, ids
@@ -64,6 +65,7 @@ __all__ = [
     "SpecialRule",
     "Totals",
     "TurnContext",
+    "UnknownBox",
     "UnknownVariant",
     "UpperBonus",
     "YahtzeeBonusJoker",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
@@ -33,6 +34,7 @@ __all__ = [
     "Totals",
     "Change",
     "TurnContext",
+    "UnknownBox",
     "UpperBonus",
 ]
 
@@ -43,6 +45,44 @@ MAX_PLAYERS = 8
 
 class OptionError(ValueError):
     """An option name or value that the variant does not accept."""
+
+
+class UnknownBox(KeyError):
+    """The variant has no box of that id (a KeyError, as a mapping's lookup raises):
+    the message names the boxes it has."""
+
+    def __str__(self) -> str:  # (a KeyError shows its argument quoted)
+        return str(self.args[0]) if self.args else "unknown box"
+
+
+def check_dice(dice: Sequence[int], faces: int, count: int | None = None) -> tuple[int, ...]:
+    """``dice`` as plain ints when each is a face (1-``faces``), and there are ``count``
+    of them if given; ValueError in one line otherwise (TypeError for what is no whole
+    number). For the public ways in to scoring; the scorers themselves trust their
+    counts.
+
+    >>> check_dice([1, 2, 0], 6)
+    Traceback (most recent call last):
+    ...
+    ValueError: die value 0 is not a face (accepted: 1-6)
+    """
+    if isinstance(dice, str | bytes) or not hasattr(dice, "__iter__"):
+        raise TypeError(f"dice are a sequence of whole numbers, not {dice!r}")
+    out = []
+    for v in dice:
+        try:
+            if isinstance(v, bool):
+                raise TypeError
+            out.append(operator.index(v))
+        except TypeError:
+            raise TypeError(f"a die's value must be a whole number (int), not {v!r}") from None
+    if count is not None and len(out) != count:
+        raise ValueError(f"{len(out)} dice given: this game is played with {count} "
+                         f"(accepted: {count} values 1-{faces})")
+    bad = next((v for v in out if not 1 <= v <= faces), None)
+    if bad is not None:
+        raise ValueError(f"die value {bad} is not a face (accepted: 1-{faces})")
+    return tuple(out)
 
 
 _SCORED: dict[tuple[str, Any, Counts], int] = {}
@@ -92,7 +132,8 @@ class Category:
         return points
 
     def score(self, dice: Iterable[int], faces: int = 6) -> int:
-        return self.score_counts(counts_of(dice, faces))
+        """The box's points for ``dice`` (each 1-``faces``: ValueError otherwise)."""
+        return self.score_counts(counts_of(check_dice(tuple(dice), faces), faces))
 
     def describe(self, dice: int) -> str:
         return describe(self.scorer, self.parameters, dice)
@@ -431,7 +472,8 @@ class Ruleset:
         raise OptionError(f"{self.id} has no option {option_id!r} (options: {accepted})")
 
     def configure(self, options: Mapping[str, str] | None = None, /, **more: str) -> Ruleset:
-        """This variant with options set; unknown names or values raise OptionError.
+        """This variant with options set; unknown names or values raise OptionError (a
+        value is text: ``"3"``, not 3 or None).
 
         >>> from yacht.rules import get
         >>> get("ancient-yacht-10").configure(rolls="3").rolls
@@ -440,7 +482,11 @@ class Ruleset:
         chosen = dict(self.settings)
         for key, value in {**(options or {}), **more}.items():
             opt = self.option(key)
-            value = str(value).strip().lower()
+            if not isinstance(value, str):
+                raise OptionError(
+                    f"{self.id}: option {key}'s value must be text, not {value!r} "
+                    f"(accepted: {'|'.join(opt.values)})")
+            value = value.strip().lower()
             if value not in opt.values:
                 raise OptionError(
                     f"{self.id}: option {key} cannot be {value!r} (accepted: "
@@ -465,12 +511,25 @@ class Ruleset:
 
     # --- categories ---------------------------------------------------------
     def index(self, category_id: str) -> int:
+        """The position of the box ``category_id`` on the card (from 0); UnknownBox (a
+        KeyError) naming the boxes there are otherwise.
+
+        >>> from yacht.rules import get
+        >>> get("yatzy").index("chance")
+        13
+        >>> get("tommys-crag").index("nope")
+        Traceback (most recent call last):
+        ...
+        yacht.rules.model.UnknownBox: tommys-crag has no box 'nope' (boxes: ones, twos, ...
+        """
         for i, c in enumerate(self.categories):
             if c.id == category_id:
                 return i
-        raise KeyError(category_id)
+        raise UnknownBox(f"{self.id} has no box {category_id!r} (boxes: "
+                         f"{', '.join(c.id for c in self.categories)})")
 
     def category(self, category_id: str) -> Category:
+        """The box ``category_id`` (UnknownBox, a KeyError, if there is none)."""
         return self.categories[self.index(category_id)]
 
     def upper_category(self, face: int) -> Category | None:
@@ -483,8 +542,16 @@ class Ruleset:
     def scores(self, dice: Sequence[int]) -> dict[str, int]:
         """What every category's scorer gives ``dice``: the box's own points, before any
         special rule (which may change them by the card or the turn: a Joker, a served
-        roll, a box that needs another)."""
-        counts = counts_of(dice, self.faces)
+        roll, a box that needs another). ``dice``: one value (1-:attr:`faces`) per die of
+        the game, else ValueError in one line.
+
+        >>> from yacht.rules import get
+        >>> get("yatzy").scores([6, 6, 6])
+        Traceback (most recent call last):
+        ...
+        ValueError: 3 dice given: this game is played with 5 (accepted: 5 values 1-6)
+        """
+        counts = counts_of(check_dice(dice, self.faces, self.dice), self.faces)
         return {c.id: c.score_counts(counts) for c in self.categories}
 
     @property

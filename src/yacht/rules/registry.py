@@ -42,6 +42,9 @@ def get(name: str, options: Mapping[str, str] | None = None) -> Ruleset:
     >>> get("yahtzee", {"joker": "free"}).option_values["joker"]
     'free'
     """
+    if not isinstance(name, str):
+        raise TypeError(f"a variant's name is text, not {name!r} (accepted: "
+                        f"{', '.join(ids())})")
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     try:
         rs = _BY_NAME[key]
