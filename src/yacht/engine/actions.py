@@ -1,7 +1,19 @@
-"""The typed actions a game is made of, and their JSON form for records."""
+"""The typed actions a game is made of, and their JSON form for records.
+
+An action's numbers are plain ``int`` from the moment it is made: any integer type
+(a numpy integer) becomes one (``operator.index``); anything else (``1.5``, ``"3"``,
+``True``) is refused with a TypeError naming it, before any state sees the action.
+
+>>> Choose((0.5,))
+Traceback (most recent call last):
+...
+TypeError: a die's position must be a whole number (int), not 0.5
+"""
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,6 +36,28 @@ class IllegalAction(ValueError):
     """An action that the rules do not allow now. The state is left unchanged."""
 
 
+def _whole(value: object, what: str) -> int:
+    """``value`` as a plain int (an integer type's value); TypeError for anything else,
+    bools included (``True`` is no die)."""
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise TypeError(f"{what} must be a whole number (int), not {value!r}")
+
+
+def _wholes(values: Iterable[int], what: str) -> tuple[int, ...]:
+    """A tuple of plain ints (the same tuple when it is one already)."""
+    if type(values) is tuple and all(type(v) is int for v in values):
+        return values
+    if isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{what}s must be a sequence of whole numbers, not {values!r}")
+    return tuple(_whole(v, what) for v in values)
+
+
 @dataclass(frozen=True, repr=False)
 class Roll:
     """Roll the chosen dice (all of them at the start of a turn).
@@ -38,6 +72,12 @@ class Roll:
     result: tuple[int, ...] | None = None
     entered: bool = False
 
+    def __post_init__(self) -> None:
+        if self.result is not None:
+            object.__setattr__(self, "result", _wholes(self.result, "a roll's value"))
+        if type(self.entered) is not bool:
+            raise TypeError(f"a roll's 'entered' must be True or False, not {self.entered!r}")
+
     def __repr__(self) -> str:
         return f"Roll(result={self.result!r}" + (", entered=True)" if self.entered else ")")
 
@@ -47,6 +87,9 @@ class Choose:
     """Choose which dice (0-based positions) to roll again; replaces the choice."""
 
     dice: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dice", _wholes(self.dice, "a die's position"))
 
 
 #: who played a person's turn for them: their turn clock ran out (``"clock"``), or the
@@ -64,6 +107,16 @@ class Score:
     category: str
     column: int = 0
     by: PlayedBy | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.category, str):
+            raise TypeError(f"a score's category must be a box's id (text), not "
+                            f"{self.category!r}")
+        if type(self.column) is not int:
+            object.__setattr__(self, "column", _whole(self.column, "a score's column"))
+        if self.by is not None and self.by not in PLAYED_BY:
+            raise ValueError(f"a score's 'by' is {' or '.join(PLAYED_BY)} or None, "
+                             f"not {self.by!r}")
 
     def __repr__(self) -> str:
         by = f", by={self.by!r}" if self.by is not None else ""
@@ -84,13 +137,19 @@ Action = Roll | Choose | Score | GiveBack | TakeBack
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
-    """The JSON object for an action (as stored in records).
+    """The JSON object for an action (as stored in records); :func:`action_from_json`
+    gives the action back. A roll to be drawn (``Roll()``) has no ``result`` (a record's
+    rolls always have theirs).
 
     >>> action_to_json(Score("chance"))
     {'type': 'score', 'category': 'chance', 'column': 0}
+    >>> action_to_json(Roll()), action_from_json(action_to_json(Roll()))
+    ({'type': 'roll'}, Roll(result=None))
     """
     if isinstance(action, Roll):
-        out: dict[str, Any] = {"type": "roll", "result": list(action.result or ())}
+        out: dict[str, Any] = {"type": "roll"}
+        if action.result is not None:
+            out["result"] = list(action.result)
         if action.entered:
             out["entered"] = True
         return out
@@ -115,7 +174,8 @@ def _ints(value: Any, what: str) -> tuple[int, ...]:
 
 
 def action_from_json(obj: Any) -> Action:
-    """Parse an action object; raises ValueError naming what is wrong."""
+    """Parse an action object; raises ValueError naming what is wrong. A roll without
+    a ``result`` (or with ``null``) is ``Roll()``: its dice are still to be drawn."""
     if not isinstance(obj, dict) or "type" not in obj:
         raise ValueError("an action must be an object with a 'type'")
     kind = obj["type"]
@@ -123,7 +183,8 @@ def action_from_json(obj: Any) -> Action:
         entered = obj.get("entered", False)
         if not isinstance(entered, bool):
             raise ValueError("a roll's 'entered' must be true or false")
-        return Roll(_ints(obj.get("result"), "a roll's result"), entered)
+        result = obj.get("result")
+        return Roll(None if result is None else _ints(result, "a roll's result"), entered)
     if kind == "choose":
         return Choose(_ints(obj.get("dice"), "a choice's dice"))
     if kind == "score":

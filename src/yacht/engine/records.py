@@ -108,11 +108,20 @@ class Record:
             return State(self.ruleset, self.players, seed=seed)
         return State(self.ruleset, self.players, rng if rng is not None else random.Random(0))
 
+    def _logged(self) -> list[Action]:
+        """The actions, each as a record holds it: RecordError for a roll without its
+        dice (``Roll()`` is a roll still to be drawn; a replay draws nothing)."""
+        for i, action in enumerate(self.actions):
+            if isinstance(action, Roll) and action.result is None:
+                raise RecordError(f"action {i + 1} (roll) has no result: a record's rolls "
+                                  "hold their dice")
+        return self.actions
+
     def replay(self) -> Iterator[State]:
         """Every state of the game: the start, then one after each action (clones)."""
         state = self.new_state()
         yield state.clone()
-        for i, action in enumerate(self.actions):
+        for i, action in enumerate(self._logged()):
             try:
                 state.apply(action)
             except IllegalAction as e:
@@ -122,7 +131,7 @@ class Record:
 
     def final_state(self) -> State:
         state = self.new_state()
-        for i, action in enumerate(self.actions):
+        for i, action in enumerate(self._logged()):
             try:
                 state.apply(action)
             except IllegalAction as e:
@@ -132,7 +141,7 @@ class Record:
     def turns(self) -> list[TurnSummary]:
         """The scorings that stand (those taken back are left out), in order."""
         out: list[TurnSummary] = []
-        take_turns(self.new_state(), self.actions, out)
+        take_turns(self.new_state(), self._logged(), out)
         return out
 
     # --- JSON -------------------------------------------------------------------

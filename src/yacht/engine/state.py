@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 from math import factorial
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from yacht.rules import Placement, Ruleset, Scorecard, Totals, TurnContext, counts_of
 
@@ -38,11 +38,37 @@ class Rng(Protocol):
 
 @dataclass(frozen=True)
 class Player:
-    """A seat at the table: a person or a computer player of some level."""
+    """A seat at the table: a person or a computer player of some level.
+
+    Checked when made, by the rules a record's loader applies (so that every game
+    made saves as a record that loads again): ``name`` is text, ``kind`` is
+    ``"person"`` or ``"computer"``, ``level`` is None or text. TypeError or ValueError
+    in one line otherwise.
+
+    Neither the name's form nor the level is refused here: a record keeps the names
+    and levels it was played with, and loads whatever they are (games saved before
+    names had their 20-character limit; a level this version does not have, which a
+    table plays at random with a warning). A name a person types goes through
+    :func:`yacht.parsing.check_name` (1-:data:`NAME_LENGTH` visible characters), a
+    level through :data:`PLAYER_LEVELS`, where they are typed.
+
+    >>> Player("Ann", "robot")
+    Traceback (most recent call last):
+    ...
+    ValueError: player kind 'robot' is not person or computer
+    """
 
     name: str
     kind: PlayerKind = "person"
     level: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise TypeError(f"a player's name must be text, not {self.name!r}")
+        if self.kind not in ("person", "computer"):
+            raise ValueError(f"player kind {self.kind!r} is not person or computer")
+        if self.level is not None and not isinstance(self.level, str):
+            raise TypeError(f"a player's level must be text or None, not {self.level!r}")
 
     @property
     def is_computer(self) -> bool:
@@ -56,15 +82,13 @@ class Player:
 
     @classmethod
     def from_json(cls, obj: Any) -> Player:
+        """A player from its JSON object; ValueError naming what is wrong."""
         if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
             raise ValueError("a player must be an object with a 'name'")
-        kind = obj.get("kind", "person")
-        if kind not in ("person", "computer"):
-            raise ValueError(f"player kind {kind!r} is not person or computer")
-        level = obj.get("level")
-        if level is not None and not isinstance(level, str):
-            raise ValueError("a player's level must be text")
-        return cls(obj["name"], kind, level)
+        try:
+            return cls(obj["name"], obj.get("kind", "person"), obj.get("level"))
+        except TypeError as e:
+            raise ValueError(str(e)) from None
 
 
 def roll_probability(outcome: Sequence[int], faces: int = 6) -> Fraction:
@@ -102,6 +126,27 @@ class _Position:
 class State:
     """A game of any variant for 1-8 players.
 
+    What a game allows, in the terms of OpenSpiel: :meth:`legal_actions` lists every
+    move allowed now (with the Oops ones: :class:`GiveBack`, and :class:`TakeBack`
+    while the scoring may be taken back), :meth:`chance_outcomes` the outcomes of a
+    :class:`Roll` when one is allowed, :meth:`apply` plays an action or raises
+    IllegalAction (TypeError for an object that is no action) leaving the state as it
+    was, :meth:`returns` gives each player's total.
+
+    **A terminal state** (:meth:`is_terminal`: every card full, or a roll that ended the
+    game) has no moves: :meth:`legal_actions` and :meth:`chance_outcomes` are empty and
+    Roll, Choose, Score and GiveBack are refused. The one thing it still allows is the
+    Oops take-back of the final scoring when a person made it (:meth:`can_take_back`):
+    an undo, not a move (a table offers it in the pause at the game's end, until the
+    results are in); applied, the game is no longer over. A search that plays to the
+    end stops at a terminal state; it never needs the take-back (:meth:`clone` keeps a
+    position to go back to).
+
+    Two states are equal (``==``) when they play one ruleset (with its options), with
+    the same players, in the same position (with what may be taken back) reached by the
+    same log; where their dice come from is no part of it. A state is mutable and
+    therefore not hashable: :meth:`position_key` is the hashable key of a position.
+
     >>> import random
     >>> from yacht.rules import get
     >>> s = State(get("yatzy"), [Player("Ann")], rng=random.Random(1))
@@ -118,10 +163,16 @@ class State:
         """Where the dice come from: ``rng`` (a generator: simulations, tests), ``seed``
         (32 bytes: see :mod:`yacht.engine.dice`), or ``dice`` (another state's
         :attr:`dice_source`); none of them: a fresh secret seed."""
+        if not isinstance(ruleset, Ruleset):
+            raise TypeError(f"a state plays a Ruleset (yacht.rules.get(name)), not "
+                            f"{ruleset!r}")
         if not 1 <= len(players) <= ruleset.max_players:
             raise ValueError(
                 f"{ruleset.id} takes {ruleset.min_players}-{ruleset.max_players} players, "
                 f"not {len(players)}")
+        bad = next((p for p in players if not isinstance(p, Player)), None)
+        if bad is not None:
+            raise TypeError(f"a state's players are Player objects, not {bad!r}")
         if sum(x is not None for x in (rng, seed, dice)) > 1:
             raise ValueError("give the dice one source: a generator, a seed or a dice source")
         self.ruleset = ruleset
@@ -143,6 +194,7 @@ class State:
         return self._p.current
 
     def current_player(self) -> int:
+        """Index of the player on turn (the same as :attr:`current`)."""
         return self._p.current
 
     @property
@@ -161,16 +213,22 @@ class State:
         return self._p.chosen
 
     def card(self, player: int) -> Scorecard:
+        """The scorecard of ``player`` (an index of :attr:`players`)."""
         return self._p.cards[player]
 
     def turns_taken(self, player: int) -> int:
+        """The scorings of ``player`` that stand (a repeat box's count too)."""
         return self._p.turns[player]
 
     def totals(self, player: int) -> Totals:
+        """The totals of ``player``'s card (sections, bonus, columns, grand total)."""
         return self.ruleset.totals(self._p.cards[player])
 
     def context(self) -> TurnContext:
-        p = self._p
+        """What the special rules are told of the turn now (card, turn, rolls, players)."""
+        return self._context(self._p)
+
+    def _context(self, p: _Position) -> TurnContext:
         return self.ruleset.context(p.cards[p.current], p.turns[p.current], p.rolls,
                                     len(self.players))
 
@@ -181,6 +239,7 @@ class State:
 
     @property
     def rolls_left(self) -> int:
+        """Rolls this turn still allows."""
         return self.max_rolls - self._p.rolls
 
     def may_reroll(self) -> bool:
@@ -200,6 +259,9 @@ class State:
         return list(found)
 
     def is_terminal(self) -> bool:
+        """Whether the game is over: every card full, or a roll ended it at once. A
+        terminal state has no moves (see the class's account: only the take-back of a
+        person's final scoring is left)."""
         return self._p.ended is not None or all(c.complete for c in self._p.cards)
 
     @property
@@ -222,9 +284,12 @@ class State:
         return [i for i, v in enumerate(r) if v == best]
 
     def can_give_back(self) -> bool:
+        """Whether dice are chosen for the next roll (Oops 1 gives them back)."""
         return bool(self._p.chosen)
 
     def can_take_back(self) -> bool:
+        """Whether the last scoring may be taken back (Oops 2): a person's, until the
+        next roll; at a terminal state too (the final scoring)."""
         return self._p.undo is not None
 
     @property
@@ -256,6 +321,16 @@ class State:
         """A hashable value equal for two states exactly when the game is in the same place."""
         return (self.ruleset.key, self.players, self._p.key())
 
+    def __eq__(self, other: object) -> bool:
+        """Same ruleset (and options), players, position and log (see the class)."""
+        if not isinstance(other, State):
+            return NotImplemented
+        return (self is other or (self.ruleset == other.ruleset
+                                  and self.position_key() == other.position_key()
+                                  and self.log == other.log))
+
+    __hash__: ClassVar[None]  # type: ignore[assignment]  # (mutable: position_key hashes)
+
     # --- actions -------------------------------------------------------------
     def to_roll(self) -> tuple[int, ...]:
         """Positions the next Roll would roll (all dice at the start of a turn)."""
@@ -264,13 +339,14 @@ class State:
         return tuple(sorted(self._p.chosen))
 
     def legal_actions(self) -> list[Action]:
-        """Every action allowed now, including the Oops ones.
+        """Every action allowed now, including the Oops ones; none at a terminal state
+        (the take-back of a final scoring is an undo, not a move: :meth:`can_take_back`).
 
         Choices are listed once per distinct multiset of dice to roll again
         (the lowest positions holding those values stand for all).
         """
         if self.is_terminal():
-            return [TakeBack()] if self.can_take_back() else []
+            return []
         acts: list[Action] = []
         if not self._p.dice:
             acts.append(Roll())
@@ -303,10 +379,14 @@ class State:
         return out
 
     def chance_outcomes(self, exact: bool = False) -> list[tuple[tuple[int, ...], Any]]:
-        """The outcomes of the next roll as sorted dice multisets, with probabilities.
+        """The outcomes of the next roll as sorted dice multisets, with probabilities
+        (floats, or Fractions with ``exact``); empty when no Roll is allowed now (the
+        game is over, or the dice must be chosen or scored first).
 
         Apply one with ``Roll(outcome)``: the values go to the rolled positions in order.
         """
+        if self._roll_refused() is not None:
+            return []
         n = len(self.to_roll())
         faces = self.ruleset.faces
         outs = []
@@ -315,10 +395,36 @@ class State:
             outs.append((combo, p if exact else float(p)))
         return outs
 
+    def _roll_refused(self) -> str | None:
+        """Why a Roll is not allowed now, or None when it is."""
+        p = self._p
+        if self.is_terminal():
+            return "the game is over"
+        if p.dice and not self.may_reroll():
+            return "no roll left in this turn: score the dice in an open box"
+        if p.dice and not p.chosen:
+            return "choose at least one die to roll again, or score"
+        return None
+
+    def _check_values(self, result: tuple[int, ...]) -> None:
+        """A roll's values: one per die rolled, each a face."""
+        n = len(self.to_roll())
+        if len(result) != n:
+            raise IllegalAction(f"a roll of {n} dice needs {n} values, not {len(result)}")
+        faces = self.ruleset.faces
+        bad = [v for v in result if not 1 <= v <= faces]
+        if bad:
+            raise IllegalAction(f"die value {bad[0]} is not a face (accepted: 1-{faces})")
+
     def check(self, action: Action) -> None:
-        """Raise IllegalAction if ``action`` is not allowed now; change nothing."""
+        """Raise IllegalAction if ``action`` is not allowed now (TypeError if it is no
+        action); change nothing. (An action's numbers are plain ints once it is made:
+        see :mod:`yacht.engine.actions`.)"""
         p = self._p
         rs = self.ruleset
+        if not isinstance(action, _ACTIONS):
+            raise TypeError(f"{action!r} is not an action (accepted: Roll, Choose, Score, "
+                            "GiveBack, TakeBack)")
         if isinstance(action, TakeBack):
             if p.undo is None:
                 raise IllegalAction("there is no scoring to take back (only a person's last "
@@ -327,21 +433,13 @@ class State:
         if self.is_terminal():
             raise IllegalAction("the game is over")
         if isinstance(action, Roll):
-            if p.dice and not self.may_reroll():
-                raise IllegalAction("no roll left in this turn: score the dice in an open box")
-            if p.dice and not p.chosen:
-                raise IllegalAction("choose at least one die to roll again, or score")
+            why = self._roll_refused()
+            if why is not None:
+                raise IllegalAction(why)
             if action.entered and action.result is None:
                 raise IllegalAction("a roll entered by hand needs the values the dice show")
             if action.result is not None:
-                n = len(self.to_roll())
-                if len(action.result) != n:
-                    raise IllegalAction(f"a roll of {n} dice needs {n} values, "
-                                        f"not {len(action.result)}")
-                bad = [v for v in action.result if not 1 <= v <= rs.faces]
-                if bad:
-                    raise IllegalAction(f"die value {bad[0]} is not a face (accepted: "
-                                        f"1-{rs.faces})")
+                self._check_values(action.result)
         elif isinstance(action, Choose):
             if not p.dice:
                 raise IllegalAction("roll first: there are no dice to choose")
@@ -349,19 +447,18 @@ class State:
                 raise IllegalAction("no roll left in this turn: dice cannot be chosen")
             bad = [d for d in action.dice if not 0 <= d < rs.dice]
             if bad:
-                raise IllegalAction(f"there is no die {bad[0] + 1} (accepted: 1-{rs.dice})")
+                raise IllegalAction(_no_such("die", "dice", "position", "positions",
+                                             bad[0], rs.dice))
             if len(set(action.dice)) != len(action.dice):
                 raise IllegalAction("a die is chosen twice")
         elif isinstance(action, GiveBack):
             if not p.chosen:
                 raise IllegalAction("no dice are chosen, so none can be given back")
-        elif isinstance(action, Score):
+        else:
             if not p.dice:
                 raise IllegalAction("roll first: there are no dice to score")
             if self._placement(action) is None:
                 self._explain_score(action)
-        else:  # pragma: no cover - exhaustive
-            raise IllegalAction(f"unknown action {action!r}")
 
     def placement(self, category: str, column: int = 0) -> Placement | None:
         """The placement scoring the dice showing in this box now (None if not allowed).
@@ -387,8 +484,8 @@ class State:
         if action.category not in ids:
             raise IllegalAction(f"unknown box {action.category!r} (accepted: {', '.join(ids)})")
         if not 0 <= action.column < len(rs.columns):
-            raise IllegalAction(f"there is no column {action.column + 1} (accepted: "
-                                f"1-{len(rs.columns)})")
+            raise IllegalAction(_no_such("column", "columns", "index", "indexes",
+                                         action.column, len(rs.columns)))
         allowed = {pl.category for pl in self.placements()}
         if not allowed:
             raise IllegalAction("these dice cannot be scored yet: roll again")
@@ -399,62 +496,59 @@ class State:
     def apply(self, action: Action) -> None:
         """Play ``action``; the log records it (a Roll with its result).
 
-        Raises IllegalAction, leaving the state as it was, when it is not allowed.
+        Raises IllegalAction (TypeError for an object that is no action), leaving the
+        state as it was, when it is not allowed: the new position is made apart and
+        takes the old one's place only once everything worked.
         """
         self.check(action)
-        self._placements = None  # the position changes
         p = self._p
+        rs = self.ruleset
+        new = _shallow(p)
+        done: Action = action
         if isinstance(action, Roll):
-            positions = self.to_roll()
             result = action.result
-            if result is None:
-                result = self.draw()
-            dice = list(p.dice) if p.dice else [0] * self.ruleset.dice
-            for pos, v in zip(positions, result, strict=True):
+            if result is None:  # (a dice source's values checked as a typed roll's)
+                drawn = Roll(self.draw()).result
+                assert drawn is not None
+                self._check_values(result := drawn)
+            dice = list(p.dice) if p.dice else [0] * rs.dice
+            for pos, v in zip(self.to_roll(), result, strict=True):
                 dice[pos] = v
-            p.dice = tuple(dice)
-            p.rolls += 1
-            p.chosen = frozenset()
-            p.undo = None
-            self.log.append(Roll(tuple(result), action.entered))
-            self.dice_entered = self.dice_entered or action.entered
-            if self.ruleset.ends_game(self.context(), counts_of(p.dice, self.ruleset.faces)):
-                p.ended = p.current
+            new.dice = tuple(dice)
+            new.rolls += 1
+            new.chosen = frozenset()
+            new.undo = None
+            if rs.ends_game(self._context(new), counts_of(new.dice, rs.faces)):
+                new.ended = new.current
+            done = Roll(result, action.entered)
         elif isinstance(action, Choose):
-            p.chosen = frozenset(action.dice)
-            self.log.append(Choose(tuple(sorted(action.dice))))
+            new.chosen = frozenset(action.dice)
+            done = Choose(tuple(sorted(action.dice)))
         elif isinstance(action, GiveBack):
-            p.chosen = frozenset()
-            self.log.append(action)
+            new.chosen = frozenset()
         elif isinstance(action, Score):
             pl = self._placement(action)
             assert pl is not None
             before = _shallow(p)
             before.undo = None
             me = p.current
-            ctx = self.context()
-            p.cards = list(p.cards)
-            p.cards[me] = self.ruleset.place(p.cards[me], pl)
-            p.cards = self.ruleset.after_score(
-                ctx, counts_of(p.dice, self.ruleset.faces), pl, p.cards, me)
-            p.turns = list(p.turns)
-            p.turns[me] += 1
-            p.dice, p.rolls, p.chosen = (), 0, frozenset()
-            p.current = self._next_player(me)
-            p.undo = None if self.players[me].is_computer else before
-            self.log.append(action)
-        elif isinstance(action, TakeBack):
-            assert p.undo is not None
-            self._p = p.undo
-            self.log.append(action)
-
-    def _next_player(self, me: int) -> int:
-        n = len(self.players)
-        for step in range(1, n + 1):
-            q = (me + step) % n
-            if not self._p.cards[q].complete:
-                return q
-        return me
+            cards = list(p.cards)
+            cards[me] = rs.place(cards[me], pl)
+            new.cards = rs.after_score(self._context(p), counts_of(p.dice, rs.faces), pl,
+                                       cards, me)
+            new.turns = list(p.turns)
+            new.turns[me] += 1
+            new.dice, new.rolls, new.chosen = (), 0, frozenset()
+            new.current = _next_player(new.cards, me)
+            new.undo = None if self.players[me].is_computer else before
+        else:
+            assert isinstance(action, TakeBack) and p.undo is not None
+            new = p.undo
+        self._p = new
+        self._placements = None  # (the position changed)
+        self.log.append(done)
+        if isinstance(action, Roll) and action.entered:
+            self.dice_entered = True
 
     def clone(self, rng: bool = True) -> State:
         """An independent copy; its dice go on as this state's would (a generator is
@@ -472,6 +566,29 @@ class State:
     def __repr__(self) -> str:
         return (f"<State {self.ruleset.id} player={self.current} dice={self.dice} "
                 f"rolls={self.rolls} chosen={sorted(self.chosen)} returns={self.returns()}>")
+
+
+_ACTIONS = (Roll, Choose, Score, GiveBack, TakeBack)
+
+
+def _next_player(cards: Sequence[Scorecard], me: int) -> int:
+    """Who plays after ``me``: the next player with an open box (``me`` if none has)."""
+    n = len(cards)
+    for step in range(1, n + 1):
+        q = (me + step) % n
+        if not cards[q].complete:
+            return q
+    return me
+
+
+def _no_such(thing: str, things: str, index: str, indexes: str, i: int, n: int) -> str:
+    """A die or column that is not there, for API users (who count from 0) and players
+    (who count from 1) alike: ``there is no die 6 (position 5; dice 1-5 are positions
+    0-4)``, ``there is no column 2 (index 1; column 1 is index 0)``."""
+    what = f"{thing} 1 is {index} 0" if n == 1 else f"{things} 1-{n} are {indexes} 0-{n - 1}"
+    if i < 0:
+        return f"there is no {thing} at {index} {i} ({what})"
+    return f"there is no {thing} {i + 1} ({index} {i}; {what})"
 
 
 _T = TypeVar("_T")
