@@ -6,6 +6,8 @@ import os
 import random
 import subprocess
 import sys
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,7 +17,7 @@ from reduced_games import reduced_ancient_yacht_double
 
 import yacht
 from yacht.cli import main
-from yacht.engine import Player, State
+from yacht.engine import IllegalAction, Player, Roll, State
 from yacht.engine.randomplay import random_turn
 from yacht.parsing import turns_possible
 from yacht.rules import Ruleset, Scorecard, all_variants, get
@@ -29,6 +31,7 @@ from yacht.strategy.advisor import (
 from yacht.strategy.api import Situation
 
 VARIANTS = [rs for rs in all_variants()]
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 @st.composite
@@ -237,3 +240,221 @@ def test_the_solver_reads_only_what_the_notation_allows(text: str) -> None:
         y.best(text)
     with pytest.raises(AdviceError):
         y.options(text)
+
+
+# --- every situation goes through the same checks -----------------------------------------
+
+@pytest.mark.parametrize("variant, box, value, extra", [
+    ("yatzy", "ones", 7, 0), ("yatzy", "sixes", 1000, 0), ("yatzy", "sixes", -30, 0),
+    ("yahtzee", "yahtzee", 50, 150), ("yahtzee", "yahtzee", 0, 100)])
+def test_a_card_made_from_objects_is_checked_as_its_text(variant: str, box: str, value: int,
+                                                         extra: int) -> None:
+    """A card no text can give is refused however the situation is made, with the words
+    of the card notation (it was valued, and printed as text that did not read back)."""
+    y = yacht.solve(variant)
+    rs = y.ruleset
+    card = rs.new_card().with_box(0, rs.index(box), value, extra)
+    text = "12345 r2 " + card_text(rs, card)
+    with pytest.raises(AdviceError) as want:
+        y.situation(text)
+    makers = [lambda: y.situation(dice=(1, 2, 3, 4, 5), rolls_left=2, card=card),
+              lambda: Situation.of(rs, card, (1, 2, 3, 4, 5), 2),
+              lambda: Situation(rs, card, (1, 2, 3, 4, 5), 2, 1)]
+    for make in makers:
+        with pytest.raises(AdviceError) as got:
+            make()
+        assert str(got.value) == str(want.value) and "\n" not in str(got.value)
+
+
+@pytest.mark.parametrize("parts, message", [
+    ({"dice": (1.7, 3, 3, 5, 6)}, "a die must be a whole number, not 1.7"),
+    ({"dice": (1, 3, 3, 5, 6.0)}, "a die must be a whole number, not 6.0"),
+    ({"dice": (True, 3, 3, 5, 6)}, "a die must be a whole number, not True"),
+    ({"dice": "13356"}, "the dice must be a sequence of 5 whole numbers 1-6, not str"),
+    ({"rolls_left": 1.9}, "rolls left must be a whole number, not 1.9"),
+    ({"rolls_left": True}, "rolls left must be a whole number, not True"),
+    ({"turn": 0.5}, "the turn must be a whole number, not 0.5"),
+    ({"card": "ones=3"}, "the card must be a Scorecard, not str"),
+    ({"card_value": 3.0}, "the points in ones must be a whole number, not 3.0"),
+])
+def test_numbers_are_whole_never_cut_down(parts: dict[str, object], message: str) -> None:
+    """6.9 became 6 and rolls_left=1.9 became 1 without a word."""
+    rs = get("yatzy")
+    args: dict[str, object] = {"card": rs.new_card(), "dice": (1, 3, 3, 5, 6),
+                               "rolls_left": 1, "turn": 0}
+    value = parts.pop("card_value", None)
+    if value is not None:
+        args["card"] = Scorecard(((value,) + (None,) * (len(rs.categories) - 1),), 0)
+        args["turn"] = 1
+    args.update(parts)
+    with pytest.raises(AdviceError) as e:
+        Situation(rs, **args)  # type: ignore[arg-type]
+    assert str(e.value).startswith(message) and "\n" not in str(e.value)
+
+
+def test_integer_types_become_ints() -> None:
+    y = yacht.solve("yatzy")
+    rs = y.ruleset
+    card = rs.new_card().with_box(0, 0, np.int64(3))  # type: ignore[arg-type]
+    s = y.situation(dice=np.array([1, 3, 3, 5, 6]), rolls_left=np.int64(1), card=card,
+                    turn=np.int32(1))  # type: ignore[arg-type]
+    assert str(s) == "13356 r1 ones=3" and s == y.situation("13356 r1 ones=3")
+    assert {type(v) for v in (*s.dice, s.rolls_left, s.turn, s.card.boxes[0][0])} == {int}
+    assert y.value(s) == y.value("13356 r1 ones=3")
+
+
+def test_a_situation_built_directly_is_checked() -> None:
+    """``Situation(...)`` skipped the checks: bad dice ended in an IndexError deep in the
+    solver."""
+    y = yacht.solve("yatzy")
+    rs = y.ruleset
+    with pytest.raises(AdviceError, match="needs 5 dice with values 1-6"):
+        Situation(rs, rs.new_card(), (9, 9, 9, 9, 9), 1)
+    with pytest.raises(AdviceError, match="rolls left must be 0-2"):
+        Situation(rs, rs.new_card(), (1, 2, 3, 4, 5), 7)
+    with pytest.raises(AdviceError, match="at least 1 turns"):
+        Situation(rs, rs.new_card().with_box(0, 0, 3), (1, 2, 3, 4, 5), 1)
+    with pytest.raises(AdviceError, match="a situation is a text, a Situation, a State"):
+        y.value(12)  # type: ignore[arg-type]
+    with pytest.raises(AdviceError, match="not both"):
+        y.situation("12345 r2", dice=(1, 2, 3, 4, 5))
+
+
+# --- a game of the engine ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["yatzy", "yahtzee", "tommys-crag", "tommys-yahtzee"])
+def test_a_state_is_its_player_on_turns_situation(name: str) -> None:
+    """``y.situation(state)`` and the State in ``value``/``best``/``options``, and each
+    option played in the state with ``Option.actions``: kept dice stay where they are."""
+    y = yacht.solve(name)
+    rs = y.ruleset
+    rng = random.Random(5)
+    for g in range(3):
+        s = State(rs, [Player("A"), Player("B")], rng=random.Random(g))
+        while not s.is_terminal():
+            where = y.situation(s)
+            assert Situation.parse(rs, where.text()) == where
+            me = s.current
+            assert where.card == s.card(me) and where.turn == s.turns_taken(me)
+            assert y.value(s) == pytest.approx(y.value(where.text()))
+            if not s.dice:
+                s.apply(Roll())
+                continue
+            options = y.options(s)
+            assert options == y.options(where) and y.best(s) == options[0]
+            choice = options[0] if rng.random() < 0.7 else rng.choice(options)
+            for o in options:   # every option is a legal move that keeps what it says
+                t = s.clone()
+                before = t.dice
+                acts = o.actions(t)
+                if o.kind == "keep":
+                    kept = [v for i, v in enumerate(before) if i not in acts[0].dice]
+                    assert sorted(kept) == list(o.keep)
+                    t.apply(acts[0])   # (the re-roll itself: below, for the choice)
+                else:
+                    for a in acts:
+                        t.apply(a)
+            for a in choice.actions(s):
+                s.apply(a)
+    with pytest.raises(AdviceError, match="the game is over"):
+        y.situation(s)
+
+
+def test_an_option_that_does_not_fit_the_dice() -> None:
+    y = yacht.solve("yatzy")
+    s = State(y.ruleset, [Player("A")], rng=random.Random(1))
+    with pytest.raises(IllegalAction, match="roll first"):
+        y.options("13356 r2")[0].actions(s)
+    s.apply(Roll((1, 2, 3, 4, 5)))
+    with pytest.raises(IllegalAction, match=r"keep 3 3 does not fit the dice showing \(1 2 3"):
+        y.options("13356 r2")[0].actions(s)
+    with pytest.raises(AdviceError, match="a game of yahtzee"):
+        yacht.solve("yatzy").value(State(get("yahtzee"), [Player("A")]))
+
+
+def test_the_names_of_the_other_types_work_too() -> None:
+    y = yacht.solve("yatzy")
+    score = next(o for o in y.options("66655 r0") if o.kind == "score")
+    assert score.category == score.box == "full_house"
+    ranked = advise_card(y.ruleset, y.ruleset.new_card(), 0, (6, 6, 6, 5, 5), 0)
+    assert ranked[0].value == ranked[0].expected
+
+
+# --- counts ----------------------------------------------------------------------------
+
+def test_game_counts_are_refused_in_one_line(tmp_path: Path) -> None:
+    """``simulate(games=0)`` gave nan with numpy's warnings, ``distribution(games=-1)``
+    another wording, ``export(situations=-1)`` an empty file."""
+    y = yacht.solve("tommys-crag")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for call, message in [(lambda: y.simulate(games=0), "games must be at least 1, not 0"),
+                              (lambda: y.simulate(games=0, decisions=True),
+                               "games must be at least 1, not 0"),
+                              (lambda: y.distribution(games=-1),
+                               "games must be at least 1, not -1"),
+                              (lambda: y.distribution(games=2.5),
+                               r"games must be a whole number \(at least 1\), not 2.5")]:
+            with pytest.raises(AdviceError, match=f"^{message}$"):
+                call()
+    out = tmp_path / "x.jsonl"
+    with pytest.raises(AdviceError, match="^situations must be at least 1, not -1$"):
+        y.export(str(out), situations=-1)
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    from yacht.strategy.simulate import simulate
+
+    for games in (0, 1.5):
+        with pytest.raises(ValueError, match="^games must be"):
+            simulate(y.ruleset, "beginner", games, seed=1)  # type: ignore[arg-type]
+    r = simulate(y.ruleset, "beginner", games=5, seed=1, workers=1)
+    assert r.totals is r.scores
+
+
+# --- the documents say what the code does ------------------------------------------------
+
+def test_the_module_example_runs_under_plain_doctest() -> None:
+    """``doctest.testmod(yacht.strategy.api)`` without flags failed one example."""
+    import doctest
+
+    import yacht.strategy.api
+    import yacht.strategy.ranking
+
+    for module in (yacht.strategy.api, yacht.strategy.ranking):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_api_md_gives_hint_its_signature() -> None:
+    """API.md said ``hint(state, target=None, build=False)``: ``hint(s, 150)`` then ended
+    in an AttributeError deep in the solver; now the doc is the signature, and a target
+    in the solution's place is a TypeError that says to write ``target=``."""
+    import inspect
+
+    from yacht.strategy.advisor import hint
+
+    doc = (SRC / "yacht" / "strategy" / "solver" / "API.md").read_text("utf-8")
+    assert "h = hint(state, solution=None, *, target=None, build=False)" in doc
+    params = inspect.signature(hint).parameters
+    assert [(p.name, p.default, p.kind.name) for p in params.values()] == [
+        ("state", inspect.Parameter.empty, "POSITIONAL_OR_KEYWORD"),
+        ("solution", None, "POSITIONAL_OR_KEYWORD"),
+        ("target", None, "KEYWORD_ONLY"), ("build", False, "KEYWORD_ONLY")]
+    s = State(get("tommys-crag"), [Player("Ann")], rng=random.Random(1))
+    s.apply(Roll((6, 6, 1)))
+    with pytest.raises(TypeError, match=r"not int \(a target goes as target=150\)$"):
+        hint(s, 150)  # type: ignore[arg-type]
+    with pytest.raises(AdviceError, match="^target must be a whole number, not 150.5$"):
+        hint(s, target=150.5)  # type: ignore[arg-type]
+
+
+def test_store_api_md_lists_every_field_of_player_stats() -> None:
+    import dataclasses
+
+    from yacht.store import PlayerStats
+
+    doc = (SRC / "yacht" / "store" / "API.md").read_text("utf-8")
+    block = doc[doc.index("class PlayerStats:"):]
+    block = block[:block.index("```")]
+    named = {line.split(":")[0].strip() for line in block.splitlines()[1:] if ":" in line
+             and not line.strip().startswith("#")}
+    assert {f.name for f in dataclasses.fields(PlayerStats)} <= named

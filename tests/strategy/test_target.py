@@ -241,3 +241,40 @@ def test_reach_table_of_yatzy_reaches_every_total() -> None:
     # no Yahtzee bonus: every total is held (one more than the most points)
     assert reach_target(get("yatzy")) == 375
     assert reach_target(get("yahtzee")) == REACH_CAP
+
+
+@pytest.mark.parametrize("target", [150.5, 150.0, "151", True, None])
+def test_a_target_is_a_whole_number_everywhere(target: Any) -> None:
+    """``target_table(rs, 150.5)`` answered for 150 points (``int()`` cut it down), and
+    ``"151"`` was taken; every public place that takes a target now refuses them."""
+    import random
+
+    from yacht.strategy.advisor import AdviceError, hint, hint_card
+    from yacht.strategy.champion import ChampionStrategy, rank_to_win
+    from yacht.strategy.simulate import simulate
+    from yacht.strategy.solver.target import is_ready
+
+    rs = get("tommys-crag")
+    s = State(rs, [Player("Ann")], rng=random.Random(1))
+    s.apply(Roll((6, 6, 1)))
+    calls = [lambda: target_table(rs, target), lambda: is_ready(rs, target),
+             lambda: estimate_cells(rs, target),
+             lambda: rank_to_win(s, target=target), lambda: ChampionStrategy(rs, target),
+             lambda: simulate(rs, "champion", 2, 1, workers=1, target=target)]
+    if target is not None:
+        for call in calls:
+            with pytest.raises(ValueError, match="^target must be a whole number, not ") as e:
+                call()
+            assert "\n" not in str(e.value)
+        champion = ChampionStrategy(rs)
+        with pytest.raises(ValueError, match="^target must be a whole number"):
+            champion.target = target
+        for advice in (lambda: hint(s, target=target),
+                       lambda: hint_card(rs, rs.new_card(), 0, (6, 6, 1), 1, target=target)):
+            with pytest.raises(AdviceError, match="^target must be a whole number"):
+                advice()
+    else:  # the default target, and an integer type as the int it is
+        assert ChampionStrategy(rs, np.int64(151)).target == 151
+        assert target_table(rs, np.int64(151)) is target_table(rs, 151)
+        h = hint(s, target=np.int64(151), build=True)
+        assert h.to_win is not None and h.to_win.target == 151

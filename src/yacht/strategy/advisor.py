@@ -33,6 +33,7 @@ from yacht.rules import Ruleset, Scorecard, counts_of
 
 from .base import Decision
 from .ranking import Ranked
+from .solver.numbers import whole
 from .solver.single import rank as _rank_native
 from .solver.single import rank_state as _rank_state_native
 
@@ -56,6 +57,30 @@ def _solution(rs: Ruleset, solution: Solution | None) -> Solution:
     return solve(rs, estimate=False)
 
 
+_SOLUTION_TYPE: list[type] = []
+
+
+def _check_solution(solution: object, call: str) -> None:
+    """TypeError (one line) unless ``solution`` is None or a solver table: ``hint(state,
+    150)`` meant a target, and ended deep in the solver with an AttributeError."""
+    if solution is None:
+        return
+    if not _SOLUTION_TYPE:
+        from .solver.build import Solution
+
+        _SOLUTION_TYPE.append(Solution)
+    if not isinstance(solution, _SOLUTION_TYPE[0]):
+        hint = (f" (a target goes as target={solution!r})"
+                if call.startswith("hint") and isinstance(solution, int | float) else "")
+        raise TypeError(f"{call}: solution must be a Solution (yacht.strategy.solver.solve) "
+                        f"or None, not {type(solution).__name__}{hint}")
+
+
+def _target(target: object) -> int | None:
+    """The target as a whole number of points (AdviceError, one line, for anything else)."""
+    return None if target is None else whole(target, "target", error=AdviceError)
+
+
 def advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
                 rolls_left: int, solution: Solution | None = None) -> list[Ranked]:
     """Rank every legal action, best first.
@@ -63,6 +88,8 @@ def advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int
     ``turn`` counts the turns the player has taken (0 = first turn);
     ``rolls_left`` is how many rolls the turn still allows.
     """
+    if solution is not None:
+        _check_solution(solution, "advise_card")
     if turn != card.filled:  # (the usual case needs no look: one box per turn)
         _check_turn(ruleset, card, turn)
     # the C extension ranks a normal turn with the table in memory in one call (the
@@ -161,6 +188,8 @@ def _advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[in
 
 def advise(state: State, solution: Solution | None = None) -> list[Ranked]:
     """Rank the actions of the player on turn (dice must be showing)."""
+    if solution is not None:
+        _check_solution(solution, "advise")
     got: list[Ranked] | None = _rank_state_native(state, solution)  # see advise_card
     if got is not None:
         return got
@@ -218,9 +247,12 @@ class Hint:
 def hint(state: State, solution: Solution | None = None, *, target: int | None = None,
          build: bool = False) -> Hint:
     """Both rankings for the player on turn (dice showing). Alone, "to win" is reaching
-    ``target`` (default: the expert's expected score, rounded); with opponents, finishing
-    first. ``build``: build a missing target table (about a minute for Yahtzee) rather
-    than leave "to win" out.
+    ``target`` (keyword only, a whole number of points; default: the expert's expected
+    score, rounded); with opponents, finishing first. ``build``: build a missing target
+    table (about a minute for Yahtzee) rather than leave "to win" out. ``solution``: the
+    solver's table (None: the variant's, from memory or the cache), as for
+    :func:`advise`; anything else is a TypeError (``hint(state, 150)`` says to write
+    ``target=150``), a target that is not a whole number an :class:`AdviceError`.
 
     >>> import random
     >>> from yacht.engine import Player, Roll, State
@@ -231,6 +263,8 @@ def hint(state: State, solution: Solution | None = None, *, target: int | None =
     >>> h.win_title, h.to_win is not None and h.to_win.exact
     ('best to reach 120', True)
     """
+    _check_solution(solution, "hint(state, solution)")
+    target = _target(target)
     by_score = advise(state, solution)
     from .champion import rank_to_win
 
@@ -243,6 +277,8 @@ def hint_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
               solution: Solution | None = None) -> Hint:
     """:func:`hint` for a situation given by hand: ``others`` are the opponents' (card,
     turns taken); none: alone."""
+    _check_solution(solution, "hint_card")
+    target = _target(target)
     by_score = advise_card(ruleset, card, turn, dice, rolls_left, solution)
     from .champion import rank_situation
 

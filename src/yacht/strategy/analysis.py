@@ -9,7 +9,10 @@ from that point (the points on the card plus the expected points to come).
 
 Per player:
 
-* **loss** (skill): the sum of the losses of the player's decisions;
+* **loss**: the sum of the losses of the player's decisions (the JSON also has it
+  as ``skill``, the same value: that name is in the analysis's first published form,
+  ``web/PROTOCOL.md``'s ``GET /api/games/ID/analysis``, and programs may read it;
+  ``loss`` is the one word every interface shows);
 * **luck**: the part of the result the dice decided,
   ``luck = result - expected_start + loss``, so that
   ``result = expected_start + luck - loss`` exactly (``result`` is the final
@@ -227,7 +230,8 @@ class PlayerAnalysis:
 
     @property
     def skill(self) -> float:
-        """The points the decisions cost (the same as ``loss``)."""
+        """The points the decisions cost: ``loss`` under its first name (kept for the
+        JSON's readers, see the module doc)."""
         return self.loss
 
     @property
@@ -245,6 +249,8 @@ class PlayerAnalysis:
                 "level": self.level, "finished": self.finished, "score": self.score,
                 "result": round(self.result, 6),
                 "expected_start": round(self.expected_start, 6),
+                # (skill: loss under the name the published JSON began with, kept
+                # for programs that read it; the interfaces say loss)
                 "loss": round(self.loss, 6), "skill": round(self.loss, 6),
                 "luck": round(self.luck, 6), "accuracy": round(self.accuracy, 2),
                 "decisions": self.decisions, "mistakes": self.mistakes,

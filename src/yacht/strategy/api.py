@@ -12,7 +12,7 @@ the points still to come instead.
 >>> s = crag.situation("336 r1 crag=50")
 >>> print(s)
 336 r1 crag=50
->>> crag.best(s)
+>>> crag.best(s)  # doctest: +ELLIPSIS
 Option(kind='keep', keep=(3, 3), box=None, column=0, value=160.11..., loss=0.0)
 >>> [str(o) for o in crag.options(s)[:3]]
 ['keep 3 3', 'keep 6', 'keep nothing']
@@ -34,15 +34,17 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from yacht import parsing
+from yacht.engine import State
 from yacht.rules import Ruleset, Scorecard, get
 
 from .advisor import AdviceError, advise_card, card_text, parse_card
 from .ranking import Option
+from .solver.numbers import whole
 
 if TYPE_CHECKING:
     import numpy as np
@@ -61,7 +63,27 @@ class Situation:
     """A player's situation: the card, the dice showing (``()`` before the first roll of
     a turn), the rolls left and the turns already taken.
 
-    ``str(situation)`` writes the notation :meth:`parse` reads (round trip).
+    ``str(situation)`` writes the notation :meth:`parse` reads (round trip). Every way
+    of making one (the constructor, :meth:`of`, :meth:`parse`, :meth:`from_state`,
+    ``SolvedVariant.situation``) goes through the same checks (:meth:`check`): whole
+    numbers only (numpy's integers become ``int``; a float or a bool is refused, never
+    cut down), dice of the variant, a card whose boxes hold what the rules can put
+    there (as the card notation reads it), the rolls left and turns the rules allow.
+    Anything else raises :class:`~yacht.strategy.advisor.AdviceError` (one line).
+
+    >>> from yacht.rules import get
+    >>> rs = get("yatzy")
+    >>> Situation(rs, rs.new_card().with_box(0, 0, 3), (1, 3, 3, 5, 6), 2, 1).text()
+    '13356 r2 ones=3'
+    >>> Situation(rs, rs.new_card().with_box(0, 0, 7), (1, 3, 3, 5, 6), 2, 1)
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    yacht.strategy.advisor.AdviceError: card item 'ones=7': ones cannot hold 7 (possible: ...)
+    >>> Situation.of(rs, dice=(1, 3, 3, 5, 6.9), rolls_left=2)
+    Traceback (most recent call last):
+    ...
+    yacht.strategy.advisor.AdviceError: a die must be a whole number, not 6.9
     """
 
     ruleset: Ruleset
@@ -70,22 +92,63 @@ class Situation:
     rolls_left: int = 0
     turn: int = 0
 
+    def __post_init__(self) -> None:
+        # the one place every situation is checked (and its numbers made plain ints)
+        rs = self.ruleset
+        if not isinstance(rs, Ruleset):
+            raise AdviceError(f"a situation's ruleset must be a Ruleset (yacht.rules.get), "
+                              f"not {type(rs).__name__}")
+        dice = self.dice
+        if type(dice) is not tuple or any(type(v) is not int for v in dice):
+            object.__setattr__(self, "dice", _dice_of(rs, dice))
+        for name, what in (("rolls_left", "rolls left"), ("turn", "the turn")):
+            value = getattr(self, name)
+            if type(value) is not int:
+                object.__setattr__(self, name, whole(value, what, error=AdviceError))
+        card = _card_of(rs, self.card)
+        if card is not self.card:
+            object.__setattr__(self, "card", card)
+        self.check()
+
     @classmethod
-    def of(cls, ruleset: Ruleset, card: Scorecard | None = None, dice: tuple[int, ...] = (),
+    def of(cls, ruleset: Ruleset, card: Scorecard | None = None, dice: Sequence[int] = (),
            rolls_left: int = 0, turn: int | None = None) -> Situation:
-        """A checked situation (``turn`` defaults to the number of filled boxes)."""
+        """A situation (``card`` defaults to the empty card, ``turn`` to the number of
+        filled boxes)."""
         card = ruleset.new_card() if card is None else card
-        s = cls(ruleset, card, tuple(int(v) for v in dice), int(rolls_left),
-                card.filled if turn is None else int(turn))
-        s.check()
-        return s
+        if turn is None:
+            turn = card.filled if isinstance(card, Scorecard) else 0
+        return cls(ruleset, card, dice if isinstance(dice, tuple) else _dice_of(ruleset, dice),
+                   rolls_left, turn)
+
+    @classmethod
+    def from_state(cls, state: State) -> Situation:
+        """The situation of the player on turn in a game of the engine: their card and
+        turns taken, the dice showing and the rolls left (0 where the rules allow no
+        re-roll). ``SolvedVariant``'s ``situation``, ``value``, ``best`` and ``options``
+        take the state itself, and :meth:`Option.actions` plays an option in it.
+
+        >>> import random
+        >>> from yacht.engine import Player, Roll, State
+        >>> from yacht.rules import get
+        >>> game = State(get("yatzy"), [Player("Ann")], rng=random.Random(1))
+        >>> str(Situation.from_state(game))
+        '-'
+        >>> game.apply(Roll((1, 3, 3, 5, 6)))
+        >>> str(Situation.from_state(game))
+        '13356 r2'
+        """
+        if state.is_terminal():
+            raise AdviceError("the game is over")
+        me = state.current
+        dice = state.dice
+        rolls = state.rolls_left if dice and state.may_reroll() else 0
+        return cls(state.ruleset, state.card(me), dice, rolls, state.turns_taken(me))
 
     def check(self) -> None:
         """Raise :class:`~yacht.strategy.advisor.AdviceError` (one line) if it cannot be."""
         rs = self.ruleset
-        if len(self.card.boxes) != len(rs.columns) or any(
-                len(c) != len(rs.categories) for c in self.card.boxes):
-            raise AdviceError(f"the card does not fit {rs.id}")
+        _check_card(rs, self.card)
         if self.turn < 0:
             raise AdviceError("the turn number cannot be negative")
         if self.turn < self.card.filled:
@@ -142,6 +205,56 @@ class Situation:
     __str__ = text
 
 
+def _dice_of(rs: Ruleset, dice: object) -> tuple[int, ...]:
+    """The dice as a tuple of ints, or AdviceError (a float, a bool, a text...)."""
+    if isinstance(dice, str) or not isinstance(dice, Iterable):
+        raise AdviceError(f"the dice must be a sequence of {rs.dice} whole numbers 1-{rs.faces}"
+                          f", not {type(dice).__name__} (a situation's text goes through "
+                          "Situation.parse)")
+    return tuple(whole(v, "a die", error=AdviceError) for v in dice)
+
+
+def _card_of(rs: Ruleset, card: object) -> Scorecard:
+    """``card`` with plain ints in its boxes (numpy's integers made ints), or AdviceError
+    for a number that is not whole or something that is not a card."""
+    if not isinstance(card, Scorecard):
+        raise AdviceError(f"the card must be a Scorecard, not {type(card).__name__} (a "
+                          "card's text goes through SolvedVariant.situation(card=...))")
+    boxes = card.boxes
+    plain = all(type(v) is int or v is None for col in boxes for v in col)
+    if plain and type(card.extra) is int and type(card.saved) is int:
+        return card
+    if len(boxes) != len(rs.columns) or any(len(c) != len(rs.categories) for c in boxes):
+        return card  # (check() says it does not fit)
+    new = tuple(tuple(None if v is None else whole(v, f"the points in {_box_name(rs, c, i)}",
+                                                   error=AdviceError)
+                      for i, v in enumerate(col)) for c, col in enumerate(boxes))
+    return Scorecard(new, whole(card.extra, "extra points", error=AdviceError),
+                     whole(card.saved, "saved rolls", error=AdviceError))
+
+
+def _box_name(rs: Ruleset, col: int, i: int) -> str:
+    cat = rs.categories[i].id if 0 <= i < len(rs.categories) else str(i)
+    return f"col{col + 1}:{cat}" if col else cat
+
+
+def _check_card(rs: Ruleset, card: Scorecard) -> None:
+    """AdviceError unless the card's boxes hold what the rules can put there and its extra
+    points are what its boxes can have earned: the card notation's checks
+    (:func:`yacht.parsing.parse_card`), with its words."""
+    boxes = card.boxes
+    if len(boxes) != len(rs.columns) or any(len(c) != len(rs.categories) for c in boxes):
+        raise AdviceError(f"the card does not fit {rs.id}")
+    if card.extra < 0:
+        raise AdviceError("extra points cannot be negative")
+    if card.saved < 0:
+        raise AdviceError("saved rolls cannot be negative")
+    if card.extra or any(v is not None and v not in parsing.possible_values(rs, i)
+                         for col in boxes for i, v in enumerate(col)):
+        # (the parser says what is wrong, as it would for the card's text)
+        parse_card(rs, card_text(rs, card))
+
+
 # --- options and distributions --------------------------------------------------------
 
 @dataclass(frozen=True, eq=False)
@@ -187,7 +300,7 @@ class Distribution:
 
 # --- the solved variant ---------------------------------------------------------------
 
-Where = Situation | str | None
+Where = Situation | str | State | None
 
 
 class SolvedVariant:
@@ -237,28 +350,49 @@ class SolvedVariant:
 
         return solve_table(self.ruleset).expected_score
 
-    def situation(self, text: str | None = None, *, dice: tuple[int, ...] = (),
+    def situation(self, text: str | State | None = None, *, dice: Sequence[int] = (),
                   rolls_left: int = 0, card: Scorecard | str | None = None,
                   turn: int | None = None) -> Situation:
-        """A situation from its text, or from its parts (``card`` as a card or its text)."""
+        """A situation from its text, from a game of the engine (a :class:`~yacht.engine.
+        State`: the player on turn's, :meth:`Situation.from_state`), or from its parts
+        (``card`` as a card or its text)."""
         if text is not None:
-            return Situation.parse(self.ruleset, text)
+            if dice != () or rolls_left != 0 or card is not None or turn is not None:
+                raise AdviceError("give a situation's text (or a State) or its parts "
+                                  "(dice=, rolls_left=, card=, turn=), not both")
+            return self._situation(text)
         if isinstance(card, str):
             card = parse_card(self.ruleset, card)
         return Situation.of(self.ruleset, card, dice, rolls_left, turn)
 
-    def _situation(self, where: Where) -> Situation:
+    def _situation(self, where: object) -> Situation:
         if where is None:
             return Situation(self.ruleset, self.ruleset.new_card())
         if isinstance(where, str):
             return Situation.parse(self.ruleset, where)
+        if isinstance(where, State):
+            if where.ruleset.key != self.ruleset.key:
+                raise AdviceError(f"a game of {where.ruleset.key}, not {self.ruleset.key}")
+            return Situation.from_state(where)
+        if not isinstance(where, Situation):
+            raise AdviceError(f"a situation is a text, a Situation, a State or None, not "
+                              f"{type(where).__name__}")
         if where.ruleset.key != self.ruleset.key:
             raise AdviceError(f"a situation of {where.ruleset.key}, not {self.ruleset.key}")
         return where
 
+    def _where(self, where: Where) -> str | Situation | None:
+        """``where`` as the fast paths read it: a text, a Situation or None as they are,
+        anything else (a State) made a Situation (or AdviceError)."""
+        if where is None or type(where) is str or type(where) is Situation:
+            return where
+        return self._situation(where)
+
     def value(self, where: Where = None, *, final: bool = True) -> float:
         """The expected final total of the situation under optimal play (``final=False``:
-        the expected points still to come)."""
+        the expected points still to come). A :class:`~yacht.engine.State` is valued for
+        the player on turn (their own card: solitaire values)."""
+        where = self._where(where)
         got = self._native_best(where)
         if got is not None:
             value = got.value
@@ -273,7 +407,9 @@ class SolvedVariant:
         return value if final else value - self._card_total(where)
 
     def best(self, where: Where, *, final: bool = True) -> Option:
-        """The best option of a situation with dice showing."""
+        """The best option of a situation with dice showing (:meth:`Option.actions
+        <yacht.strategy.ranking.Option.actions>` plays it in a game of the engine)."""
+        where = self._where(where)
         got = self._native_best(where)
         if got is None:
             got = self._options(where)[0]
@@ -284,6 +420,7 @@ class SolvedVariant:
     def options(self, where: Where, *, final: bool = True) -> list[Option]:
         """Every distinct keep (keeping all dice is scoring) and every allowed box, with
         its expected final total (``final=False``: the points still to come), best first."""
+        where = self._where(where)
         got = self._options(where)
         if final:
             return got
@@ -567,7 +704,8 @@ class SolvedVariant:
         """Final totals of ``games`` games from an empty card, played optimally. With
         ``decisions`` the games go through the rules engine one by one (a few ms each)
         and ``.log`` holds each game's decisions (:class:`~yacht.strategy.bulk.Game`);
-        the same seed gives the same games."""
+        the same seed gives the same games. ``games``: at least 1."""
+        games = whole(games, "games", lo=1, error=AdviceError)
         if decisions:
             import numpy as np
 
@@ -580,11 +718,12 @@ class SolvedVariant:
     def distribution(self, where: Where = None, games: int = 10_000, seed: int = 0,
                      workers: int = 2) -> Distribution:
         """Final totals of ``games`` games played optimally from the situation (the same
-        seed gives the same games)."""
+        seed gives the same games). ``games``: at least 1."""
         import numpy as np
 
         from .solver import fast_selfplay
 
+        games = whole(games, "games", lo=1, error=AdviceError)
         s = self._situation(where)
         sol = self.solution
         if s.card.complete:

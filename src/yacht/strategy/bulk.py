@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from .solver.numbers import whole
+
 if TYPE_CHECKING:
     from .api import Situation, SolvedVariant
     from .ranking import Ranked
@@ -218,8 +220,7 @@ def _games(sv: SolvedVariant, games: int, seed: int, explore: float) -> Iterator
             choice = ranked[0]
             if explore and pick.random() < explore:
                 choice = pick.choice(ranked)
-            r = state.rolls_left if state.may_reroll() else 0
-            where = Situation(rs, state.card(0), tuple(state.dice), r, state.turns_taken(0))
+            where = Situation.from_state(state)
             steps.append((where, choice, choice is ranked[0] or choice.loss == 0))
             for action in choice.decision().actions():
                 state.apply(action)
@@ -253,6 +254,10 @@ def export(sv: SolvedVariant, path: str, situations: int, seed: int = 0,
     ``str(Option)``), ``best`` and ``value`` (the first of them) and ``final`` (values
     are expected final totals, else points still to come).
     """
+    from .advisor import AdviceError
+
+    situations = whole(situations, "situations", lo=1, error=AdviceError)
+    seed = whole(seed, "seed", error=AdviceError)
     pa, pq = check_format(format)
     rows = list(_rows(sv, sample(sv, situations, seed), final))
     folder, name = os.path.split(os.path.abspath(path))

@@ -85,6 +85,7 @@ from yacht.rules import Ruleset, Scorecard, counts_of
 from .advisor import Ranked, advise
 from .base import Decision
 from .prepare import Preparation, Progress
+from .solver.numbers import whole
 
 if TYPE_CHECKING:
     import numpy as np
@@ -357,11 +358,14 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
                    optimism: float = OPTIMISM) -> WinRanking | None:
     """:func:`rank_to_win` for a situation: the player's ``card`` and ``turn`` (turns
     taken), the dice showing, the rolls left, and every opponent's (card, turns taken);
-    no opponents: alone. ``by_score``: the advisor's ranking if the caller has it."""
+    no opponents: alone. ``by_score``: the advisor's ranking if the caller has it.
+    ``target``: a whole number of points (else ``ValueError``, one line)."""
     from .advisor import advise_card
     from .solver import solve
     from .solver.local import BUDGET_OPEN, turn_chances
 
+    if target is not None:
+        target = whole(target, "target")
     sol = solution if solution is not None else solve(rs, estimate=False)
     if card.complete:
         return None
@@ -390,7 +394,7 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
         by_score = advise_card(rs, card, turn, dice, rolls_left, sol)
     memo = memo if memo is not None else {}
     if alone:
-        goal_target = int(target) if target is not None else default_target(rs, sol)
+        goal_target = target if target is not None else default_target(rs, sol)
         tt = _target_table(rs, goal_target, build)
         if tt is not None:
             how = f"exact: the best chance of reaching {goal_target} points"
@@ -769,6 +773,8 @@ def preparing(state: State, target: int | None = None, tilts: tuple[float, ...] 
     from .solver.dist import in_background, is_ready
 
     rs = state.ruleset
+    if target is not None:
+        target = whole(target, "target")
     if state.is_terminal():
         return None
     if len(state.players) != 1 and not tilts:   # (the common case, cheap: in memory)
@@ -795,6 +801,7 @@ class ChampionStrategy:
     """
 
     level = "champion"
+    _target: int | None = None
 
     def __init__(self, ruleset: Ruleset, target: int | None = None, *, budget: int = BUDGET,
                  samples: int = SAMPLES, threads: int = 2, tilts: tuple[float, ...] | None = None,
@@ -803,7 +810,7 @@ class ChampionStrategy:
 
         self.ruleset = ruleset
         self.solution = solve(ruleset, progress=False, estimate=False)
-        self.target = target
+        self.target = target   # (checked: see the property)
         self.budget = budget
         self.samples = samples
         self.threads = threads
@@ -812,6 +819,16 @@ class ChampionStrategy:
         self.optimism = optimism
         self._memo: dict[str, Any] = {}
         self._lock = threading.Lock()
+
+    @property
+    def target(self) -> int | None:
+        """The solitaire goal: a whole number of points, or None (:func:`default_target`);
+        anything else is refused (``ValueError``) when it is set."""
+        return self._target
+
+    @target.setter
+    def target(self, target: int | None) -> None:
+        self._target = None if target is None else whole(target, "target")
 
     def preparation(self, state: State) -> Preparation | None:
         """What its moves in ``state`` miss to play to win: against opponents, the score

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from yacht.engine import Score
+from yacht.engine import Action, Choose, IllegalAction, Roll, Score, State
 from yacht.render import dice_text
 from yacht.rules import Ruleset
 
@@ -33,6 +33,11 @@ class Ranked:
     category: str | None = None
     column: int = 0
     points: int = 0
+
+    @property
+    def value(self) -> float:
+        """The expected final total (``expected``; the name :class:`Option` uses)."""
+        return self.expected
 
     def decision(self) -> Decision:
         if self.kind == "score":
@@ -62,17 +67,64 @@ class Ranked:
 
 class Option(NamedTuple):
     """One choice: keep some dice and roll the rest, or score a box; with its expected
-    final total and its loss against the best choice."""
+    final total and its loss against the best choice.
 
-    kind: str                 # "keep" or "score"
+    :meth:`actions` gives the engine's actions that play it in a game (a
+    :class:`~yacht.engine.State`)::
+
+        >>> import random, yacht
+        >>> from yacht.engine import Player, Roll, State
+        >>> y = yacht.solve("tommys-crag")
+        >>> game = State(y.ruleset, [Player("Ann")], rng=random.Random(1))
+        >>> game.apply(Roll((3, 1, 3)))
+        >>> best = y.best(game)            # the player on turn's situation
+        >>> str(best), best.actions(game)  # keep 1 and a 3: roll the die at position 2
+        ('keep 1 3', [Choose(dice=(2,)), Roll(result=None)])
+        >>> for action in best.actions(game):
+        ...     game.apply(action)
+        >>> game.dice[:2], game.rolls_left
+        ((3, 1), 0)
+    """
+
+    kind: Literal["keep", "score"]
     keep: tuple[int, ...]     # kind == "keep": the dice values kept (sorted)
     box: str | None           # kind == "score": the box (category id)
     column: int               # kind == "score": its column (0-based)
     value: float              # expected final total
     loss: float               # best value - value (0 for the best)
 
+    @property
+    def category(self) -> str | None:
+        """The box (``box``; the name the engine's ``Score`` and :class:`Ranked` use)."""
+        return self.box
+
     def __str__(self) -> str:
         if self.kind == "keep":
             return "keep " + (" ".join(map(str, self.keep)) or "nothing")
         col = f"@{self.column + 1}" if self.column else ""
         return f"score {self.box}{col}"
+
+    def actions(self, state: State) -> list[Action]:
+        """The engine's actions that play this option in ``state`` (the position it was
+        worked out for): ``[Score(box, column)]``, or ``[Choose(positions), Roll()]``
+        rolling again every die not kept (of equal dice, the lowest positions stay).
+        Raises :class:`~yacht.engine.IllegalAction` (one line) when the kept dice are not
+        showing; ``state.apply`` judges the rest, as for any action."""
+        if self.kind == "score":
+            if self.box is None:
+                raise IllegalAction("a score option names no box")
+            return [Score(self.box, self.column)]
+        dice = state.dice
+        if not dice:
+            raise IllegalAction(f"{self} needs dice showing: roll first")
+        left = list(self.keep)
+        reroll = []
+        for pos, v in enumerate(dice):
+            if v in left:
+                left.remove(v)
+            else:
+                reroll.append(pos)
+        if left:
+            raise IllegalAction(f"{self} does not fit the dice showing "
+                                f"({' '.join(map(str, dice))})")
+        return [Choose(tuple(reroll)), Roll()]

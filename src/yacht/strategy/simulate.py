@@ -38,6 +38,7 @@ import numpy.typing as npt
 from yacht.rules import Ruleset, all_same, counts_of
 
 from .base import LEVELS, UnknownLevel
+from .solver.numbers import whole
 
 __all__ = [
     "CHUNK",
@@ -91,6 +92,12 @@ class SimulationResult:
     seconds: float
     source: str = "engine"  # or "kernel" (the solver's self-play)
     target: int | None = None  # the champion's target (its games), or a score to count
+
+    @property
+    def totals(self) -> npt.NDArray[np.int64]:
+        """The final totals (``scores``; the name ``yacht.solve``'s ``Distribution`` and
+        the self-play's result use)."""
+        return self.scores
 
     @property
     def reached(self) -> float | None:
@@ -399,14 +406,16 @@ def simulate(ruleset: Ruleset, level: str, games: int, seed: int, workers: int =
     :class:`SimulationStopped`. ``target``: the score the ``champion`` plays to reach
     (None: its default); for any level the result counts the games that reached it.
 
-    Raises ``ValueError`` for ``games < 1`` or ``workers < 1`` and
+    Raises ``ValueError`` (one line) for ``games`` or ``workers`` that is not a whole
+    number of at least 1, a seed or a target that is not a whole number, and
     :class:`~yacht.strategy.base.UnknownLevel` for an unknown level.
     """
     level = _level(level)
-    if games < 1:
-        raise ValueError(f"games must be at least 1, not {games}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    games = whole(games, "games", lo=1)
+    seed = whole(seed, "seed")
+    workers = whole(workers, "workers", lo=1)
+    if target is not None:
+        target = whole(target, "target")
     start = time.perf_counter()
     if level == "expert" and use_kernel:
         kernel = _kernel(ruleset, workers, solve_progress)

@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from .backend import current as backend
 from .build import Solution
+from .numbers import whole
 from .tables import wide_ok
 
 __all__ = ["SelfPlayResult", "fast_selfplay", "python_selfplay"]
@@ -57,8 +58,8 @@ def fast_selfplay(solution: Solution, games: int, seed: int = 0, workers: int = 
     >>> r.totals.shape, bool(r.totals.min() >= 0)
     ((200,), True)
     """
-    if games < 0:
-        raise ValueError("games must be >= 0")
+    games = whole(games, "games", lo=0)
+    seed = whole(seed, "seed")
     spec = solution.spec
     if not spec.machine_play:
         return python_selfplay(solution, games, seed, start)

@@ -51,6 +51,7 @@ from . import cache as diskcache
 from .backend import current as backend
 from .background import one_at_a_time
 from .build import build_plan, forced_tables
+from .numbers import whole
 from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import scores_ok
 
@@ -190,7 +191,7 @@ def window_arrays(spec: Spec, target: int, sm: I64, sa: I64, least: I64 | None =
 
 def estimate_cells(ruleset: Ruleset, target: int) -> int:
     """The chances a target table of ``ruleset`` stores (its size in cells)."""
-    return windows(check_supported(ruleset), target).cells
+    return windows(check_supported(ruleset), whole(target, "target")).cells
 
 
 def windows(spec: Spec, target: int, sm: I64 | None = None, sa: I64 | None = None,
@@ -407,6 +408,7 @@ def memory_table(ruleset: Ruleset, target: int, reach: bool = False) -> TargetTa
 def is_ready(ruleset: Ruleset, target: int, reach: bool = False) -> bool:
     """Whether :func:`target_table` (``reach``: :func:`reach_table`) would answer without
     building."""
+    target = whole(target, "target")
     if memory_table(ruleset, target, reach) is not None:
         return True
     spec = check_supported(ruleset)
@@ -423,9 +425,10 @@ def target_table(ruleset: Ruleset, target: int, *, cache: bool = True,
     :class:`UnsupportedRuleset` for a variant without exact target tables and
     ``ValueError`` for a table too big to build (a target far beyond the scores).
     ``reach``: the windows are not cut at the most points a card can hold (see
-    :func:`reach_table`)."""
+    :func:`reach_table`). ``target`` is a whole number of points (a float, ``150.5``, is
+    refused with a ``ValueError``, never cut down to 150)."""
+    target = whole(target, "target")
     spec = check_supported(ruleset)
-    target = int(target)
     key = (ruleset.key, target, reach)
     hit = memory_table(ruleset, target, reach)
     if hit is not None:
