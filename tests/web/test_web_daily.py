@@ -203,3 +203,43 @@ def test_a_daily_game_begun_at_the_same_moment_as_another_of_the_name_is_refused
     assert [g.game_id for g in store.daily_games(today(), "tommys-crag")] == [earlier.game_id]
     assert store.open_tables() == []  # (the table made for it is closed)
     assert client.get("/api/tables").json() == []
+
+
+def test_a_daily_game_is_private_until_its_day_is_over(client: TestClient,
+                                                       store: Store) -> None:
+    """Every player of the day gets the same dice: a daily game is not listed, not
+    watched (403 private, a socket without its seat refused and closed 4403), and its
+    analysis and dice are refused until the day is over (QA s18 web item 1)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    made = client.post("/api/daily", json={"variant": "crag", "name": "Hanna"}).json()
+    assert [t for t in client.get("/api/tables").json() if t["id"] == made["id"]] == []
+    got = client.get(f"/api/tables/{made['id']}")
+    assert got.status_code == 403 and got.json()["code"] == "private"
+    for token in (None, "x" * 32):
+        with client.websocket_connect(f"/ws/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            assert ws.receive_json()["code"] == "private"
+            try:
+                ws.receive_json()
+                raise AssertionError("the socket stayed open")
+            except WebSocketDisconnect as e:
+                assert e.code == 4403
+    with Browser(client, made["id"], made["token"]) as page:  # its player plays on
+        game_id = play_out(page)["game_id"]
+    for what in ("analysis", "verify"):
+        got = client.get(f"/api/games/{game_id}/{what}")
+        assert got.status_code == 403 and got.json()["code"] == "private", got.text
+    assert client.get(f"/api/tables/{made['id']}").status_code == 403
+
+
+def test_a_daily_game_of_a_day_gone_by_may_be_watched_and_analysed(
+        client: TestClient, store: Store, monkeypatch: Any) -> None:
+    import yacht.session.daily as daily
+
+    made = client.post("/api/daily", json={"variant": "crag", "name": "Hanna"}).json()
+    with Browser(client, made["id"], made["token"]) as page:
+        game_id = play_out(page)["game_id"]
+    monkeypatch.setattr(daily, "today", lambda: "2999-01-01")
+    assert client.get(f"/api/tables/{made['id']}").status_code == 200
+    assert client.get(f"/api/games/{game_id}/verify").status_code == 200

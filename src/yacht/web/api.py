@@ -139,6 +139,21 @@ async def my_games(req: MyGamesRequest, hub: HubDep) -> list[dict[str, Any]]:
     return await hub.my_games(dict(req.tables))
 
 
+async def _check_day_over(hub: Hub, gid: str) -> Record:
+    """The game's record; WebError ``private`` for a daily challenge's game before its
+    day is over (its dice are every player's of the day: a finished game's analysis or
+    dice would show them to those still to play)."""
+    from yacht.engine.dice import daily_of, seed_kept
+    from yacht.session.daily import today
+
+    record: Record = await hub.io_call(hub.store.load_record, gid)
+    if seed_kept(daily_of(record.meta), today()):
+        raise WebError("a game of today's daily challenge is analysed and checked once the "
+                       "day is over (UTC): its dice are every player's of the day",
+                       "private")
+    return record
+
+
 @router.get("/api/games/{game_id}/analysis",
             summary="A finished game's analysis: every decision against the expert, luck, "
                     "skill, accuracy, expected scores and chances of winning (yacht analyse "
@@ -156,6 +171,7 @@ async def game_analysis(game_id: str, hub: HubDep, analyses: AnalysesDep,
     async def record() -> Record:
         return await hub.io_call(hub.store.load_record, gid)
 
+    await _check_day_over(hub, gid)
     try:
         found = await analyses.get(gid, info.actions, record, settings["analysis_wait"],
                                    settings["quick_after"] if len(info.players) >= 2 else None)
@@ -189,7 +205,7 @@ async def game_verify(game_id: str, hub: HubDep) -> dict[str, Any]:
     if info.finished is None:
         raise WebError("the dice are checked once the game is finished (its seed is secret "
                        "until then)", "not_finished")
-    record = await hub.io_call(hub.store.load_record, gid)
+    record = await _check_day_over(hub, gid)
     verdict = await hub.io_call(verify, record)
     proof = record.dice_seed
     return {**verdict.to_json(), "game": gid,

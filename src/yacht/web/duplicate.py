@@ -59,7 +59,7 @@ from .protocol import (
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["Duplicates", "group_of", "is_card"]
+__all__ = ["Duplicates", "daily_of_row", "group_of", "is_card", "is_private_daily"]
 
 log = logging.getLogger("yacht.web")
 
@@ -78,6 +78,21 @@ def group_of(row: TableRow) -> str | None:
 
 def is_card(row: TableRow) -> bool:
     return group_of(row) is not None
+
+
+def daily_of_row(row: TableRow) -> str | None:
+    """The day of the daily challenge a table plays (None: not a daily challenge's)."""
+    day = row.settings.get("daily")
+    return day if isinstance(day, str) else None
+
+
+def is_private_daily(row: TableRow) -> bool:
+    """A daily challenge's table before its day is over: everyone's dice of the day, so
+    its player's alone (like a started card)."""
+    from yacht.engine.dice import seed_kept
+    from yacht.session.daily import today
+
+    return seed_kept(daily_of_row(row), today())
 
 
 @dataclass
@@ -299,7 +314,11 @@ class Duplicates:
         """Why a table shows itself only to its own seats' browsers: a card whose game has
         started (None: any other table, or a card still in its lobby). The hello, the
         states (``Fanout``: a browser without the seat is shut out the moment its card
-        starts) and ``GET /api/tables/ID`` all ask this."""
+        starts) and ``GET /api/tables/ID`` all ask this. A daily challenge's table is
+        private too until its day is over: every player of the day gets the same dice."""
+        if is_private_daily(live.row):
+            return ("this is a player's own game of the daily challenge: its dice are "
+                    "everyone's of the day, so it cannot be watched before the day is over")
         if not is_card(live.row) or (live.row.game_id is None and live.table is None):
             return None
         return ("this is a player's own card of a duplicate table: watch the field at "

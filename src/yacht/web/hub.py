@@ -38,7 +38,7 @@ from yacht.store.core import SeatRow, TableRow
 
 from .claims import CLAIM
 from .cluster import Cluster
-from .duplicate import Duplicates, is_card
+from .duplicate import Duplicates, is_card, is_private_daily
 from .errors import WebError, public
 from .fanout import Fanout
 from .live import Connection, LiveTable, Phase
@@ -228,7 +228,7 @@ class Hub:
                               await self._ranked(rs.id, req.name, day) == going)
         table = TableRequest(variant=rs.id, speed="normal",
                              seats=[PersonSeat(kind="person", name=req.name, here=True)])
-        row, token = await self.lobby.create(table, rs)
+        row, token = await self.lobby.create(table, rs, {"daily": day})
         live = LiveTable(row.id, row, rs)
         self.live[row.id] = live
         await self.cluster.follow(live)
@@ -839,6 +839,9 @@ class Hub:
                 continue  # a saved game waiting for its owner's browser: no one else's
             if is_card(row):
                 continue  # a player's own card of a duplicate table: no one else's
+            if is_private_daily(row):
+                continue  # a daily challenge's game before the day is over: its dice
+
             try:
                 name = get(row.variant, row.options).name
             except (UnknownVariant, OptionError):

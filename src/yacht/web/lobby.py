@@ -58,8 +58,10 @@ class Lobby:
         self._io = io_call
 
     # --- a new table ---------------------------------------------------------------
-    async def create(self, req: TableRequest, rs: Ruleset) -> tuple[TableRow, str]:
-        """Store a new table for ``req``; the token of this browser's seats."""
+    async def create(self, req: TableRequest, rs: Ruleset,
+                     more: dict[str, Any] | None = None) -> tuple[TableRow, str]:
+        """Store a new table for ``req``; the token of this browser's seats (``more``:
+        settings of the table's own, such as a daily challenge's day)."""
         if not rs.min_players <= len(req.seats) <= rs.max_players:
             raise WebError(f"{rs.id} takes {rs.min_players}-{rs.max_players} players")
         token = new_token()
@@ -70,7 +72,8 @@ class Lobby:
                     "absent_after": req.absent_after}
         row = await self._io(partial(self.store.create_table, rs.id, dict(rs.option_values),
                                      req.speed, rows, host=mine,
-                                     settings={**settings, **reactions.settings_of(req)}))
+                                     settings={**settings, **reactions.settings_of(req),
+                                               **(more or {})}))
         return row, token
 
     @staticmethod
