@@ -127,7 +127,8 @@ def test_a_command_is_answered_on_the_state_it_made(client: object) -> None:
     with Browser(client, t["id"], t["token"]) as ann:
         ann.wait(lambda table: table.get("phase") == "game")
         version = ann.snap["version"]
-        ann.ws.send_json({"type": "command", "command": {"type": "roll"}, "id": 7})
+        ann.ws.send_json({"type": "command", "command": {"type": "roll"}, "id": 7,
+                          "version": version})
         answer = ann.until(lambda m: m.get("id") == 7)
         assert answer["type"] == "state", answer
         assert answer["table"]["snapshot"]["version"] == version + 1  # it shows the roll
@@ -144,3 +145,30 @@ def test_a_command_is_answered_on_the_state_it_made(client: object) -> None:
                           "id": 10})
         refused = ann.until(lambda m: "id" in m)
         assert refused["type"] == "error" and refused["id"] == 10
+
+
+def test_a_second_roll_from_the_same_table_is_stale(client: object) -> None:
+    """A double-click on Roll sends two rolls from the table the player saw: the second
+    is refused (stale) and the first roll's dice stand, and a double-click on a box
+    scores once (QA s18 web item 2; the page: tests/web_browser/test_solo.py)."""
+    from fastapi.testclient import TestClient
+
+    from .browser import Browser
+    from .conftest import new_table
+
+    assert isinstance(client, TestClient)
+    t = new_table(client, "yatzy")
+    with Browser(client, t["id"], t["token"]) as ann:
+        ann.wait(lambda table: table.get("phase") == "game")
+        seen = ann.snap["version"]
+        assert ann.act({"type": "roll"}, version=seen)["type"] in ("state", "ack")
+        dice = ann.snap["dice"]
+        assert ann.snap["rolls_left"] == ann.snap["max_rolls"] - 1
+        again = ann.act({"type": "roll"}, version=seen)
+        assert again["type"] == "error" and again["code"] == "stale", again
+        assert ann.snap["dice"] == dice and ann.snap["rolls_left"] == ann.snap["max_rolls"] - 1
+        box = ann.snap["previews"][0]["category"]
+        now = ann.snap["version"]
+        ann.act({"type": "score", "category": box}, version=now)
+        twice = ann.act({"type": "score", "category": box}, version=now)
+        assert twice["type"] == "error" and twice["code"] == "stale"

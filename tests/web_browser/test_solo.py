@@ -16,6 +16,7 @@ from playwright.async_api import Page
 from .conftest import Server
 from .play import (
     after,
+    at_the_table,
     chromium,
     new_context,
     open_tab,
@@ -309,5 +310,42 @@ def test_a_game_saved_in_the_terminal_comes_by_its_one_time_link(server: Server,
             late = await open_tab(stranger, link)
             await late.page.get_by_text("used already").wait_for()
             assert await late.page.locator(".score-btn:not([disabled])").count() == 0
+
+    asyncio.run(main())
+
+
+def test_a_double_click_on_roll_rolls_once(server: Server) -> None:
+    """A double-click on Roll is one roll (the second click is not a second roll that
+    throws the first away unseen), and so is a double-click on a box (QA s18 web
+    item 2)."""
+    async def main() -> None:
+        table = server.post("/api/tables", {"variant": "yahtzee", "speed": "instant", "seats": [
+            {"kind": "person", "name": "Ann", "here": True}]})
+        async with chromium() as browser:
+            ctx = await new_context(browser)
+            tab = await at_the_table(ctx, server, table)
+            page = tab.page
+            s = await wait_game(page)
+            await page.dblclick("#roll")
+            s = await after(page, s["version"])
+            await asyncio.sleep(1.0)  # (time for a second roll, were there one)
+            snap = server.snapshot(table["id"])["snapshot"]
+            assert snap["rolls_left"] == snap["max_rolls"] - 1, snap["rolls_left"]
+            # two quick single clicks before the first answer: one roll too
+            await page.locator(".die").nth(0).click()
+            s = await after(page, s["version"])
+            version = server.snapshot(table["id"])["snapshot"]["version"]
+            await page.evaluate("() => { const b = document.querySelector('#roll'); "
+                                "b.click(); b.click(); }")
+            await asyncio.sleep(1.0)
+            snap = server.snapshot(table["id"])["snapshot"]
+            assert snap["rolls_left"] == snap["max_rolls"] - 2 and snap["version"] > version
+            # a double-click on a box scores it once
+            await page.locator(".score-btn").first.dblclick()
+            await asyncio.sleep(1.0)
+            snap = server.snapshot(table["id"])["snapshot"]
+            assert not snap["dice"] and snap["rolls_left"] == snap["max_rolls"]
+            tab.check()
+            await ctx.close()
 
     asyncio.run(main())

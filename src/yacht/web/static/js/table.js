@@ -236,7 +236,8 @@ export class TableView {
    * not sent: the page said why) drops the steps queued behind it: they were meant for
    * a table that did not come.
    */
-  later(step) {
+  later(step, kind = "other") {
+    this.lastKind = kind;
     this.steps.push(step);
     if (!this.stepping) this.runSteps();
   }
@@ -404,7 +405,7 @@ export class TableView {
     this.diceRow = h("div", { class: ["dice", n > 6 ? "dice-many" : ""], role: "group", aria: { label: "Dice" } }, this.dice.map((d) => d.btn));
     this.diceRow.style.setProperty("--dice", String(n)); // (the CSS shares the row's width by it)
     this.dots = h("div", { class: "rolls-left" });
-    this.rollBtn = h("button", { type: "button", class: "btn btn-roll", id: "roll", aria: { keyshortcuts: "r" }, onclick: () => this.rollOrGoOn() }, "Roll");
+    this.rollBtn = h("button", { type: "button", class: "btn btn-roll", id: "roll", aria: { keyshortcuts: "r" }, onclick: (e) => { if (e.detail <= 1) this.rollOrGoOn(); } }, "Roll");
     this.oopsBtn = h("button", { type: "button", class: "btn btn-felt", id: "oops", aria: { keyshortcuts: "o" }, onclick: () => this.oops() }, "Oops");
     this.hintBtn = h("button", { type: "button", class: "btn btn-felt", id: "hint", aria: { keyshortcuts: "h" }, onclick: () => this.hint() }, "Hint");
     this.selectBtns = h("div", { class: "select-row", role: "group", aria: { label: "Choose dice" } },
@@ -692,7 +693,22 @@ export class TableView {
 
   // --- what the player does (each a step of the queue: see later()) ------------------
   rollOrGoOn() {
+    // A second click on Roll with nothing done between and no new table seen since the
+    // first is the same roll: ignored (the first roll's dice are shown); the second click
+    // of a double-click (detail 2) is ignored by the button itself, however fast the
+    // first roll's answer came.
+    const seen = this.snap ? this.snap.version : null;
+    if (seen !== null && this.lastKind === "roll" && this.rollSeen === seen) return;
+    this.rollSeen = seen;
     this.later(async () => {
+      const done = await this.rollStep();
+      if (!done) this.rollSeen = null;
+      return done;
+    }, "roll");
+  }
+
+  async rollStep() {
+    {
       const snap = this.snap;
       if (!snap) return false;
       if (snap.pause !== null) {
@@ -712,7 +728,7 @@ export class TableView {
         return false;
       }
       return this.send({ type: "roll" });
-    });
+    }
   }
 
   clickDie(i) {
