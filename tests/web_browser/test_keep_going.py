@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from playwright.async_api import Page
 
 from .conftest import Server
 from .play import (
@@ -101,6 +102,8 @@ def test_the_clock_plays_for_the_player_who_left_and_the_others_play_again(
             await ann.page.wait_for_selector("#lobby-title")
             assert "Play again" in (await ann.page.text_content("#lobby-title") or "")
             await ann.page.wait_for_selector("#start-now")
+            # the series score is readable on the lobby's panel (it was cream on cream)
+            assert await contrast(ann.page, "#series-line") >= 4.5
             await ann.page.click("#start-now")
             await ann.page.wait_for_function(
                 "() => document.querySelector('.game') && "
@@ -189,3 +192,23 @@ def test_a_vote_hands_an_absent_seat_to_the_computer_and_its_owner_takes_it_back
                 t.check()
 
     asyncio.run(main())
+
+
+async def contrast(page: Page, selector: str) -> float:
+    """The contrast ratio of an element's text against the first background behind it."""
+    fg, bg = await page.evaluate("""sel => {
+        const el = document.querySelector(sel);
+        let at = el, bg = "rgba(0, 0, 0, 0)";
+        while (at && (bg === "rgba(0, 0, 0, 0)" || bg === "transparent")) {
+            bg = getComputedStyle(at).backgroundColor; at = at.parentElement;
+        }
+        return [getComputedStyle(el).color, bg];
+    }""", selector)
+
+    def luminance(css: str) -> float:
+        r, g, b = (int(float(v)) / 255 for v in css[css.index("(") + 1:-1].split(",")[:3])
+        return sum(w * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
+                   for w, c in zip((0.2126, 0.7152, 0.0722), (r, g, b), strict=True))
+
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
