@@ -349,3 +349,34 @@ def test_a_double_click_on_roll_rolls_once(server: Server) -> None:
             await ctx.close()
 
     asyncio.run(main())
+
+
+def test_a_watcher_is_told_who_is_playing_not_the_movers_instructions(server: Server) -> None:
+    """The snapshot's help is the mover's ("click Roll", "roll the 4 dice not held"):
+    a page that does not hold the mover's seat says who is playing instead (QA s18 web
+    item 5); the mover's page keeps the server's words."""
+    async def main() -> None:
+        table = server.post("/api/tables", {"variant": "yahtzee", "speed": "instant", "seats": [
+            {"kind": "person", "name": "Ann", "here": True}]})
+        async with chromium() as browser:
+            ctx = await new_context(browser)
+            tab = await at_the_table(ctx, server, table)
+            s = await wait_game(tab.page)
+            other = await new_context(browser)
+            watcher = await open_tab(other, server.url(table["url"]))
+            await wait_game(watcher.page)
+            line = await watcher.page.text_content("#help-line") or ""
+            assert line == "Ann is playing: waiting for Ann to roll.", line
+            await tab.page.click("#roll")
+            s = await after(tab.page, s["version"])
+            await after(watcher.page, s["version"] - 1)
+            line = await watcher.page.text_content("#help-line") or ""
+            assert line == "Ann is playing: choosing dice or a box (2 rolls left).", line
+            snap = server.snapshot(table["id"])["snapshot"]
+            assert await tab.page.text_content("#help-line") == snap["help"]
+            tab.check()
+            watcher.check()
+            await ctx.close()
+            await other.close()
+
+    asyncio.run(main())

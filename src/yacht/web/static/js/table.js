@@ -70,6 +70,20 @@ function hintItem(m, cls, figures, play) {
 /** The game's scores go to the list apart from the top ten. */
 const apart = (snap) => Boolean(snap.assisted || snap.dice_entered);
 
+
+/** What a page that is not the mover's says while a person plays (the snapshot's help is
+ * the mover's instructions: "Roll: roll the 4 dice not held..."): who is playing and
+ * where they are in their turn. Null: the snapshot's help stands (the mover's own page,
+ * a computer's turn, a pause, the end). */
+function othersHelp(snap) {
+  if (snap.over || snap.pause !== null || snap.thinking || (snap.seat && snap.seat.my_turn)) return null;
+  const p = snap.players[snap.current];
+  if (!p || p.kind !== "person") return null;
+  if (!snap.dice.length) return `${p.name} is playing: waiting for ${p.name} to roll.`;
+  const left = snap.rolls_left ? `${plural(snap.rolls_left, "roll")} left` : "no roll left";
+  return `${p.name} is playing: choosing dice or a box (${left}).`;
+}
+
 export class TableView {
   constructor(tableId, navigate) {
     this.id = tableId;
@@ -628,7 +642,7 @@ export class TableView {
     setAttr(this.selectBtns, "aria-label", snap.dice_mark === "hold" ? "Hold dice" : "Choose dice");
     this.oopsBtn.hidden = !(snap.can.give_back || this.canTakeBack(snap));
     this.hintBtn.hidden = !snap.can.hint;
-    setText(this.help, snap.help);
+    setText(this.help, othersHelp(snap) || snap.help);
     setText(this.note, snap.note);
     this.note.hidden = !snap.note;
     if (snap.thinking) {
