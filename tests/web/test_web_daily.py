@@ -243,3 +243,14 @@ def test_a_daily_game_of_a_day_gone_by_may_be_watched_and_analysed(
     monkeypatch.setattr(daily, "today", lambda: "2999-01-01")
     assert client.get(f"/api/tables/{made['id']}").status_code == 200
     assert client.get(f"/api/games/{game_id}/verify").status_code == 200
+
+
+def test_the_answer_names_the_first_day_so_the_page_asks_no_day_before_it(
+        client: TestClient) -> None:
+    """On a new database the home page asked for yesterday's standings and got a 400
+    (a console error at every load); the answer now names the first day kept (QA s18
+    web item 5)."""
+    got = client.get("/api/daily", params={"variant": "yahtzee"}).json()
+    assert got["first"] == today() == got["date"]
+    static = Path(__file__).parents[2] / "src" / "yacht" / "web" / "static" / "js" / "daily.js"
+    assert "st.first" in static.read_text("utf-8")

@@ -101,3 +101,27 @@ def test_the_same_name_again_goes_back_to_its_game_and_another_browser_is_refuse
             await other.close()
 
     asyncio.run(main())
+
+
+def test_the_home_page_asks_for_no_day_before_the_first_challenge(server: Server) -> None:
+    """On a database whose first challenge is today, the home page does not ask for
+    yesterday's standings (a 400, a console error at every load): it says no one played
+    it (QA s18 web item 5)."""
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser)
+            failed: list[str] = []
+            asked: list[str] = []
+            ctx.on("response", lambda r: failed.append(f"{r.status} {r.url}")
+                   if r.status >= 400 else None)
+            ctx.on("request", lambda r: asked.append(r.url) if "/api/daily" in r.url else None)
+            tab = await open_tab(ctx, server.url("/"))
+            await tab.page.locator(".daily-yesterday", has_text="No one played it").wait_for()
+            first = server.get("/api/daily?variant=yahtzee")["first"]
+            if first == server.get("/api/daily?variant=yahtzee")["date"]:
+                assert not any("date=" in u for u in asked), asked
+            assert failed == [], failed
+            tab.check()
+            await ctx.close()
+
+    asyncio.run(main())

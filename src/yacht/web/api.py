@@ -288,6 +288,10 @@ async def daily(hub: HubDep, variant: str = "yahtzee", date: str | None = None,
     except StoreError as e:
         raise hub.public(e) from None
     out = st.to_json()
+    try:  # the first day asked for may be (the page asks for no day before it)
+        out["first"] = await hub.io_call(hub.store.first_daily)
+    except StoreError as e:
+        raise hub.public(e) from None
     if game is not None:
         gid = _game_id(game)
         entry = st.place_of(gid)

@@ -75,6 +75,11 @@ export class DailyBox {
     fill(this.today, h("h3", { text: `Today, ${st.date}` }),
       h("p", { class: "muted small", text: `${expertLine(st, "today's")} Commitment ${st.commitment.slice(0, 16)}…` }),
       standingsList(st));
+    if (!st.first || dayBefore(st.date) < st.first) { // (before the first challenge here: not asked)
+      fill(this.before, h("h3", { text: `Yesterday, ${dayBefore(st.date)}` }),
+        h("p", { class: "muted small", text: "No one played it here." }));
+      return;
+    }
     try {
       const past = await getJSON(`/api/daily?${query({ variant, date: dayBefore(st.date) })}`);
       if (variant !== this.variant) return;
