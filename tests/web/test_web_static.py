@@ -97,3 +97,14 @@ def test_the_page_can_be_installed(client: TestClient) -> None:
     assert "fetch" not in worker.text  # it handles no request: nothing offline
     html = (STATIC / "index.html").read_text("utf-8")
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+
+
+def test_an_address_of_no_table_is_404_and_the_page_says_so(client: TestClient) -> None:
+    """/t/nonexistent was a 200 with just 'Nothing here' (QA s18 web item 6): now a 404
+    whose page says the table does not exist or has ended, with a link home."""
+    for path in ("/t/nonexistent", "/d/nonexistent"):
+        got = client.get(path)
+        assert got.status_code == 404 and "text/html" in got.headers["content-type"]
+    assert client.get("/t/0123456789ab").status_code == 200  # (the page asks the socket)
+    main = (Path(__file__).parents[2] / "src/yacht/web/static/main.js").read_text("utf-8")
+    assert "This table does not exist or has ended." in main

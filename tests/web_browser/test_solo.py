@@ -380,3 +380,19 @@ def test_a_watcher_is_told_who_is_playing_not_the_movers_instructions(server: Se
             await other.close()
 
     asyncio.run(main())
+
+
+def test_a_table_that_does_not_exist_is_said_so_with_a_link_home(server: Server) -> None:
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser)
+            page = await ctx.new_page()
+            answer = await page.goto(server.url("/t/nonexistent"))
+            assert answer is not None and answer.status == 404
+            await page.locator("h1", has_text="No such table").wait_for()
+            assert "does not exist or has ended" in (await page.text_content("#app") or "")
+            await page.click("a[href='/']")
+            await page.wait_for_url(server.url("/"))
+            await ctx.close()
+
+    asyncio.run(main())

@@ -25,8 +25,9 @@ _PATH_MOST = 200
 router = APIRouter(include_in_schema=False)
 
 
-def _page() -> FileResponse:
-    return FileResponse(STATIC / "index.html", media_type="text/html",
+def _page(status: int = 200) -> FileResponse:
+    """The page (``status`` 404: at an address of no table; the page says so)."""
+    return FileResponse(STATIC / "index.html", media_type="text/html", status_code=status,
                         headers={"Cache-Control": "no-cache"})
 
 
@@ -37,12 +38,12 @@ async def home() -> FileResponse:
 
 @router.get("/t/{table_id}")
 async def table_page(table_id: str) -> FileResponse:
-    return _page()
+    return _page(200 if _TABLE.match(table_id) else 404)
 
 
 @router.get("/d/{group_id}")
 async def group_page(group_id: str) -> FileResponse:
-    return _page()
+    return _page(200 if _TABLE.match(group_id) else 404)
 
 
 # --- an installable page: the web app manifest, the service worker --------------------

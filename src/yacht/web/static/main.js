@@ -24,10 +24,17 @@ function route() {
     view = new GroupView(group[1], navigate);
   } else if (path === "/" || path === "/index.html") {
     view = new HomeView(navigate);
+  } else if (/^\/[td]\//.test(path)) { // (not a table's id: no table has it)
+    app.append(h("section", { class: "panel notice" },
+      h("h1", { text: "No such table" }),
+      h("p", { text: "This table does not exist or has ended." }),
+      h("p", {}, h("a", { href: "/" }, "Go to the home page: new games, and tables to join or watch"))));
+    return;
   } else {
     app.append(h("section", { class: "panel notice" },
       h("h1", { text: "Nothing here" }),
-      h("p", {}, h("a", { href: "/" }, "The home page"))));
+      h("p", { text: "There is no page at this address." }),
+      h("p", {}, h("a", { href: "/" }, "Go to the home page"))));
     return;
   }
   view.mount(app);
