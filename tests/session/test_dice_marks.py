@@ -1,6 +1,7 @@
 """What a click on a die means: each variant's own way (its ruleset's ``dice_mark``), and
-a seat's choice. Holding, the held dice are the table's between commands (no action in
-the log); a roll is the choice of every die not held and its roll, in one step."""
+a seat's choice. Holding, the held dice are the table's between commands, and saved as
+the engine's choice of the other dice (a quit or a kill keeps them); a roll is the choice
+of every die not held and its roll, in one step."""
 
 from __future__ import annotations
 
@@ -49,10 +50,13 @@ def kinds(events: list[Event]) -> list[str]:
 
 
 def last_roll(t: Table) -> tuple[Any, tuple[int, ...] | None]:
-    """The record's last two actions: the choice, and the values of the roll after it."""
-    choice, roll = t.actions_since(t.action_count - 2)
+    """The record's last roll and the action before it: the choice, and the values of the
+    roll after it (the holds kept for the next roll may be saved after it)."""
+    log = t.actions_since(0)
+    i = max(i for i, a in enumerate(log) if isinstance(a, Roll))
+    roll = log[i]
     assert isinstance(roll, Roll)
-    return choice, roll.result
+    return log[i - 1], roll.result
 
 
 def test_holding_a_die_is_the_tables_and_a_roll_rolls_the_others() -> None:
@@ -61,8 +65,10 @@ def test_holding_a_die_is_the_tables_and_a_roll_rolls_the_others() -> None:
     log, version = t.actions_since(0), t.version
     events = t.act(LOCAL, Toggle(0))
     t.act(LOCAL, Toggle(1))
-    assert kinds(events) == ["held"] and events[0].data["held"] == [0]
-    assert t.actions_since(0) == log and not t.view().state.chosen  # no action
+    assert kinds(events) == ["chosen", "held"] and events[-1].data["held"] == [0]
+    # saved as the engine's choice of the other dice (a quit or a kill keeps the holds)
+    assert t.actions_since(0) == [*log, Choose((1, 2, 3, 4)), Choose((2, 3, 4))]
+    assert t.view().state.chosen == {2, 3, 4}
     assert t.version == version + 2  # (a command sent before a hold is stale)
     snap = t.snapshot(LOCAL, BROWSER)
     assert (snap["dice_mark"], snap["marks"], snap["to_roll"]) == \

@@ -61,7 +61,8 @@ from .keys import key_for, singlets
 
 __all__ = ["NOTATION", "ActionError", "Command", "ComputerMove", "GoOn", "ScoreBox", "Select",
            "Toggle", "command_from_json", "command_text", "command_to_json", "dice_to_roll",
-           "held_dice", "legal_texts", "parse_command", "resolve", "resolve_marked",
+           "held_dice", "held_in_log", "hold_action", "legal_texts", "parse_command", "resolve",
+           "resolve_marked",
            "resume_command", "resume_hint"]
 
 NOTATION = ("roll [VALUES], choose POSITIONS (e.g. choose 1,3), score BOX [COLUMN], "
@@ -373,6 +374,66 @@ def held_dice(state: State, held: frozenset[int] | None) -> frozenset[int]:
         return held
     chosen = state.chosen
     return frozenset(range(len(state.dice))) - chosen if chosen else frozenset()
+
+
+def held_in_log(state: State) -> frozenset[int] | None:
+    """Every die, when the log's last word on the dice showing is a choice of none
+    (``Choose(())``: how a seat that holds every die is saved, since the engine's chosen
+    dice cannot tell it from a choice not made yet); None otherwise: the engine's chosen
+    dice say which are held (:func:`held_dice`). A scoring taken back is passed over.
+
+    >>> import random
+    >>> from yacht.engine import Player
+    >>> from yacht.rules import get
+    >>> s = State(get("yatzy"), [Player("Ann")], rng=random.Random(1))
+    >>> s.apply(Roll((6, 6, 6, 6, 6))); s.apply(Choose(()))
+    >>> sorted(held_in_log(s))
+    [0, 1, 2, 3, 4]
+    >>> s.apply(Score("yatzy")); s.apply(TakeBack()); sorted(held_in_log(s))
+    [0, 1, 2, 3, 4]
+    """
+    log = state.log
+    i = len(log) - 1
+    while i >= 1 and isinstance(log[i], TakeBack) and isinstance(log[i - 1], Score):
+        i -= 2
+    last = log[i] if i >= 0 else None
+    if (isinstance(last, Choose) and not last.dice and state.dice
+            and not state.is_terminal() and state.may_reroll()):
+        return frozenset(range(len(state.dice)))
+    return None
+
+
+def hold_action(state: State, held: frozenset[int] | None) -> Action | None:
+    """The engine action that makes ``state`` (and so its saved log) say that the dice
+    ``held`` are held (None: the engine's chosen dice say it already; see
+    :func:`held_dice`): a choice of every other die (of none when every die is held), or
+    a give-back when none is; None when nothing is to be done (it says so already, or no
+    die may be chosen now). Holds saved so survive a quit or a kill like marks to roll
+    again, and the record says which dice rolled again, as always.
+
+    >>> import random
+    >>> from yacht.engine import Player
+    >>> from yacht.rules import get
+    >>> s = State(get("yatzy"), [Player("Ann")], rng=random.Random(1))
+    >>> s.apply(Roll((6, 6, 1, 2, 3)))
+    >>> hold_action(s, frozenset({0, 1})), hold_action(s, frozenset(range(5)))
+    (Choose(dice=(2, 3, 4)), Choose(dice=()))
+    >>> hold_action(s, frozenset())
+    >>> s.apply(Choose((2, 3, 4))); hold_action(s, frozenset()), hold_action(s, None)
+    (GiveBack(), None)
+    """
+    if not state.dice or state.is_terminal() or not state.may_reroll():
+        return None
+    everything = frozenset(range(len(state.dice)))
+    now = held_in_log(state)
+    if now is None:
+        now = held_dice(state, None)
+    want = held_dice(state, None) if held is None else held & everything
+    if want == now:
+        return None
+    if not want and state.chosen:
+        return GiveBack()
+    return Choose(tuple(sorted(everything - want)))
 
 
 def dice_to_roll(state: State, held: frozenset[int] | None, mark: DiceMark) -> tuple[int, ...]:

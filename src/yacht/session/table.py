@@ -70,6 +70,8 @@ from .commands import (
     Command,
     ComputerMove,
     GoOn,
+    held_in_log,
+    hold_action,
     resolve_marked,
 )
 from .comment import Past, past_games
@@ -173,7 +175,9 @@ class SeatPrefs:
 @dataclass(frozen=True)
 class _Hold:
     """A plan's step that is the table's own: the dice it holds from now on (``quiet``:
-    the same as before a roll, kept for the next: no event of its own)."""
+    the same as before a roll, kept for the next: no event of its own). The engine's
+    state is told too (:func:`~yacht.session.commands.hold_action`), so that the holds
+    are saved with the game."""
 
     held: frozenset[int] | None
     quiet: bool = False
@@ -383,9 +387,13 @@ class Table:
         #: a person scored and the table went on without the Next player pause
         self._after_person_score = False
         #: the dice held for the turn's next roll (see held_dice), and those held when the
-        #: last score was made (a take-back gives them back)
-        self._held: frozenset[int] | None = None
+        #: last score was made (a take-back gives them back); a resumed game's are in its
+        #: log (the engine's chosen dice, or a choice of none: every die held)
+        self._held: frozenset[int] | None = held_in_log(session.state)
         self._held_at_score: frozenset[int] | None = None
+        #: the log's length after a computer's choice of dice on a person's turn (a demo,
+        #: a stand-in): the roll comes next; a person's own choice is decided afresh
+        self._computer_chose = -1
         self._prefs: dict[str, SeatPrefs] = {}
         self._subscribers: list[Callable[[Event], None]] = []
         self._pacing = Pacing(speed if speed in SPEEDS else "normal")
@@ -703,7 +711,7 @@ class Table:
                 if isinstance(item, GoOn):
                     events += yield from self._go_on_steps()
                 elif isinstance(item, _Hold):
-                    events += self._set_held(item.held, item.quiet)
+                    events += yield from self._hold_steps(item, who)
                 else:
                     events += yield from self._apply_steps(item, seat=who)
         finally:  # (a strict table's store may fail after a first action: told too)
@@ -803,15 +811,28 @@ class Table:
             return None, True
         return pause, False
 
-    def _set_held(self, held: frozenset[int] | None, quiet: bool = False) -> list[Event]:
-        """The table holds ``held`` for the turn's next roll (a ``held`` event; no action).
-        ``quiet``: the holds a roll keeps (the roll was the change)."""
+    def _hold_steps(self, item: _Hold, seat: Seat) -> Steps[list[Event]]:
+        """The table holds ``item.held`` from now on, and the engine's state says so (a
+        choice of the other dice, saved as every action is: the holds survive a quit or
+        a kill, and reach the other processes of a server)."""
+        told = hold_action(self._game.state, item.held)
+        events: list[Event] = []
+        if told is not None:
+            events += yield from self._apply_steps(told, seat=seat)
+        return events + self._set_held(item.held, item.quiet, changed=told is not None)
+
+    def _set_held(self, held: frozenset[int] | None, quiet: bool = False,
+                  changed: bool = False) -> list[Event]:
+        """The table holds ``held`` for the turn's next roll (a ``held`` event).
+        ``quiet``: the holds a roll keeps (the roll was the change); ``changed``: an
+        action saying so made the new version already."""
         from .commands import held_dice
 
         self._held = held
         if quiet:
             return []
-        self._changed()
+        if not changed:
+            self._changed()
         st = self._game.state
         return [self._event("held", st.current, held=sorted(held_dice(st, held)))]
 
@@ -867,8 +888,8 @@ class Table:
             self._held, self._held_at_score = None, self._held
         elif isinstance(action, TakeBack):
             self._held, self._held_at_score = self._held_at_score, None
-        else:
-            self._held = self._held_at_score = None
+        else:  # (a choice of none: every die held, as another process's seat held them)
+            self._held, self._held_at_score = held_in_log(st), None
         events: list[Event] = []
         rs = s.ruleset
         if isinstance(action, Roll):
@@ -993,7 +1014,7 @@ class Table:
         s.finished = finished
         self._pause = "game_over" if s.is_over() and not finished else None
         self._after_computer_score = self._after_person_score = False
-        self._held = self._held_at_score = None
+        self._held, self._held_at_score = held_in_log(s.state), None
         self._news.clear()
         self._news.extend(self._retold())
         self._changed()
@@ -1391,7 +1412,11 @@ class Table:
                 v = self._version
                 me = s.state.current
                 state = s.state.clone(rng=False)
-                if not state.dice or state.chosen:
+                # (the dice it chose roll next; on a person's turn, dice the person chose
+                # or held are no choice of the computer's: it decides for itself)
+                if not state.dice or (state.chosen and (
+                        state.players[me].is_computer
+                        or self._computer_chose == len(state.log))):
                     return Plan(v, me, (Roll(),))
                 level = state.players[me].level or "intermediate"
                 if not state.players[me].is_computer and self._played_for(passed=False):
@@ -1536,6 +1561,8 @@ class Table:
                     action = dataclasses.replace(action, by=by)
                 try:
                     events += self._apply(action, computer=True)
+                    if isinstance(action, Choose):
+                        self._computer_chose = len(self._game.state.log)
                 except Refused as e:  # an illegal move: play a random one instead
                     from yacht.engine import random_decision
 
