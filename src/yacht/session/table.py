@@ -381,7 +381,10 @@ class Table:
         #: the snapshots' position part (snapshot.position) of the newest log it was
         #: made for, made here or heard from the process that made the move
         self._position: tuple[tuple[Action, ...], dict[str, Any]] | None = None
-        self._pause: Pause | None = "game_over" if session.is_over() else None
+        # (a resumed game comes back in the pause it was saved in: the game's end, or the
+        # Next player pause after a person's score, which may still be taken back)
+        self._pause: Pause | None = ("game_over" if session.is_over()
+                                     else self._saved_pause(session))
         self._changed_at = clock()
         self._after_computer_score = False
         #: a person scored and the table went on without the Next player pause
@@ -417,6 +420,20 @@ class Table:
         self._turn_clock = None if turn_clock is None else ClockState(
             turn_clock, [float(turn_clock.bank)] * len(session.players))
         self._follow_clock(save=False)
+
+    def _saved_pause(self, session: Session) -> Pause | None:
+        """The Next player pause a game's log ends in: a person's score (by them, not the
+        computer for them) that may still be taken back, with the turn passed to a
+        computer (or another person, where the table pauses between people). A game saved
+        there - quit or killed before the computer rolled - comes back to it, so that the
+        score may still be taken back; None otherwise."""
+        st = session.state
+        last = session.last_score
+        scored = st.log[-1] if st.log else None
+        if (not self._pauses or last is None or not isinstance(scored, Score)
+                or scored.by is not None or not st.can_take_back()):
+            return None
+        return _pause_after_score(st, last.player, False, self.pause_between_people)
 
     # --- making one ---------------------------------------------------------------
     @classmethod
@@ -894,6 +911,11 @@ class Table:
         rs = s.ruleset
         if isinstance(action, Roll):
             self._after_computer_score = self._after_person_score = False
+            if self._pause == "next_player":
+                # (another process's roll: its player went on there - before this copy
+                # was loaded in the pause it had been saved in - so this copy goes on too)
+                self._pause = None
+                events.append(self._event("went_on", None, pause="next_player"))
             dice = st.dice
             events.append(self._event("rolled", me, dice=list(dice), positions=list(rolled),
                                       rolls=st.rolls, rolls_left=st.rolls_left,
