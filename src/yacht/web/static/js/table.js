@@ -1152,7 +1152,9 @@ export class TableView {
     const actions = h("div", { class: "end-actions" },
       (mine || snap.demo) ? h("button", { type: "button", class: "btn btn-primary btn-big", id: "play-again", aria: { keyshortcuts: "p" }, onclick: () => this.playAgain() }, snap.daily ? "Again, for practice" : "Play again") : null,
       h("button", { type: "button", class: "btn btn-big", id: "new-game", aria: { keyshortcuts: "n" }, onclick: () => this.navigate("/") }, "New game"),
-      snap.finished && snap.game_id ? h("button", { type: "button", class: "btn btn-big", id: "analysis-btn",
+      snap.finished && snap.game_id && snap.daily && !(snap.dice_seed && snap.dice_seed.seed)
+        ? h("p", { class: "muted small", id: "analysis-later", text: "The analysis opens once the day is over (UTC): today's dice are every player's." }) : null,
+      snap.finished && snap.game_id && !(snap.daily && !(snap.dice_seed && snap.dice_seed.seed)) ? h("button", { type: "button", class: "btn btn-big", id: "analysis-btn",
         aria: { keyshortcuts: "a", controls: "analysis", expanded: this.analysisOpen(snap) ? "true" : "false" },
         onclick: () => this.toggleAnalysis() }, "Analysis") : null);
     const topBox = h("div", { class: "end-topten" }, h("p", { class: "muted", text: snap.finished ? "Looking up the top ten…" : "" }));
