@@ -231,8 +231,10 @@ def test_what_a_page_shows_is_the_servers_state(server: Server) -> None:
             snap = server.snapshot(table["id"])["snapshot"]
             for i, value in enumerate(snap["dice"]):
                 assert f"showing {value}" in s["dice"][i]
-            # (Yahtzee's way: the die clicked is held; the record has no choice yet)
-            assert [i for i, c in enumerate(s["chosen"]) if c] == [2] and snap["chosen"] == []
+            # (Yahtzee's way: the die clicked is held; the record saves the choice of the
+            # other dice, to roll again)
+            assert [i for i, c in enumerate(s["chosen"]) if c] == [2]
+            assert snap["chosen"] == [0, 1, 3, 4]
             assert snap["marks"] == ["", "", "held", "", ""] and "Hold 3" in s["keys"]
             assert await page.get_attribute(".dot-row", "aria-label") == "2 rolls left of 3"
             # the watcher's snapshot has the previews too: the page shows each as a button
