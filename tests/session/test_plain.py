@@ -245,7 +245,9 @@ def test_the_first_hint_of_the_line_game_asks_first() -> None:
     assert "No hint: the game stays as it was." in out
     first = out.index("No hint: the game stays as it was.")
     assert "This game is now marked assisted." not in out[:first]
-    assert out.count("This game is now marked assisted.") == 2  # the second hint: at once
+    # said with the hint that marked it, not again at the next hint (given at once)
+    assert out.count("This game is now marked assisted.") == 1
+    assert out.count("1. Keep") + out.count("1. Score") == 2  # (two hints given)
 
 
 def clocked_game(store: Any, started: float) -> str:

@@ -367,9 +367,10 @@ class PlainGame:
             if win is not None and win.differ:
                 best, chance = win.moves[0]
                 self.say(f"{win.title}: {best.text} (chance {100 * chance:.1f}%; {win.how}).")
-            elif win is not None and win.preparing is not None:
+            elif win is not None:  # the same best move, the build under way, or why not
                 self.say(f"{win.line}.")
-            self.say("This game is now marked assisted.")
+            if getattr(moves, "marked", True):  # (said at the game's first hint only)
+                self.say("This game is now marked assisted.")
             return True
         return False
 

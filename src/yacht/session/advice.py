@@ -61,7 +61,13 @@ class WinAdvice:
     each with that chance (0-1); ``differ``: its best is not the best for the score (show
     both then, under "Best for your score" and :attr:`title`). While the tables it needs
     are built in the background, no moves: ``preparing`` says how far the build got
-    (0-1) and :attr:`line` says so."""
+    (0-1) and :attr:`line` says so. Where the chances cannot be worked out (a build that
+    failed or must wait, a turn the rules set...), no moves either, ``preparing`` None,
+    and ``how`` says why.
+
+    Every interface shows :attr:`line` whenever it does not list the moves (that is,
+    unless ``differ``): the chance of the same best move, the build's progress, or why
+    there is none - never nothing."""
 
     title: str                                  # "Best to win" / "Best to reach 250"
     how: str                                    # exact, or how it is estimated
@@ -72,12 +78,26 @@ class WinAdvice:
 
     @property
     def line(self) -> str:
-        """The ranking's title and how it is worked out, as one line.
+        """What the hint says of the chances of winning when it does not list them: the
+        same best move and its chance, or how far the build got, or why there are none
+        (a ranking that differs: its title and how it is worked out).
 
         >>> WinAdvice("Best to win", "being prepared (40 %)", False, False, (), 0.4).line
         'Best to win: being prepared (40 %)'
+        >>> same = Advice("Keep 5 5 and roll the other one", 30.5, 0.0, (2,))
+        >>> WinAdvice("Best to win", "exact: the opponents have finished", True, False,
+        ...           ((same, 0.625),)).line
+        'Best to win: the same move, chance 62.5 %; exact: the opponents have finished'
         """
+        if self.moves and not self.differ:
+            return (f"{self.title}: the same move, chance {100 * self.moves[0][1]:.1f} %; "
+                    f"{self.how}")
         return f"{self.title}: {self.how}"
+
+    @property
+    def unavailable(self) -> bool:
+        """No chances to show, and no build under way: :attr:`how` says why."""
+        return not self.moves and self.preparing is None
 
 
 def preparing_how(percent: int) -> str:
@@ -91,10 +111,13 @@ def preparing_how(percent: int) -> str:
 
 
 class Moves(list[Advice]):
-    """The advisor's moves (best for the score first), and ``to_win`` when the chance of
-    winning can be worked out here (else None)."""
+    """The advisor's moves (best for the score first); ``to_win``: the ranking to win
+    against opponents, or why there is none now (:attr:`WinAdvice.line`; None alone
+    without a ranking to reach a target); ``marked``: this hint made the game assisted
+    (an interface says so once, not at every hint)."""
 
     to_win: WinAdvice | None = None
+    marked: bool = False
 
 
 def _advice(rs: Any, r: Any) -> Advice:
@@ -108,38 +131,80 @@ def _advice(rs: Any, r: Any) -> Advice:
                   float(r.loss), reroll)
 
 
+TO_WIN = "Best to win"
+
+
 def _to_win(state: State, ranked: list[Any], limit: int) -> WinAdvice | None:
+    """The ranking to win, or (against opponents) why there is none now; None alone,
+    where there is no ranking to reach a target (its table is not built)."""
+    alone = len(state.players) < 2
     try:
         champion: Any = importlib.import_module("yacht.strategy.champion")
         win = champion.rank_to_win(state, build=False)
-    except Exception:  # the second ranking is extra: never the reason a hint fails
+    except Exception as e:  # the second ranking is extra: never the reason a hint fails
+        return None if alone else _none(f"it could not be worked out ({_short(e)})")
+    if win is not None:
+        return _ranking(state, win, ranked, limit)
+    if alone:
         return None
-    if win is None:
-        return _preparing(state)
+    try:
+        return _why_not(state, ranked, limit, champion)
+    except Exception as e:  # (never the reason a hint fails)
+        return _none(f"it could not be worked out ({_short(e)})")
+
+
+def _ranking(state: State, win: Any, ranked: list[Any], limit: int) -> WinAdvice:
     rs = state.ruleset
-    title = f"Best to reach {win.target}" if win.goal == "target" else "Best to win"
+    title = f"Best to reach {win.target}" if win.goal == "target" else TO_WIN
     differ = bool(ranked) and win.options[0].decision() != ranked[0].decision()
     moves = tuple((_advice(rs, o.ranked), float(o.chance)) for o in win.options[:limit])
     return WinAdvice(title, win.how, bool(win.exact), differ, moves)
 
 
-def _preparing(state: State) -> WinAdvice | None:
-    """Against opponents, while the distributions the chances of winning need are built
-    in the background (asked for now if they were not): how far they got."""
-    if len(state.players) < 2:
-        return None
-    try:
-        background: Any = importlib.import_module("yacht.strategy.solver.background")
-        if background.waits():
-            return None
-        champion: Any = importlib.import_module("yacht.strategy.champion")
+def _none(why: str) -> WinAdvice:
+    """No chances of winning to show, and why (one line after "Best to win: ")."""
+    return WinAdvice(TO_WIN, why, False, False, ())
+
+
+def _short(e: Exception | str) -> str:
+    """A problem's text on one short line."""
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+def _why_not(state: State, ranked: list[Any], limit: int, champion: Any) -> WinAdvice:
+    """Against opponents, when no ranking to win came: the build of the distributions
+    the chances need under way in the background (asked for now if it was not: how far
+    it got), or why there is none - a build refused for now (others first), one that
+    failed, a variant without them this early, a turn the rules set. A build that ended
+    well meanwhile: the ranking after all."""
+    from yacht.strategy.solver import background, solve
+    from yacht.strategy.solver.dist import is_ready, supported
+
+    rs = state.ruleset
+    me = state.current
+    if solve(rs, estimate=False).forced_turn(state.card(me), state.turns_taken(me)):
+        return _none("not on this turn: the rules say where it scores")
+    if not supported(rs):
+        return _none(f"worked out in the last turns only ({rs.name} has no exact "
+                     "distributions of the scores to come)")
+    if not is_ready(rs):
+        if background.waits():  # (tests, matches: nothing is built behind the game)
+            return _none("not ready: the distributions of the scores to come are not built")
         job = champion.preparing(state)
-    except Exception:  # (never the reason a hint fails)
-        return None
-    if job is None or job.finished.is_set():
-        return None
-    return WinAdvice("Best to win", preparing_how(job.percent), False, False, (),
-                     float(job.fraction))
+        if job is not None and not job.finished.is_set():
+            return WinAdvice(TO_WIN, preparing_how(job.percent), False, False, (),
+                             float(job.fraction))
+        if job is not None and job.error == background.BUSY:
+            return _none("not yet: other tables are being built first; ask again later")
+        if job is not None and job.error is not None:
+            return _none("not available: the distributions of the scores to come could "
+                         f"not be built ({_short(job.error)})")
+    # ready (built meanwhile): the ranking after all
+    win = champion.rank_to_win(state, build=False)
+    if win is not None:
+        return _ranking(state, win, ranked, limit)
+    return _none("not worked out at this point of the game")
 
 
 def rank_moves(state: State, limit: int = 5) -> list[Advice]:

@@ -1665,7 +1665,7 @@ class Table:
         Raises :class:`Refused` when it is not the seat's turn and
         HintUnavailable when there is nothing to advise or no advisor.
         """
-        from .advice import rank_moves
+        from .advice import Moves, rank_moves
 
         with self._lock:
             who = self.seat(seat)
@@ -1685,6 +1685,8 @@ class Table:
             ranking = rank_moves(state, limit)
         with self._lock:
             before = s.assisted_players.copy()
+            if isinstance(ranking, Moves):
+                ranking.marked = not s.assisted  # (the game's first hint: say so once)
             s.mark_assisted(me)
             events = []
             if me not in before:
