@@ -61,8 +61,8 @@ from .keys import key_for, singlets
 
 __all__ = ["NOTATION", "ActionError", "Command", "ComputerMove", "GoOn", "ScoreBox", "Select",
            "Toggle", "command_from_json", "command_text", "command_to_json", "dice_to_roll",
-           "held_dice", "held_in_log", "hold_action", "legal_texts", "parse_command", "resolve",
-           "resolve_marked",
+           "held_dice", "held_in_log", "hold_action", "legal_texts", "own_score_open",
+           "parse_command", "resolve", "resolve_marked",
            "resume_command", "resume_hint"]
 
 NOTATION = ("roll [VALUES], choose POSITIONS (e.g. choose 1,3), score BOX [COLUMN], "
@@ -548,6 +548,17 @@ def command_text(action: Action, rs: Ruleset) -> str:
     return "take-back"
 
 
+def own_score_open(state: State) -> bool:
+    """Whether the last score may be taken back (Oops): the engine allows it (a person's,
+    until the next roll) and the computer did not make it for the person (standing in
+    for them while they were away or a demo had taken over, or when their clock ran
+    out: ``Score.by``)."""
+    if not state.can_take_back():
+        return False
+    scored = next((a for a in reversed(state.log) if isinstance(a, Score)), None)
+    return scored is None or scored.by is None
+
+
 def legal_texts(state: State) -> list[str]:
     """What may be done now, in the notation (scorings with their points). On a
     computer's turn only what a person may do: have it move, or take back their last
@@ -555,9 +566,9 @@ def legal_texts(state: State) -> list[str]:
     rs = state.ruleset
     out: list[str] = []
     if state.is_terminal():
-        return ["take-back"] if state.can_take_back() else []
+        return ["take-back"] if own_score_open(state) else []
     if state.players[state.current].is_computer:
-        return ["computer"] + (["take-back"] if state.can_take_back() else [])
+        return ["computer"] + (["take-back"] if own_score_open(state) else [])
     if not state.dice:
         out.append("roll")
     else:
@@ -570,6 +581,6 @@ def legal_texts(state: State) -> list[str]:
         out.extend(dict.fromkeys(scorings))  # once each, in order
     if state.can_give_back():
         out.append("give-back")
-    if state.can_take_back():
+    if own_score_open(state):
         out.append("take-back")
     return out

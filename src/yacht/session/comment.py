@@ -17,6 +17,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
+from yacht.engine import Action, Record, Score, TakeBack
 from yacht.render import luck_sentence, possessive
 from yacht.rules import Ruleset, counts_of
 
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
     from yacht.engine import State
 
 __all__ = ["Past", "best_boxes", "best_card", "best_possible", "end_line", "judged",
-           "past_games", "score_comment"]
+           "past_games", "played_for", "score_comment", "scores_played_for",
+           "turns_text"]
 
 
 @lru_cache(maxsize=32)
@@ -212,6 +214,51 @@ def score_comment(rs: Ruleset, score: int, *, name: str = "", past: Past | None 
     return " ".join(parts)
 
 
+def scores_played_for(state: State, actions: Sequence[Action]
+                      ) -> list[list[tuple[int, Score]]]:
+    """Play ``actions`` on ``state`` (a new game's); per player, each score the computer
+    made for them that stands, with the player's own turn it ended (1-based)."""
+    scored: list[tuple[int, int, Score]] = []
+    for action in actions:
+        who = state.current
+        turn = state.turns_taken(who) + 1
+        state.apply(action)
+        if isinstance(action, Score):
+            scored.append((who, turn, action))
+        elif isinstance(action, TakeBack) and scored:
+            scored.pop()
+    out: list[list[tuple[int, Score]]] = [[] for _ in state.players]
+    for who, turn, action in scored:
+        if action.by is not None:
+            out[who].append((turn, action))
+    return out
+
+
+def played_for(state: State) -> list[list[tuple[int, Score]]]:
+    """Per player of ``state``'s game, the scores the computer made for them that stand
+    (``Score.by``: a stand-in, a demo, their clock), each with the player's own turn it
+    ended (1-based). From the log (replayed only when it has such a score)."""
+    if not any(isinstance(a, Score) and a.by is not None for a in state.log):
+        return [[] for _ in state.players]
+    return scores_played_for(Record.from_state(state).new_state(), state.log)
+
+
+def turns_text(name: str, played: int, turns: int) -> str:
+    """How many of a player's turns the computer played, as the start of a sentence.
+
+    >>> turns_text("Ann", 9, 13)
+    "The computer played 9 of Ann's 13 turns"
+    >>> turns_text("You", 13, 13), turns_text("Bo", 1, 1)
+    ('The computer played all 13 of your turns', "The computer played Bo's one turn")
+    """
+    whose = possessive(name)
+    if turns <= 1:
+        return f"The computer played {whose} one turn"
+    if played >= turns:
+        return f"The computer played all {turns} of {whose} turns"
+    return f"The computer played {played} of {whose} {turns} turns"
+
+
 def judged(state: State) -> list[int]:
     """The players whose scores the end comments judge: the people, else the winner of a
     game of computers."""
@@ -224,7 +271,8 @@ def end_line(state: State, player: int, past: Sequence[Past | None] = (),
     """:func:`score_comment` on ``player``'s final score in a finished game; ``past``:
     every player's earlier games as the table read them (``TableView.past``). A game
     that ended at once (a served Generala) is not judged by its points: the cards were
-    not full.
+    not full; nor is a score the computer helped make (it played some of the player's
+    turns: a demo that took over, a stand-in while they were away, their clock).
 
     >>> from yacht.engine import Player, Roll, State
     >>> from yacht.rules import get
@@ -246,6 +294,11 @@ def end_line(state: State, player: int, past: Sequence[Past | None] = (),
                     "the cards were full.")
         mine = past[player] if player < len(past) else None
         return said if mine is None else f"{said} {_past_text(rs, name, mine)}"
+    helped = played_for(state)[player]
+    if helped:
+        turns = turns_text(state.players[player].name, len(helped),
+                           state.turns_taken(player))
+        return f"{turns}, so the score is not judged."
     return score_comment(state.ruleset, state.returns()[player],
                          name=state.players[player].name,
                          past=past[player] if player < len(past) else None,

@@ -15,13 +15,15 @@ from yacht.engine import State
 from yacht.render import entry_note, possessive, verb
 from yacht.rules import DiceMark, counts_of
 
+from .commands import own_score_open
+
 if TYPE_CHECKING:
     from .table import TableView
 
 __all__ = ["BROWSER", "DICE_MARK_LABEL", "DICE_MARK_WORDS", "PLAIN", "TERMINAL", "Words",
            "dice_mark_words", "entry_note", "game_note", "help_line", "hint_notice",
-           "main_button", "marks", "new_entry_text", "possessive", "result_text",
-           "scoring_note", "verb"]
+           "main_button", "marks", "new_entry_text", "own_score_open", "possessive",
+           "result_text", "scoring_note", "verb"]
 __all__ += ["clock_line"]
 
 #: the setting of what clicking a die (or its key) does, as every interface offers it:
@@ -215,7 +217,7 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
         return f"{t.what}…{far}"
     if st.is_terminal():
         return (f"Game over. {words.go_on}: the results. {words.oops} takes back your last "
-                "score." if st.can_take_back() and not view.finished
+                "score." if own_score_open(st) and not view.finished
                 else f"Game over. {words.go_on}: see the results.")
     me = st.players[st.current]
     if view.pause is not None:
@@ -233,7 +235,7 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
         return f"{me.name} {why}: the computer plays {possessive(me.name)} turn."
     if me.is_computer:
         last = view.last_score
-        if st.can_take_back() and last is not None and not st.dice:
+        if own_score_open(st) and last is not None and not st.dice:
             # (the score a person just made, until the computer rolls)
             who = st.players[last.player].name
             return (f"{verb(me.name, 'is', 'are')} playing. {words.oops} takes back "

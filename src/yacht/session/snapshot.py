@@ -30,7 +30,7 @@ from yacht.render import (
     rolls_text,
 )
 
-from .commands import dice_to_roll, held_dice, legal_texts
+from .commands import dice_to_roll, held_dice, legal_texts, own_score_open
 from .keys import category_keys
 from .present import (
     BROWSER,
@@ -250,7 +250,7 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None,
         "choose": my_turn and bool(st.dice) and may_reroll,
         "score": my_turn and bool(base["previews"]),
         "give_back": my_turn and may_reroll and bool(kept if mark == "hold" else to_roll),
-        "take_back": (st.can_take_back() and not view.closed and not view.finished
+        "take_back": (own_score_open(st) and not view.closed and not view.finished
                       and last is not None and last.player in mine),
         "go_on": view.pause is not None and not view.closed and (
             bool(mine) or bool(seat and seat.operator)),
@@ -263,28 +263,13 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None,
 
 
 def _played_by(st: Any) -> list[list[dict[str, Any]]]:
-    """Per player, the boxes the computer scored for them (their clock ran out, or they
-    were away): the card marks them. From the log (replayed only when it has such a
-    score): a take-back takes its score off."""
-    from yacht.engine import Record, Score, TakeBack
+    """Per player, the boxes the computer scored for them (their clock ran out, they
+    were away, or a demo had taken over): the card marks them. From the log (replayed
+    only when it has such a score): a take-back takes its score off."""
+    from .comment import played_for
 
-    out: list[list[dict[str, Any]]] = [[] for _ in st.players]
-    if not any(isinstance(a, Score) and a.by is not None for a in st.log):
-        return out
-    scored: list[tuple[int, Score]] = []
-    replay = Record.from_state(st).new_state()
-    for action in st.log:
-        who = replay.current
-        replay.apply(action)
-        if isinstance(action, Score):
-            scored.append((who, action))
-        elif isinstance(action, TakeBack) and scored:
-            scored.pop()
-    for who, action in scored:
-        if action.by is not None:
-            out[who].append({"category": action.category, "column": action.column,
-                             "by": action.by})
-    return out
+    return [[{"category": action.category, "column": action.column, "by": action.by}
+             for _, action in scores] for scores in played_for(st)]
 
 
 def _comments(st: Any, past: Sequence[Any] = ()) -> list[dict[str, Any]]:

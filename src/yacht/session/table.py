@@ -775,7 +775,7 @@ class Table:
                     probe.check(cmd)  # the engine's reason
                 scored = next((a for a in reversed(probe.log) if isinstance(a, Score)), None)
                 if scored is not None and scored.by is not None:
-                    raise Refused("the computer's score for an absent player cannot be "
+                    raise Refused("a score the computer made for a player cannot be "
                                   "taken back", "illegal")
                 if last is not None and last.player not in seat.players:
                     raise Refused(f"only {probe.players[last.player].name} can take back "
@@ -1316,8 +1316,15 @@ class Table:
         return c.ran_out or (passed and deadline is not None and self._wall() >= deadline)
 
     def _played_by(self, player: int) -> Literal["clock", "stand_in"] | None:
-        """What a computer step for a person's turn is marked with in the record."""
-        if self._game.players[player].is_computer or not self._played_for(passed=False):
+        """What a computer step for a person's turn is marked with in the record: the
+        computer stood in for them (away, or a demo that took over the game), or played
+        on when their clock ran out. A score so marked is not the person's: no take-back,
+        no verdict on it, left out of their analysis (``review``)."""
+        if self._game.players[player].is_computer:
+            return None
+        if self._taken_over:
+            return "stand_in"
+        if not self._played_for(passed=False):
             return None
         st = self._game.state
         return "stand_in" if st.current in self._stand_ins | self._stand_in_ends else "clock"
