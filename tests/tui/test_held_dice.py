@@ -42,17 +42,21 @@ async def test_yahtzee_holds_the_dice_clicked_and_says_so(new_app: App,
         g.table.act(LOCAL, Roll((6, 6, 1, 2, 3)))
         g.refresh_all()
         assert "Hold dice (1-5 or click" in g.help_text()
+        log = g.table.action_count
         await pilot.press("1")
         await tap(pilot, "#die-1")  # the mouse: the same
         await settle(pilot)
         marks = under_faces(app)
         assert [m.strip() for m in marks] == ["HOLD", "HOLD", "3", "4", "5"]
         assert g.help_text().startswith("r or Enter: roll the 3 dice not held")
-        log = g.table.action_count
         await pilot.press("r")
         await settle(pilot)
-        # the record says which dice rolled again, as it always did
-        assert g.table.actions_since(log)[0] == Choose((2, 3, 4))
+        # the record says which dice rolled again: each hold saved as the choice of the
+        # others (a quit or a kill keeps them), then the roll
+        acts = g.table.actions_since(log)
+        assert acts[:2] == [Choose((1, 2, 3, 4)), Choose((2, 3, 4))]
+        assert type(acts[2]).__name__ == "Roll"
+        assert acts[3:] == [Choose((2, 3, 4))]   # (the holds kept after the roll, saved)
         assert g.table.view().state.dice[:2] == (6, 6)
         assert [m.strip() for m in under_faces(app)][:2] == ["HOLD", "HOLD"]  # held still
 
