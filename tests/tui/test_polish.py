@@ -358,7 +358,9 @@ async def test_names_with_brackets_are_shown_as_typed(new_app: App, store: Any) 
         await pilot.press("enter")
         await settle(pilot)
         g = game(pilot)
-        assert "[/]Ann" in str(g.query_one("#title").render())
+        # (back in the Next player pause it was left in: the title names Bo, who is next)
+        assert "[b]Bo" in str(g.query_one("#title").render())
+        assert "[/]Ann" in g.query_one("#players").render().plain
         play_out(g)  # the rest quickly, from here, to the end screen
         await pilot.press("r")  # See results
         await settle(pilot)
