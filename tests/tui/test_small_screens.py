@@ -15,6 +15,7 @@ from yacht.session.commands import GoOn, ScoreBox
 from yacht.session.table import LOCAL
 from yacht.tui import YachtApp
 from yacht.tui.screens.end import EndScreen
+from yacht.tui.screens.game import KEYS
 from yacht.tui.widgets import ScoreCard, Standings
 
 App = Callable[..., YachtApp]
@@ -308,3 +309,131 @@ async def test_the_end_of_maxi_yatzy_at_80x24_shows_every_box(new_app: App) -> N
         assert all(str(total) in grand for total in st.returns())
         text = "\n".join(lines)
         assert f"{st.players[st.winners()[0]].name} win" in text
+
+
+def standings_on_screen(app: Any) -> list[str]:
+    """The lines the players' list takes on the screen (what of it is in view)."""
+    region = app.screen.query_one(Standings).region.intersection(
+        app.screen.query_one("#left").region)
+    lines = screen_text(app)
+    return [line[region.x:region.right] for line in lines[region.y:region.bottom]]
+
+
+@run
+async def test_eight_players_of_ten_dice_each_keep_a_line_with_their_total(
+        new_app: App) -> None:
+    """Ancient Yacht Challenge (ten dice in two lines) with eight players at 80x24: every
+    player is in the list with their total, a long name and a wide one (an emoji: two
+    cells) included; the long name is cut rather than wrapped when the lines run out."""
+    names = ["You", "Bob", "Cy", "Di", "Bartholomew-Maximili", "Player 6", "Zoë 🎲", "Hal"]
+    app = new_app(Launch(variant="ancient-yacht-10", players=specs(names)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play_turns(pilot, 3)
+        snap = game(pilot).snap
+        lines = standings_on_screen(app)
+        assert len(lines) == 8
+        for i, p in enumerate(snap["players"], 1):
+            line = next((x for x in lines if x[1:].startswith(f"{i} ")), None)
+            assert line is not None, (i, lines)
+            assert line.rstrip().endswith(f" {p['total']}"), (line, lines)
+        assert any("Bartholomew-" in x and "…" in x for x in lines), lines
+
+
+@run
+async def test_a_card_too_long_for_the_screen_scrolls_by_the_keys_and_says_so(
+        new_app: App) -> None:
+    """Maxi Yatzy with eight players at 80x24: its 24 rows do not fit. The heading of the
+    box names says PgDn; PgDn (whatever has the focus) brings the last boxes and the Grand
+    total into view, and the heading then says PgUp; PgUp goes back."""
+    app = new_app(Launch(variant="maxi-yatzy", players=specs(
+        ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        card = g.query_one(ScoreCard)
+        await pilot.press("r")
+        await settle(pilot)
+        assert card.shown == tuple(range(8))
+        text = "\n".join(screen_text(app))
+        assert "Grand total" not in text and "▼ PgDn" in text
+        assert app.focused is not card
+        await pilot.press("pagedown")
+        await settle(pilot)
+        text = "\n".join(screen_text(app))
+        assert "Grand total" in text and "Maxi Yatzy  " in text, text
+        assert "▲ PgUp" in text and "PgDn" not in text
+        await pilot.press("pageup")
+        await settle(pilot)
+        text = "\n".join(screen_text(app))
+        assert "e Ones" in text and "▼ PgDn" in text
+        await pilot.press("end")
+        await settle(pilot)
+        assert "Grand total" in "\n".join(screen_text(app))
+        assert any(key == "PgUp / PgDn" for key, _ in KEYS)  # the help says so too
+
+
+@run
+async def test_kismet_with_eight_players_shows_the_grand_total(new_app: App) -> None:
+    """Kismet with eight players at 80x24: the cards that fit show every row down to the
+    Grand total (the lower total left out), every player is in the list with a total."""
+    app = new_app(Launch(variant="kismet", players=specs(
+        ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        card = g.query_one(ScoreCard)
+        await play_turns(pilot, 2)
+        assert 4 <= len(card.shown) < 8
+        all_in_view(card)
+        lines = screen_text(app)
+        assert any("Grand total" in line for line in lines)
+        left = standings_on_screen(app)
+        for i in range(1, 9):
+            assert any(x[1:].startswith(f"{i} ") for x in left), (i, left)
+
+
+@run
+async def test_the_end_of_a_card_too_long_scrolls_by_the_keys(new_app: App) -> None:
+    """The end of Maxi Yatzy with eight players at 80x24: PgDn brings the final card's
+    Grand total into view (the card has no focus: it scrolled only by the mouse)."""
+    app = new_app(Launch(variant="maxi-yatzy", players=specs(
+        ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        t = game(pilot).table
+        await through_the_table(pilot, open_boxes=0)
+        while not t.view().over:
+            t.act(LOCAL, GoOn())
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        text = "\n".join(screen_text(app))
+        assert "Grand total" not in text and "▼ PgDn" in text
+        await pilot.press("pagedown")
+        await settle(pilot)
+        lines = screen_text(app)
+        grand = next(line for line in lines if "Grand total" in line)
+        assert all(str(total) in grand for total in t._game.state.returns())
+
+
+@run
+async def test_a_clipped_log_keeps_the_newest_messages(new_app: App) -> None:
+    """Ten dice and two players at 80x24: the log has room for some of its lines, and
+    they are the newest (the computer's score, not the person's of before); Maxi Yatzy's
+    crowded table shows its log too in the lines left free."""
+    for variant in ("ancient-yacht-10", "maxi-yatzy"):
+        app = new_app(Launch(variant=variant, players=specs(["Ann", "Cpu=expert"])))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            g = game(pilot)
+            g.table.pause_between_people = False
+            g.yacht_app.config.computer_pause = False
+            await play_turns(pilot, 6)
+            news = g.table.view().news
+            assert len(news) >= 3
+            log = g.query_one("#log")
+            text = " ".join(" ".join(screen_text(app)).split())
+            assert log.region.height >= 2, variant
+            assert news[-1] in text, (variant, news, text)

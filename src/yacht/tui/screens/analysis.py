@@ -10,13 +10,13 @@ built, which the page shows with a progress bar.
 
 from __future__ import annotations
 
-import textwrap
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.cells import chop_cells
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -25,6 +25,7 @@ from textual.widgets import ProgressBar, Static
 
 from yacht.render import LOSS, accuracy_text, dice_text, loss_text, luck_text
 
+from ..widgets.cells import cell_len, ljust
 from ..widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
@@ -41,9 +42,32 @@ MARKS = "12345678"
 
 
 def _wrap(text: str, width: int, indent: str = "", first: str | None = None) -> list[str]:
-    return textwrap.wrap(text, max(20, width), initial_indent=indent if first is None
-                         else first, subsequent_indent=indent, break_long_words=True,
-                         break_on_hyphens=False) or [first or indent]
+    """``text`` in lines of at most ``width`` cells (a name's emoji takes two), the first
+    after ``first`` (else ``indent``), the others after ``indent``; a word wider than a
+    line is cut.
+
+    >>> _wrap("Zoë 🎲🎲 made 12 decisions", 20, "  ", "")
+    ['Zoë 🎲🎲 made 12', '  decisions']
+    """
+    width = max(20, width)
+    lines: list[str] = []
+    line = indent if first is None else first
+    empty = True  # nothing after the line's indent yet
+    for word in text.split():
+        while word:
+            piece = word if empty else " " + word
+            if cell_len(line + piece) <= width:
+                line, word, empty = line + piece, "", False
+            elif empty:  # wider than a line: as much as fits
+                head = chop_cells(word, max(1, width - cell_len(line)))[0]
+                lines.append(line + head)
+                line, word = indent, word[len(head):]
+            else:
+                lines.append(line)
+                line, empty = indent, True
+    if not empty or not lines:
+        lines.append(line if not empty else (first or indent))
+    return lines
 
 
 def position_text(rs: Ruleset, card: str) -> str:
@@ -111,12 +135,12 @@ def analysis_text(a: Analysis, width: int = 78) -> str:
                      "the position reached.", width)
     out.append("")
     # the players: a table when it fits, else a few lines each
-    name_w = max(6, *(len(p.name) for p in a.players))
+    name_w = max(6, *(cell_len(p.name) for p in a.players))  # (an emoji takes two cells)
     head = f"  {'Player':<{name_w}}  {'Score':>5}  {LOSS:>6}  {'Luck':>6}  {'Accuracy':>8}"
     if len(head) <= width:
         out.append(head)
         for p in a.players:
-            out.append(f"{MARKS[p.index % 8]} {p.name:<{name_w}}  {p.score:>5}  "
+            out.append(f"{MARKS[p.index % 8]} {ljust(p.name, name_w)}  {p.score:>5}  "
                        f"{loss_text(p.loss):>6}  {luck_text(p.luck):>6}  "
                        f"{accuracy_text(p.accuracy):>8}")
     else:

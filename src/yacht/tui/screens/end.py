@@ -41,6 +41,10 @@ def end_layout(snap: Mapping[str, Any], width: int, height: int,
     ``first`` (the winners, the people) first."""
     room_h = height - 2
 
+    def done(left: int, style: CardStyle) -> tuple[int, CardStyle]:
+        # (a card whose rows do not all fit says so: PgUp / PgDn)
+        return left, replace(style, scrolls=tall(style))
+
     def need(style: CardStyle) -> int:
         w, h = card_width(snap, style, preview=False, marker=False)
         return w + (1 if h > room_h else 0)
@@ -59,19 +63,25 @@ def end_layout(snap: Mapping[str, Any], width: int, height: int,
     for style in [*styles, *shorter, *folded]:
         least = LEFT_FOLDED if style.split else LEFT_MIN
         if not tall(style) and need(style) <= width - least:
-            return min(LEFT_MAX, width - need(style)), style
+            return done(min(LEFT_MAX, width - need(style)), style)
     for style in styles:
         if need(style) <= width - LEFT_MIN:
-            return min(LEFT_MAX, width - need(style)), style
+            return done(min(LEFT_MAX, width - need(style)), style)
     n = len(snap["players"])
     order = list(dict.fromkeys([*first, *range(n)]))
     for k in range(n - 1, 0, -1):
         players = tuple(sorted(order[:k]))
-        for numbers in (False, True):
-            style = CardStyle(compact=True, numbers=numbers, short=True, players=players)
+        # every row in view if they can be (a short card leaves some totals out)
+        some = [CardStyle(compact=True, numbers=numbers, short=True, players=players,
+                          lean=lean) for lean in (False, True) for numbers in (False, True)]
+        for style in some:
+            if not tall(style) and need(style) <= width - LEFT_MIN:
+                return done(LEFT_MIN, style)
+        for style in some[:2]:
             if need(style) <= width - LEFT_MIN:
-                return LEFT_MIN, style
-    return LEFT_MIN, CardStyle(compact=True, numbers=True, short=True, players=(order[0],))
+                return done(LEFT_MIN, style)
+    return done(LEFT_MIN, CardStyle(compact=True, numbers=True, short=True,
+                                    players=(order[0],)))
 
 
 class EndScreen(AppScreen):
@@ -88,8 +98,9 @@ class EndScreen(AppScreen):
         Binding("escape", "new", "Setup", show=False),
         Binding("less_than_sign", "look(-1)", "Previous card", show=False),
         Binding("greater_than_sign", "look(1)", "Next card", show=False),
-        Binding("pageup", "page(-1)", "Scroll up", show=False),
-        Binding("pagedown", "page(1)", "Scroll down", show=False),
+        # (before the results' own: the card too)
+        Binding("pageup", "page(-1)", "Scroll up", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Scroll down", show=False, priority=True),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -216,11 +227,13 @@ class EndScreen(AppScreen):
         self.draw()
 
     def action_page(self, step: int) -> None:
-        left = self.query_one("#end-left", VerticalScroll)
-        if step > 0:
-            left.scroll_page_down()
-        else:
-            left.scroll_page_up()
+        """PgUp / PgDn: the results and the card (when they do not fit) a page on."""
+        for scroller in (self.query_one("#end-left", VerticalScroll),
+                         self.query_one("#final-card", ScoreCard)):
+            if step > 0:
+                scroller.scroll_page_down(animate=False)
+            else:
+                scroller.scroll_page_up(animate=False)
 
     def action_top_ten(self) -> None:
         from .topten import TopTenScreen

@@ -45,7 +45,7 @@ from yacht.session.present import (
 )
 from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadDriver
 
-from ..widgets import DiceRow, KeyBar, ScoreCard, Standings
+from ..widgets import DiceRow, KeyBar, NewsLog, ScoreCard, Standings
 from ..widgets.card import CardStyle, card_width, split_points
 from ..widgets.dice import dice_per_line
 from .base import AppScreen
@@ -70,6 +70,8 @@ KEYS = (
                 "its second column in two-column games"),
     ("< / >", "look at the card of the previous / next player, when the screen is too "
               "small to show every card"),
+    ("PgUp / PgDn", "scroll the card when its rows do not all fit (its heading then says "
+                    "PgUp or PgDn; Home / End: its top / bottom)"),
     ("o", "the Oops menu"),
     ("h", "hint (the game is then marked assisted)"),
     ("b", "bell on/off"),
@@ -176,23 +178,34 @@ def choose_layout(snap: Mapping[str, Any], width: int, height: int, preview: int
               for left, style in [*candidates,
                                   ("narrow", CardStyle(compact=True, numbers=True, short=True,
                                                        preview=preview))]]
+
+    def done(left: str, style: CardStyle) -> tuple[str, CardStyle]:
+        # (a card whose rows do not all fit says so: PgUp / PgDn)
+        return left, replace(style, scrolls=card_width(snap, style)[1] > room_h)
+
     for left, style in [*candidates, *shorter, *folded]:
         if fits(left, style, scroll=False):
-            return left, style
+            return done(left, style)
     for left, style in candidates:
         if fits(left, style):
-            return left, style
+            return done(left, style)
     n = len(snap["players"])
     order = list(dict.fromkeys([*first, *range(n)]))
     for k in range(n - 1, 0, -1):
         players = tuple(sorted(order[:k]))
-        for numbers in (False, True):
-            style = CardStyle(compact=True, numbers=numbers, short=True, players=players,
-                              preview=preview)
+        # as many cards as fit, every row in view if they can be (a short card leaves
+        # some totals out), else scrolling
+        styles = [CardStyle(compact=True, numbers=numbers, short=True, players=players,
+                            preview=preview, lean=lean)
+                  for lean in (False, True) for numbers in (False, True)]
+        for style in styles:
+            if fits("small", style, scroll=False):
+                return done("small", style)
+        for style in styles[:2]:
             if fits("small", style):
-                return "small", style
-    return "small", CardStyle(compact=True, numbers=True, short=True, players=(order[0],),
-                              preview=preview)
+                return done("small", style)
+    return done("small", CardStyle(compact=True, numbers=True, short=True,
+                                   players=(order[0],), preview=preview))
 
 
 class GameScreen(AppScreen):
@@ -288,8 +301,9 @@ class GameScreen(AppScreen):
                 yield Static(id="rolls", markup=False)
                 yield Button("Roll", id="roll", variant="primary",
                              compact=self.has_class("-tight"))
-                yield Standings(id="players")
-                yield Static(id="log", markup=False)
+                with Vertical(id="below"):
+                    yield Standings(id="players", fit=True)
+                    yield NewsLog(id="log")
             yield ScoreCard(id="card")
         with Horizontal(id="busy"):
             # the bar first: a message in the corner (a toast) does not cover it
@@ -299,7 +313,9 @@ class GameScreen(AppScreen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#players", Standings).display = len(self.table.players) > 1
+        several = len(self.table.players) > 1
+        self.query_one("#players", Standings).display = several
+        self.query_one("#log", NewsLog).gap = several
         self.refresh_all()
         roll = self.query_one("#roll", Button)
         if roll.disabled:  # a computer plays first: the focus is the button's once enabled
@@ -556,7 +572,7 @@ class GameScreen(AppScreen):
         if players.display:
             hidden = card.shown if len(card.shown) < len(snap["players"]) else None
             players.show(snap, hidden)
-        self.put("#log", "\n".join(view.news[-4:]))
+        self.query_one("#log", NewsLog).show(view.news[-4:])
         self.put("#helpbar", self.help_text())
         self.show_busy(view)
 
@@ -672,7 +688,11 @@ class GameScreen(AppScreen):
     #: keys that change nothing at the table: never dropped (see on_key)
     HARMLESS = frozenset({"question_mark", "f1", "f5", "escape", "q", "f7", "b", "plus",
                           "minus", "equals_sign", "tab", "shift+tab", "up", "down", "left",
-                          "right", "less_than_sign", "greater_than_sign", "f2"})
+                          "right", "less_than_sign", "greater_than_sign", "f2", "pageup",
+                          "pagedown", "home", "end"})
+    #: keys that scroll the card whatever has the focus (on the card: they move its cursor)
+    PAGES = {"pageup": "scroll_page_up", "pagedown": "scroll_page_down",
+             "home": "scroll_home", "end": "scroll_end"}
 
     def on_key(self, event: events.Key) -> None:
         if event.time < self.stage_at and event.key not in self.HARMLESS:
@@ -690,6 +710,12 @@ class GameScreen(AppScreen):
         if event.key in ("less_than_sign", "greater_than_sign"):
             event.stop()
             self.action_look(-1 if event.key == "less_than_sign" else 1)
+            return
+        card = self.query_one("#card", ScoreCard)
+        if event.key in self.PAGES and self.focused is not card:
+            event.stop()
+            event.prevent_default()
+            getattr(card, self.PAGES[event.key])(animate=False)
             return
         ch = event.character
         if not ch or len(ch) != 1 or not ch.isprintable():

@@ -15,6 +15,7 @@ from textual.widgets import Button, Label, Static
 
 from yacht.session.present import entry_note
 
+from ..widgets.cells import cell_len, ljust
 from ..widgets.keybar import KeyBar
 
 __all__ = ["TopTenScreen", "top_ten_text"]
@@ -26,12 +27,12 @@ def top_ten_text(entries: Sequence[Any], fresh: set[tuple[Any, ...]] | None = No
     if not entries:
         return Text("(no scores yet)")
     fresh = fresh or set()
-    name_w = max(4, *(len(e.name) for e in entries))
+    name_w = max(4, *(cell_len(e.name) for e in entries))  # (an emoji takes two cells)
     out = Text()
     out.append(f"{'#':>3}  {'Name':<{name_w}}  {'Score':>5}  Date\n", style="bold")
     for e in entries:
         new = (e.game_id, e.name, e.score, e.rank) in fresh
-        line = (f"{e.rank:>2}{'*' if new else ' '}  {e.name:<{name_w}}  {e.score:>5}  "
+        line = (f"{e.rank:>2}{'*' if new else ' '}  {ljust(e.name, name_w)}  {e.score:>5}  "
                 f"{e.date.astimezone().strftime('%Y-%m-%d')}"
                 f"{entry_note(False, e.dice_entered, e.ended_early)}")
         out.append(line + "\n", style="bold reverse" if new else "")

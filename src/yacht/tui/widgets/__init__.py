@@ -14,12 +14,13 @@ if TYPE_CHECKING:
     from .choice import Choice
     from .dice import DiceRow, Die
     from .keybar import KeyBar
+    from .newslog import NewsLog
     from .standings import Standings
 
-__all__ = ["Choice", "DiceRow", "Die", "KeyBar", "ScoreCard", "Standings"]
+__all__ = ["Choice", "DiceRow", "Die", "KeyBar", "NewsLog", "ScoreCard", "Standings"]
 
 _MODULES = {"ScoreCard": "card", "Choice": "choice", "DiceRow": "dice", "Die": "dice",
-            "KeyBar": "keybar", "Standings": "standings"}
+            "KeyBar": "keybar", "NewsLog": "newslog", "Standings": "standings"}
 
 
 def __getattr__(name: str) -> Any:

@@ -14,15 +14,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.coordinate import Coordinate
 from textual.geometry import Size
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
 
 from yacht.render import LEAN_LEAVES
 
-__all__ = ["CardCell", "CardStyle", "ScoreCard", "card_width", "short_label", "split_points"]
+__all__ = ["CardCell", "CardStyle", "ScoreCard", "card_width", "scroll_heading", "short_label",
+           "split_points"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,25 @@ class CardStyle:
     preview: int = 0        # the width a preview of the player on turn may take
     lean: bool = False      # without the rows a short card may leave out (LEAN_LEAVES)
     split: int = 0          # the rows from this one on go beside the first ones (0: none)
+    scrolls: bool = False   # its rows do not all fit: the heading says PgUp / PgDn
+
+
+#: what the heading of the box names says of the rows out of view (rows below, rows
+#: above, both), in words and, where they do not fit, in arrows alone
+SCROLL_HINTS = {"full": ("▼ PgDn", "▲ PgUp", "▲▼ PgUp/Dn"), "short": ("▼", "▲", "▲▼")}
+
+
+def scroll_heading(prefix: str, level: str, above: bool, below: bool) -> str:
+    """The heading of the box names: ``prefix`` and where the rows out of view are.
+
+    >>> scroll_heading("Box", "full", False, True), scroll_heading("Box", "full", True, True)
+    ('Box ▼ PgDn', 'Box ▲▼ PgUp/Dn')
+    """
+    if not level or not (above or below):
+        return prefix
+    down, up, both = SCROLL_HINTS[level]
+    part = both if above and below else down if below else up
+    return f"{prefix} {part}" if prefix else part
 
 
 #: words a box name may lose in a tight card, in order
@@ -105,7 +127,8 @@ def _fold(plan: _Plan, split: int) -> _Plan:
     for _, values in folded:
         values[g] = Text.assemble(" ", values[g])
     col_keys = [*plan.col_keys, *(f"{k}-2" for k in plan.col_keys)]
-    return _Plan(folded, heads, widths, cells, col_keys, plan.shown, plan.header_height)
+    return _Plan(folded, heads, widths, cells, col_keys, plan.shown, plan.header_height,
+                 plan.heading)
 
 
 @dataclass
@@ -117,6 +140,8 @@ class _Plan:
     col_keys: list[str]
     shown: tuple[int, ...]
     header_height: int
+    #: the heading of the box names: its words and how it says the rows out of view
+    heading: tuple[str, str] = ("Box", "")
 
     def width(self, compact: bool) -> int:
         return sum(self.widths) if compact else sum(w + 2 for w in self.widths)
@@ -174,17 +199,24 @@ def _plan(snap: Mapping[str, Any], style: CardStyle, preview: bool, marker: bool
         name = Text.assemble((f"{board} ", "dim"), label) if board else Text(label)
         rows.append((cat, [Text(row["letter"] or "", style="bold underline"), name, *out]))
 
-    box = "Box"
+    # the heading of the box names: how to see the cards not shown (< >) and the rows out
+    # of view (PgUp / PgDn), in the width the names take
+    widest = max(cell_len(short_label(r["label"]) if style.short else r["label"])
+                 for r in card_rows(snap, style))
+    prefixes = ["Box"]
     if len(shown) < len(players):  # some cards are not shown: say how to see them
         hidden = " ".join(str(i + 1) for i in range(len(players)) if i not in shown)
-        widest = max(len(short_label(r["label"]) if style.short else r["label"])
-                     for r in card_rows(snap, style))
-        for hint in (f"Box   (< > {hidden})", "Box  (< > others)", "Box (< > more)",
-                     "< > more"):
-            if len(hint) <= widest:
-                box = hint
-                break
-    heads: list[Text] = [Text(""), Text(box)]
+        prefixes = [f"Box   (< > {hidden})", f"(< > {hidden})", "Box  (< > others)",
+                    "(< > others)", "Box (< > more)", "(< > more)", "< > more"]
+    box, level = next((p for p in prefixes if cell_len(p) <= widest), "Box"), ""
+    if style.scrolls:
+        # both hints in words, else the scroll's in arrows, else the scroll's alone
+        box, level = next(((p, lv) for p, lv in [*((p, lv) for lv in ("full", "short")
+                                                   for p in prefixes),
+                                                 ("", "full"), ("", "short")]
+                           if cell_len(scroll_heading(p, lv, True, True)) <= widest),
+                          (box, ""))
+    heads: list[Text] = [Text(""), Text(scroll_heading(box, level, False, style.scrolls))]
     for p in shown:
         mine = marker and p == current
         who = str(p + 1) if style.numbers else str(players[p]["name"])
@@ -215,7 +247,7 @@ def _plan(snap: Mapping[str, Any], style: CardStyle, preview: bool, marker: bool
         widths.append(w)
     col_keys = ["key", "label"] + [f"p{p}c{c}" for p in shown for c in range(ncol)]
     plan = _Plan(rows, heads, tuple(widths), cells, col_keys, tuple(shown),
-                 2 if ncol > 1 else 1)
+                 2 if ncol > 1 else 1, (box, level))
     return _fold(plan, style.split) if 0 < style.split < len(rows) else plan
 
 
@@ -246,6 +278,8 @@ class ScoreCard(DataTable[Text]):
         self.style_now = CardStyle()
         #: the players whose cards are shown, in seat order
         self.shown: tuple[int, ...] = ()
+        #: the heading of the box names (its words, how it says the rows out of view)
+        self.heading: tuple[str, str] = ("Box", "")
 
     async def _on_click(self, event: events.Click) -> None:
         before = self.cursor_coordinate
@@ -282,6 +316,7 @@ class ScoreCard(DataTable[Text]):
         self.cells = plan.cells
         self.style_now = style
         self.shown = plan.shown
+        self.heading = plan.heading
         names = tuple(p["name"] for p in snap["players"])
         shape = (snap["ruleset"]["key"], names, current if marker else -1,
                  tuple(k for k, _ in rows), widths, style)
@@ -306,6 +341,7 @@ class ScoreCard(DataTable[Text]):
         # the size the table works out when next idle, now: the first frame is laid
         # out right (not drawn once more when the table has measured itself)
         self.virtual_size = Size(plan.width(style.compact), len(rows) + self.header_height)
+        self.call_after_refresh(self.show_rows_out_of_view)
         self._shape = shape
         self._values = {k: v for k, v in rows}
         if self.row_count:
@@ -320,6 +356,31 @@ class ScoreCard(DataTable[Text]):
                 # (not when a preview only widens a column)
                 first, last = 2 + mine * ncol, 2 + mine * ncol + ncol - 1
                 self.call_after_refresh(self.scroll_to_columns, first, last)
+
+    def rows_out_of_view(self) -> tuple[bool, bool]:
+        """Whether rows are out of view above and below (the card scrolls)."""
+        if not self.row_count or not self.size.height:
+            return False, False
+        return self.scroll_y > 0, self.scroll_y < self.max_scroll_y
+
+    def show_rows_out_of_view(self) -> None:
+        """The heading of the box names says where the rows out of view are (PgUp/PgDn)."""
+        box, level = self.heading
+        if not level or "label" not in self.columns:
+            return
+        column = self.columns[ColumnKey("label")]
+        words = scroll_heading(box, level, *self.rows_out_of_view())
+        if column.label.plain != words:
+            column.label = Text(words)
+            self._clear_caches()
+            self.refresh()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.show_rows_out_of_view()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_rows_out_of_view)
 
     def scroll_to_columns(self, first: int, last: int) -> None:
         """Scroll sideways so that card columns ``first``..``last`` are in view."""
