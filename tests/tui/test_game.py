@@ -182,8 +182,41 @@ async def test_both_oops(new_app: App) -> None:
         await pilot.press("2")  # I scored the wrong box
         assert s.state.turns_taken(0) == 0 and s.state.dice == dice
         assert isinstance(app.screen, type(g))
-        await pilot.press("o", "escape")
+        await pilot.press("o")  # nothing to undo now: said, no menu
+        assert app.screen is g and messages(app)[-1].startswith("Nothing to undo")
+
+
+@run
+async def test_oops_with_nothing_to_undo_says_why_without_a_menu(new_app: App) -> None:
+    """Oops at the start of a game, and after the computer rolled: nothing to undo, said
+    at once with the reasons (no menu of two impossible choices that then said only
+    'that choice is not possible now'); with one undo possible, the other one's key says
+    why it is not."""
+    app = new_app(Launch(variant="yahtzee",
+                         players=[PlayerSpec("Ann"), PlayerSpec("Cpu", "beginner")]))
+    app.config.computer_pause = False
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await pilot.press("o")
         assert app.screen is g
+        said = messages(app)[-1]
+        assert said.startswith("Nothing to undo"), said
+        assert "nothing has been scored yet" in said and "no roll yet" in said
+        await pilot.press("r", "1", "o")  # a die held: it may be given back
+        assert isinstance(app.screen, ChoiceDialog)
+        assert "nothing has been scored yet" in app.screen.text
+        await pilot.press("2")  # I scored the wrong box: not possible, and why
+        assert isinstance(app.screen, ChoiceDialog)
+        assert messages(app)[-1] == "No score to take back: nothing has been scored yet."
+        await pilot.press("escape", "v")  # Ann scores Chance; the computer plays
+        await settle(pilot)
+        st = g.table.view().state
+        assert st.current == 0 and st.turns_taken(1) == 1
+        await pilot.press("o")
+        assert app.screen is g
+        said = messages(app)[-1]
+        assert "the last score is Cpu's" in said and "no roll yet" in said, said
 
 
 @run

@@ -58,12 +58,14 @@ class ChoiceDialog(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, text: str, choices: list[tuple[str, str, bool]],
-                 **kw: str) -> None:
-        """``choices``: (id, label, enabled); keys 1-9 press them in order."""
+                 why: dict[str, str] | None = None, **kw: str) -> None:
+        """``choices``: (id, label, enabled); keys 1-9 press them in order. ``why``: by
+        id, why a choice is not possible (said when its key is pressed)."""
         super().__init__(**kw)
         self.title_text = title
         self.text = text
         self.choices = choices
+        self.why = why or {}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -95,7 +97,8 @@ class ChoiceDialog(ModalScreen[str | None]):
                 if enabled:
                     self.dismiss(cid)
                 else:
-                    self.notify("that choice is not possible now", severity="warning")
+                    self.notify(self.why.get(cid) or "that choice is not possible now",
+                                severity="warning")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -22,8 +22,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, ProgressBar, Static
 
-from yacht.engine import Roll, TakeBack
-from yacht.render import wrap_text
+from yacht.engine import Roll, Score, TakeBack
+from yacht.render import verb, wrap_text
 from yacht.session import SPEEDS, HintUnavailable, SessionError, category_keys, key_for
 from yacht.session.commands import (
     Command,
@@ -54,7 +54,7 @@ from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 if TYPE_CHECKING:
     pass
 
-__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout"]
+__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout", "oops_reasons"]
 
 #: the keys and what they do (in the help a key's words go on under its words)
 KEYS = (
@@ -206,6 +206,45 @@ def choose_layout(snap: Mapping[str, Any], width: int, height: int, preview: int
                 return done("small", style)
     return done("small", CardStyle(compact=True, numbers=True, short=True,
                                    players=(order[0],), preview=preview))
+
+
+def oops_reasons(view: TableView, snap: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """Why the Oops menu's two undos are not possible now: (give back the dice, take back
+    the last score), each None where it is possible."""
+    st = view.state
+    can = snap["can"]
+    give: str | None = None
+    if not can["give_back"]:
+        if view.over:
+            give = "the game is over"
+        elif view.pause is not None:
+            give = "the turn is over"
+        elif view.computer_turn:
+            give = f"it is {st.players[st.current].name}'s turn"
+        elif not st.dice:
+            give = "no roll yet this turn"
+        elif not st.may_reroll():
+            give = "no roll is left in this turn"
+        elif snap["dice_mark"] == "hold":
+            give = "no dice are held"
+        else:
+            give = "no dice are chosen to roll again"
+    take: str | None = None
+    if not can["take_back"]:
+        scored = next((a for a in reversed(st.log) if isinstance(a, Score)), None)
+        last = view.last_score
+        if view.over or view.finished:
+            take = "the game is over (its scores stand)"
+        elif scored is None or last is None:
+            take = "nothing has been scored yet"
+        elif scored.by is not None:
+            take = "the computer made the last score"
+        elif not snap["players"][last.player]["mine"]:
+            take = f"the last score is {st.players[last.player].name}'s"
+        else:
+            who = st.players[st.current].name
+            take = f"{verb(who, 'has', 'have')} rolled since the last score"
+    return give, take
 
 
 class GameScreen(AppScreen):
@@ -765,8 +804,12 @@ class GameScreen(AppScreen):
 
     def action_oops(self) -> None:
         snap = self.table.snapshot(LOCAL, TERMINAL)
-        give = snap["can"]["give_back"]
-        take = snap["can"]["take_back"]
+        give, take = oops_reasons(self.table.view(), snap)
+        if give is not None and take is not None:
+            # nothing to undo: said at once, no menu of impossible choices
+            self.notify(f"Nothing to undo: no score to take back ({take}), no dice to "
+                        f"give back ({give})", severity="warning", timeout=5)
+            return
 
         def done(choice: str | None) -> None:
             if choice == "give":
@@ -775,12 +818,16 @@ class GameScreen(AppScreen):
                 self.send(TakeBack())
             self.refresh_all()
 
+        why = {"give": f"No dice to give back: {give}." if give else "",
+               "take": f"No score to take back: {take}." if take else ""}
+        text = " ".join(["Undo a slip (a roll can never be taken back).",
+                         *(w for w in why.values() if w)])
         self.app.push_screen(ChoiceDialog(
-            "Oops", "Undo a slip (a roll can never be taken back).",
+            "Oops", text,
             [("give", "Give me back my dice" + (" (hold none)" if snap["dice_mark"] == "hold"
-                                                 else ""), give),
-             ("take", "I scored the wrong box", take),
-             ("cancel", "Never mind", True)]), done)
+                                                 else ""), give is None),
+             ("take", "I scored the wrong box", take is None),
+             ("cancel", "Never mind", True)], why=why), done)
 
     def action_hint(self) -> None:
         view = self.table.view()
