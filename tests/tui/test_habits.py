@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.widgets import Checkbox
-from tui_helpers import game, run, settle
+from tui_helpers import game, messages, run, settle
 
 from yacht.engine import Roll
 from yacht.rules import get
@@ -15,7 +15,7 @@ from yacht.session import Config, Launch, PlayerSpec, category_keys, load_config
 from yacht.session.commands import ScoreBox
 from yacht.session.table import LOCAL
 from yacht.tui import YachtApp
-from yacht.tui.screens.dialogs import HelpScreen
+from yacht.tui.screens.dialogs import ChoiceDialog, HelpScreen
 from yacht.tui.screens.setup import SetupScreen
 from yacht.tui.screens.topten import TopTenScreen
 from yacht.tui.widgets import ScoreCard
@@ -155,3 +155,72 @@ async def test_tommys_zero_is_none_when_there_is_no_tenth_die(new_app: App) -> N
         g = game(pilot)
         await pilot.press("r", "1", "2", "0")
         assert g.table._game.state.chosen == frozenset()
+
+
+@run
+async def test_capital_command_letters_work_as_small_ones(new_app: App) -> None:
+    """Caps Lock or Shift: R rolls, A S N choose (Tommy's A, S, N, as the help says), O
+    opens Oops and Q asks to quit, as their small letters do (they said 'R: no box has
+    this letter'); a capital box letter still scores (column 2 in a two-column game,
+    Maxi Yatzy's O its own box)."""
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        st = g.table._game.state
+        await pilot.press("R")
+        assert st.dice and st.rolls == 1
+        await pilot.press("A")
+        assert st.chosen == frozenset(range(3))
+        await pilot.press("N")
+        assert st.chosen == frozenset()
+        await pilot.press("S")
+        assert st.chosen == frozenset(i for i, v in enumerate(st.dice)
+                                      if st.dice.count(v) == 1)
+        await pilot.press("O")
+        assert isinstance(app.screen, ChoiceDialog) or \
+            messages(app)[-1].startswith("Nothing to undo")
+        if isinstance(app.screen, ChoiceDialog):
+            await pilot.press("escape")
+        await pilot.press("Q")
+        assert isinstance(app.screen, ChoiceDialog) and "Quit" in app.screen.title_text
+        await pilot.press("escape")
+        assert not any("no box has this letter" in m for m in messages(app))
+    app = new_app(Launch(variant="ancient-yacht-double", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        st = g.table._game.state
+        await pilot.press("R", "E")  # Shift+letter: column 2
+        rs = g.table.ruleset
+        assert st.card(0).boxes[1][rs.index("ones")] is not None
+        assert st.card(0).boxes[0][rs.index("ones")] is None
+    app = new_app(Launch(variant="maxi-yatzy", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await pilot.press("R", "O")  # Maxi Yatzy's O: 5 of a Kind, not Oops
+        rs = g.table.ruleset
+        assert g.table._game.state.card(0).boxes[0][rs.index("five_of_a_kind")] is not None
+
+
+@run
+async def test_a_board_name_says_which_letter_to_press(new_app: App) -> None:
+    """Tommy's Crag shows the original's board names beside the boxes (#D Thirteen), set
+    apart from the box's letter; D (or d) says which letter to press instead of 'no box
+    has this letter', which the screen seemed to contradict."""
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        lines = card_text(g.query_one(ScoreCard))
+        assert any("v #D Thirteen" in " ".join(line.split()) for line in lines), lines
+        await pilot.press("r", "D")
+        said = messages(app)[-1]
+        assert said.startswith("D is the original's board name of Thirteen: press v"), said
+        await pilot.press("c")
+        assert "board name of Crag: press g" in messages(app)[-1]
+        await pilot.press("question_mark")
+        await settle(pilot)
+        help_text = " ".join(app.screen.text.split())
+        assert "v Thirteen (the original's board D" in help_text

@@ -54,7 +54,8 @@ from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 if TYPE_CHECKING:
     pass
 
-__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout", "oops_reasons"]
+__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout", "no_box_text",
+           "oops_reasons"]
 
 #: the keys and what they do (in the help a key's words go on under its words)
 KEYS = (
@@ -66,8 +67,12 @@ KEYS = (
     ("1-9, 0", "the same for dice 1-10 (0 is none when there is no tenth die)"),
     ("a / s / n", "all dice / all singlets (holding: every die but the singlets) / none"),
     ("r", "roll (or go on to the next player)"),
-    ("letters", "score the box with that letter (shown on the card); Shift+letter scores "
-                "its second column in two-column games"),
+    ("letters", "score the box with that letter (underlined at the left of the card); "
+                "Shift+letter scores its second column in two-column games, the box itself "
+                "in the others"),
+    ("capitals", "a capital command letter (A, S, N, R, O, H, B, Q) works as its small "
+                 "one: Caps Lock or Shift does no harm (where a capital is a box's own "
+                 "letter, it scores that box)"),
     ("< / >", "look at the card of the previous / next player, when the screen is too "
               "small to show every card"),
     ("PgUp / PgDn", "scroll the card when its rows do not all fit (its heading then says "
@@ -93,7 +98,9 @@ OLD_KEYS_HELP = (
     "Where an old key means something else here, ours stays: Tommy's F1 (sound) is this "
     "help here (b is the bell); his up and down arrows (speed) move on the card here (use "
     "+ and -); Esc goes back to the setup here, as in Yatcy (q or F7 quits); his board "
-    "numbers 1-9 choose dice here (use the box letters); his 5 (re-roll all five) chooses "
+    "numbers 1-9 choose dice here and his board letters A-D (shown as #A-#D before the "
+    "names) are all dice, the bell and letters kept free (use the box letters); his 5 "
+    "(re-roll all five) chooses "
     "die 5 here (a is all); his Enter (re-roll none) rolls the chosen dice here (to keep "
     "them all, score a box). His left and right arrows (the pitch of the dice's sound) and "
     "F10 (the border's colour) do nothing here.\n")
@@ -206,6 +213,25 @@ def choose_layout(snap: Mapping[str, Any], width: int, height: int, preview: int
                 return done("small", style)
     return done("small", CardStyle(compact=True, numbers=True, short=True,
                                    players=(order[0],), preview=preview))
+
+
+def no_box_text(rs: Any, keys: Mapping[str, str], ch: str) -> str:
+    """What a letter that is no box's key gets: the letter to press where it is the
+    original's board name of a box (Tommy's D for Thirteen), else where the letters are.
+
+    >>> from yacht.rules import get
+    >>> from yacht.session import category_keys
+    >>> rs = get("tommys-crag")
+    >>> no_box_text(rs, category_keys(rs), "D")
+    "D is the original's board name of Thirteen: press v here (the underlined letter)"
+    """
+    board = next((c for c in rs.categories if c.board and c.board.lower() == ch.lower()),
+                 None)
+    if board is not None and not board.board.isdigit():
+        return (f"{board.board} is the original's board name of {board.label}: press "
+                f"{keys[board.id]} here (the underlined letter)")
+    return (f"{ch}: no box has this letter (each box's letter is underlined at the left "
+            "of the card; ? shows the keys)")
 
 
 def oops_reasons(view: TableView, snap: Mapping[str, Any]) -> tuple[str | None, str | None]:
@@ -733,14 +759,24 @@ class GameScreen(AppScreen):
     PAGES = {"pageup": "scroll_page_up", "pagedown": "scroll_page_down",
              "home": "scroll_home", "end": "scroll_end"}
 
+    def command_key(self, event: events.Key) -> str:
+        """The key's name, a command's capital (Caps Lock, Shift) as its small letter,
+        unless the capital is a box's own letter (Maxi Yatzy's O)."""
+        ch = event.character
+        if (ch and len(ch) == 1 and ch.isascii() and ch.isupper() and event.key == ch
+                and ch.lower() in self.DIRECT and key_for(self.table.ruleset, ch) is None):
+            return ch.lower()
+        return event.key
+
     def on_key(self, event: events.Key) -> None:
-        if event.time < self.stage_at and event.key not in self.HARMLESS:
+        key = self.command_key(event)
+        if event.time < self.stage_at and key not in self.HARMLESS:
             # typed before the table moved on (while a computer played, or before the
             # pause showed): not carried over into the next turn
             event.stop()
             event.prevent_default()
             return
-        action = self.DIRECT.get(event.key)
+        action = self.DIRECT.get(key)
         if action is not None:
             event.stop()
             event.prevent_default()
@@ -782,8 +818,7 @@ class GameScreen(AppScreen):
             event.stop()
             cid = key_for(rs, ch) or key_for(rs, ch.lower())  # (capitals: boxes past z)
             if cid is None:
-                self.notify(f"{ch}: no box has this letter (the letters are beside the "
-                            "boxes; ? shows the keys)", severity="warning", timeout=3)
+                self.notify(no_box_text(rs, self._keys, ch), severity="warning", timeout=4)
                 return
             self.score(cid, 1 if ch.isupper() and len(rs.columns) > 1 else None)
 
@@ -906,7 +941,8 @@ class GameScreen(AppScreen):
 
         rs = self.table.ruleset
         letters = "\n".join(
-            f"  {k}  {(c.board + ' ') if c.board else ''}{c.label}"
+            f"  {k}  {c.label}" + (f" (the original's board {c.board}: #{c.board} on the "
+                                   "card)" if c.board else "")
             for c in rs.categories for k in [self._keys[c.id]])
         notes = "\n".join(f"  {line}" for line in letter_notes(rs))
         reserved = ", ".join(f"{k} {what}" for k, what in COMMAND_KEYS.items()

@@ -195,8 +195,9 @@ def _plan(snap: Mapping[str, Any], style: CardStyle, preview: bool, marker: bool
                 cells[(len(rows), 2 + len(out) - 1)] = CardCell(cat, p, c)
         for col_i in range(2):
             cells[(len(rows), col_i)] = CardCell(cat, None, 0)
+        # the original's board name ("#D"), set apart from the key at the left
         board = row.get("board")
-        name = Text.assemble((f"{board} ", "dim"), label) if board else Text(label)
+        name = Text.assemble((f"#{board} ", "dim"), label) if board else Text(label)
         rows.append((cat, [Text(row["letter"] or "", style="bold underline"), name, *out]))
 
     # the heading of the box names: how to see the cards not shown (< >) and the rows out
