@@ -265,8 +265,22 @@ class YachtApp(App[int]):
         save_config(self.config)
         self.notify("Sound on" if self.config.sound else "Sound off", timeout=2)
 
+    def closing_words(self) -> str | None:
+        """How to go on with the game under way, for the terminal once the app has ended
+        (the game screen's words), or None."""
+        for screen in reversed(self.screen_stack):
+            words = getattr(screen, "closing_words", None)
+            if words is not None:
+                return words()  # type: ignore[no-any-return]
+        return None
+
     def action_quit_now(self) -> None:
-        self.exit(0)
+        """Ctrl+C: at once, with the way back to the game (as q says it)."""
+        self.exit(0, message=self.closing_words())
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q (Textual's own key): as Ctrl+C."""
+        self.action_quit_now()
 
     def on_unmount(self) -> None:
         self.resume_gc()

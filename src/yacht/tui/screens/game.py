@@ -517,7 +517,7 @@ class GameScreen(AppScreen):
                     self.refresh_all()
             elif choice == "quit":
                 self.leave_table()
-                self.app.exit(0)
+                self.app.exit(0, message=self.closing_words())
             else:
                 self.refresh_all()
 
@@ -1036,11 +1036,27 @@ class GameScreen(AppScreen):
 
     def action_quit_game(self) -> None:
         def quit_now() -> None:
-            view = self.table.view()
-            message = None
-            if view.saved and not view.over and view.game_id is not None:
-                message = (f"The game is saved. {resume_hint(view.game_id)} (or start "
-                           "yacht: it offers unfinished games).")
-            self.app.exit(0, message=message)
+            self.app.exit(0, message=self.closing_words())
 
         self._ask_leave(quit_now, "Quit the game?", quitting=True)
+
+    def closing_words(self) -> str | None:
+        """What the terminal is left with when the app ends during this game, whichever
+        way (q, Ctrl+C, Ctrl+Q): how to go on with it (None: nothing to go on with). A
+        game over counts as finished, even with its end screen skipped."""
+        view = self.table.view()
+        if view.over:
+            if not self._ended:
+                self._ended = True
+                self.leave_table()
+                self.table.finish()
+            return None
+        if view.game_id is None:
+            return None
+        if view.elsewhere is not None:
+            return (f"What was played here is not saved: the game went on elsewhere. "
+                    f"{resume_hint(view.game_id)} (from there).")
+        if view.saved:
+            return (f"The game is saved. {resume_hint(view.game_id)} (or start yacht: it "
+                    "offers unfinished games).")
+        return None
