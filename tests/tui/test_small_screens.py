@@ -437,3 +437,29 @@ async def test_a_clipped_log_keeps_the_newest_messages(new_app: App) -> None:
             text = " ".join(" ".join(screen_text(app)).split())
             assert log.region.height >= 2, variant
             assert news[-1] in text, (variant, news, text)
+
+
+@run
+async def test_a_help_line_of_three_lines_is_shortened_to_its_two(new_app: App) -> None:
+    """Kismet's second Kismet at 80x24: the rule's words and how to score fill more than
+    the help line's two lines (its end was cut off, mid-sentence); the line now leaves
+    out its last alternative and ends whole."""
+    from textual.widgets import Static
+
+    app = new_app(Launch(variant="kismet", players=specs(["Ann", "Bob"])))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        t = g.table
+        t.real_dice = True  # the test says what the dice show
+        t.pause_between_people = False
+        t.act(LOCAL, Roll((6, 6, 6, 6, 6), entered=True), ScoreBox("kismet"))
+        t.act(LOCAL, Roll((1, 2, 3, 4, 6), entered=True), ScoreBox("yarborough"))
+        t.act(LOCAL, Roll((5, 5, 5, 5, 5), entered=True))  # Ann's second Kismet
+        g.refresh_all()
+        await settle(pilot)
+        bar = g.query_one("#helpbar", Static)
+        lines = screen_text(app)[bar.region.y:bar.region.bottom]
+        text = " ".join(" ".join(lines).split())
+        assert text.startswith("A second Kismet: once it is scored, every other player")
+        assert text.endswith("topmost open box. Score: a letter or a click."), lines

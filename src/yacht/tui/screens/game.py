@@ -8,6 +8,7 @@ the players' list beside it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,7 @@ from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadD
 
 from ..widgets import DiceRow, KeyBar, NewsLog, ScoreCard, Standings
 from ..widgets.card import CardStyle, card_width, split_points
+from ..widgets.cells import cut, wrap_cells
 from ..widgets.dice import dice_per_line
 from .base import AppScreen
 from .dialogs import ChoiceDialog, HelpScreen, TextDialog
@@ -54,8 +56,8 @@ from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 if TYPE_CHECKING:
     pass
 
-__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout", "no_box_text",
-           "oops_reasons"]
+__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout", "fit_help",
+           "no_box_text", "oops_reasons"]
 
 #: the keys and what they do (in the help a key's words go on under its words)
 KEYS = (
@@ -213,6 +215,56 @@ def choose_layout(snap: Mapping[str, Any], width: int, height: int, preview: int
                 return done("small", style)
     return done("small", CardStyle(compact=True, numbers=True, short=True,
                                    players=(order[0],), preview=preview))
+
+
+def fit_help(text: str, width: int, lines: int = 2) -> str:
+    """The help line in ``lines`` lines of ``width`` cells: as it is when it fits, else
+    shortened by what matters least first - its asides in brackets, the alternatives
+    after the first sentence (" - or hold dice and roll the others"), the sentences after
+    the first (a special rule's words come first), the first one's alternatives - and at
+    last cut ("…").
+
+    >>> text = ("A second Kismet: once it is scored, every other player writes 0 in their "
+    ...         "topmost open box. Score: a letter or a click - or hold dice and roll the "
+    ...         "others.")
+    >>> fit_help(text, 78)[-32:]
+    'box. Score: a letter or a click.'
+    >>> fit_help("Choose dice to re-roll (1-9/0, click; a all, s singlets), then r - or "
+    ...          "score: a box's letter or click it (Shift+letter: column 2).", 40)
+    "Choose dice to re-roll, then r - or score: a box's letter or click it."
+    """
+    def fits(parts: list[str]) -> bool:
+        return len(wrap_cells(" ".join(parts), width)) <= lines
+
+    sentences = [x for x in re.split(r"(?<=[.!?]) (?=\S)", text) if x]
+    if fits(sentences):
+        return text
+    for i in range(len(sentences) - 1, -1, -1):  # the asides in brackets, the last first
+        while (found := list(re.finditer(r" \([^()]*\)", sentences[i]))):
+            last = found[-1]
+            sentences[i] = sentences[i][:last.start()] + sentences[i][last.end():]
+            if fits(sentences):
+                return " ".join(sentences)
+
+    def drop_alternatives(i: int) -> bool:
+        while " - or " in sentences[i]:
+            sentences[i] = sentences[i].rpartition(" - or ")[0].rstrip(".:;, ") + "."
+            if fits(sentences):
+                return True
+        return False
+
+    for i in range(len(sentences) - 1, 0, -1):
+        if drop_alternatives(i):
+            return " ".join(sentences)
+    while len(sentences) > 1:
+        sentences.pop()
+        if fits(sentences):
+            return " ".join(sentences)
+    if drop_alternatives(0):
+        return sentences[0]
+    shown = wrap_cells(sentences[0], width)[:lines]
+    shown[-1] = cut(shown[-1].rstrip() + " …", width)
+    return " ".join(part.strip() for part in shown)
 
 
 def no_box_text(rs: Any, keys: Mapping[str, str], ch: str) -> str:
@@ -490,7 +542,8 @@ class GameScreen(AppScreen):
         elif kind in ("computer_thinking", "computer_progress"):
             view = self.table.view()
             self.show_busy(view)
-            self.put("#helpbar", help_line(view, TERMINAL, view.dice_mark(LOCAL)))
+            self.put("#helpbar", fit_help(help_line(view, TERMINAL, view.dice_mark(LOCAL)),
+                                          max(20, self.app.size.width - 2)))
             return  # only the help line changes (it says how far the build is)
         if kind == "turn_passed":
             self.looking = None
@@ -663,7 +716,10 @@ class GameScreen(AppScreen):
         self.call_after_refresh(self.refresh_all)
 
     def help_text(self) -> str:
-        return str(self.snap["help"])  # (in the words of the seat's way with the dice)
+        """The table's help line (in the words of the seat's way with the dice), shortened
+        where it would need more than its two lines."""
+        width = max(20, self.app.size.width - 2)  # (less the help bar's padding)
+        return fit_help(str(self.snap["help"]), width)
 
     # --- person's input -------------------------------------------------------------
     def send(self, *commands: Command) -> bool:
