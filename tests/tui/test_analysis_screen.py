@@ -93,6 +93,7 @@ async def test_a_shows_the_analysis_of_the_game(new_app: App) -> None:
 @run
 async def test_the_wait_shows_a_progress_bar_and_a_failure_says_so(
         new_app: App, monkeypatch: Any) -> None:
+    import yacht.session.review as review
     import yacht.strategy.analysis as analysis
     from yacht.engine import RecordError
 
@@ -103,6 +104,7 @@ async def test_the_wait_shows_a_progress_bar_and_a_failure_says_so(
         raise RecordError("this record does not replay")
 
     monkeypatch.setattr(analysis, "analyse", slow)
+    monkeypatch.setattr(review, "analyse", slow)  # (what the page calls: analyse_game)
     app = two_people(new_app)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -133,6 +135,7 @@ async def test_the_wait_shows_a_progress_bar_and_a_failure_says_so(
 @run
 async def test_the_decisions_show_while_the_chances_are_worked_out(
         new_app: App, monkeypatch: Any) -> None:
+    import yacht.session.review as review
     import yacht.strategy.analysis as analysis
 
     real = analysis.analyse
@@ -146,6 +149,7 @@ async def test_the_decisions_show_while_the_chances_are_worked_out(
         return real(record, **kw)
 
     monkeypatch.setattr(analysis, "analyse", chances_later)
+    monkeypatch.setattr(review, "analyse", chances_later)  # (the page: analyse_game)
     app = two_people(new_app)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -280,3 +284,52 @@ def test_every_analysis_text_shows_coloured_dice_with_their_marks_and_the_accura
     # plain dice stay plain
     plain = get("yatzy")
     assert keep.describe(plain) == "keep 2 5, roll 3"
+
+
+@run
+async def test_a_game_the_demo_finished_is_not_the_persons_to_be_judged_by(
+        new_app: App) -> None:
+    """Ann plays two turns, then the demo (F2) plays her other eleven: the end screen does
+    not praise or blame her for the score, the analysis leaves the computer's turns out
+    of her decisions and says so, and the list apart the game went to says the computer
+    played a person's turns (it named only the advisor and dice entered by hand)."""
+    from yacht.tui.screens.topten import TopTenScreen
+
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        st = g.table._game.state
+        for _ in range(2):
+            await pilot.press("r")
+            await settle(pilot)
+            first = st.placements()[0]
+            g.score(first.category, None)
+            await settle(pilot)
+        await pilot.press("f2")
+        for _ in range(100):
+            await settle(pilot)
+            if isinstance(app.screen, EndScreen):
+                break
+            if g.table.view().over:
+                await pilot.press("enter")
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        said = " ".join(str(end.query_one(".comment", Static).render()).split())
+        assert "The computer played 11 of Ann's 13 turns" in said, said
+        assert "expert's average" not in said
+        await pilot.press("a")
+        page = app.screen
+        assert isinstance(page, AnalysisScreen)
+        await until(pilot, lambda: page.job.done, "the analysis")
+        text = " ".join(page.text.split())
+        assert "The computer played 11 of Ann's 13 turns (left out here)" in text, text
+        a = page.job.result
+        assert a is not None and a.players[0].decisions <= 2 * 3  # her own two turns
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("t")
+        await settle(pilot)
+        assert isinstance(app.screen, TopTenScreen)
+        head = str(app.screen.query_one("#topten-head").render())
+        assert "the computer played a person's turns" in head, head

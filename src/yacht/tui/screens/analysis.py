@@ -3,7 +3,8 @@ player's loss (the points their decisions lost to the expert), luck and accuracy
 three costliest decisions with the position, and charts of the expected final score
 and (two or more players) of the chance of winning.
 
-The work is done by :func:`yacht.strategy.analysis.analyse` in a thread of its own
+The work is done by :func:`yacht.session.review.analyse_game` (the turns the computer
+played for a person, a demo's, left out of their figures) in a thread of its own
 (:class:`AnalysisJob`): the first time a variant is analysed the expert's tables are
 built, which the page shows with a progress bar.
 """
@@ -121,7 +122,8 @@ def _decision_lines(rs: Ruleset, d: DecisionAnalysis, width: int) -> list[str]:
 def analysis_text(a: Analysis, width: int = 78) -> str:
     """The analysis as lines of at most ``width`` characters (names whole: a line that
     would be too wide is laid out otherwise, never cut)."""
-    from yacht.strategy.analysis import costliest_heading, fitted_chart, per_column
+    from yacht.session.review import heading
+    from yacht.strategy.analysis import fitted_chart, per_column
 
     rs = a.ruleset
     n = len(a.players)
@@ -155,7 +157,7 @@ def analysis_text(a: Analysis, width: int = 78) -> str:
                  "of the expert's expected score that the decisions kept.", width)
     for p in a.players:
         out.append("")
-        out += _wrap(costliest_heading(p), width)
+        out += _wrap(heading(p), width)  # (the turns the computer played said and left out)
         for d in p.costliest:
             out += _decision_lines(rs, d, width)
     legend = _wrap("   ".join(f"{MARKS[p.index % 8]} {p.name}" for p in a.players)
@@ -237,8 +239,8 @@ class AnalysisJob:
 
     def _run(self) -> None:
         from yacht.engine import RecordError
+        from yacht.session.review import analyse_game as analyse  # (a person's own turns)
         from yacht.strategy import prepare, ready
-        from yacht.strategy.analysis import analyse
         from yacht.strategy.solver import UnsupportedRuleset
 
         try:

@@ -75,8 +75,8 @@ class TopTenScreen(Screen[None]):
         self.query_one("#back", Button).focus()
 
     def show_list(self) -> None:
-        head = ("Assisted games (the advisor was asked, or dice entered by hand)"
-                if self.assisted else "Top ten")
+        head = ("Assisted games (the advisor was asked, the computer played a person's "
+                "turns, or dice entered by hand)" if self.assisted else "Top ten")
         self.query_one("#topten-head", Label).update(head)
         self.query_one("#topten-new").display = bool(self.fresh)
         if self.fetch is None:
