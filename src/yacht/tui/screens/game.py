@@ -56,8 +56,8 @@ from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 if TYPE_CHECKING:
     pass
 
-__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout", "fit_help",
-           "no_box_text", "oops_reasons"]
+__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout",
+           "filled_box_text", "fit_help", "no_box_text", "oops_reasons"]
 
 #: the keys and what they do (in the help a key's words go on under its words)
 KEYS = (
@@ -284,6 +284,26 @@ def no_box_text(rs: Any, keys: Mapping[str, str], ch: str) -> str:
                 f"{keys[board.id]} here (the underlined letter)")
     return (f"{ch}: no box has this letter (each box's letter is underlined at the left "
             "of the card; ? shows the keys)")
+
+
+def filled_box_text(view: TableView, category: str, column: int | None) -> str | None:
+    """What a person's choice of a box that is filled already gets (None: another box, or
+    one that takes the dice again: Tommy's Yahtzee's repeat)."""
+    st = view.state
+    rs = st.ruleset
+    if not st.dice or view.over or view.pause is not None or view.computer_turn:
+        return None
+    col = column or 0
+    try:
+        points = st.card(st.current).boxes[col][rs.index(category)]
+    except (IndexError, KeyError):
+        return None
+    if points is None or any(p.category == category and p.column == col
+                             for p in st.placements()):
+        return None
+    where = f" in column {col + 1}" if len(rs.columns) > 1 else ""
+    return f"{rs.category(category).label} is filled already{where} ({points}): score an " \
+           "open box"
 
 
 def oops_reasons(view: TableView, snap: Mapping[str, Any]) -> tuple[str | None, str | None]:
@@ -666,7 +686,9 @@ class GameScreen(AppScreen):
             used, most = st.rolls, st.max_rolls
         # (a narrow left side: "Rolls" and the saved ones on a line of their own)
         words = "Rolls" if narrow else "Rolls left"
-        if snap["saved_rolls"] and not over:  # saved rolls to use: "3 + 4 saved"
+        if over:  # no rolls to count: the game is over
+            self.put("#rolls", "Game over", layout=narrow)
+        elif snap["saved_rolls"]:  # saved rolls to use: "3 + 4 saved"
             text = snap["rolls_text"]
             room = LEFT[self.layout_name] - 2  # the left side less its padding
             if not narrow and len(f"{words} {text}") > room:
@@ -685,7 +707,7 @@ class GameScreen(AppScreen):
         button.disabled = not snap["button"]["enabled"]
         self.keep_roll_focus(button, had_focus)
         card = self.query_one("#card", ScoreCard)
-        card.show(snap, style=self.card_style)
+        card.show(snap, style=self.card_style, marker=not over)  # (no one on turn)
         players = self.query_one("#players", Standings)
         if players.display:
             hidden = card.shown if len(card.shown) < len(snap["players"]) else None
@@ -772,6 +794,10 @@ class GameScreen(AppScreen):
         self.send(Select("none"))
 
     def score(self, category: str, column: int | None) -> None:
+        filled = filled_box_text(self.table.view(), category, column)
+        if filled is not None:  # (the table's refusal named the boxes open instead)
+            self.notify(filled, severity="warning", timeout=4)
+            return
         self.send(ScoreBox(category, column))
 
     def on_dice_row_toggle(self, message: DiceRow.Toggle) -> None:

@@ -12,6 +12,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from yacht.engine import DEFAULT_LEVEL, NAME_LENGTH
 from yacht.parsing import InputError, check_names
+from yacht.render import is_you
 from yacht.rules import MAX_PLAYERS, Ruleset, all_variants, get
 from yacht.session import KINDS, SPEEDS, Config, PlayerSpec, demo_players
 from yacht.session.config import DICE_MARK_SETTINGS
@@ -194,6 +195,21 @@ class SetupScreen(AppScreen):
     async def on_choice_changed(self, event: Choice.Changed) -> None:
         if event.choice.id == "variant":
             await self.fill_options(event.value)
+        elif str(event.choice.id).startswith("kind-") and event.value != "person":
+            self.name_the_computer(int(str(event.choice.id).removeprefix("kind-")))
+
+    def name_the_computer(self, i: int) -> None:
+        """Seat ``i`` became a computer: a name that speaks to the person ("You") becomes
+        a computer's ("Computer"), else "You keep 5" and "You are playing" were said of
+        it."""
+        field = self.query_one(f"#name-{i}", Input)
+        if not is_you(field.value):
+            return
+        taken = {self.query_one(f"#name-{j}", Input).value.strip().casefold()
+                 for j in range(self.count) if j != i}
+        field.value = next(name for name in ("Computer", f"Computer {i + 1}",
+                                             f"Player {i + 1}")
+                           if name.casefold() not in taken)
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

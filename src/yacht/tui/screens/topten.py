@@ -78,15 +78,22 @@ class TopTenScreen(Screen[None]):
         head = ("Assisted games (the advisor was asked, the computer played a person's "
                 "turns, or dice entered by hand)" if self.assisted else "Top ten")
         self.query_one("#topten-head", Label).update(head)
-        self.query_one("#topten-new").display = bool(self.fresh)
+        fresh = False  # a new entry in the list shown (its mark then explained)
         if self.fetch is None:
             text = Text("The high scores cannot be read: games are not saved here.")
         else:
             try:
-                text = top_ten_text(list(self.fetch(self.assisted)), self.fresh)
+                entries = list(self.fetch(self.assisted))
+                text = top_ten_text(entries, self.fresh)
+                fresh = any((e.game_id, e.name, e.score, e.rank) in self.fresh
+                            for e in entries)
             except Exception as e:  # the store's one line
                 text = Text(f"The high scores cannot be read: {e}")
         self.query_one("#topten", Static).update(text)
+        self.query_one("#topten-new").display = fresh
+        # the key bar says where a goes: the other list
+        self.query_one(KeyBar).say("assisted", "Top ten" if self.assisted
+                                   else "Assisted games")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -55,14 +55,24 @@ class KeyBar(Widget):
         #: (key as shown, description, action, the node whose binding it is)
         self.keys: list[tuple[str, str, str, Any]] = []
         self._spans: list[tuple[int, int]] = []
+        #: the words of a key that says something else than its binding now, by action
+        self.words: dict[str, str] = {}
 
     def on_mount(self) -> None:
         seen: set[str] = set()
         for node, binding, _enabled, _tip in self.screen.active_bindings.values():
             if binding.show and binding.action not in seen:
                 seen.add(binding.action)
-                self.keys.append((self.app.get_key_display(binding), binding.description,
+                self.keys.append((self.app.get_key_display(binding),
+                                  self.words.get(binding.action, binding.description),
                                   binding.action, node))
+        self.refresh()
+
+    def say(self, action: str, words: str) -> None:
+        """The key of ``action`` says ``words`` (what it does now: a key that toggles)."""
+        self.words[action] = words
+        self.keys = [(key, words if act == action else said, act, node)
+                     for key, said, act, node in self.keys]
         self.refresh()
 
     def render(self) -> Text:
