@@ -110,3 +110,19 @@ def test_the_modules_examples() -> None:
     for module in (cells, newslog, standings):
         result = doctest.testmod(module)
         assert result.attempted >= 2 and result.failed == 0, module
+
+
+@run
+async def test_the_title_measures_a_wide_name_in_cells(new_app: App) -> None:
+    """Fifteen emoji (30 cells) on turn in 'Ancient Yacht Challenge, two columns' at 80
+    columns: the title is too wide by its cells, not its characters, and the variant's
+    name loses its part after the comma (the sound's mark was cut off instead)."""
+    from textual.widgets import Static
+
+    app = new_app(Launch(variant="ancient-yacht-10-double",
+                         players=[PlayerSpec("🎲" * 15)]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        title = str(game(pilot).query_one("#title", Static).render())
+        assert "two columns" not in title and title.rstrip().endswith("♪ off"), title
+        assert cell_len(title.rstrip()) <= 80

@@ -48,7 +48,7 @@ from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadD
 
 from ..widgets import DiceRow, KeyBar, NewsLog, ScoreCard, Standings
 from ..widgets.card import CardStyle, card_width, split_points
-from ..widgets.cells import cut, wrap_cells
+from ..widgets.cells import cell_len, cut, wrap_cells
 from ..widgets.dice import dice_per_line
 from .base import AppScreen
 from .dialogs import ChoiceDialog, HelpScreen, TextDialog
@@ -665,7 +665,7 @@ class GameScreen(AppScreen):
         # who is on turn first: a narrow terminal cuts the end of the line; the variant's
         # name loses its part after a comma first ("Ancient Yacht Challenge, two columns")
         title = f" {who}   {' · '.join(bits)}"
-        if len(title) > self.app.size.width and "," in rs.name:
+        if cell_len(title) > self.app.size.width and "," in rs.name:  # (an emoji: 2 cells)
             title = f" {who}   {' · '.join([rs.name.split(',')[0], *bits[1:]])}"
         self.put("#title", title, layout=False)
         self.set_layout(*self.choose_layout(snap))
