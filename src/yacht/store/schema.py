@@ -23,7 +23,8 @@ __all__ = ["HEAD", "REVISIONS", "actions", "dailies", "decision_losses", "games"
 
 #: Every schema revision this version knows, oldest first; the last is the newest.
 REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005",
-             "yacht_0006", "yacht_0007", "yacht_0008", "yacht_0009", "yacht_0010")
+             "yacht_0006", "yacht_0007", "yacht_0008", "yacht_0009", "yacht_0010",
+             "yacht_0011")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()

@@ -1,0 +1,56 @@
+"""A daily challenge's web table is private until its day is over because its settings
+name the day (``daily``). Tables a store kept from before the day was stored there get
+it from their game when the store is upgraded: without it, an upgraded server would
+list and show today's daily games to anyone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from yacht.engine import Player, Record
+from yacht.store import open_store
+from yacht.store.core import SeatRow
+
+
+def test_an_upgrade_gives_old_daily_tables_their_day(db_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from yacht.store import opening
+
+    store = open_store(db_url)
+    try:
+        seats = [SeatRow(name="Ann", kind="person")]
+        daily = store.start_game(Record("yahtzee", {}, [Player("Ann")],
+                                        meta={"daily": "2026-12-06"}))
+        plain = store.start_game(Record("yahtzee", {}, [Player("Bob")]))
+        old_daily = store.create_table("yahtzee", {}, "normal", seats, game_id=daily,
+                                       settings={"reactions": True})
+        bare_daily = store.create_table("yahtzee", {}, "normal", seats, game_id=daily)
+        other = store.create_table("yahtzee", {}, "normal", seats, game_id=plain,
+                                   settings={"reactions": True})
+        lobby = store.create_table("yahtzee", {}, "normal", seats)
+    finally:
+        store.close()
+    eng = opening.make_engine(opening.resolve(db_url))
+    try:
+        with eng.begin() as conn:
+            cfg = Config()
+            cfg.set_main_option("script_location",
+                                str(Path(opening.__file__).with_name("migrations")))
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "yacht_0010")  # as the previous version left them
+            assert conn.execute(text("SELECT COUNT(*) FROM web_tables WHERE settings "
+                                     "LIKE '%daily%'")).scalar() == 0
+    finally:
+        eng.dispose()
+    store = open_store(db_url)  # upgraded
+    try:
+        assert store.load_table(old_daily.id).settings == {"reactions": True,
+                                                           "daily": "2026-12-06"}
+        assert store.load_table(bare_daily.id).settings == {"daily": "2026-12-06"}
+        assert store.load_table(other.id).settings == {"reactions": True}
+        assert store.load_table(lobby.id).settings == {}
+    finally:
+        store.close()
