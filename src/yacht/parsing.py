@@ -57,6 +57,7 @@ from yacht.rules import (
     Ruleset,
     Scorecard,
     UnknownVariant,
+    YachtError,
     counts_of,
     get,
     ids,
@@ -82,7 +83,7 @@ _HEX = frozenset("0123456789abcdef")
 _BLANKS = " \t"
 
 
-class InputError(ValueError):
+class InputError(YachtError, ValueError):
     """Input that is not one of the accepted forms: one line saying what is wrong and what
     is accepted."""
 

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from yacht.rules import YachtError
+
 __all__ = [
     "Action",
     "Choose",
@@ -32,7 +34,7 @@ __all__ = [
 ]
 
 
-class IllegalAction(ValueError):
+class IllegalAction(YachtError, ValueError):
     """An action that the rules do not allow now. The state is left unchanged."""
 
 

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from yacht.rules import OptionError, Ruleset, UnknownVariant, get
+from yacht.rules import OptionError, Ruleset, UnknownVariant, YachtError, get
 
 from .actions import Action, IllegalAction, Roll, Score, TakeBack, action_from_json, action_to_json
 from .dice import Commitment
@@ -23,7 +23,7 @@ FORMAT = "yacht-record"
 VERSION = 1
 
 
-class RecordError(ValueError):
+class RecordError(YachtError, ValueError):
     """A record that cannot be read: not ours, damaged, or from a newer version."""
 
 

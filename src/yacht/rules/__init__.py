@@ -5,6 +5,7 @@
 0
 """
 
+from .errors import YachtError
 from .hooks import (
     ForcedFirstTurn,
     NeedsBox,
@@ -68,6 +69,7 @@ __all__ = [
     "UnknownBox",
     "UnknownVariant",
     "UpperBonus",
+    "YachtError",
     "YahtzeeBonusJoker",
     "all_same",
     "all_variants",

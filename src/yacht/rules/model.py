@@ -9,6 +9,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
+from .errors import YachtError
 from .scoring import Counts, counts_of, describe, score
 
 if TYPE_CHECKING:
@@ -43,11 +44,11 @@ __all__ = [
 MAX_PLAYERS = 8
 
 
-class OptionError(ValueError):
+class OptionError(YachtError, ValueError):
     """An option name or value that the variant does not accept."""
 
 
-class UnknownBox(KeyError):
+class UnknownBox(YachtError, KeyError):
     """The variant has no box of that id (a KeyError, as a mapping's lookup raises):
     the message names the boxes it has."""
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .errors import YachtError
 from .model import Ruleset
 from .variants import VARIANTS
 
 __all__ = ["UnknownVariant", "all_variants", "get", "ids"]
 
 
-class UnknownVariant(LookupError):
+class UnknownVariant(YachtError, LookupError):
     """No variant has that id or alias."""
 
     def __str__(self) -> str:

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Mapping
 from itertools import combinations_with_replacement
 from typing import Any
 
+from .errors import YachtError
+
 Counts = tuple[int, ...]
 Params = Mapping[str, Any]
 
@@ -32,7 +34,7 @@ __all__ = [
 ]
 
 
-class ScorerError(ValueError):
+class ScorerError(YachtError, ValueError):
     """A category names an unknown scorer kind or bad parameters."""
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from yacht.engine import DEFAULT_LEVEL, PLAYER_LEVELS, Action, Choose, Roll, Score, State
-from yacht.rules import Ruleset
+from yacht.rules import Ruleset, YachtError
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_HELP", "PLAYER_LEVELS", "Decision",
            "RandomStrategy", "Strategy", "UnknownLevel", "make_player", "play_turn"]
@@ -39,7 +39,7 @@ class Strategy(Protocol):
     def decide(self, state: State) -> Decision: ...
 
 
-class UnknownLevel(LookupError):
+class UnknownLevel(YachtError, LookupError):
     def __str__(self) -> str:
         return str(self.args[0])
 

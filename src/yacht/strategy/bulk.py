@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from yacht.rules import YachtError
+
 from .solver.numbers import whole
 
 if TYPE_CHECKING:
@@ -42,7 +44,7 @@ FORMATS = ("jsonl", "parquet")
 EXPLORE = 0.25
 
 
-class MissingExtra(ImportError):
+class MissingExtra(YachtError, ImportError):
     """An optional dependency is not installed (the message says how to install it)."""
 
 

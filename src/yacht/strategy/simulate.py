@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from yacht.rules import Ruleset, all_same, counts_of
+from yacht.rules import Ruleset, YachtError, all_same, counts_of
 
 from .base import LEVELS, UnknownLevel
 from .solver.numbers import whole
@@ -62,7 +62,7 @@ _STREAM_INV = pow(_STREAM, -1, 2**64)
 BATCH_SECONDS = 0.1
 
 
-class SimulationStopped(Exception):
+class SimulationStopped(YachtError):
     """The simulation was stopped (its ``stop`` event was set) before it ended."""
 
 

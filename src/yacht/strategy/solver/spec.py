@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from yacht.rules import Ruleset, Scorecard
+from yacht.rules import Ruleset, Scorecard, YachtError
 
 from .dice import DiceTables, dice_tables
 
@@ -26,7 +26,7 @@ __all__ = ["ForcedTurn", "Spec", "UnsupportedRuleset", "compile_ruleset", "compi
 JOKER_MODES = {"none": 0, "forced": 1, "free": 2}
 
 
-class UnsupportedRuleset(ValueError):
+class UnsupportedRuleset(YachtError, ValueError):
     """A ruleset the solver cannot solve (an unknown special rule, or a combination)."""
 
 
