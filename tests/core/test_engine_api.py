@@ -364,3 +364,34 @@ def test_a_column_that_is_not_there_is_named_both_ways() -> None:
     with pytest.raises(IllegalAction) as e:
         d.apply(Score("choice", -1))
     assert str(e.value) == "there is no column at index -1 (columns 1-2 are indexes 0-1)"
+
+
+# --- a player's index: 0 to the number of players - 1, never counted from the end ----
+
+@pytest.mark.parametrize("read", ["card", "totals", "turns_taken"])
+@pytest.mark.parametrize("index", [-1, -2, 2, 99])
+def test_a_player_index_out_of_range_is_refused_naming_the_range(read: str,
+                                                                 index: int) -> None:
+    from yacht import YachtError
+    from yacht.engine import PlayerIndexError
+
+    s = State(get("yatzy"), [Player("Ann"), Player("Bob")], rng=random.Random(1))
+    with pytest.raises(PlayerIndexError, match=f"no player {index}: this game's players "
+                       "are 0-1") as got:
+        getattr(s, read)(index)
+    assert isinstance(got.value, IndexError) and isinstance(got.value, YachtError)
+
+
+@pytest.mark.parametrize("index", [1.0, True, "1", None])
+def test_a_player_index_that_is_no_whole_number_is_a_type_error(index: Any) -> None:
+    s = State(get("yatzy"), [Player("Ann"), Player("Bob")], rng=random.Random(1))
+    with pytest.raises(TypeError, match="a player is an index of the game's players"):
+        s.totals(index)
+
+
+def test_a_player_index_of_numpy_reads_the_same_player() -> None:
+    s = State(get("yatzy"), [Player("Ann"), Player("Bob")], rng=random.Random(1))
+    s.apply(Roll((6, 6, 6, 6, 6)))
+    s.apply(Score("yatzy"))
+    assert s.totals(np.int64(0)) == s.totals(0) and s.totals(0).grand == 50
+    assert s.card(np.int32(1)) == s.card(1) and s.turns_taken(np.int8(0)) == 1

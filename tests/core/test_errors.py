@@ -52,7 +52,8 @@ def test_every_public_exception_is_found() -> None:
     names = {e.__name__ for e in EXCEPTIONS}
     assert {"OptionError", "UnknownBox", "UnknownVariant", "ScorerError", "IllegalAction",
             "RecordError", "InputError", "UnknownLevel", "SimulationStopped",
-            "UnsupportedRuleset", "BackendUnavailable", "MissingExtra", "AdviceError"} <= names
+            "UnsupportedRuleset", "BackendUnavailable", "MissingExtra", "AdviceError",
+            "PlayerIndexError"} <= names
 
 
 @pytest.mark.parametrize("cls", EXCEPTIONS, ids=lambda c: c.__name__)
@@ -64,6 +65,7 @@ def test_each_public_exception_derives_from_the_base(cls: type[BaseException]) -
     ("yacht.rules:OptionError", ValueError), ("yacht.rules:UnknownBox", KeyError),
     ("yacht.rules:UnknownVariant", LookupError), ("yacht.rules:ScorerError", ValueError),
     ("yacht.engine:IllegalAction", ValueError), ("yacht.engine:RecordError", ValueError),
+    ("yacht.engine:PlayerIndexError", IndexError),
     ("yacht.parsing:InputError", ValueError), ("yacht.strategy:UnknownLevel", LookupError),
     ("yacht.strategy.solver:UnsupportedRuleset", ValueError),
     ("yacht.strategy.bulk:MissingExtra", ImportError),
@@ -83,7 +85,7 @@ def test_one_except_catches_what_the_package_refuses() -> None:
     s = State(get("yatzy"), [Player("Ann")])
     refused = [lambda: get("no-such-game"), lambda: get("yahtzee", {"joker": "often"}),
                lambda: s.apply(Score("chance")), lambda: parse_dice("7", get("yatzy")),
-               lambda: make_player(level="grandmaster", ruleset=get("yatzy")),
+               lambda: make_player(level="grandmaster", ruleset=get("yatzy")), lambda: s.totals(3),
                lambda: yacht.solve("yatzy").situation("99999 r2")]
     for call in refused:
         with pytest.raises(yacht.YachtError):

@@ -24,7 +24,16 @@ from .actions import (
 from .dice import SCHEME, Commitment, DiceSource, RandomDice, SeededDice, commitment_of, die_face
 from .randomplay import random_decision, random_turn
 from .records import FORMAT, VERSION, Record, RecordError, TurnSummary
-from .state import DEFAULT_LEVEL, NAME_LENGTH, PLAYER_LEVELS, Player, Rng, State, roll_probability
+from .state import (
+    DEFAULT_LEVEL,
+    NAME_LENGTH,
+    PLAYER_LEVELS,
+    Player,
+    PlayerIndexError,
+    Rng,
+    State,
+    roll_probability,
+)
 from .verdict import Verdict, verify
 
 __all__ = [
@@ -41,6 +50,7 @@ __all__ = [
     "GiveBack",
     "IllegalAction",
     "Player",
+    "PlayerIndexError",
     "RandomDice",
     "Record",
     "RecordError",

@@ -9,13 +9,13 @@ from itertools import product
 from math import factorial
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
-from yacht.rules import Placement, Ruleset, Scorecard, Totals, TurnContext, counts_of
+from yacht.rules import Placement, Ruleset, Scorecard, Totals, TurnContext, YachtError, counts_of
 
 from .actions import Action, Choose, GiveBack, IllegalAction, Roll, Score, TakeBack
 from .dice import NO_DICE, Commitment, DiceSource, RandomDice, SeededDice
 
-__all__ = ["DEFAULT_LEVEL", "NAME_LENGTH", "PLAYER_LEVELS", "Player", "Rng", "State",
-           "roll_probability"]
+__all__ = ["DEFAULT_LEVEL", "NAME_LENGTH", "PLAYER_LEVELS", "Player", "PlayerIndexError", "Rng",
+           "State", "roll_probability"]
 
 #: the longest player name (in characters)
 NAME_LENGTH = 20
@@ -28,6 +28,11 @@ PLAYER_LEVELS: tuple[str, ...] = ("beginner", "intermediate", "expert", "champio
 DEFAULT_LEVEL = "intermediate"
 
 PlayerKind = Literal["person", "computer"]
+
+
+class PlayerIndexError(YachtError, IndexError):
+    """A player index that is not one of the game's (0 to the number of players - 1):
+    negative indices are refused, never counted from the end."""
 
 
 class Rng(Protocol):
@@ -212,17 +217,44 @@ class State:
         """Positions of the dice chosen for the next roll."""
         return self._p.chosen
 
+    def _seat(self, player: object) -> int:
+        """``player`` as an index of :attr:`players`: a whole number 0 to the number of
+        players - 1 (:class:`PlayerIndexError` otherwise, negative ones too: ``-1`` is
+        no player, not the last one; TypeError for what is no whole number)."""
+        n = len(self.players)
+        if type(player) is int and 0 <= player < n:
+            return player
+        if isinstance(player, bool) or not hasattr(player, "__index__"):
+            raise TypeError(f"a player is an index of the game's players (0-{n - 1}), "
+                            f"not {player!r}")
+        import operator
+
+        i = operator.index(player)  # (numpy's integers)
+        if not 0 <= i < n:
+            raise PlayerIndexError(f"no player {i}: this game's players are 0-{n - 1}")
+        return i
+
     def card(self, player: int) -> Scorecard:
-        """The scorecard of ``player`` (an index of :attr:`players`)."""
-        return self._p.cards[player]
+        """The scorecard of ``player`` (an index of :attr:`players`, 0 to their number - 1;
+        :class:`PlayerIndexError` for any other, negative ones too).
+
+        >>> from yacht.rules import get
+        >>> State(get("yatzy"), [Player("Ann"), Player("Bob")]).card(-1)
+        Traceback (most recent call last):
+        ...
+        yacht.engine.state.PlayerIndexError: no player -1: this game's players are 0-1
+        """
+        return self._p.cards[self._seat(player)]
 
     def turns_taken(self, player: int) -> int:
-        """The scorings of ``player`` that stand (a repeat box's count too)."""
-        return self._p.turns[player]
+        """The scorings of ``player`` that stand (a repeat box's count too); ``player`` as
+        for :meth:`card`."""
+        return self._p.turns[self._seat(player)]
 
     def totals(self, player: int) -> Totals:
-        """The totals of ``player``'s card (sections, bonus, columns, grand total)."""
-        return self.ruleset.totals(self._p.cards[player])
+        """The totals of ``player``'s card (sections, bonus, columns, grand total);
+        ``player`` as for :meth:`card`."""
+        return self.ruleset.totals(self._p.cards[self._seat(player)])
 
     def context(self) -> TurnContext:
         """What the special rules are told of the turn now (card, turn, rolls, players)."""
