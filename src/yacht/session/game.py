@@ -270,12 +270,13 @@ class Session:
         except (ValueError, IllegalAction) as e:
             raise SessionError(f"saved game {game_id} cannot be replayed: {e}") from None
         try:
-            assisted = bool(store.game_info(game_id).assisted)
+            info = store.game_info(game_id)
         except Exception as e:  # the store's errors are one-line messages
             raise SessionError(str(e)) from None
         s = cls(state.ruleset, state.players, store=store, strategy_factory=strategy_factory,
                 meta=record.meta, strict=strict, _state=state, _game_id=game_id,
-                _assisted=assisted)
+                _assisted=bool(info.assisted))
+        s.assisted_players = set(getattr(info, "assisted_players", ()))
         s.last_score = last
         return s
 

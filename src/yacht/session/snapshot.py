@@ -190,6 +190,7 @@ def shared(view: TableView, words: Words | None = None,
             "total": thinking.total},
         "news": list(view.news),
         "assisted": view.assisted,
+        "assisted_players": sorted(view.assisted_players),
         # the game's first hint says this before it is given (an assisted game: nothing)
         "hint_notice": "" if view.assisted or over else hint_notice(st.players[me].name),
         "dice_entered": view.dice_entered,

@@ -287,6 +287,9 @@ class TableView:
     #: the computer plays the turn on now for its person (their clock ran out, or they
     #: are away)
     played_for: bool = False
+    #: the players whose scores go to the list apart (they asked the advisor, or the
+    #: computer played a turn of theirs); ``assisted``: any of them
+    assisted_players: frozenset[int] = frozenset()
 
     @property
     def apart(self) -> bool:
@@ -585,7 +588,8 @@ class Table:
                 clock=(self._turn_clock.view(self._wall())
                        if self._turn_clock is not None else None),
                 stand_ins=self._stand_ins | self._stand_in_ends,
-                played_for=self._played_for())
+                played_for=self._played_for(),
+                assisted_players=frozenset(s.assisted_players))
 
     def snapshot(self, seat: str | None = None, words: Any = None) -> dict[str, Any]:
         """The whole table as JSON (``table.schema.json``), as ``seat`` sees it."""

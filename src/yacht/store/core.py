@@ -84,6 +84,8 @@ class GameInfo:
     assisted: bool
     scores: list[int] | None
     dice_entered: bool = False
+    #: the players who asked the advisor (or whose turns it played), by index
+    assisted_players: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,8 +95,8 @@ class GameInfo:
             "actions": self.actions, "created": self.created.isoformat(),
             "last_played": self.last_played.isoformat(),
             "finished": self.finished.isoformat() if self.finished else None,
-            "assisted": self.assisted, "dice_entered": self.dice_entered,
-            "scores": self.scores,
+            "assisted": self.assisted, "assisted_players": list(self.assisted_players),
+            "dice_entered": self.dice_entered, "scores": self.scores,
         }
 
 
@@ -999,7 +1001,9 @@ class Store:
             finished=_aware(row.finished) if row.finished is not None else None,
             assisted=bool(row.assisted),
             scores=json.loads(row.scores) if row.scores else None,
-            dice_entered=bool(row.dice_entered))
+            dice_entered=bool(row.dice_entered),
+            assisted_players=tuple(i for i in range(len(rec.players))
+                                   if int(row.assisted) >> i & 1))
 
     def _infos(self, where: Any, order: Any, limit: int | None) -> list[GameInfo]:
         def go(conn: Connection) -> list[GameInfo]:
