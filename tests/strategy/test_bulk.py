@@ -241,6 +241,38 @@ def test_export_jsonl_and_parquet(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl", "b.parquet", "c.jsonl"]
 
 
+@pytest.mark.parametrize("format", ["jsonl", "parquet"])
+def test_export_to_a_folder_that_does_not_exist_names_the_path(tmp_path: Path,
+                                                               format: str) -> None:
+    """The error named a temporary file (``.rows.jsonl.k3j2.123.tmp``) the user never gave:
+    now the user's path, and that its folder does not exist."""
+    y = yacht.solve("tommys-crag")
+    path = tmp_path / "missing" / f"rows.{format}"
+    with pytest.raises(FileNotFoundError) as got:
+        y.export(str(path), 5, format=format)
+    assert got.value.filename == str(path)
+    assert f"the folder {tmp_path / 'missing'} does not exist" in str(got.value)
+    assert ".tmp" not in str(got.value)
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "file").write_text("")
+    with pytest.raises(NotADirectoryError, match="is not a folder") as not_dir:
+        y.export(tmp_path / "file" / "rows.jsonl", 5)  # type: ignore[arg-type]
+    assert not_dir.value.filename == str(tmp_path / "file" / "rows.jsonl")
+
+
+def test_export_refused_by_the_folder_names_the_path(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    def refused(*args: Any, **kwargs: Any) -> Any:  # (a folder we may not write to)
+        raise PermissionError(13, "Permission denied", str(tmp_path / ".rows.jsonl.x.tmp"))
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    with pytest.raises(PermissionError) as got:
+        yacht.solve("tommys-crag").export(str(tmp_path / "rows.jsonl"), 5)
+    assert got.value.filename == str(tmp_path / "rows.jsonl") and ".tmp" not in str(got.value)
+
+
 @pytest.mark.parametrize("variant", ["yatzy", "tommys-yacht", "tommys-yahtzee"])
 def test_export_rows_are_the_options(tmp_path: Path, variant: str) -> None:
     """Every row as options() gives it (batches where they cover the turn; the forced

@@ -599,7 +599,9 @@ class SolvedVariant:
                final: bool = True) -> int:
         """Write ``situations`` random reachable situations with every option's value and
         the best one as JSON Lines or Parquet (:func:`yacht.strategy.bulk.export`);
-        returns the number of rows. Parquet needs pyarrow (``yacht-dice[parquet]``)."""
+        returns the number of rows. Parquet needs pyarrow (``yacht-dice[parquet]``). A
+        ``path`` whose folder does not exist is a ``FileNotFoundError`` naming ``path`` and
+        saying so (any other ``OSError`` names ``path`` too, never a temporary file)."""
         from .bulk import export
 
         return export(self, path, situations, seed, format, final)

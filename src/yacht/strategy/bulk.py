@@ -255,16 +255,33 @@ def export(sv: SolvedVariant, path: str, situations: int, seed: int = 0,
     ``actions`` and ``values`` (every option, best first, in the notation of
     ``str(Option)``), ``best`` and ``value`` (the first of them) and ``final`` (values
     are expected final totals, else points still to come).
+
+    A ``path`` that cannot be written raises the ``OSError`` that ``open`` would, naming
+    ``path`` (never the temporary file the rows go to first): a folder that does not
+    exist is a ``FileNotFoundError`` that says so, checked before any row is worked out.
+
+    >>> import yacht
+    >>> export(yacht.solve("tommys-crag"), "/no/dir/x.jsonl", 3)
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: [Errno 2] the folder /no/dir does not exist: '/no/dir/x.jsonl'
     """
     from .advisor import AdviceError
 
     situations = whole(situations, "situations", lo=1, error=AdviceError)
     seed = whole(seed, "seed", error=AdviceError)
     pa, pq = check_format(format)
-    rows = list(_rows(sv, sample(sv, situations, seed), final))
+    path = os.fspath(path)
     folder, name = os.path.split(os.path.abspath(path))
+    _check_folder(path, folder)
+    rows = list(_rows(sv, sample(sv, situations, seed), final))
     # (named as the atomic saves' .NAME.PID.tmp: an interrupted command removes it)
-    fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=f".{os.getpid()}.tmp", dir=folder)
+    try:
+        fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=f".{os.getpid()}.tmp",
+                                    dir=folder)
+    except OSError as e:  # (the error of the user's path, not of the temporary file)
+        _check_folder(path, folder)
+        raise type(e)(e.errno, e.strerror, path) from None
     try:  # written whole, then put in place: never a half-written file at ``path``
         with os.fdopen(fd, "wb") as f:
             if format == "jsonl":
@@ -285,6 +302,17 @@ def export(sv: SolvedVariant, path: str, situations: int, seed: int = 0,
         os.unlink(part)
         raise
     return len(rows)
+
+
+def _check_folder(path: str, folder: str) -> None:
+    """``FileNotFoundError`` (or ``NotADirectoryError``) naming ``path`` when its folder
+    does not exist (or is no folder)."""
+    import errno
+
+    if not os.path.exists(folder):
+        raise FileNotFoundError(errno.ENOENT, f"the folder {folder} does not exist", path)
+    if not os.path.isdir(folder):
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a folder", path)
 
 
 def check_format(format: str) -> tuple[Any, Any]:
