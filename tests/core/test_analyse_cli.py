@@ -27,7 +27,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def _finished(name: str = "tommys-crag", seed: int = 4) -> State:
     rs = get(name)
     s = State(rs, [Player("Ann"), Player("Cpu", "computer", "expert")], rng=random.Random(seed))
-    players = [make_player("beginner", rs), make_player("expert", rs)]
+    players = [make_player(rs, "beginner"), make_player(rs, "expert")]
     while not s.is_terminal():
         play_turn(s, players[s.current])
     return s
@@ -120,7 +120,7 @@ def test_text_as_wide_as_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixt
     rs = get("tommys-crag")
     s = State(rs, [Player(f"P{i}", "computer", "expert") for i in range(8)],
               rng=random.Random(2))
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     while not s.is_terminal():
         play_turn(s, expert)
     path = tmp_path / "eight.json"

@@ -24,7 +24,7 @@ def _game(name: str, levels: list[str], seed: int, opts: dict[str, str] | None =
 
 
 def _game_of(rs: Ruleset, levels: list[str], seed: int) -> State:
-    players = [make_player(lv, rs) if lv != "random" else RandomStrategy(rs, seed + i)
+    players = [make_player(rs, lv) if lv != "random" else RandomStrategy(rs, seed + i)
                for i, lv in enumerate(levels)]
     s = State(rs, [Player(f"P{i}", "computer", lv) for i, lv in enumerate(levels)],
               rng=random.Random(seed))
@@ -166,7 +166,7 @@ def test_oops_take_back_analyses_the_decisions_that_stand() -> None:
 def test_game_in_progress_counts_to_the_expected_total_now() -> None:
     rs = get("ancient-yacht")
     s = State(rs, [Player("Ann"), Player("Bob")], rng=random.Random(3))
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     for _ in range(3):
         play_turn(s, expert)
     s.apply(Roll())
@@ -375,7 +375,7 @@ def _hasty_game(rs: Ruleset, seed: int, monkeypatch: pytest.MonkeyPatch) -> Reco
     monkeypatch.setattr(records, "get", lambda n, o=None: rs if n == rs.id else real(n, o))
     s = State(rs, [Player("Ann"), Player("Cpu", "computer", "expert")],
               rng=random.Random(seed))
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     while not s.is_terminal():
         if s.current == 1:
             play_turn(s, expert)

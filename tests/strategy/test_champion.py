@@ -201,7 +201,7 @@ def test_local_table_agrees_with_the_target_table() -> None:
     rs = get("tommys-crag")
     tt = target_table(rs, 150)
     s = State(rs, [Player("C", "computer", "expert")], rng=random.Random(2))
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     while s.turns_taken(0) < 9:
         play_turn(s, expert)
     card = s.card(0)
@@ -221,7 +221,7 @@ def test_unfinished_opponents_play_on_as_the_expert() -> None:
     rs = get("tommys-crag")
     s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
               rng=random.Random(3))
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     while s.turns_taken(0) < 11:
         play_turn(s, expert)
     s.apply(Roll())
@@ -244,7 +244,7 @@ def test_level_is_offered_everywhere() -> None:
     assert "champion" in LEVELS and PLAYER_LEVELS[-1] == "champion"
     assert "champion" in KINDS   # the setup screen's kinds; the web lobby checks PLAYER_LEVELS
     assert parse_players("Ann,cpu:champion") == [("Ann", "person"), ("Champion", "champion")]
-    assert make_player("champion", get("yatzy"), target=200).target == 200  # type: ignore[attr-defined]
+    assert make_player(get("yatzy"), "champion", target=200).target == 200  # type: ignore[attr-defined]
 
 
 def test_champion_plays_whole_games() -> None:
@@ -252,7 +252,7 @@ def test_champion_plays_whole_games() -> None:
     for rs in (get("tommys-yacht"), two_columns):   # a forced first turn; two columns
         s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
                   rng=random.Random(1))
-        champ, expert = make_player("champion", rs), make_player("expert", rs)
+        champ, expert = make_player(rs, "champion"), make_player(rs, "expert")
         while not s.is_terminal():
             play_turn(s, champ if s.current == 0 else expert)
         assert s.is_terminal()
@@ -293,7 +293,7 @@ def test_the_session_hint_carries_the_ranking_to_win() -> None:
 
     rs = get("tommys-crag")
     s = State(rs, [Player("E", "computer", "expert"), Player("Ann")], rng=random.Random(4))
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     while s.turns_taken(0) < 13:   # Ann's last turn: E has finished
         play_turn(s, expert)
     s.apply(Roll())
@@ -349,7 +349,7 @@ def test_planning_the_rest_of_its_game_wins_at_least_as_often(seed: int) -> None
     rs = get("tommys-crag")
     s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
               rng=random.Random(seed))
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     while s.turns_taken(0) < 9:   # four boxes open for C, E still playing
         play_turn(s, expert)
     s.apply(Roll())
@@ -373,7 +373,7 @@ def test_a_planning_champion_plays_whole_games() -> None:
     rs = get("tommys-crag")
     champ = ChampionStrategy(rs)
     assert champ.plan > 0
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     for seed in range(3):
         s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
                   rng=random.Random(seed))
@@ -393,7 +393,7 @@ def test_optimism_weighs_the_reach_table_in(seed: int) -> None:
     rs = get("tommys-crag")
     s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
               rng=random.Random(seed))
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     while s.turns_taken(0) < 4:
         play_turn(s, expert)
     s.apply(Roll())

@@ -81,7 +81,7 @@ EXPERT, TO_WIN = "low_straight", "threes"
 def test_it_plays_the_experts_move_until_the_build_has_run_then_to_win(
         fresh: None, held: list[Callable[[], None]]) -> None:
     state = _situation()
-    champ = make_player("champion", RS)
+    champ = make_player(RS, "champion")
     assert preparation(champ, state) is None   # nothing to wait for
     assert _category(champ.decide(state)) == EXPERT
     assert len(held) == 1                      # one build asked for, not run yet
@@ -109,7 +109,7 @@ def test_the_first_move_does_not_wait_for_a_build_under_way(
 
     monkeypatch.setattr(dist, "build", blocked)
     state = _situation()
-    champ = make_player("champion", RS)
+    champ = make_player(RS, "champion")
     try:
         assert _category(champ.decide(state)) == EXPERT
         job = preparing(state)

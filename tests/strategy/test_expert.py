@@ -19,7 +19,7 @@ FAST_VARIANTS = ["ancient-yacht", "windows-yacht", "yatsee", "yatcy", "tommys-ya
 @pytest.mark.parametrize("name", FAST_VARIANTS)
 def test_expert_plays_whole_games(name: str) -> None:
     rs = get(name)
-    player = make_player("expert", rs)
+    player = make_player(rs, "expert")
     assert player.level == "expert"
     s = State(rs, [Player("Cpu", "computer", "expert"), Player("Cpu2", "computer", "expert")],
               rng=random.Random(7))
@@ -57,8 +57,8 @@ def test_expert_refuses_other_variant() -> None:
 
 def test_expert_average_beats_random() -> None:
     rs = get("tommys-crag")
-    expert = make_player("expert", rs)
-    rand = make_player("random", rs)
+    expert = make_player(rs, "expert")
+    rand = make_player(rs, "random")
     totals = {"expert": 0, "random": 0}
     for seed in range(10):
         for level, p in (("expert", expert), ("random", rand)):

@@ -40,7 +40,7 @@ def _check(decision: Decision, state: State) -> None:
 
 
 def _play(rs: Ruleset, levels: list[str], seed: int) -> State:
-    players = [make_player(level, rs) for level in levels]
+    players = [make_player(rs, level) for level in levels]
     state = State(rs, [Player(f"P{i}", "computer", lv) for i, lv in enumerate(levels)],
                   rng=random.Random(seed))
     while not state.is_terminal():
@@ -94,8 +94,8 @@ def test_same_seed_same_game(level: str) -> None:
 def test_decision_is_a_function_of_the_state(level: str) -> None:
     rs = get("windows-yacht")
     state = State(rs, [Player("A")], rng=random.Random(4))
-    fresh = make_player(level, rs)
-    used = make_player(level, rs)
+    fresh = make_player(rs, level)
+    used = make_player(rs, level)
     for _ in range(12):
         play_turn(state, used)
     state.apply(Roll((3, 3, 5, 1, 6)))
@@ -225,7 +225,7 @@ def test_intermediate_takes_the_repeat_yahtzee() -> None:
 def test_forced_first_turn_rolls_for_the_yacht(level: str) -> None:
     state = _state("tommys-yacht", (2, 5, 5, 1, 5))
     assert state.placements() == []
-    d = make_player(level, state.ruleset).decide(state)
+    d = make_player(state.ruleset, level).decide(state)
     assert d == Decision(reroll=(0, 3))
 
 
@@ -286,4 +286,4 @@ def test_deciding_before_the_roll_is_an_error(level: str) -> None:
     rs = get("yatzy")
     state = State(rs, [Player("A")], rng=random.Random(0))
     with pytest.raises(ValueError, match="roll first"):
-        make_player(level, rs).decide(state)
+        make_player(rs, level).decide(state)

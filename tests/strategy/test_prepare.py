@@ -33,7 +33,7 @@ def test_expert_and_advisor_need_the_table(empty_cache: Path) -> None:
     clear_memory_cache()  # from the disk cache now
     assert ready("expert", rs)
     assert list(empty_cache.iterdir())
-    make_player("expert", rs)  # plays at once
+    make_player(rs, "expert")  # plays at once
 
 
 def test_prepare_when_ready_still_reports_the_end(empty_cache: Path) -> None:
@@ -72,5 +72,5 @@ def test_the_ten_dice_two_column_player_builds_only_its_strategy(
     assert not is_ready(rs, estimate=True)  # `yacht solve` would still simulate
     clear_memory_cache()
     assert ready("expert", rs)
-    player = make_player("expert", rs)
+    player = make_player(rs, "expert")
     assert player.level == "expert"

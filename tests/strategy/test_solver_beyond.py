@@ -95,7 +95,7 @@ def test_the_expert_plays_a_whole_game_and_the_advisor_ranks(variant: str,
                                                               options: dict[str, str]) -> None:
     rs = get(variant, options)
     s = State(rs, [Player("Cpu", "computer", "expert")], rng=random.Random(4))
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     while not s.is_terminal():
         play_turn(s, expert)
         if s.dice:
@@ -128,7 +128,7 @@ def test_the_champion_plays_as_the_expert_where_it_has_no_chance_tables(variant:
         check_supported(rs)
     s = State(rs, [Player("A", "computer", "champion"), Player("B", "computer", "expert")],
               rng=random.Random(2))
-    players = [make_player("champion", rs), make_player("expert", rs)]
+    players = [make_player(rs, "champion"), make_player(rs, "expert")]
     while not s.is_terminal():
         play_turn(s, players[s.current])
     assert s.card(0).complete or s.ended_by is not None

@@ -63,7 +63,7 @@ def test_the_champion_plays_on_as_the_best_of_its_ways() -> None:
     """Playing on as the best of the expert and its tilts, every action's chance is at
     least the one playing on as the expert gives (a maximum over more ways)."""
     rs = get("tommys-crag")
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     rng = random.Random(3)
     for k in range(6):
         s = State(rs, [Player("A", "computer", "expert"), Player("B", "computer", "expert")],

@@ -64,7 +64,7 @@ measured sizes.
 >>> from yacht.rules import get
 >>> from yacht.strategy.base import make_player, play_turn
 >>> s = State(get("tommys-crag"), [Player("Cpu", "computer", "expert")], rng=random.Random(5))
->>> expert = make_player("expert", s.ruleset)
+>>> expert = make_player(s.ruleset, "expert")
 >>> while not s.is_terminal():
 ...     play_turn(s, expert)
 >>> a = analyse(Record.from_state(s))

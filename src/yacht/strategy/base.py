@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import importlib
 import random
+import warnings
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, overload
 
 from yacht.engine import DEFAULT_LEVEL, PLAYER_LEVELS, Action, Choose, Roll, Score, State
 from yacht.rules import Ruleset, YachtError
@@ -89,16 +90,43 @@ LEVEL_HELP: dict[str, str] = {
 
 
 
-def make_player(level: str, ruleset: Ruleset, *, target: int | None = None) -> Strategy:
+@overload
+def make_player(ruleset: Ruleset, level: str, *, target: int | None = None) -> Strategy: ...
+
+
+@overload  # (the old order: deprecated)
+def make_player(ruleset: str, level: Ruleset, *, target: int | None = None) -> Strategy: ...
+
+
+def make_player(ruleset: Ruleset | str, level: str | Ruleset, *,
+                target: int | None = None) -> Strategy:
     """The computer player of ``level`` for ``ruleset`` (with its options).
+
+    The ruleset comes first, as in :func:`~yacht.strategy.simulate.simulate`
+    (``simulate(ruleset, level, ...)``), :class:`~yacht.engine.State` and every strategy
+    class (``ExpertStrategy(ruleset)``). The old order, ``make_player(level, ruleset)``,
+    still works but is deprecated (a :class:`DeprecationWarning`; it will be removed):
+    keywords (``make_player(ruleset=rs, level="expert")``) read the same in both.
 
     ``target``: the score the ``champion`` plays to reach when alone (the others
     ignore it; None: its default, see :mod:`yacht.strategy.champion`).
+    :class:`UnknownLevel` for a level that is not one of :data:`LEVELS`.
 
     >>> from yacht.rules import get
-    >>> make_player("Champion", get("tommys-crag"), target=150).target
+    >>> make_player(get("tommys-crag"), "Champion", target=150).target
     150
     """
+    if isinstance(ruleset, str) and isinstance(level, Ruleset):
+        warnings.warn("make_player(level, ruleset) is the old order and will be removed: "
+                      "write make_player(ruleset, level), the order of simulate()",
+                      DeprecationWarning, stacklevel=2)
+        ruleset, level = level, ruleset
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"make_player(ruleset, level): the ruleset is a Ruleset "
+                        f"(yacht.rules.get(name)), not {ruleset!r}")
+    if not isinstance(level, str):
+        raise TypeError(f"make_player(ruleset, level): the level is one of "
+                        f"{', '.join(LEVELS)}, not {level!r}")
     key = level.strip().lower()
     try:
         where = LEVELS[key]

@@ -278,7 +278,7 @@ def play_games(ruleset: Ruleset, level: str, seed: int, chunk: int, games: int,
     if level == "random":
         player: Any = RandomStrategy(ruleset, seed=rng.getrandbits(64))
     else:
-        player = make_player(level, ruleset, target=target)
+        player = make_player(ruleset, level, target=target)
     faces = ruleset.faces
     totals, bonuses, yachts = [], [], []
     for _ in range(games):
