@@ -9,57 +9,25 @@ build runs (a runner the test holds), as tests/strategy/test_champion_background
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.strategy import background_builds as builds
+from tests.strategy.background_builds import RS, mid_game
 
-from yacht.engine import Choose, Player, Roll, State
-from yacht.rules import get
+from yacht.engine import Player, Roll, State
 from yacht.session.advice import WinAdvice, rank_moves
 from yacht.strategy import champion
-from yacht.strategy.advisor import advise
 from yacht.strategy.solver import background, dist
 
-RS = get("tommys-crag")
-
-
-@pytest.fixture
-def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Builds in the background, an empty cache, no build known to this process."""
-    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path))
-    monkeypatch.setenv(background.ENV, "background")
-    monkeypatch.setattr(background, "_JOBS", {})
-    dist.clear_memory()
-    assert not dist.is_ready(RS)
-    yield
-    dist.clear_memory()
-
-
-@pytest.fixture
-def held(monkeypatch: pytest.MonkeyPatch) -> list[Callable[[], None]]:
-    """A runner that runs nothing until the test calls what it holds."""
-    works: list[Callable[[], None]] = []
-    monkeypatch.setattr(background, "RUNNER", works.append)
-    return works
+#: the shared fixtures (a fresh cache, a held runner), found by pytest by these names
+fresh, held = builds.fresh, builds.held
 
 
 def situation() -> State:
-    """Two players of Tommy's Crag in the middle of the game (8 boxes open: the chances
-    of winning need the distributions), a person on turn with dice showing."""
-    s = State(RS, [Player("Ann"), Player("E", "computer", "expert")], rng=random.Random(215))
-    while not (s.current == 0 and s.turns_taken(0) == 5 and s.dice and s.rolls_left == 0):
-        if not s.dice:
-            s.apply(Roll())
-            continue
-        d = advise(s)[0].decision()
-        if d.score is not None:
-            s.apply(d.score)
-        else:
-            s.apply(Choose(tuple(sorted(d.reroll))))
-            s.apply(Roll())
-    return s
+    """A person on turn in the middle of a game of Tommy's Crag, dice showing."""
+    return mid_game(Player("Ann"))
 
 
 def to_win(state: State) -> WinAdvice:

@@ -11,42 +11,23 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.strategy import background_builds as builds
+from tests.strategy.background_builds import RS, mid_game
 
-from yacht.engine import Choose, Player, Roll, State
+from yacht.engine import Player, State
 from yacht.rules import get
 from yacht.session.advice import rank_moves
 from yacht.strategy import make_player, preparation
-from yacht.strategy.advisor import advise
 from yacht.strategy.champion import preparing
 from yacht.strategy.solver import background, dist
 
-RS = get("tommys-crag")
-
-
-@pytest.fixture
-def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """In the background (not the suite's ``wait``), with an empty cache and no build
-    known to this process."""
-    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path))
-    monkeypatch.setenv(background.ENV, "background")
-    monkeypatch.setattr(background, "_JOBS", {})
-    dist.clear_memory()
-    assert not dist.is_ready(RS)
-    yield
-    dist.clear_memory()
-
-
-@pytest.fixture
-def held(monkeypatch: pytest.MonkeyPatch) -> list[Callable[[], None]]:
-    """A runner that runs nothing until the test calls what it holds."""
-    works: list[Callable[[], None]] = []
-    monkeypatch.setattr(background, "RUNNER", works.append)
-    return works
+#: the shared fixtures (a fresh cache, a held runner), found by pytest by these names
+fresh, held = builds.fresh, builds.held
 
 
 def _situation() -> State:
@@ -54,18 +35,7 @@ def _situation() -> State:
     its 6th turn (8 boxes open: too many for a table from its card, the old champion's
     way): the expert scores 5 2 5 as a low straight, the best chance of winning is in
     the threes (found with the distributions: 19.6 % against 18.4 %)."""
-    s = State(RS, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
-              rng=random.Random(215))
-    while not (s.current == 0 and s.turns_taken(0) == 5 and s.dice and s.rolls_left == 0):
-        if not s.dice:
-            s.apply(Roll())
-            continue
-        d = advise(s)[0].decision()
-        if d.score is not None:
-            s.apply(d.score)
-        else:
-            s.apply(Choose(tuple(sorted(d.reroll))))
-            s.apply(Roll())
+    s = mid_game(Player("C", "computer", "champion"))
     assert tuple(s.dice) == (5, 2, 5)
     return s
 
