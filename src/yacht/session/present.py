@@ -18,12 +18,13 @@ from yacht.rules import DiceMark, counts_of
 from .commands import own_score_open
 
 if TYPE_CHECKING:
+    from .game import LastScore
     from .table import TableView
 
 __all__ = ["BROWSER", "DICE_MARK_LABEL", "DICE_MARK_WORDS", "PLAIN", "TERMINAL", "Words",
            "dice_mark_words", "entry_note", "game_note", "help_line", "hint_notice",
-           "main_button", "marks", "new_entry_text", "own_score_open", "possessive",
-           "result_text", "scoring_note", "verb"]
+           "main_button", "marks", "new_entry_text", "no_roll_text", "own_score_open", "possessive",
+           "result_text", "scored_text", "scoring_note", "verb"]
 __all__ += ["clock_line"]
 
 #: the setting of what clicking a die (or its key) does, as every interface offers it:
@@ -220,12 +221,9 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
                 "score." if own_score_open(st) and not view.finished
                 else f"Game over. {words.go_on}: see the results.")
     me = st.players[st.current]
+    last = view.last_score
+    done = f"{scored_text(st, last)} " if last is not None else ""
     if view.pause is not None:
-        last = view.last_score
-        done = ""
-        if last is not None:
-            done = (f"{st.players[last.player].name} scored "
-                    f"{st.ruleset.category(last.category).label} for {last.points}. ")
         return f"{done}{words.go_on}: {possessive(me.name)} turn. {words.oops}."
     if view.taken_over:
         off = f" {words.demo_off}" if words.demo_off else ""
@@ -234,7 +232,6 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
         why = "is away" if st.current in view.stand_ins else "ran out of time"
         return f"{me.name} {why}: the computer plays {possessive(me.name)} turn."
     if me.is_computer:
-        last = view.last_score
         if own_score_open(st) and last is not None and not st.dice:
             # (the score a person just made, until the computer rolls)
             who = st.players[last.player].name
@@ -242,13 +239,17 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
                     f"{possessive(who)} score until {me.name} rolls.")
         return f"{verb(me.name, 'is', 'are')} playing. {words.waiting}."
     if not st.dice:
-        return f"{me.name}: {words.roll_first}."
+        # (what the last score was, and in which column: the dice it was scored with are
+        # no longer shown)
+        return f"{done}{me.name}: {words.roll_first}."
     places = st.placements()
     note = scoring_note(st)
+    stopped = not st.may_reroll() and st.rolls_left > 0  # (a rule ends the rolling)
     if note:
         again = ((" - or hold dice and roll the others" if hold
                   else " - or choose dice and roll again") if st.may_reroll() else "")
-        return f"{note} Score: {words.score_short}{again}."
+        stop = f" {no_roll_text(st)}" if stopped else ""
+        return f"{note}{stop} Score: {words.score_short}{again}."
     if st.may_reroll() and hold:
         if not places:
             return words.hold_no_box.format(keys=keys)
@@ -271,7 +272,67 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
             none = f" {words.none}." if words.none else ""
             return f"{words.roll_chosen}: roll {what} - or score: {words.score}{col_tip}.{none}"
         return f"{words.choose_then.format(keys=keys)} - or score: {words.score}{col_tip}."
+    if stopped:
+        return f"{no_roll_text(st)} Score the dice - {words.score_now}{col_tip}."
     return f"No roll left: score the dice - {words.score_now}{col_tip}."
+
+
+def no_roll_text(state: State, short: bool = False) -> str:
+    """Why the dice showing cannot be rolled again, in a sentence (``short``: a clause):
+    the turn's rolls are used up, or a rule ends the rolling before them - Tommy's
+    Yacht's first turn rolls until all five dice match, up to 32 rolls, so a match on
+    roll 24 leaves 8 of them unused, and its roll 32 is the last even without a match.
+
+    >>> from yacht.engine import Player, Roll, Choose
+    >>> from yacht.rules import get
+    >>> st = State(get("tommys-yacht"), [Player("Ann")])
+    >>> st.apply(Roll((1, 2, 3, 4, 6)))
+    >>> for _ in range(22):
+    ...     st.apply(Choose((4,))); st.apply(Roll((6,)))
+    >>> st.apply(Choose((0, 1, 2, 3))); st.apply(Roll((6, 6, 6, 6)))
+    >>> no_roll_text(st)
+    "All 5 dice match on roll 24: the turn's rolling stops there (8 of its 32 rolls unused)."
+    >>> no_roll_text(st, short=True)
+    'all 5 dice match: the rolling stops there'
+    >>> st = State(get("yatzy"), [Player("Ann")])
+    >>> st.apply(Roll((1, 2, 3, 4, 6)))
+    >>> for _ in range(2):
+    ...     st.apply(Choose((4,))); st.apply(Roll((5,)))
+    >>> no_roll_text(st), no_roll_text(st, short=True)
+    ("No roll left: roll 3 was this turn's last.", 'no roll is left in this turn')
+    """
+    rs = state.ruleset
+    used, left, most = state.rolls, state.rolls_left, state.max_rolls
+    if left > 0:
+        counts = counts_of(state.dice, rs.faces)
+        why = (f"all {len(state.dice)} dice match" if max(counts) == len(state.dice)
+               else "the rules end the rolling")
+        if short:
+            return f"{why}: the rolling stops there"
+        return (f"{why[0].upper()}{why[1:]} on roll {used}: the turn's rolling stops there "
+                f"({left} of its {most} rolls unused).")
+    saves = any(rule.saves_rolls(rs) for rule in rs.special)
+    if short:
+        return "no roll is left in this turn" + (" (none saved)" if saves else "")
+    return (f"No roll left: roll {used} was this turn's last"
+            + (" (and no saved roll is left)." if saves else "."))
+
+
+def scored_text(state: State, last: LastScore) -> str:
+    """The last scoring in a sentence: who, which box (and its column in a two-column
+    game) and the points.
+
+    >>> from yacht.engine import Player
+    >>> from yacht.rules import get
+    >>> from .game import LastScore
+    >>> st = State(get("ancient-yacht-double"), [Player("Ann")])
+    >>> scored_text(st, LastScore(0, (3, 3, 3, 5, 5), 1, "choice", 1, 19))
+    'Ann scored Choice (column 2) for 19.'
+    """
+    rs = state.ruleset
+    col = f" (column {last.column + 1})" if len(rs.columns) > 1 else ""
+    return (f"{state.players[last.player].name} scored {rs.category(last.category).label}"
+            f"{col} for {last.points}.")
 
 
 def hint_notice(name: str) -> str:

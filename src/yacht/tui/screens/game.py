@@ -42,6 +42,7 @@ from yacht.session.present import (
     help_line,
     hint_notice,
     marks,
+    no_roll_text,
     possessive,
 )
 from yacht.session.table import LOCAL, Event, Refused, Table, TableView, ThreadDriver
@@ -322,7 +323,7 @@ def oops_reasons(view: TableView, snap: Mapping[str, Any]) -> tuple[str | None, 
         elif not st.dice:
             give = "no roll yet this turn"
         elif not st.may_reroll():
-            give = "no roll is left in this turn"
+            give = no_roll_text(st, short=True)  # (used up, or a rule stopped them)
         elif snap["dice_mark"] == "hold":
             give = "no dice are held"
         else:
@@ -676,7 +677,11 @@ class GameScreen(AppScreen):
         colours = tuple(snap["ruleset"]["die_colours"])
         if st.dice:
             dice_row.show(st.dice, snap["marks"], pips=pips, colours=colours)
-        elif view.last_score is not None:
+        elif view.last_score is not None and (view.pause is not None
+                                              or view.last_score.player == st.current):
+            # the pause after a score, or a player's own last turn (alone): the dice it was
+            # scored with, dimmed (the help line says who scored what). Another player's
+            # turn starts with no dice: the last player's are not theirs
             dice_row.show(view.last_score.dice, dim=True, pips=pips, colours=colours)
         else:
             dice_row.show((), pips=pips, colours=colours)
@@ -749,7 +754,13 @@ class GameScreen(AppScreen):
         try:
             self.table.act(LOCAL, *commands)
         except Refused as e:
-            self.notify(REFUSALS.get(e.code, str(e)), severity="warning", timeout=4)
+            said = REFUSALS.get(e.code, str(e))
+            st = self.table.view().state
+            if (e.code == "illegal" and st.dice and not st.may_reroll() and st.rolls_left > 0
+                    and any(isinstance(c, (Roll, Toggle, Select)) for c in commands)):
+                # (the engine says "no roll left", but a rule stopped the rolling: say it)
+                said = f"{no_roll_text(st)} Score the dice in an open box"
+            self.notify(said, severity="warning", timeout=4)
             self.refresh_all()
             return False
         return True
