@@ -7,13 +7,14 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from yacht.render import saved_game_text
 
 from ..widgets.keybar import KeyBar
 from .base import AppScreen
+from .dialogs import ChoiceDialog
 
 __all__ = ["ResumeScreen"]
 
@@ -23,6 +24,8 @@ class ResumeScreen(AppScreen):
 
     BINDINGS = [
         Binding("n", "new", "New game"),
+        Binding("d", "delete", "Delete game"),
+        Binding("delete", "delete", "Delete game", show=False),
         Binding("escape", "new", "Setup", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -36,7 +39,9 @@ class ResumeScreen(AppScreen):
     def compose(self) -> ComposeResult:
         yield Static(" Yacht - unfinished games", id="title")
         with Vertical(id="resume"):
-            yield Label("Continue a saved game (Enter or click), or start a new one (n).")
+            # (a Static: wrapped in a narrow terminal, never cut)
+            yield Static("Continue a saved game (Enter or click), delete one (d), or start a "
+                         "new one (n).", markup=False)
             yield OptionList(
                 *[Option(saved_game_text(g, totals), id=g.id) for g, totals in self.games],
                 Option("Start a new game", id="__new__"), id="games",
@@ -60,3 +65,45 @@ class ResumeScreen(AppScreen):
     def action_new(self) -> None:
         app = self.yacht_app
         app.show_setup()
+
+    def action_delete(self) -> None:
+        """Delete the saved game highlighted in the list, once the person says yes."""
+        games = self.query_one("#games", OptionList)
+        index = games.highlighted
+        option = games.get_option_at_index(index) if index is not None else None
+        game = next(((g, t) for g, t in self.games
+                     if option is not None and g.id == option.id), None)
+        if game is None:
+            self.notify("Highlight a saved game to delete it (up and down)", timeout=3)
+            return
+        info, totals = game
+
+        def done(choice: str | None) -> None:
+            if choice == "delete":
+                self.delete_game(info.id)
+
+        self.app.push_screen(ChoiceDialog(
+            "Delete this saved game?",
+            f"{saved_game_text(info, totals)}\n\nIt is deleted for good: it cannot be "
+            "resumed afterwards.",
+            [("delete", "Yes, delete it", True), ("keep", "No, keep it", True)]), done)
+
+    def delete_game(self, game_id: str) -> None:
+        """Take the game out of the store and the list (a problem is said, the list kept)."""
+        store = self.yacht_app.store
+        try:
+            if store is None:
+                raise RuntimeError("the games' store is not open")
+            store.delete_game(game_id)
+        except Exception as e:  # the store's words: one line, the list as it was
+            self.notify(f"The game was not deleted: {e}", severity="error", markup=False)
+            return
+        self.games = [(g, t) for g, t in self.games if g.id != game_id]
+        games = self.query_one("#games", OptionList)
+        index = games.get_option_index(game_id)
+        games.remove_option(game_id)
+        games.highlighted = min(index, games.option_count - 1)
+        games.focus()
+        left = len(self.games)
+        self.notify("Saved game deleted" + (f" ({left} left)" if left else
+                                            ": no unfinished game is left"), timeout=3)
