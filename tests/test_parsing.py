@@ -204,6 +204,10 @@ def test_ruleset_property(name: str, items: list[str]) -> None:
     ("yatzy", "ones=3;fours=12", "not a whole number"),
     ("ancient-yacht-double", "col3:ones=3", "column must be 1-2"),
     ("ancient-yacht-double", "ones@0=3", "column must be 1-2"),
+    ("yatzy", "ones=3,saved=1", "yatzy saves no rolls for later turns"),
+    ("maxi-yatzy", "ones=3,saved=1,saved=2", "saved is given twice"),
+    ("maxi-yatzy", "ones=3,saved=-1", "saved rolls cannot be negative"),
+    ("maxi-yatzy", "ones=3,saved=x", "not a whole number"),
 ])
 def test_card_refused(variant: str, text: str, words: str) -> None:
     with pytest.raises(InputError, match=words) as e:
@@ -221,6 +225,23 @@ def test_card_forms() -> None:
     assert parse_card(d, "col2:yacht=50") == parse_card(d, "YACHT@2=50")
 
 
+def test_saved_rolls_on_the_card() -> None:
+    """Maxi Yatzy's pool of saved rolls is part of the card's notation (it was not:
+    a card with rolls saved printed as one without)."""
+    rs = get("maxi-yatzy")
+    card = parse_card(rs, "saved=2 ones=3")
+    assert card.saved == 2 and card.filled == 1
+    assert card_text(rs, card) == "ones=3,saved=2"
+    assert parse_card(rs, card_text(rs, card)) == card
+    assert card_text(rs, card.with_saved(0)) == "ones=3"
+    assert parse_card(rs, "ones=3,saved=0") == card.with_saved(0)
+    off = get("maxi-yatzy", {"saved_rolls": "off"})
+    with pytest.raises(InputError, match="saves no rolls"):
+        parse_card(off, "ones=3,saved=1")
+    with pytest.raises(InputError, match=r"accepted: .*, extra, saved\)"):
+        parse_card(rs, "onez=3")
+
+
 def _random_card(rs: Ruleset, rng: random.Random) -> str:
     items = []
     for col in range(len(rs.columns)):
@@ -228,6 +249,8 @@ def _random_card(rs: Ruleset, rng: random.Random) -> str:
             if rng.random() < 0.5:
                 value = rng.choice(sorted(parsing.possible_values(rs, i)))
                 items.append(f"{'col2:' if col else ''}{cat.id}={value}")
+    if any(rule.saves_rolls(rs) for rule in rs.special) and rng.random() < 0.5:
+        items.append(f"saved={rng.randrange(8)}")
     rng.shuffle(items)
     return ",".join(items)
 

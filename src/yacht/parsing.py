@@ -14,7 +14,8 @@ dice                   :func:`parse_dice` (``2,4,4,2,2``, ``2 4 4 2 2``, ``24422
 die positions          :func:`parse_positions` (``1,3``, ``1 3``, ``13``; 0 = die 10)
 whole numbers          :func:`parse_whole` (``--seed``, ``--games``, ``--turn`` ...)
 variant and options    :func:`parse_options` (``KEY=VALUE`` items), :func:`parse_ruleset`
-card notation          :func:`parse_card` (``ones=3,col2:chance=20,extra=100``)
+card notation          :func:`parse_card` (``ones=3,col2:chance=20,extra=100``; ``saved=2``:
+                       rolls saved for later turns, Maxi Yatzy)
 situation notation     :func:`parse_situation` (``13356 r2 [t5] [CARD]``)
 action text            the line game's notation: the session's own, in
                        :func:`yacht.session.commands.parse_command`
@@ -406,8 +407,10 @@ def parse_card(rs: Ruleset, text: str) -> Scorecard:
     Items are ``BOX=POINTS`` (box ids as in ``yacht rules``, any case), separated by
     commas, spaces or line breaks; ``col2:BOX=POINTS`` or ``BOX@2=POINTS`` for the second column;
     ``extra=N`` for points in no box (Yahtzee bonuses: only once the box that earns them
-    holds its points, in steps of the bonus). Boxes not named are open; an empty text is
-    an empty card. Each box can only hold what the rules can put there.
+    holds its points, in steps of the bonus); ``saved=N`` for the rolls the player has
+    saved for later turns (Maxi Yatzy's pool, ``Scorecard.saved``: only in a variant whose
+    rules save rolls). Boxes not named are open; an empty text is an empty card. Each box
+    can only hold what the rules can put there.
 
     >>> from yacht.rules import get
     >>> parse_card(get("yatzy"), "ones=3, fours=12").boxes[0][:4]
@@ -424,6 +427,7 @@ def parse_card(rs: Ruleset, text: str) -> Scorecard:
     boxes = [list(c) for c in rs.new_card().boxes]
     extra: int | None = None
     extra_item = ""
+    saved: int | None = None
     # (line breaks too: a long situation is printed over lines, broken after its commas)
     for item in re.split(r"[, \t\r\n]+", text.strip(", \t\r\n")):
         if not item:
@@ -445,14 +449,25 @@ def parse_card(rs: Ruleset, text: str) -> Scorecard:
                 raise InputError(f"card item {shown(item)}: extra is given twice")
             extra, extra_item = value, item
             continue
+        if key == "saved":
+            if saved is not None:
+                raise InputError(f"card item {shown(item)}: saved is given twice")
+            if not any(rule.saves_rolls(rs) for rule in rs.special):
+                raise InputError(f"card item {shown(item)}: {rs.id} saves no rolls for later "
+                                 "turns (leave saved out)")
+            if value < 0:
+                raise InputError("saved rolls cannot be negative")
+            saved = value
+            continue
         slot = names.get(key)
         if slot is None:
             box, column = _column_of(key)
             if column is not None and box in {c.id for c in rs.categories}:
                 raise InputError(f"card item {shown(item)}: column must be "
                                  f"1-{len(rs.columns)} (col2:BOX=POINTS or BOX@2=POINTS)")
+            more = ", saved" if any(rule.saves_rolls(rs) for rule in rs.special) else ""
             raise InputError(f"card item {shown(item)}: unknown box {shown(name)} (accepted: "
-                             f"{', '.join(c.id for c in rs.categories)}, extra)")
+                             f"{', '.join(c.id for c in rs.categories)}, extra{more})")
         col, i, allowed = slot
         if boxes[col][i] is not None:
             raise InputError(f"card item {shown(item)}: that box is given twice")
@@ -465,7 +480,7 @@ def parse_card(rs: Ruleset, text: str) -> Scorecard:
     card = Scorecard(tuple(tuple(c) for c in boxes), 0)
     if extra:
         _check_extra(rs, card, extra, extra_item)
-    return Scorecard(card.boxes, extra or 0)
+    return Scorecard(card.boxes, extra or 0, saved or 0)
 
 
 def _column_of(key: str) -> tuple[str, str | None]:

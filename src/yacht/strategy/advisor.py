@@ -337,6 +337,9 @@ def card_text(rs: Ruleset, card: Scorecard) -> str:
     >>> rs = get("yatzy")
     >>> card_text(rs, parse_card(rs, "fours=12, extra=0"))
     'fours=12'
+    >>> maxi = get("maxi-yatzy")
+    >>> card_text(maxi, parse_card(maxi, "saved=2 ones=3"))   # rolls saved for later turns
+    'ones=3,saved=2'
     """
     items = []
     for col, boxes in enumerate(card.boxes):
@@ -346,4 +349,6 @@ def card_text(rs: Ruleset, card: Scorecard) -> str:
                 items.append(f"{prefix}{cat.id}={v}")
     if card.extra:
         items.append(f"extra={card.extra}")
+    if card.saved:
+        items.append(f"saved={card.saved}")
     return ",".join(items)

@@ -26,7 +26,10 @@ A situation is written ``DICE rN [tN] [CARD]``: the dice showing (``13356``, or
 (``r0``: the dice must be scored), the turns already taken when it is not the
 number of filled boxes, and the card in the notation of ``yacht advise
 --card`` (``ones=3,fours=12,yahtzee=50,extra=100``; ``col2:chance=20`` for a
-second column). ``yacht advise VARIANT "13356 r2 ones=3"`` reads the same.
+second column; ``saved=2`` for the rolls saved for later turns in Maxi Yatzy, at most
+``rolls - 1`` a turn taken). ``yacht advise VARIANT "13356 r2 ones=3"`` reads the same.
+``str(situation)`` writes everything a situation holds, so that ``Situation.parse``
+gives it back.
 """
 
 from __future__ import annotations
@@ -158,6 +161,10 @@ class Situation:
         if self.turn not in possible:
             raise AdviceError(f"this card is {possible[-1]} turns into the game at most, "
                               f"not {self.turn}")
+        # (a turn rolls at least once: it leaves at most rolls - 1 more to the pool)
+        if self.card.saved > (rs.rolls - 1) * self.turn:
+            raise AdviceError(f"{self.turn} turns can have saved {(rs.rolls - 1) * self.turn} "
+                              f"rolls at most, not {self.card.saved}")
         if not self.dice:
             if self.rolls_left:
                 raise AdviceError("rolls left only count once the dice are showing")
@@ -249,7 +256,7 @@ def _check_card(rs: Ruleset, card: Scorecard) -> None:
         raise AdviceError("extra points cannot be negative")
     if card.saved < 0:
         raise AdviceError("saved rolls cannot be negative")
-    if card.extra or any(v is not None and v not in parsing.possible_values(rs, i)
+    if card.extra or card.saved or any(v is not None and v not in parsing.possible_values(rs, i)
                          for col in boxes for i, v in enumerate(col)):
         # (the parser says what is wrong, as it would for the card's text)
         parse_card(rs, card_text(rs, card))
