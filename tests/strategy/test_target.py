@@ -9,6 +9,7 @@ code with the target kernels.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -163,6 +164,87 @@ def test_forced_first_turn_with_negative_floor() -> None:
     cats = (cat("yacht", "of_a_kind", n=3, points=10), cat("chance", "sum"))
     rs = reduced(3, cats, special=(rule,))
     check(rs, [-5, 1, 10, 20, 28])
+
+
+def _forced_rs() -> Ruleset:
+    rule = ForcedFirstTurn("yacht", 10, 2, 10, -10)  # 10, 10, 0, -10
+    return reduced(3, (cat("yacht", "of_a_kind", n=3, points=10), cat("chance", "sum")),
+                   special=(rule,))
+
+
+def _repeat_rs() -> Ruleset:
+    cats = (face(2), cat("yahtzee", "of_a_kind", n=2, points=50), cat("chance", "sum"))
+    return reduced(2, cats, special=(RepeatBox("yahtzee", 50),))
+
+
+@pytest.mark.parametrize(("make", "target"), [
+    (_forced_rs, 10), pytest.param(_repeat_rs, 60, marks=pytest.mark.slow)],
+    ids=["forced-first-turn", "repeat-box"])
+def test_the_chance_at_every_turn_start_is_the_brute_forces(make: Any, target: int) -> None:
+    """``chance(card, turn)`` from the card and the turns a game of the engine has taken
+    (the forced first turn at turn 0; a repeat's turns more than the boxes filled) is
+    the brute force's from that very state."""
+    rs = make()
+    tt = target_table(rs, target, cache=False)
+    brute = BruteTarget(rs, target)
+    rng = random.Random(5)
+    seen: set[tuple[int, int]] = set()
+    for game in range(20):
+        s = State(rs, [Player("cpu", "computer", "expert")], rng=random.Random(game))
+        while not s.is_terminal():
+            if not s.dice:
+                card, turn = s.card(0), s.turns_taken(0)
+                assert tt.chance(card, turn) == pytest.approx(float(brute.value(s)),
+                                                              abs=1e-12), (card, turn)
+                seen.add((card.filled, turn))
+                s.apply(Roll())
+                continue
+            act = rng.choice([a for a in s.legal_actions() if isinstance(a, Score | Choose)])
+            s.apply(act)
+            if isinstance(act, Choose):
+                s.apply(Roll())
+    assert (0, 0) in seen
+    if make is _repeat_rs:
+        assert any(turn > filled for filled, turn in seen)  # repeats were played
+
+
+def test_a_turn_that_cannot_go_with_the_card_is_refused() -> None:
+    """The turn was read only as "the forced first turn or not": any other turn was
+    answered for whatever the table held, a situation no game has (the empty card at
+    turn 1 as if the yacht were a normal box). Now such a turn is refused, naming the
+    turns possible, and the forced first turn still gives its own (the brute force's)
+    chance."""
+    from yacht import YachtError
+    from yacht.parsing import InputError, turns_possible
+
+    rs = _forced_rs()
+    tt = target_table(rs, 10, cache=False)
+    new = rs.new_card()
+    assert tt.chance(new, 0) == pytest.approx(float(BruteTarget(rs, 10).start()), abs=1e-12)
+    assert tt.chance(new, 0) != pytest.approx(tt.state_chance(0, 0, 0))  # the turn matters
+    one = new.with_box(0, rs.index("chance"), 5)
+    assert tt.chance(one, 1) == tt.state_chance(*tt.spec.state_of(one), 5)
+    for card, turn, accepted in [(new, 1, "0"), (new, -1, "0"), (one, 0, "1"), (one, 2, "1")]:
+        with pytest.raises(InputError, match=rf"turn {turn} does not fit the card: .* "
+                           rf"\(accepted: {accepted}\)"):
+            tt.chance(card, turn)
+    with pytest.raises(InputError, match="the turn must be a whole number"):
+        tt.chance(new, 0.5)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="the turn must be a whole number"):
+        tt.chance(new, False)  # type: ignore[arg-type]
+    assert tt.chance(new, np.int64(0)) == tt.chance(new, 0)
+    with pytest.raises(YachtError, match="the card does not fit"):
+        tt.chance(get("yatzy").new_card(), 0)
+    # repeats: a card can be several turns in, and each of them is the same situation
+    rr = _repeat_rs()
+    rt = target_table(rr, 110, cache=False)
+    card = rr.new_card().with_box(0, rr.index("yahtzee"), 100)   # a yahtzee and a repeat
+    possible = turns_possible(rr, card)   # (100: a yahtzee and a repeat, or 0 and two)
+    assert len(possible) > 1
+    chances = {rt.chance(card, turn) for turn in possible}
+    assert len(chances) == 1 and 0 < chances.pop() < 1
+    with pytest.raises(InputError, match=rf"accepted: 1-{possible.stop - 1}"):
+        rt.chance(card, possible.stop)
 
 
 def test_chances_fall_as_targets_rise() -> None:

@@ -56,7 +56,8 @@ from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import scores_ok
 
 __all__ = ["FLOAT32_CELLS", "MAX_CELLS", "REACH_CAP", "TargetTable", "check_supported",
-           "estimate_cells", "reach_table", "reach_target", "target_table", "window_arrays"]
+           "check_turn", "estimate_cells", "reach_table", "reach_target", "target_table",
+           "window_arrays"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -309,15 +310,29 @@ class TargetTable:
         return out
 
     def chance(self, card: Scorecard, turn: int) -> float:
-        """The best chance of reaching the target from the start of a turn with ``card``.
+        """The best chance of reaching the target from the start of a turn with ``card``,
+        ``turn`` turns already taken.
+
+        The turn matters where the rules look at it: the forced first turn (Tommy's
+        Yacht's turn 0 rolls for the yacht) is solved on its own. A turn that cannot go
+        with the card - negative, fewer than its filled boxes, more than its repeats
+        allow (:func:`yacht.parsing.turns_possible`), so no game has it - is refused
+        with :class:`~yacht.parsing.InputError` naming the turns possible, as the
+        advisor refuses it, rather than answered for another situation; so is a card
+        that is not the variant's.
 
         >>> from yacht.rules import get
         >>> rs = get("tommys-crag")
         >>> tt = target_table(rs, 150)
         >>> tt.chance(rs.new_card(), 0) > tt.chance(rs.new_card().with_box(0, 0, 0), 1)
         True
+        >>> tt.chance(rs.new_card().with_box(0, 0, 0), 0)
+        Traceback (most recent call last):
+        ...
+        yacht.parsing.InputError: turn 0 does not fit the card: with 1 box filled, the ...
         """
         rs = self.ruleset
+        turn = check_turn(rs, card, turn)
         points = rs.totals(card).grand
         if card.complete:
             return 1.0 if points >= self.target else 0.0
@@ -345,6 +360,26 @@ class TargetTable:
     def arrays(self) -> tuple[I64, I64, I64, npt.NDArray[Any]]:
         """(off, wlo, wlen, Q) as the kernels read them."""
         return self.win.off, self.win.wlo, self.win.wlen, self.Q
+
+
+def check_turn(rs: Ruleset, card: Scorecard, turn: object) -> int:
+    """``turn`` as an int when a game can be ``turn`` turns in with ``card`` (a card of
+    ``rs``), else :class:`~yacht.parsing.InputError` in one line."""
+    from yacht import parsing
+
+    if (not isinstance(card, Scorecard) or len(card.boxes) != len(rs.columns)
+            or any(len(c) != len(rs.categories) for c in card.boxes)):
+        raise parsing.InputError(f"the card does not fit {rs.id}")
+    n = whole(turn, "the turn", error=parsing.InputError)
+    possible = parsing.turns_possible(rs, card)
+    if n not in possible:
+        can = (f"{possible.start}" if len(possible) == 1
+               else f"{possible.start}-{possible.stop - 1}")
+        boxes = "box" if card.filled == 1 else "boxes"
+        raise parsing.InputError(f"turn {n} does not fit the card: with {card.filled} "
+                                 f"{boxes} filled, the turns already taken are {can} "
+                                 f"(accepted: {can})")
+    return n
 
 
 #: about how many times a big build reports its progress
