@@ -4,7 +4,10 @@ own conftest.py, so `from conftest import ...` could find the wrong one)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from yacht.engine import Player, Record, State, random_decision
 from yacht.rules import Ruleset
@@ -44,17 +47,16 @@ OLD_GAME = ("INSERT INTO games (id, variant, options, table_key, players, header
             "'2025-01-01 10:00:00', '2025-01-01 10:00:00', 0, 0)")
 
 
-def database_at(db: str, revision: str, *statements: str) -> None:
-    """Make the database ``db`` (a new SQLite file, or an empty server database) as an
-    older version left it: the schema of ``revision``, then ``statements`` run in it."""
-    from alembic import command
+@contextmanager
+def migrations(db: str, make_file: bool = False) -> Iterator[tuple[Any, Any]]:
+    """Alembic's config and a connection to ``db`` in one transaction (``make_file``: a new
+    SQLite file is made first), for taking a database to a revision."""
     from alembic.config import Config
-    from sqlalchemy import text
 
     from yacht.store import opening
 
     target = opening.resolve(db)
-    if target.path is not None:
+    if make_file and target.path is not None:
         opening.create_sqlite_file(target.path, make_dirs=False)
     eng = opening.make_engine(target)
     try:
@@ -63,8 +65,29 @@ def database_at(db: str, revision: str, *statements: str) -> None:
             cfg.set_main_option("script_location",
                                 str(Path(opening.__file__).with_name("migrations")))
             cfg.attributes["connection"] = conn
-            command.upgrade(cfg, revision)
-            for statement in statements:
-                conn.execute(text(statement))
+            yield cfg, conn
     finally:
         eng.dispose()
+
+
+def database_at(db: str, revision: str, *statements: str) -> None:
+    """Make the database ``db`` (a new SQLite file, or an empty server database) as an
+    older version left it: the schema of ``revision``, then ``statements`` run in it."""
+    from alembic import command
+    from sqlalchemy import text
+
+    with migrations(db, make_file=True) as (cfg, conn):
+        command.upgrade(cfg, revision)
+        for statement in statements:
+            conn.execute(text(statement))
+
+
+def downgrade_to(db: str, revision: str, *checks: str) -> list[Any]:
+    """Take the store ``db`` back to ``revision``, as an older version left it; the first
+    value of each query in ``checks``, run then."""
+    from alembic import command
+    from sqlalchemy import text
+
+    with migrations(db) as (cfg, conn):
+        command.downgrade(cfg, revision)
+        return [conn.execute(text(q)).scalar() for q in checks]

@@ -5,7 +5,7 @@ list and show today's daily games to anyone."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from store_helpers import downgrade_to
 
 from yacht.engine import Player, Record
 from yacht.store import open_store
@@ -13,12 +13,6 @@ from yacht.store.core import SeatRow
 
 
 def test_an_upgrade_gives_old_daily_tables_their_day(db_url: str) -> None:
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import text
-
-    from yacht.store import opening
-
     store = open_store(db_url)
     try:
         seats = [SeatRow(name="Ann", kind="person")]
@@ -33,18 +27,8 @@ def test_an_upgrade_gives_old_daily_tables_their_day(db_url: str) -> None:
         lobby = store.create_table("yahtzee", {}, "normal", seats)
     finally:
         store.close()
-    eng = opening.make_engine(opening.resolve(db_url))
-    try:
-        with eng.begin() as conn:
-            cfg = Config()
-            cfg.set_main_option("script_location",
-                                str(Path(opening.__file__).with_name("migrations")))
-            cfg.attributes["connection"] = conn
-            command.downgrade(cfg, "yacht_0010")  # as the previous version left them
-            assert conn.execute(text("SELECT COUNT(*) FROM web_tables WHERE settings "
-                                     "LIKE '%daily%'")).scalar() == 0
-    finally:
-        eng.dispose()
+    assert downgrade_to(db_url, "yacht_0010",  # as the previous version left them
+                        "SELECT COUNT(*) FROM web_tables WHERE settings LIKE '%daily%'") == [0]
     store = open_store(db_url)  # upgraded
     try:
         assert store.load_table(old_daily.id).settings == {"reactions": True,

@@ -6,10 +6,9 @@ results of such games already in a store are marked when it is upgraded."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
-from store_helpers import play_into
+from store_helpers import downgrade_to, play_into
 
 from yacht.cli import main
 from yacht.engine import Player, Roll, Score, State
@@ -96,12 +95,6 @@ def test_a_table_of_only_cut_short_cards_has_no_scores(store: Store) -> None:
 
 
 def test_an_upgrade_marks_the_games_that_ended_at_once(db_url: str) -> None:
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import text
-
-    from yacht.store import opening
-
     store = open_store(db_url)
     try:
         finish(store, ended_at_once())
@@ -109,18 +102,8 @@ def test_an_upgrade_marks_the_games_that_ended_at_once(db_url: str) -> None:
     finally:
         store.close()
     # as the previous version left it: the column gone, Bob's 1 in the top ten
-    eng = opening.make_engine(opening.resolve(db_url))
-    try:
-        with eng.begin() as conn:
-            cfg = Config()
-            cfg.set_main_option("script_location",
-                                str(Path(opening.__file__).with_name("migrations")))
-            cfg.attributes["connection"] = conn
-            command.downgrade(cfg, "yacht_0009")
-            n = conn.execute(text("SELECT COUNT(*) FROM results WHERE name = 'Bob'")).scalar()
-            assert n == 1
-    finally:
-        eng.dispose()
+    assert downgrade_to(db_url, "yacht_0009",
+                        "SELECT COUNT(*) FROM results WHERE name = 'Bob'") == [1]
     store = open_store(db_url)  # upgraded: the ended game's results marked
     try:
         top = store.top_ten(get("generala"))
