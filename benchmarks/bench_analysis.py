@@ -39,7 +39,7 @@ DEFAULT = ["yahtzee", "yatzy", "tommys-yahtzee", "tommys-crag", "windows-yacht"]
 
 def game(name: str, levels: list[str], seed: int) -> Record:
     rs = get(name)
-    players = [make_player(lv, rs) for lv in levels]
+    players = [make_player(rs, lv) for lv in levels]
     s = State(rs, [Player(f"P{i + 1}", "computer", lv) for i, lv in enumerate(levels)],
               rng=random.Random(seed))
     while not s.is_terminal():

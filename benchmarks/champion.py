@@ -237,7 +237,7 @@ def _player(level: str, variant: str, budget: int, samples: int, copy: bool = Fa
             hit = ChampionStrategy(get(variant), budget=budget, samples=samples, threads=1,
                                    tilts=TILTS, plan=_plan(), optimism=_optimism())
         else:
-            hit = make_player(level, get(variant))
+            hit = make_player(get(variant), level)
         _PLAYERS[key] = hit
     return hit
 

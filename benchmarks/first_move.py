@@ -10,7 +10,7 @@ Each measurement is a fresh process with its own empty table cache. The
 process first does what the game has already done when the player presses
 the key (Python started, the rules and the engine imported, dice rolled);
 the clock then runs from the "key press" to the answer: the expert's first
-decision (``make_player("expert", rs).decide(state)``) or the advisor's
+decision (``make_player(rs, "expert").decide(state)``) or the advisor's
 ranking (``advise(state)``), table build and kernel loading included. The
 whole process's wall time is shown too. ``--champion`` adds the champion's first
 decision against an expert (two players: it needs the score distributions, built
@@ -52,7 +52,7 @@ def one(variant: str, what: str) -> dict[str, Any]:
     if what in ("expert", "champion"):
         from yacht.strategy import make_player
 
-        decision = make_player(what, rs).decide(state)
+        decision = make_player(rs, what).decide(state)
         answer = str(decision)
     else:
         from yacht.strategy.advisor import advise

@@ -46,7 +46,7 @@ def _z(diff: float, se: float) -> float:
 
 def decision_times(rs: Ruleset, level: str, games: int, seed: int) -> dict[str, float]:
     """Milliseconds of CPU per decision (tables already built)."""
-    player = make_player(level, rs)
+    player = make_player(rs, level)
     # build the tables and warm up before timing
     warm = State(rs, [Player("W", "computer", level)], rng=random.Random(seed - 1))
     warm.apply(Roll())

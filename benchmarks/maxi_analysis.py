@@ -28,7 +28,7 @@ KINDS = ("hasty", "expert", "spender")
 def game(seed: int) -> State:
     rs = get("maxi-yatzy")
     s = State(rs, [Player(k, "computer", "expert") for k in KINDS], rng=random.Random(seed))
-    expert = make_player("expert", rs)
+    expert = make_player(rs, "expert")
     while not s.is_terminal():
         who = KINDS[s.current]
         if who == "expert":

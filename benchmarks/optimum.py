@@ -384,9 +384,9 @@ def _game(args: tuple[str, int, int, int]) -> float:
     key = ("players", boxes, plan)
     cache = globals().setdefault("_PL", {})
     if key not in cache:
-        me = make_player("expert", rs) if plan < 0 else ChampionStrategy(rs, threads=1,
+        me = make_player(rs, "expert") if plan < 0 else ChampionStrategy(rs, threads=1,
                                                                           plan=plan)
-        cache[key] = (me, make_player("expert", rs))
+        cache[key] = (me, make_player(rs, "expert"))
     champ, expert = cache[key]
     first = game % 2 == 0
     players = [Player("C", "computer", "champion"), Player("E", "computer", "expert")]

@@ -20,7 +20,7 @@ def test_the_champion_says_what_it_builds_and_how_far_it_got() -> None:
     assert not is_ready(rs, TARGET)
     table = Table.new(rs, [Player("Champ", "computer", "champion")], rng=random.Random(2),
                       speed="instant",
-                      strategy_factory=lambda level, r: make_player(level, r, target=TARGET))
+                      strategy_factory=lambda level, r: make_player(r, level, target=TARGET))
     events: list[Event] = []
     table.subscribe(events.append)
     table.run_due(until=lambda: table.view().state.turns_taken(0) >= 1)
@@ -52,7 +52,7 @@ def test_the_line_game_says_it_too() -> None:
     target = TARGET + 1
     table = Table.new(rs, [Player("Champ", "computer", "champion")], rng=random.Random(2),
                       speed="instant",
-                      strategy_factory=lambda level, r: make_player(level, r, target=target))
+                      strategy_factory=lambda level, r: make_player(r, level, target=target))
     out = io.StringIO()
     PlainGame(table, io.StringIO(""), out).run()
     text = out.getvalue()

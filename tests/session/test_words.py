@@ -36,7 +36,7 @@ def you_and_ann() -> Analysis:
     rs = get("tommys-crag")
     s = State(rs, [Player("You", "computer", "random"), Player("Ann", "computer", "expert")],
               rng=random.Random(3))
-    players = [RandomStrategy(rs, 3), make_player("expert", rs)]
+    players = [RandomStrategy(rs, 3), make_player(rs, "expert")]
     while not s.is_terminal():
         play_turn(s, players[s.current])
     return analyse(Record.from_state(s), win_games=0)

@@ -23,7 +23,7 @@ def stored_game(store: Store, variant: str = "tommys-crag", finish: bool = True)
     """A game of a beginner (Ann) and the expert, saved (and finished)."""
     rs = get(variant)
     s = State(rs, [Player("Ann"), Player("Max", "computer", "expert")], rng=random.Random(7))
-    seats = [make_player("beginner", rs), make_player("expert", rs)]
+    seats = [make_player(rs, "beginner"), make_player(rs, "expert")]
     while not s.is_terminal():
         play_turn(s, seats[s.current])
     if not finish:

@@ -175,7 +175,7 @@ def expert_total(ruleset: Ruleset, seed: bytes) -> int:
     from yacht.strategy.base import make_player, play_turn
 
     state = State(ruleset, [Player("Expert", "computer", "expert")], seed=seed)
-    expert = make_player("expert", ruleset)
+    expert = make_player(ruleset, "expert")
     while not state.is_terminal():
         play_turn(state, expert)
     return state.totals(0).grand

@@ -120,7 +120,7 @@ def players_from_specs(specs: Sequence[PlayerSpec]) -> list[Player]:
 def _default_factory(level: str, ruleset: Ruleset) -> Any:
     from yacht.strategy import make_player
 
-    return make_player(level, ruleset)
+    return make_player(ruleset, level)
 
 
 class Session:

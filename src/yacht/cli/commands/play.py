@@ -76,7 +76,7 @@ def strategy_factory(target: int | None) -> Any:
     def make(level: str, ruleset: Any) -> Any:
         from yacht.strategy import make_player
 
-        return make_player(level, ruleset, target=target)
+        return make_player(ruleset, level, target=target)
 
     return make
 
