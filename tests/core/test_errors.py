@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+from typing import Any
 
 import pytest
 
@@ -53,7 +54,7 @@ def test_every_public_exception_is_found() -> None:
     assert {"OptionError", "UnknownBox", "UnknownVariant", "ScorerError", "IllegalAction",
             "RecordError", "InputError", "UnknownLevel", "SimulationStopped",
             "UnsupportedRuleset", "BackendUnavailable", "MissingExtra", "AdviceError",
-            "PlayerIndexError"} <= names
+            "PlayerIndexError", "InvalidValue", "InvalidType"} <= names
 
 
 @pytest.mark.parametrize("cls", EXCEPTIONS, ids=lambda c: c.__name__)
@@ -66,6 +67,7 @@ def test_each_public_exception_derives_from_the_base(cls: type[BaseException]) -
     ("yacht.rules:UnknownVariant", LookupError), ("yacht.rules:ScorerError", ValueError),
     ("yacht.engine:IllegalAction", ValueError), ("yacht.engine:RecordError", ValueError),
     ("yacht.engine:PlayerIndexError", IndexError),
+    ("yacht.rules:InvalidValue", ValueError), ("yacht.rules:InvalidType", TypeError),
     ("yacht.parsing:InputError", ValueError), ("yacht.strategy:UnknownLevel", LookupError),
     ("yacht.strategy.solver:UnsupportedRuleset", ValueError),
     ("yacht.strategy.bulk:MissingExtra", ImportError),
@@ -77,16 +79,29 @@ def test_each_keeps_its_builtin_base(name: str, builtin: type[BaseException]) ->
 
 
 def test_one_except_catches_what_the_package_refuses() -> None:
-    from yacht.engine import Player, Score, State
+    from yacht.engine import Choose, Player, Record, Score, State
     from yacht.parsing import parse_dice
     from yacht.rules import get
     from yacht.strategy import make_player
+    from yacht.strategy.simulate import simulate
+    from yacht.strategy.solver.target import target_table
 
-    s = State(get("yatzy"), [Player("Ann")])
-    refused = [lambda: get("no-such-game"), lambda: get("yahtzee", {"joker": "often"}),
-               lambda: s.apply(Score("chance")), lambda: parse_dice("7", get("yatzy")),
-               lambda: make_player(level="grandmaster", ruleset=get("yatzy")), lambda: s.totals(3),
-               lambda: yacht.solve("yatzy").situation("99999 r2")]
+    rs = get("yatzy")
+    s = State(rs, [Player("Ann")])
+    refused: list[Any] = [
+        lambda: get("no-such-game"), lambda: get("yahtzee", {"joker": "often"}),
+        lambda: get(5), lambda: s.apply(Score("chance")), lambda: parse_dice("7", rs),
+        lambda: make_player(rs, "grandmaster"), lambda: make_player(rs, 3), lambda: s.totals(3),
+        lambda: s.totals(-1), lambda: yacht.solve("yatzy").situation("99999 r2"),
+        lambda: State(rs, []), lambda: State("yatzy", [Player("Ann")]),
+        lambda: Player("Ann", "robot"), lambda: Player(5), lambda: Choose((0.5,)),
+        lambda: Score("chance", by="robot"), lambda: rs.scores([6, 6, 6]),
+        lambda: rs.scores([0, 1, 2, 3, 4]), lambda: Record.from_json({"format": "x"}),
+        lambda: simulate(rs, "beginner", games=0, seed=1),
+        lambda: simulate(rs, "beginner", games=1, seed=1.5),
+        lambda: target_table(get("tommys-crag"), 150.5),
+        lambda: yacht.solve("tommys-crag").export("/no/such/folder/x.jsonl", 1, format="csv"),
+    ]
     for call in refused:
         with pytest.raises(yacht.YachtError):
             call()

@@ -7,7 +7,7 @@ An action's numbers are plain ``int`` from the moment it is made: any integer ty
 >>> Choose((0.5,))
 Traceback (most recent call last):
 ...
-TypeError: a die's position must be a whole number (int), not 0.5
+yacht.rules.errors.InvalidType: a die's position must be a whole number (int), not 0.5
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from yacht.rules import YachtError
+from yacht.rules.errors import InvalidType, InvalidValue
 
 __all__ = [
     "Action",
@@ -48,7 +49,7 @@ def _whole(value: object, what: str) -> int:
             return operator.index(value)  # type: ignore[arg-type]
         except TypeError:
             pass
-    raise TypeError(f"{what} must be a whole number (int), not {value!r}")
+    raise InvalidType(f"{what} must be a whole number (int), not {value!r}")
 
 
 def _wholes(values: Iterable[int], what: str) -> tuple[int, ...]:
@@ -56,7 +57,7 @@ def _wholes(values: Iterable[int], what: str) -> tuple[int, ...]:
     if type(values) is tuple and all(type(v) is int for v in values):
         return values
     if isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
-        raise TypeError(f"{what}s must be a sequence of whole numbers, not {values!r}")
+        raise InvalidType(f"{what}s must be a sequence of whole numbers, not {values!r}")
     return tuple(_whole(v, what) for v in values)
 
 
@@ -78,7 +79,7 @@ class Roll:
         if self.result is not None:
             object.__setattr__(self, "result", _wholes(self.result, "a roll's value"))
         if type(self.entered) is not bool:
-            raise TypeError(f"a roll's 'entered' must be True or False, not {self.entered!r}")
+            raise InvalidType(f"a roll's 'entered' must be True or False, not {self.entered!r}")
 
     def __repr__(self) -> str:
         return f"Roll(result={self.result!r}" + (", entered=True)" if self.entered else ")")
@@ -112,13 +113,13 @@ class Score:
 
     def __post_init__(self) -> None:
         if not isinstance(self.category, str):
-            raise TypeError(f"a score's category must be a box's id (text), not "
-                            f"{self.category!r}")
+            raise InvalidType(f"a score's category must be a box's id (text), not "
+                              f"{self.category!r}")
         if type(self.column) is not int:
             object.__setattr__(self, "column", _whole(self.column, "a score's column"))
         if self.by is not None and self.by not in PLAYED_BY:
-            raise ValueError(f"a score's 'by' is {' or '.join(PLAYED_BY)} or None, "
-                             f"not {self.by!r}")
+            raise InvalidValue(f"a score's 'by' is {' or '.join(PLAYED_BY)} or None, "
+                               f"not {self.by!r}")
 
     def __repr__(self) -> str:
         by = f", by={self.by!r}" if self.by is not None else ""
@@ -171,7 +172,7 @@ def _ints(value: Any, what: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(
         isinstance(v, int) and not isinstance(v, bool) for v in value
     ):
-        raise ValueError(f"{what} must be a list of whole numbers")
+        raise InvalidValue(f"{what} must be a list of whole numbers")
     return tuple(value)
 
 
@@ -179,12 +180,12 @@ def action_from_json(obj: Any) -> Action:
     """Parse an action object; raises ValueError naming what is wrong. A roll without
     a ``result`` (or with ``null``) is ``Roll()``: its dice are still to be drawn."""
     if not isinstance(obj, dict) or "type" not in obj:
-        raise ValueError("an action must be an object with a 'type'")
+        raise InvalidValue("an action must be an object with a 'type'")
     kind = obj["type"]
     if kind == "roll":
         entered = obj.get("entered", False)
         if not isinstance(entered, bool):
-            raise ValueError("a roll's 'entered' must be true or false")
+            raise InvalidValue("a roll's 'entered' must be true or false")
         result = obj.get("result")
         return Roll(None if result is None else _ints(result, "a roll's result"), entered)
     if kind == "choose":
@@ -192,14 +193,14 @@ def action_from_json(obj: Any) -> Action:
     if kind == "score":
         cat, col = obj.get("category"), obj.get("column", 0)
         if not isinstance(cat, str) or not isinstance(col, int) or isinstance(col, bool):
-            raise ValueError("a score needs a 'category' name and a whole-number 'column'")
+            raise InvalidValue("a score needs a 'category' name and a whole-number 'column'")
         by = obj.get("by")
         if by is not None and by not in PLAYED_BY:
-            raise ValueError(f"a score's 'by' is {' or '.join(PLAYED_BY)}, not {by!r}")
+            raise InvalidValue(f"a score's 'by' is {' or '.join(PLAYED_BY)}, not {by!r}")
         return Score(cat, col, by)
     if kind == "give_back":
         return GiveBack()
     if kind == "take_back":
         return TakeBack()
-    raise ValueError(
+    raise InvalidValue(
         f"unknown action type {kind!r} (accepted: roll, choose, score, give_back, take_back)")

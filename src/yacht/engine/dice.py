@@ -50,6 +50,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from yacht.rules.errors import InvalidValue
+
 from .actions import IllegalAction
 
 __all__ = ["SCHEME", "SEED_BYTES", "Commitment", "DiceSource", "RandomDice", "SeededDice",
@@ -92,7 +94,7 @@ def die_face(seed: bytes, turn: int, roll: int, die: int, faces: int) -> int:
     """The face (1..``faces``) of die ``die`` in roll ``roll`` of turn ``turn`` (see the
     module's text)."""
     if not 2 <= faces <= 256:
-        raise ValueError(f"dice of {faces} faces cannot be drawn (accepted: 2-256)")
+        raise InvalidValue(f"dice of {faces} faces cannot be drawn (accepted: 2-256)")
     limit = 256 - 256 % faces
     counter = 0
     while True:
@@ -125,12 +127,12 @@ class Commitment:
     def from_json(cls, obj: Any) -> Commitment:
         """Raises ValueError naming what is wrong."""
         if not isinstance(obj, dict):
-            raise ValueError("'dice_seed' must be an object with a scheme and a commitment")
+            raise InvalidValue("'dice_seed' must be an object with a scheme and a commitment")
         scheme, commitment, seed = obj.get("scheme"), obj.get("commitment"), obj.get("seed")
         if not isinstance(scheme, str) or not isinstance(commitment, str):
-            raise ValueError("'dice_seed' needs a 'scheme' and a 'commitment' (text)")
+            raise InvalidValue("'dice_seed' needs a 'scheme' and a 'commitment' (text)")
         if seed is not None and not isinstance(seed, str):
-            raise ValueError("the 'seed' of 'dice_seed' must be text (hex)")
+            raise InvalidValue("the 'seed' of 'dice_seed' must be text (hex)")
         return cls(scheme, commitment, seed)
 
 
@@ -150,7 +152,7 @@ class SeededDice:
 
     def __init__(self, seed: bytes) -> None:
         if len(seed) != SEED_BYTES:
-            raise ValueError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
+            raise InvalidValue(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
         self.seed = bytes(seed)
         self.commitment = commitment_of(self.seed)
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from yacht.rules import OptionError, Ruleset, UnknownVariant, YachtError, get
+from yacht.rules.errors import InvalidValue
 
 from .actions import Action, IllegalAction, Roll, Score, TakeBack, action_from_json, action_to_json
 from .dice import Commitment
@@ -175,21 +176,21 @@ class Record:
             variant = obj["variant"]
             options = obj.get("options", {})
             if not isinstance(variant, str) or not isinstance(options, dict):
-                raise ValueError("'variant' must be text and 'options' an object")
+                raise InvalidValue("'variant' must be text and 'options' an object")
             options = {str(k): str(v) for k, v in options.items()}
             players_raw = obj["players"]
             if not isinstance(players_raw, list) or not players_raw:
-                raise ValueError("'players' must be a non-empty list")
+                raise InvalidValue("'players' must be a non-empty list")
             players = [Player.from_json(p) for p in players_raw]
             actions_raw = obj["actions"]
             if not isinstance(actions_raw, list):
-                raise ValueError("'actions' must be a list")
+                raise InvalidValue("'actions' must be a list")
             actions = []
             for i, a in enumerate(actions_raw):
                 try:
                     actions.append(action_from_json(a))
                 except ValueError as e:
-                    raise ValueError(f"action {i + 1}: {e}") from None
+                    raise InvalidValue(f"action {i + 1}: {e}") from None
             meta = obj.get("meta", {})
             created = obj.get("created", "")
             seed_raw = obj.get("dice_seed")

@@ -10,6 +10,7 @@ from math import factorial
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from yacht.rules import Placement, Ruleset, Scorecard, Totals, TurnContext, YachtError, counts_of
+from yacht.rules.errors import InvalidType, InvalidValue
 
 from .actions import Action, Choose, GiveBack, IllegalAction, Roll, Score, TakeBack
 from .dice import NO_DICE, Commitment, DiceSource, RandomDice, SeededDice
@@ -60,7 +61,7 @@ class Player:
     >>> Player("Ann", "robot")
     Traceback (most recent call last):
     ...
-    ValueError: player kind 'robot' is not person or computer
+    yacht.rules.errors.InvalidValue: player kind 'robot' is not person or computer
     """
 
     name: str
@@ -69,11 +70,11 @@ class Player:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
-            raise TypeError(f"a player's name must be text, not {self.name!r}")
+            raise InvalidType(f"a player's name must be text, not {self.name!r}")
         if self.kind not in ("person", "computer"):
-            raise ValueError(f"player kind {self.kind!r} is not person or computer")
+            raise InvalidValue(f"player kind {self.kind!r} is not person or computer")
         if self.level is not None and not isinstance(self.level, str):
-            raise TypeError(f"a player's level must be text or None, not {self.level!r}")
+            raise InvalidType(f"a player's level must be text or None, not {self.level!r}")
 
     @property
     def is_computer(self) -> bool:
@@ -89,11 +90,11 @@ class Player:
     def from_json(cls, obj: Any) -> Player:
         """A player from its JSON object; ValueError naming what is wrong."""
         if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
-            raise ValueError("a player must be an object with a 'name'")
+            raise InvalidValue("a player must be an object with a 'name'")
         try:
             return cls(obj["name"], obj.get("kind", "person"), obj.get("level"))
         except TypeError as e:
-            raise ValueError(str(e)) from None
+            raise InvalidValue(str(e)) from None
 
 
 def roll_probability(outcome: Sequence[int], faces: int = 6) -> Fraction:
@@ -169,17 +170,17 @@ class State:
         (32 bytes: see :mod:`yacht.engine.dice`), or ``dice`` (another state's
         :attr:`dice_source`); none of them: a fresh secret seed."""
         if not isinstance(ruleset, Ruleset):
-            raise TypeError(f"a state plays a Ruleset (yacht.rules.get(name)), not "
-                            f"{ruleset!r}")
+            raise InvalidType(f"a state plays a Ruleset (yacht.rules.get(name)), not "
+                              f"{ruleset!r}")
         if not 1 <= len(players) <= ruleset.max_players:
-            raise ValueError(
+            raise InvalidValue(
                 f"{ruleset.id} takes {ruleset.min_players}-{ruleset.max_players} players, "
                 f"not {len(players)}")
         bad = next((p for p in players if not isinstance(p, Player)), None)
         if bad is not None:
-            raise TypeError(f"a state's players are Player objects, not {bad!r}")
+            raise InvalidType(f"a state's players are Player objects, not {bad!r}")
         if sum(x is not None for x in (rng, seed, dice)) > 1:
-            raise ValueError("give the dice one source: a generator, a seed or a dice source")
+            raise InvalidValue("give the dice one source: a generator, a seed or a dice source")
         self.ruleset = ruleset
         self.players: tuple[Player, ...] = tuple(players)
         self.dice_source: DiceSource = (
@@ -225,8 +226,8 @@ class State:
         if type(player) is int and 0 <= player < n:
             return player
         if isinstance(player, bool) or not hasattr(player, "__index__"):
-            raise TypeError(f"a player is an index of the game's players (0-{n - 1}), "
-                            f"not {player!r}")
+            raise InvalidType(f"a player is an index of the game's players (0-{n - 1}), "
+                              f"not {player!r}")
         import operator
 
         i = operator.index(player)  # (numpy's integers)
@@ -455,8 +456,8 @@ class State:
         p = self._p
         rs = self.ruleset
         if not isinstance(action, _ACTIONS):
-            raise TypeError(f"{action!r} is not an action (accepted: Roll, Choose, Score, "
-                            "GiveBack, TakeBack)")
+            raise InvalidType(f"{action!r} is not an action (accepted: Roll, Choose, Score, "
+                              "GiveBack, TakeBack)")
         if isinstance(action, TakeBack):
             if p.undo is None:
                 raise IllegalAction("there is no scoring to take back (only a person's last "

@@ -5,7 +5,7 @@
 0
 """
 
-from .errors import YachtError
+from .errors import InvalidType, InvalidValue, YachtError
 from .hooks import (
     ForcedFirstTurn,
     NeedsBox,
@@ -50,6 +50,8 @@ __all__ = [
     "Counts",
     "DiceMark",
     "ForcedFirstTurn",
+    "InvalidType",
+    "InvalidValue",
     "NeedsBox",
     "Option",
     "OptionError",

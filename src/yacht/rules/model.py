@@ -9,7 +9,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import YachtError
+from .errors import InvalidType, InvalidValue, YachtError
 from .scoring import Counts, counts_of, describe, score
 
 if TYPE_CHECKING:
@@ -65,10 +65,10 @@ def check_dice(dice: Sequence[int], faces: int, count: int | None = None) -> tup
     >>> check_dice([1, 2, 0], 6)
     Traceback (most recent call last):
     ...
-    ValueError: die value 0 is not a face (accepted: 1-6)
+    yacht.rules.errors.InvalidValue: die value 0 is not a face (accepted: 1-6)
     """
     if isinstance(dice, str | bytes) or not hasattr(dice, "__iter__"):
-        raise TypeError(f"dice are a sequence of whole numbers, not {dice!r}")
+        raise InvalidType(f"dice are a sequence of whole numbers, not {dice!r}")
     out = []
     for v in dice:
         try:
@@ -76,13 +76,13 @@ def check_dice(dice: Sequence[int], faces: int, count: int | None = None) -> tup
                 raise TypeError
             out.append(operator.index(v))
         except TypeError:
-            raise TypeError(f"a die's value must be a whole number (int), not {v!r}") from None
+            raise InvalidType(f"a die's value must be a whole number (int), not {v!r}") from None
     if count is not None and len(out) != count:
-        raise ValueError(f"{len(out)} dice given: this game is played with {count} "
-                         f"(accepted: {count} values 1-{faces})")
+        raise InvalidValue(f"{len(out)} dice given: this game is played with {count} "
+                           f"(accepted: {count} values 1-{faces})")
     bad = next((v for v in out if not 1 <= v <= faces), None)
     if bad is not None:
-        raise ValueError(f"die value {bad} is not a face (accepted: 1-{faces})")
+        raise InvalidValue(f"die value {bad} is not a face (accepted: 1-{faces})")
     return tuple(out)
 
 
@@ -427,7 +427,7 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         if not 1 <= self.dice <= 10:
-            raise ValueError(f"{self.id}: dice must be 1-10, not {self.dice}")
+            raise InvalidValue(f"{self.id}: dice must be 1-10, not {self.dice}")
         if not self.catalogue:
             object.__setattr__(self, "catalogue", self.categories)
             object.__setattr__(self, "base_bonus", self.upper_bonus)
@@ -550,7 +550,7 @@ class Ruleset:
         >>> get("yatzy").scores([6, 6, 6])
         Traceback (most recent call last):
         ...
-        ValueError: 3 dice given: this game is played with 5 (accepted: 5 values 1-6)
+        yacht.rules.errors.InvalidValue: 3 dice given: this game is played with 5 (accepted: ...)
         """
         counts = counts_of(check_dice(dice, self.faces, self.dice), self.faces)
         return {c.id: c.score_counts(counts) for c in self.categories}
@@ -633,7 +633,7 @@ class Ruleset:
             value = (old or 0) + placement.points
         else:
             if old is not None:
-                raise ValueError(f"box {placement.category} is already filled")
+                raise InvalidValue(f"box {placement.category} is already filled")
             value = placement.points
         return card.with_box(placement.column, i, value, placement.bonus)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .errors import YachtError
+from .errors import InvalidType, YachtError
 from .model import Ruleset
 from .variants import VARIANTS
 
@@ -44,8 +44,8 @@ def get(name: str, options: Mapping[str, str] | None = None) -> Ruleset:
     'free'
     """
     if not isinstance(name, str):
-        raise TypeError(f"a variant's name is text, not {name!r} (accepted: "
-                        f"{', '.join(ids())})")
+        raise InvalidType(f"a variant's name is text, not {name!r} (accepted: "
+                          f"{', '.join(ids())})")
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     try:
         rs = _BY_NAME[key]

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from yacht import parsing
 from yacht.engine import State
 from yacht.rules import Ruleset, Scorecard, counts_of
+from yacht.rules.errors import InvalidType
 
 from .base import Decision
 from .ranking import Ranked
@@ -72,8 +73,8 @@ def _check_solution(solution: object, call: str) -> None:
     if not isinstance(solution, _SOLUTION_TYPE[0]):
         hint = (f" (a target goes as target={solution!r})"
                 if call.startswith("hint") and isinstance(solution, int | float) else "")
-        raise TypeError(f"{call}: solution must be a Solution (yacht.strategy.solver.solve) "
-                        f"or None, not {type(solution).__name__}{hint}")
+        raise InvalidType(f"{call}: solution must be a Solution (yacht.strategy.solver.solve) "
+                          f"or None, not {type(solution).__name__}{hint}")
 
 
 def _target(target: object) -> int | None:

@@ -14,6 +14,7 @@ from typing import Protocol, overload
 
 from yacht.engine import DEFAULT_LEVEL, PLAYER_LEVELS, Action, Choose, Roll, Score, State
 from yacht.rules import Ruleset, YachtError
+from yacht.rules.errors import InvalidType
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_HELP", "PLAYER_LEVELS", "Decision",
            "RandomStrategy", "Strategy", "UnknownLevel", "make_player", "play_turn"]
@@ -122,11 +123,11 @@ def make_player(ruleset: Ruleset | str, level: str | Ruleset, *,
                       DeprecationWarning, stacklevel=2)
         ruleset, level = level, ruleset
     if not isinstance(ruleset, Ruleset):
-        raise TypeError(f"make_player(ruleset, level): the ruleset is a Ruleset "
-                        f"(yacht.rules.get(name)), not {ruleset!r}")
+        raise InvalidType(f"make_player(ruleset, level): the ruleset is a Ruleset "
+                          f"(yacht.rules.get(name)), not {ruleset!r}")
     if not isinstance(level, str):
-        raise TypeError(f"make_player(ruleset, level): the level is one of "
-                        f"{', '.join(LEVELS)}, not {level!r}")
+        raise InvalidType(f"make_player(ruleset, level): the level is one of "
+                          f"{', '.join(LEVELS)}, not {level!r}")
     key = level.strip().lower()
     try:
         where = LEVELS[key]

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yacht.rules import YachtError
+from yacht.rules.errors import InvalidValue
 
 from .solver.numbers import whole
 
@@ -76,8 +77,8 @@ class Situations:
                  np.ascontiguousarray(outcome, dtype=np.int64),
                  np.ascontiguousarray(rolls_left, dtype=np.int64), total)
         if any(p.ndim != 1 or len(p) != n for p in (m, *parts)):
-            raise ValueError("mask, aux, outcome, rolls_left and card_total must be "
-                             "one-dimensional and of one length")
+            raise InvalidValue("mask, aux, outcome, rolls_left and card_total must be "
+                               "one-dimensional and of one length")
         return cls(m, *parts)
 
     @classmethod
@@ -319,7 +320,7 @@ def check_format(format: str) -> tuple[Any, Any]:
     """Raise ValueError for an unknown format, :class:`MissingExtra` for Parquet without
     pyarrow; (pyarrow, pyarrow.parquet) for Parquet, else (None, None)."""
     if format not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
+        raise InvalidValue(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     if format != "parquet":
         return None, None
     try:

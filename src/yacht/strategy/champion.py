@@ -81,6 +81,7 @@ from typing import TYPE_CHECKING, Any
 
 from yacht.engine import State
 from yacht.rules import Ruleset, Scorecard, counts_of
+from yacht.rules.errors import InvalidValue
 
 from .advisor import Ranked, advise
 from .base import Decision
@@ -845,7 +846,7 @@ class ChampionStrategy:
 
     def rank(self, state: State) -> WinRanking | None:
         if state.ruleset.key != self.ruleset.key:
-            raise ValueError(f"this player plays {self.ruleset.key}, not {state.ruleset.key}")
+            raise InvalidValue(f"this player plays {self.ruleset.key}, not {state.ruleset.key}")
         from .solver.background import waits
 
         with self._lock:

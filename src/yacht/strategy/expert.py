@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from yacht.engine import State
 from yacht.rules import Ruleset
+from yacht.rules.errors import InvalidValue
 
 from .advisor import advise
 from .base import Decision
@@ -41,5 +42,5 @@ class ExpertStrategy:
 
     def decide(self, state: State) -> Decision:
         if state.ruleset.key != self.ruleset.key:
-            raise ValueError(f"this player plays {self.ruleset.key}, not {state.ruleset.key}")
+            raise InvalidValue(f"this player plays {self.ruleset.key}, not {state.ruleset.key}")
         return advise(state, self.solution)[0].decision()

@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from yacht.engine import Score, State
 from yacht.rules import Category, Placement, Ruleset, Scorecard, TurnContext, counts_of
+from yacht.rules.errors import InvalidValue
 
 from .base import Decision
 
@@ -329,7 +330,7 @@ class BeginnerStrategy:
 
     def decide(self, state: State) -> Decision:
         if not state.dice:
-            raise ValueError("no dice are showing: roll first")
+            raise InvalidValue("no dice are showing: roll first")
         rs = self.ruleset
         options = state.placements()
         if options and (not state.may_reroll() or self._satisfied(state, options)):
@@ -396,7 +397,7 @@ class IntermediateStrategy:
         self.tables = ruleset_tables(ruleset)
         depth = self.MAX_DEPTH if max_depth is None else max_depth
         if depth < 1:
-            raise ValueError(f"max_depth must be at least 1, not {depth}")
+            raise InvalidValue(f"max_depth must be at least 1, not {depth}")
         if len(self.tables.dice.pair_prob) > 50_000:  # 10 dice: keep decisions fast
             depth = min(depth, 2)
         self.max_depth = depth
@@ -409,7 +410,7 @@ class IntermediateStrategy:
 
     def decide(self, state: State) -> Decision:
         if not state.dice:
-            raise ValueError("no dice are showing: roll first")
+            raise InvalidValue("no dice are showing: roll first")
         turn = self._turn_for(state)
         t = self.tables.dice
         counts = counts_of(state.dice, self.ruleset.faces)

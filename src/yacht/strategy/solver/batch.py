@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from yacht.rules.errors import InvalidValue
+
 from .backend import current as backend
 from .build import Solution
 from .dice import proper_subsets
@@ -76,7 +78,7 @@ def option_values(solution: Solution, masks: Sequence[int] | npt.NDArray[Any],
     """
     spec = solution.spec
     if not supported(solution):
-        raise ValueError(f"{spec.ruleset.id}: batch option values do not cover a repeat box")
+        raise InvalidValue(f"{spec.ruleset.id}: batch option values do not cover a repeat box")
     t = spec.dice
     sm = np.ascontiguousarray(masks, dtype=np.int64)
     sa = np.ascontiguousarray(auxs, dtype=np.int64)
@@ -84,15 +86,15 @@ def option_values(solution: Solution, masks: Sequence[int] | npt.NDArray[Any],
     sr = np.ascontiguousarray(rolls_left, dtype=np.int64)
     n = len(sm)
     if not len(sa) == len(sd) == len(sr) == n:
-        raise ValueError("masks, auxs, outcomes and rolls_left must have the same length")
+        raise InvalidValue("masks, auxs, outcomes and rolls_left must have the same length")
     if card_totals is not None and len(card_totals) != n:
-        raise ValueError("card_totals must have one entry per situation")
+        raise InvalidValue("card_totals must have one entry per situation")
     full = (1 << spec.nbox) - 1
     if n and ((sm < 0).any() or (sm >= full).any() or (sa < 0).any() or (sa >= spec.A).any()
               or (sd < 0).any() or (sd >= t.nfull).any() or (sr < 0).any()
               or (sr >= spec.rolls).any()):
-        raise ValueError("a situation is out of range (mask of an unfinished card, aux < "
-                         f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
+        raise InvalidValue("a situation is out of range (mask of an unfinished card, aux < "
+                           f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
     subs, nsubs = proper_subsets(t.n, t.faces)
     listed = (np.arange(subs.shape[1]) < nsubs[sd][:, None]) & (sr[:, None] > 0)
     keep_index = np.where(listed, subs[sd], -1).astype(np.int64)
@@ -133,11 +135,11 @@ def _one(solution: Solution, mask: int, aux: int, outcome: int, rolls_left: int
     spec = solution.spec
     t = spec.dice
     if not wide_ok(spec):
-        raise ValueError(f"{spec.ruleset.id}: batch option values do not cover a repeat box")
+        raise InvalidValue(f"{spec.ruleset.id}: batch option values do not cover a repeat box")
     if not (0 <= mask < (1 << spec.nbox) - 1 and 0 <= aux < spec.A
             and 0 <= outcome < t.nfull and 0 <= rolls_left < spec.rolls):
-        raise ValueError("the situation is out of range (mask of an unfinished card, aux < "
-                         f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
+        raise InvalidValue("the situation is out of range (mask of an unfinished card, aux < "
+                           f"{spec.A}, outcome < {t.nfull}, rolls left 0-{spec.rolls - 1})")
     keep_value = np.empty(_subs_width(t.n, t.faces))
     box_value = np.empty(spec.nbox)
     backend().situation(spec, solution.V, mask, aux, outcome, rolls_left, keep_value,

@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yacht.rules import Ruleset, Scorecard
+from yacht.rules.errors import InvalidValue
 
 from . import cache as diskcache
 from .background import Job, one_at_a_time, request, running
@@ -153,7 +154,7 @@ class Distributions:
         j = self.index(mask, aux)
         o = int(self.off[j])
         if o < 0:
-            raise ValueError(f"no card reaches the state ({mask}, {aux})")
+            raise InvalidValue(f"no card reaches the state ({mask}, {aux})")
         n = int(self.length[j])
         c = np.empty(n + 2)
         c[0] = 0.0

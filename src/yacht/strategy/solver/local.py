@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yacht.rules import Ruleset, Scorecard
+from yacht.rules.errors import InvalidValue
 
 from .backend import current as backend
 from .spec import Spec, UnsupportedRuleset, compiled
@@ -185,7 +186,7 @@ def _reachable(spec: Spec, m0: int, a0: int) -> tuple[I64, I64, I64]:
     full = (1 << nbox) - 1
     open_bits = [b for b in range(nbox) if not (m0 >> b) & 1]
     if len(open_bits) > MAX_OPEN:
-        raise ValueError(f"{len(open_bits)} open boxes: at most {MAX_OPEN}")
+        raise InvalidValue(f"{len(open_bits)} open boxes: at most {MAX_OPEN}")
     U = spec.U
     cap = U - 1
     u0, f0 = a0 % U, a0 // U
@@ -278,10 +279,10 @@ def local_table(ruleset: Ruleset, card: Scorecard, lo: int, worth: F64, *,
     would hold more chances than that (or more than :data:`BUDGET_OPEN` boxes are open)."""
     spec = check_local(ruleset)
     if card.complete:
-        raise ValueError("the card is full")
+        raise InvalidValue("the card is full")
     ft = spec.forced
     if ft is not None and card.boxes[0][ft.box] is None:
-        raise ValueError("the forced first turn is not solved by chance tables")
+        raise InvalidValue("the forced first turn is not solved by chance tables")
     if budget is not None and spec.nbox - card.filled > BUDGET_OPEN:
         return None
     worth = np.ascontiguousarray(worth, dtype=np.float64)

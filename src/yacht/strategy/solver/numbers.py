@@ -9,22 +9,24 @@ anything else is refused, never cut down: ``int(150.5)`` would answer for 150 po
 >>> whole(150.5, "target")
 Traceback (most recent call last):
 ...
-ValueError: target must be a whole number, not 150.5
+yacht.rules.errors.InvalidValue: target must be a whole number, not 150.5
 >>> whole(0, "games", lo=1)
 Traceback (most recent call last):
 ...
-ValueError: games must be at least 1, not 0
+yacht.rules.errors.InvalidValue: games must be at least 1, not 0
 """
 
 from __future__ import annotations
 
 import operator
 
+from yacht.rules.errors import InvalidValue
+
 __all__ = ["whole"]
 
 
 def whole(value: object, what: str, *, lo: int | None = None, hi: int | None = None,
-          error: type[ValueError] = ValueError) -> int:
+          error: type[ValueError] = InvalidValue) -> int:
     """``value`` as an ``int``, else ``error`` with one line naming ``what``, the value
     and what is accepted (``lo``-``hi``, each bound optional)."""
     if not isinstance(value, bool) and type(value).__name__ != "bool_":

@@ -49,6 +49,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from yacht.rules.errors import InvalidValue
+
 from .spec import Spec
 
 if TYPE_CHECKING:
@@ -101,13 +103,13 @@ def schedule(price: float | Sequence[float], turns: int) -> F64:
     if prices.ndim == 0:
         prices = np.full(turns, float(prices))
     if prices.shape != (turns,):
-        raise ValueError(f"the price of a roll: one number or one a turn ({turns}), "
-                         f"not {prices.shape[0] if prices.ndim == 1 else prices.shape}")
+        raise InvalidValue(f"the price of a roll: one number or one a turn ({turns}), "
+                           f"not {prices.shape[0] if prices.ndim == 1 else prices.shape}")
     if not (np.all(prices >= 0.0) and np.all(np.isfinite(prices))):
-        raise ValueError(f"the price of a roll must be 0 or more, not {price!r}")
+        raise InvalidValue(f"the price of a roll must be 0 or more, not {price!r}")
     if np.any(np.diff(prices) > 0.0):
-        raise ValueError("the prices of a roll must not rise from a turn to the next, "
-                         f"not {prices.tolist()!r}")
+        raise InvalidValue("the prices of a roll must not rise from a turn to the next, "
+                           f"not {prices.tolist()!r}")
     return prices
 
 

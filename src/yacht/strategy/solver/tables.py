@@ -21,6 +21,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from yacht.rules.errors import InvalidValue
+
 from .dice import proper_subsets, sweep_tables
 from .spec import Spec
 
@@ -209,7 +211,7 @@ def relaxed_tables(spec: Spec, layer_rolls: Any, roll_cost: Any) -> KernelTables
     kernels the costs only)."""
     rolls = _i64(layer_rolls)
     if rolls.shape != (spec.nbox,):
-        raise ValueError(f"layer_rolls: one number per box expected, got {rolls.shape}")
+        raise InvalidValue(f"layer_rolls: one number per box expected, got {rolls.shape}")
     cost = np.ascontiguousarray(np.broadcast_to(np.asarray(roll_cost, dtype=np.float64),
                                                 (spec.nbox,)))
     return kernel_tables(spec)._replace(layer_cost=cost, layer_rolls=rolls,

@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yacht.rules import Ruleset, Scorecard
+from yacht.rules.errors import InvalidValue
 
 from . import cache as diskcache
 from .backend import current as backend
@@ -543,8 +544,8 @@ def _load_or_build(ruleset: Ruleset, spec: Spec, target: int, cache: bool,
                     table.forced_keep = table._forced(0, ruleset.new_card())[0]
                 return table
     if win.cells > MAX_CELLS:
-        raise ValueError(f"a table for {target} points would hold {win.cells:,} chances "
-                         f"(at most {MAX_CELLS:,}): choose a smaller target")
+        raise InvalidValue(f"a table for {target} points would hold {win.cells:,} chances "
+                           f"(at most {MAX_CELLS:,}): choose a smaller target")
     dtype = np.float32 if win.cells > FLOAT32_CELLS else np.float64
     threads = max(1, min(64, workers or 2))
     with one_at_a_time():
