@@ -58,7 +58,8 @@ if TYPE_CHECKING:
     pass
 
 __all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout",
-           "filled_box_text", "fit_help", "no_box_text", "oops_reasons"]
+           "filled_box_text", "fit_help", "needed_size", "no_box_text", "oops_reasons",
+           "too_small_text"]
 
 #: the keys and what they do (in the help a key's words go on under its words)
 KEYS = (
@@ -218,6 +219,34 @@ def choose_layout(snap: Mapping[str, Any], width: int, height: int, preview: int
                                    players=(order[0],), preview=preview))
 
 
+def needed_size(snap: Mapping[str, Any], preview: int, first: tuple[int, ...] = ()
+                ) -> tuple[int, int]:
+    """The smallest terminal (width, height) the table is drawn in without hiding
+    anything silently: every die and the Roll button (the small left side, dice lines of
+    4 lines), and beside them the leanest card of one player, the first of ``first`` (its
+    rows may scroll: its heading says so). A smaller terminal is told so instead.
+
+    >>> from yacht.engine import Player
+    >>> from yacht.rules import get
+    >>> from yacht.session.table import LOCAL, Table
+    >>> eight = [Player(name) for name in ("Ann Bob Cyd Dan Eve Fay Gus Hal".split())]
+    >>> t = Table.new(get("ancient-yacht-10-double"), eight)
+    >>> needed_size(t.snapshot(LOCAL), preview_room(t.ruleset))
+    (52, 18)
+    """
+    dice = int(snap["ruleset"]["dice"])
+    left = left_width("small", dice)
+    lines = -(-dice // dice_per_line(dice)) * 4  # (a line of dice: 3 of pips, 1 of keys)
+    style = CardStyle(compact=True, numbers=True, short=True, players=first[:1] or (0,),
+                      preview=preview, lean=True)
+    card_w = card_width(snap, style)[0]
+    # the left side: the dice, the rolls, a blank line and a Roll button of one line, and
+    # with several players a blank line and two of the players' list (one of them, and
+    # how many more); the card beside it may scroll (a column more for its bar)
+    several = 3 if len(snap["players"]) > 1 else 0
+    return left + card_w + 1, CHROME + lines + 1 + 2 + several
+
+
 def fit_help(text: str, width: int, lines: int = 2) -> str:
     """The help line in ``lines`` lines of ``width`` cells: as it is when it fits, else
     shortened by what matters least first - its asides in brackets, the alternatives
@@ -266,6 +295,19 @@ def fit_help(text: str, width: int, lines: int = 2) -> str:
     shown = wrap_cells(sentences[0], width)[:lines]
     shown[-1] = cut(shown[-1].rstrip() + " …", width)
     return " ".join(part.strip() for part in shown)
+
+
+def too_small_text(need: tuple[int, int], size: tuple[int, int], dice: int,
+                   players: int) -> str:
+    """What a terminal too small for the table shows instead of it.
+
+    >>> too_small_text((52, 18), (50, 12), 10, 8)[:60]
+    'Terminal too small: need 52x18 for 10 dice and 8 players (no'
+    """
+    who = f" and {players} players" if players > 1 else ""
+    return (f"Terminal too small: need {need[0]}x{need[1]} for {dice} dice{who} (now "
+            f"{size[0]}x{size[1]}).\n\nMake the window bigger: the table comes back at "
+            "once. q quits (the game is saved), ? shows the help.")
 
 
 def no_box_text(rs: Any, keys: Mapping[str, str], ch: str) -> str:
@@ -443,6 +485,7 @@ class GameScreen(AppScreen):
                     yield Standings(id="players", fit=True)
                     yield NewsLog(id="log")
             yield ScoreCard(id="card")
+        yield Static(id="too-small", markup=False)  # (shown instead of the table)
         with Horizontal(id="busy"):
             # the bar first: a message in the corner (a toast) does not cover it
             yield ProgressBar(id="busy-bar")  # (with the time left: a build can take a minute)
@@ -626,6 +669,9 @@ class GameScreen(AppScreen):
         """What the table is waiting for (a computer thinking, tables being built, the
         advisor), with a progress bar: how far, or a moving one when that is not known."""
         busy = self.query_one("#busy")
+        if self.too_small:  # (the message in the table's place says what to do)
+            busy.display = self.query_one("#helpbar").display = False
+            return
         thinking = view.thinking
         busy.display = thinking is not None
         self.query_one("#helpbar").display = thinking is None
@@ -669,6 +715,8 @@ class GameScreen(AppScreen):
         if cell_len(title) > self.app.size.width and "," in rs.name:  # (an emoji: 2 cells)
             title = f" {who}   {' · '.join([rs.name.split(',')[0], *bits[1:]])}"
         self.put("#title", title, layout=False)
+        if self.show_too_small(snap):
+            return
         self.set_layout(*self.choose_layout(snap))
         small = self.layout_name in ("small", "narrow")
         narrow = self.layout_name == "narrow"
@@ -720,6 +768,28 @@ class GameScreen(AppScreen):
         self.query_one("#log", NewsLog).show(view.news[-4:])
         self.put("#helpbar", self.help_text())
         self.show_busy(view)
+
+    @property
+    def too_small(self) -> bool:
+        """The terminal is too small for the table: a message says so in its place."""
+        return self.has_class("-too-small")
+
+    def show_too_small(self, snap: Mapping[str, Any]) -> bool:
+        """The table, or in a terminal too small for it the size it needs (``True``)."""
+        width, height = self.app.size
+        need = needed_size(snap, self._preview, self.priority(snap))
+        small = width < need[0] or height < need[1]
+        if small:
+            self.put("#too-small", too_small_text(
+                need, (width, height), self.table.ruleset.dice, len(snap["players"])))
+        if small != self.too_small:
+            self.set_class(small, "-too-small")
+            for selector in ("#table", "#helpbar"):
+                self.query_one(selector).display = not small
+            self.query_one("#too-small").display = small
+            if not small:
+                self.show_busy(self.view)
+        return small
 
     def rolls_first(self) -> bool:
         """A person's turn that starts with a roll (no dice showing, no pause)."""
@@ -868,6 +938,13 @@ class GameScreen(AppScreen):
             # pause showed): not carried over into the next turn
             event.stop()
             event.prevent_default()
+            return
+        if self.too_small and key not in self.HARMLESS:
+            # (the dice and the card are not shown: a key would play blind)
+            event.stop()
+            event.prevent_default()
+            self.notify("The table is not shown: make the window bigger first",
+                        severity="warning", timeout=3)
             return
         action = self.DIRECT.get(key)
         if action is not None:

@@ -9,7 +9,12 @@ from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .cells import cell_len
+
 __all__ = ["KeyBar"]
+
+#: where keys that do not fit the bar are left out
+MORE = "… "
 
 
 class KeyBar(Widget):
@@ -54,7 +59,7 @@ class KeyBar(Widget):
         super().__init__(id=id)
         #: (key as shown, description, action, the node whose binding it is)
         self.keys: list[tuple[str, str, str, Any]] = []
-        self._spans: list[tuple[int, int]] = []
+        self._spans: list[tuple[int, int, int]] = []  # (start, end, the key's index)
         #: the words of a key that says something else than its binding now, by action
         self.words: dict[str, str] = {}
 
@@ -75,24 +80,49 @@ class KeyBar(Widget):
                      for key, said, act, node in self.keys]
         self.refresh()
 
+    def shown(self, width: int) -> list[int]:
+        """The keys that fit ``width`` cells, by index: all of them, else the first (the
+        screen's main key), help and quit kept and the others left out from the right
+        (a "…" then says keys are left out: the help lists them all)."""
+        sizes = [cell_len(f" {key} {description} ") for key, description, *_ in self.keys]
+        shown = list(range(len(self.keys)))
+        kept = {i for i, (_key, _words, action, _node) in enumerate(self.keys)
+                if i == 0 or "help" in action or "quit" in action}
+
+        def total() -> int:  # the keys, and a "…" after each one followed by a gap
+            gaps = sum(1 for k in shown if k + 1 < len(sizes) and k + 1 not in shown)
+            return sum(sizes[k] for k in shown) + gaps * len(MORE)
+
+        for i in reversed(range(len(self.keys))):
+            if total() <= width:
+                break
+            if i not in kept:
+                shown.remove(i)
+        return shown
+
     def render(self) -> Text:
         key_style = self.get_component_rich_style("keybar--key")
         text_style = self.get_component_rich_style("keybar--description")
         hover_style = self.get_component_rich_style("keybar--hover")
         out = Text(no_wrap=True, overflow="crop", end="")
         self._spans = []
-        for i, (key, description, _action, _node) in enumerate(self.keys):
+        shown = self.shown(self.content_size.width)
+        left_out = len(shown) < len(self.keys)
+        for i in shown:
+            key, description, _action, _node = self.keys[i]
             start = out.cell_len
             out.append(f" {key} ", key_style)
             out.append(f"{description} ", text_style)
             if i == self.hover:
                 out.stylize(hover_style, start, out.cell_len)
-            self._spans.append((start, out.cell_len))
+            self._spans.append((start, out.cell_len, i))
+            if left_out and i + 1 < len(self.keys) and i + 1 not in shown:
+                out.append(MORE, text_style)  # (keys left out here)
         return out
 
     def key_at(self, x: int) -> int:
         """The index of the key drawn at column ``x`` (-1 for none)."""
-        for i, (start, end) in enumerate(self._spans):
+        for start, end, i in self._spans:
             if start <= x < end:
                 return i
         return -1

@@ -53,6 +53,11 @@ def standing_lines(snap: Mapping[str, Any], width: int,
     [' 1 Ann        12', '▶2 Intermediate', '               7']
     >>> [line.plain for line in standing_lines(snap, 16, room=2)]
     [' 1 Ann        12', '▶2 Intermedia… 7']
+    >>> [line.plain for line in standing_lines(snap, 16, room=1)]
+    ['(+2 more)']
+    >>> snap["players"].append({"name": "Cyd", "total": 3})
+    >>> [line.plain for line in standing_lines(snap, 16, room=2)]
+    ['▶2 Intermedia… 7', '(+2 more)']
     """
     over = bool(snap["over"])
     winners = set(snap.get("winners") or ())
@@ -86,8 +91,15 @@ def standing_lines(snap: Mapping[str, Any], width: int,
         for i, lines in enumerate(whole):  # the whole names that still fit, first ones first
             if sum(map(len, chosen)) - len(chosen[i]) + len(lines) + len(hint) <= room:
                 chosen[i] = lines
-    out = [Text(line, style=style) for lines, style in zip(chosen, styles, strict=True)
-           for line in lines]
+    players = list(range(len(chosen)))
+    if room is not None and sum(map(len, chosen)) + len(hint) > room:
+        # not a line for everyone: the one on turn and the next ones in seat order, and a
+        # last line that says how many are left out (never a list cut silently)
+        keep = max(0, room - 1)
+        order = sorted(players, key=lambda i: (i != current, i))
+        players = sorted(order[:keep])
+        hint = [Text(f"(+{len(chosen) - len(players)} more)", style="dim")]
+    out = [Text(line, style=styles[i]) for i in players for line in chosen[i]]
     return out + hint
 
 
