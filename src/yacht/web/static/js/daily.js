@@ -54,7 +54,7 @@ export class DailyBox {
     this.today = h("div", { class: "daily-today", aria: { live: "polite" } });
     this.before = h("div", { class: "daily-yesterday" });
     fill(this.el, h("h2", { id: "h-daily", text: "Today's challenge" }),
-      h("p", { class: "muted", text: "The same dice for everyone today (UTC): your first finished game of the day is ranked, later ones are practice. The dice come from a seed kept secret until the day is over." }),
+      h("p", { class: "muted", text: "The same dice for everyone today (UTC): the first game a name starts today is its ranked one (counted once it is finished), later ones are practice. The dice come from a seed kept secret until the day is over." }),
       form, this.today, this.before);
     this.load();
     return this.el;
@@ -148,7 +148,7 @@ export function dailyResult(snap) {
     const mine = st.mine;
     const ranked = st.standings.filter((e) => e.place).length;
     const said = mine === null ? "Your game is not in the standings yet."
-      : mine.place ? `Your place: ${ordinal(mine.place)} of ${ranked}.` : "A practice game: your first of the day is the one ranked.";
+      : mine.place ? `Your place: ${ordinal(mine.place)} of ${ranked}.` : "A practice game: the first game you started today is the one ranked.";
     const share = mine ? h("input", { type: "text", readonly: true, class: "daily-share", id: "daily-share", value: mine.share, aria: { label: "Your result, to copy" } }) : null;
     const copy = share ? h("button", { type: "button", class: "btn btn-small", onclick: async () => {
       share.select();
