@@ -22,7 +22,8 @@ import { fieldPanel } from "./field.js";
 /** The keys; the first two say what a die's click or key does (`mark`: the seat's way). */
 const keysHelp = (mark) => [
   ["1-9, 0 or click a die", mark === "hold" ? "hold dice 1-10 (again: let go)" : "choose dice 1-10 to roll again"],
-  ["a / s / n", mark === "hold" ? "hold all / all but singlets / none" : "all dice / all singlets / none"],
+  ["a / s / n", mark === "hold" ? "hold all / hold the matched dice (the unmatched roll) / hold none"
+    : "all dice / the unmatched dice (a face showing once) / none"],
   ["r or Enter, or Roll", "roll (or go on to the next player)"],
   ["a box's letter, or click it", "score that box (Shift+letter: column 2)"],
   ["Tab, arrows, Space, Enter", "move between the dice, Roll and the card; choose; act"],
@@ -33,10 +34,17 @@ const keysHelp = (mark) => [
   ["? or F1", "these keys (the rules are one step further)"],
 ];
 
-/** The words of the buttons under the dice (all, singlets, none), by the seat's way. */
+/** The words of the buttons under the dice (all, singlets, none), by the seat's way; a
+ * singlet is "unmatched" here: a die whose face no other die shows. */
 const SELECT_WORDS = {
-  hold: { all: "Hold all", singlets: "Roll singlets", none: "Hold none" },
-  reroll: { all: "All", singlets: "Singlets", none: "None" },
+  hold: { all: "Hold all", singlets: "Hold matched", none: "Hold none" },
+  reroll: { all: "All", singlets: "Unmatched", none: "None" },
+};
+
+/** What each of those buttons does, said in full (its tooltip). */
+const SELECT_TITLES = {
+  hold: { all: "Hold every die", singlets: "Hold every die that matches another; the unmatched ones roll", none: "Hold no die: all roll" },
+  reroll: { all: "Roll every die again", singlets: "Roll again every die that matches no other", none: "Roll no die again" },
 };
 
 const REFUSALS = {
@@ -423,9 +431,9 @@ export class TableView {
     this.oopsBtn = h("button", { type: "button", class: "btn btn-felt", id: "oops", aria: { keyshortcuts: "o" }, onclick: () => this.oops() }, "Oops");
     this.hintBtn = h("button", { type: "button", class: "btn btn-felt", id: "hint", aria: { keyshortcuts: "h" }, onclick: () => this.hint() }, "Hint");
     this.selectBtns = h("div", { class: "select-row", role: "group", aria: { label: "Choose dice" } },
-      [["all", "All", "a"], ["singlets", "Singlets", "s"], ["none", "None", "n"]].map(([which, label, key]) =>
+      [["all", "a"], ["singlets", "s"], ["none", "n"]].map(([which, key]) =>
         h("button", { type: "button", class: "btn btn-felt btn-small", data: { select: which }, aria: { keyshortcuts: key },
-          onclick: () => this.select(which) }, label)));
+          onclick: () => this.select(which) }, SELECT_WORDS.reroll[which])));
     this.help = h("p", { class: "help-line", id: "help-line" });
     this.note = h("p", { class: "note-line" });
     this.progress = h("div", { class: "thinking", hidden: true });
@@ -638,7 +646,11 @@ export class TableView {
     const choosing = snap.can.choose;
     this.selectBtns.hidden = !choosing;
     const words = SELECT_WORDS[snap.dice_mark] || SELECT_WORDS.reroll;
-    for (const b of this.selectBtns.querySelectorAll("button")) setText(b, words[b.dataset.select]);
+    const titles = SELECT_TITLES[snap.dice_mark] || SELECT_TITLES.reroll;
+    for (const b of this.selectBtns.querySelectorAll("button")) {
+      setText(b, words[b.dataset.select]);
+      setAttr(b, "title", titles[b.dataset.select]);
+    }
     setAttr(this.selectBtns, "aria-label", snap.dice_mark === "hold" ? "Hold dice" : "Choose dice");
     this.oopsBtn.hidden = !(snap.can.give_back || this.canTakeBack(snap));
     this.hintBtn.hidden = !snap.can.hint;
