@@ -92,6 +92,16 @@ function othersHelp(snap) {
   return `${p.name} is playing: choosing dice or a box (${left}).`;
 }
 
+/** Why the mover's keys and buttons (Oops, Hint) do nothing on this page now: it is not
+ * this page's turn, said with whose it is. Null: it is this page's turn (or the end). */
+function notYourTurn(snap) {
+  if (snap.over || (snap.seat && snap.seat.my_turn)) return null;
+  const p = snap.players[snap.current];
+  if (!p) return null;
+  const who = verb(p.kind === "computer" ? `${p.name} (computer)` : p.name, "is", "are");
+  return snap.seat ? `Not your turn: ${who} playing` : `You are watching: ${who} playing`;
+}
+
 export class TableView {
   constructor(tableId, navigate) {
     this.id = tableId;
@@ -793,6 +803,11 @@ export class TableView {
     this.later(async () => {
       const snap = this.snap;
       if (!snap) return false;
+      const notMine = notYourTurn(snap);
+      if (notMine && !snap.can.give_back && !this.canTakeBack(snap)) {
+        toast(notMine, "info", 3);
+        return false;
+      }
       const undo = (type) => () => this.later(() => this.send({ type }));
       openDialog({
         title: "Oops",
@@ -813,7 +828,7 @@ export class TableView {
       const snap = this.snap;
       if (!snap) return false;
       if (!snap.can.hint) {
-        toast(snap.dice.length ? "A hint is for your own turn" : "Roll first: the hint is about the dice showing", "info", 3);
+        toast(notYourTurn(snap) || (snap.dice.length ? "A hint is for your own turn" : "Roll first: the hint is about the dice showing"), "info", 3);
         return false;
       }
       if (this.hintBox) return true;
