@@ -92,6 +92,23 @@ function othersHelp(snap) {
   return `${p.name} is playing: choosing dice or a box (${left}).`;
 }
 
+/** What the computer played for this page's own players (their card's played_by: the
+ * clock ran out, or they were away and it stood in), as sentences; "" when nothing. */
+function playedForYou(snap) {
+  const mine = snap.players.map((p, i) => [p, i]).filter(([p]) => p.mine);
+  const you = mine.length === 1;
+  const lines = [];
+  for (const [p, i] of mine) {
+    const by = (snap.cards[i] && snap.cards[i].played_by) || [];
+    const away = by.filter((b) => b.by !== "clock").length;
+    const clock = by.length - away;
+    const whose = you ? "your" : possessive(p.name);
+    if (away) lines.push(`The computer played ${away} of ${whose} turns while ${you ? "you were" : `${p.name} was`} away.`);
+    if (clock) lines.push(`${you ? "Your" : possessive(p.name, true)} time ran out on ${plural(clock, "turn")}: the computer played ${clock === 1 ? "it" : "them"}.`);
+  }
+  return lines.length ? `${lines.join(" ")} (Marked on the card.)` : "";
+}
+
 /** Why the mover's keys and buttons (Oops, Hint) do nothing on this page now: it is not
  * this page's turn, said with whose it is. Null: it is this page's turn (or the end). */
 function notYourTurn(snap) {
@@ -446,6 +463,7 @@ export class TableView {
           onclick: () => this.select(which) }, SELECT_WORDS.reroll[which])));
     this.help = h("p", { class: "help-line", id: "help-line" });
     this.note = h("p", { class: "note-line" });
+    this.playedFor = h("p", { class: "note-line played-for", id: "played-for", hidden: true });
     this.progress = h("div", { class: "thinking", hidden: true });
     this.news = h("ol", { class: "news", aria: { label: "What happened" } });
     this.presenceBox = h("div", { class: "presence-box" });
@@ -455,7 +473,7 @@ export class TableView {
       this.clock.el, this.turnLine, this.diceRow,
       h("div", { class: "felt-controls" }, this.dots, this.selectBtns),
       h("div", { class: "felt-actions" }, this.rollBtn, this.oopsBtn, this.hintBtn),
-      this.help, this.note, this.progress);
+      this.help, this.note, this.playedFor, this.progress);
     this.endPanel = h("section", { class: "end-panel", hidden: true, aria: { labelledby: "end-title" } });
     this.side = h("div", { class: "game-side" }, this.felt, this.endPanel, this.reactionRow());
     const log = h("section", { class: "log-box", aria: { labelledby: "log-title" } },
@@ -667,6 +685,9 @@ export class TableView {
     setText(this.help, othersHelp(snap) || snap.help);
     setText(this.note, snap.note);
     this.note.hidden = !snap.note;
+    const playedFor = playedForYou(snap);
+    setText(this.playedFor, playedFor);
+    this.playedFor.hidden = !playedFor;
     if (snap.thinking) {
       const t = snap.thinking;
       const pct = t.total > 0 ? Math.floor((100 * t.done) / t.total) : 0;
