@@ -103,15 +103,27 @@ export function seatsList(view, snap, vote, received) {
  * answered; this browser's people accept or leave. */
 export function againLobby(t, act) {
   const mine = t.seats.filter((s) => s.mine);
-  const waiting = t.seats.filter((s) => s.kind === "person" && !s.ready).map((s) => s.name);
+  const asked = (s) => s.kind === "person" && !s.open && !s.ready;
+  const waiting = t.seats.filter((s) => asked(s) && !s.mine).map((s) => s.name);
   const answered = mine.length && mine.every((s) => s.ready);
   return h("div", { class: "again-box" },
-    h("p", { text: waiting.length ? `Waiting for ${listText(waiting)} to accept or leave.` : "Everyone is ready: starting…" }),
+    h("p", { id: "again-line", text: againLine(mine.filter(asked).map((s) => s.name), waiting, mine.length) }),
     mine.length ? h("div", { class: "inline again-actions" },
       answered ? null : h("button", { type: "button", class: "btn btn-primary btn-big", id: "accept-again", onclick: () => act("again") }, "Play again"),
       h("button", { type: "button", class: "btn btn-big", id: "leave-table", onclick: () => act("leave") }, "Leave"),
       answered && waiting.length && t.can_start ? h("button", { type: "button", class: "btn btn-big", id: "start-now",
         onclick: () => act("start") }, "Start without them") : null) : null);
+}
+
+/** That lobby's line: it speaks to this browser's people who have not answered yet (never
+ * "Waiting for Felix" on Felix's own page), then names the others still asked. */
+function againLine(mineAsked, othersAsked, mineCount) {
+  const others = othersAsked.length ? `Waiting for ${listText(othersAsked)} to accept or leave.` : "";
+  if (mineAsked.length) {
+    const you = mineCount > 1 ? `${listText(mineAsked)}: accept` : "Accept";
+    return `${you} to join the next game, or leave the table.${others ? ` ${others}` : ""}`;
+  }
+  return others || "Everyone is ready: starting…";
 }
 
 /** A seat's line in that lobby: ready, or asked. */
