@@ -6,15 +6,17 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import yacht
 
-#: the parts whose exceptions this file holds to the base (the store, the session and
-#: the interfaces are others' to change: not yet)
-PARTS = ("yacht.rules", "yacht.engine", "yacht.parsing", "yacht.render", "yacht.strategy")
+#: the parts a Python user calls, whose exceptions this file holds to the base (the
+#: interfaces' own errors, the web server's and the command line's, never reach them)
+PARTS = ("yacht.rules", "yacht.engine", "yacht.parsing", "yacht.render", "yacht.strategy",
+         "yacht.store", "yacht.session")
 
 
 def _modules() -> list[str]:
@@ -54,7 +56,8 @@ def test_every_public_exception_is_found() -> None:
     assert {"OptionError", "UnknownBox", "UnknownVariant", "ScorerError", "IllegalAction",
             "RecordError", "InputError", "UnknownLevel", "SimulationStopped",
             "UnsupportedRuleset", "BackendUnavailable", "MissingExtra", "AdviceError",
-            "PlayerIndexError", "InvalidValue", "InvalidType"} <= names
+            "PlayerIndexError", "InvalidValue", "InvalidType", "StoreError", "GameMovedOn",
+            "SessionError", "HintUnavailable", "DayRefused", "SaveConflict"} <= names
 
 
 @pytest.mark.parametrize("cls", EXCEPTIONS, ids=lambda c: c.__name__)
@@ -105,3 +108,24 @@ def test_one_except_catches_what_the_package_refuses() -> None:
     for call in refused:
         with pytest.raises(yacht.YachtError):
             call()
+
+
+def test_the_store_and_the_session_refuse_with_the_base(tmp_path: Path) -> None:
+    from yacht.engine import Player
+    from yacht.rules import get
+    from yacht.session import Session
+    from yacht.store import open_store
+
+    store = open_store(str(tmp_path / "games.sqlite3"))
+    try:
+        refused: list[Any] = [
+            lambda: store.load_record("nosuchgame"),
+            lambda: Session.resume(store, "nosuchgame"),
+            lambda: Session(get("yatzy"), [Player(str(i)) for i in range(9)], store=store),
+            lambda: open_store(str(tmp_path / "no" / "such" / "dir" / "x.sqlite3")),
+        ]
+        for call in refused:
+            with pytest.raises(yacht.YachtError):
+                call()
+    finally:
+        store.close()

@@ -26,7 +26,7 @@ from yacht.engine import (
     State,
     TakeBack,
 )
-from yacht.rules import Ruleset
+from yacht.rules import Ruleset, YachtError
 
 from . import steps
 from .config import PlayerSpec
@@ -42,7 +42,7 @@ def _utc_day() -> str:
     return datetime.now(UTC).date().isoformat()
 
 
-class SessionError(Exception):
+class SessionError(YachtError):
     """A game that cannot be started or resumed; the message is one line for the user."""
 
 
@@ -55,7 +55,7 @@ class SaveConflict(SaveFailed):
     that place first (the stored game went on without this copy)."""
 
 
-class HintUnavailable(Exception):
+class HintUnavailable(YachtError):
     """The advisor cannot be used (not installed yet, or it failed); one-line message."""
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from yacht.rules.errors import YachtError
+
 __all__ = ["GameMovedOn", "StoreError", "describe_db_error", "is_locked_error"]
 
 
-class StoreError(Exception):
-    """The store cannot do what was asked: one line saying what is wrong and where.
+class StoreError(YachtError):
+    """The store cannot do what was asked: one line saying what is wrong and where (a
+    :class:`yacht.YachtError`).
 
     >>> str(StoreError("no game 12ab in /tmp/x.db"))
     'no game 12ab in /tmp/x.db'
