@@ -1,6 +1,7 @@
-"""Play again at the same link with a friend and a computer (QA audit, item 6): the next
-game's lobby speaks to the person asked on their own page ("Accept to join...", not
-"Waiting for Felix" on Felix's page)."""
+"""Play again at the same link with a friend and a computer (QA audit, items 5-6): the
+next game's lobby speaks to the person asked on their own page ("Accept to join...", not
+"Waiting for Felix" on Felix's page), and the computer speed chosen in the game before is
+the next game's, shown in its menu."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ from .play import (
 from .test_online import join, play_together
 
 
-def test_play_again_speaks_to_the_one_asked(server: Server, shots: Path) -> None:
-    made = server.post("/api/tables", {"variant": "tommys-crag", "speed": "instant", "seats": [
+def test_play_again_speaks_to_the_one_asked_and_keeps_the_speed(server: Server,
+                                                                shots: Path) -> None:
+    made = server.post("/api/tables", {"variant": "tommys-crag", "speed": "fast", "seats": [
         {"kind": "person", "name": "Ann", "here": True},
         {"kind": "person", "here": False},
         {"kind": "expert", "name": "Expert"}]})
@@ -37,6 +39,12 @@ def test_play_again_speaks_to_the_one_asked(server: Server, shots: Path) -> None
             await join(felix.page, "Felix", 1)
             for t in (ann, felix):
                 await wait_game(t.page)
+            # Ann makes the computer quicker: the table was made at "fast"
+            await ann.page.select_option("#speed-select", "instant")
+            for _ in range(100):
+                if server.snapshot(tid)["snapshot"]["speed"] == "instant":
+                    break
+                await asyncio.sleep(0.05)
             await play_together(server, tid, [Player(ann.page, "mouse", 5),
                                               Player(felix.page, "keyboard", 6)], [])
             for t in (ann, felix):
@@ -53,8 +61,20 @@ def test_play_again_speaks_to_the_one_asked(server: Server, shots: Path) -> None
             await ann.page.wait_for_function(
                 "() => document.querySelector('#again-line')?.textContent"
                 " === 'Waiting for Felix to accept or leave.'")
+            lobby = await ann.page.text_content(".lobby") or ""
+            assert "computer speed instant" in lobby
             await felix.page.click("#accept-again")
+            # the next game: at the speed Ann chose, and its menu says so
             await wait_game(ann.page)
+            for _ in range(100):
+                snap = server.snapshot(tid)["snapshot"]
+                if snap["speed"] == "instant":
+                    break
+                await asyncio.sleep(0.05)
+            assert snap["speed"] == "instant", snap["speed"]
+            await ann.page.wait_for_function(
+                "() => document.querySelector('#speed-select').value === 'instant'")
+            assert not await ann.page.locator("#speed-select").is_hidden()
             for t in (ann, felix):
                 t.check()
 
