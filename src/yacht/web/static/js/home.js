@@ -13,9 +13,35 @@ const KINDS = [
   ["beginner", "Computer: beginner"],
   ["intermediate", "Computer: intermediate"],
   ["expert", "Computer: expert"],
-  ["champion", "Computer: champion (plays to win)"],
+  ["champion", "Computer: champion"],
 ];
 const MAX_PLAYERS = 8;
+
+/** A closed menu shows this many characters on a phone's narrow form, and no more. */
+const MENU_WORDS = 32;
+
+/** A variant option's values as a player reads them in its menu: their words ("100 at 84
+ * or more", not "100@84"; a number with them: "3 (hard)") when every value's words fit
+ * the closed menu, else the values' own short names ("forced", "ace high"), whose words
+ * the line under the menu then says for the value chosen (`explain`). */
+function optionWords(opt) {
+  const plain = opt.values.map((v) => String(v).replace(/_/g, " "));
+  const words = opt.values.map((v, i) => {
+    const help = opt.value_help[i];
+    if (!help) return plain[i];
+    return /^\d+$/.test(v) ? `${v} (${help})` : help;
+  });
+  const fit = words.every((w) => w.length <= MENU_WORDS);
+  return {
+    labels: fit ? words : plain,
+    explain: (value) => {
+      const i = opt.values.indexOf(value);
+      return fit || i < 0 || !opt.value_help[i] ? opt.help
+        : `${opt.help} ${plain[i][0].toUpperCase()}${plain[i].slice(1)}: ${opt.value_help[i]}.`;
+    },
+  };
+}
+
 /** The turn clocks the form offers (the API takes any 5-600 seconds, or 1-60 minutes). */
 const CLOCKS = [
   ["none", "No clock", { kind: "none" }],
@@ -125,13 +151,17 @@ export class HomeView {
       fill(optionsBox, Object.entries(v.options).map(([key, opt]) => {
         const id = `opt-${key}`;
         const helpId = `${id}-help`;
-        const sel = h("select", { id, aria: { describedby: helpId }, onchange: () => { chosen[key] = sel.value; } },
-          opt.values.map((value, i) => h("option", { value, selected: (chosen[key] ?? opt.default) === value },
-            opt.value_help[i] ? `${value}: ${opt.value_help[i]}` : value)));
+        const said = optionWords(opt);
+        const help = h("p", { class: "hint-text", id: helpId });
+        const sel = h("select", { id, aria: { describedby: helpId }, onchange: () => {
+          chosen[key] = sel.value;
+          help.textContent = said.explain(sel.value);
+        } },
+        opt.values.map((value, i) => h("option", { value, selected: (chosen[key] ?? opt.default) === value }, said.labels[i])));
         if (!opt.values.includes(chosen[key])) chosen[key] = opt.default;
+        help.textContent = said.explain(chosen[key]);
         return h("div", { class: "field" },
-          h("label", { for: id, text: key.replace(/_/g, " ") }), sel,
-          h("p", { class: "hint-text", id: helpId, text: opt.help }));
+          h("label", { for: id, text: key.replace(/_/g, " ") }), sel, help);
       }));
     };
     variantSelect.addEventListener("change", drawOptions);
