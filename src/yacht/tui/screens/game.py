@@ -443,6 +443,7 @@ class GameScreen(AppScreen):
         self._shown: dict[str, str] = {}  # what put() shows in each line
         self._preview = preview_room(table.ruleset)
         self._layout_key: tuple[Any, ...] | None = None
+        self._need: tuple[tuple[Any, ...], tuple[int, int]] | None = None  # needed_size's
         self.layout_name = ""
         self.card_style = CardStyle()
         #: the player whose card the person asked to look at (< and >), until the turn ends
@@ -777,7 +778,12 @@ class GameScreen(AppScreen):
     def show_too_small(self, snap: Mapping[str, Any]) -> bool:
         """The table, or in a terminal too small for it the size it needs (``True``)."""
         width, height = self.app.size
-        need = needed_size(snap, self._preview, self.priority(snap))
+        first = self.priority(snap)
+        key = (snap["ruleset"]["key"], repr(snap["players"]),
+               repr([c["cells"] for c in snap["cards"]]), first[:1])
+        if self._need is None or self._need[0] != key:  # (worked out once a change)
+            self._need = (key, needed_size(snap, self._preview, first))
+        need = self._need[1]
         small = width < need[0] or height < need[1]
         if small:
             self.put("#too-small", too_small_text(
