@@ -7,17 +7,22 @@
 import { h, fill, plural } from "./dom.js";
 import { getJSON } from "./api.js";
 import { TableSocket } from "./socket.js";
+import { shareLink } from "./ui.js";
 
 const WATCH_EVERY_MS = 3000;
 
+/** A card's player: their name, or "Player 2" while their seat (seat 2) is open. */
 const nameOf = (c) => c.name || `Player ${c.card + 1}`;
+
+/** The name of card `index` of a field (as the field's table calls it). */
+export const cardName = (field, index) => (field && field.cards[index] ? nameOf(field.cards[index]) : `Player ${index + 1}`);
 
 /** "+3.5", "-2", "0": a turn's points against the mean of the others'. */
 const signed = (x) => (x > 0 ? `+${Number.parseFloat(x.toFixed(1))}` : `${Number.parseFloat(x.toFixed(1))}`);
 
 /** Where a card is: "turn 4 of 13", "finished", "waiting for them to open the link". */
 function where(c, length) {
-  if (c.open) return "waiting: the seat's link is not opened yet";
+  if (c.open) return `open: waiting for someone to take seat ${c.card + 1}`;
   if (c.done >= length) return "finished";
   return `on turn ${c.done + 1} of ${length}`;
 }
@@ -29,7 +34,7 @@ export function fieldPanel(field, { links = null, onNext = null } = {}) {
     h("th", { scope: "row" }, nameOf(c), c.kind === "computer" && nameOf(c).toLowerCase() !== c.level ? h("span", { class: "hint-text", text: ` (${c.level})` }) : null,
       c.mine ? h("span", { class: "hint-text", text: " (you)" }) : null),
     h("td", { class: "field-where" }, where(c, length),
-      links && links[c.card] ? h("span", {}, " · ", h("a", { href: links[c.card] }, "the seat's link")) : null),
+      links && links[c.card] ? h("span", {}, " · ", h("a", { href: links[c.card] }, `the link to seat ${c.card + 1}`)) : null),
     h("td", { class: "num" }, c.shown ? `${c.total}` : "–"),
     h("td", { class: "hint-text" }, c.shown ? `after ${plural(c.shown, "turn")}` : "")));
   const upto = field.end ? "Every card is full." : field.me === null
@@ -50,6 +55,19 @@ export function fieldPanel(field, { links = null, onNext = null } = {}) {
       h("a", { href: url, target: "_blank", rel: "noopener" }, `${window.location.origin}${url}`)));
   }
   return h("section", { class: "panel field-panel", id: "field", data: { upto: field.upto, over: Boolean(field.end) }, aria: { labelledby: "field-title" } }, parts);
+}
+
+/** A player's invitation to the friends whose seats are still open: each seat's own link
+ * (`links`: card -> its address, as the field's watchers are sent them), and the field's
+ * page, which lists every open seat. Drawn above the game, while a seat is open. */
+export function invitePanel(field, open, links) {
+  return h("section", { class: "panel invite-panel", id: "invite", aria: { labelledby: "invite-title" } },
+    h("h2", { id: "invite-title", text: open.length === 1 ? "Invite your friend" : "Invite your friends" }),
+    h("p", { class: "muted", text: "Everyone plays the same dice at once, so no one waits: send each friend the link of their seat, and play on." }),
+    open.map((c) => (links[c.card] ? shareLink({ id: `invite-${c.card}`, path: links[c.card],
+      label: `${nameOf(c)} (seat ${c.card + 1}): send ${c.name || "them"} this link` }) : null)),
+    h("p", { class: "hint-text" }, "Or send the field's page, which lists every open seat (and lets anyone watch): ",
+      h("a", { href: `/d/${field.group}`, target: "_blank", rel: "noopener", id: "invite-field" }, `${window.location.origin}/d/${field.group}`)));
 }
 
 /** Someone asked to play again: a new duplicate table (same players, new dice). A player

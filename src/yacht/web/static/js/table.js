@@ -11,13 +11,13 @@ import { progressChart } from "./chart.js";
 import { AnalysisView } from "./analysis.js";
 import { DICE_MARKS, SPEEDS, computerPause, diceMark, lastName, markWords, seatPrefs, setComputerPause, setDailyTable, setDiceMark, setLastName, setToken, tokenFor } from "./prefs.js";
 import * as sound from "./sound.js";
-import { announce, dialogOpen, openDialog, rulesDialog, toast } from "./ui.js";
+import { announce, dialogOpen, openDialog, rulesDialog, shareLink, toast } from "./ui.js";
 import { topTenTable } from "./home.js";
 import { dailyResult } from "./daily.js";
 import { ReactionBar, showReaction } from "./reactions.js";
 import { TurnNotifier, tableManifest } from "./notify.js";
 import { TurnClock, againLobby, drawSeats, readyMark, seriesLine } from "./online.js";
-import { fieldPanel } from "./field.js";
+import { cardName, fieldPanel, invitePanel } from "./field.js";
 
 /** The keys; the first two say what a die's click or key does (`mark`: the seat's way). */
 const keysHelp = (mark) => [
@@ -132,6 +132,8 @@ export class TableView {
     this.endShownFor = null;
     this.hintBox = null;
     this.onKey = (e) => this.key(e);
+    this.field = null; // a duplicate table's last field message
+    this.card = null; // which card of it this table is (its seat is numbered by it)
     this.steps = []; // what the player did, not yet sent (see later())
     this.stepping = false;
     this.el = h("div", { class: "table-page" });
@@ -158,12 +160,13 @@ export class TableView {
     this.elsewhere = h("div", { class: "conn-banner elsewhere-banner", role: "status", hidden: true });
     this.body = h("div", { class: "table-body" });
     this.fieldBox = h("div", { class: "field-box", hidden: true }); // a duplicate table's field
+    this.inviteBox = h("div", { class: "invite-box", hidden: true }); // ...and its open seats' links
     fill(this.el,
       h("header", { class: "table-bar" },
         h("a", { href: "/", class: "btn btn-bar home-link", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "← Home"),
         this.title, this.chips,
         h("span", { class: "bar-tools" }, this.markBox, this.speedBox, this.soundBtn, this.notifier.button, this.keysBtn, this.rulesBtn)),
-      this.banner, this.elsewhere, this.body, this.fieldBox);
+      this.banner, this.elsewhere, this.inviteBox, this.body, this.fieldBox);
     this.drawSound();
     this.mountAway();
     app.append(this.el);
@@ -265,6 +268,7 @@ export class TableView {
         }
         fill(this.fieldBox, fieldPanel(msg, { onNext: (url) => this.goNext(url) }));
         this.fieldBox.hidden = false;
+        this.takeField(msg);
         break;
       case "reconnect": // the server is stopping: it closes this socket, the page comes back
         this.lostAt = this.lostAt || Date.now();
@@ -321,6 +325,46 @@ export class TableView {
     return reply.type === "ack";
   }
 
+  // --- a duplicate table: this card's number, the open seats' links -------------------
+  /** A field came: which card this table is (a player's is `me`; a visitor's, the card
+   * whose link this is), so the lobby numbers its seat as the field does ("Take seat 2"
+   * beside "Player 2"); a player whose friends' seats are open is given their links. */
+  takeField(field) {
+    this.field = field;
+    const here = field.cards.find((c) => c.url === `/t/${this.id}`);
+    const card = field.me !== null ? field.me : here ? here.card : this.card;
+    const renumbered = card !== this.card;
+    this.card = card;
+    if (renumbered && this.lobby) this.drawLobby(this.lobby);
+    this.drawInvite(field);
+  }
+
+  drawInvite(field) {
+    const open = field.me === null || field.end ? [] : field.cards.filter((c) => c.open && c.kind === "person");
+    const key = open.map((c) => c.card).join(" ");
+    if (key === this.inviteKey) return;
+    this.inviteKey = key;
+    if (!open.length) {
+      this.inviteBox.hidden = true;
+      fill(this.inviteBox);
+      return;
+    }
+    // (a player's field has no links: the watchers' has the open seats')
+    const draw = (links) => {
+      if (this.inviteKey !== key) return;
+      fill(this.inviteBox, invitePanel(field, open, links));
+      this.inviteBox.hidden = false;
+    };
+    getJSON(`/api/groups/${encodeURIComponent(field.group)}`)
+      .then((watched) => draw(Object.fromEntries(watched.cards.filter((c) => c.url).map((c) => [c.card, c.url]))))
+      .catch(() => draw({}));
+  }
+
+  /** The number a seat of this table is called by: at a duplicate table's card, the card's. */
+  seatNumber(i) {
+    return this.card !== null ? this.card + 1 : i + 1;
+  }
+
   // --- the lobby ------------------------------------------------------------------
   drawLobby(t) {
     this.lobby = t;
@@ -337,8 +381,6 @@ export class TableView {
     const nameInput = this.joinName && this.joinName.isConnected ? this.joinName
       : h("input", { id: "join-name", type: "text", maxlength: 20, autocomplete: "nickname", value: mine ? "" : lastName(), spellcheck: "false" });
     this.joinName = nameInput;
-    const url = `${window.location.origin}/t/${this.id}`;
-    const link = h("input", { id: "share-link", type: "text", readonly: true, value: url, onfocus: () => link.select() });
     const connected = this.connectedSeats();
     const again = Boolean(t.series && t.series.games); // the table's next game
     const seats = h("ol", { class: "seats", aria: { label: "Seats" } }, t.seats.map((s, i) => {
@@ -348,18 +390,17 @@ export class TableView {
       else who = [h("span", { class: "seat-name", text: s.name }), s.mine ? h("span", { class: "player-kind you", text: "you" }) : null];
       const here = s.kind === "person" && !s.open && connected.has(i);
       return h("li", { class: ["seat", s.open ? "is-open" : "", s.mine ? "is-mine" : ""] },
-        h("span", { class: "seat-num", "aria-hidden": "true", text: String(i + 1) }),
+        h("span", { class: "seat-num", "aria-hidden": "true", text: String(this.seatNumber(i)) }),
         h("span", { class: "seat-who" }, who),
         s.kind === "person" && !s.open ? h("span", { class: ["presence-dot", here ? "on" : ""], text: here ? "connected" : "away" }) : null,
         again ? readyMark(s) : null,
         s.open ? h("button", { type: "button", class: mine ? "btn" : "btn btn-primary", id: `take-${i}`,
-          onclick: () => this.join(i) }, mine ? `Seat ${i + 1} for them` : `Take seat ${i + 1}`) : null);
+          onclick: () => this.join(i) }, mine ? `Seat ${this.seatNumber(i)} for them` : `Take seat ${this.seatNumber(i)}`) : null);
     }));
     const options = Object.entries(t.options || {}).map(([k, v]) => `${k} ${v}`).join(", ");
-    const share = h("div", { class: "share" },
-      h("label", { for: "share-link", text: "Invite: send this link to your friends" }),
-      h("div", { class: "inline" }, link,
-        h("button", { type: "button", class: "btn", onclick: () => this.copyLink(link) }, "Copy link")));
+    const share = shareLink({ id: "share-link", path: `/t/${this.id}`,
+      label: this.card === null ? "Invite: send this link to your friends"
+        : `This seat's link: send it to ${cardName(this.field, this.card)}` });
     const joinField = openSeats.length ? h("div", { class: mine ? "field hot-seat" : "field" },
       h("label", { for: "join-name", text: mine ? "Someone else at this screen? Their name" : "Your name" }), nameInput) : null;
     fill(this.body, h("section", { class: "panel lobby", aria: { labelledby: "lobby-title" } },
@@ -370,7 +411,7 @@ export class TableView {
       mine ? share : null,
       joinField,
       seats,
-      mine ? null : share,
+      mine || (this.card !== null && !this.host) ? null : share, // (a card's: its host's to send)
       t.can_start && openSeats.length ? h("div", { class: "lobby-start" },
         h("button", { type: "button", class: "btn btn-big", id: "start-now", onclick: () => this.startNow() }, "Start now, without the open seats")) : null,
       this.presenceLine()));
@@ -392,7 +433,7 @@ export class TableView {
       setToken(this.id, reply.token);
       this.socket.setToken(reply.token);
       setLastName(name);
-      announce(`You took seat ${seat + 1} as ${name}.`);
+      announce(`You took seat ${this.seatNumber(seat)} as ${name}.`);
     } else if (reply.type === "error") {
       toast(reply.message);
     }
@@ -401,16 +442,6 @@ export class TableView {
   async startNow() {
     const reply = await this.socket.send({ type: "start" });
     if (reply.type === "error") toast(reply.message);
-  }
-
-  async copyLink(input) {
-    input.select();
-    try {
-      await navigator.clipboard.writeText(input.value);
-      toast("Link copied", "info", 2);
-    } catch {
-      toast("Select the link and copy it (Ctrl+C)", "info", 3);
-    }
   }
 
   connectedSeats() {

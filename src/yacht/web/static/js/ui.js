@@ -31,6 +31,23 @@ export function announce(text) {
   while (region.childElementCount > 6) region.firstElementChild.remove();
 }
 
+/** A link to send (a table's, a seat's): its words, the address to select, and Copy. */
+export function shareLink({ id, label, path }) {
+  const input = h("input", { id, type: "text", readonly: true, value: `${window.location.origin}${path}`, onfocus: () => input.select() });
+  const copy = async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      toast("Link copied", "info", 2);
+    } catch {
+      toast("Select the link and copy it (Ctrl+C)", "info", 3);
+    }
+  };
+  return h("div", { class: "share" },
+    h("label", { for: id, text: label }),
+    h("div", { class: "inline" }, input, h("button", { type: "button", class: "btn", onclick: copy }, "Copy link")));
+}
+
 /** Whether a dialog is open (its own keys then, not the table's). */
 export const dialogOpen = () => document.querySelector("dialog[open]") !== null;
 
