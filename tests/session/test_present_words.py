@@ -66,7 +66,9 @@ def test_tommys_yacht_roll_32_is_the_last() -> None:
     t = tommys_first_turn(32, (1, 2, 3, 4, 6))
     st = t.view().state
     assert no_roll_text(st) == "No roll left: roll 32 was this turn's last."
-    assert "unused" not in help_line(t.view())
+    line = help_line(t.view())
+    assert line.startswith("The first turn must go in Yacht. No roll left: roll 32 was this "
+                           "turn's last. Score: "), line
 
 
 def test_a_turn_out_of_rolls_says_so_and_saved_rolls_are_named() -> None:

@@ -248,7 +248,10 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
     if note:
         again = ((" - or hold dice and roll the others" if hold
                   else " - or choose dice and roll again") if st.may_reroll() else "")
-        stop = f" {no_roll_text(st)}" if stopped else ""
+        # (why there is no roll, where the turn had more than the usual: Tommy's Yacht's
+        # first turn stopped by its yacht, or at roll 32)
+        longer = not st.may_reroll() and st.max_rolls > st.ruleset.rolls
+        stop = f" {no_roll_text(st)}" if stopped or longer else ""
         return f"{note}{stop} Score: {words.score_short}{again}."
     if st.may_reroll() and hold:
         if not places:
