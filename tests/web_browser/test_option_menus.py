@@ -1,6 +1,6 @@
 """The new game's menus on a 360-pixel phone (QA audit, item 2): every menu shows its
 choice whole and in words (never an id such as "100@84"), and the words that do not fit a
-closed menu are said under it."""
+closed menu are said under it; a table's lobby says its options in the same words."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from playwright.async_api import Page, ViewportSize
 
 from .conftest import Server
-from .play import chromium, open_tab
+from .play import chromium, new_context, open_tab, seat_token
 
 NARROW: ViewportSize = {"width": 360, "height": 740}
 
@@ -79,3 +79,24 @@ async def check_menus(page: Page, ids: list[str]) -> None:
         assert m["fits"] or m["id"] not in ids, m
         # a player reads words, never a value's id: "100@84", "ace_high", "100@84: ..."
         assert not any("@" in w or "_" in w for w in m["words"]), m
+
+
+def test_the_lobby_says_the_options_in_words(server: Server) -> None:
+    made = server.post("/api/tables", {
+        "variant": "maxi-yatzy", "options": {"bonus": "50@75", "saved_rolls": "off"},
+        "speed": "instant", "seats": [{"kind": "person", "name": "Ann", "here": True},
+                                      {"kind": "person", "here": False}]})
+
+    async def main() -> None:
+        async with chromium() as browser:
+            tab = await open_tab(await new_context(browser), server.url("/"))
+            await seat_token(tab.page, server, made)
+            await tab.page.goto(server.url(made["url"]))
+            line = tab.page.locator(".lobby p.muted").first
+            await line.filter(has_text="bonus: 50 at 75 or more").wait_for()
+            text = await line.text_content() or ""
+            assert "saved rolls: 3 rolls every turn, unused ones lost" in text, text
+            assert "@" not in text and "_" not in text, text
+            tab.check()
+
+    asyncio.run(main())

@@ -20,17 +20,19 @@ const MAX_PLAYERS = 8;
 /** A closed menu shows this many characters on a phone's narrow form, and no more. */
 const MENU_WORDS = 32;
 
-/** A variant option's values as a player reads them in its menu: their words ("100 at 84
- * or more", not "100@84"; a number with them: "3 (hard)") when every value's words fit
- * the closed menu, else the values' own short names ("forced", "ace high"), whose words
- * the line under the menu then says for the value chosen (`explain`). */
+/** A value of a variant's option in a player's words: its own (`help`: "100 at 84 or
+ * more", not "100@84"), a number with them ("3 (hard)"); its name without them. */
+const valueWords = (value, help) => {
+  if (!help) return String(value).replace(/_/g, " ");
+  return /^\d+$/.test(value) ? `${value} (${help})` : help;
+};
+
+/** A variant option's values as a player reads them in its menu: their words when every
+ * value's words fit the closed menu, else the values' own short names ("forced", "ace
+ * high"), whose words the line under the menu then says for the value chosen (`explain`). */
 function optionWords(opt) {
-  const plain = opt.values.map((v) => String(v).replace(/_/g, " "));
-  const words = opt.values.map((v, i) => {
-    const help = opt.value_help[i];
-    if (!help) return plain[i];
-    return /^\d+$/.test(v) ? `${v} (${help})` : help;
-  });
+  const plain = opt.values.map((v) => valueWords(v, ""));
+  const words = opt.values.map((v, i) => valueWords(v, opt.value_help[i]));
   const fit = words.every((w) => w.length <= MENU_WORDS);
   return {
     labels: fit ? words : plain,
@@ -40,6 +42,17 @@ function optionWords(opt) {
         : `${opt.help} ${plain[i][0].toUpperCase()}${plain[i].slice(1)}: ${opt.value_help[i]}.`;
     },
   };
+}
+
+/** A table's options in a line of words ("bonus: 50 at 75 or more; saved rolls: ..."):
+ * `variant` is the variant's entry of GET /api/variants (null: not known yet, the values'
+ * names then). */
+export function optionsText(variant, values) {
+  return Object.entries(values || {}).map(([key, value]) => {
+    const opt = variant && variant.options[key];
+    const i = opt ? opt.values.indexOf(value) : -1;
+    return `${key.replace(/_/g, " ")}: ${valueWords(value, i >= 0 ? opt.value_help[i] : "")}`;
+  }).join("; ");
 }
 
 /** The turn clocks the form offers (the API takes any 5-600 seconds, or 1-60 minutes). */

@@ -3,7 +3,7 @@
 // rules: what may be done now is snapshot.can, the previews and help come with it.
 
 import { h, fill, listText, plural, possessive, reducedMotion, setAttr, setText, verb } from "./dom.js";
-import { getJSON, postJSON, query, rules } from "./api.js";
+import { getJSON, postJSON, query, rules, variants } from "./api.js";
 import { ScoreCards } from "./card.js";
 import { TableSocket } from "./socket.js";
 import { dieSvg, drawDie, rerollBadge } from "./dice.js";
@@ -12,7 +12,7 @@ import { AnalysisView } from "./analysis.js";
 import { DICE_MARKS, SPEEDS, computerPause, diceMark, lastName, markWords, seatPrefs, setComputerPause, setDailyTable, setDiceMark, setLastName, setToken, tokenFor } from "./prefs.js";
 import * as sound from "./sound.js";
 import { announce, dialogOpen, openDialog, rulesDialog, shareLink, toast } from "./ui.js";
-import { topTenTable } from "./home.js";
+import { optionsText, topTenTable } from "./home.js";
 import { dailyResult } from "./daily.js";
 import { ReactionBar, showReaction } from "./reactions.js";
 import { TurnNotifier, tableManifest } from "./notify.js";
@@ -134,6 +134,7 @@ export class TableView {
     this.onKey = (e) => this.key(e);
     this.field = null; // a duplicate table's last field message
     this.card = null; // which card of it this table is (its seat is numbered by it)
+    this.variantInfo = undefined; // the variant's entry of GET /api/variants (its options' words)
     this.steps = []; // what the player did, not yet sent (see later())
     this.stepping = false;
     this.el = h("div", { class: "table-page" });
@@ -397,7 +398,14 @@ export class TableView {
         s.open ? h("button", { type: "button", class: mine ? "btn" : "btn btn-primary", id: `take-${i}`,
           onclick: () => this.join(i) }, mine ? `Seat ${this.seatNumber(i)} for them` : `Take seat ${this.seatNumber(i)}`) : null);
     }));
-    const options = Object.entries(t.options || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+    const options = optionsText(this.variantInfo, t.options);
+    if (this.variantInfo === undefined && Object.keys(t.options || {}).length) {
+      this.variantInfo = null; // (its options' words: asked once, then the lobby again)
+      variants().then((list) => {
+        this.variantInfo = list.find((v) => v.id === t.variant) || null;
+        if (this.lobby) this.drawLobby(this.lobby);
+      }).catch(() => {});
+    }
     const share = shareLink({ id: "share-link", path: `/t/${this.id}`,
       label: this.card === null ? "Invite: send this link to your friends"
         : `This seat's link: send it to ${cardName(this.field, this.card)}` });
