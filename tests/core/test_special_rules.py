@@ -175,6 +175,20 @@ def test_yacht_on_roll_n_scores_50_minus_5_per_roll_after_the_third(roll: int,
     assert s.totals(0).grand == points
 
 
+def test_a_yacht_before_the_last_roll_is_refused_another_roll_saying_why() -> None:
+    """The rolls are not used up (24 of 32): the rule ends the rolling, and the engine
+    says so (its hook's words), not "no roll left"."""
+    s = _first_turn(23, (3,) * 5)
+    assert s.rolls == 24 and s.rolls_left == 8
+    for action in (Roll(), Choose((0,))):
+        with pytest.raises(IllegalAction, match="^all 5 dice match: this turn's rolling "
+                                                "stops here: "):
+            s.apply(action)
+    s = _first_turn(32, None)
+    with pytest.raises(IllegalAction, match="^no roll left in this turn: "):
+        s.apply(Choose((0,)))
+
+
 def test_first_turn_allows_no_other_box_and_no_stop_before_a_yacht() -> None:
     s = _first_turn(5, None)
     assert s.placements() == []

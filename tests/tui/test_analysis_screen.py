@@ -185,7 +185,7 @@ def test_the_text_keeps_names_whole_and_the_width() -> None:
     s = State(get("tommys-crag"), [Player("Ann", "computer", "beginner"),
                                    Player(long, "computer", "beginner")],
               rng=random.Random(3))
-    beginner = make_player("beginner", s.ruleset)
+    beginner = make_player(s.ruleset, "beginner")
     while not s.is_terminal():
         play_turn(s, beginner)
     a = analyse(Record.from_state(s), win_games=50)

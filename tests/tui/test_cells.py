@@ -88,7 +88,7 @@ def test_the_analysis_table_keeps_its_columns_with_a_wide_name() -> None:
     s = State(get("tommys-crag"), [Player("Ann", "computer", "beginner"),
                                    Player("Zoë 🎲🎲", "computer", "beginner")],
               rng=random.Random(3))
-    beginner = make_player("beginner", s.ruleset)
+    beginner = make_player(s.ruleset, "beginner")
     while not s.is_terminal():
         play_turn(s, beginner)
     a = analyse(Record.from_state(s), win_games=50)

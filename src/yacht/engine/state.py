@@ -428,13 +428,22 @@ class State:
             outs.append((combo, p if exact else float(p)))
         return outs
 
+    def _no_reroll(self) -> str:
+        """Why the dice showing cannot be rolled again, as a clause: the turn's rolls are
+        used up, or a special rule ends the rolling before them (Tommy's Yacht's first
+        turn once all dice match)."""
+        why = self.ruleset.stop_reason(self.context(),
+                                       counts_of(self._p.dice, self.ruleset.faces))
+        return "no roll left in this turn" if why is None else \
+            f"{why}: this turn's rolling stops here"
+
     def _roll_refused(self) -> str | None:
         """Why a Roll is not allowed now, or None when it is."""
         p = self._p
         if self.is_terminal():
             return "the game is over"
         if p.dice and not self.may_reroll():
-            return "no roll left in this turn: score the dice in an open box"
+            return f"{self._no_reroll()}: score the dice in an open box"
         if p.dice and not p.chosen:
             return "choose at least one die to roll again, or score"
         return None
@@ -477,7 +486,7 @@ class State:
             if not p.dice:
                 raise IllegalAction("roll first: there are no dice to choose")
             if not self.may_reroll():
-                raise IllegalAction("no roll left in this turn: dice cannot be chosen")
+                raise IllegalAction(f"{self._no_reroll()}: dice cannot be chosen")
             bad = [d for d in action.dice if not 0 <= d < rs.dice]
             if bad:
                 raise IllegalAction(_no_such("die", "dice", "position", "positions",

@@ -69,6 +69,11 @@ class SpecialRule:
     def may_reroll(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> bool:
         return True
 
+    def stop_reason(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> str:
+        """Why this rule ends the rolling (when :meth:`may_reroll` says no), as a clause:
+        what the player is told instead of "no roll left"."""
+        return f"the {self.name.replace('_', ' ')} rule ends the rolling"
+
     def placements(
         self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
     ) -> list[Placement]:
@@ -225,6 +230,9 @@ class ForcedFirstTurn(SpecialRule):
 
     def may_reroll(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> bool:
         return not (ctx.turn == 0 and all_same(counts))
+
+    def stop_reason(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> str:
+        return f"all {rs.dice} dice match"
 
     def placements(
         self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]

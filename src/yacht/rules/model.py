@@ -581,6 +581,16 @@ class Ruleset:
             return False
         return all(rule.may_reroll(self, ctx, counts) for rule in self.special)
 
+    def stop_reason(self, ctx: TurnContext, counts: Counts) -> str | None:
+        """Why a special rule ends the turn's rolling before its rolls are used up, as a
+        clause ("all 5 dice match"); None when it does not (rolls left, or none)."""
+        if ctx.rolls >= self.max_rolls(ctx):
+            return None
+        for rule in self.special:
+            if not rule.may_reroll(self, ctx, counts):
+                return rule.stop_reason(self, ctx, counts)
+        return None
+
     def placements(self, ctx: TurnContext, counts: Counts) -> list[Placement]:
         """Every legal way to score these dice now, with the points each gives."""
         options = [

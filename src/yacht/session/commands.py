@@ -55,7 +55,7 @@ from yacht.engine import (
     action_to_json,
 )
 from yacht.parsing import InputError, parse_dice, parse_positions, shown
-from yacht.rules import DiceMark, Ruleset
+from yacht.rules import DiceMark, Ruleset, counts_of
 
 from .keys import key_for, singlets
 
@@ -500,7 +500,11 @@ def resolve_marked(cmd: Command, state: State, held: frozenset[int] | None,
         if not state.dice:
             raise IllegalAction("roll first: there are no dice to hold")
         if not state.may_reroll():
-            raise IllegalAction("no roll left in this turn: dice cannot be held")
+            why = state.ruleset.stop_reason(state.context(),
+                                            counts_of(state.dice, state.ruleset.faces))
+            raise IllegalAction(("no roll left in this turn" if why is None else
+                                 f"{why}: this turn's rolling stops here")
+                                + ": dice cannot be held")
         now = held_dice(state, held)
         everything = frozenset(range(len(state.dice)))
         if isinstance(cmd, GiveBack):

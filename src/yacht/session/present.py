@@ -307,9 +307,8 @@ def no_roll_text(state: State, short: bool = False) -> str:
     rs = state.ruleset
     used, left, most = state.rolls, state.rolls_left, state.max_rolls
     if left > 0:
-        counts = counts_of(state.dice, rs.faces)
-        why = (f"all {len(state.dice)} dice match" if max(counts) == len(state.dice)
-               else "the rules end the rolling")
+        why = rs.stop_reason(state.context(), counts_of(state.dice, rs.faces)) \
+            or "the rules end the rolling"
         if short:
             return f"{why}: the rolling stops there"
         return (f"{why[0].upper()}{why[1:]} on roll {used}: the turn's rolling stops there "
