@@ -20,7 +20,7 @@ export const cardName = (field, index) => (field && field.cards[index] ? nameOf(
 /** "+3.5", "-2", "0": a turn's points against the mean of the others'. */
 const signed = (x) => (x > 0 ? `+${Number.parseFloat(x.toFixed(1))}` : `${Number.parseFloat(x.toFixed(1))}`);
 
-/** Where a card is: "turn 4 of 13", "finished", "waiting for them to open the link". */
+/** Where a card is: "on turn 4 of 13", "finished", "open: waiting for someone to take seat 2". */
 function where(c, length) {
   if (c.open) return `open: waiting for someone to take seat ${c.card + 1}`;
   if (c.done >= length) return "finished";
