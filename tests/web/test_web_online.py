@@ -161,12 +161,15 @@ def test_play_again_at_the_same_link(client: TestClient, store: Store) -> None:
     table, (ann, bob) = friends(client, ["Ann", "Bob"])
     watcher = Browser(client, table)
     assert ann.ask("again")["code"] == "not_finished"  # the game is under way
+    assert ann.table["snapshot"]["speed"] == "instant"  # (the tests' tables)
+    assert bob.ask("speed", speed="fast")["type"] == "ack"  # kept for the next game too
+    assert store.load_table(table).speed == "fast"
     first = finish([ann, bob])
     assert ann.wait(lambda t: t["can_again"])["series"] == {"games": 0, "wins": [0, 0]}
     assert watcher.ask("again")["code"] == "not_your_turn"
     assert ann.ask("again")["type"] == "ack"
     lobby = bob.wait(lambda t: t["phase"] == "lobby")
-    assert [s["ready"] for s in lobby["seats"]] == [True, False]
+    assert [s["ready"] for s in lobby["seats"]] == [True, False] and lobby["speed"] == "fast"
     winners = {first["players"][i]["name"] for i in first["winners"]}
     assert lobby["series"] == {"games": 1, "wins": [int("Ann" in winners),
                                                     int("Bob" in winners)]}
@@ -174,7 +177,7 @@ def test_play_again_at_the_same_link(client: TestClient, store: Store) -> None:
     for p in (ann, bob, watcher):
         s = p.wait(lambda t: t["phase"] == "game"
                    and t["snapshot"]["game_id"] != first["game_id"])["snapshot"]
-        assert s["turn"] == 1 and not s["over"]
+        assert s["turn"] == 1 and not s["over"] and s["speed"] == "fast"
     assert ann.snap["players"][0]["mine"] and bob.snap["players"][1]["mine"]  # same seats
     assert ann.table["series"]["games"] == 1
     assert store.game_info(first["game_id"]).finished is not None  # the first one stays

@@ -835,13 +835,16 @@ class Store:
                      seats: Sequence[SeatRow] | None = None, game_id: str | None = None,
                      closed: bool = False, host: str | None = None,
                      settings: dict[str, Any] | None = None,
-                     again: bool = False) -> TableRow:
+                     again: bool = False, speed: str | None = None) -> TableRow:
         """Change a table that is still at ``version``; StoreError if it changed meanwhile
         (two friends took the same seat: the second one is told and looks again).
         ``host``: a new hashed token of the table's host; ``settings``: all its settings
         and series (they replace the stored ones); ``again``: the table is open for a
-        new game (no game, not closed)."""
+        new game (no game, not closed); ``speed``: the computers' pace, set during a game
+        (the table's next game, or the game taken up after a restart, keeps it)."""
         values: dict[str, Any] = {"version": version + 1, "updated": _now()}
+        if speed is not None:
+            values["speed"] = speed
         if settings is not None:
             values["settings"] = _dump(settings)
         if again:

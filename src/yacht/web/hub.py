@@ -769,6 +769,14 @@ class Hub:
             raise WebError("only a player at the table (or its host) sets the pace",
                            "not_your_turn")
         table.set_speed(speed)
+        async with live.lock:  # kept in the row: the next game, or one taken up after a
+            if live.row.speed == speed:  # restart, goes on at this pace
+                return
+            try:
+                live.take_row(await self.io_call(partial(
+                    self.store.update_table, live.row.id, live.row.version, speed=speed)))
+            except StoreError as e:  # (the game goes on at it; only the next one would not)
+                log.warning("table %s: %s", live.id, e)
 
     # --- reactions (not game actions: nothing stored, no new version) ---------------
     def react(self, live: LiveTable, conn: Connection, reaction: ReactionName) -> None:

@@ -413,7 +413,7 @@ export class TableView {
       h("label", { for: "join-name", text: mine ? "Someone else at this screen? Their name" : "Your name" }), nameInput) : null;
     fill(this.body, h("section", { class: "panel lobby", aria: { labelledby: "lobby-title" } },
       h("h2", { id: "lobby-title", text: again ? `Play again? Game ${t.series.games + 1} at this table` : openSeats.length ? "Waiting for players" : "Starting…" }),
-      h("p", { class: "muted", text: `${t.name}${options ? ` (${options})` : ""} · computer speed ${mine && this.speedOf ? this.speedOf.speed : t.speed}${t.clock ? ` · clock ${t.clock}` : ""}` }),
+      h("p", { class: "muted", text: `${t.name}${options ? ` (${options})` : ""} · computer speed ${t.speed}${t.clock ? ` · clock ${t.clock}` : ""}` }),
       again ? againLobby(t, (kind) => this.again(kind)) : null,
       again ? seriesLine(t.series, t.seats.map((seat) => seat.name || "")) : null,
       mine ? share : null,
@@ -547,7 +547,6 @@ export class TableView {
     fill(this.chips, chips);
     const computers = snap.players.some((p) => p.kind === "computer");
     this.speedBox.hidden = !computers;
-    this.keepSpeed(snap, computers);
     if (document.activeElement !== this.speedSelect) this.speedSelect.value = snap.speed;
     this.speedSelect.disabled = !this.mayPace(snap);
     // a player's own way with the dice (a watcher's clicks do nothing)
@@ -1005,18 +1004,6 @@ export class TableView {
       if (reply.type === "error") toast(reply.message);
       return reply.type === "ack";
     });
-  }
-
-  /** The computers' pace carries on into the table's next game ("Play again" at this
-   * link): the server starts it at the speed the table was made with, so the speed the
-   * last game ended at is asked for again by a player's page, and the menu shows it once
-   * the table has it. */
-  keepSpeed(snap, computers) {
-    const last = this.speedOf;
-    this.speedOf = { game: snap.game_id, speed: snap.speed };
-    if (!last || last.game === snap.game_id || last.speed === snap.speed) return;
-    if (!computers || !snap.seat || snap.over) return;
-    this.later(() => this.setSpeed(last.speed));
   }
 
   async setSpeed(speed) {
