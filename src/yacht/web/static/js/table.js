@@ -75,8 +75,19 @@ function hintItem(m, cls, figures, play) {
     h("span", { class: "hint-move", text: m.text }), figures));
 }
 
-/** The game's scores go to the list apart from the top ten. */
-const apart = (snap) => Boolean(snap.assisted || snap.dice_entered);
+/** The players whose scores go to the list apart from the top ten (they asked the
+ * advisor, or the computer played for them; every person once dice were entered). */
+const marked = (snap) => snap.players.map((p, i) => i).filter((i) =>
+  snap.dice_entered ? snap.players[i].kind === "person" : (snap.assisted_players || []).includes(i));
+
+/** This page's game goes to the list apart: one of its own players is marked (a
+ * watcher's: every person at the table). */
+const apart = (snap) => {
+  const mine = snap.players.map((p, i) => i).filter((i) => snap.players[i].mine);
+  const who = mine.length ? mine : snap.players.map((p, i) => i).filter((i) => snap.players[i].kind === "person");
+  const set = new Set(marked(snap));
+  return who.length > 0 && (mine.length ? who.some((i) => set.has(i)) : who.every((i) => set.has(i)));
+};
 
 
 /** What a page that is not the mover's says while a person plays (the snapshot's help is
@@ -541,7 +552,12 @@ export class TableView {
     setText(this.title, rs.name);
     const chips = [];
     if (snap.demo) chips.push(h("span", { class: "chip", text: "demo" }));
-    if (snap.assisted) chips.push(h("span", { class: "chip chip-warn", text: "assisted" }));
+    if (snap.assisted) {
+      const names = (snap.assisted_players || []).map((i) => snap.players[i].mine ? "you" : snap.players[i].name);
+      const allMine = names.length && names.every((n) => n === "you");
+      chips.push(h("span", { class: "chip chip-warn", title: "Their scores go to the list apart from the top ten",
+        text: allMine || !names.length ? "assisted" : `assisted: ${listText(names)}` }));
+    }
     if (snap.dice_entered) chips.push(h("span", { class: "chip chip-warn", text: "dice entered" }));
     if (!snap.seat) chips.push(h("span", { class: "chip", text: "watching" }));
     fill(this.chips, chips);
@@ -936,7 +952,7 @@ export class TableView {
         [h("span", { class: "hint-exp", text: `expect ${m.expected.toFixed(1)}` }),
           h("span", { class: "hint-loss", text: m.loss < 0.005 ? "best" : `−${m.loss.toFixed(1)}` })], play)));
     const note = h("p", { class: "muted", text: `Expected final total with the best move: ${best.toFixed(1)}. Each other move shows what it loses on average.` });
-    const assisted = h("p", { class: "assisted-note", text: "This game is now marked assisted: its score goes to the assisted top ten." });
+    const assisted = h("p", { class: "assisted-note", text: "Your score is now marked assisted: it goes to the assisted top ten, apart from the others'." });
     const how = h("p", { class: "muted", text: "Press a move (or Tab to it, Enter) to play it: a keep rolls the other dice again." });
     if (win) {
       const top = win.moves[0].chance;
@@ -1186,9 +1202,11 @@ export class TableView {
       case "took_back":
         if (ev.text) announce(sentence(ev.text));
         break;
-      case "assisted":
-        announce("This game is now marked assisted.");
+      case "assisted": {
+        const who = snap && snap.players[ev.player];
+        announce(!who || who.mine ? "Your game is now marked assisted." : `${possessive(who.name, true)} game is now marked assisted.`);
         break;
+      }
       case "held":
         if (snap && snap.players[ev.player] && snap.players[ev.player].mine) {
           const held = (d.held || []).map((p) => p + 1);
