@@ -156,7 +156,7 @@ def test_tommys_letters_where_they_do_not_collide() -> None:
     assert keys["four_of_a_kind"] not in "qs" and keys["small_straight"] not in "qs"
     notes = " ".join(letter_notes(get("tommys-yahtzee")))
     assert "Q (Four of a Kind) is quit here" in notes
-    assert "S (Small Straight) is all singlets here" in notes
+    assert "S (Small Straight) is the unmatched dice here" in notes
     crag = category_keys(get("tommys-crag"))
     assert crag["three_of_a_kind"] == "t" and crag["low_straight"] == "l"
     assert crag["even_straight"] == "e"

@@ -86,7 +86,7 @@ def test_choices_all_singlets_none(store: Any, factory: Any) -> None:
     assert t.version == version and len(st.log) == 4
     t.act(LOCAL, Choose((2, 3)))
     t.act(LOCAL, Roll((5, 5)))  # 2 2 5 5 2: no singlets, and a roll left: refused
-    with pytest.raises(Refused, match="No singlets"):
+    with pytest.raises(Refused, match="No unmatched die"):
         t.act(LOCAL, Select("singlets"))
 
 

@@ -617,7 +617,7 @@ async def test_singlets_with_none_to_choose_says_so(new_app: App) -> None:
         await pilot.pause()
         assert not g.table._game.state.chosen
         assert messages(app) == [
-            "No singlets: every face shows at least twice"]
+            "No unmatched die: every face shows at least twice"]
 
 
 @run

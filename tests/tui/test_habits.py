@@ -53,7 +53,7 @@ async def test_tommys_boards_and_letters(new_app: App) -> None:
         assert isinstance(app.screen, HelpScreen)
         help_text = " ".join(app.screen.text.split())  # (wrapped for the window)
         assert "Q (Four of a Kind) is quit here" in help_text
-        assert "S (Small Straight) is all singlets here" in help_text
+        assert "S (Small Straight) is the unmatched dice here" in help_text
         assert "Tommy's F1 (sound) is this" in help_text  # a key of his that we keep
 
 

@@ -61,7 +61,7 @@ click on a die may hold it instead: their setting "Clicking a die").
                     rolled; the game is then marked dice entered)
   1 5  or  15       roll dice 1 and 5 again (0 is die 10 with ten dice)
   choose 1,5        choose dice 1 and 5 to roll again (then Enter rolls them)
-  a / s             roll all dice again / all singlets (faces showing once)
+  a / s             roll all dice again / the unmatched dice (faces showing once)
   LETTER or NAME    score the box (letters are shown in the box list); in
                     two-column games add the column: "f 2", or an upper-case
                     letter for column 2

@@ -295,7 +295,7 @@ def parse_command(text: str, state: State) -> list[Command]:
     if low in ("s", "singlets"):
         found = singlets(state.dice)
         if not found:
-            raise ActionError("No singlets: every face shows at least twice"
+            raise ActionError("No unmatched die: every face shows at least twice"
                               if state.dice else "roll first: there are no dice to choose")
         return [Choose(found), Roll()]
     if _digits(low.replace(",", "").replace(" ", "")):
@@ -339,7 +339,7 @@ def resolve(cmd: Command, state: State) -> list[Action]:
         elif cmd.which == "singlets":
             wanted = singlets(state.dice)
             if not wanted and state.may_reroll():
-                raise IllegalAction("No singlets: every face shows at least twice")
+                raise IllegalAction("No unmatched die: every face shows at least twice")
         else:
             wanted = ()
         return resolve(Choose(wanted), state)
@@ -519,7 +519,7 @@ def resolve_marked(cmd: Command, state: State, held: frozenset[int] | None,
         if cmd.which == "singlets":
             found = singlets(state.dice)
             if not found:
-                raise IllegalAction("No singlets: every face shows at least twice")
+                raise IllegalAction("No unmatched die: every face shows at least twice")
             return [], everything - frozenset(found)
         return [], everything if cmd.which == "all" else frozenset()
     if held is not None and isinstance(cmd, Toggle) and state.dice:

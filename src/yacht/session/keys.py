@@ -24,7 +24,7 @@ __all__ = ["COMMAND_KEYS", "LETTERS", "RESERVED", "category_keys", "key_for", "l
 RESERVED = frozenset("asnhqorbcdp")
 
 #: what the reserved letters do in the terminal game (for the help)
-COMMAND_KEYS = {"a": "all dice", "s": "all singlets", "n": "no dice", "h": "hint",
+COMMAND_KEYS = {"a": "all dice", "s": "the unmatched dice", "n": "no dice", "h": "hint",
                 "q": "quit", "o": "Oops", "r": "roll", "b": "bell",
                 "c": "kept free", "d": "kept free", "p": "kept free"}
 

@@ -81,7 +81,7 @@ TERMINAL = Words(
     roll_first="press r or Enter, or click Roll, to roll the dice",
     no_box_yet="No box takes these dice yet: choose dice ({keys}, a, s, or click) and roll "
                "again (r).",
-    choose_then="Choose dice to re-roll ({keys}, click; a all, s singlets), then r",
+    choose_then="Choose dice to re-roll ({keys}, click; a all, s unmatched), then r",
     roll_chosen="r or Enter",
     score="a box's letter or click it",
     score_short="a letter or a click",
@@ -96,7 +96,7 @@ TERMINAL = Words(
     button_over="See results",
     over_enabled=True,
     button_computer="Computer plays",
-    hold_then="Hold dice ({keys} or click; a all, s all but singlets), then r",
+    hold_then="Hold dice ({keys} or click; a all, s matched), then r",
     hold_no_box="No box takes these dice yet: hold dice ({keys}, a, s, or click) and roll "
                 "the others (r).",
 )

@@ -69,7 +69,7 @@ KEYS = (
               "\"Clicking a die\" says which, and so does the help line)"),
     ("Enter", "roll (on the dice or the button), score (on a box)"),
     ("1-9, 0", "the same for dice 1-10 (0 is none when there is no tenth die)"),
-    ("a / s / n", "all dice / all singlets (holding: every die but the singlets) / none"),
+    ("a / s / n", "all dice / the unmatched dice, a face showing once (holding: the matched dice) / none"),
     ("r", "roll (or go on to the next player)"),
     ("letters", "score the box with that letter (underlined at the left of the card); "
                 "Shift+letter scores its second column in two-column games, the box itself "
@@ -98,7 +98,7 @@ KEYS_HELP = ("Keys\n" + "".join(f"  {key:<16}  {what}\n" for key, what in KEYS)
 OLD_KEYS_HELP = (
     "Keys of the old programs\n"
     "Tommy's F2 (demo), F5 (these instructions), F7 (quit), his A (all), N and 0 (none) "
-    "and S (singlets) work as his did; Windows Yacht's Tab, arrows, Space and Enter too.\n"
+    "and S (the unmatched dice) work as his did; Windows Yacht's Tab, arrows, Space and Enter too.\n"
     "Where an old key means something else here, ours stays: Tommy's F1 (sound) is this "
     "help here (b is the bell); his up and down arrows (speed) move on the card here (use "
     "+ and -); Esc goes back to the setup here, as in Yatcy (q or F7 quits); his board "
@@ -259,7 +259,7 @@ def fit_help(text: str, width: int, lines: int = 2) -> str:
     ...         "others.")
     >>> fit_help(text, 78)[-32:]
     'box. Score: a letter or a click.'
-    >>> fit_help("Choose dice to re-roll (1-9/0, click; a all, s singlets), then r - or "
+    >>> fit_help("Choose dice to re-roll (1-9/0, click; a all, s unmatched), then r - or "
     ...          "score: a box's letter or click it (Shift+letter: column 2).", 40)
     "Choose dice to re-roll, then r - or score: a box's letter or click it."
     """
@@ -406,7 +406,7 @@ class GameScreen(AppScreen):
         Binding("f1", "help", "Help", show=False),
         Binding("f5", "help", "Help", show=False),
         Binding("a", "choose_all", "All dice", show=False),
-        Binding("s", "choose_singlets", "Singlets", show=False),
+        Binding("s", "choose_singlets", "Unmatched", show=False),
         Binding("n", "choose_none", "None", show=False),
         Binding("less_than_sign", "look(-1)", "Previous card", show=False),
         Binding("greater_than_sign", "look(1)", "Next card", show=False),
