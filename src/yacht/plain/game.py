@@ -219,11 +219,16 @@ class PlainGame:
     def stopped(self, why: str) -> None:
         """The game stops before its end (``why``: the input ended, the player quit or
         interrupted it): say so, and whether and how it goes on."""
+        self.table.save_unsaved()  # (what a failed save left out: once more now)
         view = self.table.view()
         if view.over:
             self.end()
         elif view.saved and view.game_id is not None:
             self.say(f"Game saved. {resume_hint(view.game_id)}.")
+        elif view.game_id is not None and view.elsewhere is None and self.table.has_store:
+            self.say(f"{why}. This game was saved only up to where saving failed (see the "
+                     f"warning above): the moves after that are lost. "
+                     f"{resume_hint(view.game_id)} from there.")
         elif view.elsewhere is not None and view.game_id is not None:
             self.say(f"Not saved here: {view.elsewhere}. {resume_hint(view.game_id)} from "
                      "there.")

@@ -165,6 +165,9 @@ class Session:
         #: the game went on (or ended, or was deleted) in another window: one line; this
         #: copy is no longer saved
         self.elsewhere: str | None = None
+        #: the index of the first action the store did not take (a failed save: the next
+        #: save writes every action from there on); None: the store has the whole log
+        self.unsaved_from: int | None = None
         self.strict = strict
         self._meta = dict(meta or {})
 
@@ -181,7 +184,13 @@ class Session:
     @property
     def saved(self) -> bool:
         """Whether the game as it stands is in the store (it goes there with its first
-        action; not once it went on elsewhere)."""
+        action; not once it went on elsewhere, nor while a failed save has left actions
+        the store does not have)."""
+        return self._in_store and self.unsaved_from is None
+
+    @property
+    def _in_store(self) -> bool:
+        """The game has its place in the store (saved, or to be saved up to date)."""
         return self.store is not None and self.game_id is not None and self.elsewhere is None
 
     def check_store(self) -> str | None:
@@ -353,19 +362,42 @@ class Session:
             return
         self.last_score = _apply_tracking(state, action, self.last_score)
         index = len(state.log) - 1
-        logged = state.log[-1]
         if self._ensure_started():
             return  # the new game in the store holds this action already
-        if self.saved and self.store is not None and self.game_id is not None:
-            from yacht.store.errors import GameMovedOn
+        if self._in_store:
+            self.save_unsaved(upto=index)
 
+    def save_unsaved(self, upto: int | None = None) -> bool:
+        """Write the actions the store does not have yet: the one at ``upto`` (the one just
+        played) and every one a failed save left out before it, in order (a save that
+        failed once is made good by the next, never left as a gap that would read as the
+        game having gone on elsewhere). True when the store has the whole log now."""
+        if not self._in_store:
+            return False
+        assert self.store is not None and self.game_id is not None
+        log = self.state.log
+        if self.unsaved_from is None:
+            if upto is None:
+                return True
+            start = upto
+        else:
+            start = self.unsaved_from
+        end = len(log) if upto is None else upto + 1
+        from yacht.store.errors import GameMovedOn
+
+        for i in range(start, end):
             try:
-                self.store.append_action(self.game_id, index, logged)
+                self.store.append_action(self.game_id, i, log[i])
             except GameMovedOn:
                 self.elsewhere = (f"game {self.game_id} went on elsewhere (another window or "
                                   "command played it)")
+                return False
             except Exception as e:  # a broken store must not lose the game in memory
+                self.unsaved_from = i
                 self.warning = f"saving failed: {e}"
+                return False
+        self.unsaved_from = None
+        return True
 
     def _apply_saved_first(self, action: Action) -> Steps[None]:
         """Save the action (with its dice drawn now), then play it."""
@@ -414,8 +446,8 @@ class Session:
         if self.store is None or self.game_id is None:
             return None
         n, _ = self.store.progress(self.game_id)
-        if n == len(self.state.log):
-            return None
+        if n == len(self.state.log) or n == self.unsaved_from:
+            return None  # (or it is where a failed save left it: this copy is the newer)
         return list(self.store.load_record(self.game_id).actions)
 
     def record(self) -> Record:
@@ -432,6 +464,7 @@ class Session:
             last = _apply_tracking(state, action, last)
         self.state, self.last_score = state, last
         self.finished = False
+        self.unsaved_from = None
 
     def make_strategy(self, player: int) -> Any:
         """A new computer player for seat ``player`` (its level, or the default level).
@@ -463,7 +496,7 @@ class Session:
             return
         self.assisted_players.add(me)
         self.assisted = True
-        if self.saved:
+        if self._in_store:
             gid = self.game_id
             self._store_call(lambda st: st.set_assisted(gid, me))
 
@@ -476,11 +509,13 @@ class Session:
         if self.finished or not self.state.is_terminal():
             return self.new_entries
         self.finished = True
-        if self.saved:
+        if self._in_store:  # (finish_game writes the actions a failed save left out too)
             gid = self.game_id
             assert gid is not None
             result: list[Any] = []
-            self._store_call(lambda st: result.extend(st.finish_game(gid, self.state) or ()))
+            if self._store_call(lambda st: result.extend(st.finish_game(gid, self.state)
+                                                         or ())):
+                self.unsaved_from = None
             self.new_entries = result
         return self.new_entries
 
@@ -493,14 +528,16 @@ class Session:
 
     def abandon(self) -> None:
         """Forget this unfinished game in the store (the UI asks first)."""
-        if self.saved:
+        if self._in_store:
             gid = self.game_id
             assert gid is not None
             self._store_call(lambda st: st.delete_game(gid))
             self.game_id = None
 
-    def _store_call(self, fn: Callable[[Any], None]) -> None:
+    def _store_call(self, fn: Callable[[Any], None]) -> bool:
         try:
             fn(self.store)
         except Exception as e:  # a broken store must not lose the game in memory
             self.warning = f"saving failed: {e}"
+            return False
+        return True

@@ -1746,6 +1746,13 @@ class Table:
         """The game is played with a store (saved, unless it went on elsewhere)."""
         return self._game.store is not None
 
+    def save_unsaved(self) -> bool:
+        """Try again to write the actions a failed save left out (an interface calls it
+        before it says whether the game is saved; the next move tries too). True: the
+        store has the whole game. Writes to the store: call it off an event loop."""
+        with self._lock:
+            return self._game.save_unsaved()
+
     def take_warning(self) -> str | None:
         """The last problem with the store, once (an interface shows it, then it is gone)."""
         with self._lock:
