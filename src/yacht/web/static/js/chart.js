@@ -4,7 +4,9 @@
 
 import { h, s } from "./dom.js";
 
-const W = 520, H = 270, MARGIN = { right: 14, top: 12, bottom: 40 };
+// (the bottom holds the turns' numbers and the axis's name, each a line of type below
+// the other: up to 28 units high on a phone, style.css)
+const W = 520, H = 300, MARGIN = { right: 14, top: 16, bottom: 80 };
 const DASHES = ["", "8 5", "2 5", "12 4 2 4", "4 3", "1 3", "10 3 3 3 3 3", "6 2"];
 const MARKS = ["circle", "square", "triangle", "diamond", "circle", "square", "triangle", "diamond"];
 
@@ -32,8 +34,8 @@ export function lineChart({ series, names, xs = null, yMin, yMax, yStep, yFormat
   const at = series.map((ys, i) => (xs ? xs[i] : ys.map((_, t) => t)));
   const ticks = [];
   for (let i = 0; yMin + i * yStep <= yMax + 1e-9; i += 1) ticks.push(yMin + i * yStep);
-  // room for the longest label at the left (up to 18 px type on a phone)
-  const left = Math.max(42, 16 + 11 * Math.max(...ticks.map((v) => yFormat(v).length)));
+  // room for the longest label at the left (up to 28 units of type on a phone: style.css)
+  const left = Math.max(42, 16 + 16 * Math.max(...ticks.map((v) => yFormat(v).length)));
   const PAD = { ...MARGIN, left };
   const xMax = Math.max(1, ...at.flat());
   const x = (t) => PAD.left + (t / xMax) * (W - PAD.left - PAD.right);
@@ -46,9 +48,9 @@ export function lineChart({ series, names, xs = null, yMin, yMax, yStep, yFormat
   }
   const every = xMax > 24 ? [5, 10, 20, 25, 50].find((e) => xMax / e <= 8) || 50 : xMax > 16 ? 4 : xMax > 8 ? 2 : 1;
   for (let t = 0; t <= xMax; t += every) {
-    grid.push(s("text", { class: "chart-label", x: x(t), y: H - PAD.bottom + 18, "text-anchor": "middle" }, String(t)));
+    grid.push(s("text", { class: "chart-label", x: x(t), y: H - PAD.bottom, dy: "0.6em", "text-anchor": "middle", "dominant-baseline": "hanging" }, String(t)));
   }
-  grid.push(s("text", { class: "chart-axis", x: (PAD.left + W - PAD.right) / 2, y: H - 2, "text-anchor": "middle" }, xLabel));
+  grid.push(s("text", { class: "chart-axis", x: (PAD.left + W - PAD.right) / 2, y: H - PAD.bottom, dy: "1.9em", "text-anchor": "middle", "dominant-baseline": "hanging" }, xLabel));
   const dense = Math.max(...series.map((ys) => ys.length)) > 20;
   const lines = series.map((ys, i) => {
     const path = ys.map((v, k) => `${x(at[i][k]).toFixed(1)},${y(v).toFixed(1)}`).join(" ");

@@ -1,0 +1,106 @@
+"""Phones in both orientations (360x740, 320x568, 740x360): a table of eight, the 10-dice
+two-column game and Maxi Yatzy mid-turn, and the end with its charts: the page never
+scrolls sideways, nothing is cut off, every control is a finger's size (about 40 px) and
+every text, the charts' labels too, is at least 12 px on the screen."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Page, ViewportSize
+
+from .conftest import Server
+from .play import after, chromium, open_tab, screenshot, seat_token, wait_game
+
+SIZES: list[ViewportSize] = [{"width": 360, "height": 740}, {"width": 320, "height": 568},
+                             {"width": 740, "height": 360}]
+
+#: what a phone's screen shows too small or cut off: controls under 38 px (a die of Maxi
+#: Yatzy's six on a 320 px phone is 38 px wide), text under 12 px, also in the charts
+#: (an SVG's type is scaled with its picture)
+SMALL = """() => {
+  const width = document.documentElement.clientWidth;
+  const seen = el => el.offsetParent !== null && !el.closest('.sr-only, dialog:not([open])');
+  const out = {scroll: document.documentElement.scrollWidth, width, cut: [], small: [], tiny: []};
+  for (const el of document.querySelectorAll('button, input, select, summary, .btn, [tabindex="0"]')) {
+    if (!seen(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (!el.closest('.cards-scroll, .table-scroll') && (r.left < -1 || r.right > width + 1))
+      out.cut.push(el.outerHTML.slice(0, 80));
+    const labelled = el.type === 'checkbox' || el.type === 'radio';  // their label is the target
+    if (!labelled && Math.min(r.width, r.height) < 38)
+      out.small.push(`${Math.round(r.width)}x${Math.round(r.height)} ${el.outerHTML.slice(0, 80)}`);
+  }
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const el = walk.currentNode.parentElement;
+    if (!walk.currentNode.textContent.trim() || !el || el.closest('.sr-only, title')) continue;
+    const svg = el.closest('svg');
+    if (svg ? svg.getBoundingClientRect().width === 0 : !seen(el)) continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    if (svg && svg.viewBox.baseVal && svg.viewBox.baseVal.width)
+      size *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    if (size < 11.95) out.tiny.push(`${size.toFixed(1)}px ${el.tagName}.${el.getAttribute('class')} `
+      + `"${walk.currentNode.textContent.trim().slice(0, 20)}"`);
+  }
+  out.small = [...new Set(out.small)].slice(0, 8);
+  out.tiny = [...new Set(out.tiny)].slice(0, 8);
+  return out;
+}"""
+
+
+async def check(page: Page, what: str) -> None:
+    box: dict[str, Any] = await page.evaluate(SMALL)
+    assert box["scroll"] <= box["width"], (what, box)
+    assert box["cut"] == [] and box["small"] == [] and box["tiny"] == [], (what, box)
+
+
+def test_phones_in_both_orientations(server: Server, shots: Path) -> None:
+    async def main() -> None:
+        async with chromium() as browser:
+            for size in SIZES:
+                name = f"{size['width']}x{size['height']}"
+                ctx = await browser.new_context(viewport=size, device_scale_factor=2,
+                                                is_mobile=True, has_touch=True)
+                for variant, players in (("yahtzee", 8), ("ancient-yacht-10-double", 8),
+                                         ("maxi-yatzy", 6)):
+                    made = server.post("/api/tables", {
+                        "variant": variant, "speed": "instant",
+                        "seats": [{"kind": "person", "name": "Ann", "here": True}] + [
+                            {"kind": "beginner", "name": f"Computer {i}"}
+                            for i in range(1, players)]})
+                    tab = await open_tab(ctx, server.url("/"))
+                    page = tab.page
+                    await seat_token(page, server, made)
+                    await page.goto(server.url(made["url"]))
+                    s = await wait_game(page)
+                    await page.tap("#roll")
+                    s = await after(page, s["version"])
+                    await page.locator(".die").nth(1).tap()
+                    await after(page, s["version"])
+                    await check(page, f"{variant} at {name}")
+                    await screenshot(page, shots, f"small-{variant}-{name}")
+                    tab.check()
+                    await page.close()
+
+                # the end of a game of computers, its running totals and the analysis
+                made = server.post("/api/tables", {
+                    "variant": "tommys-crag", "speed": "instant",
+                    "seats": [{"kind": "beginner", "name": "Bea"},
+                              {"kind": "expert", "name": "Max"}]})
+                tab = await open_tab(ctx, server.url("/"))
+                page = tab.page
+                await seat_token(page, server, made)
+                await page.goto(server.url(made["url"]))
+                await page.wait_for_selector("#analysis-btn")
+                await page.tap("#analysis-btn")
+                await page.wait_for_selector(".analysis-player")
+                await page.wait_for_selector(".analysis-chart svg >> nth=1")
+                await check(page, f"the end and its analysis at {name}")
+                await screenshot(page, shots, f"small-analysis-{name}")
+                tab.check()
+                await ctx.close()
+
+    asyncio.run(main())
