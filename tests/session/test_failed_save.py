@@ -63,7 +63,7 @@ def test_the_line_game_does_not_claim_a_save_it_could_not_make(store: Any,
     out = io.StringIO()
     PlainGame(t, io.StringIO("q\n"), out).run()
     text = out.getvalue()
-    assert "Game saved." not in text and "saved only up to where saving failed" in text
+    assert "Game saved." not in text and "Saving failed (see the warning above)" in text
     assert len(store.games[gid].record.actions) == 2
 
 

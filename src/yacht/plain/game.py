@@ -226,9 +226,8 @@ class PlainGame:
         elif view.saved and view.game_id is not None:
             self.say(f"Game saved. {resume_hint(view.game_id)}.")
         elif view.game_id is not None and view.elsewhere is None and self.table.has_store:
-            self.say(f"{why}. This game was saved only up to where saving failed (see the "
-                     f"warning above): the moves after that are lost. "
-                     f"{resume_hint(view.game_id)} from there.")
+            self.say(f"{why}. Saving failed (see the warning above): the moves since are "
+                     f"not saved. {resume_hint(view.game_id)} as far as it was saved.")
         elif view.elsewhere is not None and view.game_id is not None:
             self.say(f"Not saved here: {view.elsewhere}. {resume_hint(view.game_id)} from "
                      "there.")

@@ -201,8 +201,14 @@ class Session:
         try:
             n, finished = self.store.progress(self.game_id)
         except Exception as e:  # the store's errors are one-line messages
+            from yacht.store.errors import StoreGone
+
             if "no game" in str(e):
                 self.elsewhere = f"game {self.game_id} was deleted elsewhere"
+            elif isinstance(e, StoreGone) and self.unsaved_from is None:
+                # (the file went with the whole game: nothing of it can be found again)
+                self.unsaved_from = 0
+                self.warning = f"saving failed: {e}"
             return self.elsewhere
         if n > len(self.state.log) or (finished and not self.finished):
             self.elsewhere = (f"game {self.game_id} went on elsewhere (another window or "

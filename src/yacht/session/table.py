@@ -1159,7 +1159,7 @@ class Table:
             if before is not None or self._closed:
                 return []
             self._game.check_store()
-            events = self._elsewhere(before)
+            events = self._elsewhere(before) + self._warnings()
             self._emit(events)
             return events
 

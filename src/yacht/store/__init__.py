@@ -20,9 +20,9 @@ from .core import (
     open_store,
     utc_day,
 )
-from .errors import GameMovedOn, StoreError
+from .errors import GameMovedOn, StoreError, StoreGone
 from .opening import default_path
 
 __all__ = ["Daily", "DailyGame", "DailyResult", "GameInfo", "GameMovedOn", "PlayerStats",
-           "ScoreEntry", "Store", "StoreError",
+           "ScoreEntry", "Store", "StoreError", "StoreGone",
            "default_path", "open_store", "utc_day"]

@@ -398,6 +398,16 @@ class Store:
         #: the copy made before migrating an older file, if one was made now
         self.backup: str | None = backup
         self._batcher: _Batcher | None = None
+        #: the SQLite file's identity when opened (None: no file of its own, e.g. memory)
+        self._file = (opening.file_identity(target.path)
+                      if target.path is not None and not isinstance(engine.pool, StaticPool)
+                      else None)
+
+    def check_file(self) -> None:
+        """StoreGone when the SQLite file was deleted or replaced since it was opened
+        (every transaction asks first: one stat of the file)."""
+        if self._file is not None and self._target.path is not None:
+            opening.check_same_file(self._target.path, self._file)
 
     def group_commits(self, most: int = 256, flush: str = "each") -> None:
         """From now on, actions written at the same time by several threads go into the
@@ -452,6 +462,7 @@ class Store:
         if self.readonly and doing != "reading":
             raise StoreError(f"{self.location} was opened for reading only; "
                              "it cannot be written now")
+        self.check_file()
         for attempt in range(_RETRIES):
             try:
                 with self._engine.begin() as conn:
@@ -1240,8 +1251,10 @@ class _DirectWriter:
     """
 
     def __init__(self, engine: Engine, flush: str = "each",
-                 checkpoints_elsewhere: bool = False) -> None:
+                 checkpoints_elsewhere: bool = False,
+                 check: Callable[[], None] | None = None) -> None:
         self.engine = engine
+        self.check = check  # raises when the database can no longer be used (its file gone)
         dialect = engine.dialect
         self.begin = "BEGIN IMMEDIATE" if dialect.name == "sqlite" else None
         # the writer's own connection is set up for the flush asked for (the general
@@ -1297,6 +1310,11 @@ class _DirectWriter:
         whole batch, rolled back)."""
         if not self.usable:
             return list(batch)
+        if self.check is not None:
+            try:
+                self.check()
+            except StoreError:  # (the general path says so, to each writer)
+                return list(batch)
         if self.conn is None:
             try:
                 self._open()
@@ -1495,7 +1513,8 @@ class _Batcher:
         self.cond = threading.Condition()
         self.stopping = False
         sqlite_file = store._target.sqlite and store._target.path is not None
-        self.writer = _DirectWriter(store._engine, flush, checkpoints_elsewhere=sqlite_file)
+        self.writer = _DirectWriter(store._engine, flush, checkpoints_elsewhere=sqlite_file,
+                                    check=store.check_file)
         self.checkpoints = _Checkpointer(store._engine) if sqlite_file else None
         # PostgreSQL: a caller on an event loop that does not wait (``done``) has its
         # moves written on that loop (yacht.store.onloop: no thread woken per move)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from yacht.rules.errors import YachtError
 
-__all__ = ["GameMovedOn", "StoreError", "describe_db_error", "is_locked_error"]
+__all__ = ["GameMovedOn", "StoreError", "StoreGone", "describe_db_error", "is_locked_error"]
 
 
 class StoreError(YachtError):
@@ -22,6 +22,11 @@ class StoreError(YachtError):
 class GameMovedOn(StoreError):
     """The stored game is not where the writer thought: another window or process played
     an action there first, finished it or deleted it."""
+
+
+class StoreGone(StoreError):
+    """The database file was deleted, moved or replaced while the store had it open:
+    nothing written now would be found again (the store stops reading and writing)."""
 
 
 def _first_line(exc: BaseException) -> str:

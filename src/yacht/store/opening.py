@@ -19,10 +19,11 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import NullPool, StaticPool
 
-from .errors import StoreError, describe_db_error
+from .errors import StoreError, StoreGone, describe_db_error
 from .schema import HEAD, REVISIONS, metadata
 
-__all__ = ["DEFAULT_FILENAME", "Target", "check_writable", "default_path", "make_engine",
+__all__ = ["DEFAULT_FILENAME", "Target", "check_same_file", "check_writable", "default_path",
+           "file_identity", "make_engine",
            "make_memory_engine", "make_readonly_engine", "migrate", "resolve"]
 
 DEFAULT_FILENAME = "yacht.sqlite3"
@@ -183,6 +184,25 @@ def _readonly_connection(path: Path) -> sqlite3.Connection:
     uri = "file:" + urllib.parse.quote(str(path)) + ("?mode=ro" if live else
                                                      "?mode=ro&immutable=1")
     return sqlite3.connect(uri, uri=True, timeout=30, check_same_thread=False)
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """The device and inode of the file at ``path`` (None: there is none)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def check_same_file(path: Path, identity: tuple[int, int]) -> None:
+    """StoreGone (one line) when ``path`` is no longer the file the store opened: it was
+    deleted, moved or replaced, and SQLite would go on writing to the old one, which no
+    one will open again (a game played on would say it was saved, and be lost)."""
+    if file_identity(path) != identity:
+        raise StoreGone(f"{path} was deleted or replaced while in use: nothing more is "
+                        "read from it or saved to it (start yacht again to use the file "
+                        "that is there now)")
 
 
 def check_writable(path: Path) -> None:
