@@ -1106,11 +1106,12 @@ class GameScreen(AppScreen):
         elif win is not None and win.preparing is not None:
             lines += ["", win.line]
         self.refresh_all()
-        if any(isinstance(s, TextDialog) for s in self.app.screen_stack):
-            return  # one hint window at a time
+        if any(s.name == "hint" for s in self.app.screen_stack):
+            return  # one hint window at a time (a help open meanwhile does not count:
+            # the hint asked for was dropped then, the game marked assisted all the same)
         self.app.push_screen(TextDialog(
             "Hint - the advisor's ranking",
-            "\n".join(lines) + "\n\nThis game is now marked assisted."))
+            "\n".join(lines) + "\n\nThis game is now marked assisted.", name="hint"))
 
     def action_help(self) -> None:
         from yacht.rules import rules_text

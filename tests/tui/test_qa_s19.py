@@ -1,0 +1,41 @@
+"""What a new user met playing the terminal game (notes/s19/qa-tui2.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tui_helpers import game, run, settle
+
+from yacht.session import Launch, PlayerSpec
+from yacht.session.table import LOCAL
+from yacht.tui import YachtApp
+from yacht.tui.screens.dialogs import HelpScreen, TextDialog
+
+App = Callable[..., YachtApp]
+
+
+@run
+async def test_a_hint_that_comes_while_the_help_is_open_is_shown(new_app: App) -> None:
+    """The first hint of a game can take a while (the advisor's tables); a player who
+    opened the help meanwhile never saw it: the help counted as the hint's window, the
+    ranking was dropped and the game marked assisted all the same."""
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        moves: Any = g.table.hint(LOCAL)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        g._hinting = True
+        g._show_hint(moves, None)  # the advisor answers now
+        await pilot.pause()
+        assert isinstance(app.screen, TextDialog) and app.screen.name == "hint"
+        assert "1. " in app.screen.text
+        g._show_hint(moves, None)  # a second answer: still one hint window
+        await pilot.pause()
+        assert sum(s.name == "hint" for s in app.screen_stack) == 1
+        await pilot.press("escape")
+        assert isinstance(app.screen, HelpScreen)  # the help is still there under it
