@@ -69,7 +69,8 @@ KEYS = (
               "\"Clicking a die\" says which, and so does the help line)"),
     ("Enter", "roll (on the dice or the button), score (on a box)"),
     ("1-9, 0", "the same for dice 1-10 (0 is none when there is no tenth die)"),
-    ("a / s / n", "all dice / the unmatched dice, a face showing once (holding: the matched dice) / none"),
+    ("a / s / n", "all dice / the unmatched dice, a face showing once (holding: the matched "
+                  "dice) / none"),
     ("r", "roll (or go on to the next player)"),
     ("letters", "score the box with that letter (underlined at the left of the card); "
                 "Shift+letter scores its second column in two-column games, the box itself "
@@ -98,7 +99,8 @@ KEYS_HELP = ("Keys\n" + "".join(f"  {key:<16}  {what}\n" for key, what in KEYS)
 OLD_KEYS_HELP = (
     "Keys of the old programs\n"
     "Tommy's F2 (demo), F5 (these instructions), F7 (quit), his A (all), N and 0 (none) "
-    "and S (the unmatched dice) work as his did; Windows Yacht's Tab, arrows, Space and Enter too.\n"
+    "and S (the unmatched dice) work as his did; Windows Yacht's Tab, arrows, Space and "
+    "Enter too.\n"
     "Where an old key means something else here, ours stays: Tommy's F1 (sound) is this "
     "help here (b is the bell); his up and down arrows (speed) move on the card here (use "
     "+ and -); Esc goes back to the setup here, as in Yatcy (q or F7 quits); his board "
