@@ -39,3 +39,22 @@ async def test_a_hint_that_comes_while_the_help_is_open_is_shown(new_app: App) -
         assert sum(s.name == "hint" for s in app.screen_stack) == 1
         await pilot.press("escape")
         assert isinstance(app.screen, HelpScreen)  # the help is still there under it
+
+
+@run
+async def test_the_assisted_lists_heading_wraps_at_80_columns(new_app: App) -> None:
+    """'Assisted games (the advisor was asked, the computer played a person's turns, or
+    dice entered by hand)' ran off an 80-wide screen after 'turns,'."""
+    from textual.widgets import Label
+
+    from yacht.tui.screens.topten import TopTenScreen
+
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await app.push_screen(TopTenScreen("Tommy's Crag", lambda assisted: [], True))
+        await pilot.pause()
+        head = app.screen.query_one("#topten-head", Label)
+        assert head.region.right <= 80 and head.region.height >= 2, head.region
+        shown = " ".join(app.screen.query_one("#topten-head", Label).render().plain.split())
+        assert shown.endswith("or dice entered by hand)"), shown
