@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from yacht.rules.errors import YachtError
 
 __all__ = ["GameMovedOn", "StoreError", "StoreGone", "describe_db_error", "is_locked_error"]
@@ -53,6 +55,10 @@ def describe_db_error(exc: BaseException, location: str, doing: str = "using") -
     low = line.lower()
     if "disk is full" in low or "no space left" in low or "disk full" in low:
         return f"disk full {doing} {location}"
+    if "disk i/o error" in low and _no_room_at(location):
+        # (SQLite says only "disk I/O error" when its -wal or -shm file cannot grow on a
+        # full disk: the database is not damaged)
+        return f"disk full {doing} {location}"
     if "readonly" in low or "read-only" in low or "read only" in low:
         return f"{location} is read-only (cannot write the database)"
     if "malformed" in low or "not a database" in low or "disk i/o error" in low \
@@ -66,3 +72,18 @@ def describe_db_error(exc: BaseException, location: str, doing: str = "using") -
             or "does not exist" in low and "database" in low:
         return f"cannot connect to {location}: {line}"
     return f"database error {doing} {location}: {line}"
+
+
+#: free space under which an SQLite "disk I/O error" is taken for a full disk
+_LOW_SPACE = 1 << 20
+
+
+def _no_room_at(location: str) -> bool:
+    """The folder of the file ``location`` (a path) is on a file system all but full."""
+    if not location.startswith(os.sep):
+        return False  # (a URL: a server's disk is not ours to look at)
+    try:
+        st = os.statvfs(os.path.dirname(location) or os.sep)
+    except (OSError, ValueError):
+        return False
+    return st.f_bavail * st.f_frsize < _LOW_SPACE
