@@ -58,3 +58,27 @@ async def test_the_assisted_lists_heading_wraps_at_80_columns(new_app: App) -> N
         assert head.region.right <= 80 and head.region.height >= 2, head.region
         shown = " ".join(app.screen.query_one("#topten-head", Label).render().plain.split())
         assert shown.endswith("or dice entered by hand)"), shown
+
+
+@run
+async def test_a_narrow_title_drops_the_speed_whole_not_its_value(new_app: App) -> None:
+    """At 80 columns the title of a two-column game cut 'speed instant' to 'speed' (or
+    'speed ins', after a hint): a setting without its value. The settings at its end
+    now go whole."""
+    from yacht.tui.widgets.cells import cell_len
+
+    app = new_app(Launch(variant="ancient-yacht-double",
+                         players=[PlayerSpec("Bartholomew Cubbins"),
+                                  PlayerSpec("Computer", "expert")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        g.table._game.assisted = True  # (as after a hint)
+        g.refresh_all()
+        title = str(g.query_one("#title").render())
+        assert cell_len(title) <= 80, title
+        assert title.endswith("Ancient Yacht · assisted · ♪ off"), title
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        title = str(game(pilot).query_one("#title").render())
+        assert title.endswith("Ancient Yacht, two columns · assisted · ♪ off · speed instant")

@@ -716,7 +716,14 @@ class GameScreen(AppScreen):
         # name loses its part after a comma first ("Ancient Yacht Challenge, two columns")
         title = f" {who}   {' · '.join(bits)}"
         if cell_len(title) > self.app.size.width and "," in rs.name:  # (an emoji: 2 cells)
-            title = f" {who}   {' · '.join([rs.name.split(',')[0], *bits[1:]])}"
+            bits[0] = rs.name.split(",")[0]
+            title = f" {who}   {' · '.join(bits)}"
+        # then the settings the key bar names too (speed, then sound) go whole: not
+        # "speed" cut from its value
+        settings = len(bits) - sum(b.startswith(("♪", "speed ")) for b in bits)
+        while cell_len(title) > self.app.size.width and len(bits) > settings:
+            bits.pop()
+            title = f" {who}   {' · '.join(bits)}"
         self.put("#title", title, layout=False)
         if self.show_too_small(snap):
             return
