@@ -80,7 +80,7 @@ export function listText(items) {
 }
 
 /** A player called "You" (the setup's first name) is spoken to, as the server's words do. */
-const isYou = (name) => String(name).trim().toLowerCase() === "you";
+export const isYou = (name) => String(name).trim().toLowerCase() === "you";
 
 /** "Ann's", and "your" for a player called You ("Your" to begin a sentence). */
 export function possessive(name, start = false) {

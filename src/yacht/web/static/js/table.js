@@ -2,7 +2,7 @@
 // Everything drawn comes from the server's state (the snapshot); the page holds no
 // rules: what may be done now is snapshot.can, the previews and help come with it.
 
-import { h, fill, listText, plural, possessive, reducedMotion, setAttr, setText, verb } from "./dom.js";
+import { h, fill, isYou, listText, plural, possessive, reducedMotion, setAttr, setText, verb } from "./dom.js";
 import { getJSON, postJSON, query, rules, variants } from "./api.js";
 import { ScoreCards } from "./card.js";
 import { TableSocket } from "./socket.js";
@@ -119,6 +119,10 @@ function playedForYou(snap) {
   }
   return lines.length ? `${lines.join(" ")} (Marked on the card.)` : "";
 }
+
+/** Whose turn it is, in the live region's words: "Ann, your turn." (a player of this
+ * page's), "Your turn." (one called You), "Cpu's turn." */
+const turnWords = (player) => (player.mine && !isYou(player.name) ? `${player.name}, your turn.` : `${possessive(player.name, true)} turn.`);
 
 /** Why the mover's keys and buttons (Oops, Hint) do nothing on this page now: it is not
  * this page's turn, said with whose it is. Null: it is this page's turn (or the end). */
@@ -539,7 +543,11 @@ export class TableView {
     const key = JSON.stringify([snap.game_id, snap.ruleset.key, snap.players.map((p) => p.name)]);
     const focused = document.activeElement;
     const focusInside = focused && focused !== document.body && this.body.contains(focused);
-    if (!this.game || this.gameKey !== key || !this.game.isConnected) this.buildGame(snap);
+    const fresh = !this.game || this.gameKey !== key || !this.game.isConnected;
+    if (fresh) this.buildGame(snap);
+    // a game drawn anew (opened, or the next one after Play again) says whose turn it is,
+    // as a turn passed does: no event tells its first turn
+    if (fresh && !snap.over) announce(turnWords(snap.players[snap.current]));
     this.lobby = null;
     this.snap = snap;
     // what this page shows (the tests wait on it); this browser's games and their tables
@@ -1182,7 +1190,7 @@ export class TableView {
         break;
       case "turn_passed": {
         const next = snap && snap.players[ev.player];
-        if (next) announce(next.mine ? `${next.name}, your turn.` : `${possessive(next.name, true)} turn.`);
+        if (next) announce(turnWords(next));
         break;
       }
       case "paused":

@@ -51,13 +51,19 @@ export function shareLink({ id, label, path }) {
 /** Whether a dialog is open (its own keys then, not the table's). */
 export const dialogOpen = () => document.querySelector("dialog[open]") !== null;
 
+/** Where each open dialog gives the focus back when it closes. */
+const returnTo = new WeakMap();
+
 /**
  * A modal dialog: {title, body: Node[], actions: [{label, onclick, primary}], onclose}.
  * Returns {dialog, body, close}. Esc and the Close button close it; focus goes back to
- * where it was.
+ * where it was (opened by a button of a dialog that closed meanwhile, as the first
+ * hint's "Show the hint" or the keys' "The rules": to where that dialog was opened).
  */
 export function openDialog({ title, body = [], actions = [], onclose, wide = false, id }) {
   const before = document.activeElement;
+  const outer = before && before.closest ? before.closest("dialog") : null;
+  const backstop = outer ? returnTo.get(outer) : null;
   const headingId = `dlg-${Math.random().toString(36).slice(2, 9)}`;
   const content = h("div", { class: "dialog-body" }, body);
   const buttons = actions.map((a) =>
@@ -88,13 +94,15 @@ export function openDialog({ title, body = [], actions = [], onclose, wide = fal
     closed = true;
     if (dialog.open) dialog.close();
     dialog.remove();
-    if (before && before.isConnected && typeof before.focus === "function") before.focus();
+    const back = before && before.isConnected ? before : backstop && backstop.isConnected ? backstop : null;
+    if (back && typeof back.focus === "function") back.focus();
     if (onclose) onclose();
   }
   dialog.addEventListener("close", () => close());
   dialog.addEventListener("click", (e) => {
     if (e.target === dialog) close(); // a click on the backdrop
   });
+  returnTo.set(dialog, backstop || before);
   document.body.append(dialog);
   dialog.showModal();
   const first = buttons.find((b) => !b.disabled) || dialog.querySelector(".btn-icon");
