@@ -82,3 +82,25 @@ async def test_a_narrow_title_drops_the_speed_whole_not_its_value(new_app: App) 
         await settle(pilot)
         title = str(game(pilot).query_one("#title").render())
         assert title.endswith("Ancient Yacht, two columns · assisted · ♪ off · speed instant")
+
+
+@run
+async def test_the_help_says_what_the_dice_shapes_and_the_served_mark_mean(
+        new_app: App) -> None:
+    """Kismet's dice show ● ◆ ■ pips and a Generala card shows '25s': the game's help said
+    the colours' faces (1/6, 2/5, 3/4) but never which shape is which colour, and nothing
+    anywhere said what the s after a box's points is."""
+    for variant, said in [("kismet", "◆ red (2 and 5)"),
+                          ("generala", "an s after the points (25s) marks a box scored "
+                                       "served"),
+                          ("yahtzee", None)]:
+        app = new_app(Launch(variant=variant, players=[PlayerSpec("Ann")]))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            text = " ".join(app.screen.text.split())
+            if said is None:
+                assert "What the marks mean" not in text
+            else:
+                assert "What the marks mean" in text and said in text, (variant, text)

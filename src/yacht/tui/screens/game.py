@@ -55,11 +55,11 @@ from .base import AppScreen
 from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 
 if TYPE_CHECKING:
-    pass
+    from yacht.rules import Ruleset
 
 __all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout",
-           "filled_box_text", "fit_help", "needed_size", "no_box_text", "oops_reasons",
-           "too_small_text"]
+           "filled_box_text", "fit_help", "marks_help", "needed_size", "no_box_text",
+           "oops_reasons", "too_small_text"]
 
 #: the keys and what they do (in the help a key's words go on under its words)
 KEYS = (
@@ -388,6 +388,27 @@ def oops_reasons(view: TableView, snap: Mapping[str, Any]) -> tuple[str | None, 
             who = st.players[st.current].name
             take = f"{verb(who, 'has', 'have')} rolled since the last score"
     return give, take
+
+
+def marks_help(rs: Ruleset) -> str:
+    """What the dice's pip shapes and the card's marks mean, in the game's help ("" for a
+    variant without them): Kismet's colours are drawn as shapes too, and Generala's
+    served boxes carry an "s" (25s); neither was said anywhere in the game."""
+    from yacht.render import COLOUR_MARKS, SERVED_MARK
+
+    lines = []
+    if rs.die_colours:
+        faces: dict[str, list[str]] = {}
+        for face, colour in enumerate(rs.die_colours, 1):
+            faces.setdefault(colour, []).append(str(face))
+        lines.append("On the dice each colour has pips of its own shape: " + ", ".join(
+            f"{COLOUR_MARKS.get(c, c[:1].upper())} {c} ({' and '.join(f)})"
+            for c, f in faces.items()) + ".")
+    if any(rule.box_mark(rs, c.id, v) == "served" for rule in rs.special
+           for c in rs.categories for v in rule.box_values(rs, c.id)):
+        lines.append(f"On the card an {SERVED_MARK} after the points (25{SERVED_MARK}) marks "
+                     "a box scored served: with the dice of the turn's first roll.")
+    return "What the marks mean\n" + "\n".join(lines) + "\n\n" if lines else ""
 
 
 class GameScreen(AppScreen):
@@ -1133,8 +1154,9 @@ class GameScreen(AppScreen):
         notes = "\n".join(f"  {line}" for line in letter_notes(rs))
         reserved = ", ".join(f"{k} {what}" for k, what in COMMAND_KEYS.items()
                              if what != "kept free")
-        keys = (KEYS_HELP + "\nBox letters\n" + letters + "\n" + (notes + "\n" if notes else "")
-                + f"  (letters of their own: {reserved})\n\n" + OLD_KEYS_HELP)
+        keys = (marks_help(rs) + KEYS_HELP + "\nBox letters\n" + letters + "\n"
+                + (notes + "\n" if notes else "") + f"  (letters of their own: {reserved})\n\n"
+                + OLD_KEYS_HELP)
 
         def text(width: int) -> str:  # the rules and the keys, wrapped for the width
             return wrap_text(rules_text(rs, width, ids=False) + "\n" + keys, width)
