@@ -1,11 +1,12 @@
 """Phones in both orientations (360x740, 320x568, 740x360): a table of eight, the 10-dice
-two-column game and Maxi Yatzy mid-turn, and the end with its charts: the page never
+two-column game and Maxi Yatzy mid-turn, the home page's setup of eight, and the end with its charts: the page never
 scrolls sideways, nothing is cut off, every control is a finger's size (about 40 px) and
 every text, the charts' labels too, is at least 12 px on the screen."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,25 @@ def test_phones_in_both_orientations(server: Server, shots: Path) -> None:
                 name = f"{size['width']}x{size['height']}"
                 ctx = await browser.new_context(viewport=size, device_scale_factor=2,
                                                 is_mobile=True, has_touch=True)
+                # the home page's setup of eight: each player's Remove beside their name
+                tab = await open_tab(ctx, server.url("/"))
+                page = tab.page
+                await page.wait_for_selector("#start")
+                await page.evaluate("s => localStorage.setItem('yacht.setup', s)", json.dumps({
+                    "variant": "maxi-yatzy", "options": {}, "players": [
+                        {"kind": "here", "name": "Ann"}, {"kind": "friend", "name": ""}] + [
+                        {"kind": "expert", "name": f"Cpu {i}"} for i in range(1, 7)],
+                    "demo": False, "speed": "instant"}))
+                await page.reload()
+                await page.wait_for_selector("#start")
+                await check(page, f"home at {name}")
+                apart = await page.evaluate("""() => [...document.querySelectorAll('.player-row')]
+                  .filter(row => { const n = row.querySelector('.name').getBoundingClientRect();
+                    const x = row.querySelector('.btn-icon').getBoundingClientRect();
+                    return x.top >= n.bottom || x.bottom <= n.top; }).length""")
+                assert apart == 0, (name, apart)
+                await page.close()
+
                 for variant, players in (("yahtzee", 8), ("ancient-yacht-10-double", 8),
                                          ("maxi-yatzy", 6)):
                     made = server.post("/api/tables", {
