@@ -8,8 +8,16 @@ import asyncio
 from pathlib import Path
 
 from .conftest import Server
-from .play import Player, chromium, new_context, open_tab, screenshot, seat_token, \
-    wait_end, wait_game
+from .play import (
+    Player,
+    chromium,
+    new_context,
+    open_tab,
+    screenshot,
+    seat_token,
+    wait_end,
+    wait_game,
+)
 from .test_hint import open_hint
 from .test_online import join, play_together
 
