@@ -465,7 +465,10 @@ class Store:
         self.check_file()
         for attempt in range(_RETRIES):
             try:
-                with self._engine.begin() as conn:
+                # (a read begins without SQLite's write lock: in WAL mode it reads while
+                # another process writes, instead of waiting for it up to 30 s a try)
+                with self._engine.connect().execution_options(
+                        yacht_read=doing == "reading") as conn, conn.begin():
                     return fn(conn)
             except OperationalError as e:
                 if is_locked_error(e) and attempt < _RETRIES - 1:

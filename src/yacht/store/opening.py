@@ -349,8 +349,10 @@ def _sqlite_events(engine: Engine, wal: bool, readonly: bool = False) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        # take the write lock at the start: no deadlock-prone lock upgrades
-        conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
+        # a write takes the write lock at the start: no deadlock-prone lock upgrades; a
+        # read takes none (WAL: it reads the last commit while a writer writes)
+        read = readonly or conn.get_execution_options().get("yacht_read", False)
+        conn.exec_driver_sql("BEGIN" if read else "BEGIN IMMEDIATE")
 
 
 def _server_revision(conn: Connection, location: str) -> str | None:
