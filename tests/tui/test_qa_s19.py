@@ -104,3 +104,44 @@ async def test_the_help_says_what_the_dice_shapes_and_the_served_mark_mean(
                 assert "What the marks mean" not in text
             else:
                 assert "What the marks mean" in text and said in text, (variant, text)
+
+
+@run
+async def test_f6_shows_the_top_ten_at_the_end_too(new_app: App) -> None:
+    """The setup teaches F6 for the top ten; at the end of a game F6 did nothing (only t
+    worked there), and F6 did not close the page it opened from the setup."""
+    from tui_helpers import fast_forward
+
+    from yacht.tui.screens.end import EndScreen
+    from yacht.tui.screens.setup import SetupScreen
+    from yacht.tui.screens.topten import TopTenScreen
+
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        fast_forward(g, leave=1)
+        await pilot.press("r")
+        await settle(pilot)
+        placement = g.table._game.state.placements()[0]
+        g.score(placement.category, None)
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        await pilot.press("f6")
+        await settle(pilot)
+        assert isinstance(app.screen, TopTenScreen)
+        await pilot.press("f6")
+        await settle(pilot)
+        assert app.screen is end
+        await pilot.press("n")  # the setup: F6 opens the page and closes it
+        await settle(pilot)
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("f6")
+        await settle(pilot)
+        assert isinstance(app.screen, TopTenScreen)
+        await pilot.press("f6")
+        await settle(pilot)
+        assert isinstance(app.screen, SetupScreen)

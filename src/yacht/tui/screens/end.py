@@ -94,6 +94,7 @@ class EndScreen(AppScreen):
         Binding("p", "again", "Play again"),
         Binding("n", "new", "New game"),
         Binding("t", "top_ten", "Top ten"),
+        Binding("f6", "top_ten", "Top ten", show=False),  # (the setup's key for it)
         Binding("a", "analysis", "Analysis"),
         Binding("escape", "new", "Setup", show=False),
         Binding("less_than_sign", "look(-1)", "Previous card", show=False),

@@ -47,6 +47,7 @@ class TopTenScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "close", "Back"),
         Binding("t", "close", "Back", show=False),
+        Binding("f6", "close", "Back", show=False),  # (the key that opened it)
         Binding("a", "assisted", "Assisted games"),
         Binding("q", "app.quit", "Quit"),
     ]
