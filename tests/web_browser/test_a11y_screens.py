@@ -12,7 +12,16 @@ from typing import Any
 import pytest
 
 from .conftest import Server
-from .play import chromium, new_context, open_tab, play_alone, screenshot, seat_token, wait_end
+from .play import (
+    at_the_table,
+    chromium,
+    new_context,
+    open_tab,
+    play_alone,
+    screenshot,
+    seat_token,
+    wait_end,
+)
 from .test_screens import ALL_BUT_MINOR, axe
 
 
@@ -79,5 +88,31 @@ def test_the_other_screens_pass_axe(server: Server, shots: Path, axe_script: Pat
                 tab.check()
                 await ctx.close()
         assert found == {k: [] for k in found}, found
+
+    asyncio.run(main())
+
+
+HEADINGS = """() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+  .filter(e => e.getClientRects().length).map(e => [Number(e.tagName[1]), e.textContent])"""
+
+
+def test_each_part_of_the_table_has_its_heading(server: Server) -> None:
+    """A screen reader goes from part to part of the table by its headings: the dice, the
+    score cards, who is at the table; none skips a level."""
+    made = server.post("/api/tables", {"variant": "yahtzee", "speed": "instant", "seats": [
+        {"kind": "person", "name": "Ann", "here": True}, {"kind": "beginner", "name": "Cpu"}]})
+
+    async def main() -> None:
+        async with chromium() as browser:
+            tab = await at_the_table(await new_context(browser), server, made)
+            heads = await tab.page.evaluate(HEADINGS)
+            assert heads == [[1, "Yahtzee"], [2, "The dice"], [2, "Score cards"],
+                             [2, "At the table"]], heads
+            for section, title in ((".felt", "The dice"), (".cards-panel", "Score cards")):
+                label = await tab.page.evaluate(
+                    "s => document.getElementById(document.querySelector(s)"
+                    ".getAttribute('aria-labelledby')).textContent", section)
+                assert label == title
+            tab.check()
 
     asyncio.run(main())

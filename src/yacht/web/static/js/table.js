@@ -523,8 +523,9 @@ export class TableView {
     this.presenceBox = h("div", { class: "presence-box" });
     if (this.clock) this.clock.stop();
     this.clock = new TurnClock();
-    this.felt = h("section", { class: "felt", aria: { label: "The dice" } },
-      this.clock.el, this.turnLine, this.diceRow,
+    // (each part of the table a heading of its own, to go to by a screen reader's keys)
+    this.felt = h("section", { class: "felt", aria: { labelledby: "felt-title" } },
+      h("h2", { class: "sr-only", id: "felt-title", text: "The dice" }), this.clock.el, this.turnLine, this.diceRow,
       h("div", { class: "felt-controls" }, this.dots, this.selectBtns),
       h("div", { class: "felt-actions" }, this.rollBtn, this.oopsBtn, this.hintBtn),
       this.help, this.note, this.playedFor, this.progress);
@@ -532,7 +533,8 @@ export class TableView {
     this.side = h("div", { class: "game-side" }, this.felt, this.endPanel, this.reactionRow());
     const log = h("section", { class: "log-box", aria: { labelledby: "log-title" } },
       h("h2", { class: "small-head", id: "log-title", text: "At the table" }), this.presenceBox, this.news);
-    this.cardsPanel = h("section", { class: "cards-panel", aria: { label: "Score cards" } }, this.cards.el);
+    this.cardsPanel = h("section", { class: "cards-panel", aria: { labelledby: "cards-title" } },
+      h("h2", { class: "sr-only", id: "cards-title", text: "Score cards" }), this.cards.el);
     this.game = h("div", { class: "game" }, this.side, this.cardsPanel, log);
     fill(this.body, this.game);
     this.gameKey = JSON.stringify([snap.game_id, snap.ruleset.key, snap.players.map((p) => p.name)]);
