@@ -145,3 +145,27 @@ async def test_f6_shows_the_top_ten_at_the_end_too(new_app: App) -> None:
         await pilot.press("f6")
         await settle(pilot)
         assert isinstance(app.screen, SetupScreen)
+
+
+@run
+async def test_each_look_key_brings_a_hidden_card_onto_the_screen(new_app: App) -> None:
+    """Eight players, ten dice, two columns at 80x24: four cards fit. The first > said
+    'Looking at Ann's card' while Ann's card was on the screen already, and nothing
+    changed; it took four presses to see player 5. Each > (and <) now shows a card that
+    was not on the screen."""
+    from yacht.tui.widgets import ScoreCard
+
+    names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    app = new_app(Launch(variant="ancient-yacht-10-double",
+                         players=[PlayerSpec(n) for n in names]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        card = g.query_one(ScoreCard)
+        assert len(card.shown) < 8
+        for key in ("greater_than_sign", "greater_than_sign", "less_than_sign"):
+            before = set(card.shown)
+            await pilot.press(key)
+            await settle(pilot)
+            assert g.looking is not None and g.looking not in before, (key, before)
+            assert g.looking in card.shown

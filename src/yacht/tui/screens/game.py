@@ -1036,8 +1036,14 @@ class GameScreen(AppScreen):
         if len(card.shown) >= n:
             self.notify("Every card is on the screen", timeout=2)
             return
-        start = self.looking if self.looking is not None else self.view.state.current
-        self.looking = (start + step) % n
+        # to the next card not on the screen: a step to a card shown already (the next
+        # player's, most often) said "Looking at ..." and changed nothing
+        look = self.looking if self.looking is not None else self.view.state.current
+        for _ in range(n):
+            look = (look + step) % n
+            if look not in card.shown:
+                break
+        self.looking = look
         self._layout_key = None
         self.refresh_all()
         self.notify(f"Looking at {possessive(self.table.players[self.looking].name)} card "
