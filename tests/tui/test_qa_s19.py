@@ -169,3 +169,34 @@ async def test_each_look_key_brings_a_hidden_card_onto_the_screen(new_app: App) 
             await settle(pilot)
             assert g.looking is not None and g.looking not in before, (key, before)
             assert g.looking in card.shown
+
+
+@run
+async def test_a_demo_from_the_setup_does_not_call_a_computer_you(new_app: App) -> None:
+    """The demo ticked in the setup made the seat 'You' a computer that kept the name:
+    'You keep 5 5' while no one played, and at the end 'You: Excellent! A score to be
+    proud of.' for the computer's score. The demo's seat now has a computer's name for
+    that game; the setup keeps 'You' for the next one."""
+    from textual.widgets import Checkbox, Input
+
+    from yacht.session import load_config
+    from yacht.tui.screens.setup import SetupScreen
+
+    app = new_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        setup.query_one("#variant").value = "tommys-crag"
+        setup.query_one("#name-0", Input).value = "You"
+        setup.query_one("#name-1", Input).value = "Computer"
+        setup.query_one("#kind-1").value = "expert"
+        setup.query_one("#demo", Checkbox).value = True
+        await pilot.pause()
+        await pilot.press("f5")
+        await settle(pilot)
+        table = getattr(app.screen, "table")  # noqa: B009 (the game, or its end: instant)
+        names = [p.name for p in table._game.players]
+        assert names == ["Computer 1", "Computer"], names
+        assert all(p.is_computer for p in table._game.players)
+    assert [p.name for p in load_config().players] == ["You", "Computer"]

@@ -36,6 +36,13 @@ def dice_mark_choices(rs: Ruleset) -> list[tuple[str, str]]:
     return [(dice_mark_words(k, rs.dice_mark), k) for k in DICE_MARK_SETTINGS]
 
 
+def computer_name(i: int, taken: set[str]) -> str:
+    """A name for seat ``i`` played by a computer, none of ``taken`` (casefolded)."""
+    return next(name for name in ("Computer", f"Computer {i + 1}", f"Player {i + 1}",
+                                  f"Computer {i + 1}b")
+                if name.casefold() not in taken)
+
+
 class Tick(Checkbox):
     """A checkbox whose mark is drawn only when it is on (Textual's draws its X either
     way, in another colour: the same without colour, or to a colour-blind player)."""
@@ -207,9 +214,7 @@ class SetupScreen(AppScreen):
             return
         taken = {self.query_one(f"#name-{j}", Input).value.strip().casefold()
                  for j in range(self.count) if j != i}
-        field.value = next(name for name in ("Computer", f"Computer {i + 1}",
-                                             f"Player {i + 1}")
-                           if name.casefold() not in taken)
+        field.value = computer_name(i, taken)
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -329,5 +334,14 @@ class SetupScreen(AppScreen):
         self.yacht_app.remember(cfg)
         players = cfg.players
         if cfg.demo:
+            # the computer plays every seat: a seat called "You" is named as a computer's
+            # for this game (else the end said "You: Excellent! A score to be proud of."
+            # of a score no one at the keyboard played; the setup keeps the name)
             players = demo_players(players)
+            taken = {p.name.casefold() for p in players}
+            for i, p in enumerate(players):
+                if is_you(p.name):
+                    name = computer_name(i, taken)
+                    taken.add(name.casefold())
+                    players[i] = PlayerSpec(name, p.kind)
         self.yacht_app.start_game(cfg.variant, cfg.options.get(cfg.variant, {}), players)
