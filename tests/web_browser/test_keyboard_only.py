@@ -82,7 +82,7 @@ def test_a_game_of_eight_by_keyboard_only(server: Server, shots: Path) -> None:
             await page.keyboard.press("Enter")
 
             # the table: the first turn is said, and played by its keys
-            s = await wait_game(page)
+            await wait_game(page)
             assert len(await page.locator(".player-name").all_text_contents()) == 8
             await page.wait_for_function(f"() => ({LIVE})().includes('Your turn.')")
             await page.keyboard.press("r")

@@ -1,7 +1,8 @@
-"""Phones in both orientations (360x740, 320x568, 740x360): a table of eight, the 10-dice
-two-column game and Maxi Yatzy mid-turn, the home page's setup of eight, and the end with its charts: the page never
-scrolls sideways, nothing is cut off, every control is a finger's size (about 40 px) and
-every text, the charts' labels too, is at least 12 px on the screen."""
+"""Phones in both orientations (360x740, 320x568, 740x360): the home page's setup of
+eight, a table of eight, the 10-dice two-column game and Maxi Yatzy mid-turn, and the end
+with its charts: the page never scrolls sideways, nothing is cut off, every control is a
+finger's size (about 40 px) and every text, the charts' labels too, is at least 12 px on
+the screen."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ SMALL = """() => {
   const width = document.documentElement.clientWidth;
   const seen = el => el.offsetParent !== null && !el.closest('.sr-only, dialog:not([open])');
   const out = {scroll: document.documentElement.scrollWidth, width, cut: [], small: [], tiny: []};
-  for (const el of document.querySelectorAll('button, input, select, summary, .btn, [tabindex="0"]')) {
+  const controls = 'button, input, select, summary, .btn, [tabindex="0"]';
+  for (const el of document.querySelectorAll(controls)) {
     if (!seen(el)) continue;
     const r = el.getBoundingClientRect();
     if (!el.closest('.cards-scroll, .table-scroll') && (r.left < -1 || r.right > width + 1))
@@ -43,8 +45,8 @@ SMALL = """() => {
     let size = parseFloat(getComputedStyle(el).fontSize);
     if (svg && svg.viewBox.baseVal && svg.viewBox.baseVal.width)
       size *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-    if (size < 11.95) out.tiny.push(`${size.toFixed(1)}px ${el.tagName}.${el.getAttribute('class')} `
-      + `"${walk.currentNode.textContent.trim().slice(0, 20)}"`);
+    if (size < 11.95) out.tiny.push(`${size.toFixed(1)}px ${el.tagName}.`
+      + `${el.getAttribute('class')} "${walk.currentNode.textContent.trim().slice(0, 20)}"`);
   }
   out.small = [...new Set(out.small)].slice(0, 8);
   out.tiny = [...new Set(out.tiny)].slice(0, 8);
