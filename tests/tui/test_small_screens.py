@@ -424,7 +424,7 @@ async def test_a_clipped_log_keeps_the_newest_messages(new_app: App) -> None:
     they are the newest (the computer's score, not the person's of before); Maxi Yatzy's
     crowded table shows its log too in the lines left free."""
     for variant in ("ancient-yacht-10", "maxi-yatzy"):
-        app = new_app(Launch(variant=variant, players=specs(["Ann", "Cpu=expert"])))
+        app = new_app(Launch(variant=variant, players=specs(["Ann", "Cpu=beginner"])))
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             g = game(pilot)
