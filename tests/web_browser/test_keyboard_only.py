@@ -7,6 +7,7 @@ The live region says whose turn it is when a game begins, the first one and the 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from playwright.async_api import Page
@@ -129,6 +130,43 @@ def test_a_game_of_eight_by_keyboard_only(server: Server, shots: Path) -> None:
             # the next game is said too
             await page.wait_for_function(
                 f"n => ({LIVE})().slice(-6).some(t => t === 'Your turn.')", arg=min(before, 5))
+            tab.check()
+
+    asyncio.run(main())
+
+
+def test_seating_people_at_this_screen_by_keyboard(server: Server) -> None:
+    """The lobby's 'Seat 2 for them' goes away once the seat is taken: the focus goes on to
+    the name field for the next one (its text ready to be typed over), not to nothing."""
+    async def main() -> None:
+        async with chromium() as browser:
+            tab = await open_tab(await new_context(browser), server.url("/"))
+            page = tab.page
+            await page.wait_for_selector("#start")
+            await page.evaluate("s => localStorage.setItem('yacht.setup', s)", json.dumps({
+                "variant": "tommys-crag", "options": {}, "players": [
+                    {"kind": "here", "name": "Ann"}, {"kind": "friend", "name": ""},
+                    {"kind": "friend", "name": ""}, {"kind": "expert", "name": "Max"}],
+                "demo": False, "speed": "instant"}))
+            await page.reload()
+            await page.wait_for_selector("#start")
+            await tab_to(page, "start")
+            await page.keyboard.press("Enter")
+            await page.wait_for_selector(".lobby")
+            await tab_to(page, "join-name")
+            await page.keyboard.type("Bea")
+            await tab_to(page, "take-1")
+            await page.keyboard.press("Enter")
+            await page.wait_for_function(f"() => ({LIVE})().includes('You took seat 2 as Bea.')")
+            await page.wait_for_function("() => !document.querySelector('#take-1')")
+            assert await focused(page) == "join-name"
+            await page.keyboard.type("Cy")  # over the name that was there
+            assert await page.input_value("#join-name") == "Cy"
+            await tab_to(page, "take-2")
+            await page.keyboard.press("Enter")
+            await wait_game(page)
+            assert await page.locator(".player-name").all_text_contents() == [
+                "Ann", "Bea", "Cy", "Max"]
             tab.check()
 
     asyncio.run(main())

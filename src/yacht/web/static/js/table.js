@@ -439,8 +439,15 @@ export class TableView {
         h("button", { type: "button", class: "btn btn-big", id: "start-now", onclick: () => this.startNow() }, "Start now, without the open seats")) : null,
       this.presenceLine()));
     if (focusedId) {
+      // the focus stays where it was; a seat's button that went away (its seat taken)
+      // hands it on: to the name of the next one at this screen (ready to be typed
+      // over), else to Start now, else to the lobby's heading - never to nothing
       const again = document.getElementById(focusedId);
-      if (again) again.focus();
+      const heading = document.getElementById("lobby-title");
+      heading.setAttribute("tabindex", "-1");
+      const next = again || (this.joinName.isConnected ? this.joinName : document.getElementById("start-now") || heading);
+      next.focus();
+      if (next === this.joinName && !again) this.joinName.select();
     }
   }
 
