@@ -200,3 +200,33 @@ async def test_a_demo_from_the_setup_does_not_call_a_computer_you(new_app: App) 
         assert names == ["Computer 1", "Computer"], names
         assert all(p.is_computer for p in table._game.players)
     assert [p.name for p in load_config().players] == ["You", "Computer"]
+
+
+@run
+async def test_an_open_list_follows_its_choice_when_the_window_changes(
+        new_app: App) -> None:
+    """The setup's drop-down list stayed where it was drawn when the window was made
+    narrower while it was open: its right part cut off ('points - scores like any other
+    five' at 60 columns). It now takes its choice's new place and width."""
+    from textual.widgets import OptionList
+
+    from yacht.tui.widgets.choice import ChoiceList
+
+    app = new_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        setup = app.screen
+        setup.query_one("#variant").value = "generala"
+        await pilot.pause()
+        choice = setup.query_one("#opt-servida")
+        choice.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceList)
+        await pilot.resize_terminal(60, 18)
+        for _ in range(5):
+            await pilot.pause()
+        listing = app.screen.query_one(OptionList)
+        assert listing.region.right <= 60, (listing.region, choice.region)
+        assert listing.region.x == choice.region.x
+        assert listing.region.width == choice.region.width

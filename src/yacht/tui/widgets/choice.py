@@ -156,6 +156,20 @@ class ChoiceList(ModalScreen[str | None]):
     def on_mount(self) -> None:
         from textual.widgets import OptionList
 
+        self.place()
+        listing: OptionList = self.query_one(OptionList)
+        listing.highlighted = self.choice.values.index(self.choice.value)
+        listing.focus()
+
+    def on_resize(self) -> None:
+        """The window changed while the list was open: over its choice's new place (it
+        stayed where the old layout had it, cut by a narrower window)."""
+        self.call_after_refresh(self.place)
+
+    def place(self) -> None:
+        """The list under its choice (over it when there is no room below), as wide."""
+        from textual.widgets import OptionList
+
         listing: OptionList = self.query_one(OptionList)
         place = self.choice.region
         room = max(1, place.width - 4)  # less the border and the padding
@@ -167,8 +181,6 @@ class ChoiceList(ModalScreen[str | None]):
             y = max(0, place.y - height)
         listing.styles.offset = (place.x, y)
         listing.styles.width = place.width  # as a Select's list: long labels wrap
-        listing.highlighted = self.choice.values.index(self.choice.value)
-        listing.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
