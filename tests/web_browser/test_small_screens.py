@@ -1,8 +1,8 @@
 """Phones in both orientations (360x740, 320x568, 740x360): the home page's setup of
-eight, a table of eight, the 10-dice two-column game and Maxi Yatzy mid-turn, and the end
-with its charts: the page never scrolls sideways, nothing is cut off, every control is a
-finger's size (about 40 px) and every text, the charts' labels too, is at least 12 px on
-the screen."""
+eight, a table of eight (and its hint), the 10-dice two-column game and Maxi Yatzy
+mid-turn, and the end with its charts: the page never scrolls sideways, nothing is cut
+off, every control is a finger's size (about 40 px) and every text, the charts' labels
+too, is at least 12 px on the screen."""
 
 from __future__ import annotations
 
@@ -104,6 +104,12 @@ def test_phones_in_both_orientations(server: Server, shots: Path) -> None:
                     await after(page, s["version"])
                     await check(page, f"{variant} at {name}")
                     await screenshot(page, shots, f"small-{variant}-{name}")
+                    if variant == "yahtzee":  # the hint's moves, a finger's size too
+                        await page.tap("#hint")
+                        await page.tap("#hint-confirm [data-hint=yes]")
+                        await page.wait_for_selector(".hint-list li", timeout=120_000)
+                        await check(page, f"the hint at {name}")
+                        await page.locator("dialog[open] .btn-icon").tap()
                     tab.check()
                     await page.close()
 
