@@ -40,3 +40,34 @@ def test_reads_go_on_while_another_process_holds_the_write_lock(tmp_path: Path) 
         t.join()
         assert done, "a read waited for another process's write lock"
         assert got["progress"] == (len(st.log), False) and got["unfinished"] == [gid]
+
+
+def test_a_read_waits_for_this_process_s_own_write_under_way(tmp_path: Path) -> None:
+    """What this process began writing before a read is what the read sees (a server
+    closes a table, then lists the open ones): only another process's lock is not
+    waited for."""
+    from sqlalchemy import text
+
+    path = tmp_path / "g.sqlite3"
+    with open_store(str(path)) as s:
+        st = random_game(get("yatzy"), [Player("Ann")], 1)
+        gid = play_into(s, st)
+        started, release = threading.Event(), threading.Event()
+
+        def finishing(conn: Any) -> None:
+            conn.execute(text("UPDATE games SET finished = CURRENT_TIMESTAMP WHERE id = :g"),
+                         {"g": gid})
+            started.set()
+            release.wait(20)
+
+        w = threading.Thread(target=lambda: s._tx(finishing), daemon=True)
+        w.start()
+        assert started.wait(20)
+        got: list[tuple[int, bool]] = []
+        r = threading.Thread(target=lambda: got.append(s.progress(gid)), daemon=True)
+        r.start()
+        r.join(timeout=0.5)  # (not a measure of speed: the write is held until released)
+        release.set()
+        w.join()
+        r.join()
+        assert got == [(len(st.log), True)]

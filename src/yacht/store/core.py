@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import math
@@ -386,6 +387,24 @@ def _remove_if_new(target: opening.Target, created: bool) -> None:
                 pass
 
 
+class _Writes:
+    """How many write transactions of this process are under way (a context manager
+    counts one). A read begun meanwhile waits for them, as it would for SQLite's write
+    lock: what this process began writing before a read is what the read sees."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.n = 0
+
+    def __enter__(self) -> None:
+        with self._lock:
+            self.n += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self.n -= 1
+
+
 class Store:
     """Saved games, high scores and statistics in one SQL database (see API.md)."""
 
@@ -398,6 +417,7 @@ class Store:
         #: the copy made before migrating an older file, if one was made now
         self.backup: str | None = backup
         self._batcher: _Batcher | None = None
+        self._writes = _Writes()
         #: the SQLite file's identity when opened (None: no file of its own, e.g. memory)
         self._file = (opening.file_identity(target.path)
                       if target.path is not None and not isinstance(engine.pool, StaticPool)
@@ -463,12 +483,16 @@ class Store:
             raise StoreError(f"{self.location} was opened for reading only; "
                              "it cannot be written now")
         self.check_file()
+        reading = doing == "reading"
         for attempt in range(_RETRIES):
             try:
                 # (a read begins without SQLite's write lock: in WAL mode it reads while
-                # another process writes, instead of waiting for it up to 30 s a try)
-                with self._engine.connect().execution_options(
-                        yacht_read=doing == "reading") as conn, conn.begin():
+                # another process writes, instead of waiting for it up to 30 s a try; but
+                # after this process's own writes under way, as before)
+                with (contextlib.nullcontext() if reading else self._writes), \
+                        self._engine.connect().execution_options(
+                            yacht_read=reading and self._writes.n == 0) as conn, \
+                        conn.begin():
                     return fn(conn)
             except OperationalError as e:
                 if is_locked_error(e) and attempt < _RETRIES - 1:
@@ -1255,9 +1279,11 @@ class _DirectWriter:
 
     def __init__(self, engine: Engine, flush: str = "each",
                  checkpoints_elsewhere: bool = False,
-                 check: Callable[[], None] | None = None) -> None:
+                 check: Callable[[], None] | None = None,
+                 writes: _Writes | None = None) -> None:
         self.engine = engine
         self.check = check  # raises when the database can no longer be used (its file gone)
+        self.writes = writes or _Writes()  # (counts its transactions: reads wait for them)
         dialect = engine.dialect
         self.begin = "BEGIN IMMEDIATE" if dialect.name == "sqlite" else None
         # the writer's own connection is set up for the flush asked for (the general
@@ -1311,6 +1337,10 @@ class _DirectWriter:
         """Write what it can of ``batch`` (in the database on return, on the disk as the
         flush says); the items left to the general path, in order (on an error: the
         whole batch, rolled back)."""
+        with self.writes:
+            return self._write(batch)
+
+    def _write(self, batch: Sequence[_Append]) -> list[_Append]:
         if not self.usable:
             return list(batch)
         if self.check is not None:
@@ -1517,7 +1547,7 @@ class _Batcher:
         self.stopping = False
         sqlite_file = store._target.sqlite and store._target.path is not None
         self.writer = _DirectWriter(store._engine, flush, checkpoints_elsewhere=sqlite_file,
-                                    check=store.check_file)
+                                    check=store.check_file, writes=store._writes)
         self.checkpoints = _Checkpointer(store._engine) if sqlite_file else None
         # PostgreSQL: a caller on an event loop that does not wait (``done``) has its
         # moves written on that loop (yacht.store.onloop: no thread woken per move)
