@@ -192,7 +192,8 @@ def test_a_yacht_before_the_last_roll_is_refused_another_roll_saying_why() -> No
 def test_first_turn_allows_no_other_box_and_no_stop_before_a_yacht() -> None:
     s = _first_turn(5, None)
     assert s.placements() == []
-    with pytest.raises(IllegalAction, match="roll again"):
+    with pytest.raises(IllegalAction, match="^the first turn goes to the Yacht box, which "
+                                            "takes only 5 matching dice: roll again$"):
         s.apply(Score("chance"))
     assert s.may_reroll() and s.rolls_left == 27
 

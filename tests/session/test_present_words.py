@@ -82,3 +82,16 @@ def test_a_turn_out_of_rolls_says_so_and_saved_rolls_are_named() -> None:
     assert no_roll_text(st) == "No roll left: roll 3 was this turn's last (and no saved " \
                                "roll is left)."
     assert help_line(t.view()).startswith("No roll left: score the dice")
+
+
+@pytest.mark.parametrize("words", WORDS)
+def test_tommys_yacht_first_turn_says_why_no_box_takes_the_dice(words: Words) -> None:
+    # the first turn is the Yacht box's alone until all five dice match: "No box takes
+    # these dice yet" did not say why a 1-2-3-4-6 goes in no Little or Big Straight
+    t = tommys_first_turn(5, (1, 2, 3, 4, 6))
+    line = help_line(t.view(), words)
+    assert line.startswith("The first turn goes to the Yacht box, which takes only 5 "
+                           "matching dice: "), line
+    # once all five match, the Yacht box takes them (no such words then)
+    t = tommys_first_turn(6, (4, 4, 4, 4, 4))
+    assert not help_line(t.view(), words).startswith("The first turn goes"), words

@@ -530,7 +530,8 @@ class State:
                                          action.column, len(rs.columns)))
         allowed = {pl.category for pl in self.placements()}
         if not allowed:
-            raise IllegalAction("these dice cannot be scored yet: roll again")
+            why = rs.no_box_reason(self.context(), counts_of(self._p.dice, rs.faces))
+            raise IllegalAction(f"{why or 'these dice cannot be scored yet'}: roll again")
         names = [c.label for c in rs.categories if c.id in allowed]  # in the card's order
         raise IllegalAction(f"{rs.category(action.category).label} cannot be scored now "
                             f"(open to these dice: {', '.join(names)})")

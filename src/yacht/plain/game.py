@@ -41,6 +41,7 @@ from yacht.session.present import (
     entry_note,
     game_note,
     hint_notice,
+    no_box_text,
     possessive,
     result_text,
     verb,
@@ -169,7 +170,7 @@ class PlainGame:
     def boxes_line(self) -> str:
         places = self.table.view().state.placements()
         if not places:
-            return "No box takes these dice yet: roll again."
+            return f"{no_box_text(self.table.view().state)}: roll again."
         parts = []
         for p in places:
             extra = " again" if p.repeat else ""

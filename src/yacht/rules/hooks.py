@@ -74,6 +74,11 @@ class SpecialRule:
         what the player is told instead of "no roll left"."""
         return f"the {self.name.replace('_', ' ')} rule ends the rolling"
 
+    def no_box_reason(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> str | None:
+        """Why this rule lets no box take these dice now, as a clause (None: it does not
+        keep them out): what the player is told instead of "no box takes these dice"."""
+        return None
+
     def placements(
         self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]
     ) -> list[Placement]:
@@ -233,6 +238,12 @@ class ForcedFirstTurn(SpecialRule):
 
     def stop_reason(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> str:
         return f"all {rs.dice} dice match"
+
+    def no_box_reason(self, rs: Ruleset, ctx: TurnContext, counts: Counts) -> str | None:
+        if ctx.turn != 0 or all_same(counts) or ctx.rolls >= self.last_roll:
+            return None
+        return (f"the first turn goes to the {rs.category(self.category).label} box, which "
+                f"takes only {rs.dice} matching dice")
 
     def placements(
         self, rs: Ruleset, ctx: TurnContext, counts: Counts, options: list[Placement]

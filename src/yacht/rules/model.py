@@ -581,6 +581,16 @@ class Ruleset:
             return False
         return all(rule.may_reroll(self, ctx, counts) for rule in self.special)
 
+    def no_box_reason(self, ctx: TurnContext, counts: Counts) -> str | None:
+        """Why a special rule lets no box take these dice now, as a clause ("the first
+        turn goes to the Yacht box, which takes only 5 matching dice"); None: no rule
+        keeps them out (every open box may be there, or none is open to them)."""
+        for rule in self.special:
+            why = rule.no_box_reason(self, ctx, counts)
+            if why is not None:
+                return why
+        return None
+
     def stop_reason(self, ctx: TurnContext, counts: Counts) -> str | None:
         """Why a special rule ends the turn's rolling before its rolls are used up, as a
         clause ("all 5 dice match"); None when it does not (rolls left, or none)."""

@@ -53,7 +53,7 @@ class Words:
 
     go_on: str          # leave a pause
     roll_first: str     # roll at the start of a turn
-    no_box_yet: str     # no box takes the dice: choose and roll again (a sentence)
+    no_box_yet: str     # no box takes the dice: choose and roll again (after a colon)
     choose_then: str    # choose dice to roll again, then roll
     roll_chosen: str    # roll the chosen dice
     score: str          # score a box
@@ -65,7 +65,7 @@ class Words:
     waiting: str        # what a person may do while a computer plays
     demo_off: str = ""  # how to take the turns back from a demo (a sentence; "" none)
     hold_then: str = ""     # holding: hold dice, then roll the others
-    hold_no_box: str = ""   # holding: no box takes the dice yet (a sentence)
+    hold_no_box: str = ""   # holding: no box takes the dice yet (after a colon)
     # the main button (:func:`main_button`): in a pause before the next player, at the
     # game over pause, once the game is over (and whether it still does something), and
     # while a computer plays ({who_is}: "Max is", "You are")
@@ -79,8 +79,7 @@ class Words:
 TERMINAL = Words(
     go_on="Enter or r",
     roll_first="press r or Enter, or click Roll, to roll the dice",
-    no_box_yet="No box takes these dice yet: choose dice ({keys}, a, s, or click) and roll "
-               "again (r).",
+    no_box_yet="choose dice ({keys}, a, s, or click) and roll again (r).",
     choose_then="Choose dice to re-roll ({keys}, click; a all, s unmatched), then r",
     roll_chosen="r or Enter",
     score="a box's letter or click it",
@@ -97,14 +96,13 @@ TERMINAL = Words(
     over_enabled=True,
     button_computer="Computer plays",
     hold_then="Hold dice ({keys} or click; a all, s matched), then r",
-    hold_no_box="No box takes these dice yet: hold dice ({keys}, a, s, or click) and roll "
-                "the others (r).",
+    hold_no_box="hold dice ({keys}, a, s, or click) and roll the others (r).",
 )
 
 BROWSER = Words(
     go_on="Go on",
     roll_first="click Roll to roll the dice",
-    no_box_yet="No box takes these dice yet: click the dice to roll again, then Roll.",
+    no_box_yet="click the dice to roll again, then Roll.",
     choose_then="Click the dice to roll again, then Roll",
     roll_chosen="Roll",
     score="click a box on your card",
@@ -115,13 +113,13 @@ BROWSER = Words(
     oops="Oops",
     waiting="Watch, or open the rules",
     hold_then="Click the dice to hold, then Roll the others",
-    hold_no_box="No box takes these dice yet: click the dice to hold, then Roll the others.",
+    hold_no_box="click the dice to hold, then Roll the others.",
 )
 
 PLAIN = Words(
     go_on="Enter",
     roll_first="press Enter to roll",
-    no_box_yet="No box takes these dice yet: give the dice to roll again (e.g. 1 5).",
+    no_box_yet="give the dice to roll again (e.g. 1 5).",
     choose_then="Give the dice to roll again (e.g. 1 5)",
     roll_chosen="r",
     score="a box's letter or id",
@@ -255,7 +253,7 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
         return f"{note}{stop} Score: {words.score_short}{again}."
     if st.may_reroll() and hold:
         if not places:
-            return words.hold_no_box.format(keys=keys)
+            return f"{no_box_text(st)}: {words.hold_no_box.format(keys=keys)}"
         kept = held_dice(st, view.held)
         free = len(st.dice) - len(kept)
         if not kept:
@@ -267,7 +265,7 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
         return f"{words.roll_chosen}: roll {what} - or score: {words.score}{col_tip}.{none}"
     if st.may_reroll():
         if not places:
-            return words.no_box_yet.format(keys=keys)
+            return f"{no_box_text(st)}: {words.no_box_yet.format(keys=keys)}"
         marked = dice_to_roll(st, view.held, "reroll")
         if marked:
             n = len(marked)
@@ -278,6 +276,23 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
     if stopped:
         return f"{no_roll_text(st)} Score the dice - {words.score_now}{col_tip}."
     return f"No roll left: score the dice - {words.score_now}{col_tip}."
+
+
+def no_box_text(state: State) -> str:
+    """Why no box takes the dice showing, a sentence's start: a rule that keeps them out
+    says so (Tommy's Yacht's first turn is the Yacht box's alone), else they fit no
+    open box yet.
+
+    >>> from yacht.engine import Player, Roll
+    >>> from yacht.rules import get
+    >>> st = State(get("tommys-yacht"), [Player("Ann")])
+    >>> st.apply(Roll((1, 2, 3, 4, 6)))
+    >>> no_box_text(st)
+    'The first turn goes to the Yacht box, which takes only 5 matching dice'
+    """
+    rs = state.ruleset
+    why = rs.no_box_reason(state.context(), counts_of(state.dice, rs.faces))
+    return f"{why[0].upper()}{why[1:]}" if why else "No box takes these dice yet"
 
 
 def no_roll_text(state: State, short: bool = False) -> str:
