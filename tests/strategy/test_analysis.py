@@ -448,3 +448,27 @@ def test_sampled_chances_report_progress_by_the_work_left(
     # the empty card's games: all its boxes of the work, at least twice an even share
     assert reports[0] > 1.8 / len(reports)
     assert seen[0][0] == boxes
+
+
+def test_a_strategys_own_start_value_is_told_apart_from_its_average_in_play(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Maxi Yatzy's analysis said 'The expected score at the start is 394.6' while the end
+    line said 'the expert's average of about 441': the pool strategy values its start by
+    the table without saved rolls. Where the reference is a strategy (not exact) whose
+    measured average differs, the analysis says both; an exact one says nothing more."""
+    from yacht.strategy import expected
+    from yacht.tui.screens.analysis import analysis_text
+
+    a = analyse(Record.from_state(_game("tommys-crag", ["beginner"], seed=3)), win_games=0)
+    assert a.exact and a.start_note == "" and a.to_json()["start_note"] == ""
+    strategy = replace(a, exact=False, strategy="a test strategy")
+    monkeypatch.setattr(expected, "expert_expected",
+                        lambda rs: expected.Expected(a.expected_start + 50.4, False))
+    note = f"the strategy's own estimate: the expert averages about " \
+           f"{a.expected_start + 50.4:.0f} in play"
+    assert strategy.start_note == note and strategy.to_json()["start_note"] == note
+    text = " ".join(analysis_text(strategy, 200).split())
+    assert f"is {a.expected_start:.1f} ({note})." in text
+    monkeypatch.setattr(expected, "expert_expected",
+                        lambda rs: expected.Expected(a.expected_start + 0.5, False))
+    assert strategy.start_note == ""  # (within a point: the same figure)

@@ -328,6 +328,20 @@ class Analysis:
                 f"(within about {100 / math.sqrt(self.win_games):.1f} points in 100)")
 
     @property
+    def start_note(self) -> str:
+        """What to say beside the expected score at the start when it is the expert
+        strategy's own valuation and the expert scores otherwise in play (Maxi Yatzy's
+        pool strategy underrates itself by some 50 points), else ""."""
+        from .expected import expert_expected
+
+        if self.exact:
+            return ""
+        e = expert_expected(self.ruleset)
+        if e is None or e.exact or abs(e.score - self.expected_start) < 1:
+            return ""
+        return f"the strategy's own estimate: the expert averages about {e.score:.0f} in play"
+
+    @property
     def reference(self) -> str:
         if self.exact:
             return "the optimal strategy (exact)"
@@ -340,6 +354,7 @@ class Analysis:
             "format": FORMAT, "version": VERSION,
             "variant": rs.id, "name": rs.name, "options": dict(rs.option_values),
             "key": rs.key, "exact": self.exact, "reference": self.reference,
+            "start_note": self.start_note,
             "finished": self.finished, "dice_entered": self.dice_entered,
             "ended_by": self.ended_by, "ended_text": self.ended_text,
             "expected_start": round(self.expected_start, 6),
@@ -741,8 +756,9 @@ def costliest_heading(p: PlayerAnalysis) -> str:
 def _text(a: Analysis, width: int) -> str:
     lines = [f"Analysis of a game of {variant_title(a.ruleset)}"
              + ("" if a.finished else " (not finished)")]
+    note = f" ({a.start_note})" if a.start_note else ""
     lines += textwrap.wrap(f"Reference: {a.reference}; expected score from the start "
-                           f"{a.expected_start:.2f}.", width)
+                           f"{a.expected_start:.2f}{note}.", width)
     if a.ended_by is not None:
         lines += textwrap.wrap(a.ended_text, width)
     if a.dice_entered:

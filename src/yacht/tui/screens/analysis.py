@@ -128,8 +128,9 @@ def analysis_text(a: Analysis, width: int = 78) -> str:
     rs = a.ruleset
     n = len(a.players)
     out: list[str] = []
+    note = f" ({a.start_note})" if a.start_note else ""
     out += _wrap(f"Every decision against {a.reference}. The expected score at the start "
-                 f"is {a.expected_start:.1f}.", width)
+                 f"is {a.expected_start:.1f}{note}.", width)
     if a.ended_text:
         out += _wrap(a.ended_text, width)
     if not a.finished:

@@ -159,7 +159,7 @@ export class AnalysisView {
     return [
       h("p", { class: a.exact ? "analysis-ref" : "analysis-ref analysis-note", id: "analysis-reference", data: { exact: String(a.exact) } },
         h("strong", { text: "Reference: " }), `${a.reference}. `,
-        `Expected score at the start: ${fixed(a.expected_start)}.`),
+        `Expected score at the start: ${fixed(a.expected_start)}${a.start_note ? ` (${a.start_note})` : ""}.`),
       a.ended_text ? h("p", { class: "analysis-ended", id: "analysis-ended", text: a.ended_text }) : null,
       h("div", { class: "analysis-players" }, a.players.map((p) => this.player(p, a))),
       a.same_dice ? sameDicePart(a.same_dice) : null,
