@@ -282,3 +282,34 @@ def test_a_resumed_table_counts_versions_from_its_actions(client: TestClient,
         b.act({"type": "toggle", "position": 0})
         gid = b.snap["game_id"]
     assert Table.resume(store, gid).version == 2  # as after a restart
+
+
+def test_a_page_sees_the_moves_another_process_played_since_the_table_was_loaded(
+        client: TestClient, store: Store, tmp_path: Any) -> None:
+    """The terminal game (``yacht resume``, another process on the same store) played on
+    while the table was loaded here: a page that connects then is sent the game as the
+    store has it, and its first move counts (it was refused as stale)."""
+    from yacht.engine import Choose, Roll
+    from yacht.session import LOCAL
+    from yacht.session.table import Table
+    from yacht.store import open_store
+
+    t = new_table(client, "yatzy")
+    with Browser(client, t["id"], t["token"]) as b:
+        assert b.act({"type": "roll"})["type"] == "ack"
+        gid, version = b.snap["game_id"], b.snap["version"]
+    other = open_store(str(tmp_path / "web.sqlite3"))  # (the terminal's own connection)
+    try:
+        there = Table.resume(other, gid, pauses=False)
+        there.act(LOCAL, Choose((0, 1, 2, 3, 4)), Roll())
+        assert there.action_count == 3
+    finally:
+        other.close()
+    with Browser(client, t["id"], t["token"]) as b:
+        s = b.snap
+        assert s["version"] > version and s["dice"] == list(there.view().state.dice)
+        assert s["rolls"] == 2
+        box = s["previews"][0]
+        reply = b.act({"type": "score", "category": box["category"],
+                       "column": box["column"]}, s["version"])
+        assert reply["type"] == "ack", reply

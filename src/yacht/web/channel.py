@@ -170,6 +170,7 @@ async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) ->
     except WebError as e:
         await _say_and_close(ws, _error(e.code, str(e)), CLOSE_PRIVATE, e.code)
         return
+    await hub.catch_up(live)  # (the terminal game may have played on meanwhile)
     conn = hub.connect(live, hello.token)
     conn.transport = ws.scope.get("yacht.transport")
     if hello.prefs is not None:

@@ -316,6 +316,21 @@ class Hub:
                 self._attach(live, table)
         return live
 
+    async def catch_up(self, live: LiveTable) -> None:
+        """Before a browser is sent the table: the game as the store has it. Another
+        process on the same store (``yacht play`` / ``yacht resume``, not a process of
+        this site: no news of it comes) may have played on since the game was loaded
+        here; this copy takes up those actions (Table.sync: one read of the game's
+        progress when nothing changed), so the page's first move is not refused as
+        stale. Its events reach the browsers already there as any move's."""
+        table = live.table
+        if table is None or table.closed:
+            return
+        try:
+            await self.move_call(table.sync)
+        except Exception:  # (never a reason to refuse a browser: a move finds it out)
+            log.exception("table %s: taking up the stored game", live.id)
+
     def public(self, error: StoreError) -> WebError:
         """A store error as a browser may read it (no file path, no URL)."""
         return public(error, self.store.location)
