@@ -102,3 +102,24 @@ def test_every_interface_has_the_earlier_games_from_the_table(tmp_path: Any) -> 
                    f"{totals[0]}.0)" in text, text
         else:
             assert f"Ann's 1 earlier game of Tommy's Crag: best {totals[0]}" in text, text
+
+
+def test_a_computers_score_gets_its_figures_without_praise() -> None:
+    """A game of computers judged its winner as a person ('Excellent! A score to be proud
+    of.'); a computer's end line says the figures alone, a person's the words too."""
+    from yacht.session.comment import end_line
+
+    st = State(get("tommys-crag"), [Player("Cpu", "computer", "expert"), Player("Ann")])
+    for dice, box in (((6, 6, 1), "crag"), ((6, 6, 1), "crag")):
+        st.apply(Roll(dice))
+        st.apply(Score(box))
+    while not st.is_terminal():
+        st.apply(Roll((1, 2, 4)))
+        st.apply(Score(st.placements()[0].category))
+    cpu, ann = end_line(st, 0), end_line(st, 1)
+    assert cpu == f"{st.returns()[0]} is {cpu.split(' is ', 1)[1]}", cpu
+    assert "expert's average" in cpu and not any(
+        w in cpu for w in ("game", "Excellent", "dice can do", "Oh dear")), cpu
+    assert ann.split(". ")[0] != cpu.split(". ")[0] and "expert's average" in ann, ann
+    yatcy = score_comment(get("yatcy"), 300, praise=False)
+    assert yatcy.startswith("300 is 35 short of the author's 335."), yatcy

@@ -173,11 +173,13 @@ def _expert_text(rs: Ruleset, score: int) -> tuple[float, str] | None:
 
 
 def score_comment(rs: Ruleset, score: int, *, name: str = "", past: Past | None = None,
-                  luck: float | None = None, loss: float | None = None) -> str:
+                  luck: float | None = None, loss: float | None = None,
+                  praise: bool = True) -> str:
     """A few sentences on ``score``: how good it is against the expert's average (and the
     original's par where it had one); with ``name``, ``past`` (:func:`past_games`) the
     player's earlier games; with ``luck`` and ``loss`` (the game's analysis) how much of
-    it the dice decided.
+    it the dice decided. ``praise=False`` (a computer's score): the figures without the
+    words said to a person ("Excellent! A score to be proud of.", advice).
 
     >>> from yacht.rules import get
     >>> print(score_comment(get("ancient-yacht"), 150))
@@ -186,6 +188,8 @@ def score_comment(rs: Ruleset, score: int, *, name: str = "", past: Past | None 
     Better than the author's 335, by 5! 340 is 97.5 above the expert's average of 242.5.
     >>> print(score_comment(get("yahtzee"), 231, name="You", luck=3.8, loss=27.4))
     A good game. 231 is 23.6 below the expert's average of 254.6. Luck: the dice gave you ...
+    >>> print(score_comment(get("ancient-yacht"), 150, praise=False))
+    150 is 26.1 below the expert's average of 176.1.
     """
     parts: list[str] = []
     expert = _expert_text(rs, score)
@@ -196,17 +200,20 @@ def score_comment(rs: Ruleset, score: int, *, name: str = "", past: Past | None 
         elif score == par.score:
             parts.append(f"Exactly {par.whose} {par.score}: a game to remember!")
         else:
-            text = _band(score / par.score if par.score > 0 else 0.0, _PAR_COMMENTS)
-            parts.append(f"{text} {score}: {par.score - score} short of {par.whose} "
-                         f"{par.score}.")
+            short = f"{par.score - score} short of {par.whose} {par.score}."
+            if praise:
+                text = _band(score / par.score if par.score > 0 else 0.0, _PAR_COMMENTS)
+                parts.append(f"{text} {score}: {short}")
+            else:
+                parts.append(f"{score} is {short}")
         if expert is not None:
             parts.append(expert[1])
     elif expert is not None:
-        parts += [_band(expert[0], _COMMENTS), expert[1]]
+        parts += [_band(expert[0], _COMMENTS), expert[1]] if praise else [expert[1]]
     else:  # a kind of game without the expert's figure: the best card is the measure
         card = best_card(rs)
-        parts += [_band(score / card if card > 0 else 0.0, _CARD_COMMENTS),
-                  f"{score} points."]
+        band = _band(score / card if card > 0 else 0.0, _CARD_COMMENTS)
+        parts += [band, f"{score} points."] if praise else [f"{score} points."]
     if past is not None:
         parts.append(_past_text(rs, name or "You", past))
     if luck is not None and loss is not None:
@@ -302,4 +309,5 @@ def end_line(state: State, player: int, past: Sequence[Past | None] = (),
     return score_comment(state.ruleset, state.returns()[player],
                          name=state.players[player].name,
                          past=past[player] if player < len(past) else None,
-                         luck=luck, loss=loss)
+                         luck=luck, loss=loss,
+                         praise=not state.players[player].is_computer)
