@@ -41,7 +41,7 @@ export function fieldPanel(field, { links = null, onNext = null } = {}) {
     ? (field.upto ? `Shown: every card up to turn ${field.upto}, the slowest player's.` : "Shown once every player has finished a turn.")
     : (field.upto ? `Shown: every card up to your turn ${field.upto}; the others' later turns come as you finish yours.` : "The others' cards show as you finish your turns.");
   const parts = [
-    h("h2", { id: "field-title", text: "Same dice for everyone" }),
+    h("h2", { id: "field-title", text: "The field: every player's card" }),
     h("p", { class: "hint-text", text: upto }),
     h("table", { class: "field-table" },
       h("thead", {}, h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Where" }), h("th", { class: "num", text: "Total" }), h("th", {}))),
