@@ -57,9 +57,9 @@ from .dialogs import ChoiceDialog, HelpScreen, TextDialog
 if TYPE_CHECKING:
     from yacht.rules import Ruleset
 
-__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "choose_layout",
-           "filled_box_text", "fit_help", "marks_help", "needed_size", "no_box_text",
-           "oops_reasons", "too_small_text"]
+__all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "TOMMYS_KEYS_HELP",
+           "choose_layout", "filled_box_text", "fit_help", "marks_help", "needed_size",
+           "no_box_text", "old_keys_help", "oops_reasons", "too_small_text"]
 
 #: the keys and what they do (in the help a key's words go on under its words)
 KEYS = (
@@ -98,18 +98,31 @@ KEYS_HELP = ("Keys\n" + "".join(f"  {key:<16}  {what}\n" for key, what in KEYS)
 #: the old programs' keys: the ones that work here, and where ours kept its meaning
 OLD_KEYS_HELP = (
     "Keys of the old programs\n"
+    "Windows Yacht's Tab, arrows, Space and Enter work as they did. Esc goes back to the "
+    "setup here, as in Yatcy (q or F7 quits).\n")
+
+#: Tommy's keys, in the help of his variants only (the ones whose boxes have his board
+#: names): the ones that work here, and where ours kept its meaning
+TOMMYS_KEYS_HELP = (
+    "Tommy's keys\n"
     "Tommy's F2 (demo), F5 (these instructions), F7 (quit), his A (all), N and 0 (none) "
-    "and S (the unmatched dice) work as his did; Windows Yacht's Tab, arrows, Space and "
-    "Enter too.\n"
-    "Where an old key means something else here, ours stays: Tommy's F1 (sound) is this "
+    "and S (the unmatched dice) work as his did.\n"
+    "Where his key means something else here, ours stays: Tommy's F1 (sound) is this "
     "help here (b is the bell); his up and down arrows (speed) move on the card here (use "
-    "+ and -); Esc goes back to the setup here, as in Yatcy (q or F7 quits); his board "
+    "+ and -); Esc goes back to the setup here (q or F7 quits); his board "
     "numbers 1-9 choose dice here and his board letters A-D (shown as #A-#D before the "
     "names) are all dice, the bell and letters kept free (use the box letters); his 5 "
     "(re-roll all five) chooses "
     "die 5 here (a is all); his Enter (re-roll none) rolls the chosen dice here (to keep "
     "them all, score a box). His left and right arrows (the pitch of the dice's sound) and "
     "F10 (the border's colour) do nothing here.\n")
+
+
+def old_keys_help(rs: Ruleset) -> str:
+    """The old programs' keys for the help of ``rs``: Tommy's only in his variants (the
+    ones whose boxes carry his board names)."""
+    tommys = any(c.board for c in rs.categories)
+    return OLD_KEYS_HELP + ("\n" + TOMMYS_KEYS_HELP if tommys else "")
 
 
 class TableChanged(Message):
@@ -1162,7 +1175,7 @@ class GameScreen(AppScreen):
                              if what != "kept free")
         keys = (marks_help(rs) + KEYS_HELP + "\nBox letters\n" + letters + "\n"
                 + (notes + "\n" if notes else "") + f"  (letters of their own: {reserved})\n\n"
-                + OLD_KEYS_HELP)
+                + old_keys_help(rs))
 
         def text(width: int) -> str:  # the rules and the keys, wrapped for the width
             return wrap_text(rules_text(rs, width, ids=False) + "\n" + keys, width)
@@ -1220,7 +1233,10 @@ class GameScreen(AppScreen):
             self.leave_table()
             then()
             return
+        table.save_unsaved()  # (what a failed save left out: once more, before saying)
+        view = table.view()
         saved = view.saved
+        partly = self._partly_saved(view)
         command = resume_command(str(view.game_id))
         if saved:
             text = f"The game is saved. To go on with it later:\n\n    {command}\n\n" \
@@ -1228,6 +1244,10 @@ class GameScreen(AppScreen):
         elif view.elsewhere is not None:
             text = (f"What was played here is not saved: the game went on elsewhere. "
                     f"To go on with it from there:\n\n    {command}")
+        elif partly:
+            text = ("The game is not saved: saving failed, and it failed again now. Only "
+                    "the moves up to where saving failed are kept: the ones after are "
+                    f"lost when you leave. To go on from there later:\n\n    {command}")
         else:
             text = "This game is not saved and will be lost."
 
@@ -1242,7 +1262,7 @@ class GameScreen(AppScreen):
 
         self.app.push_screen(ChoiceDialog(question, text, [
             ("leave", "Yes, leave" + (" (keep it saved)" if saved else ""), True),
-            ("abandon", "Yes, and delete this game", saved),
+            ("abandon", "Yes, and delete this game", saved or partly),
             ("stay", "No, keep playing", True)]), done)
 
     def action_leave(self) -> None:
@@ -1265,12 +1285,24 @@ class GameScreen(AppScreen):
                 self.leave_table()
                 self.table.finish()
             return None
-        if view.game_id is None:
+        gid = view.game_id
+        if gid is None:
             return None
+        if view.elsewhere is None and not view.saved:
+            self.table.save_unsaved()  # (what a failed save left out: once more now)
+            view = self.table.view()
         if view.elsewhere is not None:
             return (f"What was played here is not saved: the game went on elsewhere. "
-                    f"{resume_hint(view.game_id)} (from there).")
+                    f"{resume_hint(gid)} (from there).")
         if view.saved:
-            return (f"The game is saved. {resume_hint(view.game_id)} (or start yacht: it "
+            return (f"The game is saved. {resume_hint(gid)} (or start yacht: it "
                     "offers unfinished games).")
+        if self._partly_saved(view):
+            return ("The game is not saved: saving failed (the moves after that are lost). "
+                    f"{resume_hint(gid)} from where saving failed.")
         return None
+
+    def _partly_saved(self, view: TableView) -> bool:
+        """The store has the game only up to where a save failed (it still fails)."""
+        return (not view.saved and view.game_id is not None and view.elsewhere is None
+                and self.table.has_store)

@@ -1,0 +1,90 @@
+"""What the terminal game says about saving when it is left: it first writes what a failed
+save left out (``Table.save_unsaved``), and says plainly when the game is still not saved.
+And the help lists Tommy's old keys only in his variants."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tui_helpers import game, run, settle
+
+from yacht.engine import Roll
+from yacht.session import Launch, PlayerSpec
+from yacht.session.commands import Toggle
+from yacht.session.table import LOCAL
+from yacht.tui import YachtApp
+from yacht.tui.screens.dialogs import ChoiceDialog, HelpScreen
+
+App = Callable[..., YachtApp]
+YATZY = Launch(variant="yatzy", players=[PlayerSpec("Ann")])
+
+
+def failing(store: Any) -> Callable[[bool], None]:
+    """Make the store's saves fail (True) or work again (False)."""
+    real = store.append_action
+
+    def append_action(*args: Any, **kw: Any) -> Any:
+        raise OSError("disk full")
+
+    def set_failing(on: bool) -> None:
+        store.append_action = append_action if on else real
+    return set_failing
+
+
+@run
+async def test_quitting_saves_what_a_failed_save_left_out(new_app: App, store: Any) -> None:
+    app = new_app(YATZY)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        table = game(pilot).table
+        table.act(LOCAL, Roll())
+        gid = table.view().game_id
+        assert gid is not None
+        fail = failing(store)
+        fail(True)
+        table.act(LOCAL, Toggle(0), Roll())  # not saved: the game goes on in memory
+        assert not table.view().saved
+        fail(False)  # the store is back before the person quits
+        await pilot.press("q")
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        assert "The game is saved" in app.screen.text
+        assert store.progress(gid)[0] == len(table.view().state.log)
+
+
+@run
+async def test_quitting_says_when_the_game_is_still_not_saved(new_app: App,
+                                                               store: Any) -> None:
+    app = new_app(YATZY)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        table = game(pilot).table
+        table.act(LOCAL, Roll())
+        failing(store)(True)  # and it stays down
+        table.act(LOCAL, Toggle(0), Roll())
+        await pilot.press("q")
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        text = app.screen.text
+        assert "The game is saved" not in text and "will be lost" not in text
+        assert "The game is not saved: saving failed" in text
+        assert "yacht resume" in text
+        screen = app.screen_stack[-2]
+        words = screen.closing_words()  # type: ignore[attr-defined]
+        assert words is not None and "not saved: saving failed" in words
+
+
+@run
+async def test_tommys_keys_are_in_his_variants_help_only(new_app: App) -> None:
+    for variant, tommys in (("yatzy", False), ("yahtzee", False), ("tommys-yahtzee", True),
+                            ("tommys-yacht", True), ("tommys-crag", True)):
+        app = new_app(Launch(variant=variant, players=[PlayerSpec("Ann")]))
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot)
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            text = app.screen.text
+            assert ("#A-#D" in text) == tommys, variant
+            assert ("Tommy's F2" in text) == tommys, variant
+            assert "Windows Yacht's Tab" in text
