@@ -98,6 +98,10 @@ class PlainGame:
         table.set_prefs(LOCAL, dice_mark="reroll")
         #: a build under way: when it began, and the last quarter said
         self._since = (time.monotonic(), 0)
+        #: the store did not take the game's end (a warning right after "finished"):
+        #: it stays unfinished there
+        self.finish_failed = False
+        self._finishing = False
         self._unsubscribe = table.subscribe(self.on_event)
 
     # --- io -----------------------------------------------------------------------
@@ -120,6 +124,10 @@ class PlainGame:
         players = self.table.players
         who = players[e.player].name if e.player is not None else ""
         computer = e.player is not None and players[e.player].is_computer
+        # (a finished game's store warning comes right after its "finished" event)
+        if e.kind == "store_warning" and self._finishing:
+            self.finish_failed = True
+        self._finishing = e.kind == "finished"
         if e.kind == "rolled":
             if e.data.get("entered") and not self.told_entered:
                 self.told_entered = True
@@ -391,6 +399,10 @@ class PlainGame:
         self.say(result_text(st))
         for i in judged(st):
             self.say((f"{names[i]}: " if len(names) > 1 else "") + end_line(st, i, view.past))
+        if self.finish_failed and view.game_id is not None:
+            self.say(f"Saving the end of the game failed (see the warning above): the game "
+                     f"stays unfinished in the store. {resume_hint(view.game_id)}, and the "
+                     "score is entered then.")
         top = table.top_ten()
         if top:
             fresh = {(e.game_id, e.name, e.score, e.rank) for e in entries}
