@@ -1,6 +1,7 @@
 """What the terminal game says about saving when it is left: it first writes what a failed
 save left out (``Table.save_unsaved``), and says plainly when the game is still not saved.
-And the help lists Tommy's old keys only in his variants."""
+And the help lists Tommy's old keys only in his variants; the setup says what a
+marked die is for."""
 
 from __future__ import annotations
 
@@ -88,3 +89,22 @@ async def test_tommys_keys_are_in_his_variants_help_only(new_app: App) -> None:
             assert ("#A-#D" in text) == tommys, variant
             assert ("Tommy's F2" in text) == tommys, variant
             assert "Windows Yacht's Tab" in text
+
+
+@run
+async def test_the_setup_says_what_a_marked_die_is_for(new_app: App) -> None:
+    from yacht.tui.screens.setup import SetupScreen
+    from yacht.tui.widgets import Choice
+
+    app = new_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, SetupScreen)
+        app.screen.query_one("#variant", Choice).value = "ancient-yacht"
+        await pilot.pause()
+        mark = app.screen.query_one("#dice-mark", Choice)
+        assert mark.value == "variant"
+        assert mark.label == "as the variant (marks it to roll again)"
+        app.screen.query_one("#variant", Choice).value = "yahtzee"
+        await pilot.pause()
+        assert mark.label == "as the variant (holds it)"

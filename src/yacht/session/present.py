@@ -35,14 +35,14 @@ DICE_MARK_WORDS: dict[str, str] = {"variant": "as the variant", "hold": "holds i
 
 
 def dice_mark_words(value: str, variant_mark: str | None = None) -> str:
-    """A value of the setting in words; "variant" with what the variant does, when known.
+    """A value of the setting in words; "variant" with what the variant does, when known
+    (in full: "marks it" alone would not say what for).
 
     >>> dice_mark_words("variant", "reroll"), dice_mark_words("hold")
-    ('as the variant (marks it)', 'holds it')
+    ('as the variant (marks it to roll again)', 'holds it')
     """
     if value == "variant" and variant_mark is not None:
-        short = DICE_MARK_WORDS[variant_mark].removesuffix(" to roll again")
-        return f"{DICE_MARK_WORDS['variant']} ({short})"
+        return f"{DICE_MARK_WORDS['variant']} ({DICE_MARK_WORDS[variant_mark]})"
     return DICE_MARK_WORDS[value]
 
 
