@@ -108,3 +108,20 @@ async def test_the_setup_says_what_a_marked_die_is_for(new_app: App) -> None:
         app.screen.query_one("#variant", Choice).value = "yahtzee"
         await pilot.pause()
         assert mark.label == "as the variant (holds it)"
+
+
+@run
+async def test_a_game_is_stored_only_once_it_has_an_action(new_app: App, store: Any) -> None:
+    """A game left (the terminal closed, kill -9) before its first move leaves nothing
+    behind: it goes to the store with its first action (a guard: it was so already)."""
+    from yacht.render import saved_games
+
+    app = new_app(YATZY)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        table = game(pilot).table
+        assert table.view().game_id is None and saved_games(store, 20) == []
+        await pilot.press("r")
+        await settle(pilot)
+        gid = table.view().game_id
+        assert gid is not None and [g.id for g, _ in saved_games(store, 20)] == [gid]
