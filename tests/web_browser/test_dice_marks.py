@@ -143,8 +143,17 @@ def test_the_new_game_form_remembers_both_settings(server: Server) -> None:
             await page.wait_for_selector("#dice-mark")
             await page.select_option("#variant", "tommys-crag")
             assert "as the variant (marks it)" in (await page.text_content("#dice-mark") or "")
+            # the short words in the menu, in full under it (what for)
+            said = await page.text_content("#dice-mark-help")
+            assert said == "A click marks the die to roll again: Roll rolls the marked dice.", said
             await page.select_option("#variant", "yatzy")
             assert "as the variant (holds it)" in (await page.text_content("#dice-mark") or "")
+            said = await page.text_content("#dice-mark-help")
+            assert said == "A click holds the die: Roll rolls the others.", said
+            await page.select_option("#dice-mark", "reroll")
+            said = await page.text_content("#dice-mark-help")
+            assert said.startswith("A click marks the die to roll again"), said
+            await page.select_option("#dice-mark", "variant")
             assert await page.is_checked("#computer-pause")
             await page.uncheck("#computer-pause")
             await page.reload()

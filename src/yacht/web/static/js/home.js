@@ -152,13 +152,23 @@ export class HomeView {
     const desc = h("p", { class: "variant-desc", id: "variant-desc" });
     const optionsBox = h("div", { class: "variant-options" });
     variantSelect.setAttribute("aria-describedby", "variant-desc");
-    const mark = h("select", { id: "dice-mark", onchange: () => setDiceMark(mark.value) },
+    // the closed menu says it short ("as the variant (marks it)"); the line under it says
+    // in full what a click does with the choice and the variant made
+    const markHelp = h("p", { class: "hint-text", id: "dice-mark-help" });
+    const sayMark = () => {
+      const way = mark.value === "variant" ? this.byId.get(variantSelect.value).dice_mark : mark.value;
+      markHelp.textContent = way === "hold" ? "A click holds the die: Roll rolls the others."
+        : "A click marks the die to roll again: Roll rolls the marked dice.";
+    };
+    const mark = h("select", { id: "dice-mark", aria: { describedby: "dice-mark-help" },
+      onchange: () => { setDiceMark(mark.value); sayMark(); } },
       DICE_MARKS.map(([k, label]) => h("option", { value: k, selected: k === diceMark() }, label)));
     const drawOptions = () => {
       const v = this.byId.get(variantSelect.value);
       setup.variant = v.id;
       // "as the variant (holds it)": what a click does in the variant chosen
       mark.options[0].textContent = markWords("variant", v.dice_mark);
+      sayMark();
       desc.textContent = `${v.description} ${v.dice} dice, ${v.rolls} rolls, ${v.categories} boxes${v.columns > 1 ? ` in ${v.columns} columns` : ""}.`;
       const chosen = (setup.options[v.id] = setup.options[v.id] || {});
       fill(optionsBox, Object.entries(v.options).map(([key, opt]) => {
@@ -250,7 +260,7 @@ export class HomeView {
         h("div", { class: "field" }, h("label", { for: "speed", text: "Computer speed" }), speed),
         h("div", { class: "field" }, h("label", { for: "clock", text: "Turn clock" }), clock)),
       h("div", { class: "field-row" },
-        h("div", { class: "field" }, h("label", { for: "dice-mark", text: "Clicking a die" }), mark),
+        h("div", { class: "field" }, h("label", { for: "dice-mark", text: "Clicking a die" }), mark, markHelp),
         h("div", { class: "field check" }, pause,
           h("label", { for: "computer-pause", text: "Pause after my score, before a computer plays (time for Oops)" }))),
       h("div", { class: "field-row" },
