@@ -41,13 +41,16 @@ STATUS: dict[str, int] = {
 #: the databases' locations of this process's servers (told "the database")
 _HIDDEN: set[str] = set()
 #: a URL, and a file path: absolute, of two parts or more (``/tmp/x.db``, ``C:\\y\\z``,
-#: ``~/x/y``; a folder's name may hold spaces), not a part of a word (``and/or``) or of
-#: a relative path (``js/app.js``)
+#: ``\\\\host\\share\\z``, ``~/x/y``; a folder's name may hold spaces), not a part of a word
+#: (``and/or``) or of a relative path (``js/app.js``); a run of backslashes without a
+#: drive is no path (a name's escapes, ``\\u202e\\u202e``)
 _URL = r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>()]*"
 _PART = r"[^\s/\\'\"<>(),;:]"
-_PATH = (rf"(?<![\w.~/\\-])(?:~|[A-Za-z]:)?[/\\](?:{_PART}+(?: {_PART}+)*[/\\])+"
-         rf"{_PART}*")
+_PARTS = rf"(?:{_PART}+(?: {_PART}+)*[/\\])+{_PART}*"
+_PATH = rf"(?<![\w.~/\\-])(?:(?:~|[A-Za-z]:)?/{_PARTS}|(?:[A-Za-z]:|\\)\\{_PARTS})"
 _WHERE = re.compile(rf"(?P<in> in )?(?:(?P<url>{_URL})|(?P<path>{_PATH}))")
+#: the site's own addresses, told as they are (``/d/GROUP``, ``/api/variants``)
+_OWN = ("/api/", "/d/", "/t/", "/ws/", "/static/")
 
 
 def hide(location: str) -> None:
@@ -68,6 +71,8 @@ def redact(text: str) -> str:
     ('disk full writing a file.', 'and/or js/app.js')
     >>> redact("cannot connect to postgresql+psycopg://ann:***@db/yacht: refused")
     'cannot connect to an address: refused'
+    >>> redact("watch the field at /d/1861aa0ee6c1"), redact(r"open C:\\yacht\\db.sqlite")
+    ('watch the field at /d/1861aa0ee6c1', 'open a file')
     """
     for hidden in sorted(_HIDDEN, key=len, reverse=True):
         if hidden in text:
@@ -77,6 +82,8 @@ def redact(text: str) -> str:
 
 def _unsaid(m: re.Match[str]) -> str:
     found = m.group("url") or m.group("path")
+    if found.startswith(_OWN):
+        return m.group(0)
     tail = found[len(found.rstrip(".,:;")):]  # (a sentence's stop is not the path's)
     if m.group("in"):
         return tail

@@ -1,0 +1,43 @@
+"""Errors' lines: no file path of the server's, and nothing else taken for one (QA s20)."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from .conftest import new_table
+
+
+def test_the_sites_own_addresses_are_told_as_they_are(client: TestClient) -> None:
+    """A line naming one of the site's own addresses said "a file" instead (the
+    redaction of file paths took ``/api/variants`` and ``/d/GROUP`` for paths): a wrong
+    variant said "see a file", and a duplicate card's watcher was told to "watch the
+    field at a file" (found by sending a number as the variant, and by watching a
+    started card)."""
+    r = client.post("/api/tables", json={"variant": 1, "seats": [
+        {"kind": "person", "name": "Ann"}]})
+    assert r.status_code == 400 and "/api/variants" in r.json()["error"], r.text
+    assert "a file" not in r.json()["error"]
+    t = new_table(client, "yatzy", dice="duplicate", seats=[
+        {"kind": "person", "name": "Ann", "here": True}, {"kind": "expert", "name": "Max"}])
+    from .browser import Browser
+
+    with Browser(client, t["id"], t["token"]) as ann:
+        ann.wait(lambda table: table.get("phase") == "game")
+        r = client.get(f"/api/tables/{t['id']}")
+        assert r.status_code == 403, r.text
+        assert f"/d/{t['group']}" in r.json()["error"] and "a file" not in r.json()["error"]
+
+
+def test_a_names_escapes_are_not_taken_for_a_file_path(client: TestClient) -> None:
+    """A name of right-to-left marks is refused naming the mark; its escapes
+    (``\\u202e\\u202e...``) were taken for a Windows path and the line said "player name
+    'a file'" (found by asking the statistics of such a name)."""
+    r = client.get("/api/stats", params={"player": "\u202e" * 30})
+    assert r.status_code == 400
+    line = r.json()["error"]
+    assert "a file" not in line and "\\u202e" in line, line
+    # a real path is still not told
+    from yacht.web.errors import redact
+
+    assert redact(r"cannot open C:\srv\yacht\db.sqlite") == "cannot open a file"
+    assert redact(r"cannot open \\srv\share\db.sqlite") == "cannot open a file"
