@@ -102,6 +102,10 @@ class Browser:
         return answer(self.until(lambda m: m.get("id") == msg_id))
 
     def act(self, command: dict[str, Any], version: int | None = None) -> dict[str, Any]:
+        """A command against ``version`` (None: the newest state this page has seen, as
+        the page sends it; 0 before a game shows)."""
+        if version is None:
+            version = self.table.get("snapshot", {}).get("version", 0)
         return self.ask("command", command=command, version=version)
 
     @property

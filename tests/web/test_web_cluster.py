@@ -217,6 +217,8 @@ class Page:
                 return answer(msg)  # (a state with the id: the ack, as the page takes it)
 
     def act(self, command: dict[str, Any], version: int | None = None) -> dict[str, Any]:
+        if version is None:  # (the newest state seen, as the page sends it)
+            version = self.table.get("snapshot", {}).get("version", 0)
         return self.answer(self.send("command", command=command, version=version))
 
     @property

@@ -162,7 +162,7 @@ def log_of(live: LiveTable) -> list[Any]:
 
 async def act(hub: Hub, live: LiveTable, token: str, command: dict[str, Any]) -> None:
     conn = hub.connect(live, token)
-    msg = CLIENT.validate_python({"type": "command", "command": command})
+    msg = CLIENT.validate_python({"type": "command", "command": command, "version": 0})
     try:
         await hub.command(live, conn, msg.command, None)  # type: ignore[union-attr]
     finally:

@@ -77,8 +77,9 @@ def test_what_the_server_says_fits_the_schema(client: object) -> None:
 @pytest.mark.parametrize("text", [
     '{"type": "hello"}', '{"type": "hello", "token": null, "id": 1}',
     '{"type": "command", "command": {"type": "roll"}, "version": 3, "id": "a"}',
-    '{"type": "command", "command": {"type": "choose", "dice": [0, 4]}}',
-    '{"type": "command", "command": {"type": "score", "category": "chance", "column": 1}}',
+    '{"type": "command", "command": {"type": "choose", "dice": [0, 4]}, "version": 0}',
+    '{"type": "command", "command": {"type": "score", "category": "chance", "column": 1},'
+    ' "version": 12}',
     '{"type": "join", "seat": 1, "name": "Bob", "token": null}',
     '{"type": "speed", "speed": "fast"}', '{"type": "start"}', '{"type": "hint"}'])
 def test_valid_messages_are_read_and_fit_the_schema(text: str) -> None:
@@ -92,6 +93,7 @@ def test_valid_messages_are_read_and_fit_the_schema(text: str) -> None:
     ('{"type": "command", "command": {"type": "toggle", "position": true}}',
      "command.position: a die's 0-based position"),
     ('{"type": "command", "version": "3", "command": {"type": "roll"}}', "version:"),
+    ('{"type": "command", "command": {"type": "roll"}}', "version: missing (the snapshot's"),
     ('{"type": "teleport"}', "type: a message is one of hello, command"),
     ('{"type": "command", "command": {"type": "fly"}}', "command.type: a command is one of"),
     ('{"type": "join", "seat": 8, "name": "Eve"}', "seat: a seat's 0-based number"),
@@ -142,7 +144,7 @@ def test_a_command_is_answered_on_the_state_it_made(client: object) -> None:
         assert ann.until(lambda m: "id" in m) == {"type": "ack", "id": 9}
         # a command refused changes nothing: an error, no state
         ann.ws.send_json({"type": "command", "command": {"type": "toggle", "position": 9},
-                          "id": 10})
+                          "id": 10, "version": version + 1})
         refused = ann.until(lambda m: "id" in m)
         assert refused["type"] == "error" and refused["id"] == 10
 
@@ -172,3 +174,31 @@ def test_a_second_roll_from_the_same_table_is_stale(client: object) -> None:
         ann.act({"type": "score", "category": box}, version=now)
         twice = ann.act({"type": "score", "category": box}, version=now)
         assert twice["type"] == "error" and twice["code"] == "stale"
+
+
+def test_a_command_without_the_version_it_was_sent_from_is_refused(client: object) -> None:
+    """Every command names the snapshot's version its player saw (PROTOCOL.md: a stale
+    click is refused, never applied to a newer state). A roll without it was taken, so
+    an old message sent again - a replay, or a page that kept a click - was played on
+    whatever the table had become (QA s20: a second bare roll re-rolled the dice the
+    first left chosen). Now it is ``bad_request`` and nothing changes."""
+    from fastapi.testclient import TestClient
+
+    from .browser import Browser
+    from .conftest import new_table
+
+    assert isinstance(client, TestClient)
+    t = new_table(client, "yatzy")
+    with Browser(client, t["id"], t["token"]) as ann:
+        ann.wait(lambda table: table.get("phase") == "game")
+        version = ann.snap["version"]
+        for command in ({"type": "roll"}, {"type": "select", "which": "all"},
+                        {"type": "score", "category": "chance"}, {"type": "go_on"}):
+            reply = ann.ask("command", command=command)
+            assert reply["type"] == "error" and reply["code"] == "bad_request", reply
+            assert reply["message"].startswith("version: missing"), reply
+        assert ann.snap["version"] == version and not ann.snap["dice"]
+        # the same roll with the version it was sent from is played, once
+        assert ann.act({"type": "roll"}, version=version)["type"] == "ack"
+        again = ann.act({"type": "roll"}, version=version)
+        assert again["type"] == "error" and again["code"] == "stale"

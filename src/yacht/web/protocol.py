@@ -13,9 +13,10 @@ a copy on the hot path, checked by mypy, and described in the generated JSON Sch
 (``protocol.schema.json`` beside this file; ``python -m yacht.web.protocol`` writes it,
 a test fails when it is stale).
 
->>> msg = read_client('{"type": "command", "command": {"type": "toggle", "position": 2}, "id": 7}')
->>> msg.command.to_command(), msg.id
-(Toggle(position=2), 7)
+>>> msg = read_client('{"type": "command", "command": {"type": "toggle", "position": 2}, '
+...                   '"version": 4, "id": 7}')
+>>> msg.command.to_command(), msg.version, msg.id
+(Toggle(position=2), 4, 7)
 >>> try:
 ...     read_client('{"type": "command", "command": {"type": "roll", "result": [6, 6]}}')
 ... except ProtocolError as e:
@@ -206,11 +207,14 @@ class Hello(_In):
 
 
 class CommandMessage(_In):
-    """A command from this browser's seats; ``version``: the snapshot's version seen."""
+    """A command from this browser's seats; ``version``: the snapshot's version the
+    player saw, always given (a command is decided against the table its sender saw: a
+    stale click, or an old message sent again, is refused ``stale``, never applied to a
+    newer state)."""
 
     type: Literal["command"]
     command: BrowserCommand
-    version: Annotated[int, Field(ge=0, le=2**53)] | None = None
+    version: Annotated[int, Field(ge=0, le=2**53)]
     id: MessageId | None = None
 
 

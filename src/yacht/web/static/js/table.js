@@ -336,6 +336,7 @@ export class TableView {
    */
   async send(command, version) {
     const seen = version !== undefined ? version : this.snap ? this.snap.version : undefined;
+    if (seen === undefined) return false; // (no game shown: nothing to decide it against)
     const reply = await this.socket.send({ type: "command", command, version: seen });
     if (reply.type === "error") toast(REFUSALS[reply.code] || reply.message);
     return reply.type === "ack";
