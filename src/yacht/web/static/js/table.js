@@ -464,6 +464,8 @@ export class TableView {
       setToken(this.id, reply.token);
       this.socket.setToken(reply.token);
       setLastName(name);
+      // (the field is for the next person at this screen: not this one's name again)
+      if (this.joinName && this.joinName.value.trim() === name) this.joinName.value = "";
       announce(`You took seat ${this.seatNumber(seat)} as ${name}.`);
     } else if (reply.type === "error") {
       toast(reply.message);
