@@ -44,7 +44,7 @@ from yacht.store.core import GroupRow, SeatRow, TableRow
 
 from .errors import WebError
 from .live import Connection, LiveTable, Phase
-from .lobby import hash_token, new_token
+from .lobby import check_unlike, clean_name, hash_token, new_token
 from .protocol import (
     FieldCard,
     FieldEnd,
@@ -339,9 +339,10 @@ class Duplicates:
             raise WebError("no take-back at a duplicate table: the others see your box as "
                            "soon as it is scored", "illegal")
 
-    async def check_join(self, live: LiveTable) -> None:
+    async def check_join(self, live: LiveTable, name: str | None = None) -> None:
         """A friend's seat may be taken until the others have all finished (the field
-        is open to everyone then)."""
+        is open to everyone then), under a name the others can tell from the names of
+        the group's other cards (``lobby.check_unlike``: each card is a table of one)."""
         group_id = group_of(live.row)
         if group_id is None:
             return
@@ -349,6 +350,11 @@ class Duplicates:
         if message["end"] is not None:
             raise WebError("this duplicate game is over: the others have finished",
                            "conflict")
+        if name is not None:
+            group = await self.group(group_id)
+            check_unlike(clean_name(name), (
+                c["name"] for c, card_id in zip(message["cards"], group.cards, strict=True)
+                if c["name"] is not None and card_id != live.id))
 
     # --- the field --------------------------------------------------------------------
     async def cards(self, group: GroupRow) -> list[LiveTable]:

@@ -472,7 +472,7 @@ class Hub:
         """``conn`` takes open seat ``seat`` (0-based) as ``name``; returns the browser's
         token (a new one if it had none)."""
         async with live.lock:
-            await self.duplicates.check_join(live)
+            await self.duplicates.check_join(live, name)
             token = await self.lobby.join(live, seat, name, token)
             conn.token_hash = hash_token(token)
             self.fanout.reseat(live)

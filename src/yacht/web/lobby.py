@@ -11,7 +11,7 @@ link's key is taken once, for a token of the browser's own.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from typing import Any, TypeVar
 
@@ -30,8 +30,8 @@ from .errors import WebError
 from .live import Connection, LiveTable
 from .protocol import ABSENT_AFTER, LobbyView, PersonSeat, Series, TableRequest
 
-__all__ = ["Lobby", "absent_after", "clean_name", "clock_text", "hash_token", "new_token",
-           "seat_voters", "series", "table_clock"]
+__all__ = ["Lobby", "absent_after", "check_unlike", "clean_name", "clock_text", "hash_token",
+           "name_key", "new_token", "seat_voters", "series", "table_clock"]
 
 T = TypeVar("T")
 IoCall = Callable[..., Awaitable[Any]]
@@ -39,6 +39,45 @@ IoCall = Callable[..., Awaitable[Any]]
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+#: letters of other scripts drawn like Latin ones (Cyrillic, Greek), and the Latin
+#: letters and digits drawn like each other in many fonts (``l``, ``I``, ``1``; ``0``,
+#: ``O``): what a name is read as, to tell apart the players of one table
+_LOOKS = str.maketrans(
+    "АВЕЅІЈКМНОРСТХУҮԚԜӀ" "аеорсухѕіјԁһԛԝӏүɡ" "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ" "αικνορυı" "‐‑‒–—―−’‘`´",
+    "ABESIJKMHOPCTXYYQWI" "aeopcyxsijdhqwlyg" "ABEZHIKMNOPTYX" "aikvopui" "-------" + "'" * 4)
+_ALIKE = str.maketrans("l1|0", "iiio")
+
+
+def name_key(name: str) -> str:
+    """How a name reads: its compatibility form (a full-width ``Ａ``, a mathematical
+    ``𝐀`` are ``A``), letters of other scripts that are drawn like Latin ones as those
+    (a Cyrillic ``А``), any case, and ``l``, ``I``, ``1`` alike (``0`` and ``O`` too). Two
+    players of one table never have names of one key: the others could not tell them
+    apart (marks still count: ``Zoë`` is not ``Zoe``).
+
+    >>> name_key("Ann") == name_key("\\uff21nn") == name_key("\\u0410NN")
+    True
+    >>> name_key("Al") == name_key("AI"), name_key("Zoë") == name_key("Zoe")
+    (True, False)
+    """
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", name).translate(_LOOKS)
+    return unicodedata.normalize("NFC", folded.casefold()).translate(_ALIKE)
+
+
+def check_unlike(name: str, others: Iterable[str]) -> None:
+    """WebError ``conflict`` when ``name`` reads as one of ``others`` (:func:`name_key`)."""
+    key = name_key(name)
+    for other in others:
+        if name_key(other) == key:
+            same = name.casefold() == other.casefold()
+            raise WebError(f"{verb(name, 'is', 'are')} at the table already: choose another "
+                           "name" if same else f"{name} looks like {other}, who is at the "
+                           "table already: choose a name the others can tell apart",
+                           "conflict")
 
 
 def clean_name(raw: str, seat: int | None = None) -> str:
@@ -92,15 +131,22 @@ class Lobby:
                 name = clean_name(seat.name or f"Computer {i + 1}", i)
                 rows.append(SeatRow(name, "computer", seat.kind, None))
             if name is not None:
-                if name.casefold() in names:
-                    raise WebError(f"two players are called {name}: give each their own name")
-                names.add(name.casefold())
+                if name_key(name) in names:
+                    other = next(r.name for r in rows[:-1] if r.name is not None
+                                 and name_key(r.name) == name_key(name))
+                    raise WebError(
+                        f"two players are called {name}: give each their own name"
+                        if other.casefold() == name.casefold() else
+                        f"seat {i + 1}: {name} looks like {other}: give each player a name "
+                        "the others can tell apart")
+                names.add(name_key(name))
         return rows
 
     # --- joining and starting ---------------------------------------------------------
     async def join(self, live: LiveTable, seat: int, name: str, token: str | None) -> str:
-        """Take open seat ``seat`` (0-based) as ``name``; the browser's token (a new one
-        if it had none). Call it holding ``live.lock``."""
+        """Take open seat ``seat`` (0-based) as ``name`` (one the others can tell from
+        theirs: :func:`check_unlike`); the browser's token (a new one if it had none).
+        Call it holding ``live.lock``."""
         row = live.row
         if row.game_id is not None:
             raise WebError("the game has started: every seat is taken", "conflict")
@@ -109,10 +155,8 @@ class Lobby:
         if row.seats[seat].kind != "person" or row.seats[seat].token is not None:
             raise WebError(f"seat {seat + 1} is taken", "conflict")
         who = clean_name(name)
-        if any(s.name and s.name.casefold() == who.casefold()
-               for i, s in enumerate(row.seats) if i != seat):  # (the seat's own name)
-            raise WebError(f"{verb(who, 'is', 'are')} at the table already: choose another "
-                           "name", "conflict")
+        check_unlike(who, (s.name for i, s in enumerate(row.seats)
+                           if s.name and i != seat))  # (the seat's own name)
         token = token or new_token()
         seats = list(row.seats)
         seats[seat] = SeatRow(who, "person", None, hash_token(token))

@@ -1,0 +1,54 @@
+"""Names at one table: every player's name must be one the others can tell from theirs
+(QA s20: lookalike letters, the names of a duplicate table's other cards)."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from .browser import Browser
+from .conftest import new_table
+
+#: names that read as "Ann": any case, a full-width and a mathematical A, a Cyrillic A
+LOOKALIKES = ["ANN", "\uff21nn", "\U0001d400nn", "\u0410nn", "\u0410NN"]
+
+
+@pytest.mark.parametrize("name", LOOKALIKES)
+def test_a_new_table_refuses_two_names_that_read_alike(client: TestClient, name: str) -> None:
+    """A table was made with "Ann" and "Ａnn" (a full-width A) or "Аnn" (a Cyrillic A):
+    two players the others cannot tell apart on the card or in the list of tables."""
+    r = client.post("/api/tables", json={"variant": "yatzy", "seats": [
+        {"kind": "person", "name": "Ann"}, {"kind": "expert", "name": name}]})
+    assert r.status_code == 400 and r.json()["code"] == "bad_request", r.text
+    assert name in r.json()["error"]
+
+
+def test_a_seat_is_not_taken_under_a_name_that_reads_as_another(client: TestClient) -> None:
+    t = new_table(client, "yatzy", seats=[{"kind": "person", "name": "Ann", "here": True},
+                                          {"kind": "person", "here": False},
+                                          {"kind": "expert", "name": "Max"}])
+    with Browser(client, t["id"], t["token"]), Browser(client, t["id"]) as eve:
+        for name in [*LOOKALIKES, "M\u0430x", "max"]:
+            reply = eve.ask("join", seat=1, name=name)
+            assert reply["type"] == "error" and reply["code"] == "conflict", (name, reply)
+        assert not eve.seats and eve.table["seats"][1]["open"]
+        # a name that only has an accent more is another name
+        assert eve.ask("join", seat=1, name="\u00c1nn")["type"] == "joined"
+
+
+def test_a_friends_card_is_not_taken_under_a_name_of_the_group(client: TestClient) -> None:
+    """Each card of a duplicate table is a table of one: a friend took theirs under the
+    name of another card's player ("ann" beside "Ann", "Max" beside the computer Max),
+    and the field and its ranking had two players of one name."""
+    t = new_table(client, "yatzy", dice="duplicate", seats=[
+        {"kind": "person", "name": "Ann", "here": True}, {"kind": "person", "here": False},
+        {"kind": "expert", "name": "Max"}])
+    group = client.get(f"/api/groups/{t['group']}").json()
+    friend = next(c["url"] for c in group["cards"] if c["url"]).rsplit("/", 1)[1]
+    with Browser(client, friend) as bob:
+        for name in ("ann", "\u0410nn", "MAX"):
+            reply = bob.ask("join", seat=0, name=name)
+            assert reply["type"] == "error" and reply["code"] == "conflict", (name, reply)
+        assert bob.ask("join", seat=0, name="Bob")["type"] == "joined"
+    names = [c["name"] for c in client.get(f"/api/groups/{t['group']}").json()["cards"]]
+    assert names == ["Ann", "Bob", "Max"]
