@@ -20,7 +20,7 @@ from yacht.rules import Ruleset
 if TYPE_CHECKING:
     from yacht.engine import Record
 
-__all__ = ["GAMES_DB_HELP", "CliError", "HelpText", "add_variant_args", "emit_json",
+__all__ = ["GAMES_DB_HELP", "CliError", "HelpText", "add_variant_args", "check_db", "emit_json",
            "parse_dice", "parse_options", "record_or_game", "ruleset_from_args", "text_width",
            "whole", "wrap_items"]
 
@@ -152,9 +152,7 @@ def record_or_game(text: str, db: str | None) -> Record:
         return read_record(text)
     from yacht.store import StoreError, open_store
 
-    if db is not None and not db.strip():
-        raise CliError("--db '': give a database file or URL (without --db: $YACHT_DB, else "
-                       "the file in the user data directory)")
+    check_db(db)
     try:
         store = open_store(db, readonly=True)
     except StoreError as e:
@@ -165,6 +163,14 @@ def record_or_game(text: str, db: str | None) -> Record:
         raise CliError(f"{e} (and there is no file {game_id!r})") from None
     finally:
         store.close()
+
+
+def check_db(db: str | None) -> None:
+    """CliError for a blank ``--db`` (taken for no --db, it would open another database
+    than the one named), showing what was typed."""
+    if db is not None and not db.strip():
+        raise CliError(f"--db {db!r}: give a database file or URL (without --db: "
+                       "$YACHT_DB, else the file in the user data directory)")
 
 
 def text_width() -> int:

@@ -433,10 +433,11 @@ def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | No
     Raises :class:`~yacht.session.game.SessionError` for a game that cannot start.
     """
     opened = False
+    problem: str | None = None
     if store is None and open_store:
         store, problem = open_store_for_games()
         opened = store is not None
-        if problem:
+        if problem and not launch.resume:  # (a game to resume cannot go on: its error says why)
             out.write(f"Warning: {problem}\n")
     # (without a seed to replay, the dice come from the game's own secret seed)
     rng = random.Random(launch.seed) if launch.seed is not None else None
@@ -444,7 +445,7 @@ def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | No
         if launch.resume:
             table = open_table(store, source="plain", resume=launch.resume, rng=rng,
                                strategy_factory=strategy_factory, speed="instant",
-                               real_dice=True, to_play=True)
+                               real_dice=True, to_play=True, store_problem=problem)
         else:
             if not launch.direct and store is not None:
                 _mention_unfinished(store, out)

@@ -24,7 +24,12 @@ from yacht.engine import Player
 from .game import SessionError, StoreLike, StrategyFactory
 from .table import Seat, Table
 
-__all__ = ["open_store_for_games", "open_table", "unfinished_game"]
+__all__ = ["NOT_SAVED", "no_store_to_resume", "open_store_for_games", "open_table",
+           "unfinished_game"]
+
+
+#: how the line of :func:`open_store_for_games` begins (the reason follows)
+NOT_SAVED = "games are not saved: "
 
 
 def open_store_for_games(url: str | None = None) -> tuple[StoreLike | None, str | None]:
@@ -35,8 +40,26 @@ def open_store_for_games(url: str | None = None) -> tuple[StoreLike | None, str 
 
         store: Any = open_store(url)
     except Exception as e:  # StoreError, or no store package: play without saving
-        return None, f"games are not saved: {e}"
+        return None, f"{NOT_SAVED}{e}"
     return store, None
+
+
+def no_store_to_resume(game_id: str, problem: str | None) -> str:
+    """Why the saved game ``game_id`` cannot be played on when the store could not be
+    opened for games (``problem``: the line of :func:`open_store_for_games`), and what
+    to do: one line.
+
+    >>> print(no_store_to_resume("ab12", "games are not saved: /d/g.db cannot be written "
+    ...                          "(the file is read-only); commands that only read it work"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    game ab12 cannot be played on: /d/g.db cannot be written (the file is read-only); make
+    it writable to play on (`yacht resume ab12 --show` shows the game as it is)
+    """
+    if not problem:
+        return "there is no store to resume from"
+    reason = problem.removeprefix(NOT_SAVED).split("; commands that only read")[0]
+    return (f"game {game_id} cannot be played on: {reason}; make it writable to play on "
+            f"(`yacht resume {game_id} --show` shows the game as it is)")
 
 
 def open_table(store: StoreLike | None, *, source: str, resume: str | None = None,
@@ -46,21 +69,23 @@ def open_table(store: StoreLike | None, *, source: str, resume: str | None = Non
                seats: Iterable[Seat] | None = None, pauses: bool = True,
                pause_between_people: bool = False, auto_roll: bool = False,
                real_dice: bool = False, strict: bool = False, seed: bytes | None = None,
-               meta: Mapping[str, Any] | None = None, to_play: bool = False) -> Table:
+               meta: Mapping[str, Any] | None = None, to_play: bool = False,
+               store_problem: str | None = None) -> Table:
     """A table: the saved game ``resume`` (an id or a unique start of one) where it was
     left, or a new game of ``variant`` with ``options`` for ``players``. ``source``: the
     interface (kept in a new game's record). How the game flows here (``speed``,
     ``pauses``, ``pause_between_people``, ``auto_roll``, ``real_dice``) is the
     interface's, never the store's. ``to_play``: the saved game is to be played on, so a
-    finished one is refused (:func:`unfinished_game`). Raises SessionError, one line,
-    when it cannot."""
+    finished one is refused (:func:`unfinished_game`). ``store_problem``: why ``store``
+    is None (the line of :func:`open_store_for_games`), said when a saved game cannot be
+    resumed without it. Raises SessionError, one line, when it cannot."""
     flow: dict[str, Any] = dict(strategy_factory=strategy_factory, speed=speed, seats=seats,
                                 pauses=pauses, strict=strict, auto_roll=auto_roll,
                                 pause_between_people=pause_between_people,
                                 real_dice=real_dice)
     if resume is not None:
         if store is None:
-            raise SessionError("there is no store to resume from")
+            raise SessionError(no_store_to_resume(resume, store_problem))
         if to_play:
             resume = unfinished_game(store, resume)
         return Table.resume(store, resume, rng=rng, **flow)

@@ -66,9 +66,13 @@ def resolve(url: str | None) -> Target:
     """
     is_default = False
     if url is None or not url.strip():
-        env = os.environ.get("YACHT_DB", "").strip()
+        env = os.environ.get("YACHT_DB", "")
+        if env and not env.strip():
+            # (set to blanks by mistake: not taken silently for the default file)
+            raise StoreError(f"YACHT_DB={env!r}: give a database file or URL, or unset "
+                             "YACHT_DB for the file in the user data directory")
         if env:
-            url = env
+            url = env.strip()
         else:
             url, is_default = str(default_path()), True
     url = url.strip()

@@ -217,7 +217,7 @@ class YachtApp(App[int]):
             table = open_table(self.store, source="tui", resume=game_id, rng=self.new_rng(),
                                strategy_factory=self.strategy_factory,
                                speed=self.config.speed, auto_roll=self.config.auto_roll,
-                               to_play=True)
+                               to_play=True, store_problem=self.store_problem)
         except SessionError as e:
             self.notify(str(e), severity="error", markup=False)
             return False

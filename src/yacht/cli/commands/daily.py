@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from yacht.cli.common import GAMES_DB_HELP, CliError, emit_json
+from yacht.cli.common import GAMES_DB_HELP, CliError, check_db, emit_json
 
 ORDER = 3
 
@@ -84,6 +84,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
         raise CliError("--date goes with --standings: only today's challenge is played")
     if args.json and not args.standings:
         raise CliError("--json goes with --standings")
+    check_db(args.db)
     try:
         store = open_store(args.db)
     except StoreError as e:

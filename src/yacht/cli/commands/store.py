@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from yacht.cli.common import (
     CliError,
     add_variant_args,
+    check_db,
     emit_json,
     ruleset_from_args,
     text_width,
@@ -86,9 +87,7 @@ def _open(args: argparse.Namespace, readonly: bool) -> Store:
     a read-only file or folder and create nothing)."""
     from yacht.store import StoreError, open_store
 
-    if args.db is not None and not args.db.strip():
-        raise CliError("--db '': give a database file or URL (without --db: $YACHT_DB, else "
-                       "the file in the user data directory)")
+    check_db(args.db)
     try:
         return open_store(args.db, readonly=readonly)
     except StoreError as e:

@@ -6,7 +6,7 @@ import argparse
 import socket
 from typing import Any
 
-from yacht.cli.common import CliError
+from yacht.cli.common import CliError, check_db
 
 ORDER = 2
 
@@ -97,6 +97,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     if args.workers > 1 and not redis_url:
         raise CliError(f"--workers {args.workers} needs --redis (or YACHT_REDIS): the "
                        "processes tell each other about every move through Redis")
+    check_db(args.db)
     try:
         store = open_store(args.db)
     except StoreError as e:

@@ -1,0 +1,85 @@
+"""QA s20, the commands as a new user meets them: a database that cannot be used says
+why in the one error line, and a blank database setting is refused, showing what was
+typed."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from yacht.cli import main
+from yacht.engine import Player, Roll
+from yacht.session import open_store_for_games, open_table
+
+
+def saved_game(path: Path) -> str:
+    store, problem = open_store_for_games(str(path))
+    assert store is not None, problem
+    table = open_table(store, source="test", variant="yatzy", players=[Player("Ann")])
+    from yacht.session import LOCAL
+
+    table.act(LOCAL, Roll())
+    gid = table.view().game_id
+    store.close()
+    assert gid is not None
+    return gid
+
+
+def test_resuming_from_a_read_only_database_says_why_in_the_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "games.db"
+    gid = saved_game(path)
+    monkeypatch.setenv("YACHT_DB", str(path))
+    import yacht.store.opening as opening
+
+    real_access = os.access
+    monkeypatch.setattr(opening.os, "access", lambda p, mode, **kw: (
+        False if mode & os.W_OK else real_access(p, mode, **kw)))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main(["play", "--resume", gid[:6], "--plain"]) == 2
+    out, err = capsys.readouterr()
+    # before: 'games are not saved: ... read-only' and then 'there is no store to resume
+    # from'; now the error line itself names the reason and what to do
+    assert err.count("\n") == 1, err
+    assert "there is no store" not in err
+    assert f"game {gid} cannot be played on: {path} cannot be written (the file is read-only)" \
+        in err
+    assert "make it writable" in err and f"yacht resume {gid} --show" in err
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("argv", [["scores"], ["stats"], ["resume"], ["verify", "ab12cd"],
+                                  ["daily", "yatzy", "--standings"]])
+def test_a_blank_yacht_db_is_refused_not_taken_for_the_default(
+        argv: list[str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("YACHT_DB", "   ")
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err == ("yacht: error: YACHT_DB='   ': give a database file or URL, or unset "
+                   "YACHT_DB for the file in the user data directory\n")
+
+
+def test_a_blank_yacht_db_warns_that_the_line_game_is_not_saved(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("YACHT_DB", "  ")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main(["play", "yatzy", "--players", "Ann", "--plain"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Warning: games are not saved: YACHT_DB='  ': give a database")
+
+
+@pytest.mark.parametrize("argv", [["scores"], ["resume", "--finished"], ["verify", "ab12cd"],
+                                  ["daily", "yatzy", "--standings"], ["web"]])
+def test_a_blank_db_option_is_refused_as_typed(argv: list[str],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--db", "   "]) == 2
+    err = capsys.readouterr().err
+    # (it said --db '' whatever was typed; yacht web took it for no --db at all)
+    assert err == ("yacht: error: --db '   ': give a database file or URL (without --db: "
+                   "$YACHT_DB, else the file in the user data directory)\n")
