@@ -49,7 +49,8 @@ def saved_games(db: Path) -> tuple[str, str]:
     game of a long variant title on a computer's turn."""
     with open_store(str(db)) as store:
         t = Table.new(get("ancient-yacht-double"),
-                      [Player("Zoë Aaronson-Bartholomew"), Player("Ann"), Player("Bob")],
+                      [Player.from_json({"name": "Zoë Aaronson-Bartholomew"}), Player("Ann"),
+                       Player("Bob")],
                       store=store, rng=random.Random(1))
         t.act(LOCAL, Roll())
         two = t.view().game_id

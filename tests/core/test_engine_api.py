@@ -292,6 +292,28 @@ def test_a_player_that_would_not_load_from_its_record_cannot_be_made(
     assert str(e.value) == message
 
 
+@pytest.mark.parametrize("args, message", [
+    (("x" * 21,), "player name 'xxxxxxxxxxxxxxxxxxxxx' has 21 characters: a name has 1-20"),
+    (("",), "player name '' has 0 characters: a name has 1-20"),
+    (("Cpu", "computer", "grandmaster"), "computer level 'grandmaster' is not one of "
+     "beginner, intermediate, expert, champion (or random)"),
+])
+def test_a_player_with_a_name_too_long_or_an_unknown_level_is_refused(
+        args: tuple[Any, ...], message: str) -> None:
+    """The Python API made a player of a 5000-character name, or of a level no computer
+    plays (QA s20: the table then played it at random); now it is refused in one line,
+    a yacht.YachtError that is a ValueError. A record's players still load as they were
+    played (below)."""
+    import yacht
+
+    with pytest.raises(yacht.YachtError) as e:
+        Player(*args)
+    assert isinstance(e.value, ValueError) and str(e.value) == message
+    assert Player("x" * 20).name == "x" * 20
+    assert Player("Cpu", "computer", "random").level == "random"
+    assert len(str(pytest.raises(ValueError, Player, "x" * 5000).value)) < 120
+
+
 def test_a_record_s_player_is_checked_by_the_same_rules() -> None:
     with pytest.raises(ValueError, match="a player's level must be text or None, not 3"):
         Player.from_json({"name": "Ann", "kind": "computer", "level": 3})
@@ -301,7 +323,8 @@ def test_a_record_s_player_is_checked_by_the_same_rules() -> None:
 def test_every_player_a_state_takes_saves_in_a_record_that_loads() -> None:
     """Long names (saved before the 20-character limit) and levels this version does not
     have (played at random by a table, with a warning) are a record's to keep."""
-    players = [Player("x" * 40), Player("Cpu", "computer", "grandmaster")]
+    players = [Player.from_json({"name": "x" * 40}),
+               Player.from_json({"name": "Cpu", "kind": "computer", "level": "grandmaster"})]
     s = State(get("tommys-crag"), players, rng=random.Random(1))
     s.apply(Roll((6, 6, 1)))
     s.apply(Score("crag"))

@@ -201,7 +201,7 @@ def test_scores_depend_only_on_the_multiset(rs: Ruleset, data: st.DataObject) ->
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_any_action_sequence_keeps_the_state_consistent(rs: Ruleset, seed: int,
                                                         picks: list[int]) -> None:
-    s = State(rs, [Player("A"), Player("B", "computer", "x")], rng=random.Random(seed))
+    s = State(rs, [Player("A"), Player("B", "computer", "random")], rng=random.Random(seed))
     for k in picks:
         legal = s.legal_actions()
         if not legal:

@@ -341,7 +341,7 @@ def seen(variant: str, script: str, players: list[Player], options: Any = None,
 def test_every_line_of_the_line_game_fits_78_columns(variant: str) -> None:
     """The prompts, the help, the errors and the cards: none wider than the line (the
     roll prompt was about 100 columns, an unknown action 170, the help's box letters 190)."""
-    people = [Player("Ann"), Player("Bob"), Player("Zoë Aaronson-Bartholomew")]
+    people = [Player("Ann"), Player("Bob"), Player.from_json({"name": "Zoë Aaronson-Bartholomew"})]
     script = ("\n?\nzzz\nf 3\nb\nc\nh\nmaybe\nn\nchoose 1,2\nthree of a kind\n"
               "full house 9\n\n1 2\n\nq\n")
     text = seen(variant, script, people)

@@ -347,7 +347,8 @@ def test_hint_without_an_advisor_says_why(store: Any, factory: Any,
 
 
 def test_unknown_level_plays_at_random_with_a_warning(store: Any) -> None:
-    t = Table.new(get("tommys-crag"), [Player("X", "computer", "grandmaster")], store=store,
+    old = Player.from_json({"name": "X", "kind": "computer", "level": "grandmaster"})
+    t = Table.new(get("tommys-crag"), [old], store=store,
                   rng=random.Random(1), speed="instant")
     rec = Recorder(t)
     while t._game.state.turns_taken(0) == 0:

@@ -114,7 +114,7 @@ def test_without_a_clock_nothing_is_due(factory: Any) -> None:
 def test_a_pause_goes_on_by_itself_on_a_table_with_a_clock(factory: Any) -> None:
     """Before a computer the table waits for Go on; with a clock, not forever."""
     time = Time()
-    t = table(factory, {"per_turn": 20}, time, [Player("Ann"), Player("Cpu", "computer", "x")])
+    t = table(factory, {"per_turn": 20}, time, [Player("Ann"), Player("Cpu", "computer", "random")])
     t.act("s0", Roll())
     t.act("s0", ScoreBox("chance"))
     assert t.view().pause == "next_player"
@@ -172,7 +172,7 @@ def test_the_computer_stands_in_for_a_person_away_until_their_next_turn(factory:
 
 def test_go_on_is_still_a_persons_command_with_a_clock(factory: Any) -> None:
     time = Time()
-    t = table(factory, {"per_turn": 20}, time, [Player("Ann"), Player("Cpu", "computer", "x")])
+    t = table(factory, {"per_turn": 20}, time, [Player("Ann"), Player("Cpu", "computer", "random")])
     t.act("s0", Roll())
     t.act("s0", ScoreBox("chance"))
     assert kinds(t.act("s0", GoOn()))[0] == "went_on"

@@ -46,22 +46,28 @@ class Rng(Protocol):
 class Player:
     """A seat at the table: a person or a computer player of some level.
 
-    Checked when made, by the rules a record's loader applies (so that every game
-    made saves as a record that loads again): ``name`` is text, ``kind`` is
-    ``"person"`` or ``"computer"``, ``level`` is None or text. TypeError or ValueError
-    in one line otherwise.
+    Checked when made: ``name`` is text of 1-:data:`NAME_LENGTH` characters, ``kind``
+    is ``"person"`` or ``"computer"``, a computer's ``level`` None or one of
+    :data:`PLAYER_LEVELS` (or ``"random"``, for tests and self-play); ``InvalidType``
+    (a TypeError) or ``InvalidValue`` (a ValueError), both ``yacht.YachtError``, in
+    one line otherwise. A name a person types goes through
+    :func:`yacht.parsing.check_name` too (visible characters only).
 
-    Neither the name's form nor the level is refused here: a record keeps the names
-    and levels it was played with, and loads whatever they are (games saved before
-    names had their 20-character limit; a level this version does not have, which a
-    table plays at random with a warning). A name a person types goes through
-    :func:`yacht.parsing.check_name` (1-:data:`NAME_LENGTH` visible characters), a
-    level through :data:`PLAYER_LEVELS`, where they are typed.
+    A record keeps the names and levels it was played with, and loads whatever they
+    are (:meth:`from_json`: games saved before names had their 20-character limit; a
+    level this version does not have, which a table plays at random with a warning):
+    only their types are checked there.
 
     >>> Player("Ann", "robot")
     Traceback (most recent call last):
     ...
     yacht.rules.errors.InvalidValue: player kind 'robot' is not person or computer
+    >>> Player("Cpu", "computer", "grandmaster")
+    Traceback (most recent call last):
+    ...
+    yacht.rules.errors.InvalidValue: computer level 'grandmaster' is not one of beginner, ...
+    >>> Player.from_json({"name": "Cpu", "kind": "computer", "level": "grandmaster"}).level
+    'grandmaster'
     """
 
     name: str
@@ -69,6 +75,20 @@ class Player:
     level: str | None = None
 
     def __post_init__(self) -> None:
+        self._check_types()
+        if not 1 <= len(self.name) <= NAME_LENGTH:
+            shown = self.name if len(self.name) <= 2 * NAME_LENGTH else \
+                self.name[:2 * NAME_LENGTH] + "..."
+            raise InvalidValue(f"player name {shown!r} has {len(self.name)} characters: a "
+                               f"name has 1-{NAME_LENGTH}")
+        if self.kind == "computer" and self.level is not None \
+                and self.level not in (*PLAYER_LEVELS, "random"):
+            shown = self.level if len(self.level) <= NAME_LENGTH else \
+                self.level[:NAME_LENGTH] + "..."
+            raise InvalidValue(f"computer level {shown!r} is not one of "
+                               f"{', '.join(PLAYER_LEVELS)} (or random)")
+
+    def _check_types(self) -> None:
         if not isinstance(self.name, str):
             raise InvalidType(f"a player's name must be text, not {self.name!r}")
         if self.kind not in ("person", "computer"):
@@ -88,13 +108,20 @@ class Player:
 
     @classmethod
     def from_json(cls, obj: Any) -> Player:
-        """A player from its JSON object; ValueError naming what is wrong."""
+        """A player from its JSON object, its name and level as a record keeps them (any
+        length, any level); ValueError naming what is wrong."""
         if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
             raise InvalidValue("a player must be an object with a 'name'")
+        # (a record's name and level stand as they were played: their types are checked)
+        player = object.__new__(cls)
+        for key, value in (("name", obj["name"]), ("kind", obj.get("kind", "person")),
+                           ("level", obj.get("level"))):
+            object.__setattr__(player, key, value)
         try:
-            return cls(obj["name"], obj.get("kind", "person"), obj.get("level"))
+            player._check_types()
         except TypeError as e:
             raise InvalidValue(str(e)) from None
+        return player
 
 
 def roll_probability(outcome: Sequence[int], faces: int = 6) -> Fraction:
