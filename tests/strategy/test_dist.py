@@ -53,6 +53,23 @@ def small(kind: str) -> Ruleset:
 def brute_force(rs: Ruleset) -> dict[int, float]:
     """The final total's distribution when the expert (the advisor's first choice) plays
     every game out through the engine: every chance outcome, exactly."""
+    return to_come(rs)(State(rs, [Player("E", "computer", "expert")]))
+
+
+_TO_COME: dict[str, Any] = {}
+
+
+def small_to_come(kind: str) -> Any:
+    """:func:`to_come` of ``small(kind)``, one memo per kind for the tests of a process
+    (the brute force of the game with an upper bonus takes 10-40 s)."""
+    if kind not in _TO_COME:
+        _TO_COME[kind] = to_come(small(kind))
+    return _TO_COME[kind]
+
+
+def to_come(rs: Ruleset) -> Any:
+    """A function giving, for a game of one player, the distribution of the points still
+    to come when the expert plays it out (every chance outcome; one memo for all)."""
     sol = solve(rs)
     memo: dict[Any, dict[int, float]] = {}
 
@@ -91,7 +108,7 @@ def brute_force(rs: Ruleset) -> dict[int, float]:
         memo[key] = out
         return out
 
-    return play(State(rs, [Player("E", "computer", "expert")]))
+    return play
 
 
 def dense(lo: int, pmf: np.ndarray, at: int, hi: int) -> np.ndarray:
@@ -104,7 +121,7 @@ def dense(lo: int, pmf: np.ndarray, at: int, hi: int) -> np.ndarray:
 @pytest.mark.slow
 def test_small_games_match_the_brute_force(kind: str) -> None:
     rs = small(kind)
-    exact = brute_force(rs)
+    exact = small_to_come(kind)(State(rs, [Player("E", "computer", "expert")]))
     dd = distributions(rs, cache=False)
     lo, pmf = dd.final(rs.new_card(), 0)
     at, hi = min(min(exact), lo), max(max(exact) + 1, lo + len(pmf))
@@ -194,3 +211,85 @@ def test_the_cache_is_mapped_and_a_damaged_file_is_rebuilt() -> None:
     clear_memory()
     again = distributions(rs)
     assert again.built and again.final(rs.new_card(), 0)[0] == want[0]
+
+
+@pytest.mark.parametrize("kind", ["bonus", "forced", "free"])
+def test_a_situations_chances_are_the_brute_forces_from_every_roll(kind: str) -> None:
+    """``yacht.solve(...).chances``: from a turn's start and from inside a turn (the
+    expert's choices followed through its rolls), the final total's distribution is the
+    one every game played out through the engine gives."""
+    import yacht
+
+    rs = small(kind)
+    y = yacht.solve(rs)
+    rng = random.Random(7)
+    brute = small_to_come(kind)
+    checked = 0
+    for game in range(6):
+        s = State(rs, [Player("E", "computer", "expert")], rng=random.Random(game))
+        while not s.is_terminal():
+            here = s.returns()[0]
+            want = {here + x: p for x, p in brute(s.clone()).items()}
+            got = y.chances(s)
+            lo, hi = min(min(want), got.lo), max(max(want), got.hi) + 1
+            w = np.zeros(hi - lo)
+            for x, p in want.items():
+                w[x - lo] = p
+            assert np.abs(np.cumsum(dense(got.lo, got.pmf, lo, hi)) - np.cumsum(w)).max() \
+                <= 2 * CDF_TOL, (kind, y.situation(s).text())
+            assert abs(got.mean - y.value(s)) < 0.01
+            checked += 1
+            # on: a roll, or the expert's choice, or near the end (where the brute force
+            # of a card off the expert's paths is quick) at times another allowed move
+            if s.chance_outcomes():
+                s.apply(Roll())
+            else:
+                off = s.card(0).filled >= len(rs.categories) - 2 and rng.random() < 0.4
+                o = rng.choice(y.options(s)) if off else y.best(s)
+                for action in o.actions(s):
+                    s.apply(action)
+    assert checked > 20
+
+
+def test_chances_against_the_simulation_and_the_chances_of_winning() -> None:
+    """In a real variant: the exact figures agree with 100,000 simulated games from a
+    turn in progress, and a game's chances of winning are the distributions'."""
+    import yacht
+
+    y = yacht.solve("tommys-crag")
+    where = "336 r1 crag=50"
+    c = y.chances(where)
+    assert abs(sum(c.chances().values()) - 1) < 1e-9
+    assert abs(c.mean - y.value(where)) < 0.01
+    games = 100_000
+    d = y.distribution(where, games=games, seed=5)
+    assert abs(d.mean - c.mean) < 4 * c.std / np.sqrt(games)
+    for q in (5, 25, 50, 75, 95):
+        x = c.percentile(q)
+        p = 1 - c.chance_at_least(x + 1)    # the chance of x or less
+        assert abs(float((d.totals <= x).mean()) - p) < 4 * np.sqrt(p * (1 - p) / games) + 1e-4
+    # two players: Ann on turn with these dice, Bob before his turn with 40 more points
+    ann = y.situation(where)
+    bob = y.situation("- crag=50,sixes=18,fives=15,threes=9")
+    a, b = y.win_chances([ann, bob])
+    ca, cb = c, y.chances(bob)
+    # P(a > b) + P(a == b): the sum over the two exact distributions
+    pa = sum(p * sum(q for t, q in cb.chances().items() if t <= x)
+             for x, p in ca.chances().items())
+    assert abs(a - pa) < 1e-9 and 0 < a < 0.5 < b < 1
+    # a game of the engine: the player on turn from the dice, the other from the card
+    game = State(y.ruleset, [Player("Ann"), Player("Bob")], rng=random.Random(3))
+    game.apply(Roll((3, 3, 6)))
+    assert y.win_chances(game) == pytest.approx(
+        y.win_chances([y.situation(game), y.situation(None)]), abs=1e-12)
+
+
+def test_chances_refused_where_there_are_no_distributions() -> None:
+    import yacht
+    from yacht.strategy.advisor import AdviceError
+
+    y = yacht.solve("kismet")
+    with pytest.raises(AdviceError, match="no exact distributions.*simulates"):
+        y.chances()
+    with pytest.raises(AdviceError, match="one a player"):
+        yacht.solve("tommys-crag").win_chances("336 r1")

@@ -305,6 +305,63 @@ class Distribution:
         return {int(v): int(c) for v, c in zip(values, counts, strict=True)}
 
 
+@dataclass(frozen=True, eq=False)
+class Chances:
+    """The exact distribution of a final total: ``lo + i`` points with the chance
+    ``pmf[i]`` (:meth:`SolvedVariant.chances`). The same questions as a
+    :class:`Distribution`'s, answered without sampling error.
+
+    >>> import numpy as np
+    >>> c = Chances(10, np.array([0.25, 0.0, 0.75]))
+    >>> c.mean, c.percentile(20), c.percentile(50), c.chance_at_least(11)
+    (11.5, 10, 12, 0.75)
+    >>> c.chances()
+    {10: 0.25, 12: 0.75}
+    """
+
+    lo: int
+    pmf: npt.NDArray[np.float64]
+
+    @property
+    def hi(self) -> int:
+        """The highest total with a chance."""
+        return self.lo + len(self.pmf) - 1
+
+    @property
+    def mean(self) -> float:
+        import numpy as np
+
+        return float(self.lo + (self.pmf * np.arange(len(self.pmf))).sum())
+
+    @property
+    def std(self) -> float:
+        import numpy as np
+
+        x = np.arange(len(self.pmf))
+        m = float((self.pmf * x).sum())
+        return math.sqrt(max(0.0, float((self.pmf * (x - m) ** 2).sum())))
+
+    def percentile(self, p: float) -> int:
+        """The least total reached or beaten by no more than ``100 - p`` % of games: the
+        least ``x`` with a chance of at least ``p`` % of ending at ``x`` or below."""
+        import numpy as np
+
+        if not 0 <= p <= 100:
+            raise AdviceError(f"a percentile is from 0 to 100, not {p}")
+        cdf = np.cumsum(self.pmf)
+        i = int(np.searchsorted(cdf, p / 100 - 1e-12))
+        return self.lo + min(i, len(self.pmf) - 1)
+
+    def chance_at_least(self, points: float) -> float:
+        """The chance of ending with at least ``points``."""
+        k = max(0, math.ceil(points - self.lo))
+        return float(min(1.0, max(0.0, self.pmf[k:].sum())))
+
+    def chances(self) -> dict[int, float]:
+        """Each total that has a chance, with its chance."""
+        return {self.lo + i: float(q) for i, q in enumerate(self.pmf) if q > 0}
+
+
 # --- the solved variant ---------------------------------------------------------------
 
 Where = Situation | str | State | None
@@ -749,6 +806,101 @@ class SolvedVariant:
         return Distribution(res.totals.astype(np.int64) + int(round(base)), seed)
 
 
+    def chances(self, where: Where = None) -> Chances:
+        """The exact distribution of the final total from the situation when the expert
+        plays on (this turn too: its best choice at every roll, ties as :meth:`best`
+        breaks them), from the variant's score distributions (built on first use, about
+        half a minute for Yahtzee, then from the cache; :mod:`.solver.dist`, each
+        cumulative chance within 1/65535). Raises :class:`AdviceError` in a variant
+        without them (the two-column games, Kismet, Generala, Maxi Yatzy:
+        :meth:`distribution` simulates games there)."""
+        from .solver.dist import distributions
+        from .solver.spec import UnsupportedRuleset
+
+        s = self._situation(where)
+        rs = self.ruleset
+        if s.card.complete:
+            return Chances(rs.totals(s.card).grand, _ones())
+        try:
+            dd = distributions(rs)
+        except UnsupportedRuleset as e:
+            raise AdviceError(f"no exact distributions for {e}; distribution(games=N) "
+                              f"simulates games instead") from None
+        if not s.dice:
+            return Chances(*dd.final(s.card, s.turn))
+        if self.solution.forced_turn(s.card, s.turn):
+            raise AdviceError("the distribution from inside the forced first turn is not "
+                              "available (give the situation before its first roll)")
+        return Chances(*self._turn_chances(s, dd))
+
+    def _turn_chances(self, s: Situation, dd: Any) -> tuple[int, Any]:
+        """(lo, pmf) of the final total from a turn in progress: the expert's choices
+        followed through every roll to the box, then the distributions."""
+        from itertools import combinations_with_replacement
+
+        from yacht.engine.state import roll_probability
+        from yacht.rules import counts_of
+
+        rs = self.ruleset
+        faces, n = rs.faces, rs.dice
+        memo: dict[tuple[tuple[int, ...], int], tuple[int, Any]] = {}
+        kept: dict[tuple[tuple[int, ...], int], tuple[int, Any]] = {}
+        top = rs.max_rolls(rs.context(s.card, s.turn))   # rolls allowed this turn
+
+        def at(dice: tuple[int, ...], r: int) -> tuple[int, Any]:
+            hit = memo.get((dice, r))
+            if hit is not None:
+                return hit
+            o = self.best(Situation(rs, s.card, dice, r, s.turn))
+            if o.kind == "score":
+                ctx = rs.context(s.card, s.turn, top - r)
+                counts = counts_of(dice, faces)
+                pl = next(p for p in rs.placements(ctx, counts)
+                          if p.category == o.box and p.column == o.column)
+                card = rs.after_score(ctx, counts, pl, [rs.place(s.card, pl)], 0)[0]
+                lo, pmf = dd.final(card, s.turn + 1)
+                out = (int(lo), pmf)
+            elif (o.keep, r) in kept:
+                out = kept[(o.keep, r)]
+            else:
+                parts = [(float(roll_probability(c, faces)), at(tuple(sorted(o.keep + c)), r - 1))
+                         for c in combinations_with_replacement(range(1, faces + 1),
+                                                                n - len(o.keep))]
+                out = kept[(o.keep, r)] = _mixture(parts)
+            memo[(dice, r)] = out
+            return out
+
+        return at(tuple(sorted(s.dice)), s.rolls_left)
+
+    def win_chances(self, where: State | Sequence[Where]) -> list[float]:
+        """Each player's exact chance of finishing first if all play on as the expert (a
+        shared first place counts for each): of every player in a game of the engine
+        (the player on turn from the dice showing, the others from their cards), or of
+        the players in the situations given, one each (:meth:`chances`)."""
+        from .solver.dist import win_chances
+
+        if isinstance(where, State):
+            if where.ruleset.key != self.ruleset.key:
+                raise AdviceError(f"a game of {where.ruleset.key}, not {self.ruleset.key}")
+            if where.is_terminal():
+                won = where.winners()
+                return [1.0 if p in won else 0.0 for p in range(len(where.players))]
+            now = where.current
+            wheres: list[Where] = [
+                where if p == now else Situation.of(self.ruleset, where.card(p),
+                                                    turn=where.turns_taken(p))
+                for p in range(len(where.players))]
+        elif isinstance(where, (str, Situation)) or where is None:
+            raise AdviceError("win_chances takes a game (State) or a list of situations, "
+                              "one a player")
+        else:
+            wheres = list(where)
+        if not wheres:
+            raise AdviceError("win_chances needs at least one player's situation")
+        finals = [self.chances(w) for w in wheres]
+        return win_chances([(c.lo, c.pmf) for c in finals])
+
+
 _SOLVED: dict[str, SolvedVariant] = {}
 _SOLVED_LOCK = threading.Lock()
 
@@ -792,6 +944,24 @@ def _earn_table(rs: Ruleset) -> tuple[Any, int]:
                 if steps and low <= value < high:
                     earn[col * ncat + i, value - low] = min(steps) if len(steps) == 1 else -1
     return earn, rs.turns
+
+
+def _ones() -> Any:
+    import numpy as np
+
+    return np.ones(1)
+
+
+def _mixture(parts: Sequence[tuple[float, tuple[int, Any]]]) -> tuple[int, Any]:
+    """(lo, pmf) of the mixture of the distributions ``parts`` (weight, (lo, pmf))."""
+    import numpy as np
+
+    lo = min(d[0] for _, d in parts)
+    hi = max(d[0] + len(d[1]) for _, d in parts)
+    out = np.zeros(hi - lo)
+    for w, (dlo, pmf) in parts:
+        out[dlo - lo:dlo - lo + len(pmf)] += w * pmf
+    return lo, out
 
 
 def _ascii_digits(text: str) -> bool:
