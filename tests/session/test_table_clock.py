@@ -85,7 +85,7 @@ def test_the_expert_plays_the_turn_whose_time_ran_out(factory: Any) -> None:
     snap = t.snapshot("s1")
     assert snap["current"] == 1 and snap["assisted"]
     assert snap["cards"][0]["played_by"] == [{"category": scores[0].category, "column": 0,
-                                              "by": "clock"}]
+                                              "by": "clock", "turn": 1}]
     assert snap["clock"]["player"] == 1 and not snap["clock"]["out"]
     with pytest.raises(Refused):  # (the computer's score is not hers to take back)
         t.act("s0", TakeBack())

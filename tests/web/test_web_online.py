@@ -115,6 +115,9 @@ def test_a_vote_hands_an_absent_seat_to_the_computer_and_its_owner_takes_it_back
         play_my_turn(me, pick)
     s = dee.wait(lambda t: t["snapshot"]["seat"]["my_turn"])["snapshot"]
     assert s["can"]["roll"]  # her own turn again
+    # her card says which of her turns the computer played (the page counts those since
+    # she last left from it: tests/web_browser/test_played_for_you.py)
+    assert [(b["by"], b["turn"]) for b in s["cards"][3]["played_by"]] == [("stand_in", 1)]
     for p in (ann, bob, cy, dee, watcher):
         p.close()
 

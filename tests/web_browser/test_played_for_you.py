@@ -26,8 +26,8 @@ def played_for_ann(ws: WebSocketRoute) -> None:
         if snap:
             boxes = [r["category"] for r in snap["rows"] if r.get("category")][:4]
             snap["cards"][0]["played_by"] = [
-                {"category": c, "column": 0, "by": "clock" if i == 3 else "stand_in"}
-                for i, c in enumerate(boxes)]
+                {"category": c, "column": 0, "by": "clock" if i == 3 else "stand_in",
+                 "turn": i + 1} for i, c in enumerate(boxes)]
         ws.send(json.dumps(msg))
 
     server.on_message(from_server)
@@ -65,5 +65,52 @@ def test_a_player_back_is_told_what_the_computer_played_for_them(server: Server,
             assert await watcher.page.locator("#played-for").is_hidden()
             for t in (tab, watcher):
                 t.check()
+
+    asyncio.run(main())
+
+
+def away_twice(ws: WebSocketRoute) -> None:
+    """The table's socket, its snapshots changed on the way: the computer played Ann's
+    turns 1-3 (she was away), she played turns 4 and 5, then it played turns 6 and 7 (away
+    again) and her clock ran out on turn 8."""
+    server = ws.connect_to_server()
+
+    def from_server(message: str | bytes) -> None:
+        msg: dict[str, Any] = json.loads(message)
+        snap = msg.get("table", {}).get("snapshot") if msg.get("type") == "state" else None
+        if snap:
+            boxes = [r["category"] for r in snap["rows"] if r.get("category")][:6]
+            snap["cards"][0]["played_by"] = [
+                {"category": c, "column": 0, "by": "clock" if turn == 8 else "stand_in",
+                 "turn": turn} for c, turn in zip(boxes, [1, 2, 3, 6, 7, 8], strict=True)]
+        ws.send(json.dumps(msg))
+
+    server.on_message(from_server)
+    ws.on_message(server.send)
+
+
+def test_the_line_counts_the_turns_played_since_the_player_left(server: Server) -> None:
+    """The line counted every turn the computer played for the player in the whole game
+    ("played 5 of your turns while you were away" to a player back from her second
+    absence, of 2 turns): now the turns since she last left, from played_by's turns."""
+    made = server.post("/api/tables", {"variant": "yatzy", "speed": "instant", "seats": [
+        {"kind": "person", "name": "Ann", "here": True},
+        {"kind": "expert", "name": "Expert"}]})
+
+    async def main() -> None:
+        async with chromium() as browser:
+            tab = await open_tab(await new_context(browser), server.url("/"))
+            await seat_token(tab.page, server, made)
+            page = tab.page
+            await page.route_web_socket("**/ws/**", away_twice)
+            await page.goto(server.url(made["url"]))
+            await wait_game(page)
+            line = page.locator("#played-for")
+            await line.wait_for()
+            assert await line.text_content() == (
+                "The computer played 2 of your turns while you were away. Your time ran out "
+                "on 1 turn: the computer played it. (Marked on the card.)")
+            assert await page.locator(".cell.by-computer").count() == 6  # (all marked)
+            tab.check()
 
     asyncio.run(main())

@@ -265,12 +265,13 @@ def for_seat(base: dict[str, Any], view: TableView, seat: Seat | None,
 
 def _played_by(st: Any) -> list[list[dict[str, Any]]]:
     """Per player, the boxes the computer scored for them (their clock ran out, they
-    were away, or a demo had taken over): the card marks them. From the log (replayed
-    only when it has such a score): a take-back takes its score off."""
+    were away, or a demo had taken over), each with the player's own turn it ended: the
+    card marks them. From the log (replayed only when it has such a score): a take-back
+    takes its score off."""
     from .comment import played_for
 
-    return [[{"category": action.category, "column": action.column, "by": action.by}
-             for _, action in scores] for scores in played_for(st)]
+    return [[{"category": action.category, "column": action.column, "by": action.by,
+              "turn": turn} for turn, action in scores] for scores in played_for(st)]
 
 
 def _comments(st: Any, past: Sequence[Any] = ()) -> list[dict[str, Any]]:

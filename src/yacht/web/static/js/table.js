@@ -103,6 +103,19 @@ function othersHelp(snap) {
   return `${p.name} is playing: choosing dice or a box (${left}).`;
 }
 
+/** How many turns the computer played for a player since they last left: the newest run
+ * of their turns it played one after another while they were away (played_by's `turn`,
+ * the player's own; a turn of theirs between two runs means they were back). */
+function awaySinceLeft(by) {
+  const turns = by.filter((b) => b.by !== "clock").map((b) => b.turn);
+  if (!turns.length) return 0;
+  if (turns.some((t) => !Number.isInteger(t))) return turns.length; // (no turns said)
+  const played = new Set(turns);
+  let n = 0;
+  for (let t = Math.max(...turns); played.has(t); t -= 1) n += 1;
+  return n;
+}
+
 /** What the computer played for this page's own players (their card's played_by: the
  * clock ran out, or they were away and it stood in), as sentences; "" when nothing. */
 function playedForYou(snap) {
@@ -111,8 +124,8 @@ function playedForYou(snap) {
   const lines = [];
   for (const [p, i] of mine) {
     const by = (snap.cards[i] && snap.cards[i].played_by) || [];
-    const away = by.filter((b) => b.by !== "clock").length;
-    const clock = by.length - away;
+    const away = awaySinceLeft(by);
+    const clock = by.filter((b) => b.by === "clock").length;
     const whose = you ? "your" : possessive(p.name);
     if (away) lines.push(`The computer played ${away} of ${whose} turns while ${you ? "you were" : `${p.name} was`} away.`);
     if (clock) lines.push(`${you ? "Your" : possessive(p.name, true)} time ran out on ${plural(clock, "turn")}: the computer played ${clock === 1 ? "it" : "them"}.`);
