@@ -174,8 +174,18 @@ async def tap(pilot: Pilot[Any], target: Any, offset: tuple[int, int] = (0, 0)) 
         if not (isinstance(widget, Button) and widget.has_class("-active")):
             break
         await pilot.pause(0.05)
-    x, y = widget.region.offset + offset
-    under, _ = pilot.app.get_widget_at(x, y)
+    from textual.errors import NoWidget
+
+    under: Any = None
+    for _ in range(100):  # a screen just pushed may not be laid out yet (a loaded machine)
+        x, y = widget.region.offset + offset
+        try:
+            under, _ = pilot.app.get_widget_at(x, y)
+        except NoWidget:
+            under = None
+        if under is widget and widget.region.area:
+            break
+        await pilot.pause(0.02)
     assert under is widget, f"{under!r} is where {widget!r} should be clicked"
     _mouse(pilot, events.MouseDown, x, y)
     _mouse(pilot, events.MouseUp, x, y)
