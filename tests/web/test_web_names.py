@@ -52,3 +52,24 @@ def test_a_friends_card_is_not_taken_under_a_name_of_the_group(client: TestClien
         assert bob.ask("join", seat=0, name="Bob")["type"] == "joined"
     names = [c["name"] for c in client.get(f"/api/groups/{t['group']}").json()["cards"]]
     assert names == ["Ann", "Bob", "Max"]
+
+
+def test_a_join_never_takes_a_token_the_browser_made_up(client: TestClient) -> None:
+    """A join's ``token`` is for a second seat of the same browser; a token this table
+    never gave was taken as the seat's secret (QA s20: a stranger joined under
+    "aaaaaaaaaaaaaaaa", and anyone saying hello with it held the seat, and a second
+    stranger joining with it held both). Now such a join is given a new token."""
+    t = new_table(client, "yatzy", seats=[{"kind": "person", "name": "Ann", "here": True},
+                                          {"kind": "person", "here": False},
+                                          {"kind": "person", "here": False}])
+    weak = "a" * 16
+    with Browser(client, t["id"]) as eve:
+        reply = eve.ask("join", seat=1, name="Eve", token=weak)
+        assert reply["type"] == "joined" and reply["token"] != weak and reply["seats"] == [1]
+        given = reply["token"]
+    with Browser(client, t["id"], weak) as guess:
+        assert guess.seats == []
+    with Browser(client, t["id"], given) as eve:  # a second seat with the token given
+        reply = eve.ask("join", seat=2, name="Eva", token=given)
+        assert reply["type"] == "joined" and reply["token"] == given
+        assert reply["seats"] == [1, 2]

@@ -145,8 +145,9 @@ class Lobby:
     # --- joining and starting ---------------------------------------------------------
     async def join(self, live: LiveTable, seat: int, name: str, token: str | None) -> str:
         """Take open seat ``seat`` (0-based) as ``name`` (one the others can tell from
-        theirs: :func:`check_unlike`); the browser's token (a new one if it had none).
-        Call it holding ``live.lock``."""
+        theirs: :func:`check_unlike`); the browser's token: ``token`` when it holds a seat
+        here already (or made the table), else a new one - never a secret the browser
+        chose. Call it holding ``live.lock``."""
         row = live.row
         if row.game_id is not None:
             raise WebError("the game has started: every seat is taken", "conflict")
@@ -157,6 +158,9 @@ class Lobby:
         who = clean_name(name)
         check_unlike(who, (s.name for i, s in enumerate(row.seats)
                            if s.name and i != seat))  # (the seat's own name)
+        if token is not None and hash_token(token) not in {row.host, *(
+                s.token for s in row.seats)}:
+            token = None  # (one this table never gave: the secret is the server's to make)
         token = token or new_token()
         seats = list(row.seats)
         seats[seat] = SeatRow(who, "person", None, hash_token(token))
