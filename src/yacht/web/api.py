@@ -23,6 +23,9 @@ from .analyses import Analyses, AnalysisRefused
 from .errors import WebError
 from .hub import Hub
 from .protocol import (
+    MAX_OPTIONS,
+    OPTION_LENGTH,
+    VARIANT_LENGTH,
     ClaimRequest,
     DailyRequest,
     ErrorBody,
@@ -64,6 +67,15 @@ router = APIRouter(responses=ERRORS)
 
 
 def _ruleset(variant: str, options: dict[str, str]) -> Any:
+    """The ruleset a request names (a path's or a query's variant and options are bounded
+    as a body's are: an error's line never repeats kilobytes of the request)."""
+    if len(variant) > VARIANT_LENGTH:
+        raise WebError(f"unknown variant {variant[:OPTION_LENGTH]!r}... (a variant id has "
+                       f"at most {VARIANT_LENGTH} characters: see /api/variants)", "not_found")
+    if len(options) > MAX_OPTIONS or any(len(k) > OPTION_LENGTH or len(v) > OPTION_LENGTH
+                                         for k, v in options.items()):
+        raise WebError(f"options: at most {MAX_OPTIONS}, each a name and a value of at most "
+                       f"{OPTION_LENGTH} characters")
     try:
         return get(variant, options)
     except UnknownVariant as e:

@@ -57,6 +57,7 @@ __all__ = ["CLIENT", "ERROR_CODES", "MAX_BODY", "MAX_COLUMNS", "MAX_DICE", "MAX_
            "ProtocolError", "REACTIONS", "React", "Reaction", "ReactionName", "ScoreQuestion",
            "ServerMessage", "TableRequest", "describe", "error_body", "message_id", "read_client",
            "schema", "server_adapter", "validation_line"]
+__all__ += ["MAX_OPTIONS", "OPTION_LENGTH", "VARIANT_LENGTH"]
 __all__ += ["ABSENT_AFTER", "Again", "Away", "ClockRequest", "GameSeat", "Leave", "SameDiceView",
             "Series"]
 
@@ -332,8 +333,11 @@ class ComputerSeat(_In):
 
 
 SeatRequest = Annotated[PersonSeat | ComputerSeat, Field(discriminator="kind")]
-Options = Annotated[dict[Annotated[str, Field(max_length=40)],
-                         Annotated[str, Field(max_length=40)]], Field(max_length=16)]
+#: the longest variant id, option name or value, and the most options a request names
+VARIANT_LENGTH, OPTION_LENGTH, MAX_OPTIONS = 64, 40, 16
+Options = Annotated[dict[Annotated[str, Field(max_length=OPTION_LENGTH)],
+                         Annotated[str, Field(max_length=OPTION_LENGTH)]],
+                    Field(max_length=MAX_OPTIONS)]
 
 
 class ClockRequest(_In):
@@ -363,7 +367,7 @@ class TableRequest(_In):
     turn clock, and after how many seconds an absent player's seat may be handed to a
     computer (a table without a clock)."""
 
-    variant: Annotated[str, Field(max_length=64)]
+    variant: Annotated[str, Field(max_length=VARIANT_LENGTH)]
     options: Options = Field(default_factory=dict)
     speed: Speed = "normal"
     seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=MAX_PLAYERS)]
@@ -379,7 +383,7 @@ class TableRequest(_In):
 class ScoreQuestion(_In):
     """Dice to score: what every box of the variant gives them."""
 
-    variant: Annotated[str, Field(max_length=64)]
+    variant: Annotated[str, Field(max_length=VARIANT_LENGTH)]
     options: Options = Field(default_factory=dict)
     dice: Annotated[list[int], Field(max_length=MAX_DICE)]
 
@@ -401,7 +405,7 @@ class DailyRequest(_In):
     ``tables``: the tables this browser holds seats at (table id -> its token there):
     the name's game under way at one of them is answered instead of a new one."""
 
-    variant: Annotated[str, Field(max_length=64)]
+    variant: Annotated[str, Field(max_length=VARIANT_LENGTH)]
     name: Name
     tables: Annotated[dict[TableId, Token], Field(max_length=200)] = Field(default_factory=dict)
 
