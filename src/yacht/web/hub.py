@@ -39,7 +39,7 @@ from yacht.store.core import SeatRow, TableRow
 from .claims import CLAIM
 from .cluster import Cluster
 from .duplicate import Duplicates, is_card, is_private_daily
-from .errors import WebError, public
+from .errors import WebError, public, redact
 from .fanout import Fanout
 from .live import Connection, LiveTable, Phase
 from .lobby import Lobby, absent_after, hash_token, seat_voters, series, table_clock
@@ -76,6 +76,10 @@ MOVERS = 6
 #: process at 6 / (a commit's time) of them a second (benchmarks/bench_commit.py: 205
 #: -> 918 moves/s with 6 -> 32 threads)
 MOVERS_REMOTE = 32
+#: a table's driver whose move the store refused (the database away) tries again after
+#: this many seconds, twice as long each time up to the most
+DRIVER_RETRY = 0.5
+DRIVER_RETRY_MOST = 10.0
 
 T = TypeVar("T")
 
@@ -821,9 +825,38 @@ class Hub:
     def drive(self, live: LiveTable) -> None:
         assert live.table is not None
         live.stop = asyncio.Event()
-        live.driver = self.tasks.spawn(
-            drive_async(live.table, stop=live.stop, think=self.think_call),
-            f"yacht-table-{live.id}")
+        live.driver = self.tasks.spawn(self._drive(live, live.table, live.stop),
+                                       f"yacht-table-{live.id}")
+
+    async def _drive(self, live: LiveTable, table: Table, stop: asyncio.Event) -> None:
+        """Play what the table does by itself until ``stop``. A move the store cannot
+        take (the database away) stops no game: the browsers here are told once, and
+        the driver tries again, a little later each time (at most every 10 s): the move
+        that failed left the table as it was, and one the store took meanwhile from
+        another process is taken up when the save meets it (a conflict). (Before, the
+        driver's task died with the first such move and the table's computers, clock and
+        stand-ins stood still until the process restarted.)"""
+        wait = DRIVER_RETRY
+        told = False
+        while not stop.is_set():
+            try:
+                await drive_async(table, stop=stop, think=self.think_call)
+                return
+            except (Refused, StoreError) as e:
+                if isinstance(e, Refused) and e.code != "store":
+                    raise
+                log.warning("table %s: a move the table made itself was not saved (%s): "
+                            "trying again in %.0f s", live.id, redact(str(e)), wait)
+                if not told:
+                    told = True
+                    self.fanout.event(live, Event(
+                        "store_warning", table.version, None,
+                        f"{e}; the game goes on when the database is back"))
+            try:
+                await asyncio.wait_for(stop.wait(), wait)
+            except TimeoutError:
+                pass
+            wait = min(wait * 2, DRIVER_RETRY_MOST)
 
     async def stop_driving(self, live: LiveTable) -> None:
         live.stop.set()
@@ -880,7 +913,8 @@ class Hub:
 
     def status(self) -> dict[str, int]:
         return {"tables": len(self.live),
-                "driving": sum(1 for t in self.live.values() if t.driver is not None)}
+                "driving": sum(1 for t in self.live.values()
+                               if t.driver is not None and not t.driver.done())}
 
 
 def _under_way(name: str, title: str) -> WebError:

@@ -1,0 +1,96 @@
+"""The database away for a while under a running server: the tables that play by
+themselves (computers, a clock, a stand-in) wait and go on once it is back.
+
+(The same seen by hand with three `yacht web` processes on PostgreSQL stopped for 10 s:
+a table of two computers stopped for good at the move the outage met, its driver's
+task dead with a traceback; notes/s20/qa-cluster.md.)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yacht.engine import Record
+from yacht.store import Store, StoreError
+
+from .browser import Browser
+from .conftest import new_table
+
+
+def test_computers_play_on_once_the_database_is_back(
+        client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    down = threading.Event()
+    refused: list[int] = []
+    append = store.append_action
+
+    def append_or_fail(game_id: str, index: int, *args: Any, **kw: Any) -> None:
+        if down.is_set():
+            refused.append(index)
+            raise StoreError("cannot connect to the database: connection refused")
+        append(game_id, index, *args, **kw)
+
+    monkeypatch.setattr(store, "append_action", append_or_fail)
+    down.set()  # (the game's start is saved: its first move is not)
+    t = new_table(client, "tommys-crag", speed="fast",
+                  seats=[{"kind": "beginner", "name": "Cpu1"},
+                         {"kind": "beginner", "name": "Cpu2"}])
+    watcher = Browser(client, t["id"])
+    host = Browser(client, t["id"], t["token"])  # (made the table: sets its pace)
+    deadline = time.monotonic() + 10
+    while not refused and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert refused, "no computer's move met the outage"
+    time.sleep(1.5)  # away for a while: the driver tries again meanwhile
+    down.clear()
+    assert host.ask("speed", speed="instant")["type"] == "ack"
+    game_id = client.get(f"/api/tables/{t['id']}").json()["snapshot"]["game_id"]
+    deadline = time.monotonic() + 30
+    while not client.get(f"/api/tables/{t['id']}").json()["snapshot"]["over"] \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.get(f"/api/tables/{t['id']}").json()["snapshot"]["over"], \
+        "the computers stopped for good"
+    record = store.load_record(game_id)
+    state = Record(record.variant, record.options, record.players,
+                   record.actions).final_state()
+    assert state.is_terminal()  # every move once, in order: the record replays to the end
+    # the watcher was told why the game stood still, and saw it to the end
+    watcher.wait(lambda t: t["phase"] == "game" and t["snapshot"]["over"])
+    warnings = [e for e in watcher.events if e["kind"] == "store_warning"]
+    assert len(warnings) == 1 and "could not be saved" in warnings[0]["text"]
+    assert "the game goes on when the database is back" in warnings[0]["text"]
+    watcher.close()
+    host.close()
+
+
+def test_a_driver_that_ended_is_not_counted_as_driving(store: Store) -> None:
+    """/healthz's ``driving``: the tables whose driver runs here. A finished game's driver
+    ends (its table stays in memory a while): it was still counted, so a process that had
+    shown many games read as driving them all."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from yacht.web.hub import Hub
+
+    hub = Hub(store)
+
+    async def main() -> dict[str, int]:
+        ended = asyncio.get_running_loop().create_future()
+        ended.set_result(None)
+        running = asyncio.get_running_loop().create_future()
+        hub.live["ended"] = SimpleNamespace(driver=ended)  # type: ignore[assignment]
+        hub.live["running"] = SimpleNamespace(driver=running)  # type: ignore[assignment]
+        hub.live["none"] = SimpleNamespace(driver=None)  # type: ignore[assignment]
+        status = hub.status()
+        running.cancel()
+        return status
+
+    try:
+        assert asyncio.run(main()) == {"tables": 3, "driving": 1}
+    finally:
+        hub.moves.shutdown()
