@@ -73,3 +73,20 @@ def test_a_join_never_takes_a_token_the_browser_made_up(client: TestClient) -> N
         reply = eve.ask("join", seat=2, name="Eva", token=given)
         assert reply["type"] == "joined" and reply["token"] == given
         assert reply["seats"] == [1, 2]
+
+
+def test_a_daily_challenge_refuses_a_name_that_reads_as_another_of_the_day(
+        client: TestClient) -> None:
+    """The day's standings listed "Аnn" (a Cyrillic A) beside Ann, each ranked: a
+    stranger could stand in the standings as someone else (QA s20)."""
+    first = client.post("/api/daily", json={"variant": "yatzy", "name": "Ann"})
+    assert first.status_code == 200, first.text
+    for name in ("\u0410nn", "\uff21nn", "ANN"):
+        r = client.post("/api/daily", json={"variant": "yatzy", "name": name})
+        assert r.status_code == 409 and r.json()["code"] == "conflict", (name, r.text)
+    assert "looks like Ann" in client.post(
+        "/api/daily", json={"variant": "yatzy", "name": "\u0410nn"}).json()["error"]
+    assert client.post("/api/daily", json={"variant": "yatzy", "name": "Bob"}).status_code == 200
+    # another variant's challenge is another field
+    assert client.post("/api/daily", json={"variant": "yahtzee",
+                                           "name": "\u0410nn"}).status_code == 200

@@ -318,9 +318,28 @@ async def daily(hub: HubDep, variant: str = "yahtzee", date: str | None = None,
                                    "elsewhere: 409 conflict)")
 async def play_daily(req: DailyRequest, hub: HubDep, request: Request) -> dict[str, Any]:
     request.app.state.new_tables.take(_address(request), "tables")
+    await _unlike_the_days_names(req, hub)
     made = await hub.create_daily(req)
     return {"id": made.live.id, "token": made.token, "url": f"/t/{made.live.id}",
             "resumed": made.resumed, "ranked": made.ranked}
+
+
+async def _unlike_the_days_names(req: DailyRequest, hub: Any) -> None:
+    """A name that reads as another of the day's players (``lobby.name_key``: "Аnn" with
+    a Cyrillic A beside Ann) is refused: in the standings no one can tell them apart.
+    The same name is the hub's to answer (one game of the day at a time)."""
+    from yacht.session.daily import today
+
+    from .lobby import check_unlike, clean_name
+
+    rs = _ruleset(req.variant, {})
+    name = clean_name(req.name)
+    try:
+        games = await hub.io_call(hub.store.daily_games, today(), rs.id)
+    except StoreError as e:
+        raise hub.public(e) from None
+    check_unlike(name, {g.name for g in games if g.name.casefold() != name.casefold()},
+                 f"in today's {rs.name} challenge")
 
 
 def _hash(token: str) -> str:

@@ -68,16 +68,16 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", folded.casefold()).translate(_ALIKE)
 
 
-def check_unlike(name: str, others: Iterable[str]) -> None:
-    """WebError ``conflict`` when ``name`` reads as one of ``others`` (:func:`name_key`)."""
+def check_unlike(name: str, others: Iterable[str], where: str = "at the table") -> None:
+    """WebError ``conflict`` when ``name`` reads as one of ``others`` (:func:`name_key`),
+    who are ``where`` already."""
     key = name_key(name)
     for other in others:
         if name_key(other) == key:
             same = name.casefold() == other.casefold()
-            raise WebError(f"{verb(name, 'is', 'are')} at the table already: choose another "
-                           "name" if same else f"{name} looks like {other}, who is at the "
-                           "table already: choose a name the others can tell apart",
-                           "conflict")
+            raise WebError(f"{verb(name, 'is', 'are')} {where} already: choose another "
+                           "name" if same else f"{name} looks like {other}, who is {where} "
+                           "already: choose a name the others can tell apart", "conflict")
 
 
 def clean_name(raw: str, seat: int | None = None) -> str:
