@@ -1142,8 +1142,13 @@ class Store:
 
         try:
             self._tx(make)
-        except IntegrityError:
-            pass  # another process made it first: theirs it is
+        except StoreError:
+            # (the unique key refused it: another process made it meanwhile, theirs it
+            # is - a transaction's IntegrityError reaches here as a StoreError)
+            made = self.find_daily(day, variant)
+            if made is None:
+                raise
+            return made
         made = self.find_daily(day, variant)
         if made is None:  # (not expected: it was just saved)
             raise StoreError(f"the daily challenge of {day} cannot be saved in "
