@@ -263,7 +263,8 @@ VARIANTS: tuple[Ruleset, ...] = (
     ),
     Ruleset(
         id="yahtzee", name="Yahtzee",
-        description="Today's official rules: 35 bonus at 63, Yahtzee bonus and the Joker.",
+        description="Today's official rules: 35 bonus at 63; by default the Yahtzee bonus "
+                    "and the Joker.",
         origin="Today's official rules", dice=5, rolls=3,
         categories=classic13(("small_straight", "Small Straight", "large_straight",
                               "Large Straight"), ("yahtzee", "Yahtzee")),
@@ -336,8 +337,8 @@ VARIANTS: tuple[Ruleset, ...] = (
     ),
     Ruleset(
         id="generala", name="Generala",
-        description="The Latin American game: 11 boxes, no bonus, more for a box served "
-                    "on the first roll, and a served Generala wins at once.",
+        description="The Latin American game: no bonus, more for a box served on the first "
+                    "roll, and by default a served Generala wins at once.",
         origin="Latin America (traditional)", dice=5, rolls=3, categories=GENERALA11,
         special=(ServedBonus(("escalera", "full", "poker"), 5, "served_bonus"),
                  NeedsBox("doble_generala", "generala"), ServedWin("generala", "servida")),
@@ -369,8 +370,8 @@ VARIANTS: tuple[Ruleset, ...] = (
     ),
     Ruleset(
         id="maxi-yatzy", name="Maxi Yatzy",
-        description="The Scandinavian game with six dice and 20 boxes: rolls not used are "
-                    "saved for later turns, 100 bonus at 84.",
+        description="The Scandinavian game with six dice and 20 boxes: by default rolls not "
+                    "used are saved for later turns, and the bonus is 100 at 84.",
         origin="Scandinavian rules", dice=6, rolls=3, categories=MAXI20,
         upper_bonus=UpperBonus(84, ">=", 100),
         special=(SavedRolls("saved_rolls"),),
