@@ -383,12 +383,18 @@ class YahtzeeBonusJoker(SpecialRule):
             return None
         label = rs.category(self.category).label
         bonus = max(p.bonus for p in places)
-        if not restricted:
-            return f"{label} again: the previews hold the +{bonus} bonus." if bonus else None
         plus = f" (+{bonus} {label} bonus)" if bonus else ""
         face = next(f + 1 for f, c in enumerate(counts) if c)
         upper = rs.upper_category(face)
-        if any(p.joker for p in places) and upper is not None:
+        jokers = [p for p in places if p.joker]
+        if not restricted:
+            if jokers and upper is not None:  # (any open box takes it: say what it is worth)
+                values = ", ".join(f"{rs.category(p.category).label} {p.points}"
+                                   for p in jokers)
+                return (f"Joker rule ({upper.label} filled): this {label} scores as a joker: "
+                        f"{values}{plus}.")
+            return f"{label} again: the previews hold the +{bonus} bonus." if bonus else None
+        if jokers and upper is not None:
             return (f"Joker rule ({upper.label} filled): this {label} goes in a lower box, "
                     f"as a joker{plus}.")
         return f"Joker rule: this {label} must go in {_names(rs, places)}{plus}."
