@@ -79,3 +79,43 @@ def test_the_limit_is_the_environments(monkeypatch: pytest.MonkeyPatch,
     assert limits.configured() == (limits.TABLES, limits.TABLES_WINDOW)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "YACHT_NEW_TABLES='-3' is not a number of tables" in err
+
+
+def test_an_address_holds_so_many_sockets_open(store: Store,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """One stranger opened sockets without end (QA s20: 400 from one address, each kept
+    with its memory, until the process runs out of files and no one else connects).
+    An address holds at most so many open at once (``YACHT_SOCKETS``, per process):
+    past that a new socket's handshake is refused; a socket closed frees its place."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from yacht.web.limits import SOCKETS, configured_sockets
+
+    from .browser import Browser
+    from .conftest import new_table
+
+    for client in serve(store, sockets=3):
+        t = new_table(client, "yatzy")
+        group = new_table(client, "yatzy", dice="duplicate", seats=[
+            {"kind": "person", "name": "Ann", "here": True}, {"kind": "expert"}])["group"]
+        pages = [Browser(client, t["id"]) for _ in range(2)]
+        with client.websocket_connect(f"/ws/d/{group}") as field:  # (a field's counts too)
+            field.send_json({"type": "hello"})
+            assert field.receive_json()["type"] == "field"
+            with pytest.raises(WebSocketDisconnect):
+                Browser(client, t["id"])
+            assert client.get("/healthz").status_code == 200  # (HTTP is not counted)
+        pages.append(Browser(client, t["id"], t["token"]))  # its place is free again
+        assert pages[-1].seats == [0]
+        with pytest.raises(WebSocketDisconnect):
+            Browser(client, t["id"])
+        pages[0].close()
+        pages[1].close()
+        assert client.app.state.open_sockets.open == {"testclient": 1}  # type: ignore[attr-defined]
+        pages[2].close()
+    monkeypatch.setenv("YACHT_SOCKETS", "0")
+    assert configured_sockets() is None
+    monkeypatch.setenv("YACHT_SOCKETS", "12")
+    assert configured_sockets() == 12
+    monkeypatch.delenv("YACHT_SOCKETS")
+    assert configured_sockets() == SOCKETS

@@ -37,7 +37,7 @@ from .channel import (
 from .errors import install_handlers
 from .guard import CSP, LOCAL_NAMES, Guard
 from .hub import Hub
-from .limits import PerAddress, configured
+from .limits import OpenSockets, PerAddress, configured, configured_sockets
 from .news import News, make_news
 from .pages import router as pages_router
 from .process import collect_garbage, freeze_start_up
@@ -57,7 +57,8 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
              hello_within: float = HELLO_WITHIN, send_within: float = SEND_WITHIN,
              watch_every: float = WATCH_EVERY, max_body: int = MAX_BODY,
              seeds: Callable[[], bytes] | None = None,
-             new_tables: tuple[int, float] | None | EllipsisType = ...) -> FastAPI:
+             new_tables: tuple[int, float] | None | EllipsisType = ...,
+             sockets: int | None | EllipsisType = ...) -> FastAPI:
     """The server for ``store`` (closed with the server only if ``close_store``).
 
     ``news``: how this process hears of the others (Redis) when there are several;
@@ -71,7 +72,9 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
     collected by the clock (:func:`~yacht.web.process.collect_garbage`); ``seeds``: where
     new games' secret seeds come from (default: fresh random ones); ``new_tables``: the
     tables an address may make, in so many seconds (None: no limit; default: as
-    ``$YACHT_NEW_TABLES`` says, :func:`~yacht.web.limits.configured`)."""
+    ``$YACHT_NEW_TABLES`` says, :func:`~yacht.web.limits.configured`); ``sockets``: the
+    WebSockets an address may hold open (None: no limit; default: as ``$YACHT_SOCKETS``
+    says, :func:`~yacht.web.limits.configured_sockets`)."""
     hub = Hub(store, strategy_factory=strategy_factory, news=news, seeds=seeds)
     analyses = Analyses()
     limits = Limits(rate, burst, hello_within, send_within)
@@ -121,13 +124,33 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
     app.include_router(pages_router)
     app.include_router(api_router)
 
+    open_sockets = OpenSockets(configured_sockets() if sockets is ... else sockets)
+    app.state.open_sockets = open_sockets
+
+    @contextlib.asynccontextmanager
+    async def counted(ws: WebSocket) -> AsyncIterator[bool]:
+        """The socket counted against its address's limit (False: refused, closed)."""
+        address = ws.client.host if ws.client is not None else "?"
+        if not open_sockets.take(address):
+            await ws.close(code=1013)  # (before its accept: the handshake is refused)
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            open_sockets.give(address)
+
     @app.websocket("/ws/d/{group_id}")
     async def group_socket(ws: WebSocket, group_id: str) -> None:
-        await serve_group(ws, group_id, hub, limits)
+        async with counted(ws) as taken:
+            if taken:
+                await serve_group(ws, group_id, hub, limits)
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
-        await serve_table(ws, table_id, hub, limits)
+        async with counted(ws) as taken:
+            if taken:
+                await serve_table(ws, table_id, hub, limits)
 
     return app
 
