@@ -9,8 +9,10 @@ from fastapi.testclient import TestClient
 from .browser import Browser
 from .conftest import new_table
 
-#: names that read as "Ann": any case, a full-width and a mathematical A, a Cyrillic A
-LOOKALIKES = ["ANN", "\uff21nn", "\U0001d400nn", "\u0410nn", "\u0410NN"]
+#: names that read as "Ann": any case, a full-width and a mathematical A, a Cyrillic A,
+#: a variation selector after a letter (it draws nothing there)
+LOOKALIKES = ["ANN", "\uff21nn", "\U0001d400nn", "\u0410nn", "\u0410NN", "Ann\ufe0f",
+              "A\U000e0100nn"]
 
 
 @pytest.mark.parametrize("name", LOOKALIKES)

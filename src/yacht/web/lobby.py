@@ -10,6 +10,7 @@ link's key is taken once, for a token of the browser's own.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
@@ -48,6 +49,8 @@ _LOOKS = str.maketrans(
     "АВЕЅІЈКМНОРСТХУҮԚԜӀ" "аеорсухѕіјԁһԛԝӏүɡ" "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ" "αικνορυı" "‐‑‒–—―−’‘`´",
     "ABESIJKMHOPCTXYYQWI" "aeopcyxsijdhqwlyg" "ABEZHIKMNOPTYX" "aikvopui" "-------" + "'" * 4)
 _ALIKE = str.maketrans("l1|0", "iiio")
+#: variation selectors: they change how an emoji is drawn, and nothing after a letter
+_SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 
 def name_key(name: str) -> str:
@@ -55,7 +58,8 @@ def name_key(name: str) -> str:
     ``𝐀`` are ``A``), letters of other scripts that are drawn like Latin ones as those
     (a Cyrillic ``А``), any case, and ``l``, ``I``, ``1`` alike (``0`` and ``O`` too). Two
     players of one table never have names of one key: the others could not tell them
-    apart (marks still count: ``Zoë`` is not ``Zoe``).
+    apart (marks still count: ``Zoë`` is not ``Zoe``; a variation selector, which draws
+    nothing after a letter, does not).
 
     >>> name_key("Ann") == name_key("\\uff21nn") == name_key("\\u0410NN")
     True
@@ -64,7 +68,7 @@ def name_key(name: str) -> str:
     """
     import unicodedata
 
-    folded = unicodedata.normalize("NFKC", name).translate(_LOOKS)
+    folded = unicodedata.normalize("NFKC", _SELECTORS.sub("", name)).translate(_LOOKS)
     return unicodedata.normalize("NFC", folded.casefold()).translate(_ALIKE)
 
 
