@@ -19,7 +19,7 @@ from yacht.engine import Record
 from yacht.store import Store, StoreError
 
 from .browser import Browser
-from .conftest import new_table
+from .conftest import ThreadServer, new_table, random_players
 
 
 def test_computers_play_on_once_the_database_is_back(
@@ -94,3 +94,60 @@ def test_a_driver_that_ended_is_not_counted_as_driving(store: Store) -> None:
         assert asyncio.run(main()) == {"tables": 3, "driving": 1}
     finally:
         hub.moves.shutdown()
+
+
+def test_a_computers_save_that_hangs_holds_up_no_other_request(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database that stops answering (not refusing: frozen, a network that drops
+    packets) while a computer's move is being saved: the server's other work goes on.
+    Found by hand: PostgreSQL frozen (SIGSTOP) 10 s under a table of two computers, and
+    the process driving it answered nothing, not even GET /, until it thawed - the
+    computer's move was played, its commit waited for, on the event loop."""
+    import json
+    import urllib.request
+
+    from yacht.web import make_app
+
+    hang = threading.Event()
+    held = threading.Event()
+    release = threading.Event()
+    append = store.append_action
+
+    def append_or_hang(game_id: str, index: int, *args: Any, **kw: Any) -> None:
+        if hang.is_set():
+            held.set()
+            release.wait(20)  # (the test lets go once it is answered, or gives up)
+        append(game_id, index, *args, **kw)
+
+    monkeypatch.setattr(store, "append_action", append_or_hang)
+    app = make_app(store, strategy_factory=random_players, allowed_hosts=["127.0.0.1"],
+                   new_tables=None)
+    with ThreadServer(app) as server:
+        hang.set()
+        try:
+            t = server.post("/api/tables", {
+                "variant": "tommys-crag", "speed": "fast",
+                "seats": [{"kind": "beginner", "name": "Cpu1"},
+                          {"kind": "beginner", "name": "Cpu2"}]})
+            assert held.wait(10), "no computer's move was saved"
+            answered: list[int] = []
+
+            def ask() -> None:
+                with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/api/variants",
+                                            timeout=15) as r:
+                    answered.append(r.status)
+
+            asking = threading.Thread(target=ask)
+            asking.start()
+            asking.join(10)  # (the old server answered only once the save went through)
+            assert answered == [200], "the server stood still while a save hung"
+        finally:
+            hang.clear()
+            release.set()
+        url = f"http://127.0.0.1:{server.port}/api/tables/{t['id']}"
+        game_id = json.loads(urllib.request.urlopen(url, timeout=10).read())[
+            "snapshot"]["game_id"]
+        deadline = time.monotonic() + 10
+        while len(store.load_record(game_id).actions) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(store.load_record(game_id).actions) >= 3  # (and the game went on)

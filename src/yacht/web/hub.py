@@ -836,11 +836,19 @@ class Hub:
         another process is taken up when the save meets it (a conflict). (Before, the
         driver's task died with the first such move and the table's computers, clock and
         stand-ins stood still until the process restarted.)"""
+        async def think_and_play(decide: Callable[[], Any]) -> None:
+            # drive_async's "think": the computer's decision (in the thinking pool) and
+            # its play (in a mover thread: its save may wait for the database) are both
+            # done off the event loop, so drive_async's own Table.step has no plan left
+            # to play on the loop (Table.step(None) plays nothing). Played on the loop,
+            # a database that hung held up every table and request of this process.
+            await self.move_call(table.step, await self.think_call(decide))
+
         wait = DRIVER_RETRY
         told = False
         while not stop.is_set():
             try:
-                await drive_async(table, stop=stop, think=self.think_call)
+                await drive_async(table, stop=stop, think=think_and_play)
                 return
             except (Refused, StoreError) as e:
                 if isinstance(e, Refused) and e.code != "store":
