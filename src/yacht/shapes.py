@@ -47,7 +47,9 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
                        for c in rs.categories],
         "upper_bonus": (None if rs.upper_bonus is None else {
             "threshold": rs.upper_bonus.threshold, "comparison": rs.upper_bonus.comparison,
-            "amount": rs.upper_bonus.amount}),
+            "amount": rs.upper_bonus.amount,
+            # every step as [smallest upper total, bonus], lowest first (one: the bonus)
+            "steps": [list(step) for step in rs.upper_bonus.steps]}),
         "special_rules": [{"name": r.name, **{k: v for k, v in vars(r).items()}}
                           for r in rs.special],
         "options": dict(rs.option_values),

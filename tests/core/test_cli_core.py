@@ -188,3 +188,14 @@ def test_installed_command_and_module_entry_point() -> None:
                           timeout=60)
     assert proc.returncode == 2 and proc.stderr.startswith("yacht: error:")
     assert "Traceback" not in proc.stderr
+
+
+def test_rules_json_gives_every_step_of_the_upper_bonus(capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """Kismet's bonus is 35, 55 or 75 by the basic section's total: the JSON gave only
+    its first step (35 at 63), so a program reading it had the wrong bonus above 70."""
+    code, out, _ = run(capsys, "rules", "kismet", "--json")
+    bonus = json.loads(out)["upper_bonus"]
+    assert code == 0 and bonus["steps"] == [[63, 35], [71, 55], [78, 75]]
+    code, out, _ = run(capsys, "rules", "yahtzee", "--json")
+    assert json.loads(out)["upper_bonus"]["steps"] == [[63, 35]]
