@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -115,3 +116,56 @@ def test_the_command_serves_with_quiet_pings() -> None:
 
     assert web.WS_PROTOCOL == WS_PROTOCOL
     assert import_from_string(WS_PROTOCOL) is QuietPings
+
+
+def _serve(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
+    """A `yacht web` that lets an address make one new table (YACHT_NEW_TABLES=1)."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "yacht", "web", "--port", str(port), "--db",
+         str(tmp_path / "w.sqlite3"), *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+        env=dict(os.environ, YACHT_CACHE_DIR=str(tmp_path / "c"), YACHT_NEW_TABLES="1"))
+    deadline = time.monotonic() + 60  # a loaded machine takes its time to import
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return server, port
+        except OSError:
+            time.sleep(0.05)
+    server.kill()
+    raise AssertionError("the server did not start")
+
+
+def _new_table(port: int, browser: str) -> int:
+    """POST /api/tables through a proxy that says the browser is at ``browser``."""
+    body = json.dumps({"variant": "yatzy", "seats": [{"kind": "person", "name": "Ann"}]})
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/tables", body.encode(),
+        {"content-type": "application/json", "x-forwarded-for": browser}, method="POST")
+    try:
+        return int(urllib.request.urlopen(req, timeout=10).status)
+    except urllib.error.HTTPError as e:
+        return int(e.code)
+
+
+def test_the_limits_count_the_browsers_behind_a_proxy_named(tmp_path: Path) -> None:
+    """Behind a load balancer every request comes from its address: without a word on
+    it, all its browsers would share one address's limits (30 new tables in 10
+    minutes, 200 open sockets for a whole site). `--proxy ADDRESS` names the proxy whose
+    X-Forwarded-For is believed; a proxy not named cannot choose the address counted."""
+    server, port = _serve(tmp_path, "--proxy", "127.0.0.0/8")
+    try:
+        assert _new_table(port, "203.0.113.5") == 200
+        assert _new_table(port, "203.0.113.6") == 200    # another browser: its own limit
+        assert _new_table(port, "203.0.113.5") == 429    # the first one's is used up
+    finally:
+        server.kill()
+        server.wait(10)
+    server, port = _serve(tmp_path, "--proxy", "192.0.2.1")   # not the one asking
+    try:
+        assert _new_table(port, "203.0.113.5") == 200
+        assert _new_table(port, "203.0.113.6") == 429    # the header is not believed
+    finally:
+        server.kill()
+        server.wait(10)

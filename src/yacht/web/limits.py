@@ -5,8 +5,9 @@ store) with hundreds of empty lobbies a second. And how many WebSockets one addr
 hold open at once: :data:`SOCKETS` on each server process (:class:`OpenSockets`); past
 that a new socket's handshake is refused. Without it one stranger could open sockets
 until the process has no file left to open, and no one else could connect. The address
-is the client's as the server sees it (behind a proxy, what uvicorn's
-``--forwarded-allow-ips`` lets it see).
+is the client's as the server sees it: behind a proxy, the browser's address the proxy
+passes on when ``yacht web --proxy`` names it (a proxy on the same machine is believed
+by default), else the proxy's own.
 """
 
 from __future__ import annotations

@@ -40,6 +40,13 @@ def register(sub: Any) -> None:
                         "addresses. Behind a proxy or under a domain name, give that name: "
                         "requests naming another host are refused (a page elsewhere cannot "
                         "reach the server through a name that leads to it)")
+    p.add_argument("--proxy", metavar="ADDRESS", action="append", default=[], type=_proxy,
+                   help="the address (or network, e.g. 10.0.0.0/8) of a proxy or load "
+                        "balancer in front of the server (again for more): the browser's "
+                        "address it passes on (X-Forwarded-For) is the one the limits per "
+                        "address count (new tables, open sockets). Default: "
+                        "$FORWARDED_ALLOW_IPS, else 127.0.0.1 and ::1 (a proxy on this "
+                        "machine); any other proxy's browsers would all count as one")
     p.add_argument("--db", metavar="URL", default=None,
                    help="database: an SQLAlchemy URL or a file path (default: $YACHT_DB, "
                         "else the SQLite file in the user data directory)")
@@ -67,6 +74,17 @@ def _workers(text: str) -> int:
     if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 64:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers (accepted: 1-64)")
     return int(text)
+
+
+def _proxy(text: str) -> str:
+    import ipaddress
+
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an address or network (accepted: e.g. 10.0.0.5, "
+            "10.0.0.0/8, fd00::/8)") from None
 
 
 def _port(text: str) -> int:
@@ -130,6 +148,8 @@ def cmd_web(args: argparse.Namespace) -> int:
             # a table's state is a few KB: compressing every frame costs more CPU
             # than it saves on the wire for a server that pushes a state per move
             ws_per_message_deflate=False, timeout_graceful_shutdown=5)
+        if args.proxy:
+            common["forwarded_allow_ips"] = ",".join(args.proxy)
         if args.workers > 1 or redis_url:
             # every process opens the store and Redis itself (from the environment)
             store.close()
