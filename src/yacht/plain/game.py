@@ -121,6 +121,12 @@ class PlainGame:
     # --- what happened ---------------------------------------------------------------
     def on_event(self, e: Event) -> None:
         """Tell what the table did (called while the table applies it)."""
+        if e.kind == "store_waiting":  # (from the store's thread, while a save waits)
+            if e.data["waiting"]:
+                self.say(f"{e.text}; the game goes on once it is saved...")
+            elif e.data["saved"]:
+                self.say("The database is free again: saved.")
+            return  # (a save given up says so next: a store warning)
         players = self.table.players
         who = players[e.player].name if e.player is not None else ""
         computer = e.player is not None and players[e.player].is_computer

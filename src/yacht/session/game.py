@@ -8,6 +8,7 @@ moves, pauses and pacing are the :class:`~yacht.session.table.Table`'s.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -170,6 +171,11 @@ class Session:
         self.unsaved_from: int | None = None
         self.strict = strict
         self._meta = dict(meta or {})
+        #: told when a save has waited some seconds for the store (another program holds
+        #: the database): "waiting", from a thread of the store's, then "through" or
+        #: "failed" (a store that can: ``Store.telling_waits``). Not for a strict
+        #: session: a server's moves wait as they are (its players see it)
+        self.on_store_wait: Callable[[str], None] | None = None
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -393,7 +399,8 @@ class Session:
 
         for i in range(start, end):
             try:
-                self.store.append_action(self.game_id, i, log[i])
+                with self._telling():
+                    self.store.append_action(self.game_id, i, log[i])
             except GameMovedOn:
                 self.elsewhere = (f"game {self.game_id} went on elsewhere (another window or "
                                   "command played it)")
@@ -540,9 +547,17 @@ class Session:
             self._store_call(lambda st: st.delete_game(gid))
             self.game_id = None
 
+    def _telling(self) -> contextlib.AbstractContextManager[Any]:
+        """The store tells :attr:`on_store_wait` of a write that waits, within this."""
+        telling = getattr(self.store, "telling_waits", None)
+        if self.on_store_wait is None or self.strict or telling is None:
+            return contextlib.nullcontext()
+        return telling(self.on_store_wait)  # type: ignore[no-any-return]
+
     def _store_call(self, fn: Callable[[Any], None]) -> bool:
         try:
-            fn(self.store)
+            with self._telling():
+                fn(self.store)
         except Exception as e:  # a broken store must not lose the game in memory
             self.warning = f"saving failed: {e}"
             return False

@@ -100,8 +100,11 @@ EVENT_KINDS = ("rolled", "chosen", "held", "gave_back", "scored", "penalty", "en
                "took_back",
                "turn_passed", "paused", "went_on", "computer_thinking", "computer_progress",
                "computer_failed", "game_over", "finished", "assisted", "store_warning",
-               "elsewhere", "reloaded", "speed", "demo", "seat_prefs", "closed", "clock",
-               "stand_in")
+               "store_waiting", "elsewhere", "reloaded", "speed", "demo", "seat_prefs",
+               "closed", "clock", "stand_in")
+
+#: what a terminal says while a save waits for the database (a store_waiting event)
+STORE_WAITING = "Waiting for the database: another program is writing to it"
 
 #: the level that plays a person's turn for them (their clock ran out, or they are away)
 STAND_IN = "expert"
@@ -366,6 +369,7 @@ class Table:
         itself, a step after the turn began (Windows Yacht, Yatsee).
         """
         self._game = session
+        session.on_store_wait = self._store_waiting
         self._pauses = pauses
         self.pause_between_people = pause_between_people
         self.auto_roll = auto_roll
@@ -655,6 +659,16 @@ class Table:
                 if fn in self._subscribers:
                     self._subscribers.remove(fn)
         return unsubscribe
+
+    def _store_waiting(self, how: str) -> None:
+        """The store tells that a save waits for the database (``how``: "waiting"), or
+        that the wait is over ("through", "failed"): a ``store_waiting`` event
+        (``waiting``, ``saved``), from the store's thread and without the table's lock
+        (the thread saving holds it); not in the news."""
+        waiting = how == "waiting"
+        self._emit([Event("store_waiting", self._version, None,
+                          STORE_WAITING if waiting else "",
+                          {"waiting": waiting, "saved": how == "through"})])
 
     def _emit(self, events: list[Event]) -> None:
         for event in events:

@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -64,6 +64,9 @@ TOP = 10
 #: when a group commit's actions reach the disk (Store.group_commits)
 FLUSH = ("each", "interval")
 _RETRIES = 40
+#: a write waiting this long for the database (SQLite's lock held by another program)
+#: is told to the listener of :meth:`Store.telling_waits`, seconds
+WAIT_NOTICE = 3.0
 
 
 @dataclass(frozen=True)
@@ -418,6 +421,8 @@ class Store:
         self.backup: str | None = backup
         self._batcher: _Batcher | None = None
         self._writes = _Writes()
+        #: per thread: who is told of a write that waits (see telling_waits)
+        self._waits = threading.local()
         #: the SQLite file's identity when opened (None: no file of its own, e.g. memory)
         self._file = (opening.file_identity(target.path)
                       if target.path is not None and not isinstance(engine.pool, StaticPool)
@@ -477,12 +482,52 @@ class Store:
         self._engine.dispose()
 
     # --- transactions --------------------------------------------------------
+    @contextlib.contextmanager
+    def telling_waits(self, tell: Callable[[str], None]) -> Iterator[None]:
+        """Within this block, a write of this thread that waits :data:`WAIT_NOTICE`
+        seconds for the database (another program holds SQLite's lock: each try waits up
+        to 30 s, and it is tried again for up to 20 minutes) calls ``tell("waiting")``
+        from a thread of its own, then ``tell("through")`` once that write is in the
+        database, or ``tell("failed")`` when it was given up (its StoreError follows).
+        ``tell`` must be quick. A game at a terminal says so instead of freezing
+        silently."""
+        before = getattr(self._waits, "tell", None)
+        self._waits.tell = tell
+        try:
+            yield
+        finally:
+            self._waits.tell = before
+
     def _tx(self, fn: Callable[[Connection], T], doing: str = "writing") -> T:
         """Run ``fn`` in one transaction; retried while SQLite reports the file locked."""
         if self.readonly and doing != "reading":
             raise StoreError(f"{self.location} was opened for reading only; "
                              "it cannot be written now")
         self.check_file()
+        tell = None if doing == "reading" else getattr(self._waits, "tell", None)
+        if tell is None:
+            return self._tries(fn, doing)
+        told = threading.Event()
+
+        def waiting() -> None:
+            told.set()
+            tell("waiting")
+
+        timer = threading.Timer(WAIT_NOTICE, waiting)
+        timer.daemon = True
+        timer.start()
+        through = False
+        try:
+            result = self._tries(fn, doing)
+            through = True
+            return result
+        finally:
+            timer.cancel()
+            timer.join()  # (a notice under way is told before its end)
+            if told.is_set():
+                tell("through" if through else "failed")
+
+    def _tries(self, fn: Callable[[Connection], T], doing: str) -> T:
         reading = doing == "reading"
         for attempt in range(_RETRIES):
             try:

@@ -9,6 +9,7 @@ the players' list beside it.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -132,6 +133,23 @@ class TableChanged(Message):
         super().__init__()
         self.event = event
 
+
+class Acted(Message):
+    """A person's command that waited for the database has been played (and saved, or
+    its save given up): its outcome (None, a Refused), posted from the thread that
+    played it."""
+
+    def __init__(self, refused: Exception | None) -> None:
+        super().__init__()
+        self.refused = refused
+
+
+#: how long a person's command may hold the screen (its save, most often a few
+#: milliseconds); one that takes longer goes on behind it, the screen answering meanwhile
+HOLD_SCREEN = 0.5
+#: what a key gets while a move waits for the database
+SAVING_TEXT = ("The game waits for the database (another program is writing to it) and "
+               "goes on once it is saved; Ctrl+C quits now, the last move unsaved")
 
 #: what the terminal says when the table refuses a person's command, by the refusal's code
 REFUSALS = {
@@ -490,6 +508,12 @@ class GameScreen(AppScreen):
         #: where the focus went when the disabled Roll button let it go (see keep_roll_focus)
         self._focus_left_to: tuple[Widget | None] | None = None
         self._clock_tick: Timer | None = None  # the turn clock's second
+        #: a person's command still being played on a thread of its own (its save waits
+        #: for the database), and the store telling that a save waits: the table is not
+        #: asked meanwhile (the thread that saves holds it), keys are answered instead
+        self._acting = False
+        self._db_waiting = False
+        self._told_saving = False  # (a key was answered so meanwhile)
         self.set_layout(*self.choose_layout(self.snap))
 
     @property
@@ -632,6 +656,12 @@ class GameScreen(AppScreen):
             return
         event = message.event
         kind = event.kind
+        if kind == "store_waiting":
+            self.store_waiting(bool(event.data["waiting"]), bool(event.data.get("saved")),
+                               event.text)
+            return
+        if self.saving:
+            return  # (drawn once the save is through: the table is busy saving)
         if kind in ("rolled", "scored"):
             self.yacht_app.sound()
         elif kind in ("computer_failed", "store_warning"):
@@ -652,6 +682,35 @@ class GameScreen(AppScreen):
             self.show_results()
             return
         self.refresh_all()
+
+    @property
+    def saving(self) -> bool:
+        """A save waits for the database: the screen does not ask the table meanwhile."""
+        return self._acting or self._db_waiting
+
+    def store_waiting(self, waiting: bool, saved: bool, text: str) -> None:
+        """Say that a save waits for the database (another program holds it) for as long
+        as it does, and that it went through."""
+        self._db_waiting = waiting
+        self._told_saving = False
+        if waiting:
+            self.notify(f"{text}: the game goes on once it is saved (Ctrl+C quits now, "
+                        "the last move unsaved)", severity="warning", timeout=24 * 3600)
+            return
+        self.app.clear_notifications()
+        if saved:
+            self.notify("The database is free again: saved", timeout=3)
+        if not self.saving:
+            self.refresh_all()
+
+    def answer_while_saving(self) -> bool:
+        """While a save waits, a key or a click is answered (True) without asking the
+        table."""
+        if self.saving:
+            self.notify(SAVING_TEXT, severity="warning", timeout=24 * 3600)
+            self._told_saving = True
+            return True
+        return False
 
     def offer_reload(self, why: str) -> None:
         """The game went on in another window: reload it from the store, or go on here
@@ -722,6 +781,8 @@ class GameScreen(AppScreen):
             bar.update(total=None)
 
     def refresh_all(self) -> None:
+        if self.saving:
+            return  # (the thread that saves holds the table: drawn once it is through)
         view = self.view = self.table.view()
         snap = self.snap = self.table.snapshot(LOCAL, TERMINAL)
         st = view.state
@@ -869,10 +930,59 @@ class GameScreen(AppScreen):
 
     # --- person's input -------------------------------------------------------------
     def send(self, *commands: Command) -> bool:
-        """Ask the table; a refusal is shown (one line) and changes nothing."""
-        try:
-            self.table.act(LOCAL, *commands)
-        except Refused as e:
+        """Ask the table; a refusal is shown (one line) and changes nothing. The command
+        is played on a thread: one whose save waits for the database (another program
+        writing to it) goes on behind the screen after a moment (its outcome comes as
+        :class:`Acted`), and the screen says so instead of freezing."""
+        if self.answer_while_saving():
+            return False
+        outcome: list[Exception | None] = []
+        held = threading.Event()  # (the screen has stopped waiting for it)
+        lock = threading.Lock()
+        table = self.table
+
+        def play() -> None:
+            try:
+                table.act(LOCAL, *commands)
+                got: Exception | None = None
+            except Exception as e:  # (a refusal; anything else is raised on the screen)
+                got = e
+            with lock:
+                outcome.append(got)
+                behind = held.is_set()
+            if behind:
+                self.post_message(Acted(got))
+
+        thread = threading.Thread(target=play, name="yacht-move", daemon=True)
+        thread.start()
+        thread.join(HOLD_SCREEN)
+        with lock:
+            if not outcome:
+                held.set()
+                self._acting = True
+                return True
+        return self.acted(outcome[0], commands)
+
+    def on_acted(self, message: Acted) -> None:
+        message.stop()
+        self._acting = False
+        if self._db_waiting:
+            return  # (drawn when the store says the save is through)
+        if self._told_saving:  # (it said to wait: no longer true)
+            self._told_saving = False
+            self.app.clear_notifications()
+        if self._ended or not self.is_attached:
+            return
+        self.acted(message.refused, ())
+        if message.refused is None:
+            self.refresh_all()
+
+    def acted(self, refused: Exception | None, commands: tuple[Command, ...]) -> bool:
+        """Show what became of a person's command (a refusal: one line)."""
+        if refused is not None:
+            if not isinstance(refused, Refused):
+                raise refused
+            e = refused
             said = REFUSALS.get(e.code, str(e))
             st = self.table.view().state
             if (e.code == "illegal" and st.dice and not st.may_reroll() and st.rolls_left > 0
@@ -932,15 +1042,19 @@ class GameScreen(AppScreen):
 
     def on_dice_row_toggle(self, message: DiceRow.Toggle) -> None:
         message.stop()
-        self.toggle_die(message.index)
+        if not self.answer_while_saving():
+            self.toggle_die(message.index)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "roll":
             event.stop()
-            self.action_roll()
+            if not self.answer_while_saving():
+                self.action_roll()
 
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         event.stop()
+        if self.answer_while_saving():
+            return
         card = self.query_one("#card", ScoreCard)
         cell = card.cell_at(event.coordinate)
         view = self.table.view()
@@ -982,6 +1096,12 @@ class GameScreen(AppScreen):
 
     def on_key(self, event: events.Key) -> None:
         key = self.command_key(event)
+        if self.saving and key not in ("question_mark", "f1", "f5"):
+            # (a save waits for the database: the table is busy until it is through)
+            event.stop()
+            event.prevent_default()
+            self.answer_while_saving()
+            return
         if event.time < self.stage_at and key not in self.HARMLESS:
             # typed before the table moved on (while a computer played, or before the
             # pause showed): not carried over into the next turn
@@ -1278,6 +1398,11 @@ class GameScreen(AppScreen):
         """What the terminal is left with when the app ends during this game, whichever
         way (q, Ctrl+C, Ctrl+Q): how to go on with it (None: nothing to go on with). A
         game over counts as finished, even with its end screen skipped."""
+        if self.saving:  # (the thread that saves holds the table: not asked)
+            gid = self.view.game_id
+            return ("The last move was not saved: the database was busy (another program "
+                    "was writing to it)." + (f" {resume_hint(gid)} from before it."
+                                             if gid is not None else ""))
         view = self.table.view()
         if view.over:
             if not self._ended:
