@@ -87,6 +87,9 @@ class Record:
     @classmethod
     def from_state(cls, state: State, **meta: Any) -> Record:
         """The record of ``state`` so far: its commitment, never its seed."""
+        if not isinstance(state, State):
+            raise RecordError(f"a record is made from a game (yacht.engine.State), "
+                              f"not {type(state).__name__}")
         return cls(state.ruleset.id, dict(state.ruleset.option_values), list(state.players),
                    list(state.log), meta=dict(meta), dice_seed=state.commitment)
 

@@ -302,6 +302,12 @@ class Analysis:
     #: the player whose roll ended the game at once and won it (a served Generala)
     ended_by: int | None = None
 
+    def __repr__(self) -> str:
+        # (the dataclass's own repr wrote out the Ruleset and every decision)
+        who = ", ".join(f"{p.name} {p.result:g} (loss {p.loss:.2f})" for p in self.players)
+        state = "finished" if self.finished else "unfinished"
+        return f"<Analysis of a game of {self.ruleset.id}, {state}: {who}>"
+
     @property
     def ended_text(self) -> str:
         """Why the game ended before the cards were full, one sentence ("" when it did
@@ -389,10 +395,14 @@ def analyse(record: Record, *, win_games: int = WIN_GAMES, seed: int = 0,
     distributions' first build, the moments), ending with ``done == total``. Raises
     :class:`~yacht.engine.RecordError` for a record that does not replay and
     ``UnsupportedRuleset`` for a variant the solver cannot play."""
-    from yacht.engine import IllegalAction, RecordError
+    from yacht.engine import IllegalAction, Record, RecordError
 
     from .solver import solve
 
+    if not isinstance(record, Record):
+        raise RecordError(f"analyse reads a game's record (yacht.engine.Record: "
+                          f"Record.load(path), Record.from_state(game)), "
+                          f"not {type(record).__name__}")
     state = record.new_state()
     rs = state.ruleset
     sol = solution if solution is not None else solve(rs, estimate=False)

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from yacht import parsing
 from yacht.engine import State
-from yacht.rules import Ruleset, Scorecard, get
+from yacht.rules import OptionError, Ruleset, Scorecard, get
 
 from .advisor import AdviceError, advise_card, card_text, parse_card
 from .ranking import Option
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from .bulk import Batch, Game, Situations
     from .solver.build import Solution
 
-__all__ = ["Distribution", "Option", "Situation", "SolvedVariant", "solve"]
+__all__ = ["Chances", "Distribution", "Option", "Situation", "SolvedVariant", "solve"]
 
 
 # --- situations -----------------------------------------------------------------------
@@ -211,6 +211,34 @@ class Situation:
 
     __str__ = text
 
+    def __repr__(self) -> str:
+        # (the dataclass's own repr wrote out the whole Ruleset: pages of it)
+        return f"<Situation {_variant_name(self.ruleset)}: {self.text()}>"
+
+
+def _variant_name(rs: Ruleset) -> str:
+    """The variant and its options as ``repr`` shows them: ``yahtzee joker=free,bonus=on``."""
+    opts = ",".join(f"{k}={v}" for k, v in rs.option_values.items())
+    return f"{rs.id} {opts}" if opts else rs.id
+
+
+def _real(value: object, what: str) -> float:
+    """``value`` as a float, else :class:`AdviceError` naming ``what`` (a bool, a text,
+    NaN or anything that is not a real number)."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != value:
+        shown = repr(value) if len(repr(value)) <= 24 else type(value).__name__
+        raise AdviceError(f"{what} must be a number, not {shown}")
+    return float(value)
+
+
+def _percent(p: object) -> float:
+    q = _real(p, "a percentile")
+    if not 0 <= q <= 100:
+        raise AdviceError(f"a percentile is from 0 to 100, not {p}")
+    return q
+
 
 def _dice_of(rs: Ruleset, dice: object) -> tuple[int, ...]:
     """The dice as a tuple of ints, or AdviceError (a float, a bool, a text...)."""
@@ -288,14 +316,22 @@ class Distribution:
     def stderr(self) -> float:
         return self.std / math.sqrt(self.games) if self.games else 0.0
 
+    def __repr__(self) -> str:
+        # (not the arrays: a simulation holds thousands of totals)
+        if not self.games:
+            return "<Distribution of no games>"
+        return (f"<Distribution of {self.games} games: mean {self.mean:.2f}, "
+                f"std {self.std:.2f}, {int(self.totals.min())}-{int(self.totals.max())}>")
+
     def percentile(self, p: float) -> float:
+        """The ``p``-th percentile (0-100) of the totals, interpolated as numpy's."""
         import numpy as np
 
-        return float(np.percentile(self.totals, p))
+        return float(np.percentile(self.totals, _percent(p)))
 
     def chance_at_least(self, points: float) -> float:
         """The share of games that ended with at least ``points``."""
-        return float((self.totals >= points).mean())
+        return float((self.totals >= _real(points, "points")).mean())
 
     def counts(self) -> dict[int, int]:
         """How many games ended with each total."""
@@ -346,16 +382,19 @@ class Chances:
         least ``x`` with a chance of at least ``p`` % of ending at ``x`` or below."""
         import numpy as np
 
-        if not 0 <= p <= 100:
-            raise AdviceError(f"a percentile is from 0 to 100, not {p}")
+        q = _percent(p)
         cdf = np.cumsum(self.pmf)
-        i = int(np.searchsorted(cdf, p / 100 - 1e-12))
+        i = int(np.searchsorted(cdf, q / 100 - 1e-12))
         return self.lo + min(i, len(self.pmf) - 1)
 
     def chance_at_least(self, points: float) -> float:
         """The chance of ending with at least ``points``."""
-        k = max(0, math.ceil(points - self.lo))
+        k = max(0, math.ceil(_real(points, "points") - self.lo))
         return float(min(1.0, max(0.0, self.pmf[k:].sum())))
+
+    def __repr__(self) -> str:
+        # (not the array of chances: hundreds of them)
+        return f"<Chances {self.lo}-{self.hi}: mean {self.mean:.2f}, std {self.std:.2f}>"
 
     def chances(self) -> dict[int, float]:
         """Each total that has a chance, with its chance."""
@@ -398,8 +437,7 @@ class SolvedVariant:
         self._names: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     def __repr__(self) -> str:
-        opts = ",".join(f"{k}={v}" for k, v in self.ruleset.option_values.items())
-        return f"<SolvedVariant {self.ruleset.id}{' ' + opts if opts else ''}>"
+        return f"<SolvedVariant {_variant_name(self.ruleset)}>"
 
     @property
     def exact(self) -> bool:
@@ -911,6 +949,10 @@ def solve(variant: str | Ruleset, options: Mapping[str, str] | None = None, /, *
     ``yacht.solve("yahtzee", joker="free")`` or ``yacht.solve("yahtzee", {"joker": "free"})``.
     """
     rs = variant if isinstance(variant, Ruleset) else get(variant)
+    if options is not None and not isinstance(options, Mapping):
+        raise OptionError(f"{rs.id}: the options are a mapping of names to values "
+                          f"({{'joker': 'free'}}) or keywords (joker='free'), not "
+                          f"{type(options).__name__}")
     if options or more:
         rs = rs.configure(options, **more)
     with _SOLVED_LOCK:

@@ -12,9 +12,18 @@ import warnings
 from dataclasses import dataclass
 from typing import Protocol, overload
 
-from yacht.engine import DEFAULT_LEVEL, PLAYER_LEVELS, Action, Choose, Roll, Score, State
+from yacht.engine import (
+    DEFAULT_LEVEL,
+    PLAYER_LEVELS,
+    Action,
+    Choose,
+    IllegalAction,
+    Roll,
+    Score,
+    State,
+)
 from yacht.rules import Ruleset, YachtError
-from yacht.rules.errors import InvalidType
+from yacht.rules.errors import InvalidType, InvalidValue
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_HELP", "PLAYER_LEVELS", "Decision",
            "RandomStrategy", "Strategy", "UnknownLevel", "make_player", "play_turn"]
@@ -55,6 +64,7 @@ class RandomStrategy:
         self.rng = random.Random(seed)
 
     def decide(self, state: State) -> Decision:
+        check_decidable(state)
         options = state.placements()
         if state.may_reroll() and (not options or self.rng.random() < 0.5):
             n = state.ruleset.dice
@@ -62,6 +72,18 @@ class RandomStrategy:
             return Decision(reroll=pick)
         pl = self.rng.choice(options)
         return Decision(score=Score(pl.category, pl.column))
+
+
+def check_decidable(state: State) -> None:
+    """Raise (one line) unless a decision can be made in ``state``: the game goes on and
+    dice are showing (a strategy decides between rolls; :func:`play_turn` rolls)."""
+    if not isinstance(state, State):
+        raise InvalidType(f"a strategy decides in a game (yacht.engine.State), "
+                          f"not {type(state).__name__}")
+    if state.is_terminal():
+        raise IllegalAction("the game is over")
+    if not state.dice:
+        raise InvalidValue("no dice are showing: roll first")
 
 
 # level -> "module:Class"; the class is built as Class(ruleset)
@@ -141,7 +163,13 @@ def make_player(ruleset: Ruleset | str, level: str | Ruleset, *,
 
 
 def play_turn(state: State, strategy: Strategy) -> None:
-    """Let ``strategy`` play the current player's whole turn (rolls included)."""
+    """Let ``strategy`` play the current player's whole turn (rolls included).
+    IllegalAction at a finished game: there is no turn to play."""
+    if not isinstance(state, State):
+        raise InvalidType(f"play_turn plays a game (yacht.engine.State), "
+                          f"not {type(state).__name__}")
+    if state.is_terminal():
+        raise IllegalAction("the game is over")
     player, turns = state.current, state.turns_taken(state.current)
     while not state.is_terminal() and state.turns_taken(player) == turns:
         if not state.dice:

@@ -114,6 +114,12 @@ class Batch:
     def __len__(self) -> int:
         return len(self.box_value)
 
+    def __repr__(self) -> str:
+        # (not the arrays: a batch may hold millions of rows)
+        what = "final totals" if self.final else "points to come"
+        return f"<Batch of {len(self)} situations ({what}): {len(self.boxes)} boxes, " \
+               f"up to {self.keep_value.shape[1]} keeps each>"
+
     def values(self) -> F64:
         """Every option in one array: the boxes, then the keeps (n, boxes + keeps)."""
         return np.concatenate([self.box_value, self.keep_value], axis=1)
@@ -154,7 +160,13 @@ class Batch:
 
     def options(self, i: int) -> list[tuple[str, float]]:
         """Situation ``i``'s options with their values, best first (ties: boxes in card
-        order, then keeps)."""
+        order, then keeps); ``i`` from 0 to ``len(batch) - 1`` (or from the end, as
+        a list's index)."""
+        n = len(self)
+        i = whole(i, "a situation's index")
+        if not -n <= i < n:
+            raise InvalidValue(f"no situation {i}: the batch holds {n} "
+                               f"({'none' if not n else f'0-{n - 1}'})")
         pairs = [(self.boxes[b], float(v)) for b, v in enumerate(self.box_value[i]) if v == v]
         pairs += [(self.keeps[k], float(v))
                   for k, v in zip(self.keep_index[i], self.keep_value[i], strict=True)

@@ -39,7 +39,7 @@ from yacht.engine import Score, State
 from yacht.rules import Category, Placement, Ruleset, Scorecard, TurnContext, counts_of
 from yacht.rules.errors import InvalidValue
 
-from .base import Decision
+from .base import Decision, check_decidable
 
 __all__ = [
     "BeginnerStrategy",
@@ -329,8 +329,7 @@ class BeginnerStrategy:
         self._max = _best_possible(ruleset)
 
     def decide(self, state: State) -> Decision:
-        if not state.dice:
-            raise InvalidValue("no dice are showing: roll first")
+        check_decidable(state)
         rs = self.ruleset
         options = state.placements()
         if options and (not state.may_reroll() or self._satisfied(state, options)):
@@ -409,8 +408,7 @@ class IntermediateStrategy:
         self._turn: _Turn | None = None
 
     def decide(self, state: State) -> Decision:
-        if not state.dice:
-            raise InvalidValue("no dice are showing: roll first")
+        check_decidable(state)
         turn = self._turn_for(state)
         t = self.tables.dice
         counts = counts_of(state.dice, self.ruleset.faces)

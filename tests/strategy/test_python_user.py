@@ -1,0 +1,107 @@
+"""What a Python user who read only the README and the API.md files trips on: reprs
+one can read, and wrong input refused with one line of a yacht.YachtError, never a
+bare TypeError, IndexError, AttributeError or numpy's error (found using the package
+as such a user, notes/s20/qa-python.md)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import yacht
+from yacht.engine import IllegalAction, Player, Record, RecordError, State
+from yacht.rules import get
+from yacht.strategy import make_player, play_turn
+from yacht.strategy.analysis import analyse
+from yacht.strategy.api import Chances, Distribution
+
+
+@pytest.fixture(scope="module")
+def crag() -> Any:
+    return yacht.solve("tommys-crag")
+
+
+def finished_game() -> State:
+    s = State(get("tommys-crag"), [Player("Cpu", "computer", "expert")], rng=random.Random(1))
+    expert = make_player(s.ruleset, "expert")
+    while not s.is_terminal():
+        play_turn(s, expert)
+    return s
+
+
+def test_reprs_are_short_and_say_what_they_hold(crag: Any) -> None:
+    # the dataclass reprs wrote out the whole Ruleset, every chance or every total
+    s = crag.situation("621 r1 crag=50")
+    assert repr(s) == "<Situation tommys-crag: 621 r1 crag=50>"
+    y = yacht.solve("yahtzee", joker="free")
+    assert repr(y.situation("13356 r2 ones=3")) == \
+        "<Situation yahtzee joker=free,bonus=on: 13356 r2 ones=3>"
+    c = Chances(10, np.array([0.25, 0.0, 0.75]))
+    assert repr(c) == "<Chances 10-12: mean 11.50, std 0.87>"
+    d = Distribution(np.array([10, 20, 30]), seed=0)
+    assert repr(d) == "<Distribution of 3 games: mean 20.00, std 10.00, 10-30>"
+    b = crag.batch(["621 r1 crag=50", "333 r0"])
+    assert repr(b).startswith("<Batch of 2 situations (final totals): ")
+    assert len(repr(crag.chances(s))) < 80
+    a = analyse(Record.from_state(finished_game()))
+    assert repr(a).startswith("<Analysis of a game of tommys-crag, finished: Cpu ")
+    assert len(repr(a)) < 120
+
+
+def test_percentiles_and_points_refuse_what_is_no_number(crag: Any) -> None:
+    d = crag.simulate(20, seed=1)
+    c = crag.chances(None)
+    for bad in (101, -1):
+        with pytest.raises(yacht.YachtError, match="a percentile is from 0 to 100"):
+            d.percentile(bad)  # (numpy's ValueError before)
+    for dist in (d, c):
+        with pytest.raises(yacht.YachtError, match="a percentile must be a number, not '5'"):
+            dist.percentile("5")  # (numpy's or Python's TypeError before)
+        with pytest.raises(yacht.YachtError, match="points must be a number, not '5'"):
+            dist.chance_at_least("5")
+        with pytest.raises(yacht.YachtError, match="a percentile must be a number"):
+            dist.percentile(float("nan"))
+    assert d.percentile(np.float32(50)) == d.percentile(50)
+    assert c.chance_at_least(np.int64(0)) == pytest.approx(1.0)
+
+
+def test_a_batch_refuses_a_situation_it_does_not_hold(crag: Any) -> None:
+    b = crag.batch(["621 r1 crag=50", "333 r0"])
+    assert b.options(-1) == b.options(1)
+    with pytest.raises(yacht.YachtError, match=r"no situation 2: the batch holds 2 \(0-1\)"):
+        b.options(2)  # (numpy's IndexError before)
+    with pytest.raises(yacht.YachtError, match="a situation's index must be a whole number"):
+        b.options("1")
+
+
+def test_solve_refuses_options_that_are_no_mapping() -> None:
+    with pytest.raises(yacht.YachtError, match="the options are a mapping") as e:
+        yacht.solve("yahtzee", ["joker"])  # type: ignore[arg-type]
+    assert isinstance(e.value, ValueError)
+
+
+def test_a_finished_game_has_no_turn_to_play_or_decide() -> None:
+    s = finished_game()
+    rs = s.ruleset
+    with pytest.raises(IllegalAction, match="the game is over"):
+        play_turn(s, make_player(rs, "expert"))  # (did nothing, silently)
+    for level in ("random", "beginner", "intermediate"):
+        # random: IndexError from random.choice; the others said "roll first"
+        with pytest.raises(yacht.YachtError, match="the game is over"):
+            make_player(rs, level).decide(s)
+    fresh = State(rs, [Player("Ann")], rng=random.Random(1))
+    with pytest.raises(yacht.YachtError, match="no dice are showing: roll first"):
+        make_player(rs, "random").decide(fresh)
+    with pytest.raises(yacht.YachtError, match="not str"):
+        play_turn("game", make_player(rs, "random"))  # type: ignore[arg-type]
+
+
+def test_records_and_analysis_refuse_what_is_no_game() -> None:
+    # (AttributeError: 'str' object has no attribute 'ruleset' / 'new_state' before)
+    with pytest.raises(RecordError, match=r"made from a game \(yacht.engine.State\), not str"):
+        Record.from_state("game")  # type: ignore[arg-type]
+    with pytest.raises(RecordError, match="analyse reads a game's record"):
+        analyse("game.json")  # type: ignore[arg-type]
