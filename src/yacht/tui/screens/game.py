@@ -514,6 +514,7 @@ class GameScreen(AppScreen):
         self._acting = False
         self._db_waiting = False
         self._told_saving = False  # (a key was answered so meanwhile)
+        self._toast_kept = False  # the last message is a warning the end keeps
         self.set_layout(*self.choose_layout(self.snap))
 
     @property
@@ -588,6 +589,7 @@ class GameScreen(AppScreen):
         """One message at a time (the app replaces the last one), as plain text: the
         messages hold names and the rules' own words. It shows in the help line's place
         (app.tcss), as high as the help line is."""
+        self._toast_kept = False  # (see on_table_changed: the end clears the others)
         racks = self.query("#textual-toastrack")
         if racks:
             lines = max(self.query_one(s).outer_size.height for s in ("#helpbar", "#busy"))
@@ -666,6 +668,11 @@ class GameScreen(AppScreen):
             self.yacht_app.sound()
         elif kind in ("computer_failed", "store_warning"):
             self.notify(event.text, severity="warning")
+            self._toast_kept = True  # (kept at the game's end, unlike a refusal)
+        elif kind == "game_over" and not self._toast_kept:
+            # (a refusal said before the last score - "Choose the dice to roll again
+            # first" - stayed on screen over "Game over")
+            self.app.clear_notifications()
         elif kind == "elsewhere":
             self.offer_reload(event.text)
         elif kind == "demo":
@@ -682,6 +689,18 @@ class GameScreen(AppScreen):
             self.show_results()
             return
         self.refresh_all()
+
+    @staticmethod
+    def keys_left_out(view: TableView) -> frozenset[str]:
+        """The keys the bar leaves out now: a person's (roll, Oops, hint) while a
+        computer plays (they would only say to wait), and the computers' speed in a game
+        without computers (unless the demo plays every seat)."""
+        out: set[str] = set()
+        if view.computer_turn and view.pause is None and not view.over:
+            out |= {"roll", "oops", "hint"}
+        if not any(p.is_computer for p in view.state.players) and not view.taken_over:
+            out.add("faster")
+        return frozenset(out)
 
     @property
     def saving(self) -> bool:
@@ -820,6 +839,7 @@ class GameScreen(AppScreen):
             bits.pop()
             title = f" {who}   {' · '.join(bits)}"
         self.put("#title", title, layout=False)
+        self.query_one(KeyBar).hide(self.keys_left_out(view))
         if self.show_too_small(snap):
             return
         self.set_layout(*self.choose_layout(snap))
@@ -1303,6 +1323,12 @@ class GameScreen(AppScreen):
         self.app.push_screen(HelpScreen("Help", text))
 
     def change_speed(self, step: int) -> None:
+        view = self.table.view()
+        if not any(p.is_computer for p in view.state.players) and not view.taken_over:
+            # (it said "Computer speed: instant", as if it changed anything here)
+            self.notify("No computer plays in this game: + and - set the computers' speed "
+                        "(F2, the demo, lets the computer play every seat)", timeout=3)
+            return
         names = list(SPEEDS)  # slowest first
         cfg = self.yacht_app.config
         i = names.index(cfg.speed) if cfg.speed in names else 1

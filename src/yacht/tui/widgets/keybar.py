@@ -62,6 +62,8 @@ class KeyBar(Widget):
         self._spans: list[tuple[int, int, int]] = []  # (start, end, the key's index)
         #: the words of a key that says something else than its binding now, by action
         self.words: dict[str, str] = {}
+        #: the actions whose keys are left out now (they do nothing at this moment)
+        self.hidden: frozenset[str] = frozenset()
 
     def on_mount(self) -> None:
         seen: set[str] = set()
@@ -80,20 +82,37 @@ class KeyBar(Widget):
                      for key, said, act, node in self.keys]
         self.refresh()
 
+    def hide(self, actions: frozenset[str]) -> None:
+        """Leave out the keys of ``actions`` (none: every key shown), e.g. the keys of a
+        person's turn while a computer plays."""
+        if actions != self.hidden:
+            self.hidden = actions
+            self.refresh()
+
+    def visible_keys(self) -> list[int]:
+        """The keys not hidden now, by index."""
+        return [i for i, (*_, action, _node) in enumerate(self.keys)
+                if action not in self.hidden]
+
+    def _gap_after(self, k: int, shown: list[int]) -> bool:
+        """A key left out for room follows key ``k``."""
+        later = [i for i in self.visible_keys() if i > k]
+        return bool(later) and later[0] not in shown
+
     def shown(self, width: int) -> list[int]:
-        """The keys that fit ``width`` cells, by index: all of them, else the first (the
-        screen's main key), help and quit kept and the others left out from the right
-        (a "…" then says keys are left out: the help lists them all)."""
+        """The keys that fit ``width`` cells, by index: all of them (but the hidden ones),
+        else the first (the screen's main key), help and quit kept and the others left
+        out from the right (a "…" then says keys are left out: the help lists them all)."""
         sizes = [cell_len(f" {key} {description} ") for key, description, *_ in self.keys]
-        shown = list(range(len(self.keys)))
+        shown = self.visible_keys()
         kept = {i for i, (_key, _words, action, _node) in enumerate(self.keys)
                 if i == 0 or "help" in action or "quit" in action}
 
         def total() -> int:  # the keys, and a "…" after each one followed by a gap
-            gaps = sum(1 for k in shown if k + 1 < len(sizes) and k + 1 not in shown)
+            gaps = sum(1 for k in shown if self._gap_after(k, shown))
             return sum(sizes[k] for k in shown) + gaps * len(MORE)
 
-        for i in reversed(range(len(self.keys))):
+        for i in reversed(shown[:]):
             if total() <= width:
                 break
             if i not in kept:
@@ -107,7 +126,7 @@ class KeyBar(Widget):
         out = Text(no_wrap=True, overflow="crop", end="")
         self._spans = []
         shown = self.shown(self.content_size.width)
-        left_out = len(shown) < len(self.keys)
+        left_out = len(shown) < len(self.visible_keys())
         for i in shown:
             key, description, _action, _node = self.keys[i]
             start = out.cell_len
@@ -116,7 +135,7 @@ class KeyBar(Widget):
             if i == self.hover:
                 out.stylize(hover_style, start, out.cell_len)
             self._spans.append((start, out.cell_len, i))
-            if left_out and i + 1 < len(self.keys) and i + 1 not in shown:
+            if left_out and self._gap_after(i, shown):
                 out.append(MORE, text_style)  # (keys left out here)
         return out
 

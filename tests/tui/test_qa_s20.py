@@ -1,0 +1,82 @@
+"""QA s20, the terminal game's small things: the key bar leaves out a person's keys while
+a computer plays and the speed in a game without computers, + / - there say there are
+no computers, and a refusal said before the last score does not stay over "Game
+over"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tui_helpers import game, messages, run, settle
+
+from yacht.engine import Roll
+from yacht.session import Launch, PlayerSpec, category_keys
+from yacht.session.commands import ScoreBox
+from yacht.session.table import LOCAL
+from yacht.tui import YachtApp
+from yacht.tui.widgets import KeyBar
+
+App = Callable[..., YachtApp]
+
+
+def bar(app: YachtApp) -> str:
+    return str(app.screen.query_one(KeyBar).render())
+
+
+@run
+async def test_a_persons_keys_leave_the_bar_while_a_computer_plays(new_app: App) -> None:
+    launch = Launch(variant="yatzy", players=[PlayerSpec("Max", "expert"), PlayerSpec("Ann")])
+    app = new_app(launch, speed="slow")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = game(pilot)
+        assert screen.table.view().computer_turn
+        shown = bar(app)
+        # before: "r Roll  o Oops  h Hint" stayed, each answering only "Wait: ..."
+        assert " r Roll " not in shown and " o Oops " not in shown
+        assert " h Hint " not in shown
+        assert " ? Help " in shown and " +/- Speed " in shown
+        screen.table.set_speed("instant")
+        await settle(pilot)
+        assert not screen.table.view().computer_turn
+        shown = bar(app)
+        assert " r Roll " in shown and " o Oops " in shown and " h Hint " in shown
+
+
+@run
+async def test_speed_keys_in_a_game_without_computers(new_app: App) -> None:
+    app = new_app(Launch(variant="yatzy", players=[PlayerSpec("Ann"), PlayerSpec("Bob")]))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        assert "Speed" not in bar(app) and " r Roll " in bar(app)
+        await pilot.press("plus")
+        await pilot.pause()
+        # before: "Computer speed: instant (the fastest; - slows down)"
+        assert messages(app) == ["No computer plays in this game: + and - set the "
+                                 "computers' speed (F2, the demo, lets the computer play "
+                                 "every seat)"]
+        assert app.config.speed == "instant"
+
+
+@run
+async def test_a_refusal_does_not_stay_over_game_over(new_app: App) -> None:
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = game(pilot)
+        table = screen.table
+        rs = table.ruleset
+        for _ in range(len(rs.categories) - 1):
+            table.act(LOCAL, Roll())
+            table.act(LOCAL, ScoreBox(table.view().state.placements()[0].category))
+        await pilot.press("r")  # the last turn's first roll
+        await pilot.pause()
+        await pilot.press("r")  # no die marked to roll again: refused
+        await pilot.pause()
+        assert any(m.startswith("Choose the dice to roll again first") for m in messages(app))
+        last = table.view().state.placements()[0].category
+        await pilot.press(category_keys(rs)[last])
+        await settle(pilot)
+        assert table.view().over
+        assert "Game over" in str(screen.query_one("#rolls").render())
+        assert messages(app) == []
