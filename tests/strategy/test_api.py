@@ -95,7 +95,7 @@ def test_notation_reads_looser_forms_and_prints_one() -> None:
     ("12345 r1 r2", "rolls left given twice"),
     ("abcde", "not numbers"),
     ("12345 r1 bogus=3", "unknown box"),
-    ("12345 r1 t0 ones=3", "at least 1 turns"),
+    ("12345 r1 t0 ones=3", "at least 1 turn was"),
     ("- r2", "rolls left only count"),
 ])
 def test_bad_notation_is_one_line(text: str, message: str) -> None:
@@ -312,7 +312,7 @@ def test_a_situation_built_directly_is_checked() -> None:
         Situation(rs, rs.new_card(), (9, 9, 9, 9, 9), 1)
     with pytest.raises(AdviceError, match="rolls left must be 0-2"):
         Situation(rs, rs.new_card(), (1, 2, 3, 4, 5), 7)
-    with pytest.raises(AdviceError, match="at least 1 turns"):
+    with pytest.raises(AdviceError, match="at least 1 turn was"):
         Situation(rs, rs.new_card().with_box(0, 0, 3), (1, 2, 3, 4, 5), 1)
     with pytest.raises(AdviceError, match="a situation is a text, a Situation, a State"):
         y.value(12)  # type: ignore[arg-type]

@@ -105,3 +105,22 @@ def test_records_and_analysis_refuse_what_is_no_game() -> None:
         Record.from_state("game")  # type: ignore[arg-type]
     with pytest.raises(RecordError, match="analyse reads a game's record"):
         analyse("game.json")  # type: ignore[arg-type]
+
+
+def test_win_chances_alone_and_of_no_list(crag: Any) -> None:
+    game = State(crag.ruleset, [Player("Ann")], rng=random.Random(1))
+    assert crag.win_chances(game) == [1.0]  # (0.9999999999999998 before)
+    assert crag.win_chances(["621 r1"]) == [1.0]
+    with pytest.raises(yacht.YachtError, match="a list of situations, one a player, not int"):
+        crag.win_chances(5)  # (list(5): a bare TypeError before)
+
+
+def test_the_turns_of_a_card_are_counted_in_good_english(crag: Any) -> None:
+    with pytest.raises(yacht.YachtError, match="this card is 0 turns into the game at most"):
+        crag.situation("621 r1 t1")
+    y = yacht.solve("yahtzee")
+    with pytest.raises(yacht.YachtError, match="this card is 1 turn into the game at most, not 5"):
+        y.situation("13356 r2 t5 ones=3")  # ("1 turns" before)
+    card = y.ruleset.new_card().with_box(0, 0, 3)
+    with pytest.raises(yacht.YachtError, match="1 box is filled, so at least 1 turn was taken"):
+        y.situation(dice=(1, 3, 3, 5, 6), rolls_left=2, card=card, turn=0)

@@ -155,12 +155,15 @@ class Situation:
         if self.turn < 0:
             raise AdviceError("the turn number cannot be negative")
         if self.turn < self.card.filled:
-            raise AdviceError(f"{self.card.filled} boxes are filled, so at least "
-                              f"{self.card.filled} turns were taken, not {self.turn}")
+            n = self.card.filled
+            raise AdviceError(f"{n} box{' is' if n == 1 else 'es are'} filled, so at least "
+                              f"{n} turn{'' if n == 1 else 's'} {'was' if n == 1 else 'were'} "
+                              f"taken, not {self.turn}")
         possible = parsing.turns_possible(rs, self.card)
         if self.turn not in possible:
-            raise AdviceError(f"this card is {possible[-1]} turns into the game at most, "
-                              f"not {self.turn}")
+            most = possible[-1]
+            raise AdviceError(f"this card is {most} turn{'' if most == 1 else 's'} into the "
+                              f"game at most, not {self.turn}")
         # (a turn rolls at least once: it leaves at most rolls - 1 more to the pool)
         if self.card.saved > (rs.rolls - 1) * self.turn:
             raise AdviceError(f"{self.turn} turns can have saved {(rs.rolls - 1) * self.turn} "
@@ -850,7 +853,7 @@ class SolvedVariant:
         breaks them), from the variant's score distributions (built on first use, about
         half a minute for Yahtzee, then from the cache; :mod:`.solver.dist`, each
         cumulative chance within 1/65535). Raises :class:`AdviceError` in a variant
-        without them (the two-column games, Kismet, Generala, Maxi Yatzy:
+        without them (the two-column games, Generala, Maxi Yatzy:
         :meth:`distribution` simulates games there)."""
         from .solver.dist import distributions
         from .solver.spec import UnsupportedRuleset
@@ -932,10 +935,17 @@ class SolvedVariant:
             raise AdviceError("win_chances takes a game (State) or a list of situations, "
                               "one a player")
         else:
-            wheres = list(where)
+            try:
+                wheres = list(where)
+            except TypeError:
+                raise AdviceError(f"win_chances takes a game (State) or a list of "
+                                  f"situations, one a player, not {type(where).__name__}"
+                                  ) from None
         if not wheres:
             raise AdviceError("win_chances needs at least one player's situation")
         finals = [self.chances(w) for w in wheres]
+        if len(finals) == 1:
+            return [1.0]  # (alone: first for certain, not a sum of chances a hair below 1)
         return win_chances([(c.lo, c.pmf) for c in finals])
 
 
