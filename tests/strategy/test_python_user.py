@@ -16,7 +16,7 @@ from yacht.engine import IllegalAction, Player, Record, RecordError, State
 from yacht.rules import get
 from yacht.strategy import make_player, play_turn
 from yacht.strategy.analysis import analyse
-from yacht.strategy.api import Chances, Distribution
+from yacht.strategy.api import Chances, Distribution, Situation, SolvedVariant
 
 
 @pytest.fixture(scope="module")
@@ -124,3 +124,14 @@ def test_the_turns_of_a_card_are_counted_in_good_english(crag: Any) -> None:
     card = y.ruleset.new_card().with_box(0, 0, 3)
     with pytest.raises(yacht.YachtError, match="1 box is filled, so at least 1 turn was taken"):
         y.situation(dice=(1, 3, 3, 5, 6), rolls_left=2, card=card, turn=0)
+
+
+def test_dice_as_a_numpy_array(crag: Any) -> None:
+    # the docs take numpy's integers; the hint said Sequence[int] (mypy --strict refused
+    # an array) and a text with dice= compared the array to () (numpy's ValueError)
+    y: SolvedVariant = crag  # (typed: mypy --strict checks the calls below)
+    dice = np.array([6, 2, 1])
+    assert str(y.situation(dice=dice, rolls_left=1)) == "621 r1"
+    assert str(Situation.of(y.ruleset, dice=dice, rolls_left=0)) == "621 r0"
+    with pytest.raises(yacht.YachtError, match="not both"):
+        y.situation("621 r1", dice=dice)

@@ -114,8 +114,9 @@ class Situation:
         self.check()
 
     @classmethod
-    def of(cls, ruleset: Ruleset, card: Scorecard | None = None, dice: Sequence[int] = (),
-           rolls_left: int = 0, turn: int | None = None) -> Situation:
+    def of(cls, ruleset: Ruleset, card: Scorecard | None = None,
+           dice: Sequence[int] | npt.NDArray[np.integer[Any]] = (), rolls_left: int = 0,
+           turn: int | None = None) -> Situation:
         """A situation (``card`` defaults to the empty card, ``turn`` to the number of
         filled boxes)."""
         card = ruleset.new_card() if card is None else card
@@ -455,14 +456,17 @@ class SolvedVariant:
 
         return solve_table(self.ruleset).expected_score
 
-    def situation(self, text: str | State | None = None, *, dice: Sequence[int] = (),
+    def situation(self, text: str | State | None = None, *,
+                  dice: Sequence[int] | npt.NDArray[np.integer[Any]] = (),
                   rolls_left: int = 0, card: Scorecard | str | None = None,
                   turn: int | None = None) -> Situation:
         """A situation from its text, from a game of the engine (a :class:`~yacht.engine.
         State`: the player on turn's, :meth:`Situation.from_state`), or from its parts
-        (``card`` as a card or its text)."""
+        (``card`` as a card or its text; ``dice`` a sequence or a numpy array of whole
+        numbers)."""
         if text is not None:
-            if dice != () or rolls_left != 0 or card is not None or turn is not None:
+            no_dice = isinstance(dice, (tuple, list)) and not dice
+            if not no_dice or rolls_left != 0 or card is not None or turn is not None:
                 raise AdviceError("give a situation's text (or a State) or its parts "
                                   "(dice=, rolls_left=, card=, turn=), not both")
             return self._situation(text)
