@@ -436,7 +436,7 @@ def test_sampled_chances_report_progress_by_the_work_left(
 
     # (the reduced game has distributions: taken away, its chances are sampled as the
     # full games' are)
-    monkeypatch.setattr(dist, "supported", lambda rs: False)
+    monkeypatch.setattr(dist, "available", lambda rs: False)
     s = _game_of(small, ["intermediate", "expert"], seed=4)
     seen: list[tuple[int, int]] = []
     a = analyse(Record.from_state(s), win_games=40, progress=lambda d, t: seen.append((d, t)))

@@ -37,11 +37,14 @@ def face(f: int) -> Category:
 
 def small(kind: str) -> Ruleset:
     """Two dice, two rolls, three or four boxes: small enough to play out every game."""
-    if kind == "bonus":
+    if kind in ("bonus", "steps"):
         cats = (face(1), face(6), cat("pair", "of_a_kind", n=2, points="all"),
                 cat("chance", "sum"))
-        return replace(get("ancient-yacht"), id="reduced", dice=2, rolls=2, categories=cats,
-                       special=(), upper_bonus=UpperBonus(7, ">=", 10))
+        # "steps": a bonus by steps as Kismet's (10 from 7, 16 from 10, paid at the end)
+        bonus = UpperBonus(7, ">=", 10, ((10, 16),) if kind == "steps" else ())
+        return replace(get("ancient-yacht"), id=f"reduced-{kind}", dice=2, rolls=2,
+                       categories=cats, catalogue=cats, special=(), upper_bonus=bonus,
+                       base_bonus=bonus, settings=())
     rs = get("yahtzee", {"joker": kind, "bonus": "on"})
     three = (face(1), cat("full_house", "pattern", counts=(1, 1), points=7),
              cat("yahtzee", "of_a_kind", n=2, points=50))
@@ -117,7 +120,7 @@ def dense(lo: int, pmf: np.ndarray, at: int, hi: int) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("kind", ["bonus", "forced", "free"])
+@pytest.mark.parametrize("kind", ["bonus", "steps", "forced", "free"])
 @pytest.mark.slow
 def test_small_games_match_the_brute_force(kind: str) -> None:
     rs = small(kind)
@@ -213,7 +216,7 @@ def test_the_cache_is_mapped_and_a_damaged_file_is_rebuilt() -> None:
     assert again.built and again.final(rs.new_card(), 0)[0] == want[0]
 
 
-@pytest.mark.parametrize("kind", ["bonus", "forced", "free"])
+@pytest.mark.parametrize("kind", ["bonus", "steps", "forced", "free"])
 def test_a_situations_chances_are_the_brute_forces_from_every_roll(kind: str) -> None:
     """``yacht.solve(...).chances``: from a turn's start and from inside a turn (the
     expert's choices followed through its rolls), the final total's distribution is the
@@ -288,8 +291,35 @@ def test_chances_refused_where_there_are_no_distributions() -> None:
     import yacht
     from yacht.strategy.advisor import AdviceError
 
-    y = yacht.solve("kismet")
+    y = yacht.solve("generala")
     with pytest.raises(AdviceError, match="no exact distributions.*simulates"):
         y.chances()
     with pytest.raises(AdviceError, match="one a player"):
         yacht.solve("tommys-crag").win_chances("336 r1")
+
+
+def test_a_bonus_by_steps_has_exact_chances_of_winning_in_the_analysis(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kismet's bonus by steps (paid at the end) now has distributions: a game's
+    analysis gives exact chances, not 2,000 sampled games per card (and the champion,
+    whose turn tables do not know the steps, still plays without them)."""
+    from yacht.engine import Record, records
+    from yacht.strategy.analysis import analyse
+    from yacht.strategy.base import make_player, play_turn
+    from yacht.strategy.solver.dist import available
+
+    rs = small("steps")
+    real = records.get
+    monkeypatch.setattr(records, "get", lambda n, o=None: rs if n == rs.id else real(n, o))
+    assert available(rs) and not supported(rs)
+    s = State(rs, [Player("A", "computer", "expert"), Player("B", "computer", "expert")],
+              rng=random.Random(4))
+    players = [make_player(rs, "expert"), make_player(rs, "expert")]
+    while not s.is_terminal():
+        play_turn(s, players[s.current])
+    a = analyse(Record.from_state(s))
+    assert a.win is not None and a.win_exact and a.win_games == 0
+    first = a.win[0].chances
+    assert first[0] == pytest.approx(first[1]) and 0.5 < first[0] < 1   # ties count for both
+    dd = distributions(rs)
+    assert list(first) == pytest.approx(win_chances([dd.final(rs.new_card(), 0)] * 2))

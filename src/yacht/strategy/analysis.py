@@ -31,12 +31,12 @@ Per player:
 **Win probability** (2 or more players): after every turn of the game, each
 player's chance of finishing first, assuming every player plays the expert
 strategy from there on. Players' dice are independent, so the chance of
-finishing first is a sum over the players' final totals' distributions: for
-every variant with exact tables those are exact (the solver's score
-distributions, :mod:`.solver.dist`: the chances are exact if all play on as
-the expert); the two-column Ancient Yacht games have none, and there each
-player's final total is a sample of ``win_games`` games played by the expert
-from the player's card (the solver's machine-code self-play, fixed seeds: the
+finishing first is a sum over the players' final totals' distributions: those
+are exact (the solver's score distributions, :mod:`.solver.dist`: the chances are
+exact if all play on as the expert) in every variant but the two-column Ancient
+Yacht games, Generala and Maxi Yatzy (:func:`.solver.dist.available`), and there
+each player's final total is a sample of ``win_games`` games played by the expert
+from the player's card (the solver's self-play, fixed seeds: the
 same record gives the same figures; each figure within about
 ``1 / sqrt(win_games)``). A shared first place counts as a win for each player
 sharing it (so a finished game's figures are 0 or 1, and the figures of a game
@@ -461,9 +461,9 @@ def analyse(record: Record, *, win_games: int = WIN_GAMES, seed: int = 0,
     win = None
     sampled = 0
     if n >= 2 and win_games > 0:
-        from .solver.dist import joined, supported
+        from .solver.dist import available, joined
 
-        if supported(rs):
+        if available(rs):
             build = None if progress is None else _part(progress, 0, 9, 10)
             dd = joined(rs, progress=build)   # (a build in the background: followed)
             win = _exact_moments(dd, n, turns, cards)

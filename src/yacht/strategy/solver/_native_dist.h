@@ -124,6 +124,9 @@ static void dist_place(const Tables *T, const DistLayer *L, int64_t m, int64_t a
             E0[d] = (double)gain + L->V[m2 * A + nfl * U + nu];
             if (m2 == full) {
                 gj[d] = -2;
+                /* the full card's own value is points too: a bonus by steps paid at
+                 * the end (Kismet's; 0 in the other variants) */
+                gain += (int64_t)llround(L->V[m2 * A + nfl * U + nu]);
             } else {
                 const int64_t uc = nu < L->ulo[m2] ? L->ulo[m2] : nu;
                 gj[d] = m2 * A + nfl * U + uc;

@@ -56,8 +56,8 @@ from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import kernel_tables
 from .target import FAR, _box_max
 
-__all__ = ["EPS", "Distributions", "distributions", "in_background", "is_ready", "joined",
-           "supported", "win_chances", "win_worth"]
+__all__ = ["EPS", "Distributions", "available", "distributions", "in_background", "is_ready",
+           "joined", "supported", "win_chances", "win_worth"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -72,10 +72,22 @@ VERSION = 2
 
 
 def supported(ruleset: Ruleset) -> bool:
-    """Whether the variant has exact score distributions (an exact solver table of at
-    most :data:`MAX_STATES` card states)."""
+    """Whether the variant has exact score distributions that the champion's turn tables
+    can use (an exact solver table of at most :data:`MAX_STATES` card states, no bonus
+    by steps: :func:`available` says whether the distributions alone exist)."""
     try:
         _check(ruleset)
+    except UnsupportedRuleset:
+        return False
+    return True
+
+
+def available(ruleset: Ruleset) -> bool:
+    """Whether the variant has exact score distributions (:func:`distributions`): those
+    of :func:`supported`, and Kismet's bonus by steps (its full card's value, the bonus
+    of the upper total reached, counts as points at the end)."""
+    try:
+        _check(ruleset, steps=True)
     except UnsupportedRuleset:
         return False
     return True
@@ -84,22 +96,29 @@ def supported(ruleset: Ruleset) -> bool:
 _CHECKED: dict[str, str] = {}   # ruleset key -> why not ("" when supported)
 
 
-def _check(ruleset: Ruleset) -> Spec:
+def _check(ruleset: Ruleset, *, steps: bool = False) -> Spec:
+    """The kernel data of ``ruleset`` with distributions, or :class:`UnsupportedRuleset`
+    saying why not. ``steps``: a bonus by steps is fine (the distributions alone; the
+    champion's turn tables do not know it)."""
     spec = compiled(ruleset)
     why = _CHECKED.get(ruleset.key)
     if why is None:   # (once per process: the plan takes ~15 ms)
         why = ""
         if spec.nbox > 24 or (spec.dice.n >= 8 and spec.nbox > 16):
             why = f"{ruleset.id}: no exact table to build distributions on"
-        elif not spec.machine_play:  # (Kismet's bonus by steps, Generala's served boxes,
-            # Maxi Yatzy's saved rolls: the kernels' recurrences do not know them)
-            why = f"{ruleset.id}: the distributions' kernels know neither a bonus by " \
-                  "steps, served boxes, a box needing another nor saved rolls"
+        elif spec.extended or spec.pool:  # (Generala's served boxes, Maxi Yatzy's saved
+            # rolls: the kernels' recurrences do not know them)
+            why = f"{ruleset.id}: the distributions' kernels know neither served boxes, " \
+                  "a box needing another nor saved rolls"
         elif build_plan(spec).states > MAX_STATES:
             why = f"{ruleset.id}: too many card states for a table of distributions"
         _CHECKED[ruleset.key] = why
     if why:
         raise UnsupportedRuleset(why)
+    if not steps and spec.bonus_table is not None:
+        raise UnsupportedRuleset(f"{ruleset.id}: the chances of winning are worked out on "
+                                 "the distributions only (the turn tables know no bonus "
+                                 "by steps)")
     return spec
 
 
@@ -170,10 +189,11 @@ class Distributions:
         """``(lo, pmf)`` of the final total from the start of a turn with ``card`` (the
         points on it included; the forced first turn too)."""
         rs = self.ruleset
-        points = rs.totals(card).grand
         if card.complete:
-            return points, np.ones(1)
+            return rs.totals(card).grand, np.ones(1)
         spec = self.spec
+        # (a bonus by steps is paid at the end: the points to come hold it whole)
+        points = int(spec.base_points(card))
         m, a = spec.state_of(card)
         if self.solution.forced_turn(card, turn):
             assert spec.forced is not None
@@ -267,6 +287,8 @@ def _width(spec: Spec, sol: Solution) -> int:
     """The most points to come any state can have (the dense scratch's length)."""
     mx = _box_max(spec)
     R = int(mx.sum()) + spec.bonus_amt * (1 if spec.U > 1 else 0)
+    if spec.bonus_table is not None:
+        R += int(spec.bonus_table.max())
     if spec.ybonus > 0:
         R += spec.ybonus * (spec.nbox - 1)
     if spec.rep_pts.any():   # no limit: the geometric tail is cut where it holds nothing
@@ -451,7 +473,7 @@ def is_ready(ruleset: Ruleset) -> bool:
     if memory_distributions(ruleset) is not None:
         return True
     try:
-        spec = _check(ruleset)
+        spec = _check(ruleset, steps=True)
     except UnsupportedRuleset:
         return False
     return diskcache.probe(diskcache.cache_path(ruleset.key, kind="dist"), ruleset.key,
@@ -462,8 +484,8 @@ def distributions(ruleset: Ruleset, *, cache: bool = True, progress: Progress | 
                   workers: int | None = None) -> Distributions:
     """The score distributions of ``ruleset``: from memory, from the disk cache, or built
     now (two threads asking at once build them once). Raises :class:`UnsupportedRuleset`
-    for a variant without them (see :func:`supported`)."""
-    spec = _check(ruleset)
+    for a variant without them (see :func:`available`)."""
+    spec = _check(ruleset, steps=True)
     key = ruleset.key
     hit = memory_distributions(ruleset)
     if hit is not None:
