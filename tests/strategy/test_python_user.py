@@ -135,3 +135,13 @@ def test_dice_as_a_numpy_array(crag: Any) -> None:
     assert str(Situation.of(y.ruleset, dice=dice, rolls_left=0)) == "621 r0"
     with pytest.raises(yacht.YachtError, match="not both"):
         y.situation("621 r1", dice=dice)
+
+
+def test_a_records_repr_is_one_short_line() -> None:
+    # (the dataclass's repr listed every action: thousands of characters a game)
+    r = Record.from_state(finished_game())
+    r.created = "2026-12-06T10:00:00+00:00"
+    assert repr(r) == f"<Record tommys-crag (Cpu): {len(r.actions)} actions, " \
+                      f"created 2026-12-06T10:00:00+00:00>"
+    y = Record("yahtzee", {"joker": "free"}, [Player("Ann"), Player("Bob")], created="x")
+    assert repr(y) == "<Record yahtzee joker=free (Ann, Bob): 0 actions, created x>"

@@ -84,6 +84,13 @@ class Record:
     meta: dict[str, Any] = field(default_factory=dict)
     dice_seed: Commitment | None = None
 
+    def __repr__(self) -> str:
+        # (not the log: a game is a few hundred actions)
+        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+        who = ", ".join(p.name for p in self.players)
+        return (f"<Record {self.variant}{' ' + opts if opts else ''} ({who}): "
+                f"{len(self.actions)} actions, created {self.created}>")
+
     @classmethod
     def from_state(cls, state: State, **meta: Any) -> Record:
         """The record of ``state`` so far: its commitment, never its seed."""
