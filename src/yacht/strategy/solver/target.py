@@ -57,8 +57,8 @@ from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import scores_ok
 
 __all__ = ["FLOAT32_CELLS", "MAX_CELLS", "REACH_CAP", "TargetTable", "check_supported",
-           "check_turn", "estimate_cells", "reach_table", "reach_target", "target_table",
-           "window_arrays"]
+           "check_turn", "estimate_cells", "is_ready", "reach_table", "reach_target",
+           "target_table", "window_arrays"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
