@@ -145,3 +145,23 @@ def test_a_records_repr_is_one_short_line() -> None:
                       f"created 2026-12-06T10:00:00+00:00>"
     y = Record("yahtzee", {"joker": "free"}, [Player("Ann"), Player("Bob")], created="x")
     assert repr(y) == "<Record yahtzee joker=free (Ann, Bob): 0 actions, created x>"
+
+
+def test_every_name_the_docs_import_is_there_and_exported() -> None:
+    # (solver.target's is_ready, imported by API.md, was missing from its __all__)
+    import importlib
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    wrong = []
+    for doc in ("README.md", "src/yacht/strategy/solver/API.md"):
+        text = (root / doc).read_text(encoding="utf-8")
+        for m in re.finditer(r"^\s*from (yacht[\w.]*) import \(?([\w ,\n]+?)\)?\s*$", text,
+                             re.M):
+            module = importlib.import_module(m.group(1))
+            for name in (n.strip() for n in m.group(2).replace("\n", " ").split(",")):
+                if name and not (hasattr(module, name)
+                                 and name in getattr(module, "__all__", [name])):
+                    wrong.append(f"{doc}: {m.group(1)}.{name}")
+    assert not wrong
