@@ -17,6 +17,7 @@ from tests.strategy import background_builds as builds
 from tests.strategy.background_builds import RS, mid_game
 
 from yacht.engine import Player, Roll, State
+from yacht.rules import get
 from yacht.session.advice import WinAdvice, rank_moves
 from yacht.strategy import champion
 from yacht.strategy.solver import background, dist
@@ -132,3 +133,31 @@ def test_the_hint_says_once_that_it_marked_the_game() -> None:
     first, second = t.hint(LOCAL), t.hint(LOCAL)
     assert getattr(first, "marked", None) is True and getattr(second, "marked", None) is False
     assert t.view().assisted
+
+
+@pytest.mark.parametrize("variant", ["kismet", "generala", "ancient-yacht-double"])
+def test_a_variant_the_tables_of_chances_do_not_know_never_says_the_last_turns(
+        variant: str) -> None:
+    """Kismet's bonus by steps, Generala's served boxes and two columns are beyond the
+    champion's tables of chances: the hint said 'worked out in the last turns only', and
+    gave no chances in the last turns either (the line with three boxes open, and one)."""
+    from yacht.strategy.base import make_player, play_turn
+
+    rs = get(variant)
+    s = State(rs, [Player("Ann"), Player("Bob", "computer", "expert")],
+              rng=random.Random(1))
+    expert = make_player(rs, "expert")
+    seen = []
+    while len(seen) < 2:
+        if s.current == 1:
+            play_turn(s, expert)
+            continue
+        open_boxes = sum(b is None for col in s.card(0).boxes for b in col)
+        if open_boxes in (3, 1):
+            s.apply(Roll())
+            win = to_win(s)
+            assert not win.moves
+            seen.append(win.line)
+        play_turn(s, expert)
+    assert seen == [f"Best to win: not worked out in {rs.name} (the tables of chances do "
+                    "not know its rules)"] * 2

@@ -186,6 +186,14 @@ def _why_not(state: State, ranked: list[Any], limit: int, champion: Any) -> WinA
     if solve(rs, estimate=False).forced_turn(state.card(me), state.turns_taken(me)):
         return _none("not on this turn: the rules say where it scores")
     if not supported(rs):
+        from yacht.strategy.solver import UnsupportedRuleset
+        from yacht.strategy.solver.local import check_local
+
+        try:
+            check_local(rs)
+        except UnsupportedRuleset:  # (no table of chances either: not even at the end)
+            return _none(f"not worked out in {rs.name} (the tables of chances do not know "
+                         "its rules)")
         return _none(f"worked out in the last turns only ({rs.name} has no exact "
                      "distributions of the scores to come)")
     if not is_ready(rs):
