@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from yacht.rules.errors import YachtError
 
@@ -70,8 +71,34 @@ def describe_db_error(exc: BaseException, location: str, doing: str = "using") -
         return f"{location} stayed busy (another program holds it locked)"
     if "connection" in low or "could not translate host" in low or "password" in low \
             or "does not exist" in low and "database" in low:
-        return f"cannot connect to {location}: {line}"
+        return f"cannot connect to {location}: {_why_not_connected(line)}"
     return f"database error {doing} {location}: {line}"
+
+
+#: psycopg's words for where it tried: 'connection to server at "HOST" (ADDRESS), port N
+#: failed: ' or 'connection to server on socket "PATH" failed: ' (the location says where)
+_SERVER_AT = re.compile(r'(?:connection failed: )?connection to server '
+                        r'(?:at "[^"]*"(?: \([^)]*\))?, port \d+|on socket "[^"]*") failed: ')
+
+
+def _why_not_connected(line: str) -> str:
+    """PostgreSQL's reason for a failed connection without the server's address or socket
+    path, which the location says already (and which a web server must not tell its
+    browsers: an address inside the site).
+
+    >>> _why_not_connected('connection failed: connection to server at "10.0.0.7", '
+    ...                    'port 5432 failed: Connection refused')
+    'Connection refused'
+    >>> _why_not_connected('connection failed: connection to server on socket '
+    ...                    '"/run/postgresql/.s.PGSQL.5432" failed: No such file or directory')
+    'No such file or directory'
+    >>> _why_not_connected('connection to server at "db" (10.0.0.7), port 5432 failed: '
+    ...                    'FATAL:  password authentication failed for user "yacht"')
+    'FATAL:  password authentication failed for user "yacht"'
+    >>> _why_not_connected("connection timeout expired")
+    'connection timeout expired'
+    """
+    return _SERVER_AT.sub("", line).strip() or line
 
 
 #: free space under which an SQLite "disk I/O error" is taken for a full disk
