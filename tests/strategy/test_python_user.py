@@ -6,6 +6,7 @@ as such a user, notes/s20/qa-python.md)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -165,3 +166,58 @@ def test_every_name_the_docs_import_is_there_and_exported() -> None:
                                  and name in getattr(module, "__all__", [name])):
                     wrong.append(f"{doc}: {m.group(1)}.{name}")
     assert not wrong
+
+
+def test_the_functions_under_yacht_solve_say_they_take_a_ruleset_or_a_game() -> None:
+    # each of these was an AttributeError ('str' object has no attribute 'key', 'dice',
+    # 'filled', 'split', 'boxes', 'complete', 'is_terminal'): API.md says only yacht.solve
+    # takes a variant's name, and a user passing one anyway is told so in one line
+    from yacht.strategy import prepare, ready
+    from yacht.strategy.advisor import advise, advise_card, card_text, hint, parse_card
+    from yacht.strategy.champion import rank_to_win
+    from yacht.strategy.solver import solve
+    from yacht.strategy.solver.dist import distributions
+    from yacht.strategy.solver.target import target_table
+
+    rs = get("tommys-crag")
+    name: Any = "yatzy"  # (what mypy would refuse: the point is what a program gets)
+    game: Any = "game"
+    takes_a_ruleset: list[Callable[[], object]] = [
+        lambda: solve(name), lambda: ready("expert", name),
+        lambda: prepare("expert", name), lambda: target_table(name, 150),
+        lambda: distributions(name), lambda: parse_card(name, "ones=1"),
+        lambda: advise_card(name, rs.new_card(), 0, (6, 2, 1), 1)]
+    for call in takes_a_ruleset:
+        with pytest.raises(yacht.YachtError, match=r"the ruleset is a Ruleset \(yacht.rules"
+                                                   r".get\(name\); only yacht.solve takes a "
+                                                   r"name\), not 'yatzy'") as e:
+            call()
+        assert isinstance(e.value, TypeError)
+    takes_a_game: list[Callable[[], object]] = [
+        lambda: advise(game), lambda: hint(game), lambda: rank_to_win(game)]
+    for call in takes_a_game:
+        with pytest.raises(yacht.YachtError, match=r"takes a game of the engine \(yacht"
+                                                   r".engine.State\), not 'game'"):
+            call()
+    with pytest.raises(yacht.YachtError, match="the card is a Scorecard"):
+        advise_card(rs, "ones=1", 0, (6, 2, 1), 1)  # type: ignore[arg-type]
+    with pytest.raises(yacht.YachtError, match="the card is a Scorecard"):
+        card_text(rs, "ones=1")  # type: ignore[arg-type]
+    with pytest.raises(yacht.YachtError, match="the card is a Scorecard"):
+        solve(rs).value("ones=1", 0)  # type: ignore[arg-type]
+    with pytest.raises(yacht.YachtError, match="the card is text"):
+        parse_card(rs, 5)  # type: ignore[arg-type]
+
+
+def test_solved_variant_calls_refuse_what_they_cannot_take(crag: Any) -> None:
+    o = crag.best("621 r1")
+    with pytest.raises(yacht.YachtError, match="Option.actions.state. takes a game"):
+        o.actions("game")  # (AttributeError before)
+    with pytest.raises(yacht.YachtError, match="a batch is a list of situations .* not int"):
+        crag.situations(5)  # (TypeError: 'int' object is not iterable before)
+    with pytest.raises(yacht.YachtError, match="workers must be a whole number, not 'x'"):
+        crag.simulate(10, workers="x")  # (ValueError: invalid literal for int() before)
+    with pytest.raises(yacht.YachtError, match="workers must be a whole number, not 'x'"):
+        crag.batch(["621 r1"], workers="x")
+    with pytest.raises(yacht.YachtError, match="export writes to a path .* not int"):
+        crag.export(5, 10)  # (TypeError from open() before)

@@ -34,7 +34,7 @@ from yacht.rules.errors import InvalidType
 
 from .base import Decision
 from .ranking import Ranked
-from .solver.numbers import whole
+from .solver.numbers import a_ruleset, a_state, whole
 from .solver.single import rank as _rank_native
 from .solver.single import rank_state as _rank_state_native
 
@@ -89,6 +89,8 @@ def advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[int
     ``turn`` counts the turns the player has taken (0 = first turn);
     ``rolls_left`` is how many rolls the turn still allows.
     """
+    a_ruleset(ruleset, "advise_card(ruleset, card, turn, dice, rolls_left)")
+    _a_card(card, "advise_card(ruleset, card, turn, dice, rolls_left)")
     if solution is not None:
         _check_solution(solution, "advise_card")
     if turn != card.filled:  # (the usual case needs no look: one box per turn)
@@ -189,6 +191,7 @@ def _advise_card(ruleset: Ruleset, card: Scorecard, turn: int, dice: Sequence[in
 
 def advise(state: State, solution: Solution | None = None) -> list[Ranked]:
     """Rank the actions of the player on turn (dice must be showing)."""
+    a_state(state, "advise(state)")
     if solution is not None:
         _check_solution(solution, "advise")
     got: list[Ranked] | None = _rank_state_native(state, solution)  # see advise_card
@@ -264,6 +267,7 @@ def hint(state: State, solution: Solution | None = None, *, target: int | None =
     >>> h.win_title, h.to_win is not None and h.to_win.exact
     ('best to reach 120', True)
     """
+    a_state(state, "hint(state)")
     _check_solution(solution, "hint(state, solution)")
     target = _target(target)
     by_score = advise(state, solution)
@@ -317,12 +321,22 @@ def parse_card(rs: Ruleset, text: str) -> Scorecard:
 
     Raises :class:`AdviceError` naming the problem and what is accepted.
     """
+    a_ruleset(rs, "parse_card(ruleset, text)")
+    if not isinstance(text, str):
+        raise InvalidType(f"parse_card(ruleset, text): the card is text (\"ones=3,fours=12\"), "
+                          f"not {type(text).__name__}")
     try:
         return parsing.parse_card(rs, text)
     except AdviceError:
         raise
     except parsing.InputError as e:
         raise AdviceError(str(e)) from None
+
+
+def _a_card(card: object, call: str) -> None:
+    if not isinstance(card, Scorecard):
+        raise InvalidType(f"{call}: the card is a Scorecard (ruleset.new_card(), "
+                          f"parse_card(ruleset, text)), not {type(card).__name__}")
 
 
 def _possible_values(rs: Ruleset, i: int) -> frozenset[int]:
@@ -342,6 +356,8 @@ def card_text(rs: Ruleset, card: Scorecard) -> str:
     >>> card_text(maxi, parse_card(maxi, "saved=2 ones=3"))   # rolls saved for later turns
     'ones=3,saved=2'
     """
+    a_ruleset(rs, "card_text(ruleset, card)")
+    _a_card(card, "card_text(ruleset, card)")
     items = []
     for col, boxes in enumerate(card.boxes):
         for cat, v in zip(rs.categories, boxes, strict=True):

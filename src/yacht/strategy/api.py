@@ -623,7 +623,11 @@ class SolvedVariant:
             return items
         if isinstance(items, str):
             raise AdviceError("a batch is a list of situations, not one text")
-        seq = items if type(items) is list or type(items) is tuple else list(items)
+        try:
+            seq = items if type(items) is list or type(items) is tuple else list(items)
+        except TypeError:
+            raise AdviceError(f"a batch is a list of situations (texts or Situation "
+                              f"objects) or Situations, not {type(items).__name__}") from None
         out = Situations.empty(len(seq))
         left = self._read_texts(seq, out)
         todo: Any = () if not left else (
@@ -676,6 +680,7 @@ class SolvedVariant:
         if not supported(self.solution):
             raise AdviceError(f"{self.ruleset.id}: batches do not cover a repeat box (ask "
                               "options() one situation at a time)")
+        workers = whole(workers, "workers", error=AdviceError)
         rows = self.situations(items)
         if final and np.isnan(rows.card_total).any():
             raise AdviceError("final totals need the points on each card (give card_total, "
@@ -711,8 +716,13 @@ class SolvedVariant:
         returns the number of rows. Parquet needs pyarrow (``yacht-dice[parquet]``). A
         ``path`` whose folder does not exist is a ``FileNotFoundError`` naming ``path`` and
         saying so (any other ``OSError`` names ``path`` too, never a temporary file)."""
+        import os
+
         from .bulk import export
 
+        if not isinstance(path, (str, os.PathLike)):
+            raise AdviceError(f"export writes to a path (text or a Path), "
+                              f"not {type(path).__name__}")
         return export(self, path, situations, seed, format, final)
 
     # the fast path in Python: the batch kernel on one situation, no engine objects
@@ -835,6 +845,7 @@ class SolvedVariant:
         from .solver import fast_selfplay
 
         games = whole(games, "games", lo=1, error=AdviceError)
+        workers = whole(workers, "workers", error=AdviceError)
         s = self._situation(where)
         sol = self.solution
         if s.card.complete:

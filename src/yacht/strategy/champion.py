@@ -337,6 +337,9 @@ def rank_to_win(state: State, solution: Solution | None = None, *, target: int |
     default as the champion's: the expert only). ``plan``: with this many boxes open or
     fewer (and unfinished opponents) the player's whole rest of game is planned to win
     against the opponents' final totals as they stand (:data:`PLAN`; 0: never)."""
+    from .solver.numbers import a_state
+
+    a_state(state, "rank_to_win(state)")
     if state.is_terminal() or not state.dice:
         return None
     me = state.current

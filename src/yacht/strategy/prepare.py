@@ -47,6 +47,9 @@ def _name(level: str) -> str:
 def ready(level: str, ruleset: Ruleset) -> bool:
     """Whether ``level`` (a computer level, or ``"advisor"`` for the hint) can play
     ``ruleset`` without building anything first."""
+    from .solver.numbers import a_ruleset
+
+    a_ruleset(ruleset, "ready(level, ruleset)")
     if _name(level) not in SOLVER_LEVELS:
         return True
     from .solver.build import is_ready
@@ -62,6 +65,9 @@ def prepare(level: str, ruleset: Ruleset, progress: Progress | None = None) -> N
     """Build (or load) what ``level`` needs for ``ruleset``; safe from any thread (a
     second caller waits for the first build). ``progress(done, total)`` is called as
     the build goes and once with ``done == total`` at the end."""
+    from .solver.numbers import a_ruleset
+
+    a_ruleset(ruleset, "prepare(level, ruleset)")
     last = [0, 0]
 
     def report(done: int, total: int) -> None:

@@ -12,6 +12,7 @@ from typing import Literal, NamedTuple
 from yacht.engine import Action, Choose, IllegalAction, Roll, Score, State
 from yacht.render import dice_text
 from yacht.rules import Ruleset
+from yacht.rules.errors import InvalidType
 
 from .base import Decision
 
@@ -110,6 +111,9 @@ class Option(NamedTuple):
         rolling again every die not kept (of equal dice, the lowest positions stay).
         Raises :class:`~yacht.engine.IllegalAction` (one line) when the kept dice are not
         showing; ``state.apply`` judges the rest, as for any action."""
+        if not isinstance(state, State):
+            raise InvalidType(f"Option.actions(state) takes a game of the engine "
+                              f"(yacht.engine.State), not {type(state).__name__}")
         if self.kind == "score":
             if self.box is None:
                 raise IllegalAction("a score option names no box")

@@ -19,9 +19,11 @@ import numpy as np
 import numpy.typing as npt
 
 from yacht.rules import Ruleset, Scorecard
+from yacht.rules.errors import InvalidType
 
 from . import cache as diskcache
 from .backend import current as backend
+from .numbers import a_ruleset
 from .spec import Spec, compile_ruleset
 from .tables import padded_stride, placement_rows, scores_ok, tile_width, wide_ok
 
@@ -344,6 +346,9 @@ class Solution:
         True
         """
         rs = self.ruleset
+        if not isinstance(card, Scorecard):
+            raise InvalidType(f"Solution.value(card, turn): the card is a Scorecard "
+                              f"(ruleset.new_card(), parse_card), not {type(card).__name__}")
         if card.complete:
             return float(rs.totals(card).grand)
         m, a = self.spec.state_of(card)
@@ -525,6 +530,7 @@ def solve(ruleset: Ruleset, *, cache: bool = True, progress: bool | Progress = F
     >>> round(solve(get("tommys-crag")).expected_score, 2)
     149.85
     """
+    a_ruleset(ruleset, "solve(ruleset)")
     hit = _memory_hit(ruleset)
     if hit is not None and (estimate is False or hit.exact or hit.estimate is not None):
         return hit

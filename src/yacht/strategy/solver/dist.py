@@ -52,6 +52,7 @@ from yacht.rules.errors import InvalidValue
 from . import cache as diskcache
 from .background import Job, one_at_a_time, request, running
 from .build import Solution, _layers, build_plan, solve
+from .numbers import a_ruleset
 from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import kernel_tables
 from .target import FAR, _box_max
@@ -485,6 +486,7 @@ def distributions(ruleset: Ruleset, *, cache: bool = True, progress: Progress | 
     """The score distributions of ``ruleset``: from memory, from the disk cache, or built
     now (two threads asking at once build them once). Raises :class:`UnsupportedRuleset`
     for a variant without them (see :func:`available`)."""
+    a_ruleset(ruleset, "distributions(ruleset)")
     spec = _check(ruleset, steps=True)
     key = ruleset.key
     hit = memory_distributions(ruleset)

@@ -19,10 +19,15 @@ yacht.rules.errors.InvalidValue: games must be at least 1, not 0
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
-from yacht.rules.errors import InvalidValue
+from yacht.rules.errors import InvalidType, InvalidValue
 
-__all__ = ["whole"]
+if TYPE_CHECKING:
+    from yacht.engine import State
+    from yacht.rules import Ruleset
+
+__all__ = ["a_ruleset", "a_state", "whole"]
 
 
 def whole(value: object, what: str, *, lo: int | None = None, hi: int | None = None,
@@ -54,3 +59,30 @@ def _range(lo: int | None, hi: int | None) -> str:
     if hi is not None:
         return f"at most {hi}"
     return "a whole number"
+
+
+def _shown(value: object) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 24 and "\n" not in shown else type(value).__name__
+
+
+def a_ruleset(value: object, call: str) -> Ruleset:
+    """``value`` if it is a :class:`~yacht.rules.Ruleset`, else :class:`InvalidType` (a
+    ``TypeError``) in one line saying that ``call`` takes one and how to get it."""
+    from yacht.rules import Ruleset
+
+    if not isinstance(value, Ruleset):
+        raise InvalidType(f"{call}: the ruleset is a Ruleset (yacht.rules.get(name); only "
+                          f"yacht.solve takes a name), not {_shown(value)}")
+    return value
+
+
+def a_state(value: object, call: str) -> State:
+    """``value`` if it is a game of the engine (:class:`~yacht.engine.State`), else
+    :class:`InvalidType` in one line naming ``call``."""
+    from yacht.engine import State
+
+    if not isinstance(value, State):
+        raise InvalidType(f"{call} takes a game of the engine (yacht.engine.State), "
+                          f"not {_shown(value)}")
+    return value

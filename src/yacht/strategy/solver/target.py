@@ -52,7 +52,7 @@ from . import cache as diskcache
 from .backend import current as backend
 from .background import one_at_a_time
 from .build import build_plan, forced_tables
-from .numbers import whole
+from .numbers import a_ruleset, whole
 from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import scores_ok
 
@@ -463,6 +463,7 @@ def target_table(ruleset: Ruleset, target: int, *, cache: bool = True,
     ``reach``: the windows are not cut at the most points a card can hold (see
     :func:`reach_table`). ``target`` is a whole number of points (a float, ``150.5``, is
     refused with a ``ValueError``, never cut down to 150)."""
+    a_ruleset(ruleset, "target_table(ruleset, target)")
     target = whole(target, "target")
     spec = check_supported(ruleset)
     key = (ruleset.key, target, reach)
