@@ -221,3 +221,19 @@ def test_solved_variant_calls_refuse_what_they_cannot_take(crag: Any) -> None:
         crag.batch(["621 r1"], workers="x")
     with pytest.raises(yacht.YachtError, match="export writes to a path .* not int"):
         crag.export(5, 10)  # (TypeError from open() before)
+
+
+def test_analyse_checks_its_keywords() -> None:
+    # win_games='x' was a TypeError deep in the sampling (or taken, where exact), 1.5
+    # and -1 were taken, progress=5  'int' object is not callable, solution='x' an
+    # AttributeError
+    record = Record.from_state(finished_game())
+    bad: Any
+    for kw, bad, words in [("win_games", "x", "win_games must be a whole number"),
+                           ("win_games", 1.5, "win_games must be a whole number"),
+                           ("win_games", -1, "win_games must be at least 0, not -1"),
+                           ("seed", "x", "seed must be a whole number"),
+                           ("progress", 5, "progress is a function of"),
+                           ("solution", "x", "must be a Solution")]:
+        with pytest.raises(yacht.YachtError, match=words):
+            analyse(record, **{kw: bad})

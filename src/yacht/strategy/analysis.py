@@ -96,8 +96,10 @@ from yacht.render import (
     variant_title,
 )
 from yacht.rules import Ruleset, Scorecard
+from yacht.rules.errors import InvalidType
 
-from .advisor import Ranked, advise, card_text
+from .advisor import Ranked, _check_solution, advise, card_text
+from .solver.numbers import whole
 
 if TYPE_CHECKING:
     import numpy as np
@@ -403,6 +405,12 @@ def analyse(record: Record, *, win_games: int = WIN_GAMES, seed: int = 0,
         raise RecordError(f"analyse reads a game's record (yacht.engine.Record: "
                           f"Record.load(path), Record.from_state(game)), "
                           f"not {type(record).__name__}")
+    win_games = whole(win_games, "win_games", lo=0)
+    seed = whole(seed, "seed")
+    _check_solution(solution, "analyse(record, solution=)")
+    if progress is not None and not callable(progress):
+        raise InvalidType(f"analyse(record, progress=): progress is a function of (done, "
+                          f"total) or None, not {type(progress).__name__}")
     state = record.new_state()
     rs = state.ruleset
     sol = solution if solution is not None else solve(rs, estimate=False)
