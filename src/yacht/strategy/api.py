@@ -393,7 +393,9 @@ class Chances:
 
     def chance_at_least(self, points: float) -> float:
         """The chance of ending with at least ``points``."""
-        k = max(0, math.ceil(_real(points, "points") - self.lo))
+        k = math.ceil(_real(points, "points") - self.lo)
+        if k <= 0:
+            return 1.0  # (every total: certain, not a sum a hair below 1)
         return float(min(1.0, max(0.0, self.pmf[k:].sum())))
 
     def __repr__(self) -> str:
@@ -411,12 +413,16 @@ Where = Situation | str | State | None
 
 
 class SolvedVariant:
-    """Optimal solitaire play of one variant with its options.
+    """Optimal solitaire play of one variant with its options (``yacht.solve``).
 
-    ``value``, ``options``, ``best`` and ``distribution`` take a situation: a
-    :class:`Situation`, its text, or None for the empty card before the first
-    roll. For ``ancient-yacht-10-double`` (too big for an exact table) the
-    values are those of the computed strategy, not proven optima.
+    ``value``, ``options``, ``best``, ``distribution`` and ``chances`` take a situation:
+    a :class:`Situation`, its text (``"13356 r2 ones=3"``), a game of the engine
+    (:class:`~yacht.engine.State`: the player on turn) or None for the empty card
+    before the first roll; ``situation`` makes one. In bulk: ``batch``, ``situations``,
+    ``export``; games: ``simulate``; the exact distribution of the final total:
+    ``chances``, each player's chance of finishing first: ``win_chances``. For
+    ``ancient-yacht-10-double`` (too big for an exact table) the values are those of
+    the computed strategy, not proven optima.
     """
 
     def __init__(self, ruleset: Ruleset, *, progress: Any = False, workers: int | None = None):
