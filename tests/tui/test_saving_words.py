@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tui_helpers import game, run, settle
+from textual import events
+from tui_helpers import game, messages, run, settle
 
 from yacht.engine import Roll
 from yacht.session import Launch, PlayerSpec
@@ -52,6 +53,8 @@ async def test_quitting_saves_what_a_failed_save_left_out(new_app: App, store: A
         assert isinstance(app.screen, ChoiceDialog)
         assert "The game is saved" in app.screen.text
         assert store.progress(gid)[0] == len(table.view().state.log)
+        print("END", __import__("time").monotonic())
+    print("EXIT", __import__("time").monotonic())
 
 
 @run
@@ -125,3 +128,47 @@ async def test_a_game_is_stored_only_once_it_has_an_action(new_app: App, store: 
         await settle(pilot)
         gid = table.view().game_id
         assert gid is not None and [g.id for g, _ in saved_games(store, 20)] == [gid]
+
+
+@run
+async def test_quitting_writes_what_was_left_out_off_the_screens_thread(new_app: App,
+                                                                         store: Any) -> None:
+    """The quit dialog's save ran on Textual's event loop: a write that waited (the
+    database held by another program) froze the screen. It runs on a thread now; the
+    dialog comes once it is done and still says truthfully that the game is saved."""
+    import asyncio
+    import threading
+    import time
+
+    app = new_app(YATZY)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        table = game(pilot).table
+        table.act(LOCAL, Roll())
+        gid = table.view().game_id
+        fail = failing(store)
+        fail(True)
+        table.act(LOCAL, Toggle(0), Roll())  # not saved: the game goes on in memory
+        fail(False)
+        real = store.append_action
+        go = threading.Event()
+
+        def slow(*args: Any, **kw: Any) -> Any:
+            go.wait(20)
+            return real(*args, **kw)
+
+        store.append_action = slow
+        started = time.monotonic()
+        app.post_message(events.Key("q", "q"))
+        # (the pilot's own pause would wait for the save's worker: the loop is watched
+        # as it is; a loop held by the save would not come back here for 20 s)
+        for _ in range(30):
+            await asyncio.sleep(0.01)
+        assert time.monotonic() - started < 5
+        assert not isinstance(app.screen, ChoiceDialog) and game(pilot).saving
+        assert messages(app) == ["Saving the game before leaving…"]
+        go.set()
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        assert "The game is saved" in app.screen.text
+        assert store.progress(gid)[0] == len(table.view().state.log)

@@ -1379,7 +1379,29 @@ class GameScreen(AppScreen):
             self.leave_table()
             then()
             return
-        table.save_unsaved()  # (what a failed save left out: once more, before saying)
+        if view.saved or view.elsewhere is not None or not table.has_store:
+            self._leave_dialog(then, question)  # (nothing to write first)
+            return
+        # what a failed save left out: once more, before saying whether the game is saved;
+        # on a thread (a write can wait for the database: the screen answers meanwhile)
+        self._acting = True
+        self.notify("Saving the game before leaving…", timeout=24 * 3600)
+
+        def save() -> None:
+            table.save_unsaved()
+            self.app.call_from_thread(self._saved_to_leave, then, question)
+
+        self.run_worker(save, thread=True, group="save")
+
+    def _saved_to_leave(self, then: Any, question: str) -> None:
+        self._acting = False
+        self.app.clear_notifications()
+        if self.is_attached:
+            self._leave_dialog(then, question)
+
+    def _leave_dialog(self, then: Any, question: str) -> None:
+        """Ask whether to leave, saying truthfully whether the game is saved."""
+        table = self.table
         view = table.view()
         saved = view.saved
         partly = self._partly_saved(view)
