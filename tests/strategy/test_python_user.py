@@ -238,3 +238,22 @@ def test_analyse_checks_its_keywords() -> None:
                            ("solution", "x", "must be a Solution")]:
         with pytest.raises(yacht.YachtError, match=words):
             analyse(record, **{kw: bad})
+
+
+def test_the_solver_tables_reprs_are_one_line() -> None:
+    # Solution, TargetTable and Distributions (API.md's sol, tt, dd) wrote out their Spec,
+    # Ruleset and arrays: some 19,000 characters each for Tommy's Crag
+    from yacht.strategy.solver import solve
+    from yacht.strategy.solver.dist import distributions
+    from yacht.strategy.solver.target import target_table
+
+    rs = get("tommys-crag")
+    sol = solve(rs)
+    assert repr(sol) == (f"<Solution tommys-crag: expected score {sol.expected_score:.4f} "
+                         f"(exact), {sol.states} states>")
+    tt = target_table(rs, 150)
+    assert repr(tt).startswith("<TargetTable tommys-crag, target 150: chance 0.")
+    dd = distributions(rs)
+    assert repr(dd).startswith("<Distributions tommys-crag: ")
+    for obj in (sol, tt, dd):
+        assert len(repr(obj)) < 120

@@ -47,6 +47,7 @@ from yacht.rules import OptionError, Ruleset, Scorecard, get
 
 from .advisor import AdviceError, advise_card, card_text, parse_card
 from .ranking import Option
+from .solver.numbers import variant_name as _variant_name
 from .solver.numbers import whole
 
 if TYPE_CHECKING:
@@ -218,12 +219,6 @@ class Situation:
     def __repr__(self) -> str:
         # (the dataclass's own repr wrote out the whole Ruleset: pages of it)
         return f"<Situation {_variant_name(self.ruleset)}: {self.text()}>"
-
-
-def _variant_name(rs: Ruleset) -> str:
-    """The variant and its options as ``repr`` shows them: ``yahtzee joker=free,bonus=on``."""
-    opts = ",".join(f"{k}={v}" for k, v in rs.option_values.items())
-    return f"{rs.id} {opts}" if opts else rs.id
 
 
 def _real(value: object, what: str) -> float:

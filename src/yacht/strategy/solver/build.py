@@ -24,6 +24,7 @@ from yacht.rules.errors import InvalidType
 from . import cache as diskcache
 from .backend import current as backend
 from .numbers import a_ruleset
+from .numbers import variant_name as _variant_name
 from .spec import Spec, compile_ruleset
 from .tables import padded_stride, placement_rows, scores_ok, tile_width, wide_ok
 
@@ -314,6 +315,12 @@ class Solution:
     def __post_init__(self) -> None:
         # the kernels read float64 tables (big tables are float32 on disk only)
         self.V = np.ascontiguousarray(self.V, dtype=np.float64)
+
+    def __repr__(self) -> str:
+        # (the dataclass's repr wrote out the Spec, its Ruleset and the arrays: pages)
+        how = "exact" if self.exact else "approximate"
+        return (f"<Solution {_variant_name(self.ruleset)}: expected score "
+                f"{self.expected_score:.4f} ({how}), {self.states} states>")
 
     @property
     def ruleset(self) -> Ruleset:

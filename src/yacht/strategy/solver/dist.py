@@ -52,7 +52,7 @@ from yacht.rules.errors import InvalidValue
 from . import cache as diskcache
 from .background import Job, one_at_a_time, request, running
 from .build import Solution, _layers, build_plan, solve
-from .numbers import a_ruleset
+from .numbers import a_ruleset, variant_name
 from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import kernel_tables
 from .target import FAR, _box_max
@@ -142,6 +142,11 @@ class Distributions:
     seconds: float
     built: bool
     _forced: dict[int, tuple[int, F64]] | None = None
+
+    def __repr__(self) -> str:
+        # (the dataclass's repr wrote out the Solution, its Ruleset and the arrays)
+        return (f"<Distributions {variant_name(self.ruleset)}: {len(self.lo)} states, "
+                f"{self.cells} cells, {self.nbytes / 1e6:.1f} MB>")
 
     @property
     def spec(self) -> Spec:

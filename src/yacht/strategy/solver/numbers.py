@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from yacht.engine import State
     from yacht.rules import Ruleset
 
-__all__ = ["a_ruleset", "a_state", "whole"]
+__all__ = ["a_ruleset", "a_state", "variant_name", "whole"]
 
 
 def whole(value: object, what: str, *, lo: int | None = None, hi: int | None = None,
@@ -86,3 +86,10 @@ def a_state(value: object, call: str) -> State:
         raise InvalidType(f"{call} takes a game of the engine (yacht.engine.State), "
                           f"not {_shown(value)}")
     return value
+
+
+def variant_name(rs: Ruleset) -> str:
+    """The variant and its options as the reprs write them: ``yahtzee joker=free,bonus=on``
+    (the id alone for a variant without options)."""
+    opts = ",".join(f"{k}={v}" for k, v in rs.option_values.items())
+    return f"{rs.id} {opts}" if opts else rs.id

@@ -52,7 +52,7 @@ from . import cache as diskcache
 from .backend import current as backend
 from .background import one_at_a_time
 from .build import build_plan, forced_tables
-from .numbers import a_ruleset, whole
+from .numbers import a_ruleset, variant_name, whole
 from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import scores_ok
 
@@ -265,6 +265,11 @@ class TargetTable:
     built: bool
     peak_memory: int = 0
     forced_keep: F64 | None = None
+
+    def __repr__(self) -> str:
+        # (the dataclass's repr wrote out the Spec, its Ruleset and the arrays: pages)
+        return (f"<TargetTable {variant_name(self.ruleset)}, target {self.target}: "
+                f"chance {self.start:.6f} from the empty card, {self.cells} cells>")
 
     @property
     def ruleset(self) -> Ruleset:
