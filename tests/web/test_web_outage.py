@@ -35,6 +35,9 @@ def test_computers_play_on_once_the_database_is_back(
         append(game_id, index, *args, **kw)
 
     monkeypatch.setattr(store, "append_action", append_or_fail)
+    told: list[str] = []  # (what the other processes would hear: none here)
+    monkeypatch.setattr(client.app.state.hub.cluster, "tell_warning",  # type: ignore[attr-defined]
+                        lambda live, text: told.append(text))
     down.set()  # (the game's start is saved: its first move is not)
     t = new_table(client, "tommys-crag", speed="fast",
                   seats=[{"kind": "beginner", "name": "Cpu1"},
@@ -64,6 +67,7 @@ def test_computers_play_on_once_the_database_is_back(
     warnings = [e for e in watcher.events if e["kind"] == "store_warning"]
     assert len(warnings) == 1 and "could not be saved" in warnings[0]["text"]
     assert "the game goes on when the database is back" in warnings[0]["text"]
+    assert told == [warnings[0]["text"]]  # (once, and as the browsers here read it)
     watcher.close()
     host.close()
 
@@ -151,3 +155,50 @@ def test_a_computers_save_that_hangs_holds_up_no_other_request(
         while len(store.load_record(game_id).actions) < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(store.load_record(game_id).actions) >= 3  # (and the game went on)
+
+
+def test_a_drivers_warning_reaches_the_browsers_of_the_other_processes(store: Store) -> None:
+    """The process driving a table tells the others why its game stands still (news of
+    kind "warning"); theirs show it as a store_warning taken up from elsewhere. (Found by
+    hand: with PostgreSQL stopped under a computers' table, only the driving process's
+    watchers heard why; the others' saw a game standing still.)"""
+    import asyncio
+    from types import SimpleNamespace
+
+    from yacht.session.table import Event
+    from yacht.web.hub import Hub
+    from yacht.web.news import News
+
+    class Sent(News):
+        shared = True
+
+        def __init__(self) -> None:
+            self.sent: list[tuple[str, dict[str, Any]]] = []
+
+        async def publish(self, table_id: str, message: dict[str, Any]) -> bool:
+            self.sent.append((table_id, message))
+            return True
+
+    telling, hearing = Sent(), Sent()
+    hubs = [Hub(store, news=telling), Hub(store, news=hearing)]
+    line = "cannot connect to the database: Connection refused; the game goes on ..."
+
+    async def main() -> list[tuple[Any, Event]]:
+        heard: list[tuple[Any, Event]] = []
+        live = SimpleNamespace(id="t1", table=SimpleNamespace(version=7))
+        hubs[1].live["t1"] = live  # type: ignore[assignment]
+        hubs[1].fanout.event = lambda live, event: heard.append((live, event))  # type: ignore[method-assign]
+        hubs[0].cluster.tell_warning(live, line)  # type: ignore[arg-type]
+        for _ in range(10):
+            await asyncio.sleep(0)
+        assert telling.sent == [("t1", {"kind": "warning", "text": line})]
+        await hubs[1].cluster._on_news("t1", {**telling.sent[0][1], "from": "other"})
+        await hubs[1].cluster._on_news("t1", {"kind": "warning", "text": 3})  # (not a line)
+        return [(lv, e) for lv, e in heard if lv is live]
+
+    try:
+        heard = asyncio.run(main())
+    finally:
+        for hub in hubs:
+            hub.moves.shutdown()
+    assert [e for _, e in heard] == [Event("store_warning", 7, None, line, {"remote": True})]

@@ -50,6 +50,8 @@ NEWS_KINDS = frozenset({"rolled", "chosen", "gave_back", "scored", "took_back", 
 
 #: at most this many actions go with a piece of news (one further behind reads the store)
 NEWS_ACTIONS = 16
+#: a warning heard from another process is shown cut to this many characters
+WARNING_CHARS = 500
 
 
 class Site(Protocol):
@@ -64,6 +66,7 @@ class Site(Protocol):
     async def reload_row(self, live: LiveTable) -> None: ...
     def drive(self, live: LiveTable) -> None: ...
     def react_heard(self, live: LiveTable, body: dict[str, Any]) -> None: ...
+    def warning_heard(self, live: LiveTable, text: str) -> None: ...
     def seen_elsewhere(self, live: LiveTable) -> None: ...
     async def stop_driving(self, live: LiveTable) -> None: ...
 
@@ -132,6 +135,14 @@ class Cluster:
             self.tasks.spawn(self.news.publish(live.id, {
                 "kind": "reaction", "reaction": message["reaction"],
                 "seats": message["seats"]}), "yacht-news-reaction")
+
+    def tell_warning(self, live: LiveTable, text: str) -> None:
+        """The table's driver here could not save its move (the database away): the
+        others' browsers are told why the game stands still, as this process's are (not
+        stored, not sent again)."""
+        if self.shared:
+            self.tasks.spawn(self.news.publish(live.id, {"kind": "warning", "text": text}),
+                             "yacht-news-warning")
 
     def tell_here(self, live: LiveTable, again: bool = False) -> None:
         """The seats this process's browsers hold changed (``again``: say them anyway):
@@ -226,6 +237,10 @@ class Cluster:
             self.hear(live, lobby=True)
         elif kind == "reaction":
             self.site.react_heard(live, body)
+        elif kind == "warning":
+            text = body.get("text")
+            if isinstance(text, str) and text:
+                self.site.warning_heard(live, text[:WARNING_CHARS])
         elif kind == "here":
             self._heard_here(live, body)
         elif kind in ("changed", "went_on"):

@@ -821,6 +821,14 @@ class Hub:
         if message is not None:
             self.fanout.react(live, message)
 
+    def warning_heard(self, live: LiveTable, text: str) -> None:
+        """Another process's driver of this table could not save its move: this process's
+        browsers hear why the game stands still."""
+        table = live.table
+        if table is not None:
+            self.fanout.event(live, Event("store_warning", table.version, None, text,
+                                          {"remote": True}))
+
     # --- the computer players -------------------------------------------------------
     def drive(self, live: LiveTable) -> None:
         assert live.table is not None
@@ -857,9 +865,9 @@ class Hub:
                             "trying again in %.0f s", live.id, redact(str(e)), wait)
                 if not told:
                     told = True
-                    self.fanout.event(live, Event(
-                        "store_warning", table.version, None,
-                        f"{e}; the game goes on when the database is back"))
+                    text = f"{e}; the game goes on when the database is back"
+                    self.fanout.event(live, Event("store_warning", table.version, None, text))
+                    self.cluster.tell_warning(live, redact(text))
             try:
                 await asyncio.wait_for(stop.wait(), wait)
             except TimeoutError:
