@@ -6,6 +6,7 @@ over"."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from tui_helpers import game, messages, run, settle
 
@@ -80,3 +81,29 @@ async def test_a_refusal_does_not_stay_over_game_over(new_app: App) -> None:
         assert table.view().over
         assert "Game over" in str(screen.query_one("#rolls").render())
         assert messages(app) == []
+
+
+@run
+async def test_a_resumed_game_goes_on_at_the_speed_it_was_started_with(
+        new_app: App, store: Any) -> None:
+    launch = Launch(variant="yatzy", players=[PlayerSpec("Ann"), PlayerSpec("Max", "expert")],
+                    speed="slow")
+    app = new_app(launch, speed="slow")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        gid = game(pilot).table.view().game_id
+    assert gid is not None and store.load_record(gid).meta["speed"] == "slow"
+    # yacht play --resume ID, the setup's speed being normal: it went on at normal
+    again = new_app(Launch(resume=gid), speed="normal")
+    async with again.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = game(pilot)
+        assert screen.table.view().speed == "slow" and again.config.speed == "slow"
+        assert "speed slow" in str(screen.query_one("#title").render())
+    # --speed given with --resume says otherwise
+    fast = new_app(Launch(resume=gid, speed="fast"), speed="fast")
+    async with fast.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        assert game(pilot).table.view().speed == "fast"

@@ -574,6 +574,12 @@ class Table:
     def players(self) -> tuple[Player, ...]:
         return self._game.players
 
+    @property
+    def meta(self) -> dict[str, Any]:
+        """A copy of what the game's record keeps besides its moves (where it was
+        started, the speed a terminal started it at, its clock...)."""
+        return dict(self._game.meta)
+
     def view(self) -> TableView:
         """The table as it is now (a consistent copy; safe from any thread)."""
         with self._lock:

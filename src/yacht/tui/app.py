@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 
 from yacht.session import (
+    SPEEDS,
     Config,
     Launch,
     PlayerSpec,
@@ -191,7 +192,9 @@ class YachtApp(App[int]):
                                players=players_from_specs(players), rng=self.new_rng(),
                                strategy_factory=self.strategy_factory, speed=self.config.speed,
                                pause_between_people=self.pause_between(players),
-                               auto_roll=self.config.auto_roll)
+                               auto_roll=self.config.auto_roll,
+                               # (kept with the game: a resumed game goes on at its speed)
+                               meta={"speed": self.config.speed})
         except SessionError as e:
             self.notify(str(e), severity="error", markup=False)
             return False
@@ -224,6 +227,12 @@ class YachtApp(App[int]):
         # (the store keeps the game, not how this screen goes from turn to turn)
         table.pause_between_people = self.pause_between(
             [PlayerSpec.of(p) for p in table.players])
+        kept = table.meta.get("speed")
+        if not self.launch.speed and kept in SPEEDS and kept != self.config.speed:
+            # the speed the game was played at (yacht play --speed slow, or the setup's
+            # then), unless --speed says otherwise now; it went on at the setup's speed
+            self.config.speed = kept
+            table.set_speed(kept)
         rs = table.ruleset
         self.last_start = (rs.id, dict(rs.option_values),
                            [PlayerSpec.of(p) for p in table.players])
