@@ -83,3 +83,18 @@ def test_a_blank_db_option_is_refused_as_typed(argv: list[str],
     # (it said --db '' whatever was typed; yacht web took it for no --db at all)
     assert err == ("yacht: error: --db '   ': give a database file or URL (without --db: "
                    "$YACHT_DB, else the file in the user data directory)\n")
+
+
+@pytest.mark.parametrize("extra", [[], ["--demo"]])
+def test_target_without_players_is_checked_against_the_setups_players(
+        extra: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht play --target 250` without --players played the setup's players (You and
+    an intermediate computer) and ignored the target silently."""
+    monkeypatch.setenv("YACHT_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--target", "250", "--plain", *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == ("yacht: error: --target 250 is for a cpu:champion playing alone (it plays "
+                   "to reach that score): give --players NAME=cpu:champion\n")

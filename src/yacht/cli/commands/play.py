@@ -119,6 +119,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     launch = launch_from_args(args)
     target = getattr(args, "target", None)
     seats = launch.players
+    if target is not None and seats is None and launch.resume is None:
+        # (no --players: the setup's players play; --target was ignored silently when
+        # they were not a champion alone)
+        from yacht.session import demo_players, load_config
+
+        seats = load_config().players
+        if launch.demo:
+            seats = demo_players(seats)
     if target is not None and seats is not None and not (
             len(seats) == 1 and seats[0].kind == "champion"):
         raise CliError(f"--target {target} is for a cpu:champion playing alone (it plays to "
