@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import yacht
-from yacht.engine import IllegalAction, Player, Record, RecordError, State
+from yacht.engine import IllegalAction, Player, Record, RecordError, State, verify
 from yacht.rules import get
 from yacht.strategy import make_player, play_turn
 from yacht.strategy.analysis import analyse
@@ -257,3 +257,28 @@ def test_the_solver_tables_reprs_are_one_line() -> None:
     assert repr(dd).startswith("<Distributions tommys-crag: ")
     for obj in (sol, tt, dd):
         assert len(repr(obj)) < 120
+
+
+def test_the_engine_says_what_its_dice_and_records_take(tmp_path: Any) -> None:
+    rs = get("tommys-crag")
+    seed: Any = "x" * 32
+    with pytest.raises(yacht.YachtError, match="a seed is 32 bytes .* not str"):
+        State(rs, [Player("Ann")], seed=seed)  # ('string argument without an encoding')
+    rng: Any = 5
+    with pytest.raises(yacht.YachtError, match=r"rng is a generator with randint"):
+        State(rs, [Player("Ann")], rng=rng)  # (taken; an AttributeError at the first roll)
+    record: Any = "game.json"
+    with pytest.raises(yacht.YachtError, match="verify checks a game's record"):
+        verify(record)  # (AttributeError before)
+    r = Record.from_state(State(rs, [Player("Ann")]))
+    missing = tmp_path / "no" / "game.json"
+    with pytest.raises(FileNotFoundError, match="the folder .* does not exist") as e:
+        r.save(missing)  # (named the temporary file, '.game.json.1234.tmp')
+    assert e.value.filename == str(missing)
+    (tmp_path / "ro").mkdir()
+    (tmp_path / "ro" / "game.json").mkdir()  # a folder where the file would go
+    with pytest.raises(OSError) as e2:
+        r.save(tmp_path / "ro" / "game.json")
+    assert ".tmp" not in str(e2.value)
+    r.save(tmp_path / "game.json")
+    assert Record.load(tmp_path / "game.json").players == r.players

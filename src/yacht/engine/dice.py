@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from yacht.rules.errors import InvalidValue
+from yacht.rules.errors import InvalidType, InvalidValue
 
 from .actions import IllegalAction
 
@@ -151,6 +151,9 @@ class SeededDice:
     scheme = SCHEME
 
     def __init__(self, seed: bytes) -> None:
+        if not isinstance(seed, (bytes, bytearray, memoryview)):
+            raise InvalidType(f"a seed is {SEED_BYTES} bytes (bytes, e.g. secrets."
+                              f"token_bytes({SEED_BYTES})), not {type(seed).__name__}")
         if len(seed) != SEED_BYTES:
             raise InvalidValue(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
         self.seed = bytes(seed)
@@ -180,6 +183,9 @@ class RandomDice:
     tests), one ``randint`` per die in position order."""
 
     def __init__(self, rng: _Rng) -> None:
+        if not callable(getattr(rng, "randint", None)):
+            raise InvalidType(f"rng is a generator with randint(a, b) (random.Random(n)), "
+                              f"not {type(rng).__name__}")
         self.rng = rng
 
     def draw(self, turn: int, roll: int, positions: Sequence[int],

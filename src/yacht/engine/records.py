@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -229,8 +230,14 @@ class Record:
         return cls.from_json(obj)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write atomically: a crash leaves the old file or the new one, never half."""
+        """Write atomically: a crash leaves the old file or the new one, never half. A
+        path that cannot be written raises the ``OSError`` ``open`` would, naming ``path``
+        (not the temporary file written first): a folder that does not exist is a
+        ``FileNotFoundError`` saying so."""
         path = Path(path)
+        if not path.parent.is_dir():
+            raise FileNotFoundError(errno.ENOENT, f"the folder {path.parent} does not exist",
+                                    str(path))
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             with open(tmp, "w", encoding="utf-8") as f:
@@ -238,6 +245,10 @@ class Record:
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, path)
+        except OSError as e:
+            if e.filename is not None and Path(e.filename) == tmp:
+                raise type(e)(e.errno, e.strerror, str(path)) from None
+            raise
         finally:
             if tmp.exists():
                 tmp.unlink()

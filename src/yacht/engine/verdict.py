@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from yacht.rules.errors import InvalidType
+
 from .actions import IllegalAction, Roll
 from .dice import SCHEME, SEED_BYTES, commitment_of, daily_of, die_face
 
@@ -72,7 +74,12 @@ def _dice_text(dice: tuple[int, ...]) -> str:
 def verify(record: Record) -> Verdict:
     """Replay ``record`` and check each die of each roll against the seed it reveals (the
     construction of :mod:`yacht.engine.dice`). Never raises for a record's content: what
-    is wrong is the verdict."""
+    is wrong is the verdict (something that is no record is an InvalidType)."""
+    from .records import Record
+
+    if not isinstance(record, Record):
+        raise InvalidType(f"verify checks a game's record (yacht.engine.Record: "
+                          f"Record.load(path)), not {type(record).__name__}")
     proof = record.dice_seed
     scheme = proof.scheme if proof is not None else None
     commitment = proof.commitment if proof is not None else None
