@@ -282,3 +282,13 @@ def test_the_engine_says_what_its_dice_and_records_take(tmp_path: Any) -> None:
     assert ".tmp" not in str(e2.value)
     r.save(tmp_path / "game.json")
     assert Record.load(tmp_path / "game.json").players == r.players
+
+
+def test_export_takes_a_path_object(crag: Any, tmp_path: Any) -> None:
+    # the hint said str: mypy --strict refused a pathlib.Path, which export always took
+    from pathlib import Path
+
+    y: SolvedVariant = crag
+    out: Path = tmp_path / "rows.jsonl"
+    assert y.export(out, situations=3, seed=1) == 3
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 3

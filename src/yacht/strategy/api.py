@@ -35,6 +35,7 @@ gives it back.
 from __future__ import annotations
 
 import math
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -710,15 +711,13 @@ class SolvedVariant:
             got = self._names = (boxes, keeps)
         return got
 
-    def export(self, path: str, situations: int, seed: int = 0, format: str = "jsonl", *,
-               final: bool = True) -> int:
+    def export(self, path: str | os.PathLike[str], situations: int, seed: int = 0,
+               format: str = "jsonl", *, final: bool = True) -> int:
         """Write ``situations`` random reachable situations with every option's value and
         the best one as JSON Lines or Parquet (:func:`yacht.strategy.bulk.export`);
         returns the number of rows. Parquet needs pyarrow (``yacht-dice[parquet]``). A
         ``path`` whose folder does not exist is a ``FileNotFoundError`` naming ``path`` and
         saying so (any other ``OSError`` names ``path`` too, never a temporary file)."""
-        import os
-
         from .bulk import export
 
         if not isinstance(path, (str, os.PathLike)):

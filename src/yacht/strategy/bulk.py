@@ -259,7 +259,7 @@ def sample(sv: SolvedVariant, n: int, seed: int) -> list[Situation]:
 
 # --- labelled data --------------------------------------------------------------------
 
-def export(sv: SolvedVariant, path: str, situations: int, seed: int = 0,
+def export(sv: SolvedVariant, path: str | os.PathLike[str], situations: int, seed: int = 0,
            format: str = "jsonl", final: bool = True) -> int:
     """Write ``situations`` random reachable situations (:func:`sample`) with every
     option's value and the best one, one row each; returns the number of rows.
