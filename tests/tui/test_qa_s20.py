@@ -107,3 +107,21 @@ async def test_a_resumed_game_goes_on_at_the_speed_it_was_started_with(
     async with fast.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
         assert game(pilot).table.view().speed == "fast"
+
+
+@run
+async def test_oops_stays_on_the_bar_while_a_score_may_be_taken_back(new_app: App) -> None:
+    """After a person's score the computer's turn starts and the help line says that o
+    takes the score back until the computer rolls: the bar keeps o Oops until then."""
+    launch = Launch(variant="yatzy", players=[PlayerSpec("Ann"), PlayerSpec("Max", "expert")])
+    app = new_app(launch, speed="slow")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = game(pilot)
+        screen.table.set_prefs(LOCAL, pause=False)  # (no Next player pause: on at once)
+        await pilot.press("r", "v")
+        await pilot.pause()
+        view = screen.table.view()
+        assert view.computer_turn and screen.snap["can"]["take_back"]
+        shown = bar(app)
+        assert " o Oops " in shown and " r Roll " not in shown and " h Hint " not in shown

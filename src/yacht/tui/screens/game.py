@@ -691,13 +691,16 @@ class GameScreen(AppScreen):
         self.refresh_all()
 
     @staticmethod
-    def keys_left_out(view: TableView) -> frozenset[str]:
-        """The keys the bar leaves out now: a person's (roll, Oops, hint) while a
-        computer plays (they would only say to wait), and the computers' speed in a game
-        without computers (unless the demo plays every seat)."""
+    def keys_left_out(view: TableView, snap: Mapping[str, Any]) -> frozenset[str]:
+        """The keys the bar leaves out now: a person's (roll, hint, and Oops unless a
+        score may still be taken back) while a computer plays (they would only say to
+        wait), and the computers' speed in a game without computers (unless the demo
+        plays every seat)."""
         out: set[str] = set()
         if view.computer_turn and view.pause is None and not view.over:
-            out |= {"roll", "oops", "hint"}
+            out |= {"roll", "hint"}
+            if not (snap["can"]["take_back"] or snap["can"]["give_back"]):
+                out.add("oops")
         if not any(p.is_computer for p in view.state.players) and not view.taken_over:
             out.add("faster")
         return frozenset(out)
@@ -713,7 +716,7 @@ class GameScreen(AppScreen):
         self._db_waiting = waiting
         self._told_saving = False
         if waiting:
-            self.notify(f"{text}: the game goes on once it is saved (Ctrl+C quits now, "
+            self.notify(f"{text}. The game goes on once it is saved (Ctrl+C quits now, "
                         "the last move unsaved)", severity="warning", timeout=24 * 3600)
             return
         self.app.clear_notifications()
@@ -839,7 +842,7 @@ class GameScreen(AppScreen):
             bits.pop()
             title = f" {who}   {' · '.join(bits)}"
         self.put("#title", title, layout=False)
-        self.query_one(KeyBar).hide(self.keys_left_out(view))
+        self.query_one(KeyBar).hide(self.keys_left_out(view, snap))
         if self.show_too_small(snap):
             return
         self.set_layout(*self.choose_layout(snap))
