@@ -292,3 +292,20 @@ def test_export_takes_a_path_object(crag: Any, tmp_path: Any) -> None:
     out: Path = tmp_path / "rows.jsonl"
     assert y.export(out, situations=3, seed=1) == 3
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3
+
+
+def test_situations_from_arrays_are_whole_numbers(crag: Any) -> None:
+    # Situations.of cut 0.5 down to 0 (and 'a' was int()'s ValueError): API.md says
+    # numbers are never cut down
+    from yacht.strategy.bulk import Situations
+
+    good = crag.situations(["621 r1"])
+    again = Situations.of(good.mask.astype(float), good.aux, good.outcome, good.rolls_left)
+    assert crag.batch(again, final=False).best_action() == ["keep 6"]
+    for bad, words in [([0.5], "mask must hold whole numbers"),
+                       ([float("nan")], "mask must hold whole numbers"),
+                       (["a"], "mask must hold whole numbers, not <U1 values")]:
+        with pytest.raises(yacht.YachtError, match=words):
+            Situations.of(bad, [0], [5], [1])
+    with pytest.raises(yacht.YachtError, match="card_total must hold numbers"):
+        Situations.of([0], [0], [5], [1], card_total=["x"])

@@ -68,14 +68,15 @@ class Situations:
     @classmethod
     def of(cls, mask: Any, aux: Any, outcome: Any, rolls_left: Any,
            card_total: Any = None) -> Situations:
-        """From arrays or sequences of one length (``card_total`` None: not known)."""
-        m = np.ascontiguousarray(mask, dtype=np.int64)
+        """From arrays or sequences of one length (``card_total`` None: not known). The
+        first four hold whole numbers (a float that is not whole, a bool or a text is an
+        InvalidValue naming the array: never cut down)."""
+        m = _whole_array(mask, "mask")
         n = len(m)
         total = (np.full(n, np.nan) if card_total is None
-                 else np.ascontiguousarray(card_total, dtype=np.float64))
-        parts = (np.ascontiguousarray(aux, dtype=np.int64),
-                 np.ascontiguousarray(outcome, dtype=np.int64),
-                 np.ascontiguousarray(rolls_left, dtype=np.int64), total)
+                 else _number_array(card_total, "card_total"))
+        parts = (_whole_array(aux, "aux"), _whole_array(outcome, "outcome"),
+                 _whole_array(rolls_left, "rolls_left"), total)
         if any(p.ndim != 1 or len(p) != n for p in (m, *parts)):
             raise InvalidValue("mask, aux, outcome, rolls_left and card_total must be "
                                "one-dimensional and of one length")
@@ -88,6 +89,22 @@ class Situations:
 
     def __len__(self) -> int:
         return len(self.mask)
+
+
+def _number_array(values: Any, name: str) -> F64:
+    a = np.asarray(values)
+    if a.dtype.kind not in "iuf":
+        raise InvalidValue(f"{name} must hold numbers, not {a.dtype} values")
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def _whole_array(values: Any, name: str) -> I64:
+    a = np.asarray(values)
+    if a.dtype.kind == "f" and not (np.isfinite(a).all() and np.array_equal(a, np.floor(a))):
+        raise InvalidValue(f"{name} must hold whole numbers (a float is never cut down)")
+    if a.dtype.kind not in "iuf":
+        raise InvalidValue(f"{name} must hold whole numbers, not {a.dtype} values")
+    return np.ascontiguousarray(a, dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)
