@@ -4,6 +4,14 @@ Packages: :mod:`yacht.rules` (variants as data), :mod:`yacht.engine` (the
 game state machine and records); the strategy, store, session and UIs build
 on those two only.
 
+From Python: ``yacht.solve("yahtzee", joker="free")`` is the optimal player of a
+variant (:class:`yacht.strategy.api.SolvedVariant`: ``value``, ``best``, ``options``,
+``batch``, ``simulate``, ``chances``, ``win_chances``); ``yacht.rules.get(name)`` a
+variant's rules, ``yacht.engine.State`` a game, ``yacht.strategy.make_player(rules,
+level)`` a computer player, ``yacht.strategy.analysis.analyse(record)`` a game judged
+move by move, ``yacht.store.open_store()`` the saved games. The README's "From Python"
+and "As a library" sections show each.
+
 Every exception the package raises of its own derives from :class:`YachtError`
 (``yacht.YachtError``) and keeps its built-in base (most are ``ValueError``), so
 ``except yacht.YachtError`` catches whatever yacht refuses and ``except ValueError``
