@@ -309,3 +309,17 @@ def test_situations_from_arrays_are_whole_numbers(crag: Any) -> None:
             Situations.of(bad, [0], [5], [1])
     with pytest.raises(yacht.YachtError, match="card_total must hold numbers"):
         Situations.of([0], [0], [5], [1], card_total=["x"])
+
+
+def test_simulate_says_its_order_and_its_result_is_one_line() -> None:
+    from yacht.strategy.simulate import simulate
+
+    rs = get("tommys-crag")
+    games: Any = 20
+    level: Any = "beginner"
+    with pytest.raises(yacht.YachtError, match=r"a level is one of .* not 20 \(simulate\("
+                                               r"ruleset, level, games, seed\)\)"):
+        simulate(rs, games, level, 1, workers=1)  # ('int' has no attribute 'strip')
+    r = simulate(rs, "beginner", 20, 1, workers=1)
+    assert repr(r) == (f"<SimulationResult tommys-crag, beginner: 20 games, "
+                       f"mean {r.mean:.2f}, std {r.std:.2f}>")  # (the Ruleset's pages)

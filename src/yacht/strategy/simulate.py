@@ -36,9 +36,10 @@ import numpy as np
 import numpy.typing as npt
 
 from yacht.rules import Ruleset, YachtError, all_same, counts_of
+from yacht.rules.errors import InvalidType
 
 from .base import LEVELS, UnknownLevel
-from .solver.numbers import whole
+from .solver.numbers import variant_name, whole
 
 __all__ = [
     "CHUNK",
@@ -67,6 +68,9 @@ class SimulationStopped(YachtError):
 
 
 def _level(level: str) -> str:
+    if not isinstance(level, str):
+        raise InvalidType(f"a level is one of {', '.join(LEVELS)}, not {level!r} "
+                          f"(simulate(ruleset, level, games, seed))")
     name = level.strip().lower()
     if name not in LEVELS:
         raise UnknownLevel(f"unknown level {level!r} (accepted: {', '.join(LEVELS)})")
@@ -92,6 +96,11 @@ class SimulationResult:
     seconds: float
     source: str = "engine"  # or "kernel" (the solver's self-play)
     target: int | None = None  # the champion's target (its games), or a score to count
+
+    def __repr__(self) -> str:
+        # (the dataclass's repr wrote out the Ruleset and every game's arrays)
+        return (f"<SimulationResult {variant_name(self.ruleset)}, {self.level}: "
+                f"{self.games} games, mean {self.mean:.2f}, std {self.std:.2f}>")
 
     @property
     def totals(self) -> npt.NDArray[np.int64]:
