@@ -134,3 +134,34 @@ async def test_the_terminal_game_says_it_waits_and_answers_keys_meanwhile(
         # the die's choice was played and saved, the roll answered only
         assert view.saved and view.state.rolls == 1 and len(view.state.log) == 2
         assert screen.snap["marks"][0] != ""
+
+
+@run
+async def test_ctrl_c_quits_at_once_while_a_save_waits(new_app: App, store: Any,
+                                                       isolated: Path) -> None:
+    """Ctrl+C while a move waits for the database: the app ends now (it waited for the
+    lock to be let go, for letting go of the table), saying the last move is not saved."""
+    app = new_app(YATZY)
+    path = isolated / "db.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot)
+            screen = game(pilot)
+            await pilot.press("r")
+            await settle(pilot)
+            gid = screen.table.view().game_id
+            other.execute("BEGIN IMMEDIATE")
+            await pilot.press("1")
+            await pilot.pause(0.5)
+            assert screen.saving
+            assert str(screen.closing_words()).startswith(
+                "The last move was not saved: the database was busy")
+            started = time.monotonic()
+            await pilot.press("ctrl+c")
+        assert time.monotonic() - started < 5
+        assert app.return_value == 0
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    assert gid is not None

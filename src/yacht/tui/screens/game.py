@@ -578,6 +578,18 @@ class GameScreen(AppScreen):
 
     def leave_table(self) -> None:
         """Stop driving the table and listening to it (the screen goes away)."""
+        if self.saving and self._unsubscribe is not None:
+            # (a save waits for the database and its thread holds the table, which letting
+            # go of it needs: done behind, so that quitting now does not wait for it)
+            unsubscribe, self._unsubscribe = self._unsubscribe, None
+            driver = self.driver
+
+            def let_go() -> None:
+                driver.stop(join=False)  # (its stop is set before it waits)
+                unsubscribe()
+
+            threading.Thread(target=let_go, name="yacht-leave", daemon=True).start()
+            return
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
