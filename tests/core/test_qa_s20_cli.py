@@ -98,3 +98,42 @@ def test_target_without_players_is_checked_against_the_setups_players(
     assert out == ""
     assert err == ("yacht: error: --target 250 is for a cpu:champion playing alone (it plays "
                    "to reach that score): give --players NAME=cpu:champion\n")
+
+
+def test_resume_action_says_when_it_waits_for_the_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht resume ID --action roll` with the database locked by another program waited
+    (up to 20 minutes) without a word."""
+    import sqlite3
+    import threading
+    import time
+
+    from yacht.store import core
+
+    monkeypatch.setattr(core, "WAIT_NOTICE", 0.2)
+    path = tmp_path / "games.db"
+    gid = saved_game(path)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+
+    def release() -> None:
+        time.sleep(1.0)
+        other.execute("COMMIT")
+
+    import yacht.cli.commands.store as store_command
+
+    real = store_command._table
+
+    def then_locked(store: object, game_id: str) -> object:
+        table = real(store, game_id)  # type: ignore[arg-type]
+        other.execute("BEGIN IMMEDIATE")  # another program writes, from now on
+        threading.Thread(target=release).start()
+        return table
+
+    monkeypatch.setattr(store_command, "_table", then_locked)
+    assert main(["resume", gid, "--action", "choose 1", "--db", str(path)]) == 0
+    other.close()
+    out, err = capsys.readouterr()
+    assert err == ("yacht: waiting for the database: another program is writing to it "
+                   "(Ctrl-C stops; the action is then not applied)\n")
+    assert out.startswith("Applied: ")

@@ -238,6 +238,13 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     if store.game_info(game_id).finished is not None:
         raise CliError(f"game {game_id} is finished (see `yacht scores`)")
     table = _table(store, game_id)
+
+    def waiting(event: Any) -> None:  # (else it waited up to 20 minutes without a word)
+        if event.kind == "store_waiting" and event.data["waiting"]:
+            print(f"yacht: {event.text[:1].lower()}{event.text[1:]} (Ctrl-C stops; the "
+                  "action is then not applied)", file=sys.stderr, flush=True)
+
+    table.subscribe(waiting)
     start = table.action_count
     commands = parse_command(args.action, table.view().state)
     try:  # (a computer move may build the solver's table first: Ctrl-C stops it at once)
