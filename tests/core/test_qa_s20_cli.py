@@ -137,3 +137,34 @@ def test_resume_action_says_when_it_waits_for_the_database(
     assert err == ("yacht: waiting for the database: another program is writing to it "
                    "(Ctrl-C stops; the action is then not applied)\n")
     assert out.startswith("Applied: ")
+
+
+def test_the_store_opens_while_another_program_writes(tmp_path: Path) -> None:
+    """Opening the store checked its schema under SQLite's write lock: with another
+    program writing, every start (the line game, `yacht resume --action`, the server)
+    waited without a word for up to 30 s, then failed ('stayed busy'). An up-to-date
+    file is now checked by a read."""
+    import sqlite3
+    import threading
+
+    from yacht.store import open_store
+
+    path = tmp_path / "games.db"
+    gid = saved_game(path)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    got: list[object] = []
+
+    def opening() -> None:
+        with open_store(str(path)) as store:
+            got.append(store.game_info(gid).actions)
+
+    t = threading.Thread(target=opening, daemon=True)
+    t.start()
+    t.join(10)
+    try:
+        assert got == [1]
+    finally:
+        other.execute("COMMIT")
+        other.close()
+        t.join(60)

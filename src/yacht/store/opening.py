@@ -371,6 +371,12 @@ def _server_revision(conn: Connection, location: str) -> str | None:
 def migrate(engine: Engine, target: Target) -> str | None:
     """Bring the schema to the newest revision; returns the backup file when one was made."""
     backup: Path | None = None
+    if target.sqlite:
+        # an up-to-date file (nearly always) is seen without the write lock: opening the
+        # store waited for another program writing to it (up to 30 s, then failed)
+        with engine.connect().execution_options(yacht_read=True) as conn, conn.begin():
+            if _server_revision(conn, target.location) == HEAD:
+                return None
     with engine.connect() as conn:
         with conn.begin():
             if conn.dialect.name == "postgresql":
