@@ -1617,6 +1617,15 @@ class Table:
                     if isinstance(action, Choose):
                         self._computer_chose = len(self._game.state.log)
                 except Refused as e:  # an illegal move: play a random one instead
+                    if e.code != "illegal":
+                        # the store refused it (raised: the driver tries again later) or
+                        # another copy of the game saved a move first (the table has taken
+                        # up the stored game: the next plan is made on it); never a random
+                        # move on a position the plan was not made for
+                        self._emit(events)
+                        if e.code == "stale":
+                            return events
+                        raise
                     from yacht.engine import random_decision
 
                     events.append(self._event(
