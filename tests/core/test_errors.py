@@ -129,3 +129,13 @@ def test_the_store_and_the_session_refuse_with_the_base(tmp_path: Path) -> None:
                 call()
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("options", ["joker=free", ["joker"], 5])
+def test_options_that_are_no_mapping_are_one_line(options: object) -> None:
+    """``get("yahtzee", "joker=free")`` was a bare TypeError ('str' object is not a
+    mapping) from deep inside the ruleset; it is an OptionError saying what is taken."""
+    from yacht.rules import OptionError, get
+
+    with pytest.raises(OptionError, match="a mapping of option to value"):
+        get("yahtzee", options)  # type: ignore[arg-type]

@@ -53,4 +53,9 @@ def get(name: str, options: Mapping[str, str] | None = None) -> Ruleset:
         raise UnknownVariant(
             f"unknown variant {name!r} (accepted: {', '.join(ids())})"
         ) from None
+    if options is not None and not isinstance(options, Mapping):
+        from .model import OptionError
+
+        raise OptionError(f"a variant's options are a mapping of option to value, e.g. "
+                          f"{{'joker': 'free'}}, not {type(options).__name__} {options!r:.40}")
     return rs.configure(options) if options else rs
