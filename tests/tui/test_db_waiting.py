@@ -165,3 +165,36 @@ async def test_ctrl_c_quits_at_once_while_a_save_waits(new_app: App, store: Any,
         other.execute("COMMIT")
         other.close()
     assert gid is not None
+
+
+@run
+async def test_the_games_end_waits_for_the_database_without_freezing(
+        new_app: App, store: Any, isolated: Path) -> None:
+    """Going on from "Game over" records the finished game: that write ran on the screen's
+    event loop, and froze it while the database was locked."""
+    from yacht.session.commands import ScoreBox
+    from yacht.tui.screens.end import EndScreen
+
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = game(pilot)
+        table = screen.table
+        for _ in table.ruleset.categories:
+            table.act(LOCAL, Roll())
+            table.act(LOCAL, ScoreBox(table.view().state.placements()[0].category))
+        await settle(pilot)
+        assert table.view().pause == "game_over"
+        gid = table.view().game_id
+        with locked(isolated / "db.sqlite3"):
+            await pilot.press("r")
+            await pilot.pause(1.0)
+            assert any(m.startswith(STORE_WAITING) for m in messages(app)), messages(app)
+            assert app.screen is screen and screen.saving
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, EndScreen):
+                break
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        assert store.game_info(gid).finished is not None

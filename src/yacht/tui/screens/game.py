@@ -139,9 +139,10 @@ class Acted(Message):
     its save given up): its outcome (None, a Refused), posted from the thread that
     played it."""
 
-    def __init__(self, refused: Exception | None) -> None:
+    def __init__(self, refused: Exception | None, commands: tuple[Command, ...]) -> None:
         super().__init__()
         self.refused = refused
+        self.commands = commands
 
 
 #: how long a person's command may hold the screen (its save, most often a few
@@ -734,8 +735,8 @@ class GameScreen(AppScreen):
         self.app.clear_notifications()
         if saved:
             self.notify("The database is free again: saved", timeout=3)
-        if not self.saving:
-            self.refresh_all()
+        if not self.saving and not self._ended:
+            self.catch_up()
 
     def answer_while_saving(self) -> bool:
         """While a save waits, a key or a click is answered (True) without asking the
@@ -986,7 +987,7 @@ class GameScreen(AppScreen):
                 outcome.append(got)
                 behind = held.is_set()
             if behind:
-                self.post_message(Acted(got))
+                self.post_message(Acted(got, commands))
 
         thread = threading.Thread(target=play, name="yacht-move", daemon=True)
         thread.start()
@@ -1008,8 +1009,17 @@ class GameScreen(AppScreen):
             self.app.clear_notifications()
         if self._ended or not self.is_attached:
             return
-        self.acted(message.refused, ())
+        self.acted(message.refused, message.commands)
         if message.refused is None:
+            self.catch_up()
+
+    def catch_up(self) -> None:
+        """Draw the table after a save that waited (its events were not drawn meanwhile):
+        the results, when the game went on from its end."""
+        view = self.table.view()
+        if view.over and view.pause is None:
+            self.show_results()
+        else:
             self.refresh_all()
 
     def acted(self, refused: Exception | None, commands: tuple[Command, ...]) -> bool:
@@ -1017,6 +1027,10 @@ class GameScreen(AppScreen):
         if refused is not None:
             if not isinstance(refused, Refused):
                 raise refused
+            if commands and isinstance(commands[0], GoOn):
+                if self.table.view().over:
+                    self.show_results()  # (the game had gone on: its results)
+                return False
             e = refused
             said = REFUSALS.get(e.code, str(e))
             st = self.table.view().state
@@ -1049,12 +1063,9 @@ class GameScreen(AppScreen):
         self.send(Roll())
 
     def go_on(self) -> None:
-        """Leave the Next Player pause (or the game-over pause)."""
-        try:
-            self.table.act(LOCAL, GoOn())
-        except Refused:
-            if self.table.view().over:
-                self.show_results()
+        """Leave the Next Player pause (or the game-over pause: the game is recorded as
+        finished, a write that may wait for the database, so played as every command)."""
+        self.send(GoOn())
 
     def toggle_die(self, index: int) -> None:
         self.send(Toggle(index))
