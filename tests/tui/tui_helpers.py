@@ -40,7 +40,9 @@ async def settle(pilot: Pilot[Any], rounds: int = 400) -> None:
     for _ in range(rounds):
         await pilot.pause()
         screen = pilot.app.screen
-        busy = isinstance(screen, GameScreen) and screen.cpu_busy
+        # (a person's command still played on its thread, see GameScreen.send: its
+        # outcome comes as a message)
+        busy = isinstance(screen, GameScreen) and (screen.cpu_busy or screen._acting)
         if not busy and not any(w.is_running for w in pilot.app.workers):
             return
         await pilot.pause(0.01)
