@@ -168,3 +168,40 @@ def test_the_store_opens_while_another_program_writes(tmp_path: Path) -> None:
         other.execute("COMMIT")
         other.close()
         t.join(60)
+
+
+def test_resume_delete_says_when_it_waits_for_the_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht resume ID --delete` with the database locked by another program waited (up
+    to 20 minutes) without a word, as --action did."""
+    import sqlite3
+    import threading
+    import time
+
+    from yacht.store import core
+
+    monkeypatch.setattr(core, "WAIT_NOTICE", 0.2)
+    path = tmp_path / "games.db"
+    gid = saved_game(path)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+
+    def release() -> None:
+        time.sleep(1.0)
+        other.execute("COMMIT")
+
+    real = core.Store.resolve_id
+
+    def then_locked(self: core.Store, prefix: str) -> str:
+        found = real(self, prefix)
+        other.execute("BEGIN IMMEDIATE")  # another program writes, from now on
+        threading.Thread(target=release).start()
+        return found
+
+    monkeypatch.setattr(core.Store, "resolve_id", then_locked)
+    assert main(["resume", gid, "--delete", "--db", str(path)]) == 0
+    other.close()
+    out, err = capsys.readouterr()
+    assert err == ("yacht: waiting for the database: another program is writing to it "
+                   "(Ctrl-C stops; the game is then not deleted)\n")
+    assert out == f"Game {gid} deleted.\n"

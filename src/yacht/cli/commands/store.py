@@ -168,7 +168,14 @@ def cmd_resume(args: argparse.Namespace) -> int:
             return _list_games(store, args)
         game_id = store.resolve_id(prefix)
         if args.delete:
-            store.delete_game(game_id)
+            def tell(what: str) -> None:  # (else it waited up to 20 minutes without a word)
+                if what == "waiting":
+                    print("yacht: waiting for the database: another program is writing to "
+                          "it (Ctrl-C stops; the game is then not deleted)", file=sys.stderr,
+                          flush=True)
+
+            with store.telling_waits(tell):
+                store.delete_game(game_id)
             if args.json:
                 emit_json({"deleted": game_id})
             else:
