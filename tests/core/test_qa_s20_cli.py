@@ -4,9 +4,11 @@ typed."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -100,11 +102,10 @@ def test_target_without_players_is_checked_against_the_setups_players(
                    "to reach that score): give --players NAME=cpu:champion\n")
 
 
-def test_resume_action_says_when_it_waits_for_the_database(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """`yacht resume ID --action roll` with the database locked by another program waited
-    (up to 20 minutes) without a word."""
+@contextlib.contextmanager
+def another_writer(path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], None]]:
+    """A function that makes another program take the database's write lock (from then
+    on, for a second); the store tells a wait after 0.2 s."""
     import sqlite3
     import threading
     import time
@@ -112,27 +113,40 @@ def test_resume_action_says_when_it_waits_for_the_database(
     from yacht.store import core
 
     monkeypatch.setattr(core, "WAIT_NOTICE", 0.2)
-    path = tmp_path / "games.db"
-    gid = saved_game(path)
     other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
 
     def release() -> None:
         time.sleep(1.0)
         other.execute("COMMIT")
 
-    import yacht.cli.commands.store as store_command
-
-    real = store_command._table
-
-    def then_locked(store: object, game_id: str) -> object:
-        table = real(store, game_id)  # type: ignore[arg-type]
+    def lock() -> None:
         other.execute("BEGIN IMMEDIATE")  # another program writes, from now on
         threading.Thread(target=release).start()
-        return table
 
-    monkeypatch.setattr(store_command, "_table", then_locked)
-    assert main(["resume", gid, "--action", "choose 1", "--db", str(path)]) == 0
-    other.close()
+    try:
+        yield lock
+    finally:
+        other.close()
+
+
+def test_resume_action_says_when_it_waits_for_the_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht resume ID --action roll` with the database locked by another program waited
+    (up to 20 minutes) without a word."""
+    import yacht.cli.commands.store as store_command
+
+    path = tmp_path / "games.db"
+    gid = saved_game(path)
+    real = store_command._table
+    with another_writer(path, monkeypatch) as lock:
+        def then_locked(store: object, game_id: str) -> object:
+            table = real(store, game_id)  # type: ignore[arg-type]
+            lock()
+            return table
+
+        monkeypatch.setattr(store_command, "_table", then_locked)
+        assert main(["resume", gid, "--action", "choose 1", "--db", str(path)]) == 0
     out, err = capsys.readouterr()
     assert err == ("yacht: waiting for the database: another program is writing to it "
                    "(Ctrl-C stops; the action is then not applied)\n")
@@ -175,32 +189,19 @@ def test_resume_delete_says_when_it_waits_for_the_database(
         capsys: pytest.CaptureFixture[str]) -> None:
     """`yacht resume ID --delete` with the database locked by another program waited (up
     to 20 minutes) without a word, as --action did."""
-    import sqlite3
-    import threading
-    import time
-
     from yacht.store import core
 
-    monkeypatch.setattr(core, "WAIT_NOTICE", 0.2)
     path = tmp_path / "games.db"
     gid = saved_game(path)
-    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-
-    def release() -> None:
-        time.sleep(1.0)
-        other.execute("COMMIT")
-
     real = core.Store.resolve_id
+    with another_writer(path, monkeypatch) as lock:
+        def then_locked(self: core.Store, prefix: str) -> str:
+            found = real(self, prefix)
+            lock()
+            return found
 
-    def then_locked(self: core.Store, prefix: str) -> str:
-        found = real(self, prefix)
-        other.execute("BEGIN IMMEDIATE")  # another program writes, from now on
-        threading.Thread(target=release).start()
-        return found
-
-    monkeypatch.setattr(core.Store, "resolve_id", then_locked)
-    assert main(["resume", gid, "--delete", "--db", str(path)]) == 0
-    other.close()
+        monkeypatch.setattr(core.Store, "resolve_id", then_locked)
+        assert main(["resume", gid, "--delete", "--db", str(path)]) == 0
     out, err = capsys.readouterr()
     assert err == ("yacht: waiting for the database: another program is writing to it "
                    "(Ctrl-C stops; the game is then not deleted)\n")
