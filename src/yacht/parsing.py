@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from yacht.engine import Record
 
 __all__ = [
-    "InputError", "SituationText", "check_name", "check_names", "parse_card",
+    "InputError", "SituationText", "check_name", "check_names", "name_key", "parse_card",
     "parse_day", "parse_dice", "parse_game_id", "parse_in_path", "parse_options", "parse_out_path",
     "parse_players", "parse_positions", "parse_redis_url", "parse_ruleset", "parse_situation",
     "parse_table_id", "parse_whole", "printable", "read_json", "read_record", "shown",
@@ -738,6 +738,36 @@ def _name_shown(text: str) -> str:
         return f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}"
 
     return f"'{''.join(map(one, text[:40]))}'" + ("..." if len(text) > 40 else "")
+
+
+#: letters of other scripts drawn like Latin ones (Cyrillic, Greek), and the Latin
+#: letters and digits drawn like each other in many fonts (``l``, ``I``, ``1``; ``0``,
+#: ``O``): what a name is read as, to tell apart the players of one table
+_LOOKS = str.maketrans(
+    "АВЕЅІЈКМНОРСТХУҮԚԜӀ" "аеорсухѕіјԁһԛԝӏүɡ" "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ" "αικνορυı" "‐‑‒–—―−’‘`´",
+    "ABESIJKMHOPCTXYYQWI" "aeopcyxsijdhqwlyg" "ABEZHIKMNOPTYX" "aikvopui" "-------" + "'" * 4)
+_ALIKE = str.maketrans("l1|0", "iiio")
+#: variation selectors: they change how an emoji is drawn, and nothing after a letter
+_SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+
+def name_key(name: str) -> str:
+    """How a name reads: its compatibility form (a full-width ``Ａ``, a mathematical
+    ``𝐀`` are ``A``), letters of other scripts that are drawn like Latin ones as those
+    (a Cyrillic ``А``), any case, and ``l``, ``I``, ``1`` alike (``0`` and ``O`` too). Two
+    players of one table never have names of one key: the others could not tell them
+    apart (marks still count: ``Zoë`` is not ``Zoe``; a variation selector, which draws
+    nothing after a letter, does not).
+
+    >>> name_key("Ann") == name_key("\\uff21nn") == name_key("\\u0410NN")
+    True
+    >>> name_key("Al") == name_key("AI"), name_key("Zoë") == name_key("Zoe")
+    (True, False)
+    """
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", _SELECTORS.sub("", name)).translate(_LOOKS)
+    return unicodedata.normalize("NFC", folded.casefold()).translate(_ALIKE)
 
 
 def check_names(names: Iterable[str]) -> list[str]:

@@ -201,6 +201,25 @@ def test_a_name_plays_one_game_of_the_day_at_a_time_and_its_first_started_is_ran
         first.game_id: True, again.game_id: False, other.game_id: True}
 
 
+def test_a_name_that_reads_as_another_is_that_name_in_the_days_standings(
+        store: Store) -> None:
+    """The terminal's daily challenge told names apart by letter case only: 'Аnn' (a
+    Cyrillic A) or 'Ａnn' (full-width) beside Ann started a second game on the same
+    dice and stood in the standings beside her, as the web refuses (534d61c). The
+    standings read names as the web does (yacht.parsing.name_key)."""
+    from yacht.session.daily import UnderWay, ranked_game
+
+    day = "2026-11-28"
+    first = open_daily(store, "yatzy", "Ann", day=day, source="test")
+    for lookalike in ("\u0410nn", "\uff21nn", "ANN"):
+        with pytest.raises(UnderWay) as refused:
+            open_daily(store, "yatzy", lookalike, day=day, source="test")
+        assert refused.value.game_id == first.game_id
+        assert ranked_game(store, "yatzy", lookalike, day) == first.game_id
+    assert len(store.daily_games(day, "yatzy")) == 1
+    assert ranked_game(store, "yatzy", "Anne", day) is None   # another name
+
+
 def test_the_first_game_started_is_ranked_even_if_a_later_one_finishes_first(
         store: Store) -> None:
     """Two games of a name on the day (begun at the same moment elsewhere, or kept from

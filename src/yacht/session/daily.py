@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yacht.engine import Player, State
-from yacht.parsing import check_name
+from yacht.parsing import check_name, name_key
 from yacht.rules import Ruleset, UnknownVariant, get
 from yacht.store import Daily, Store, utc_day
 
@@ -85,8 +85,11 @@ def _variant(variant: str) -> Ruleset:
 
 def _key(name: str) -> str:
     """A name as the standings tell names apart: as :func:`~yacht.parsing.check_name`
-    makes it (spaces, the way its accents are written), in any case."""
-    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+    makes it (spaces, the way its accents are written), as it reads
+    (:func:`~yacht.parsing.name_key`: any case, and a Cyrillic ``А`` or a full-width
+    ``Ａ`` is an ``A``), so that no one stands in the day's standings twice, nor as
+    someone else, under a name no one can tell apart."""
+    return name_key(unicodedata.normalize("NFC", " ".join(name.split())))
 
 
 def open_daily(store: Store, variant: str, name: str, *, source: str,

@@ -10,14 +10,13 @@ link's key is taken once, for a token of the browser's own.
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from typing import Any, TypeVar
 
 from yacht.engine import DEFAULT_LEVEL, Player
-from yacht.parsing import InputError, check_name
+from yacht.parsing import InputError, check_name, name_key
 from yacht.render import verb
 from yacht.rules import Ruleset
 from yacht.session.clock import TurnClock
@@ -40,36 +39,6 @@ IoCall = Callable[..., Awaitable[Any]]
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-#: letters of other scripts drawn like Latin ones (Cyrillic, Greek), and the Latin
-#: letters and digits drawn like each other in many fonts (``l``, ``I``, ``1``; ``0``,
-#: ``O``): what a name is read as, to tell apart the players of one table
-_LOOKS = str.maketrans(
-    "АВЕЅІЈКМНОРСТХУҮԚԜӀ" "аеорсухѕіјԁһԛԝӏүɡ" "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ" "αικνορυı" "‐‑‒–—―−’‘`´",
-    "ABESIJKMHOPCTXYYQWI" "aeopcyxsijdhqwlyg" "ABEZHIKMNOPTYX" "aikvopui" "-------" + "'" * 4)
-_ALIKE = str.maketrans("l1|0", "iiio")
-#: variation selectors: they change how an emoji is drawn, and nothing after a letter
-_SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
-
-
-def name_key(name: str) -> str:
-    """How a name reads: its compatibility form (a full-width ``Ａ``, a mathematical
-    ``𝐀`` are ``A``), letters of other scripts that are drawn like Latin ones as those
-    (a Cyrillic ``А``), any case, and ``l``, ``I``, ``1`` alike (``0`` and ``O`` too). Two
-    players of one table never have names of one key: the others could not tell them
-    apart (marks still count: ``Zoë`` is not ``Zoe``; a variation selector, which draws
-    nothing after a letter, does not).
-
-    >>> name_key("Ann") == name_key("\\uff21nn") == name_key("\\u0410NN")
-    True
-    >>> name_key("Al") == name_key("AI"), name_key("Zoë") == name_key("Zoe")
-    (True, False)
-    """
-    import unicodedata
-
-    folded = unicodedata.normalize("NFKC", _SELECTORS.sub("", name)).translate(_LOOKS)
-    return unicodedata.normalize("NFC", folded.casefold()).translate(_ALIKE)
 
 
 def check_unlike(name: str, others: Iterable[str], where: str = "at the table") -> None:
