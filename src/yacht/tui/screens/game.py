@@ -145,9 +145,11 @@ class Acted(Message):
         self.commands = commands
 
 
-#: how long a person's command may hold the screen (its save, most often a few
-#: milliseconds); one that takes longer goes on behind it, the screen answering meanwhile
-HOLD_SCREEN = 0.5
+#: how often the screen looks whether a person's command it waits for is played, or its
+#: save waits for the database (then the command goes on behind the screen, which says
+#: so and answers meanwhile); a command merely slow (a loaded machine) holds the screen,
+#: as any step of the game does, and no key typed meanwhile is lost
+HOLD_SCREEN = 0.05
 #: what a key gets while a move waits for the database
 SAVING_TEXT = ("The game waits for the database (another program is writing to it) and "
                "goes on once it is saved; Ctrl+C quits now, the last move unsaved")
@@ -514,6 +516,8 @@ class GameScreen(AppScreen):
         #: asked meanwhile (the thread that saves holds it), keys are answered instead
         self._acting = False
         self._db_waiting = False
+        #: set from the thread that saves when the store says a save waits for the database
+        self._store_waits = threading.Event()
         self._told_saving = False  # (a key was answered so meanwhile)
         self._toast_kept = False  # the last message is a warning the end keeps
         self.set_layout(*self.choose_layout(self.snap))
@@ -659,6 +663,8 @@ class GameScreen(AppScreen):
     # --- the table's events ---------------------------------------------------------
     def _on_event(self, event: Event) -> None:
         """From whichever thread the table changed in: to the screen's own queue."""
+        if event.kind == "store_waiting" and event.data["waiting"]:
+            self._store_waits.set()  # (a command's thread: send stops holding the screen)
         if event.kind in STAGES:
             from textual._time import get_time
 
@@ -967,9 +973,10 @@ class GameScreen(AppScreen):
     # --- person's input -------------------------------------------------------------
     def send(self, *commands: Command) -> bool:
         """Ask the table; a refusal is shown (one line) and changes nothing. The command
-        is played on a thread: one whose save waits for the database (another program
-        writing to it) goes on behind the screen after a moment (its outcome comes as
-        :class:`Acted`), and the screen says so instead of freezing."""
+        is played on a thread the screen waits for, until the store says its save waits
+        for the database (another program writing to it: after a few seconds); then it
+        goes on behind the screen (its outcome comes as :class:`Acted`), and the screen
+        says so instead of freezing."""
         if self.answer_while_saving():
             return False
         outcome: list[Exception | None] = []
@@ -990,8 +997,10 @@ class GameScreen(AppScreen):
                 self.post_message(Acted(got, commands))
 
         thread = threading.Thread(target=play, name="yacht-move", daemon=True)
+        self._store_waits.clear()
         thread.start()
-        thread.join(HOLD_SCREEN)
+        while thread.is_alive() and not self._store_waits.is_set():
+            thread.join(HOLD_SCREEN)
         with lock:
             if not outcome:
                 held.set()
