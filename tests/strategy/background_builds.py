@@ -22,7 +22,7 @@ import pytest
 from yacht.engine import Choose, Player, Roll, State
 from yacht.rules import get
 from yacht.strategy.advisor import advise
-from yacht.strategy.solver import background, dist
+from yacht.strategy.solver import background, dist, target
 
 RS = get("tommys-crag")
 
@@ -30,14 +30,17 @@ RS = get("tommys-crag")
 @pytest.fixture
 def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Builds in the background (not the suite's ``wait``), an empty cache, no build
-    known to this process."""
+    known to this process (nor a target table an earlier test of the process left in
+    memory: alone, the hint would have said what it reaches)."""
     monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv(background.ENV, "background")
     monkeypatch.setattr(background, "_JOBS", {})
     dist.clear_memory()
+    target.clear_memory()
     assert not dist.is_ready(RS)
     yield
     dist.clear_memory()
+    target.clear_memory()
 
 
 @pytest.fixture
