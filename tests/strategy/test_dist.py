@@ -291,7 +291,13 @@ def test_chances_refused_where_there_are_no_distributions() -> None:
     import yacht
     from yacht.strategy.advisor import AdviceError
 
-    y = yacht.solve("generala")
+    # saved rolls (Maxi Yatzy's, on four of its boxes): no distributions
+    maxi = get("maxi-yatzy")
+    cats = tuple(c for c in maxi.categories if c.id in ("fives", "sixes", "chance",
+                                                          "maxi_yatzy"))
+    few = replace(maxi, id="four-maxi-yatzy", categories=cats, catalogue=cats,
+                  upper_bonus=None, base_bonus=None)
+    y = yacht.solve(few)
     with pytest.raises(AdviceError, match="no exact distributions.*simulates"):
         y.chances()
     with pytest.raises(AdviceError, match="one a player"):

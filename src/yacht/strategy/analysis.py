@@ -33,8 +33,10 @@ player's chance of finishing first, assuming every player plays the expert
 strategy from there on. Players' dice are independent, so the chance of
 finishing first is a sum over the players' final totals' distributions: those
 are exact (the solver's score distributions, :mod:`.solver.dist`: the chances are
-exact if all play on as the expert) in every variant but the two-column Ancient
-Yacht games, Generala and Maxi Yatzy (:func:`.solver.dist.available`), and there
+exact if all play on as the expert; in Generala the chance that a served Generala
+ends the game is counted, :func:`.solver.dist.table_win_chances`) in every variant
+but the two-column Ancient Yacht games and Maxi Yatzy
+(:func:`.solver.dist.available`), and there
 each player's final total is a sample of ``win_games`` games played by the expert
 from the player's card (the solver's self-play, fixed seeds: the
 same record gives the same figures; each figure within about
@@ -473,7 +475,8 @@ def analyse(record: Record, *, win_games: int = WIN_GAMES, seed: int = 0,
 
         if available(rs):
             build = None if progress is None else _part(progress, 0, 9, 10)
-            dd = joined(rs, progress=build)   # (a build in the background: followed)
+            # (a build in the background: followed)
+            dd = joined(rs, progress=build, table=True)
             win = _exact_moments(dd, n, turns, cards)
         else:
             sampled = win_games
@@ -622,14 +625,19 @@ def _exact_moments(dd: Any, n: int, turns: list[TurnAnalysis],
                    cards: list[Scorecard]) -> tuple[WinMoment, ...]:
     """The chances at the start and after every turn that stands, from the exact
     distributions of the players' final totals."""
-    from .solver.dist import win_chances as exact_chances
+    from .solver.dist import end_chance, table_win_chances
 
     rs = dd.ruleset
+    # (a first roll that ends the game at once: Generala's served Generala)
+    end = end_chance(rs) if dd.ending else 0.0
     now = [dd.final(rs.new_card(), 0)] * n
-    moments = [WinMoment(0, None, tuple(exact_chances(now)))]
+    left = [_work(rs.new_card())] * n
+    moments = [WinMoment(0, None, tuple(table_win_chances(now, left, 0, end)))]
     for t, card in zip(turns, cards, strict=True):
         now[t.player] = dd.final(card, t.turn)
-        moments.append(WinMoment(t.game_turn, t.player, tuple(exact_chances(now))))
+        left[t.player] = 0 if card.complete else _work(card)
+        moments.append(WinMoment(t.game_turn, t.player, tuple(
+            table_win_chances(now, left, (t.player + 1) % n, end))))
     return tuple(moments)
 
 

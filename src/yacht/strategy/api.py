@@ -867,9 +867,12 @@ class SolvedVariant:
         plays on (this turn too: its best choice at every roll, ties as :meth:`best`
         breaks them), from the variant's score distributions (built on first use, about
         half a minute for Yahtzee, then from the cache; :mod:`.solver.dist`, each
-        cumulative chance within 1/65535). Raises :class:`AdviceError` in a variant
-        without them (the two-column games, Generala, Maxi Yatzy:
-        :meth:`distribution` simulates games there)."""
+        cumulative chance within 1/65535). The game as played alone: a served Generala
+        scores its points. Raises :class:`AdviceError` in a variant without them (the
+        two-column games, Maxi Yatzy: :meth:`distribution` simulates games there)."""
+        return self._chances(where, table=False)
+
+    def _chances(self, where: Where, table: bool) -> Chances:
         from .solver.dist import distributions
         from .solver.spec import UnsupportedRuleset
 
@@ -878,7 +881,7 @@ class SolvedVariant:
         if s.card.complete:
             return Chances(rs.totals(s.card).grand, _ones())
         try:
-            dd = distributions(rs)
+            dd = distributions(rs, table=table)
         except UnsupportedRuleset as e:
             raise AdviceError(f"no exact distributions for {e}; distribution(games=N) "
                               f"simulates games instead") from None
@@ -932,8 +935,12 @@ class SolvedVariant:
         """Each player's exact chance of finishing first if all play on as the expert (a
         shared first place counts for each): of every player in a game of the engine
         (the player on turn from the dice showing, the others from their cards), or of
-        the players in the situations given, one each (:meth:`chances`)."""
-        from .solver.dist import win_chances
+        the players in the situations given, one each in seat order (:meth:`chances`).
+        Where a roll can end the game at once (Generala's served Generala), the chance
+        that a turn still to start ends it is counted: the turns go round in seat
+        order, the next to start being the first player with the fewest turns begun (a
+        situation with dice showing has begun its turn)."""
+        from .solver.dist import end_chance, table_win_chances
 
         if isinstance(where, State):
             if where.ruleset.key != self.ruleset.key:
@@ -958,10 +965,16 @@ class SolvedVariant:
                                   ) from None
         if not wheres:
             raise AdviceError("win_chances needs at least one player's situation")
-        finals = [self.chances(w) for w in wheres]
-        if len(finals) == 1:
+        if len(wheres) == 1:
+            self.chances(wheres[0])   # (its errors)
             return [1.0]  # (alone: first for certain, not a sum of chances a hair below 1)
-        return win_chances([(c.lo, c.pmf) for c in finals])
+        situations = [self._situation(w) for w in wheres]
+        finals = [self._chances(s, table=True) for s in situations]
+        begun = [s.turn + (1 if s.dice else 0) for s in situations]
+        left = [sum(len(col) for col in s.card.boxes) - s.card.filled - (1 if s.dice else 0)
+                for s in situations]
+        return table_win_chances([(c.lo, c.pmf) for c in finals], left,
+                                 begun.index(min(begun)), end_chance(self.ruleset))
 
 
 _SOLVED: dict[str, SolvedVariant] = {}

@@ -23,9 +23,11 @@ counts (the solver's plan). The sizes and build times of every variant are in
 ``benchmarks/README.md``. Built on first use and kept in the disk cache beside
 the expected-score table.
 
-Two games are out of reach: the two-column Ancient Yacht (2^24 card states)
-and its 10-dice game (no exact table); :func:`supported` says so, and the
-callers sample those games' totals instead.
+Generala's served boxes and doble generala are beyond the kernel: its distributions
+are built in numpy (:mod:`.dist_extended`, seconds). Out of reach: the two-column
+Ancient Yacht (2^24 card states), its 10-dice game (no exact table) and Maxi
+Yatzy's saved rolls; :func:`available` says so, and the callers sample those games'
+totals instead.
 
 >>> from yacht.rules import get
 >>> dd = distributions(get("tommys-crag"))
@@ -57,8 +59,8 @@ from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import kernel_tables
 from .target import FAR, _box_max
 
-__all__ = ["EPS", "Distributions", "available", "distributions", "in_background", "is_ready",
-           "joined", "supported", "win_chances", "win_worth"]
+__all__ = ["EPS", "Distributions", "available", "distributions", "end_chance", "in_background",
+           "is_ready", "joined", "supported", "table_win_chances", "win_chances", "win_worth"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -107,10 +109,8 @@ def _check(ruleset: Ruleset, *, steps: bool = False) -> Spec:
         why = ""
         if spec.nbox > 24 or (spec.dice.n >= 8 and spec.nbox > 16):
             why = f"{ruleset.id}: no exact table to build distributions on"
-        elif spec.extended or spec.pool:  # (Generala's served boxes, Maxi Yatzy's saved
-            # rolls: the kernels' recurrences do not know them)
-            why = f"{ruleset.id}: the distributions' kernels know neither served boxes, " \
-                  "a box needing another nor saved rolls"
+        elif spec.pool:  # (Maxi Yatzy's saved rolls: the recurrences do not know them)
+            why = f"{ruleset.id}: the distributions know no saved rolls"
         elif build_plan(spec).states > MAX_STATES:
             why = f"{ruleset.id}: too many card states for a table of distributions"
         _CHECKED[ruleset.key] = why
@@ -120,7 +120,31 @@ def _check(ruleset: Ruleset, *, steps: bool = False) -> Spec:
         raise UnsupportedRuleset(f"{ruleset.id}: the chances of winning are worked out on "
                                  "the distributions only (the turn tables know no bonus "
                                  "by steps)")
+    if not steps and spec.extended:
+        raise UnsupportedRuleset(f"{ruleset.id}: the chances of winning are worked out on "
+                                 "the distributions only (the turn tables know no served "
+                                 "boxes)")
     return spec
+
+
+_ENDING: dict[str, float] = {}
+
+
+def end_chance(ruleset: Ruleset) -> float:
+    """The chance that a turn's first roll ends the game at once, with opponents at the
+    table (Generala's served Generala under ``servida=win``: 6 in 7,776); 0 in most
+    variants. Raises :class:`UnsupportedRuleset` when a later roll can end it too."""
+    hit = _ENDING.get(ruleset.key)
+    if hit is None:
+        from .dist_extended import ending_outcomes
+
+        t = compiled(ruleset).dice
+        try:
+            hit = float(t.prob[ending_outcomes(ruleset, t)].sum())
+        except ValueError as e:
+            raise UnsupportedRuleset(str(e)) from None
+        _ENDING[ruleset.key] = hit
+    return hit
 
 
 #: the steps of a stored cumulative chance
@@ -141,6 +165,9 @@ class Distributions:
     C: npt.NDArray[np.uint16]     # cumulative chances, in steps of 1 / STEPS
     seconds: float
     built: bool
+    #: those of a game at a table that runs to its end: the first rolls that would end
+    #: it at once (:func:`end_chance`) taken out (False: the game as played alone)
+    ending: bool = False
     _forced: dict[int, tuple[int, F64]] | None = None
 
     def __repr__(self) -> str:
@@ -352,8 +379,18 @@ def _quantize(P: npt.NDArray[np.float32], pos: I64, lo: I64, ln: I64
 
 
 def build(sol: Solution, progress: Progress | None = None, threads: int = 2,
-          eps: float = EPS) -> Distributions:
-    """Build the distributions of ``sol``'s variant (see the module doc)."""
+          eps: float = EPS, ending: bool = False) -> Distributions:
+    """Build the distributions of ``sol``'s variant (see the module doc; ``ending``: of
+    a game at a table that runs to its end, see :func:`distributions`)."""
+    if sol.spec.extended:   # (served boxes, a box needing another: in numpy)
+        from .dist_extended import build_extended
+
+        dd = build_extended(sol, progress, eps, ending)
+        dd.ending = ending
+        return dd
+    if ending:
+        raise UnsupportedRuleset(f"{sol.ruleset.id}: the distributions' kernel cannot take "
+                                 "out the rolls that end the game")
     from .backend import DistLayer, DistOut, current
 
     kernels = current()
@@ -463,66 +500,82 @@ _LOCK = threading.Lock()
 _KEY_LOCKS: dict[str, threading.Lock] = {}
 
 
-def _fingerprint(spec: Spec) -> str:
-    return f"{spec.fingerprint()}:dist={VERSION}:eps={EPS}"
+def _fingerprint(spec: Spec, ending: bool = False) -> str:
+    return f"{spec.fingerprint()}:dist={VERSION}:eps={EPS}" + (":ending" if ending else "")
 
 
-def memory_distributions(ruleset: Ruleset) -> Distributions | None:
+def _store_key(ruleset: Ruleset, table: bool) -> str:
+    """The key the distributions are kept under: the ruleset's, and for a game at a
+    table where a first roll can end it, a key of their own."""
+    return f"{ruleset.key};table" if table and end_chance(ruleset) > 0 else ruleset.key
+
+
+def memory_distributions(ruleset: Ruleset, table: bool = False) -> Distributions | None:
+    key = _store_key(ruleset, table)
     with _LOCK:
-        hit = _MEMORY.get(ruleset.key)
+        hit = _MEMORY.get(key)
     return hit if hit is not None and hit.ruleset == ruleset else None
 
 
-def is_ready(ruleset: Ruleset) -> bool:
+def is_ready(ruleset: Ruleset, table: bool = False) -> bool:
     """Whether :func:`distributions` would answer without building (memory, or the cache
     file's header). False for a variant without distributions."""
-    if memory_distributions(ruleset) is not None:
-        return True
     try:
         spec = _check(ruleset, steps=True)
+        if memory_distributions(ruleset, table) is not None:
+            return True
+        key = _store_key(ruleset, table)
     except UnsupportedRuleset:
         return False
-    return diskcache.probe(diskcache.cache_path(ruleset.key, kind="dist"), ruleset.key,
-                           _fingerprint(spec))
+    return diskcache.probe(diskcache.cache_path(key, kind="dist"), key,
+                           _fingerprint(spec, key != ruleset.key))
 
 
 def distributions(ruleset: Ruleset, *, cache: bool = True, progress: Progress | None = None,
-                  workers: int | None = None) -> Distributions:
+                  workers: int | None = None, table: bool = False) -> Distributions:
     """The score distributions of ``ruleset``: from memory, from the disk cache, or built
     now (two threads asking at once build them once). Raises :class:`UnsupportedRuleset`
-    for a variant without them (see :func:`available`)."""
+    for a variant without them (see :func:`available`). ``table``: those of a game with
+    opponents, which differ where a roll can end the game (:func:`end_chance`: they are
+    then those of a game that runs to its end)."""
     a_ruleset(ruleset, "distributions(ruleset)")
     spec = _check(ruleset, steps=True)
-    key = ruleset.key
-    hit = memory_distributions(ruleset)
+    key = _store_key(ruleset, table)
+    ending = key != ruleset.key
+    hit = memory_distributions(ruleset, table)
     if hit is not None:
         return hit
     with _LOCK:
         lock = _KEY_LOCKS.setdefault(key, threading.Lock())
     with lock:
-        hit = memory_distributions(ruleset)
+        hit = memory_distributions(ruleset, table)
         if hit is not None:
             return hit
         sol = solve(ruleset, estimate=False)
         path = diskcache.cache_path(key, kind="dist")
-        fp = _fingerprint(spec)
-        table: Distributions | None = None
+        fp = _fingerprint(spec, ending)
+        dd: Distributions | None = None
         if cache:
-            table = _open_mapped(path, key, fp, sol)
-        if table is None:
+            dd = _open_mapped(path, key, fp, sol)
+        if dd is None:
             with one_at_a_time():
-                table = build(sol, progress, threads=max(1, min(64, workers or 2)))
+                dd = build(sol, progress, threads=max(1, min(64, workers or 2)),
+                           ending=ending)
             if cache:
-                diskcache.save(path, key, fp, {"off": table.off, "lo": table.lo,
-                                               "length": table.length, "C": table.C},
-                               {"seconds": table.seconds, "cells": table.cells,
-                                "nbytes": table.nbytes})
+                diskcache.save(path, key, fp, {"off": dd.off, "lo": dd.lo,
+                                               "length": dd.length, "C": dd.C},
+                               {"seconds": dd.seconds, "cells": dd.cells,
+                                "nbytes": dd.nbytes})
         elif progress is not None:
             progress(1, 1)
+        dd.ending = ending
         with _LOCK:
-            _MEMORY.clear()   # (one variant at a time: they can be hundreds of MB)
-            _MEMORY[key] = table
-        return table
+            small = dd.nbytes < 16_000_000
+            # (one large variant at a time: they can be hundreds of MB; small ones stay)
+            for k in [k for k, v in _MEMORY.items() if not (small and v.nbytes < 16_000_000)]:
+                del _MEMORY[k]
+            _MEMORY[key] = dd
+        return dd
 
 
 def in_background(ruleset: Ruleset) -> Job:
@@ -534,14 +587,15 @@ def in_background(ruleset: Ruleset) -> Job:
                                                                          progress=progress))
 
 
-def joined(ruleset: Ruleset, progress: Progress | None = None) -> Distributions:
+def joined(ruleset: Ruleset, progress: Progress | None = None, table: bool = False
+           ) -> Distributions:
     """:func:`distributions`, telling ``progress`` how far a build of them under way in
     the background of this process got while it waits for it (else they are built here,
     with ``progress``)."""
     job = running(("dist", ruleset.key))
     if job is not None:
         job.join(progress)
-    return distributions(ruleset, progress=progress)
+    return distributions(ruleset, progress=progress, table=table)
 
 
 def _open_mapped(path: Any, key: str, fingerprint: str, sol: Solution
@@ -632,6 +686,35 @@ def win_chances(finals: list[Pmf]) -> list[float]:
             if j != i:
                 others = others * at_most[j]
         out.append(float(min(1.0, max(0.0, (p * others).sum()))))
+    return out
+
+
+def table_win_chances(finals: list[Pmf], left: list[int], first: int, end: float
+                      ) -> list[float]:
+    """:func:`win_chances` at a table where each turn's first roll ends the game at once
+    with the chance ``end``, the roller winning (:func:`end_chance`). ``finals``: the
+    players' final totals if the game runs to its end (:func:`distributions` with
+    ``table``); ``left[i]``: the turns player ``i`` has still to start; ``first``: the
+    player who starts the next one (the turns go round the table in seat order).
+
+    >>> table_win_chances([(10, np.ones(1))] * 2, [1, 1], 0, 0.5)
+    [0.75, 0.5]
+    >>> table_win_chances([(10, np.ones(1))] * 2, [1, 1], 1, 0.5)
+    [0.5, 0.75]
+    """
+    base = win_chances(finals)
+    n = len(finals)
+    if end <= 0 or not any(left):
+        return base
+    q = 1.0 - end
+    pos = [(i - first) % n for i in range(n)]
+    out = []
+    for i in range(n):
+        now = 0.0
+        for k in range(left[i]):   # player i's k-th turn from now, after these others
+            before = k + sum(min(left[j], k + (pos[j] < pos[i])) for j in range(n) if j != i)
+            now += q ** before * end
+        out.append(min(1.0, now + q ** sum(left) * base[i]))
     return out
 
 

@@ -24,6 +24,9 @@ class SelfPlayResult:
     upper_bonus: npt.NDArray[np.bool_]
     yachts: npt.NDArray[np.int16]
     seconds: float
+    #: (:func:`python_selfplay` only) the first turn, counted from 0, whose first roll
+    #: would end a game with opponents at once (Generala's served Generala), -1 if none
+    ends: npt.NDArray[np.int16] | None = None
 
     @property
     def mean(self) -> float:
@@ -97,6 +100,13 @@ def python_selfplay(solution: Solution, games: int, seed: int = 0,
     bonus = np.zeros(games, dtype=np.bool_)
     yachts = np.zeros(games, dtype=np.int16)
     V = solution.V
+    ends = np.full(games, -1, dtype=np.int16)
+    from .dist_extended import ending_outcomes
+
+    try:
+        ending = ending_outcomes(spec.ruleset, t)
+    except ValueError:
+        ending = np.zeros(t.nfull, dtype=np.bool_)
     t0 = time.perf_counter()
 
     def roll(counts: npt.NDArray[np.int64], k: int) -> int:
@@ -133,6 +143,7 @@ def python_selfplay(solution: Solution, games: int, seed: int = 0,
         total = 0
         first_turn = True
         pool = 0
+        turn = 0
         while m != full:
             _, Ks = solution.turn_tables(m, flag * U + u)
             rolls = R + pool if spec.pool else R
@@ -140,7 +151,10 @@ def python_selfplay(solution: Solution, games: int, seed: int = 0,
                 idx, left = fs + d0, r0
             else:
                 idx, left = roll(np.zeros(t.faces, dtype=np.int64), t.n), rolls - 1
+                if ends[g] < 0 and ending[idx - fs]:
+                    ends[g] = turn
             first_turn = False
+            turn += 1
             while left > 0:
                 d = idx - fs
                 stop = place(m, u, flag, d, left == rolls - 1)[0] + solution.carry_value(left, m)
@@ -161,4 +175,4 @@ def python_selfplay(solution: Solution, games: int, seed: int = 0,
             total += int(spec.bonus_table[u]) - int(spec.bonus_table[u0])
         totals[g] = total
         bonus[g] = U > 1 and u >= spec.low_need
-    return SelfPlayResult(totals, bonus, yachts, time.perf_counter() - t0)
+    return SelfPlayResult(totals, bonus, yachts, time.perf_counter() - t0, ends)
