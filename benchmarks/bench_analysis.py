@@ -11,6 +11,7 @@ loading the table from the disk cache).
 
     .venv/bin/python benchmarks/bench_analysis.py                  # 5-dice variants
     .venv/bin/python benchmarks/bench_analysis.py yahtzee yatzy     # some
+    .venv/bin/python benchmarks/bench_analysis.py maxi-yatzy --option saved_rolls=off
 
 Prints a Markdown table (and the load average).
 """
@@ -37,8 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ["yahtzee", "yatzy", "tommys-yahtzee", "tommys-crag", "windows-yacht"]
 
 
-def game(name: str, levels: list[str], seed: int) -> Record:
-    rs = get(name)
+def game(name: str, levels: list[str], seed: int,
+         options: dict[str, str] | None = None) -> Record:
+    rs = get(name, options or None)
     players = [make_player(rs, lv) for lv in levels]
     s = State(rs, [Player(f"P{i + 1}", "computer", lv) for i, lv in enumerate(levels)],
               rng=random.Random(seed))
@@ -60,7 +62,13 @@ def main() -> int:
     ap = parser(__doc__)
     ap.add_argument("variants", nargs="*", type=variant,
                     help=f"variant ids or aliases (default: {' '.join(DEFAULT)})")
-    names = ap.parse_args().variants or DEFAULT
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a variant option for every variant given (repeatable)")
+    args = ap.parse_args()
+    names = args.variants or DEFAULT
+    options = dict(o.split("=", 1) for o in args.option if "=" in o)
+    if len(options) != len(args.option):
+        ap.error("--option takes NAME=VALUE")
     print(f"load before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("| variant | players | decisions only (in process) | with chances of winning "
           f"({WIN_GAMES} games per player and turn) | whole `yacht analyse` process |")
@@ -68,7 +76,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             for levels in (["beginner"], ["beginner", "intermediate"]):
-                rec = game(name, levels, seed=7)
+                rec = game(name, levels, seed=7, options=options)
                 analyse(rec, win_games=0)  # the table: loaded (built the first time)
                 alone = timed(lambda rec=rec: analyse(rec, win_games=0))
                 whole = timed(lambda rec=rec: analyse(rec), repeat=1) if len(levels) > 1 else []
