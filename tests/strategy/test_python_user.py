@@ -323,3 +323,18 @@ def test_simulate_says_its_order_and_its_result_is_one_line() -> None:
     r = simulate(rs, "beginner", 20, 1, workers=1)
     assert repr(r) == (f"<SimulationResult tommys-crag, beginner: 20 games, "
                        f"mean {r.mean:.2f}, std {r.std:.2f}>")  # (the Ruleset's pages)
+
+
+def test_final_is_true_or_false(crag: Any, tmp_path: Any) -> None:
+    """``final="no"`` was a text, so true: the final total came back where the points
+    still to come were asked for."""
+    s = "336 r1"
+    calls = [lambda f: crag.value(s, final=f), lambda f: crag.best(s, final=f),
+             lambda f: crag.options(s, final=f), lambda f: crag.batch([s], final=f),
+             lambda f: crag.export(tmp_path / "x.jsonl", 1, final=f)]
+    for call in calls:
+        for bad in ("no", "False", 0, None):
+            with pytest.raises(yacht.YachtError, match=f"final is True or False, not {bad!r}"):
+                call(bad)
+    assert crag.value(s, final=np.bool_(False)) == crag.value(s, final=False)
+    assert crag.value(s, final=False) < crag.value(s)

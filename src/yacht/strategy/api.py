@@ -233,6 +233,23 @@ def _real(value: object, what: str) -> float:
     return float(value)
 
 
+def _yes_no(value: object, what: str) -> bool:
+    """``value`` as a bool, else :class:`AdviceError` naming ``what``: ``final="no"`` is a
+    text, and every text but the empty one is true.
+
+    >>> _yes_no(False, "final")
+    False
+    """
+    if value is True or value is False:
+        return value
+    import numpy as np
+
+    if isinstance(value, np.bool_):
+        return bool(value)
+    shown = repr(value) if len(repr(value)) <= 24 else type(value).__name__
+    raise AdviceError(f"{what} is True or False, not {shown}")
+
+
 def _percent(p: object) -> float:
     q = _real(p, "a percentile")
     if not 0 <= q <= 100:
@@ -503,6 +520,7 @@ class SolvedVariant:
         """The expected final total of the situation under optimal play (``final=False``:
         the expected points still to come). A :class:`~yacht.engine.State` is valued for
         the player on turn (their own card: solitaire values)."""
+        final = _yes_no(final, "final")
         where = self._where(where)
         got = self._native_best(where)
         if got is not None:
@@ -520,6 +538,7 @@ class SolvedVariant:
     def best(self, where: Where, *, final: bool = True) -> Option:
         """The best option of a situation with dice showing (:meth:`Option.actions
         <yacht.strategy.ranking.Option.actions>` plays it in a game of the engine)."""
+        final = _yes_no(final, "final")
         where = self._where(where)
         got = self._native_best(where)
         if got is None:
@@ -531,6 +550,7 @@ class SolvedVariant:
     def options(self, where: Where, *, final: bool = True) -> list[Option]:
         """Every distinct keep (keeping all dice is scoring) and every allowed box, with
         its expected final total (``final=False``: the points still to come), best first."""
+        final = _yes_no(final, "final")
         where = self._where(where)
         got = self._options(where)
         if final:
@@ -679,6 +699,7 @@ class SolvedVariant:
         from .bulk import Batch
         from .solver.batch import option_values, supported
 
+        final = _yes_no(final, "final")
         if not supported(self.solution):
             raise AdviceError(f"{self.ruleset.id}: batches do not cover a repeat box (ask "
                               "options() one situation at a time)")
@@ -720,6 +741,7 @@ class SolvedVariant:
         saying so (any other ``OSError`` names ``path`` too, never a temporary file)."""
         from .bulk import export
 
+        final = _yes_no(final, "final")
         if not isinstance(path, (str, os.PathLike)):
             raise AdviceError(f"export writes to a path (text or a Path), "
                               f"not {type(path).__name__}")
