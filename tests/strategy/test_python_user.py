@@ -50,6 +50,16 @@ def test_reprs_are_short_and_say_what_they_hold(crag: Any) -> None:
     a = analyse(Record.from_state(finished_game()))
     assert repr(a).startswith("<Analysis of a game of tommys-crag, finished: Cpu ")
     assert len(repr(a)) < 120
+    # the hint: both rankings were written out whole (7,000 characters)
+    from yacht.engine import Player, Roll, State
+    from yacht.strategy.advisor import hint
+
+    game = State(crag.ruleset, [Player("Ann")])
+    game.apply(Roll((6, 2, 1)))
+    h = hint(game, target=150, build=True)
+    assert repr(h).startswith("<Hint 20 options, best for the score ")
+    assert "to win: <WinRanking to reach 150: 20 options, best " in repr(h)
+    assert len(repr(h)) < 200
 
 
 def test_percentiles_and_points_refuse_what_is_no_number(crag: Any) -> None:

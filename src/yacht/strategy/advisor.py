@@ -229,6 +229,12 @@ class Hint:
 
     score_title = "best for your score"
 
+    def __repr__(self) -> str:
+        # (the dataclass's wrote out both rankings whole: thousands of characters)
+        best = (f"best for the score {self.by_score[0].brief()} "
+                f"({self.by_score[0].expected:.2f})" if self.by_score else "no options")
+        return f"<Hint {len(self.by_score)} options, {best}; to win: {self.to_win!r}>"
+
     @property
     def win_title(self) -> str:
         w = self.to_win

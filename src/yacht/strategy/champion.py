@@ -169,6 +169,16 @@ class WinRanking:
     exact: bool
     how: str
 
+    def __repr__(self) -> str:
+        # (the dataclass's wrote out every option: thousands of characters)
+        goal = f"to reach {self.target}" if self.goal == "target" else "to win"
+        if not self.options:
+            return f"<WinRanking {goal}: no options>"
+        best = self.options[0]
+        return (f"<WinRanking {goal}: {len(self.options)} options, best "
+                f"{best.ranked.brief()} ({100 * best.chance:.1f} %), "
+                f"{'exact' if self.exact else 'estimated'}>")
+
     def chance_of(self, r: Ranked) -> float | None:
         for o in self.options:
             if o.ranked.decision() == r.decision():

@@ -55,6 +55,18 @@ class Ranked:
         col = f" (column {self.column + 1})" if len(rs.columns) > 1 else ""
         return f"score {label}{col} for {self.points}"
 
+    def brief(self) -> str:
+        """The action in a few words without the ruleset (box ids, plain dice): for
+        one-line reprs.
+
+        >>> Ranked("keep", 140.0, 0.0, keep=(5, 5), reroll=(2,)).brief()
+        'keep 5 5, roll 1'
+        """
+        if self.kind == "keep":
+            return f"keep {' '.join(map(str, self.keep)) or 'nothing'}, roll {len(self.reroll)}"
+        col = f" (column {self.column + 1})" if self.column else ""
+        return f"score {self.category}{col} for {self.points}"
+
     def to_json(self) -> dict[str, object]:
         d: dict[str, object] = {"kind": self.kind, "expected": round(self.expected, 6),
                                 "loss": round(self.loss, 6)}
