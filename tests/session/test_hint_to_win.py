@@ -135,12 +135,36 @@ def test_the_hint_says_once_that_it_marked_the_game() -> None:
     assert t.view().assisted
 
 
-@pytest.mark.parametrize("variant", ["kismet", "generala", "ancient-yacht-double"])
+def test_generala_says_the_best_to_win_all_game_long() -> None:
+    """Generala's served boxes are beyond the turn kernel, but its turns are worked out
+    in numpy on its distributions: the hint gives the chances on every turn (it said
+    'not worked out in Generala')."""
+    from yacht.strategy.base import make_player, play_turn
+
+    rs = get("generala")
+    dist.distributions(rs, table=True)   # (the suite builds nothing behind a game)
+    s = State(rs, [Player("Ann"), Player("Bob", "computer", "expert")],
+              rng=random.Random(1))
+    expert = make_player(rs, "expert")
+    lines = []
+    while not s.is_terminal() and len(lines) < 11:
+        if s.current == 0:
+            s.apply(Roll())
+            if s.is_terminal():
+                break
+            win = to_win(s)
+            assert win.moves and win.exact and "first roll ends the game" in win.how
+            lines.append(win.line)
+        play_turn(s, expert)
+    assert len(lines) >= 5 and all(line.startswith("Best to win:") for line in lines)
+
+
+@pytest.mark.parametrize("variant", ["kismet", "ancient-yacht-double"])
 def test_a_variant_the_tables_of_chances_do_not_know_never_says_the_last_turns(
         variant: str) -> None:
-    """Kismet's bonus by steps, Generala's served boxes and two columns are beyond the
-    champion's tables of chances: the hint said 'worked out in the last turns only', and
-    gave no chances in the last turns either (the line with three boxes open, and one)."""
+    """Kismet's bonus by steps and two columns are beyond the champion's tables of
+    chances: the hint said 'worked out in the last turns only', and gave no chances in
+    the last turns either (the line with three boxes open, and one)."""
     from yacht.strategy.base import make_player, play_turn
 
     rs = get(variant)

@@ -241,3 +241,62 @@ def test_a_generala_analysis_has_exact_chances() -> None:
     # the first player's edge: the first chance of a served Generala
     assert first[0] > first[1] > 0.5   # (ties count for both)
     assert y.chances().mean == pytest.approx(y.solution.expected_score, abs=1e-3)
+
+
+def test_the_champions_chance_of_a_box_is_the_exact_share_of_first_place() -> None:
+    """Generala's champion works its turn out in numpy (the turn kernel knows no served
+    boxes): scoring a box is worth the exact share of first place of the total it leads
+    to, served points at the first roll, plus the chance that a first roll ends the
+    game at once (its own turns: won; the opponent's: lost)."""
+    from yacht.strategy.champion import rank_to_win
+    from yacht.strategy.solver.dist import ending_terms, win_worth
+
+    rs = get("generala")
+    dd = distributions(rs, table=True)
+    end = end_chance(rs)
+    s = State(rs, [Player("Ann"), Player("Bob")], rng=random.Random(3))
+    for dice in ((1, 2, 3, 4, 6), (2, 2, 5, 5, 5)):   # (Ann's full served: 35)
+        s.apply(Roll((6, 6, 1, 2, 3)))                 # Ann's first turn: sixes
+        s.apply(Score("sixes"))
+        s.apply(Roll(dice))                            # Bob: the dice, at the first roll
+        ann, bob = s.card(0), s.card(1)
+        win = rank_to_win(s)
+        assert win is not None and win.exact
+        lo, worth = win_worth([dd.final(ann, 1)])
+        at_once, runs = ending_terms([10, 10], 0, end)   # Ann starts next, then Bob
+        scored = [o for o in win.options if o.ranked.kind == "score"]
+        assert scored
+        for o in scored:
+            assert o.ranked.category is not None
+            after = rs.place(bob, next(p for p in rs.placements(
+                rs.context(bob, 1, 1, players=2), counts_of(dice, rs.faces))
+                if p.category == o.ranked.category))
+            flo, pmf = dd.final(after, 2)
+            share = sum(p * (worth[min(x - lo, len(worth) - 1)] if x >= lo else 0.0)
+                        for x, p in zip(range(flo, flo + len(pmf)), pmf, strict=True))
+            assert o.chance == pytest.approx(at_once[1] + runs * share, abs=2e-4)
+        full = next(o for o in scored if o.ranked.category == "full")
+        assert full.ranked.points == (35 if dice == (2, 2, 5, 5, 5) else 0)
+        s = State(rs, [Player("Ann"), Player("Bob")], rng=random.Random(3))
+
+
+def test_the_champion_plays_a_whole_game_of_generala() -> None:
+    """Every turn of the champion's is played to win (it played as the expert)."""
+    from yacht.strategy.base import make_player, play_turn
+    from yacht.strategy.champion import rank_to_win
+
+    rs = get("generala")
+    s = State(rs, [Player("C", "computer", "champion"), Player("E", "computer", "expert")],
+              rng=random.Random(11))
+    players = [make_player(rs, "champion"), make_player(rs, "expert")]
+    ranked = 0
+    while not s.is_terminal():
+        if s.current == 0:
+            s.apply(Roll())
+            if s.is_terminal():
+                break
+            assert rank_to_win(s) is not None
+            ranked += 1
+        play_turn(s, players[s.current])
+    assert ranked >= 5
+    assert s.ended_by is not None or all(s.card(p).complete for p in (0, 1))

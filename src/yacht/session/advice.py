@@ -179,13 +179,13 @@ def _why_not(state: State, ranked: list[Any], limit: int, champion: Any) -> WinA
     failed, a variant without them this early, a turn the rules set. A build that ended
     well meanwhile: the ranking after all."""
     from yacht.strategy.solver import background, solve
-    from yacht.strategy.solver.dist import is_ready, supported
+    from yacht.strategy.solver.dist import is_ready, turns_known
 
     rs = state.ruleset
     me = state.current
     if solve(rs, estimate=False).forced_turn(state.card(me), state.turns_taken(me)):
         return _none("not on this turn: the rules say where it scores")
-    if not supported(rs):
+    if not turns_known(rs):
         from yacht.strategy.solver import UnsupportedRuleset
         from yacht.strategy.solver.local import check_local
 
@@ -196,7 +196,7 @@ def _why_not(state: State, ranked: list[Any], limit: int, champion: Any) -> WinA
                          "its rules)")
         return _none(f"worked out in the last turns only ({rs.name} has no exact "
                      "distributions of the scores to come)")
-    if not is_ready(rs):
+    if not is_ready(rs, table=True):
         if background.waits():  # (tests, matches: nothing is built behind the game)
             return _none("not ready: the distributions of the scores to come are not built")
         job = champion.preparing(state)

@@ -43,6 +43,11 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   worth too, not as the expert; it plans again at each decision, as the
   opponents' cards fill. Against opponents who have all finished that table is
   exact to the end (the worth is their totals).
+  Generala's served boxes and doble generala are beyond the kernels' tables: its
+  turn is worked out in numpy on its distributions (the one-turn look-ahead, all
+  game long; no plan of the last turns), and with ``servida=win`` the chance that a
+  turn's first roll ends the game at once is added to every option's chance (its
+  own turns won, the opponents' lost; the order of the options does not change).
   The two-column Ancient Yacht games have no distributions: there the opponents'
   totals are a sample of ``samples`` expert games from their cards (an estimated
   worth within :data:`TRIM` of 0 or 1 taken as 0 or 1), and the champion plays
@@ -386,8 +391,9 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
     alone = not others
     finished = all(c.complete for c, _ in others)
     if not alone and not sol.forced_turn(card, turn) and (
-            not finished or _open(card) > BUDGET_OPEN):
-        # (against finished opponents the table from the card is exact to the end)
+            not finished or _open(card) > BUDGET_OPEN or sol.spec.extended):
+        # (against finished opponents the table from the card is exact to the end; the
+        # kernels' tables know no served boxes: Generala looks one turn ahead still)
         dd = _distributions(rs, build)
         if dd is not None:
             if by_score is None:
@@ -513,11 +519,13 @@ def _tilted(rs: Ruleset, tilts: tuple[float, ...], build: bool) -> list[Any]:
 def _distributions(rs: Ruleset, build: bool) -> Any:
     """The exact score distributions of ``rs``, or None (none for this variant, or not
     built and not to be built)."""
-    from .solver.dist import distributions, is_ready, supported
+    from .solver.dist import distributions, is_ready, turns_known
 
-    if not supported(rs) or (not build and not is_ready(rs)):
+    # (with opponents: where a roll can end the game, those of a game that runs to its
+    # end, the chance of such a roll counted apart)
+    if not turns_known(rs) or (not build and not is_ready(rs, table=True)):
         return None
-    return distributions(rs)
+    return distributions(rs, table=True)
 
 
 class _Rows(threading.local):
@@ -564,7 +572,6 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
     import numpy as np
 
     from .solver.dist import STEPS, win_worth
-    from .solver.local import turn_chances
     from .solver.target import _box_max
 
     rs = dd.ruleset
@@ -577,14 +584,18 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
     U, A = spec.U, spec.A
     u, flag = a % U, a // U
     reps = int(spec.rep_pts.max()) if m & _repeat_mask(spec) else 0
-    G = int(_box_max(spec).max()) + spec.bonus_amt * (1 if U > 1 else 0) + spec.ybonus + reps
+    top = int(_box_max(spec).max())
+    if spec.served is not None:   # (Generala's served boxes)
+        top = max(top, int((spec.served.max(axis=1) * spec.box_mult[:spec.nbox]).max()))
+    G = top + spec.bonus_amt * (1 if U > 1 else 0) + spec.ybonus + reps
     turn_key = (id(spec), card, tuple(others), tuple(id(d) for d in own), id(reach),
                 optimism)
     if _ROWS.turn == turn_key and _ROWS.arrays is not None:  # the same turn: the same rows
         off, wlo, wlen = _ROWS.arrays
-        tc = turn_chances(spec, A, (off, wlo, wlen, _ROWS.Q), m, a, points)
-        return _exact_ranking(rs, spec, card, turn, dice, rolls_left, tc, by_score, others,
-                              len(own) > 1, optimism if reach is not None else 0.0)
+        tc = _turn(spec, A, (off, wlo, wlen, _ROWS.Q), m, a, points, rolls_left)
+        return _ended(dd, card, others, _exact_ranking(
+            rs, spec, card, turn, dice, rolls_left, tc, by_score, others, len(own) > 1,
+            optimism if reach is not None else 0.0))
     off, wlo, wlen = _ROWS.get(spec)
     rows: list[Any] = []
     at = 0
@@ -633,7 +644,8 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
         if (m >> b) & 1:
             continue
         m2 = m | (1 << b)
-        flags = [0, 1] if b == spec.ybox and spec.ybonus > 0 else [flag]
+        # (the flag after: whether the yacht box, or the box another needs, holds points)
+        flags = [0, 1] if spec.nflag == 2 and b == spec.flag_box else [flag]
         if U > 1 and spec.box_upper[b]:
             pts = {int(p) for p in spec.score[b]}
             if spec.joker_pts[b] >= 0:
@@ -648,9 +660,50 @@ def _rank_exact(dd: Any, card: Scorecard, turn: int, dice: Sequence[int], rolls_
         row(m * A + a, m, a)
     Q = np.concatenate(rows) if rows else np.zeros(1)
     _ROWS.turn, _ROWS.Q = turn_key, Q
-    tc = turn_chances(spec, A, (off, wlo, wlen, Q), m, a, points)
-    return _exact_ranking(rs, spec, card, turn, dice, rolls_left, tc, by_score, others,
-                          len(own) > 1, optimism if reach is not None else 0.0)
+    tc = _turn(spec, A, (off, wlo, wlen, Q), m, a, points, rolls_left)
+    return _ended(dd, card, others, _exact_ranking(
+        rs, spec, card, turn, dice, rolls_left, tc, by_score, others, len(own) > 1,
+        optimism if reach is not None else 0.0))
+
+
+def _turn(spec: Any, A: int, arrays: Any, m: int, a: int, points: int,
+          rolls_left: int) -> Any:
+    """The turn's chances from the rows: the turn kernel's, or in numpy for served boxes
+    and a box needing another (Generala)."""
+    from .solver.local import turn_chances
+
+    if spec.extended:
+        from .solver.dist_extended import turn_chances as numpy_turn
+
+        return numpy_turn(spec, A, arrays, m, a, points, rolls_left == spec.rolls - 1)
+    return turn_chances(spec, A, arrays, m, a, points)
+
+
+def _ended(dd: Any, card: Scorecard, others: Sequence[tuple[Scorecard, int]],
+           ranking: WinRanking) -> WinRanking:
+    """``ranking`` where a turn's first roll can end the game at once (Generala's served
+    Generala): its chances are those of a game that runs to its end; this adds the
+    chance that a turn still to start ends it (the player's own, won; an opponent's,
+    lost). The order of the chances does not change. The others are in seat order; the
+    player's turn has begun (dice showing), so those who have begun fewer turns start
+    theirs first."""
+    from .solver.dist import end_chance, ending_terms
+
+    if not getattr(dd, "ending", False):
+        return ranking
+    end = end_chance(dd.ruleset)
+    begun = card.filled + 1
+    after = [c for c, _ in others if c.filled < begun]
+    before = [c for c, _ in others if c.filled >= begun]
+    left = [_open(c) for c in after + before] + [_open(card) - 1]
+    at_once, runs = ending_terms(left, 0, end)
+    mine = at_once[-1]
+    from dataclasses import replace
+
+    opts = tuple(replace(o, chance=mine + runs * o.chance, loss=runs * o.loss)
+                 for o in ranking.options)
+    return WinRanking(opts, ranking.goal, ranking.target, ranking.exact,
+                      ranking.how + "; the chance that a first roll ends the game counted")
 
 
 def _exact_ranking(rs: Ruleset, spec: Any, card: Scorecard, turn: int, dice: Sequence[int],
@@ -750,8 +803,17 @@ def _preparation(state: State, target: int | None, tilts: tuple[float, ...],
     if len(state.players) != 1:
         from .solver import dist, tilted
 
-        if not dist.supported(rs) or tilted.family_ready(rs, tilts):
-            return None   # (the two-column games: a table of its own card, at the end)
+        if not dist.supported(rs):
+            if not dist.turns_known(rs) or dist.is_ready(rs, table=True):
+                return None   # (the two-column games: a table of its own card, at the end)
+
+            def build_table(progress: Progress | None) -> None:
+                dist.distributions(rs, progress=progress, table=True)
+
+            return Preparation("the distributions of the scores to come (built once)",
+                               build_table)
+        if tilted.family_ready(rs, tilts):
+            return None
 
         def build_dists(progress: Progress | None) -> None:
             tilted.family(rs, tilts, progress=progress)
@@ -792,11 +854,11 @@ def preparing(state: State, target: int | None = None, tilts: tuple[float, ...] 
     if state.is_terminal():
         return None
     if len(state.players) != 1 and not tilts:   # (the common case, cheap: in memory)
-        from .solver.dist import supported
+        from .solver.dist import turns_known
 
-        if not supported(rs) or is_ready(rs):
+        if not turns_known(rs) or is_ready(rs, table=True):
             return None
-        return in_background(rs)
+        return in_background(rs, table=True)
     sol = solution if solution is not None else solve(rs, estimate=False)
     prep = _preparation(state, target, tilts, sol)
     if prep is None:

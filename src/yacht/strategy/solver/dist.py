@@ -59,8 +59,9 @@ from .spec import Spec, UnsupportedRuleset, compiled
 from .tables import kernel_tables
 from .target import FAR, _box_max
 
-__all__ = ["EPS", "Distributions", "available", "distributions", "end_chance", "in_background",
-           "is_ready", "joined", "supported", "table_win_chances", "win_chances", "win_worth"]
+__all__ = ["EPS", "Distributions", "available", "distributions", "end_chance", "ending_terms",
+           "in_background", "is_ready", "joined", "supported", "table_win_chances",
+           "turns_known", "win_chances", "win_worth"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -83,6 +84,20 @@ def supported(ruleset: Ruleset) -> bool:
     except UnsupportedRuleset:
         return False
     return True
+
+
+def turns_known(ruleset: Ruleset) -> bool:
+    """Whether the champion's look-ahead of one turn can use the distributions: those of
+    :func:`supported`, and Generala's served boxes and doble generala (its turns worked
+    out in numpy, :func:`.dist_extended.turn_chances`; not its plans of the last turns,
+    whose tables are the kernels')."""
+    if supported(ruleset):
+        return True
+    try:
+        spec = _check(ruleset, steps=True)
+    except UnsupportedRuleset:
+        return False
+    return spec.extended and spec.bonus_table is None
 
 
 def available(ruleset: Ruleset) -> bool:
@@ -578,13 +593,13 @@ def distributions(ruleset: Ruleset, *, cache: bool = True, progress: Progress | 
         return dd
 
 
-def in_background(ruleset: Ruleset) -> Job:
+def in_background(ruleset: Ruleset, table: bool = False) -> Job:
     """The build of ``ruleset``'s distributions in the background (:mod:`.background`:
     started once per process; :attr:`~.background.Job.fraction` says how far it got).
     Ask :func:`is_ready` first: a job requested for distributions in the cache ends at
-    once, having mapped the file."""
-    return request(("dist", ruleset.key), lambda progress: distributions(ruleset,
-                                                                         progress=progress))
+    once, having mapped the file. ``table``: as :func:`distributions`."""
+    return request(("dist", _store_key(ruleset, table)),
+                   lambda progress: distributions(ruleset, progress=progress, table=table))
 
 
 def joined(ruleset: Ruleset, progress: Progress | None = None, table: bool = False
@@ -592,7 +607,7 @@ def joined(ruleset: Ruleset, progress: Progress | None = None, table: bool = Fal
     """:func:`distributions`, telling ``progress`` how far a build of them under way in
     the background of this process got while it waits for it (else they are built here,
     with ``progress``)."""
-    job = running(("dist", ruleset.key))
+    job = running(("dist", _store_key(ruleset, table)))
     if job is not None:
         job.join(progress)
     return distributions(ruleset, progress=progress, table=table)
@@ -703,9 +718,22 @@ def table_win_chances(finals: list[Pmf], left: list[int], first: int, end: float
     [0.5, 0.75]
     """
     base = win_chances(finals)
-    n = len(finals)
     if end <= 0 or not any(left):
         return base
+    at_once, runs = ending_terms(left, first, end)
+    return [min(1.0, e + runs * b) for e, b in zip(at_once, base, strict=True)]
+
+
+def ending_terms(left: list[int], first: int, end: float) -> tuple[list[float], float]:
+    """``(at_once, runs)``: each player's chance that a turn of theirs ends the game at
+    once before anyone's else does, and the chance that the game runs to its end, when
+    each turn still to start ends it with the chance ``end`` (``left``, ``first``: as
+    :func:`table_win_chances`).
+
+    >>> ending_terms([1, 1], 0, 0.5)
+    ([0.5, 0.25], 0.25)
+    """
+    n = len(left)
     q = 1.0 - end
     pos = [(i - first) % n for i in range(n)]
     out = []
@@ -714,8 +742,8 @@ def table_win_chances(finals: list[Pmf], left: list[int], first: int, end: float
         for k in range(left[i]):   # player i's k-th turn from now, after these others
             before = k + sum(min(left[j], k + (pos[j] < pos[i])) for j in range(n) if j != i)
             now += q ** before * end
-        out.append(min(1.0, now + q ** sum(left) * base[i]))
-    return out
+        out.append(now)
+    return out, q ** sum(left)
 
 
 def win_worth(finals: list[Pmf]) -> tuple[int, F64]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -43,8 +43,9 @@ from .spec import Spec
 
 if TYPE_CHECKING:
     from .dist import Distributions
+    from .local import TurnChances
 
-__all__ = ["build_extended", "ending_outcomes"]
+__all__ = ["build_extended", "ending_outcomes", "turn_chances"]
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -295,3 +296,52 @@ def build_extended(sol: Solution, progress: Callable[[int, int], None] | None = 
             progress(step + 1, spec.nbox)
     return Distributions(sol, plan.ulo, qoff, qlo, qlen, store.view().copy(),
                          time.perf_counter() - t0, True)
+
+
+def turn_chances(spec: Spec, A: int, arrays: tuple[I64, I64, I64, npt.NDArray[Any]],
+                 mask: int, aux: int, points: int, first_roll: bool) -> TurnChances:
+    """:func:`.local.turn_chances` for served boxes and a box needing another (the turn
+    kernel knows neither): the worth of every placement from the rows ``arrays`` (the
+    champion's, one per state after this turn, from ``points`` on), the keeps' by
+    :func:`.extended.keep_levels` with the served placements at the first roll, and
+    ``B`` the placements' worth at the roll the dice show (``first_roll``: served)."""
+    from .extended import keep_levels
+    from .local import TurnChances
+
+    off, wlo, wlen, Q = arrays
+    t = spec.dice
+    nb, U = spec.nbox, spec.U
+    u, flag = aux % U, aux // U
+    upper = np.asarray(spec.box_upper, dtype=bool)
+    mult = np.asarray(spec.box_mult, dtype=np.int64)
+
+    def placements(table: npt.NDArray[Any]) -> F64:
+        B = np.full((t.nfull, nb + 1), -1.0)
+        for b in range(nb):
+            if (mask >> b) & 1:
+                continue
+            pts = np.asarray(table[b], dtype=np.int64).copy()
+            if b == spec.needs_box and not flag:
+                pts[:] = 0
+            nflag: Any = (pts > 0).astype(np.int64) if (
+                spec.nflag == 2 and b == spec.flag_box) else flag
+            up = U > 1 and bool(upper[b])
+            nu = np.minimum(U - 1, u + pts) if up else u
+            gain = pts * int(mult[b])
+            if up and spec.bonus_table is None:
+                gain = gain + np.where((u < spec.need) & (u + pts >= spec.need),
+                                       spec.bonus_amt, 0)
+            j = (mask | (1 << b)) * A + nflag * U + nu
+            at = points + gain - wlo[j]
+            if (at < 0).any() or (at >= wlen[j]).any():
+                raise ValueError("a placement beyond the rows of the states after it")
+            B[:, b] = Q[off[j] + at]
+        return B
+
+    normal = placements(spec.score)
+    served = placements(spec.served) if spec.served is not None else normal
+    E0 = normal[:, :nb].max(axis=1)
+    E0s = served[:, :nb].max(axis=1)
+    R = spec.rolls
+    Ks = keep_levels(spec, E0, R, lambda level: E0s if level == R - 1 else None)
+    return TurnChances(E0, Ks, served if first_roll else normal)
