@@ -153,7 +153,9 @@ def test_generala_says_the_best_to_win_all_game_long() -> None:
             if s.is_terminal():
                 break
             win = to_win(s)
-            assert win.moves and win.exact and "first roll ends the game" in win.how
+            assert win.moves and win.exact
+            assert win.how.endswith("; the chance of a served Generala (five of a kind on "
+                                    "the first roll), which ends the game, counted")
             lines.append(win.line)
         play_turn(s, expert)
     assert len(lines) >= 5 and all(line.startswith("Best to win:") for line in lines)
