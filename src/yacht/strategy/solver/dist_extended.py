@@ -137,34 +137,12 @@ class _Turns:
                 np.take_along_axis(gain, best, 1)[:, 0])
 
     def keep_levels(self, E0: F64, served: F64) -> F64:
-        """``Ks[s, j, k]`` of every state ``s`` as :func:`.extended.keep_levels` gives
-        them (the same steps, so the same numbers: the same choices)."""
-        t = self.t
+        """``Ks[s, j, k]`` of every state ``s`` (:func:`.extended.keep_levels`: the same
+        steps as the solver's turns, so the same numbers: the same choices)."""
+        from .extended import keep_levels
+
         R = self.R
-        sizes = [np.flatnonzero(np.asarray(t.size) == k) for k in range(t.n + 1)]
-        up = np.asarray(t.up, dtype=np.int64)
-        down = np.asarray(t.down, dtype=np.int64)
-        fs = t.full_start
-        Ks = np.empty((len(E0), R, t.nall))
-        Ks[:, 0, fs:] = np.maximum(E0, served) if R == 1 else E0
-        for level in range(R):
-            K = Ks[:, level]
-            for k in range(t.n - 1, -1, -1):
-                idx = sizes[k]
-                K[:, idx] = K[:, up[idx]].mean(axis=2)
-            if level == R - 1:
-                break
-            nxt = Ks[:, level + 1]
-            nxt[:] = K
-            for k in range(1, t.n + 1):
-                idx = sizes[k]
-                for f in range(t.faces):
-                    dn = down[idx, f]
-                    ok = dn >= 0
-                    nxt[:, idx[ok]] = np.maximum(nxt[:, idx[ok]], nxt[:, dn[ok]])
-            if level + 1 == R - 1:
-                nxt[:, fs:] = np.maximum(nxt[:, fs:], served)
-        return Ks
+        return keep_levels(self.spec, E0, R, lambda level: served if level == R - 1 else None)
 
     def ends(self, sm: I64, sa: I64) -> tuple[I64, I64, I64, F64]:
         """The ways the turns from the states (sm, sa) end: for each, the state's

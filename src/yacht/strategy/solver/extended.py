@@ -67,31 +67,33 @@ def keep_levels(spec: Spec, E0: F64, levels: int,
     """``Ks[j, k]``: the value of keeping ``k`` and rolling the rest with ``j`` rolls left
     after that roll, as the kernels' ``keep_levels`` (``E0``: the placement values);
     ``stop(j)``: values of stopping with ``j`` rolls left that may beat keeping (the
-    served placements at the first roll, what saved rolls are worth), or None."""
+    served placements at the first roll, what saved rolls are worth), or None. Several
+    states at once: ``E0`` (and what ``stop`` gives) of shape ``(states, outcomes)``,
+    ``Ks[s, j, k]`` (the same steps for each, so the same numbers)."""
     t = spec.dice
     sizes, up, down = _sizes(spec)
     fs = t.full_start
-    Ks = np.empty((levels, t.nall))
+    Ks = np.empty(E0.shape[:-1] + (levels, t.nall))
     first = stop(0)
-    Ks[0, fs:] = E0 if first is None else np.maximum(E0, first)
+    Ks[..., 0, fs:] = E0 if first is None else np.maximum(E0, first)
     for level in range(levels):
-        K = Ks[level]
+        K = Ks[..., level, :]
         for k in range(t.n - 1, -1, -1):
             idx = sizes[k]
-            K[idx] = K[up[idx]].mean(axis=1)
+            K[..., idx] = K[..., up[idx]].mean(axis=-1)
         if level == levels - 1:
             break
-        nxt = Ks[level + 1]
-        nxt[:] = K
+        nxt = Ks[..., level + 1, :]
+        nxt[...] = K
         for k in range(1, t.n + 1):
             idx = sizes[k]
             for f in range(t.faces):
                 dn = down[idx, f]
                 ok = dn >= 0
-                nxt[idx[ok]] = np.maximum(nxt[idx[ok]], nxt[dn[ok]])
+                nxt[..., idx[ok]] = np.maximum(nxt[..., idx[ok]], nxt[..., dn[ok]])
         extra = stop(level + 1)
         if extra is not None:
-            nxt[fs:] = np.maximum(nxt[fs:], extra)
+            nxt[..., fs:] = np.maximum(nxt[..., fs:], extra)
     return Ks
 
 
