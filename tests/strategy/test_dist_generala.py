@@ -175,29 +175,23 @@ def test_a_small_generala_table_matches_a_brute_force_of_two_players() -> None:
         if hit is not None:
             return hit
         if not s.dice:
-            out = [0.0, 0.0]
-            for outcome, p in s.chance_outcomes():
-                t = s.clone()
-                t.apply(Roll(outcome))
-                got = play(t)
-                out = [o + p * g for o, g in zip(out, got, strict=True)]
-            res = (out[0], out[1])
+            res = rolled(s)
         else:
             decision = advise(s, sol)[0].decision()
             t = s.clone()
             t.apply(decision.score if decision.score is not None else Choose(decision.reroll))
-            if decision.score is None:
-                out = [0.0, 0.0]
-                for outcome, p in t.chance_outcomes():
-                    u = t.clone()
-                    u.apply(Roll(outcome))
-                    got = play(u)
-                    out = [o + p * g for o, g in zip(out, got, strict=True)]
-                res = (out[0], out[1])
-            else:
-                res = play(t)
+            res = rolled(t) if decision.score is None else play(t)
         memo[key] = res
         return res
+
+    def rolled(s: State) -> tuple[float, float]:
+        """Every roll from ``s``, weighed by its chance."""
+        out = [0.0, 0.0]
+        for outcome, p in s.chance_outcomes():
+            t = s.clone()
+            t.apply(Roll(outcome))
+            out = [o + p * g for o, g in zip(out, play(t), strict=True)]
+        return out[0], out[1]
 
     game = State(rs, [Player("A", "computer", "expert"), Player("B", "computer", "expert")])
     want = play(game)
