@@ -147,6 +147,25 @@ def test_delete_abandons_an_unfinished_game(store: Store) -> None:
         store.load_record(gid)
 
 
+def test_update_meta_keeps_the_other_keys_and_leaves_finished_games(store: Store) -> None:
+    rec = Record("yatzy", {}, [ANN], [Roll((1, 2, 3, 4, 5))], meta={"source": "tui",
+                                                                     "speed": "slow"})
+    gid = store.start_game(rec)
+    store.update_meta(gid, {"speed": "fast"})
+    assert store.load_record(gid).meta == {"source": "tui", "speed": "fast"}
+    assert store.load_record(gid).actions == [Roll((1, 2, 3, 4, 5))]
+    with pytest.raises(StoreError, match="daily challenge"):
+        store.update_meta(gid, {"daily": "2026-01-01"})
+    with pytest.raises(StoreError, match=f"no game {gid}x"):
+        store.update_meta(gid + "x", {"speed": "fast"})
+    state = random_game(get("tommys-crag"), [ANN], seed=3)
+    done = play_into(store, state)
+    store.finish_game(done, state)
+    before = store.load_record(done).meta
+    store.update_meta(done, {"speed": "fast"})
+    assert store.load_record(done).meta == before
+
+
 def test_resolve_id_takes_unique_prefixes(store: Store) -> None:
     ids = [store.start_game(Record("yatzy", {}, [ANN])) for _ in range(3)]
     for gid in ids:

@@ -125,3 +125,42 @@ async def test_oops_stays_on_the_bar_while_a_score_may_be_taken_back(new_app: Ap
         assert view.computer_turn and screen.snap["can"]["take_back"]
         shown = bar(app)
         assert " o Oops " in shown and " r Roll " not in shown and " h Hint " not in shown
+
+
+@run
+async def test_a_speed_changed_during_the_game_is_kept_with_it(new_app: App, store: Any) -> None:
+    launch = Launch(variant="yatzy", players=[PlayerSpec("Ann"), PlayerSpec("Max", "expert")],
+                    speed="slow")
+    app = new_app(launch, speed="slow")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("plus")  # before the game is saved: it starts with it
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        table = game(pilot).table
+        gid = table.view().game_id
+        assert gid is not None and store.load_record(gid).meta["speed"] == "normal"
+        await pilot.press("plus")  # once it is saved: kept in the store
+        await settle(pilot)
+        assert table.view().speed == "fast"
+    # before: the record kept the speed the game was started with (slow)
+    assert store.load_record(gid).meta["speed"] == "fast"
+    again = new_app(Launch(resume=gid), speed="normal")
+    async with again.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = game(pilot)
+        assert screen.table.view().speed == "fast" and again.config.speed == "fast"
+        await pilot.press("minus")
+        await settle(pilot)
+    assert store.load_record(gid).meta["speed"] == "normal"
+    # --speed given with --resume wins, and is the game's from then on
+    slow = new_app(Launch(resume=gid, speed="slow"), speed="slow")
+    async with slow.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        assert game(pilot).table.view().speed == "slow"
+    assert store.load_record(gid).meta["speed"] == "slow"
+    last = new_app(Launch(resume=gid), speed="instant")
+    async with last.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        assert game(pilot).table.view().speed == "slow"

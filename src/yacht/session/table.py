@@ -413,6 +413,8 @@ class Table:
         self._past: tuple[Past | None, ...] = ()
         self._closed = False
         self._remote = False  # while taking up what another process did
+        #: one keep_speed at a time (each writes the speed of its time: the last one wins)
+        self._keeping = threading.Lock()
         self._strategies: dict[int, Any] = {}
         self._seats: dict[str, Seat] = {}
         people = frozenset(i for i, p in enumerate(session.players) if not p.is_computer)
@@ -1240,6 +1242,29 @@ class Table:
             event = self._event("speed", None, speed=speed)
             self._changed_cond.notify_all()
             self._emit([event])
+
+    def keep_speed(self) -> None:
+        """Keep the table's speed with its game (its record's meta ``speed``: a game saved
+        later starts with it, a saved one has it updated in the store), so that the game
+        resumed goes on at it; a terminal's + and -. Writes to the store without the
+        table's lock: call it off an event loop. A store that cannot keep it leaves the
+        game going on at it here (resumed, it goes on at the speed kept before). A web
+        table keeps its speed in its own row."""
+        with self._keeping:
+            with self._lock:
+                s = self._game
+                speed = self._pacing.speed
+                s.meta["speed"] = speed
+                if s.store is None or s.game_id is None or s.elsewhere is not None:
+                    return
+                store, game_id = s.store, s.game_id
+            keep = getattr(store, "update_meta", None)
+            if keep is None:
+                return
+            try:
+                keep(game_id, {"speed": speed})
+            except Exception:  # (not kept: the game goes on at it here all the same)
+                pass
 
     @property
     def pacing(self) -> Pacing:

@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -844,6 +844,37 @@ class Store:
         def go(conn: Connection) -> None:
             conn.execute(update(games).where(games.c.id == game_id)
                          .values(clock=_dump(clock)))
+
+        self._tx(go)
+
+    def update_meta(self, game_id: str, values: Mapping[str, Any]) -> None:
+        """Keep ``values`` in the unfinished game's meta (each key given replaced, the
+        others as they were): what changes with the game besides its moves, such as the
+        speed a terminal plays it at. A finished game's record stays as it ended (nothing
+        is written); ``daily`` is the game's from its start (refused)."""
+        if "daily" in values:
+            raise StoreError("a game's daily challenge is set when it starts; it cannot "
+                             "be changed")
+        try:
+            _dump(dict(values))
+        except (TypeError, ValueError) as e:
+            raise StoreError(f"game {game_id}'s meta data cannot be kept: it is not JSON "
+                             f"({e})") from None
+
+        def go(conn: Connection) -> None:
+            row = self._game_row(conn, game_id, lock=True)
+            if row.finished is not None:
+                return
+            try:
+                head = json.loads(row.header)
+                meta = dict(head.get("meta") or {})
+            except (ValueError, TypeError, AttributeError) as e:
+                raise StoreError(f"game {game_id} in {self.location} is damaged ({e})") \
+                    from None
+            meta.update(values)
+            head["meta"] = meta
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(header=_dump(head)))
 
         self._tx(go)
 

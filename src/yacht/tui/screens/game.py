@@ -576,6 +576,8 @@ class GameScreen(AppScreen):
             self.notify(warning, severity="warning")
         self._unsubscribe = self.table.subscribe(self._on_event)
         self.table.set_speed(self.yacht_app.config.speed)
+        if self.table.meta.get("speed") != self.yacht_app.config.speed:
+            self.keep_speed()  # (resumed with --speed, or a game from before speeds were kept)
         self.driver.start()
 
     def on_unmount(self) -> None:
@@ -1376,8 +1378,16 @@ class GameScreen(AppScreen):
         cfg.speed = new
         self.yacht_app.remember(cfg)
         self.table.set_speed(cfg.speed)
+        self.keep_speed()
         self.notify(f"Computer speed: {cfg.speed}", timeout=2)
         self.refresh_all()
+
+    def keep_speed(self) -> None:
+        """Keep the table's speed with its game, so that the game resumed goes on at it
+        (the last speed chosen; --speed given with --resume says otherwise). On a thread:
+        it writes to the store, which may wait for the database (the app's worker: done
+        even when the screen goes away meanwhile)."""
+        self.app.run_worker(self.table.keep_speed, thread=True, group="speed")
 
     def action_faster(self) -> None:
         self.change_speed(1)
