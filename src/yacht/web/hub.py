@@ -21,6 +21,7 @@ import asyncio
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -59,7 +60,7 @@ from .reactions import accept as accept_reaction
 from .reactions import heard as heard_reaction
 from .tasks import Tasks
 
-__all__ = ["DailyTable", "Hub", "MOVERS"]
+__all__ = ["DailyTable", "Hub", "MOVERS", "serving"]
 
 log = logging.getLogger("yacht.web")
 
@@ -151,6 +152,7 @@ class Hub:
     async def launch(self) -> None:
         """Listen to the other processes (with Redis) and keep the leases."""
         self._loop = asyncio.get_running_loop()
+        _SERVING.add(self)
         await self.cluster.start()
 
     def goodbye(self) -> None:
@@ -173,6 +175,7 @@ class Hub:
         """Stop: browsers told to come back, leases given up, every task of the hub
         awaited, the threads finish what they do (an action in hand is saved and
         acknowledged first)."""
+        _SERVING.discard(self)
         self.goodbye()
         await asyncio.sleep(0.1)  # the goodbyes go out
         for live in self.tables():
@@ -931,6 +934,16 @@ class Hub:
         return {"tables": len(self.live),
                 "driving": sum(1 for t in self.live.values()
                                if t.driver is not None and not t.driver.done())}
+
+
+#: the hubs serving in this process (launched, not closed yet): the server that stops
+#: tells their browsers to reconnect (:class:`yacht.web.server.Server`)
+_SERVING: weakref.WeakSet[Hub] = weakref.WeakSet()
+
+
+def serving(loop: asyncio.AbstractEventLoop) -> list[Hub]:
+    """The hubs of this process serving on ``loop`` (launched there, not closed yet)."""
+    return [hub for hub in list(_SERVING) if hub._loop is loop]
 
 
 def _under_way(name: str, title: str) -> WebError:

@@ -133,6 +133,7 @@ def cmd_web(args: argparse.Namespace) -> int:
 
         from yacht.web.guard import allowed_hosts
         from yacht.web.logs import setup_logging
+        from yacht.web.server import serve, serve_workers
 
         hosts = allowed_hosts(args.host, args.allowed_host)
         shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
@@ -158,33 +159,15 @@ def cmd_web(args: argparse.Namespace) -> int:
             os.environ["YACHT_REDIS"] = str(redis_url)
             os.environ["YACHT_FLUSH"] = flush
             os.environ["YACHT_ALLOWED_HOSTS"] = "*" if hosts is None else ",".join(sorted(hosts))
-            uvicorn.run("yacht.web.app:from_environment", factory=True,
-                        workers=args.workers, **common)
+            # (each process tells its browsers to reconnect when it stops: web/server.py)
+            serve_workers(uvicorn.Config("yacht.web.app:from_environment", factory=True,
+                                         workers=args.workers, **common))
             return 0
         from yacht.web import make_app
 
         store.group_commits(flush=flush)  # many tables: the actions that wait together, one flush
         app = make_app(store, timed_gc=True, allowed_hosts=hosts)
-
-        class Server(uvicorn.Server):
-            def handle_exit(self, sig: int, frame: Any) -> None:
-                # tell the browsers to reconnect before the server closes their sockets
-                loop = getattr(self, "_yacht_loop", None)
-                if loop is not None:
-                    loop.call_soon_threadsafe(app.state.hub.goodbye)
-                super().handle_exit(sig, frame)
-
-            async def shutdown(self, sockets: Any = None) -> None:
-                await app.state.hub.goodbye_sent()  # said before uvicorn closes the sockets
-                await super().shutdown(sockets)
-
-            async def startup(self, sockets: Any = None) -> None:
-                import asyncio
-
-                self._yacht_loop = asyncio.get_running_loop()
-                await super().startup(sockets)
-
-        Server(uvicorn.Config(app, **common)).run()
+        serve(uvicorn.Config(app, **common))
     finally:
         store.close()
     return 0
