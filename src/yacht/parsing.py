@@ -848,6 +848,10 @@ def parse_game_id(text: str) -> str:
     >>> parse_game_id(" 3F2a ")
     '3f2a'
     """
+    if not text.strip():  # (quoted, it showed as a blank: "'  ' is not a game id")
+        raise InputError(f"the game id is {'empty' if not text else 'blank'}: a game id is "
+                         f"1-{ID_LENGTH} hex digits, or the start of one (e.g. 3f2a; "
+                         "`yacht resume` lists the games)")
     p = _strip(text).lower() if text.isascii() else text
     if not p or len(p) > ID_LENGTH or not all(c in _HEX for c in p):
         raise InputError(f"{shown(text)} is not a game id (1-{ID_LENGTH} hex digits, see "

@@ -230,6 +230,20 @@ def test_resume_refuses_options_it_would_ignore(capsys: pytest.CaptureFixture[st
     assert open_id in run(capsys, "resume", "--db", str(db))
 
 
+@pytest.mark.parametrize("blank", ["", "  ", "\t", "\u3000"])
+def test_a_blank_game_id_is_said_to_be_blank(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        blank: str) -> None:
+    monkeypatch.setenv("YACHT_DB", str(tmp_path / "g.db"))
+    said = "empty" if not blank else "blank"
+    for argv in (["play", "--plain", "--resume", blank], ["play", "--resume", blank],
+                 ["resume", blank]):
+        err = fail(capsys, *argv)
+        # before: "'  ' is not a game id (...)", the id a blank between quotes
+        assert err == (f"yacht: error: the game id is {said}: a game id is 1-12 hex digits, "
+                       "or the start of one (e.g. 3f2a; `yacht resume` lists the games)\n")
+
+
 def test_resume_show_on_a_computers_turn_lists_what_a_person_may_do(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     db = tmp_path / "g.db"
