@@ -80,6 +80,10 @@ def test_the_processes_tell_their_browsers_to_reconnect(
             assert "reconnect" in said, (said, closed, log.read_text()[-3000:])
             assert rcvd is not None and rcvd.code == 1012, (said, closed)
         assert server.wait(30) in (0, -stop), log.read_text()[-3000:]
+        # every worker's own log lines are there (a worker is a fresh process: it logged
+        # nothing before it set its logging up from the environment)
+        serving = [line for line in log.read_text().splitlines() if '"serving"' in line]
+        assert len(serving) == workers, log.read_text()[-3000:]
     finally:
         if server.poll() is None:
             server.kill()

@@ -158,10 +158,17 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
 def from_environment() -> FastAPI:
     """The application of one worker process of ``yacht web --workers N``: the database
     from ``$YACHT_DB``, the news from ``$YACHT_REDIS``, the flush from ``$YACHT_FLUSH``,
-    the Host names from ``$YACHT_ALLOWED_HOSTS`` (uvicorn calls this in each)."""
+    the Host names from ``$YACHT_ALLOWED_HOSTS``, the log lines as ``$YACHT_LOG_LEVEL``
+    and ``$YACHT_LOG_FORMAT`` say (uvicorn calls this in each)."""
     import os
 
     from yacht.store import open_store
+
+    level = os.environ.get("YACHT_LOG_LEVEL")
+    if level:   # (a worker process started afresh: its log lines went nowhere)
+        from .logs import setup_logging
+
+        setup_logging(level, os.environ.get("YACHT_LOG_FORMAT") or None)
 
     store = open_store(os.environ.get("YACHT_DB") or None)
     store.group_commits(flush=os.environ.get("YACHT_FLUSH") or "each")

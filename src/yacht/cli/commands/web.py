@@ -159,6 +159,9 @@ def cmd_web(args: argparse.Namespace) -> int:
             os.environ["YACHT_REDIS"] = str(redis_url)
             os.environ["YACHT_FLUSH"] = flush
             os.environ["YACHT_ALLOWED_HOSTS"] = "*" if hosts is None else ",".join(sorted(hosts))
+            # (a worker is a fresh process: it sets its logging up as this one did)
+            os.environ["YACHT_LOG_LEVEL"] = args.log_level
+            os.environ["YACHT_LOG_FORMAT"] = args.log_format or ""
             # (each process tells its browsers to reconnect when it stops: web/server.py)
             serve_workers(uvicorn.Config("yacht.web.app:from_environment", factory=True,
                                          workers=args.workers, **common))
