@@ -167,6 +167,50 @@ async def test_the_hint_shows_the_best_to_win_when_it_differs(new_app: App,
 
 
 @run
+async def test_the_hint_says_the_chance_to_win_of_the_same_best_move(new_app: App,
+                                                                  monkeypatch: Any) -> None:
+    """Against opponents the hint always says something of winning: when the best to win
+    is the best for the score, its chance (the line game and the browser said it, the
+    terminal said nothing); and only the game's first hint says it made the game
+    assisted."""
+    from yacht.session.advice import Moves, WinAdvice
+    from yacht.session.table import Table
+
+    real_hint = Table.hint
+
+    def hint(table: Table, seat: str = LOCAL, limit: int = 5) -> Moves:
+        moves = real_hint(table, seat, limit)  # (marks the game assisted)
+        assert isinstance(moves, Moves)
+        moves.to_win = WinAdvice("Best to win", "exact if the opponents play on as the "
+                                 "expert", True, False, ((moves[0], 0.625),))
+        return moves
+
+    monkeypatch.setattr(Table, "hint", hint)
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        g.table.real_dice = True  # the test says what the dice show
+        g.table.act(LOCAL, Roll((1, 5, 5)))
+        g.refresh_all()
+        texts = []
+        for keys in (("h", "enter"), ("h",)):  # (the game's first hint asks first)
+            await pilot.press(*keys)
+            for _ in range(200):
+                await settle(pilot)
+                if app.screen.name == "hint":
+                    break
+            texts.append(" ".join(app.screen.text.split()))  # (wrapped to the window)
+            await pilot.press("escape")
+            await settle(pilot)
+        for text in texts:
+            assert "Best to win: the same move, chance 62.5 %; exact if the opponents " \
+                   "play on as the expert" in text
+        assert "This game is now marked assisted." in texts[0]
+        assert "marked assisted" not in texts[1]
+
+
+@run
 async def test_quitting_names_the_command_that_resumes(new_app: App) -> None:
     app = new_app(CRAG)
     said: list[Any] = []

@@ -1329,15 +1329,16 @@ class GameScreen(AppScreen):
             lines = ["Best for your score", *lines, "", f"{win.title} ({win.how})"]
             lines += [f"{i}. {m.text}   (chance {100 * chance:.1f}%)"
                       for i, (m, chance) in enumerate(win.moves, 1)]
-        elif win is not None and win.preparing is not None:
+        elif win is not None:  # the same best move and its chance, the build, or why not
             lines += ["", win.line]
+        if getattr(moves, "marked", True):  # (said at the game's first hint only)
+            lines += ["", "This game is now marked assisted."]
         self.refresh_all()
         if any(s.name == "hint" for s in self.app.screen_stack):
             return  # one hint window at a time (a help open meanwhile does not count:
             # the hint asked for was dropped then, the game marked assisted all the same)
         self.app.push_screen(TextDialog(
-            "Hint - the advisor's ranking",
-            "\n".join(lines) + "\n\nThis game is now marked assisted.", name="hint"))
+            "Hint - the advisor's ranking", "\n".join(lines), name="hint"))
 
     def action_help(self) -> None:
         from yacht.rules import rules_text
