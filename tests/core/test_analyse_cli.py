@@ -113,6 +113,20 @@ def test_help_defines_luck_accuracy_and_win_chances(capsys: pytest.CaptureFixtur
     assert "1/sqrt(GAMES)" in flat
 
 
+def test_help_says_generala_chances_are_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    """Generala's chances of winning are exact (its distributions count the served
+    Generala that ends the game): the help named it among the sampled variants."""
+    from yacht.strategy.solver.dist import available
+
+    assert available(get("generala")) and not available(get("maxi-yatzy"))
+    _, out, _ = run(capsys, "analyse", "--help")
+    flat = " ".join(out.split())
+    sampled = flat[flat.index("in every variant but"):flat.index("sampled from GAMES")]
+    assert "Generala" not in sampled and "Maxi Yatzy" in sampled
+    assert "in Generala the chance that a served Generala ends the game at once is " \
+           "counted" in flat
+
+
 def test_text_as_wide_as_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A wide terminal shows every turn of a long game in the charts; a narrow one (or a

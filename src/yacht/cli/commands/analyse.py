@@ -32,8 +32,9 @@ With 2 or more players, each player's chance of winning after every turn of the 
 game, if everyone plays the expert's way from there on. Players' dice are \
 independent, so it is a sum over the distributions of their final totals: exact \
 (the distributions are built once per variant, with a progress bar, and kept in the \
-cache) in every variant but the two-column Ancient Yacht games, Generala and Maxi \
-Yatzy: there each player's final total is sampled from GAMES games (--win-games, \
+cache; in Generala the chance that a served Generala ends the game at once is \
+counted) in every variant but the two-column Ancient Yacht games and Maxi Yatzy: \
+there each player's final total is sampled from GAMES games (--win-games, \
 default 2000) played by the expert from that player's card (fixed seeds: the same \
 game, the same figures), each figure within about 1/sqrt(GAMES) of the exact value \
 (2.2 points in 100 at 2000 games). A shared first place counts as a win for every \
