@@ -129,3 +129,18 @@ def test_the_kinds_of_game_are_said_in_words_in_lists_of_games_and_statistics(
     assert main(["resume", "--finished", "--db", db_url]) == 0
     out = capsys.readouterr().out
     assert "Generala" in out and "servida" not in out, out
+
+
+def test_resume_shows_who_won_a_game_that_ended_at_once(
+        db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht resume ID` of a game a served Generala ended: the totals (Ann 35, Bob 1
+    here; it may as well be Bob ahead) are not who won, so it says who did and how."""
+    store = open_store(db_url)
+    try:
+        gid = play_into(store, ended_at_once())
+    finally:
+        store.close()
+    assert main(["resume", gid, "--db", db_url]) == 0
+    flat = " ".join(capsys.readouterr().out.split())
+    assert "Finished: Ann 35, Bob 1 Ann won at once with a served Generala (five of a " \
+           "kind on the first roll), before the cards were full." in flat

@@ -359,6 +359,9 @@ def _show_game(store: Store, game_id: str) -> str:
         res = state.returns()
         lines.append("Finished: " + ", ".join(f"{n} {r}" for n, r in zip(names, res,
                                                                          strict=True)))
+        if state.ended_by is not None:  # (the totals alone named no winner, or the wrong one)
+            lines.append(wrap_text(f"{names[state.ended_by]} won at once with "
+                                   f"{rs.end_reason()}, before the cards were full.", width))
         return "\n".join(lines)
     me = state.players[state.current]
     who = printable(me.name) + (f" (computer, {me.level})" if me.is_computer else "")
