@@ -362,6 +362,12 @@ def test_players_forms() -> None:
     assert parse_players("Ann,  Bob  Lee ,cpu,cpu,Cpunk") == [
         ("Ann", "person"), ("Bob Lee", "person"), ("Intermediate", "intermediate"),
         ("Intermediate 2", "intermediate"), ("Cpunk", "person")]
+    # "Bob:expert" made a person called "Bob:expert" (QA s21): a computer was meant
+    assert parse_players("Ann,Bob:expert, Cy : Champion,Di:cpu,Ed:random") == [
+        ("Ann", "person"), ("Bob", "expert"), ("Cy", "champion"), ("Di", "intermediate"),
+        ("Ed", "random")]
+    # a colon before anything else is part of a person's name
+    assert parse_players("Dr:Who,:expert") == [("Dr:Who", "person"), (":expert", "person")]
     assert check_names(["Ann", "Bob"]) == ["Ann", "Bob"]
     with pytest.raises(InputError, match="give a name"):
         check_name("   ")

@@ -795,10 +795,14 @@ def parse_players(text: str) -> list[tuple[str, str]]:
     """``"Ann,Bob,cpu:expert,Max=cpu:beginner"`` -> ``[(name, kind), ...]`` with kind
     ``person`` or a computer level; 1-8 players, names checked by :func:`check_name` and
     none twice. A computer without a name is called after its level (numbered when
-    there are more of one level).
+    there are more of one level). ``Max:beginner`` (a name, a colon, a level or ``cpu``)
+    is the computer ``Max=cpu:beginner`` too: a person called "Max:beginner" was
+    always a computer meant.
 
     >>> parse_players("Ann, cpu:expert, cpu:expert")
     [('Ann', 'person'), ('Expert', 'expert'), ('Expert 2', 'expert')]
+    >>> parse_players("Ann, Bob:expert, Cy:cpu")
+    [('Ann', 'person'), ('Bob', 'expert'), ('Cy', 'intermediate')]
     """
     from yacht.engine import DEFAULT_LEVEL, PLAYER_LEVELS
 
@@ -814,8 +818,15 @@ def parse_players(text: str) -> list[tuple[str, str]]:
         name, sep, kind = item.partition("=")
         low = item.lower()
         if not sep:
-            name, kind = ("", item) if low == "cpu" or low.startswith("cpu:") else (item,
-                                                                                 "person")
+            head, colon, tail = item.rpartition(":")
+            tail = _strip(tail).lower()
+            if low == "cpu" or low.startswith("cpu:"):
+                name, kind = "", item
+            elif colon and _strip(head) and (tail in PLAYER_LEVELS or tail in ("cpu",
+                                                                               "random")):
+                name, kind = head, "cpu" if tail == "cpu" else f"cpu:{tail}"
+            else:
+                name, kind = item, "person"
         kind = _strip(kind).lower()
         if kind == "cpu" or kind.startswith("cpu:"):
             level = _strip(kind[4:]) if kind != "cpu" else DEFAULT_LEVEL

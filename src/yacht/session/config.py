@@ -172,7 +172,8 @@ def parse_players(text: str) -> list[PlayerSpec]:
     """``"Ann,Bob,cpu:expert"`` -> seats; raises ValueError naming the problem.
 
     A computer is ``cpu`` or ``cpu:LEVEL`` (``beginner``, ``intermediate``,
-    ``expert``; default intermediate), optionally named ``Name=cpu:LEVEL``.
+    ``expert``, ``champion``; default intermediate), optionally named
+    ``Name=cpu:LEVEL`` or ``Name:LEVEL``.
     Names are 1-20 printable characters, each name once (in any case); there
     are 1-8 players (see :func:`yacht.parsing.parse_players`).
 

@@ -22,7 +22,8 @@ def register(sub: Any) -> None:
     add_variant_args(p, variant=False)
     p.add_argument("--players", metavar="LIST", default=None,
                    help='names and kinds, e.g. "Ann,Bob,cpu:expert" (cpu:beginner|'
-                        'intermediate|expert|champion; Name=cpu:LEVEL names a computer)')
+                        'intermediate|expert|champion; Name=cpu:LEVEL or Name:LEVEL names '
+                        'a computer)')
     p.add_argument("--demo", action="store_true",
                    help="computers play every seat (the people of --players too)")
     p.add_argument("--plain", action="store_true",
