@@ -363,6 +363,19 @@ def test_a_served_generala_ends_the_game_without_asking_for_a_roll() -> None:
     assert "roll again" not in text and "No box takes these dice" not in text
 
 
+def test_a_line_at_the_pause_that_is_no_command_is_said_not_taken_as_enter() -> None:
+    """At 'Enter: Quin's turn (o: Oops...)' a roll typed for the next player went on
+    as Enter, the dice dropped without a word (QA s21)."""
+    text = seen("generala", "roll 1,2,3,4,6\nones\nroll 5,5,5,5,5\n\nq\n",
+                [Player("Pia"), Player("Cy", "computer", "expert")])
+    said = flat(text)
+    assert ("Not now: 'roll 5,5,5,5,5' (accepted here: Enter for Cy's turn, o to take "
+            "back the last score, or ? for the commands).") in said
+    # the pause stayed: Enter then went on to Cy's turn
+    after = said.split("Not now:")[1]
+    assert "Enter: Cy's turn" in after and "Cy scores" in after
+
+
 def test_a_column_the_game_has_not_is_named_not_unknown() -> None:
     text = seen("ancient-yacht-double", "\nf 3\nf x\nq\n", [Player("Ann")])
     assert "There is no column 3 (accepted: 1-2)." in text

@@ -284,6 +284,10 @@ class PlainGame:
         if line.lower() in ("o", "oops", "take-back"):
             self.send_line(line)
             return
+        if line.strip():   # (it went on as Enter, the line dropped without a word)
+            self.say(f"Not now: {shown(line)} (accepted here: Enter for {what}, o to take "
+                     "back the last score, or ? for the commands).")
+            return
         self.table.act(LOCAL, GoOn())
 
     def person_step(self) -> None:
