@@ -703,8 +703,8 @@ def _ended(dd: Any, card: Scorecard, others: Sequence[tuple[Scorecard, int]],
     opts = tuple(replace(o, chance=mine + runs * o.chance, loss=runs * o.loss)
                  for o in ranking.options)
     return WinRanking(opts, ranking.goal, ranking.target, ranking.exact,
-                      f"{ranking.how}; the chance of {dd.ruleset.end_reason()}, which "
-                      "ends the game, counted")
+                      f"{ranking.how}; the chance of {dd.ruleset.end_reason().split(' (')[0]}"
+                      ", which ends the game, counted")
 
 
 def _exact_ranking(rs: Ruleset, spec: Any, card: Scorecard, turn: int, dice: Sequence[int],
