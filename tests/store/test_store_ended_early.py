@@ -144,3 +144,23 @@ def test_resume_shows_who_won_a_game_that_ended_at_once(
     flat = " ".join(capsys.readouterr().out.split())
     assert "Finished: Ann 35, Bob 1 Ann won at once with a served Generala (five of a " \
            "kind on the first roll), before the cards were full." in flat
+
+
+def test_the_list_of_finished_games_says_the_turn_a_game_ended_at_once(
+        db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game a served Generala ended in Ann's second turn was listed at 'turn 11/11'
+    (QA s21), as if it had been played out."""
+    store = open_store(db_url)
+    try:
+        ended, full = ended_at_once(), played_out(3)
+        gid, out = play_into(store, ended), play_into(store, full)
+        store.finish_game(gid, ended)
+        store.finish_game(out, full)
+        info = store.game_info(gid)
+        assert (info.turn, info.turns) == (2, 11)
+        assert store.game_info(out).turn == 11
+    finally:
+        store.close()
+    assert main(["resume", "--finished", "--db", db_url]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith(gid))
+    assert " 2/11 " in row

@@ -1109,7 +1109,10 @@ class Store:
         state = self._replayed(rec, row.id)
         turns = state.ruleset.turns
         cur = state.current
-        turn = turns if state.is_terminal() else min(turns, state.turns_taken(cur) + 1)
+        if state.ended_by is not None:   # (a roll ended it at once: the turn it came in)
+            turn = min(turns, state.turns_taken(state.ended_by) + 1)
+        else:
+            turn = turns if state.is_terminal() else min(turns, state.turns_taken(cur) + 1)
         return GameInfo(
             id=row.id, variant=row.variant, options=dict(rec.options), key=row.table_key,
             players=list(rec.players), turn=turn, turns=turns, current=cur,
