@@ -33,7 +33,10 @@ def test_the_snapshot_and_a_resumed_game_name_the_players_marked(
                   speed="instant", pauses=False)
     t.act(LOCAL, Roll())
     assert t.snapshot()["assisted_players"] == [] and not t.snapshot()["assisted"]
-    t.hint(LOCAL)  # Ann asks
+    first = t.hint(LOCAL)  # Ann asks
+    # the line says whose score, the table having other persons; only her first hint
+    assert getattr(first, "marked_line", None) == "Ann's score is now marked assisted."
+    assert getattr(t.hint(LOCAL), "marked_line", "?") is None
     snap = t.snapshot()
     assert snap["assisted_players"] == [0] and snap["assisted"]
     gid = t.view().game_id
@@ -45,6 +48,7 @@ def test_the_snapshot_and_a_resumed_game_name_the_players_marked(
     # Bob asks after the game is taken up: both marked, Cy still not
     again.act(LOCAL, ScoreBox(again.view().state.placements()[0].category))
     again.act(LOCAL, Roll())
-    again.hint(LOCAL)
+    bobs = again.hint(LOCAL)  # (his first: the game was marked, his score was not)
+    assert getattr(bobs, "marked_line", None) == "Bob's score is now marked assisted."
     assert again.snapshot()["assisted_players"] == [0, 1]
     assert store.game_info(gid).assisted_players == (0, 1)

@@ -86,8 +86,10 @@ def test_the_hint_gives_both_rankings_when_they_differ(client: TestClient,
         assert 0.05 < best["chance"] < 0.2  # a second Yahtzee in two rolls
         chances = [m["chance"] for m in win["moves"]]
         assert chances == sorted(chances, reverse=True) and chances[0] > chances[-1]
-        # the hint marked Ann assisted; the page's dialog plays the move it shows
+        # the hint marked Ann assisted (her first says so, a second not); the page's
+        # dialog plays the move it shows
         b.wait(lambda tb: tb["snapshot"]["assisted"])
+        assert hint["marked"] is True and b.ask("hint")["marked"] is False
         assert b.act({"type": "choose", "dice": best["reroll"]})["type"] == "ack"
         assert b.act({"type": "roll"})["type"] == "ack"
         b.wait(lambda tb: tb["snapshot"]["rolls_left"] == 1)

@@ -392,8 +392,9 @@ class PlainGame:
                 self.say(f"{win.title}: {best.text} (chance {100 * chance:.1f}%; {win.how}).")
             elif win is not None:  # the same best move, the build under way, or why not
                 self.say(f"{win.line}.")
-            if getattr(moves, "marked", True):  # (said at the game's first hint only)
-                self.say("This game is now marked assisted.")
+            marked = getattr(moves, "marked_line", None)  # (a player's first hint only)
+            if marked:
+                self.say(marked)
             return True
         return False
 

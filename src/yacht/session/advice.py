@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yacht.engine import State
-from yacht.render import dice_text
+from yacht.render import dice_text, possessive
 from yacht.rules import Ruleset
 
 __all__ = ["Advice", "Moves", "WinAdvice", "preparing_how", "rank_moves"]
@@ -113,11 +113,28 @@ def preparing_how(percent: int) -> str:
 class Moves(list[Advice]):
     """The advisor's moves (best for the score first); ``to_win``: the ranking to win
     against opponents, or why there is none now (:attr:`WinAdvice.line`; None alone
-    without a ranking to reach a target); ``marked``: this hint made the game assisted
-    (an interface says so once, not at every hint)."""
+    without a ranking to reach a target); ``marked``: this hint made its player's score
+    assisted (an interface says so once, not at every hint: :attr:`marked_line`);
+    ``who``: that player's name where the table has other persons, else None."""
 
     to_win: WinAdvice | None = None
     marked: bool = False
+    who: str | None = None
+
+    @property
+    def marked_line(self) -> str | None:
+        """What an interface says after the player's first hint, else None.
+
+        >>> m = Moves(); m.marked = True; m.marked_line
+        'This game is now marked assisted.'
+        >>> m.who = "Ann"; m.marked_line
+        "Ann's score is now marked assisted."
+        """
+        if not self.marked:
+            return None
+        if self.who is None:
+            return "This game is now marked assisted."
+        return f"{possessive(self.who, True)} score is now marked assisted."
 
 
 def _advice(rs: Any, r: Any) -> Advice:

@@ -1750,8 +1750,10 @@ class Table:
             ranking = rank_moves(state, limit)
         with self._lock:
             before = s.assisted_players.copy()
-            if isinstance(ranking, Moves):
-                ranking.marked = not s.assisted  # (the game's first hint: say so once)
+            if isinstance(ranking, Moves):  # (the player's first hint: say so once)
+                ranking.marked = me not in before
+                persons = [p for p in state.players if p.kind == "person"]
+                ranking.who = state.players[me].name if len(persons) > 1 else None
             s.mark_assisted(me)
             events = []
             if me not in before:

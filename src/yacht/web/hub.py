@@ -764,7 +764,8 @@ class Hub:
             "title": win.title, "how": win.how, "exact": win.exact, "differ": win.differ,
             "moves": [{**_move(m), "chance": round(chance, 4)} for m, chance in win.moves],
             "preparing": None if win.preparing is None else round(win.preparing, 4)}
-        return {"type": "hint", "moves": [_move(m) for m in moves], "to_win": to_win}
+        return {"type": "hint", "moves": [_move(m) for m in moves], "to_win": to_win,
+                "marked": bool(getattr(moves, "marked", False))}
 
     async def set_prefs(self, live: LiveTable, conn: Connection, dice_mark: str | None,
                         pause: bool | None) -> None:

@@ -482,9 +482,13 @@ class ToWin(TypedDict):
 
 
 class HintAnswer(TypedDict):
+    """The advisor's ranking; ``marked``: this hint made the player's score assisted
+    (their first: the page says so once)."""
+
     type: Literal["hint"]
     moves: list[Move]
     to_win: ToWin | None
+    marked: bool
     id: NotRequired[MessageId]
 
 

@@ -1331,8 +1331,9 @@ class GameScreen(AppScreen):
                       for i, (m, chance) in enumerate(win.moves, 1)]
         elif win is not None:  # the same best move and its chance, the build, or why not
             lines += ["", win.line]
-        if getattr(moves, "marked", True):  # (said at the game's first hint only)
-            lines += ["", "This game is now marked assisted."]
+        marked = getattr(moves, "marked_line", None)  # (a player's first hint only)
+        if marked:
+            lines += ["", marked]
         self.refresh_all()
         if any(s.name == "hint" for s in self.app.screen_stack):
             return  # one hint window at a time (a help open meanwhile does not count:

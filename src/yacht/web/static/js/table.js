@@ -985,7 +985,7 @@ export class TableView {
         [h("span", { class: "hint-exp", text: `expect ${m.expected.toFixed(1)}` }),
           h("span", { class: "hint-loss", text: m.loss < 0.005 ? "best" : `−${m.loss.toFixed(1)}` })], play)));
     const note = h("p", { class: "muted", text: `Expected final total with the best move: ${best.toFixed(1)}. Each other move shows what it loses on average.` });
-    const assisted = h("p", { class: "assisted-note", text: "Your score is now marked assisted: it goes to the assisted top ten, apart from the others'." });
+    const assisted = reply.marked ? h("p", { class: "assisted-note", text: "Your score is now marked assisted: it goes to the assisted top ten, apart from the others'." }) : null;
     const how = h("p", { class: "muted", text: "Press a move (or Tab to it, Enter) to play it: a keep rolls the other dice again." });
     if (win) {
       const top = win.moves[0].chance;
