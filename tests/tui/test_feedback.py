@@ -167,6 +167,48 @@ async def test_the_hint_shows_the_best_to_win_when_it_differs(new_app: App,
 
 
 @run
+async def test_both_rankings_fit_an_80x24_hint_window_unscrolled(new_app: App,
+                                                                 monkeypatch: Any) -> None:
+    """The longest hint: five moves for the score, five to win under Generala's long
+    explanation, and the line that the game is now marked. At 80x24 the window scrolled
+    (QA s21); in a short terminal the window now gives the text every line."""
+    from textual.containers import VerticalScroll
+
+    from yacht.session.advice import Advice, Moves, WinAdvice
+    from yacht.session.table import Table
+
+    how = ("exact if the opponents play on as the expert (this turn played to win, the "
+           "expert's play after it); the chance of a served Generala, which ends the "
+           "game, counted")
+
+    def hint(table: Table, seat: str = LOCAL, limit: int = 5) -> Moves:
+        moves = Moves(Advice("Keep 1 2 3 4 and roll the other one", 254.5 - i, float(i),
+                             (4,)) for i in range(5))
+        moves.to_win = WinAdvice("Best to win", how, True, True,
+                                 tuple((m, 0.6 - i / 10) for i, m in enumerate(moves)))
+        moves.marked = True
+        return moves
+
+    monkeypatch.setattr(Table, "hint", hint)
+    app = new_app(CRAG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        g.table.real_dice = True  # the test says what the dice show
+        g.table.act(LOCAL, Roll((1, 5, 5)))
+        g.refresh_all()
+        await pilot.press("h", "enter")  # (the game's first hint asks first)
+        for _ in range(200):
+            await settle(pilot)
+            if isinstance(app.screen, TextDialog):
+                break
+        assert isinstance(app.screen, TextDialog) and app.screen.has_class("-short")
+        assert "This game is now marked assisted." in app.screen.text
+        await settle(pilot)
+        assert app.screen.query_one(VerticalScroll).max_scroll_y == 0
+
+
+@run
 async def test_the_hint_says_the_chance_to_win_of_the_same_best_move(new_app: App,
                                                                   monkeypatch: Any) -> None:
     """Against opponents the hint always says something of winning: when the best to win

@@ -123,8 +123,16 @@ class TextDialog(ModalScreen[None]):
         Binding("end", "scroll(10000)", "End", show=False),
     ]
 
+    #: a short terminal (80x24) gives the text every line it can: no frame padding, no
+    #: margins (app.tcss); the hint with both rankings then shows whole, unscrolled
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+
     def __init__(self, title: str, text: str | Callable[[int], str], **kw: str) -> None:
         super().__init__(**kw)
+        # (the size class from the start, as the game screen sets its own)
+        height = self.app.size.height
+        self.add_class([name for least, name in self.VERTICAL_BREAKPOINTS
+                        if height >= least][-1])
         self.title_text = title
         make = text if callable(text) else None
         self.body = Wrapped(make or (lambda width: wrap_text(str(text), width)),
