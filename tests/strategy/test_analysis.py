@@ -353,6 +353,10 @@ def test_a_game_ended_by_a_served_generala_is_analysed_as_it_stood() -> None:
     assert all(p.finished for p in a.players)
     assert a.win is not None and a.win[-1].chances == (1.0, 0.0)
     assert a.to_json()["ended_by"] == 0
+    # what the chances count, said where they are shown (the browser's chart too)
+    how = "the chance of a served Generala, which ends the game, counted"
+    assert a.win_exact and a.win_how.endswith(how) and a.to_json()["win"]["how"] == a.win_how
+    assert how in " ".join(a.text().split())
 
 
 def _maxi_yatzy_twelve() -> Ruleset:

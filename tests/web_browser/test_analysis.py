@@ -103,6 +103,9 @@ async def check_figures(page: Page, analysis: dict[str, Any]) -> None:
     assert await page.locator(".chart-data").count() == 2
     rows = page.locator(".analysis-chart").nth(1).locator("tbody tr")
     assert await rows.count() == len(moments)
+    # how the chances were worked out, in the server's words (one rule for every view)
+    said = await page.locator(".analysis-chart").nth(1).locator("p").first.text_content()
+    assert f": {analysis['win']['how']}." in (said or ""), said
     assert "the optimal strategy (exact)" in (await page.text_content("#analysis-reference")
                                               or "")
 

@@ -333,7 +333,10 @@ class Analysis:
         if self.win is None:
             return ""
         if self.win_exact:
-            return "exact if all play on as the expert"
+            from .solver.dist import ending_note
+
+            note = ending_note(self.ruleset)
+            return "exact if all play on as the expert" + (f"; {note}" if note else "")
         return (f"estimated from {self.win_games:,} games the expert plays from each card "
                 f"(within about {100 / math.sqrt(self.win_games):.1f} points in 100)")
 

@@ -687,7 +687,7 @@ def _ended(dd: Any, card: Scorecard, others: Sequence[tuple[Scorecard, int]],
     lost). The order of the chances does not change. The others are in seat order; the
     player's turn has begun (dice showing), so those who have begun fewer turns start
     theirs first."""
-    from .solver.dist import end_chance, ending_terms
+    from .solver.dist import end_chance, ending_note, ending_terms
 
     if not getattr(dd, "ending", False):
         return ranking
@@ -703,8 +703,7 @@ def _ended(dd: Any, card: Scorecard, others: Sequence[tuple[Scorecard, int]],
     opts = tuple(replace(o, chance=mine + runs * o.chance, loss=runs * o.loss)
                  for o in ranking.options)
     return WinRanking(opts, ranking.goal, ranking.target, ranking.exact,
-                      f"{ranking.how}; the chance of {dd.ruleset.end_reason().split(' (')[0]}"
-                      ", which ends the game, counted")
+                      f"{ranking.how}; {ending_note(dd.ruleset)}")
 
 
 def _exact_ranking(rs: Ruleset, spec: Any, card: Scorecard, turn: int, dice: Sequence[int],

@@ -162,6 +162,25 @@ def end_chance(ruleset: Ruleset) -> float:
     return hit
 
 
+def ending_note(ruleset: Ruleset) -> str:
+    """What a chance of winning at a table adds in a variant whose roll can end the game
+    at once (its chance is counted: :func:`end_chance`), in words; "" in the others.
+
+    >>> from yacht.rules import get
+    >>> ending_note(get("generala"))
+    'the chance of a served Generala, which ends the game, counted'
+    >>> ending_note(get("yahtzee")), ending_note(get("generala", {"servida": "points"}))
+    ('', '')
+    """
+    reason = ruleset.end_reason()
+    try:
+        if not reason or end_chance(ruleset) <= 0:
+            return ""
+    except UnsupportedRuleset:
+        return ""
+    return f"the chance of {reason.split(' (')[0]}, which ends the game, counted"
+
+
 #: the steps of a stored cumulative chance
 STEPS = 65535
 #: chances turned into cumulative ones at a time

@@ -276,12 +276,9 @@ export class AnalysisView {
     const rows = moments.map((m) => h("tr", {},
       h("th", { scope: "row", text: m.player === null ? "start" : `${m.game_turn} (${names[m.player]})` }),
       m.chances.map((c) => h("td", { class: "num", text: percent(c) }))));
-    const how = a.win.exact
-      ? "these are exact, from the distributions of their final totals"
-      : `their final totals are sampled from ${a.win.games.toLocaleString("en")} games the expert plays from their card, so each figure is within about ${(100 / Math.sqrt(a.win.games)).toFixed(1)} points in 100`;
     return h("section", { class: "analysis-chart", aria: { labelledby: "chart-win-title" } },
       h("h3", { id: "chart-win-title", text: "Chance of winning" }),
-      h("p", { class: "muted small", text: `After each turn of the game, each player's chance of finishing first if everyone plays the expert's way from there: ${how}. A shared first place counts as a win for each.` }),
+      h("p", { class: "muted small", text: `After each turn of the game, each player's chance of finishing first: ${a.win.how}. A shared first place counts as a win for each.` }),
       lineChart({
         series, xs, names, yMin: 0, yMax: 100, yStep: 25, yFormat: (v) => `${v}%`, xLabel: "turns of the game", cls: "chart-win",
         title: `Chance of winning after each turn of the game: ${said}.`,
