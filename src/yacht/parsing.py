@@ -113,6 +113,18 @@ def shown(text: str, limit: int = 40) -> str:
     return repr(text)
 
 
+def blank(text: str) -> str | None:
+    """"empty" or "blank" when ``text`` has nothing but white space (a message says so:
+    between quotes a blank shows as nothing), else None.
+
+    >>> blank(""), blank(" \t"), blank(" a ")
+    ('empty', 'blank', None)
+    """
+    if text.strip():
+        return None
+    return "blank" if text else "empty"
+
+
 def _is_digits(text: str) -> bool:
     """ASCII digits only (``str.isdigit`` also takes ``²``, ``①`` and other scripts')."""
     return bool(text) and all("0" <= ch <= "9" for ch in text)
@@ -309,6 +321,8 @@ def parse_ruleset(variant: str, options: Sequence[str] | dict[str, str] | None =
     'tommys-crag'
     """
     opts = dict(options) if isinstance(options, dict) else parse_options(options)
+    if said := blank(variant):
+        raise InputError(f"the variant is {said} (accepted: {', '.join(ids())})")
     if not variant.isascii() or not variant.isprintable():
         raise InputError(f"unknown variant {shown(variant)} (accepted: {', '.join(ids())})")
     try:
@@ -859,8 +873,8 @@ def parse_game_id(text: str) -> str:
     >>> parse_game_id(" 3F2a ")
     '3f2a'
     """
-    if not text.strip():  # (quoted, it showed as a blank: "'  ' is not a game id")
-        raise InputError(f"the game id is {'empty' if not text else 'blank'}: a game id is "
+    if said := blank(text):  # (quoted, it showed as a blank: "'  ' is not a game id")
+        raise InputError(f"the game id is {said}: a game id is "
                          f"1-{ID_LENGTH} hex digits, or the start of one (e.g. 3f2a; "
                          "`yacht resume` lists the games)")
     p = _strip(text).lower() if text.isascii() else text
@@ -911,9 +925,18 @@ def parse_in_path(text: str, what: str = "file") -> Path:
     >>> parse_in_path("game.json")
     PosixPath('game.json')
     """
-    if not text or "\x00" in text:
+    if (said := blank(text)) and not _exists(text):  # (a file may have a blank name)
+        raise InputError(f"the {what} name is {said}: give the path of a {what}")
+    if "\x00" in text:
         raise InputError(f"{what} {shown(text)} is not a file name")
     return Path(text)
+
+
+def _exists(text: str) -> bool:
+    try:
+        return bool(text) and Path(text).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def parse_out_path(text: str, what: str = "--out") -> Path:
@@ -1055,7 +1078,7 @@ def read_record(text: str) -> Record:
     replays."""
     from yacht.engine import Record
 
-    path = parse_in_path(text)
+    path = parse_in_path(text, "game record file")
     obj = read_json(path, "game record")
     try:
         return Record.from_json(obj)

@@ -244,6 +244,35 @@ def test_a_blank_game_id_is_said_to_be_blank(
                        "or the start of one (e.g. 3f2a; `yacht resume` lists the games)\n")
 
 
+@pytest.mark.parametrize("blank", ["", "  ", "\u3000"])
+def test_a_blank_variant_game_or_file_is_said_to_be_blank(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        blank: str) -> None:
+    """Before, "unknown variant '  '", "cannot read '  '" or "file '' is not a file name":
+    a blank between quotes."""
+    monkeypatch.setenv("YACHT_DB", str(tmp_path / "g.db"))
+    monkeypatch.chdir(tmp_path)  # (no file of that name)
+    said = "empty" if not blank else "blank"
+    for argv in (["rules", blank], ["export", blank], ["solve", blank]):
+        assert fail(capsys, *argv).startswith(f"yacht: error: the variant is {said} "
+                                              "(accepted: ancient-yacht, ")
+    assert fail(capsys, "replay", blank) == (
+        f"yacht: error: the game record file name is {said}: give the path of a game "
+        "record file\n")
+    for argv in (["analyse", blank], ["verify", blank]):
+        assert fail(capsys, *argv).startswith(f"yacht: error: the game is {said}: give a "
+                                              "saved game's id")
+
+
+def test_a_file_with_a_blank_name_is_still_read(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "  ").write_text("[]")
+    # read, and refused for what it holds, not for its name
+    assert "is blank" not in fail(capsys, "replay", "  ")
+
+
 def test_resume_show_on_a_computers_turn_lists_what_a_person_may_do(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     db = tmp_path / "g.db"

@@ -136,8 +136,12 @@ def record_or_game(text: str, db: str | None) -> Record:
     else a saved game's id (or a unique start of it) in the store of ``db`` (read only)."""
     from pathlib import Path
 
-    from yacht.parsing import parse_game_id, read_record
+    from yacht.parsing import blank, parse_game_id, read_record
 
+    if (said := blank(text)) and not Path(text or ".").is_file():
+        raise CliError(f"the game is {said}: give a saved game's id (or the start of one, "
+                       "e.g. 3f2a; `yacht resume --finished` lists them) or a game record "
+                       "file")
     try:
         is_file = Path(text).is_file() if text and "\x00" not in text else False
     except OSError:  # a name too long, a loop of links: reading it says so
