@@ -178,6 +178,40 @@ def test_the_thread_driver_plays_a_demo_to_its_end(store: Any, factory: Any) -> 
         driver.stop()
 
 
+def test_the_async_driver_makes_the_tables_own_moves_off_the_event_loop(
+        store: Any, factory: Any) -> None:
+    """A roll the table makes by itself saves the game and tells every listener (a
+    server's: Redis). Made on the event loop, a listener that waited (Redis away) held up
+    every table and request of the process; the loop now goes on meanwhile."""
+    table = Table.new(get("tommys-crag"), [Player("Ann"), Player("Bob")], store=store,
+                      rng=random.Random(3), strategy_factory=factory, speed="instant",
+                      auto_roll=True)
+    entered, release = threading.Event(), threading.Event()
+    stuck: list[bool] = []
+
+    def slow(event: Event) -> None:  # a listener that waits for the loop to say go
+        if event.kind == "rolled" and not release.is_set():
+            entered.set()
+            stuck.append(not release.wait(5))
+
+    table.subscribe(slow)
+
+    async def main() -> None:
+        task = asyncio.create_task(drive_async(table))
+        for _ in range(500):
+            if entered.is_set():
+                break
+            await asyncio.sleep(0.01)
+        assert entered.is_set(), "the table did not roll by itself"
+        release.set()  # (the loop runs while the roll is being told)
+        table.close()
+        await asyncio.wait_for(task, 10)
+
+    asyncio.run(main())
+    assert stuck == [False]
+    assert table.view().state.dice  # the roll was made, and kept
+
+
 def test_the_async_driver_stops_when_the_table_closes(store: Any, factory: Any) -> None:
     table = new_table(store, factory, 7)
 

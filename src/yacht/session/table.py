@@ -1918,10 +1918,14 @@ class ThreadDriver:
 
 
 async def drive_async(table: Table, *, stop: asyncio.Event | None = None,
-                      think: Callable[[Callable[[], Any]], Any] | None = None) -> None:
+                      think: Callable[[Callable[[], Any]], Any] | None = None,
+                      play: Callable[[Callable[[], Any]], Any] | None = None) -> None:
     """Run what a table does by itself in an asyncio program, until ``stop`` is set or
     the table closes. Computer decisions run in a worker thread (``think``: how to run
-    a blocking call, default ``asyncio.to_thread``), so the event loop never waits."""
+    a blocking call, default ``asyncio.to_thread``), and so do the table's own moves (a
+    roll, the turn clock, going on after a pause: ``play``, the same default), which
+    save the game and tell the listeners: the event loop never waits for a database or
+    a listener."""
     loop = asyncio.get_running_loop()
     changed = asyncio.Event()
 
@@ -1943,7 +1947,8 @@ async def drive_async(table: Table, *, stop: asyncio.Event | None = None,
                     pass
                 continue
             if due.kind in ("go_on", "roll", "clock"):
-                table._do(due)
+                do = functools.partial(table._do, due)
+                await (play(do) if play is not None else asyncio.to_thread(do))
                 continue
             decide = functools.partial(table.think, due.version)
             plan = await (think(decide) if think is not None else asyncio.to_thread(decide))

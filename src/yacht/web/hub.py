@@ -860,7 +860,8 @@ class Hub:
         told = False
         while not stop.is_set():
             try:
-                await drive_async(table, stop=stop, think=think_and_play)
+                await drive_async(table, stop=stop, think=think_and_play,
+                                  play=self.move_call)
                 return
             except (Refused, StoreError) as e:
                 if isinstance(e, Refused) and e.code != "store":
