@@ -44,6 +44,7 @@ async def test_a_variant_chosen_from_the_list_by_mouse(new_app: App) -> None:
         assert isinstance(setup, SetupScreen)
         assert setup.query("#opt-joker")  # Yahtzee (the default) has its options
         assert await pilot.click("#variant")
+        await settle(pilot)  # (the list is mounted: a loaded machine took longer, CI s22)
         listing = app.screen
         assert isinstance(listing, ChoiceList)
         options = listing.query_one(OptionList)
