@@ -82,6 +82,10 @@ class MemoryStore:
                               "cannot come next")
         log.append(action)
 
+    def update_meta(self, game_id: str, meta: dict[str, Any]) -> None:
+        self._check()
+        self.games[game_id].record.meta.update(meta)
+
     def set_assisted(self, game_id: str, player: int | None = None) -> None:
         self._check()
         self.games[game_id].assisted.add(player)

@@ -84,3 +84,24 @@ def test_a_finished_game_writes_what_was_left_out(store: Any, factory: Any) -> N
     t.go_on()  # (the game-over pause) the results
     assert store.games[gid].finished
     assert store.games[gid].record.actions == list(t.view().state.log)
+
+
+def test_a_speed_that_cannot_be_saved_is_said_to_be_lost(store: Any, factory: Any) -> None:
+    """The speed changed with + / - is kept with the game; a store that cannot keep it
+    said nothing (the game resumed at the old one without a word)."""
+    t = started(store, factory)
+    gid = t.view().game_id
+    assert gid is not None
+    heard: list[Any] = []
+    t.subscribe(heard.append)
+    t.set_speed("fast")
+    t.keep_speed()
+    assert store.games[gid].record.meta["speed"] == "fast"
+    assert "store_warning" not in [e.kind for e in heard]
+    store.fail = True
+    t.set_speed("slow")
+    t.keep_speed()  # not kept: the game goes on at it here, and says so
+    warned = [e.text for e in heard if e.kind == "store_warning"]
+    assert warned == ["the speed slow was not saved with the game (disk full writing "
+                      "/tmp/x.db): resumed, it goes on at the speed saved before"]
+    assert t.view().speed == "slow" and store.games[gid].record.meta["speed"] == "fast"

@@ -1248,8 +1248,8 @@ class Table:
         later starts with it, a saved one has it updated in the store), so that the game
         resumed goes on at it; a terminal's + and -. Writes to the store without the
         table's lock: call it off an event loop. A store that cannot keep it leaves the
-        game going on at it here (resumed, it goes on at the speed kept before). A web
-        table keeps its speed in its own row."""
+        game going on at it here (resumed, it goes on at the speed kept before), and says
+        so (a ``store_warning`` event). A web table keeps its speed in its own row."""
         with self._keeping:
             with self._lock:
                 s = self._game
@@ -1263,8 +1263,12 @@ class Table:
                 return
             try:
                 keep(game_id, {"speed": speed})
-            except Exception:  # (not kept: the game goes on at it here all the same)
-                pass
+            except Exception as e:  # (not kept: the game goes on at it here all the same)
+                why = " ".join(str(e).split())[:120] or type(e).__name__
+                with self._lock:
+                    self._emit([self._event(
+                        "store_warning", None, f"the speed {speed} was not saved with the "
+                        f"game ({why}): resumed, it goes on at the speed saved before")])
 
     @property
     def pacing(self) -> Pacing:
