@@ -134,6 +134,21 @@ async def test_one_hint_window_at_a_time_in_values(new_app: App) -> None:
         assert all("and roll the other" in line for line in keeps), keeps
 
 
+async def first_hint(pilot: Any) -> None:
+    """Crag at 80x24: the dice 1 5 5 rolled, the game's first hint asked (and its
+    question answered) and shown."""
+    await settle(pilot)
+    g = game(pilot)
+    g.table.real_dice = True  # the test says what the dice show
+    g.table.act(LOCAL, Roll((1, 5, 5)))
+    g.refresh_all()
+    await pilot.press("h", "enter")  # (the game's first hint asks first)
+    for _ in range(200):
+        await settle(pilot)
+        if isinstance(pilot.app.screen, TextDialog):
+            return
+
+
 @run
 async def test_the_hint_shows_the_best_to_win_when_it_differs(new_app: App,
                                                              monkeypatch: Any) -> None:
@@ -150,16 +165,7 @@ async def test_the_hint_shows_the_best_to_win_when_it_differs(new_app: App,
     monkeypatch.setattr(Table, "hint", hint)
     app = new_app(CRAG)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        g = game(pilot)
-        g.table.real_dice = True  # the test says what the dice show
-        g.table.act(LOCAL, Roll((1, 5, 5)))
-        g.refresh_all()
-        await pilot.press("h", "enter")  # (the game's first hint asks first)
-        for _ in range(200):
-            await settle(pilot)
-            if isinstance(app.screen, TextDialog):
-                break
+        await first_hint(pilot)
         text = app.screen.text
         assert "Best for your score\n1. Keep 5 5 and roll the other one" in text
         assert "Best to win (exact: the opponents have finished)\n" \
@@ -192,16 +198,7 @@ async def test_both_rankings_fit_an_80x24_hint_window_unscrolled(new_app: App,
     monkeypatch.setattr(Table, "hint", hint)
     app = new_app(CRAG)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        g = game(pilot)
-        g.table.real_dice = True  # the test says what the dice show
-        g.table.act(LOCAL, Roll((1, 5, 5)))
-        g.refresh_all()
-        await pilot.press("h", "enter")  # (the game's first hint asks first)
-        for _ in range(200):
-            await settle(pilot)
-            if isinstance(app.screen, TextDialog):
-                break
+        await first_hint(pilot)
         assert isinstance(app.screen, TextDialog) and app.screen.has_class("-short")
         assert "This game is now marked assisted." in app.screen.text
         await settle(pilot)
