@@ -176,10 +176,28 @@ def solitaire(variant: str, targets: list[int], games: int, seed: int) -> list[d
 
 # --- duel -------------------------------------------------------------------------------------
 
+def _share(state: Any, seat: int) -> float:
+    """The seat's share of first place in a finished game: 1 / k for a k-way tie for
+    it, else 1 or 0. (Not from the totals: a served Generala wins the game at once,
+    whatever the totals; the benchmarks counted such games by their totals until
+    2026-12-06.)"""
+    won = state.winners()
+    return 1.0 / len(won) if seat in won else 0.0
+
+
+def _result(game: list[Any]) -> float:
+    """A --games-out game's result: its third item (the share of first place), or for
+    a file written before it had one, 1, 1/2 or 0 from the two totals."""
+    if len(game) > 2:
+        return float(game[2])
+    return 1.0 if game[0] > game[1] else 0.5 if game[0] == game[1] else 0.0
+
+
 def play_duel(variant: str, game: int, seed: int, budget: int, samples: int,
-              against: str = "expert") -> tuple[int, int]:
-    """One game: (champion's total, its opponent's total); ``against``: the opponent's
-    level (``champion``: a copy of itself, its own strategy object)."""
+              against: str = "expert") -> tuple[int, int, float]:
+    """One game: (champion's total, its opponent's total, the champion's share of first
+    place); ``against``: the opponent's level (``champion``: a copy of itself, its own
+    strategy object)."""
     from yacht.engine import Player, State
     from yacht.rules import get
     from yacht.strategy.base import play_turn
@@ -196,7 +214,7 @@ def play_duel(variant: str, game: int, seed: int, budget: int, samples: int,
         play_turn(state, strategies[state.current])
     r = state.returns()
     c = 0 if champ_first else 1
-    return r[c], r[1 - c]
+    return r[c], r[1 - c], _share(state, c)
 
 
 _PLAYERS: dict[tuple[str, str, bool], Any] = {}
@@ -242,7 +260,8 @@ def _player(level: str, variant: str, budget: int, samples: int, copy: bool = Fa
     return hit
 
 
-def _duel_chunk(args: tuple[str, int, int, int, int, int, str]) -> list[tuple[int, int]]:
+def _duel_chunk(args: tuple[str, int, int, int, int, int, str]
+                ) -> list[tuple[int, int, float]]:
     variant, first, last, seed, budget, samples, against = args
     return [play_duel(variant, g, seed, budget, samples, against) for g in range(first, last)]
 
@@ -271,10 +290,10 @@ def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples
     ``resume``: such a file of a run of the same settings stopped early (its games are
     the first ones: they are counted, and the run goes on from the next)."""
     _prepare(variant)
-    results: list[tuple[int, int]] = []
+    results: list[tuple[int, int, float]] = []
     if resume:
         with open(resume) as f:
-            results = [(int(c), int(e)) for c, e in json.load(f)]
+            results = [(int(g[0]), int(g[1]), _result(g)) for g in json.load(f)]
     start = len(results)
     jobs = [(variant, a, min(games, a + chunk), seed, budget, samples, against)
             for a in range(start, games, chunk)]
@@ -297,15 +316,15 @@ def duel(variant: str, games: int, seed: int, workers: int, budget: int, samples
         with open(games_out, "w") as f:
             json.dump(results, f)
     n = len(results)
-    wins = sum(1 for c, e in results if c > e)
-    ties = sum(1 for c, e in results if c == e)
+    per = [x for _, _, x in results]
+    wins = sum(1 for x in per if x == 1.0)
+    ties = sum(1 for x in per if 0.0 < x < 1.0)
     losses = n - wins - ties
-    rate = (wins + 0.5 * ties) / n
-    per = [1.0 if c > e else 0.5 if c == e else 0.0 for c, e in results]
+    rate = sum(per) / n
     sd = math.sqrt(sum((x - rate) ** 2 for x in per) / max(1, n - 1))
     half = 1.96 * sd / math.sqrt(n)
-    mean_c = sum(c for c, _ in results) / n
-    mean_e = sum(e for _, e in results) / n
+    mean_c = sum(g[0] for g in results) / n
+    mean_e = sum(g[1] for g in results) / n
     first = [x for g, x in enumerate(per) if g % 2 == 0]
     second = [x for g, x in enumerate(per) if g % 2 == 1]
     row = {"variant": variant, "games": n, "asked": games, "wins": wins, "ties": ties,
@@ -337,9 +356,7 @@ def play_crowd(variant: str, players: int, game: int, seed: int) -> float:
     strategies = {p.level: _player(p.level or "", variant, BUDGET, SAMPLES) for p in seats}
     while not state.is_terminal():
         play_turn(state, strategies[state.players[state.current].level or ""])
-    r = state.returns()
-    top = max(r)
-    return 1.0 / r.count(top) if r[seat] == top else 0.0
+    return _share(state, seat)
 
 
 def _crowd_chunk(args: tuple[str, int, int, int, int]) -> list[float]:

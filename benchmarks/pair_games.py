@@ -22,10 +22,13 @@ import math
 import sys
 
 
-def result(game: list[int] | float) -> float:
-    """A game's result: from a duel's two totals, 1, 1/2 or 0; a crowd's share as it is."""
+def result(game: list[float] | float) -> float:
+    """A game's result: a duel's third item (the champion's share of first place; files
+    from before it: 1, 1/2 or 0 from the two totals); a crowd's share as it is."""
     if isinstance(game, int | float):
         return float(game)
+    if len(game) > 2:
+        return float(game[2])
     mine, theirs = game
     return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
