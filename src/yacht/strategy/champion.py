@@ -120,6 +120,8 @@ TRIM = 1e-3
 #: chance more against the expert in Yahtzee (0.01-0.40 over 30,000 paired games), 2 ms
 #: a decision on average (benchmarks/README.md, issue 26)
 PLAN = 6
+#: Generala's plan (its tables in numpy) from this many open boxes on (0.26 s at 5, 0.69 at 6)
+EXTENDED_OPEN = 5
 #: before its plan starts, the worth of the champion's future weighs the expert's play
 #: after its turn (1 - OPTIMISM) and its best chance of reaching every final total on its
 #: own, a reach table (:func:`.solver.target.reach_table`), OPTIMISM
@@ -398,7 +400,7 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
         if dd is not None:
             if by_score is None:
                 by_score = advise_card(rs, card, turn, dice, rolls_left, sol)
-            if not finished and _open(card) <= plan:
+            if (not finished or sol.spec.extended) and _open(card) <= plan:
                 planned = _rank_planned(rs, sol, dd, card, turn, dice, rolls_left, others,
                                         by_score, budget, threads,
                                         memo if memo is not None else {})
@@ -451,28 +453,43 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
 def _by_table(rs: Ruleset, sol: Any, card: Scorecard, turn: int, dice: Sequence[int],
               rolls_left: int, lo: int, worth: npt.NDArray[np.float64],
               by_score: list[Ranked], budget: int, threads: int,
-              memo: dict[str, Any]) -> list[WinOption] | None:
+              memo: dict[str, Any], ending: bool = False) -> list[WinOption] | None:
     """The actions ranked by a chance table from ``card`` for the worth (``lo``,
     ``worth``: see :func:`win_worth`), the table kept in ``memo`` while the card and the
-    worth stay the same; None when it does not fit ``budget``."""
+    worth stay the same; None when it does not fit ``budget``. Served boxes and a box
+    needing another (Generala): the table in numpy (:mod:`.solver.local_extended`, at
+    most :data:`EXTENDED_OPEN` open boxes); ``ending``: a table game, whose first rolls
+    that would end it are counted apart (:func:`_ended`)."""
     from .solver import UnsupportedRuleset
     from .solver.local import local_table
 
-    key = (rs.key, card, lo, worth.tobytes(), budget)
+    spec = sol.spec
+    points = rs.totals(card).grand
+    key = (rs.key, card, lo, worth.tobytes(), budget, ending)
     if memo.get("key") == key:
         table = memo["table"]
     else:
         try:
-            table = local_table(rs, card, lo, worth, threads=threads,
-                                budget=scaled_budget(sol.spec, budget))
+            if not spec.extended:
+                table = local_table(rs, card, lo, worth, threads=threads,
+                                    budget=scaled_budget(spec, budget))
+            elif _open(card) <= EXTENDED_OPEN:
+                from .solver.local_extended import plan_rows
+
+                table = plan_rows(spec, card, points, worth, ending, lo=lo)
+            else:
+                table = None
         except UnsupportedRuleset:
             table = None
         memo["key"], memo["table"] = key, table
     if table is None:
         return None
-    m, a = table.spec.state_of(card)
-    tc = table.turn(m, a, rs.totals(card).grand)
-    return _by_chance(rs, table.spec, card, turn, dice, rolls_left, tc, by_score)
+    m, a = spec.state_of(card)
+    if spec.extended:
+        tc = _turn(spec, spec.A, table.arrays, m, a, points, rolls_left)
+    else:
+        tc = table.turn(m, a, points)
+    return _by_chance(rs, spec, card, turn, dice, rolls_left, tc, by_score)
 
 
 def _rank_planned(rs: Ruleset, sol: Any, dd: Any, card: Scorecard, turn: int,
@@ -487,12 +504,13 @@ def _rank_planned(rs: Ruleset, sol: Any, dd: Any, card: Scorecard, turn: int,
 
     lo, worth = _trim(*worth_of([dd.final(c, t) for c, t in others]))
     opts = _by_table(rs, sol, card, turn, dice, rolls_left, lo, worth, by_score, budget,
-                     threads, memo)
+                     threads, memo, ending=bool(getattr(dd, "ending", False)))
     if opts is None:
         return None
-    how = ("exact if the opponents play on as the expert (the rest of the game planned "
-           "to win against their totals as they stand)")
-    return WinRanking(tuple(opts), "win", None, True, how)
+    how = ("exact: the opponents have finished" if all(c.complete for c, _ in others)
+           else "exact if the opponents play on as the expert (the rest of the game "
+           "planned to win against their totals as they stand)")
+    return _ended(dd, card, others, WinRanking(tuple(opts), "win", None, True, how))
 
 
 def _reach_table(rs: Ruleset, build: bool) -> Any:
@@ -714,8 +732,11 @@ def _exact_ranking(rs: Ruleset, spec: Any, card: Scorecard, turn: int, dice: Seq
     exact = all(c.complete for c, _ in others)
     after = ("the best after it of the expert's play and its risk-seeking and risk-averse "
              "tilts" if tilted else "the expert's play after it")
-    how = ("exact: the opponents have finished" if exact else
-           f"exact if the opponents play on as the expert (this turn played to win, {after})")
+    if exact:  # (with turns after this one, they are played as the expert's)
+        how = "exact: the opponents have finished" + (
+            f" (this turn played to win, {after})" if _open(card) > 1 else "")
+    else:
+        how = f"exact if the opponents play on as the expert (this turn played to win, {after})"
     if optimism > 0 and not exact:
         how = (f"estimated: this turn played to win, {after} weighed {1 - optimism:g} "
                f"against {optimism:g} for its best chance of each total on its own")
