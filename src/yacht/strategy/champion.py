@@ -44,8 +44,9 @@ playing safe when ahead. The champion maximises its **chance of winning**:
   opponents' cards fill. Against opponents who have all finished that table is
   exact to the end (the worth is their totals).
   Generala's served boxes and doble generala are beyond the kernels' tables: its
-  turn is worked out in numpy on its distributions (the one-turn look-ahead, all
-  game long; no plan of the last turns), and with ``servida=win`` the chance that a
+  turn is worked out in numpy on its distributions (the one-turn look-ahead; from
+  :data:`EXTENDED_OPEN` open boxes on, the plan, its tables in numpy too:
+  :mod:`.solver.local_extended`), and with ``servida=win`` the chance that a
   turn's first roll ends the game at once is added to every option's chance (its
   own turns won, the opponents' lost; the order of the options does not change).
   The two-column Ancient Yacht games have no distributions: there the opponents'
@@ -395,7 +396,8 @@ def rank_situation(rs: Ruleset, card: Scorecard, turn: int, dice: Sequence[int],
     if not alone and not sol.forced_turn(card, turn) and (
             not finished or _open(card) > BUDGET_OPEN or sol.spec.extended):
         # (against finished opponents the table from the card is exact to the end; the
-        # kernels' tables know no served boxes: Generala looks one turn ahead still)
+        # kernels' tables know no served boxes: Generala's are in numpy, from its
+        # distributions' path, its ending rolls counted apart)
         dd = _distributions(rs, build)
         if dd is not None:
             if by_score is None:
