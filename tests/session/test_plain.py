@@ -467,3 +467,21 @@ def test_the_cli_says_ctrl_c_saved_the_game(tmp_path: Path) -> None:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "yacht: interrupted" in err
     assert re.search(r"Game saved\. `yacht resume \w+` continues it\.", flat(out)), out
+
+
+def test_maxi_yatzys_capital_o_scores_five_of_a_kind_not_oops() -> None:
+    """Maxi Yatzy's box list says 'O 5 of a Kind', but O typed in the line game (or given
+    to `yacht resume --action`) was taken as o, Oops: 'Oops is not possible...' and the
+    box could not be scored by its letter (QA s22). A lower-case o is still Oops."""
+    from yacht.engine import TakeBack
+    from yacht.session.commands import parse_command
+
+    text = flat(seen("maxi-yatzy", "roll 3,3,3,3,3,1\nO\no\nq\n", [Player("Ann"), Player("Bob")]))
+    assert "Ann scores 5 of a Kind for 15." in text
+    assert "Oops is not possible" not in text.split("Ann scores")[0]
+    state = Table.new(get("maxi-yatzy"), [Player("Ann")])._game.state
+    assert parse_command("O", state) == [ScoreBox("five_of_a_kind")]
+    assert parse_command("T", state) == [ScoreBox("three_pairs")]
+    assert parse_command("o", state) == [TakeBack()]
+    yahtzee = Table.new(get("yahtzee"), [Player("Ann")])._game.state
+    assert parse_command("O", yahtzee) == [TakeBack()]

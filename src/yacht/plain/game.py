@@ -35,7 +35,7 @@ from yacht.session.commands import ActionError, GoOn, parse_command, resume_hint
 from yacht.session.comment import end_line, judged
 from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
-from yacht.session.keys import letter_notes
+from yacht.session.keys import key_for, letter_notes
 from yacht.session.present import (
     clock_line,
     entry_note,
@@ -344,6 +344,8 @@ class PlainGame:
         low = line.lower()
         table = self.table
         rs = table.ruleset
+        if len(line) == 1 and line.isupper() and key_for(rs, line) is not None:
+            return False  # a box's own capital (Maxi Yatzy's O), not the command's letter
         if low in ("q", "quit"):
             raise _Quit
         if low in ("?", "help"):

@@ -278,6 +278,8 @@ def parse_command(text: str, state: State) -> list[Command]:
     rs = state.ruleset
     if low in ("", "r", "roll"):
         return [Roll()]
+    if len(raw) == 1 and raw.isupper() and key_for(rs, raw) is not None:
+        return [_box(rs, raw)]  # a capital that is a box's own key (Maxi Yatzy's O), not o
     if word == "roll":
         n = len(state.to_roll())
         if n == 0:
