@@ -485,3 +485,21 @@ def test_maxi_yatzys_capital_o_scores_five_of_a_kind_not_oops() -> None:
     assert parse_command("o", state) == [TakeBack()]
     yahtzee = Table.new(get("yahtzee"), [Player("Ann")])._game.state
     assert parse_command("O", yahtzee) == [TakeBack()]
+
+
+def test_a_game_taken_up_mid_turn_says_whose_turn_it_is() -> None:
+    """A game of two resumed with dice showing began 'Roll 1 of 3. Dice: ...', never
+    saying whose dice they were: the name only came with 'press Enter to roll' (QA s22)."""
+    table = Table.new(get("kismet"), [Player("Ann"), Player("Bob")], rng=random.Random(5))
+    table.real_dice = True
+    table.act(LOCAL, Roll((1, 2, 3, 4, 5)))
+    table.act(LOCAL, ScoreBox("yarborough"))
+    table.run_due()
+    if table.view().pause is not None:
+        from yacht.session.commands import GoOn
+        table.act(LOCAL, GoOn())
+    table.act(LOCAL, Roll((6, 6, 6, 2, 2)))
+    out = io.StringIO()
+    PlainGame(table, Echoed("q\n", out), out).run()
+    head = out.getvalue().split("Roll 1 of 3")[0]
+    assert "Bob's turn 1." in head, out.getvalue()

@@ -208,6 +208,10 @@ class PlainGame:
         warning = table.take_warning()
         if warning:
             self.say(f"Warning: {warning}")
+        st = view.state
+        if st.dice and not view.over and len(st.players) > 1:  # (taken up mid-turn)
+            self.say(f"{possessive(st.players[st.current].name)} turn "
+                     f"{st.turns_taken(st.current) + 1}.")
         try:
             while True:
                 self.table.run_due()  # computer turns, at once (their steps are printed)
