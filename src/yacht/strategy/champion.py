@@ -121,7 +121,7 @@ TRIM = 1e-3
 #: chance more against the expert in Yahtzee (0.01-0.40 over 30,000 paired games), 2 ms
 #: a decision on average (benchmarks/README.md, issue 26)
 PLAN = 6
-#: Generala's plan (its tables in numpy) from this many open boxes on (0.26 s at 5, 0.69 at 6)
+#: Generala's plan (its tables in numpy) from this many open boxes on (about 0.1 s at 5)
 EXTENDED_OPEN = 5
 #: before its plan starts, the worth of the champion's future weighs the expert's play
 #: after its turn (1 - OPTIMISM) and its best chance of reaching every final total on its

@@ -109,7 +109,8 @@ def plan_rows(spec: Spec, card: Scorecard, points: int, worth: F64, ending: bool
                         dtype=np.int64)[:nb]
     mult = np.asarray(spec.box_mult, dtype=np.int64)[:nb]
     open_ = [b for b in range(nb) if not (m0 >> b) & 1]
-    W = 1 + sum(int(max(score[b].max(), served[b].max())) * int(mult[b]) for b in open_)
+    gmax = {b: int(max(score[b].max(), served[b].max())) * int(mult[b]) for b in open_}
+    W = 1 + sum(gmax.values())
     final = np.asarray(worth, dtype=np.float64)
     if lo is not None:
         at = points - lo + np.arange(W)
@@ -117,22 +118,41 @@ def plan_rows(spec: Spec, card: Scorecard, points: int, worth: F64, ending: bool
                                                final[np.clip(at, 0, max(0, len(final) - 1))]))
     final = final[:W] if len(final) >= W else np.concatenate(
         [final, np.full(W - len(final), final[-1] if len(final) else 0.0)])
+    # (with lo: from hi_x points on every final total is worth 1, and below a state's
+    # window none can reach lo: each state's row is worked out on its window only)
+    hi_x = W if lo is None else max(0, min(W, lo + len(worth) - points))
     first = _roll_matrix(t)[0].copy()
     if ending:
         first[ending_outcomes(spec.ruleset, t)] = 0.0
         first /= first.sum()
     fb = spec.flag_box if spec.nflag == 2 else -1
-    rows: dict[tuple[int, int], F64] = {}
-    x = np.arange(W, dtype=np.int64)[:, None]
+    rows: dict[tuple[int, int], tuple[int, F64]] = {}
+
+    def window(m: int) -> tuple[int, int]:
+        """The points ``x`` whose worth is worked out at a state of mask ``m``: none
+        below (no total reaches ``lo`` from there), none from ``hi_x`` on (all are
+        worth 1), none past the most the boxes filled since the card can score."""
+        rem = sum(gmax[b] for b in open_ if not (m >> b) & 1)
+        a = 0 if lo is None else max(0, lo - points - rem)
+        b = min(W - rem, hi_x)
+        return a, max(a, b)
+
+    def read(key: tuple[int, int], xs: I64) -> F64:
+        a, row = rows.get(key, (0, np.zeros(0)))
+        if not len(row):
+            return np.where(xs >= hi_x, 1.0, 0.0)
+        out: F64 = np.where(xs < a, 0.0, np.where(xs >= hi_x, 1.0,
+                                                   row[np.clip(xs - a, 0, len(row) - 1)]))
+        return out
 
     def flags(m: int) -> list[int]:
         if fb < 0 or (m0 >> fb) & 1 or not (m >> fb) & 1:
             return [flag0 if fb < 0 or (m0 >> fb) & 1 else 0]
         return [0, 1]
 
-    def placements(m: int, flag: int, table: I64) -> F64:
-        """The best worth of placing each outcome, for every x."""
-        best = np.full((W, t.nfull), -np.inf)
+    def placements(m: int, flag: int, table: I64, xs: I64) -> F64:
+        """The best worth of placing each outcome, for every x of ``xs``."""
+        best = np.full((len(xs), t.nfull), -np.inf)
         for b in range(nb):
             if (m >> b) & 1:
                 continue
@@ -140,10 +160,12 @@ def plan_rows(spec: Spec, card: Scorecard, points: int, worth: F64, ending: bool
             if b == spec.needs_box and not flag:
                 pts[:] = 0
             m2 = m | (1 << b)
-            after = (pts > 0).astype(np.int64) if b == fb else np.full(t.nfull, flag)
-            two = np.stack([rows.get((m2, f), np.zeros(W)) for f in (0, 1)])
-            at = np.minimum(x + pts[None, :] * mult[b], W - 1)
-            np.maximum(best, two[after[None, :], at], out=best)
+            at = xs[:, None] + pts[None, :] * mult[b]
+            if b == fb:
+                vals = np.where((pts > 0)[None, :], read((m2, 1), at), read((m2, 0), at))
+            else:
+                vals = read((m2, flag), at)
+            np.maximum(best, vals, out=best)
         return best
 
     full = (1 << nb) - 1
@@ -153,21 +175,27 @@ def plan_rows(spec: Spec, card: Scorecard, points: int, worth: F64, ending: bool
     from .extended import keep_levels
 
     for m in subsets:
+        a, b = window(m)
+        xs = np.arange(a, b, dtype=np.int64)
         for flag in flags(m):
             if m == full:
-                rows[(m, flag)] = final
+                rows[(m, flag)] = (a, final[a:b])
                 continue
-            E0 = placements(m, flag, score)
-            E0s = placements(m, flag, served) if spec.served is not None else E0
+            if not len(xs):
+                rows[(m, flag)] = (a, np.zeros(0))
+                continue
+            E0 = placements(m, flag, score, xs)
+            E0s = placements(m, flag, served, xs) if spec.served is not None else E0
             Ks = keep_levels(spec, E0, R, _served_at(R - 1, E0s))
-            rows[(m, flag)] = Ks[:, R - 1, fs:] @ first
+            rows[(m, flag)] = (a, Ks[:, R - 1, fs:] @ first)
     n = (1 << nb) * A
     off = np.zeros(n, dtype=np.int64)
     wlo = np.zeros(n, dtype=np.int64)
     wlen = np.zeros(n, dtype=np.int64)
     order = sorted(rows)
+    xs = np.arange(W, dtype=np.int64)
     for i, (m, flag) in enumerate(order):
         j = m * A + flag * spec.U
         off[j], wlo[j], wlen[j] = i * W, points, W
-    Q = np.concatenate([rows[k] for k in order])
+    Q = np.concatenate([read(k, xs) for k in order])
     return PlanRows(spec, points, off, wlo, wlen, Q, len(order))
