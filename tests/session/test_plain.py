@@ -503,3 +503,12 @@ def test_a_game_taken_up_mid_turn_says_whose_turn_it_is() -> None:
     PlainGame(table, Echoed("q\n", out), out).run()
     head = out.getvalue().split("Roll 1 of 3")[0]
     assert "Bob's turn 1." in head, out.getvalue()
+
+
+def test_the_second_kismet_penalty_is_told() -> None:
+    """Ann's second Kismet wrote 0 in Bob's Twos without a word in the line game (the
+    terminal and the browser list it among the news) (QA s22)."""
+    text = flat(seen("kismet", "roll 6,6,6,6,6\ny\nroll 1,2,3,4,5\ne\nroll 5,5,5,5,5\ng\nq\n",
+                     [Player("Ann"), Player("Bob")]))
+    after = text.split("Ann scores 4 of a Kind for 50.")[1]
+    assert "Bob writes 0 in Twos" in after.split("Bob, turn 2")[0], after

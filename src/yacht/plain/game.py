@@ -151,6 +151,8 @@ class PlainGame:
             d = e.data
             self.say(f"{verb(who, 'scores', 'score')} {self.label(d['category'], d['column'])} for "
                      f"{d['total']}. Total {d['grand']}.")
+        elif e.kind == "penalty":  # (the second Kismet: a 0 on another player's card)
+            self.say(f"{e.text}.")
         elif e.kind == "took_back":
             self.say(f"Taken back. {who} again, dice: {dice_text(self.table.view().state.dice)}.")
             self.say(self.boxes_line())
