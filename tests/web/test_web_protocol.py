@@ -202,3 +202,17 @@ def test_a_command_without_the_version_it_was_sent_from_is_refused(client: objec
         assert ann.act({"type": "roll"}, version=version)["type"] == "ack"
         again = ann.act({"type": "roll"}, version=version)
         assert again["type"] == "error" and again["code"] == "stale"
+
+
+def test_the_socket_error_codes_are_listed_once() -> None:
+    """The socket's error codes in PROTOCOL.md were two lists run together (the second a
+    leftover: conflict ... server twice, 'private' in the second only) (QA s22)."""
+    import re
+
+    text = (SCHEMA_PATH.parent / "PROTOCOL.md").read_text("utf-8")
+    listing = text.split('{"type": "error", id, code, message}')[1].split("The page sends:")[0]
+    listing = " ".join(listing.split())
+    codes = re.findall(r"`([a-z_]+)`", listing.split("(every code")[0])
+    assert len(codes) == len(set(codes)), codes
+    assert listing.count("(every code") == 1
+    assert set(codes) <= set(protocol.ERROR_CODES) and "private" in codes, codes
