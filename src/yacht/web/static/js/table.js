@@ -772,7 +772,8 @@ export class TableView {
     this.hintBtn.hidden = !snap.can.hint;
     setText(this.help, othersHelp(snap) || snap.help);
     setText(this.note, snap.note);
-    this.note.hidden = !snap.note;
+    // (the help line of the player on turn says the note already: said once)
+    this.note.hidden = !snap.note || this.help.textContent.includes(snap.note);
     const playedFor = playedForYou(snap);
     setText(this.playedFor, playedFor);
     this.playedFor.hidden = !playedFor;
