@@ -721,11 +721,15 @@ class Hub:
                 return
             live.stop.set()
             self.fanout.changed(live)  # (its people may play again now)
-            try:
-                live.take_row(await self.io_call(partial(
-                    self.store.update_table, live.row.id, live.row.version, closed=True)))
-            except StoreError as e:
-                log.warning("table %s: %s", live.id, e)
+            await self._close_row(live)
+
+    async def _close_row(self, live: LiveTable) -> None:
+        """The table's row closed: its game is over (no longer listed as played)."""
+        try:
+            live.take_row(await self.io_call(partial(
+                self.store.update_table, live.row.id, live.row.version, closed=True)))
+        except StoreError as e:
+            log.warning("table %s: %s", live.id, e)
 
     # --- commands -----------------------------------------------------------------
     def _playing(self, live: LiveTable, conn: Connection) -> tuple[Table, str]:
@@ -907,6 +911,17 @@ class Hub:
         if live.unsubscribe is not None:
             live.unsubscribe()
         await self.stop_driving(live)
+        table = live.table
+        if table is not None:
+            # a game over whose results no one asked for (the tab closed at "Game over")
+            # is recorded now: nobody can take a score back any more, and it would stay
+            # unfinished in the store, out of the top ten, the statistics, the analysis
+            try:
+                await self.move_call(table.close)
+                if table.view().finished and not live.row.closed:
+                    await self._close_row(live)
+            except Exception as e:  # (the store away: the game is taken up as it was)
+                log.warning("table %s: closing it failed (%s)", live.id, redact(str(e)))
         await self.cluster.forget(live)
 
     def tables_json(self, rows: Iterable[TableRow]) -> list[dict[str, Any]]:
