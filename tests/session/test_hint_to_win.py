@@ -41,7 +41,7 @@ def test_the_chances_once_built_and_the_same_move_is_said_too(
         fresh: None, held: list[Callable[[], None]]) -> None:
     state = situation()
     win = to_win(state)
-    assert win.preparing == 0.0 and win.line.startswith("Best to win: being prepared (0 %)")
+    assert win.preparing == 0.0 and win.line.startswith("Best to win: being prepared (0%)")
     held[0]()  # the build ran
     win = to_win(state)
     assert win.moves and win.preparing is None and win.exact
@@ -50,7 +50,7 @@ def test_the_chances_once_built_and_the_same_move_is_said_too(
     s.apply(Roll())
     win = to_win(s)
     assert not win.differ and win.moves
-    assert win.line == (f"Best to win: the same move, chance {100 * win.moves[0][1]:.1f} %; "
+    assert win.line == (f"Best to win: the same move, chance {100 * win.moves[0][1]:.1f}%; "
                         f"{win.how}")
 
 

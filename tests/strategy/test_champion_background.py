@@ -99,7 +99,7 @@ def test_the_hint_says_its_chances_are_being_prepared(
     moves = rank_moves(state)
     win = getattr(moves, "to_win", None)
     assert win is not None and win.moves == () and win.preparing == 0.0
-    assert win.line.startswith("Best to win: being prepared (0 %)")
+    assert win.line.startswith("Best to win: being prepared (0%)")
     assert len(held) == 1
     held[0]()
     win = getattr(rank_moves(state), "to_win", None)

@@ -53,7 +53,7 @@ def test_hint_shows_both_bests_when_they_differ(capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "hint", "tommys-crag", CRAG_LATE, "--target", "175")
     assert code == 0
     assert "best for your score: score Low Straight for 0" in out
-    assert "best to reach 175: score Fours for 0 (chance 28.26 %" in out
+    assert "best to reach 175: score Fours for 0 (chance 28.26%" in out
     code, out, _ = run(capsys, "advise", "tommys-crag", CRAG_LATE, "--target", "175", "--json")
     data = json.loads(out)
     assert data["differ"] is True and data["to_win"]["exact"] is True

@@ -243,7 +243,7 @@ async def test_the_hint_says_the_chance_to_win_of_the_same_best_move(new_app: Ap
             await pilot.press("escape")
             await settle(pilot)
         for text in texts:
-            assert "Best to win: the same move, chance 62.5 %; exact if the opponents " \
+            assert "Best to win: the same move, chance 62.5%; exact if the opponents " \
                    "play on as the expert" in text
         assert "This game is now marked assisted." in texts[0]
         assert "marked assisted" not in texts[1]

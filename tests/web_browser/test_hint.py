@@ -140,8 +140,9 @@ def test_esc_closes_every_dialog_and_q_or_esc_outside_do_nothing(server: Server,
                 if selector == ".hint-play":
                     text = await page.text_content("#hint-dialog") or ""
                     assert await page.locator(".hint-head").count() == 0
-                    assert "Best to win too: chance 30.6% (exact: the opponents have " \
-                           "finished)." in text, text
+                    # (the explanation after a semicolon: it has brackets of its own)
+                    assert "Best to win too: chance 30.6%; exact: the opponents have " \
+                           "finished." in text, text
                     await screenshot(page, shots, "hint-agree", full=False)
                 await page.keyboard.press("Escape")
                 await page.locator("dialog").wait_for(state="detached")

@@ -82,15 +82,15 @@ class WinAdvice:
         same best move and its chance, or how far the build got, or why there are none
         (a ranking that differs: its title and how it is worked out).
 
-        >>> WinAdvice("Best to win", "being prepared (40 %)", False, False, (), 0.4).line
-        'Best to win: being prepared (40 %)'
+        >>> WinAdvice("Best to win", "being prepared (40%)", False, False, (), 0.4).line
+        'Best to win: being prepared (40%)'
         >>> same = Advice("Keep 5 5 and roll the other one", 30.5, 0.0, (2,))
         >>> WinAdvice("Best to win", "exact: the opponents have finished", True, False,
         ...           ((same, 0.625),)).line
-        'Best to win: the same move, chance 62.5 %; exact: the opponents have finished'
+        'Best to win: the same move, chance 62.5%; exact: the opponents have finished'
         """
         if self.moves and not self.differ:
-            return (f"{self.title}: the same move, chance {100 * self.moves[0][1]:.1f} %; "
+            return (f"{self.title}: the same move, chance {100 * self.moves[0][1]:.1f}%; "
                     f"{self.how}")
         return f"{self.title}: {self.how}"
 
@@ -104,9 +104,9 @@ def preparing_how(percent: int) -> str:
     """What the hint says of its chances of winning while their tables are built.
 
     >>> preparing_how(37)
-    'being prepared (37 %): the distributions of the scores to come, built once; ask again later'
+    'being prepared (37%): the distributions of the scores to come, built once; ask again later'
     """
-    return (f"being prepared ({percent} %): the distributions of the scores to come, built "
+    return (f"being prepared ({percent}%): the distributions of the scores to come, built "
             "once; ask again later")
 
 

@@ -184,7 +184,7 @@ class WinRanking:
             return f"<WinRanking {goal}: no options>"
         best = self.options[0]
         return (f"<WinRanking {goal}: {len(self.options)} options, best "
-                f"{best.ranked.brief()} ({100 * best.chance:.1f} %), "
+                f"{best.ranked.brief()} ({100 * best.chance:.1f}%), "
                 f"{'exact' if self.exact else 'estimated'}>")
 
     def chance_of(self, r: Ranked) -> float | None:

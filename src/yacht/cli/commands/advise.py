@@ -139,9 +139,9 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
     print(wrap_text(
         f"  {both.score_title}: {best_s.describe(rs)} (expected {best_s.expected:.4f}; "
-        f"chance {100 * (win.chance_of(best_s) or 0.0):.2f} %)\n"
+        f"chance {100 * (win.chance_of(best_s) or 0.0):.2f}%)\n"
         f"  {both.win_title}: {best_w.ranked.describe(rs)} (chance "
-        f"{100 * best_w.chance:.2f} %; expected {best_w.ranked.expected:.4f})"
+        f"{100 * best_w.chance:.2f}%; expected {best_w.ranked.expected:.4f})"
         + ("" if both.differ else " - the same") + f"\n  ({win.how})", text_width()))
     if both.differ:
         opts = win.options if args.top is None else win.options[:args.top]

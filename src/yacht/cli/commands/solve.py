@@ -226,9 +226,9 @@ def _solve_target(args: argparse.Namespace, rs: Any) -> int:
     opts = " ".join(f"{k}={v}" for k, v in rs.option_values.items())
     out.append(f"{rs.name}{' (' + opts + ')' if opts else ''}")
     out.append(f"  best chance of finishing with at least {target} points: "
-               f"{tt.start:.6f} ({100 * tt.start:.2f} %)")
+               f"{tt.start:.6f} ({100 * tt.start:.2f}%)")
     out.append(f"  the expert's (playing for the most points): {expert:.6f} "
-               f"({100 * expert:.2f} %; {100 * (tt.start - expert):+.2f} points in 100 for "
+               f"({100 * expert:.2f}%; {100 * (tt.start - expert):+.2f} points in 100 for "
                "playing to reach it)")
     how = "loaded from cache" if not tt.built else "built"
     out.append(f"  table: {tt.cells:,} chances, {info['table_mb']} MB; seconds: "

@@ -7,7 +7,7 @@ starts the build once per key and process (a thread at a lower priority; the
 solver's C kernels release the GIL while they run) and answers at once with
 the :class:`Job`, whose :attr:`Job.fraction` tells how far it got. Meanwhile the
 caller plays what it can without the table (the champion: the expert's move)
-and says "being prepared (NN %)" where a person would wait.
+and says "being prepared (NN%)" where a person would wait.
 
 Builds run one at a time, in the order asked (each holds hundreds of megabytes while
 it runs): at most :data:`WAITING` wait behind the one under way. A request beyond that

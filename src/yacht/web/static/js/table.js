@@ -1001,7 +1001,7 @@ export class TableView {
     } else {
       const same = reply.to_win && reply.to_win.moves.length ? reply.to_win : null;
       const wait = reply.to_win && reply.to_win.preparing != null ? reply.to_win : null;
-      const also = same ? h("p", { class: "hint-how", text: `${same.title} too: chance ${percent(same.moves[0].chance)} (${same.how}).` })
+      const also = same ? h("p", { class: "hint-how", text: `${same.title} too: chance ${percent(same.moves[0].chance)}; ${same.how}.` })
         : wait ? h("p", { class: "hint-how", text: `${wait.title}: ${wait.how}.` }) : null;
       fill(body, forScore, note, also, how, assisted);
     }
