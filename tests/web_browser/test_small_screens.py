@@ -103,6 +103,15 @@ def test_phones_in_both_orientations(server: Server, shots: Path) -> None:
                     await page.locator(".die").nth(1).tap()
                     await after(page, s["version"])
                     await check(page, f"{variant} at {name}")
+                    # the player's own column says "you" (the other kinds make way on a
+                    # phone), inside its column
+                    inside = await page.evaluate("""() => {
+                      const you = document.querySelector('.player-head .player-kind.you');
+                      if (!you || !you.getBoundingClientRect().width) return false;
+                      const r = you.getBoundingClientRect();
+                      const c = you.closest('th').getBoundingClientRect();
+                      return r.left >= c.left - 0.5 && r.right <= c.right + 0.5; }""")
+                    assert inside, (variant, name)
                     await screenshot(page, shots, f"small-{variant}-{name}")
                     if variant == "yahtzee":  # the hint's moves, a finger's size too
                         await page.tap("#hint")
