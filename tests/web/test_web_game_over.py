@@ -2,7 +2,8 @@
 table's pause before the results, where the last score can still be taken back).
 When the table is put away (idle, or the server stopping) the game is recorded as
 finished; it stayed unfinished in the store: out of the top ten and the statistics,
-refused by the analysis, listed as being played (QA s22)."""
+refused by the analysis, listed as being played (QA s22). And before the game: a hint
+asked in the lobby says the game has not started."""
 
 from __future__ import annotations
 
@@ -36,3 +37,16 @@ def test_a_game_over_left_at_its_pause_is_recorded_when_the_table_is_put_away(
     assert t["id"] not in [x["id"] for x in client.get("/api/tables").json()]
     analysis = client.get(f"/api/games/{gid}/analysis")
     assert analysis.status_code == 200, analysis.text
+
+
+def test_a_hint_in_the_lobby_says_the_game_has_not_started(client: TestClient) -> None:
+    """It said "a hint is for your own turn", as though it were someone else's."""
+    from .conftest import new_table
+
+    made = new_table(client, "yatzy", seats=[{"kind": "person", "name": "Ann", "here": True},
+                                              {"kind": "person", "here": False}])
+    with Browser(client, made["id"], made["token"]) as ann:
+        assert ann.table["phase"] == "lobby"
+        refused = ann.ask("hint")
+        assert refused["type"] == "error" and refused["code"] == "not_started"
+        assert refused["message"] == "the game has not started: waiting for players"

@@ -757,7 +757,9 @@ class Hub:
         moves ranked by the chance of winning, or null where it cannot be worked out)."""
         try:
             table, seat = self._playing(live, conn)
-        except WebError:
+        except WebError as e:
+            if e.code == "not_started":  # (in the lobby: that says why)
+                raise
             raise WebError("a hint is for your own turn", "not_your_turn") from None
         try:
             moves = await self.think_call(table.hint, seat)
