@@ -62,3 +62,16 @@ def test_an_error_never_repeats_kilobytes_of_the_request(client: TestClient) -> 
         assert r.json()["code"] in ("bad_request", "not_found")
     r = client.get("/api/scores", params={"variant": "yahtzee", "joker": "free"})
     assert r.status_code == 200  # (a real option still reads)
+
+
+def test_a_body_the_framework_cannot_parse_is_told_in_the_sites_words(
+        client: TestClient) -> None:
+    """JSON nested deeper than the parser goes, or a number of thousands of digits: the
+    line was FastAPI's own ("There was an error parsing the body")."""
+    for body in ("[" * 5000 + "]" * 5000, '{"variant": ' + "9" * 5000 + "}"):
+        r = client.post("/api/tables", content=body,
+                        headers={"content-type": "application/json"})
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == "the body could not be read: a JSON object is expected"
+    # the server goes on
+    assert client.get("/api/variants").status_code == 200

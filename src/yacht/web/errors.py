@@ -152,6 +152,9 @@ def install_handlers(app: FastAPI, location: str) -> None:
         text = "no such page" if exc.status_code == 404 else str(exc.detail)
         if exc.status_code == 405:
             text = f"{request.method} is not answered here"
+        elif exc.status_code == 400:  # (FastAPI's "There was an error parsing the body":
+            # JSON nested too deep for it, a number of thousands of digits)
+            text = "the body could not be read: a JSON object is expected"
         return JSONResponse(error_body(text, code), status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))
 
