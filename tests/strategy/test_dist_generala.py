@@ -44,6 +44,19 @@ def small_generala(servida: str = "win", sixes: bool = True) -> Ruleset:
                    catalogue=cats)
 
 
+def roll_outcomes(rs: Ruleset, s: State, ending: bool) -> list[tuple[Any, float]]:
+    """The roll's outcomes from ``s`` and their chances; ``ending``: at a table game's
+    first roll, those that would end it taken out (the others' chances scaled up)."""
+    outcomes = list(s.chance_outcomes())
+    if ending and s.rolls == 0:
+        ctx = rs.context(s.card(0), s.turns_taken(0), 1, players=2)
+        outcomes = [(o, p) for o, p in outcomes
+                    if not rs.ends_game(ctx, counts_of(o, rs.faces))]
+        total = sum(p for _, p in outcomes)
+        outcomes = [(o, p / total) for o, p in outcomes]
+    return outcomes
+
+
 def to_come(rs: Ruleset, ending: bool) -> dict[int, float]:
     """The points one expert player scores in a whole game, every chance outcome played
     through the engine; ``ending``: a game at a table that runs to its end (a first roll
@@ -53,14 +66,7 @@ def to_come(rs: Ruleset, ending: bool) -> dict[int, float]:
 
     def spread(s: State) -> dict[int, float]:
         out: dict[int, float] = {}
-        outcomes = list(s.chance_outcomes())
-        if ending and s.rolls == 0:
-            ctx = rs.context(s.card(0), s.turns_taken(0), 1, players=2)
-            outcomes = [(o, p) for o, p in outcomes
-                        if not rs.ends_game(ctx, counts_of(o, rs.faces))]
-            total = sum(p for _, p in outcomes)
-            outcomes = [(o, p / total) for o, p in outcomes]
-        for outcome, p in outcomes:
+        for outcome, p in roll_outcomes(rs, s, ending):
             t = s.clone()
             t.apply(Roll(outcome))
             for x, q in play(t).items():

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_dist_generala import small_generala
+from test_dist_generala import roll_outcomes, small_generala
 
 from yacht.engine import Choose, Player, Roll, Score, State
-from yacht.rules import Ruleset, counts_of, get
+from yacht.rules import Ruleset, get
 from yacht.strategy.advisor import parse_card
 from yacht.strategy.solver import solve
 from yacht.strategy.solver.local_extended import plan_rows
@@ -35,15 +35,8 @@ def best_worth(rs: Ruleset, s: State, worth: Any, ending: bool) -> float:
         return after[key]
 
     def roll(s: State) -> float:
-        outcomes = list(s.chance_outcomes())
-        if ending and s.rolls == 0:
-            ctx = rs.context(s.card(0), s.turns_taken(0), 1, players=2)
-            outcomes = [(o, p) for o, p in outcomes
-                        if not rs.ends_game(ctx, counts_of(o, rs.faces))]
-            total = sum(p for _, p in outcomes)
-            outcomes = [(o, p / total) for o, p in outcomes]
         out = 0.0
-        for outcome, p in outcomes:
+        for outcome, p in roll_outcomes(rs, s, ending):
             t = s.clone()
             t.apply(Roll(outcome))
             out += p * play(t)
