@@ -884,15 +884,20 @@ def parse_game_id(text: str) -> str:
     return p
 
 
-def parse_table_id(text: str) -> str:
-    """A table id: exactly 12 hex digits, any case -> lower case.
+def parse_table_id(text: str, what: str = "table id") -> str:
+    """A table id (or, ``what``, another id of its form: a duplicate table's group id):
+    exactly 12 hex digits, any case -> lower case.
 
     >>> parse_table_id("0123456789AB")
     '0123456789ab'
+    >>> parse_table_id("nope", "group id")
+    Traceback (most recent call last):
+    ...
+    yacht.parsing.InputError: 'nope' is not a group id (12 hex digits)
     """
     p = _strip(text).lower() if text.isascii() else text
     if len(p) != ID_LENGTH or not all(c in _HEX for c in p):
-        raise InputError(f"{shown(text)} is not a table id ({ID_LENGTH} hex digits)")
+        raise InputError(f"{shown(text)} is not a {what} ({ID_LENGTH} hex digits)")
     return p
 
 

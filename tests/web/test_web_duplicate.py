@@ -209,7 +209,12 @@ def test_dice_is_own_or_duplicate(client: TestClient) -> None:
     r = client.post("/api/tables", json={"variant": "yatzy", "dice": "same",
                                          "seats": [ANN, {"kind": "expert"}]})
     assert r.status_code == 400 and r.json()["error"].startswith("dice: own or duplicate")
-    assert client.get("/api/groups/zzz").status_code == 404
+    refused = client.get("/api/groups/zzz")
+    assert refused.status_code == 404
+    assert refused.json()["error"] == "'zzz' is not a group id (12 hex digits)"  # (table id)
+    with client.websocket_connect("/ws/d/zzz") as ws:
+        said = ws.receive_json()
+        assert said["code"] == "not_found" and "is not a group id" in said["message"], said
     assert client.get("/api/groups/0123456789ab").json()["code"] == "not_found"
 
 

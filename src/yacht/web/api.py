@@ -266,7 +266,7 @@ async def table_state(table_id: str, hub: HubDep) -> Any:
                     "and the expert's total on the same dice)")
 async def group_field(group_id: str, hub: HubDep) -> Any:
     try:
-        gid = parse_table_id(group_id)
+        gid = parse_table_id(group_id, "group id")
     except InputError as e:
         raise WebError(str(e), "not_found") from None
     return await hub.duplicates.field(gid, None)

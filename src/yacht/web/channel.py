@@ -204,7 +204,7 @@ async def serve_group(ws: WebSocket, group_id: str, hub: Hub, limits: Limits) ->
     if not await _accepted(ws):
         return
     try:
-        group_id = parse_table_id(group_id)
+        group_id = parse_table_id(group_id, "group id")
         await hub.duplicates.group(group_id)
     except (InputError, WebError) as e:
         await _say_and_close(ws, _error("not_found", str(e)), 4404, "not_found")
