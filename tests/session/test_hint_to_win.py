@@ -94,7 +94,7 @@ def test_a_build_refused_for_now_says_to_ask_again(
     state = situation()
     win = to_win(state)
     assert win.line == ("Best to win: not yet: other tables are being built first; ask "
-                        "again later")
+                        "for a hint again later")
     for work in list(held):  # the others end: asked again, it is built
         work()
     assert all(j.finished.is_set() for j in others)

@@ -103,11 +103,13 @@ class WinAdvice:
 def preparing_how(percent: int) -> str:
     """What the hint says of its chances of winning while their tables are built.
 
-    >>> preparing_how(37)
-    'being prepared (37%): the distributions of the scores to come, built once; ask again later'
+    >>> preparing_how(37)[:61]
+    'being prepared (37%): the distributions of the scores to come'
+    >>> preparing_how(37)[61:]
+    ', built once; ask for a hint again later'
     """
     return (f"being prepared ({percent}%): the distributions of the scores to come, built "
-            "once; ask again later")
+            "once; ask for a hint again later")
 
 
 class Moves(list[Advice]):
@@ -221,7 +223,8 @@ def _why_not(state: State, ranked: list[Any], limit: int, champion: Any) -> WinA
             return WinAdvice(TO_WIN, preparing_how(job.percent), False, False, (),
                              float(job.fraction))
         if job is not None and job.error == background.BUSY:
-            return _none("not yet: other tables are being built first; ask again later")
+            return _none("not yet: other tables are being built first; ask for a hint "
+                         "again later")
         if job is not None and job.error is not None:
             return _none("not available: the distributions of the scores to come could "
                          f"not be built ({_short(job.error)})")
