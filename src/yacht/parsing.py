@@ -579,6 +579,8 @@ def turns_possible(rs: Ruleset, card: Scorecard) -> range:
     range(1, 2)
     >>> turns_possible(rs, parse_card(rs, "ones=3,yahtzee=150"))
     range(2, 6)
+    >>> turns_possible(get("kismet"), parse_card(get("kismet"), "ones=0,twos=6"))
+    range(1, 3)
     """
     repeats = 0
     if len(card.boxes) != len(rs.columns) or any(len(c) != len(rs.categories)
@@ -589,7 +591,11 @@ def turns_possible(rs: Ruleset, card: Scorecard) -> range:
         value = card.boxes[col][i]
         if value:
             repeats += value // each
-    return range(card.filled, card.filled + repeats + 1)
+    least = card.filled
+    if any(rule.penalty_reason(rs) for rule in rs.special):
+        # (Kismet: another player's second Kismet writes a 0 here, no turn taken)
+        least -= sum(1 for column in card.boxes for value in column if value == 0)
+    return range(max(0, least), card.filled + repeats + 1)
 
 
 # --- the situation notation ---------------------------------------------------------------

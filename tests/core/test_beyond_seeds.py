@@ -301,3 +301,27 @@ def test_the_next_bonus_step_is_not_offered_once_the_section_is_full() -> None:
     assert card_cells(kismet, full)["bonus_next"] == [""]
     top = card.with_box(0, kismet.index("sixes"), 30)
     assert card_cells(kismet, top)["bonus_next"] == ["max"]
+
+
+def test_a_game_with_a_second_kismets_penalty_is_analysed() -> None:
+    """A penalty fills a box without a turn, so a card can have more boxes filled than
+    turns taken: the analysis refused such a game ("9 boxes are filled, so at least 9
+    turns were taken, not 8"), and so did `yacht advise` (a browser test's random game
+    found it, now and then)."""
+    from yacht.engine import Record
+    from yacht.strategy.analysis import analyse
+    from yacht.strategy.base import make_player, play_turn
+
+    s = _state("kismet", 2)
+    s.apply(Roll((3, 3, 3, 3, 3)))
+    s.apply(Score("kismet"))                          # Ann's first Kismet
+    s.apply(Roll((1, 1, 2, 3, 4)))
+    s.apply(Score("ones"))                            # Bob
+    s.apply(Roll((6, 6, 6, 6, 6)))
+    s.apply(Score("sixes"))                           # Ann's second: Bob writes a 0
+    assert s.card(1).filled == 2 and s.turns_taken(1) == 1
+    expert = make_player(s.ruleset, "expert")
+    while not s.is_terminal():
+        play_turn(s, expert)
+    a = analyse(Record.from_state(s), win_games=0)
+    assert a.finished and len(a.players) == 2

@@ -157,12 +157,15 @@ class Situation:
         _check_card(rs, self.card)
         if self.turn < 0:
             raise AdviceError("the turn number cannot be negative")
-        if self.turn < self.card.filled:
-            n = self.card.filled
-            raise AdviceError(f"{n} box{' is' if n == 1 else 'es are'} filled, so at least "
-                              f"{n} turn{'' if n == 1 else 's'} {'was' if n == 1 else 'were'} "
-                              f"taken, not {self.turn}")
         possible = parsing.turns_possible(rs, self.card)
+        if self.turn < possible.start:
+            n = self.card.filled
+            if n == possible.start:
+                raise AdviceError(f"{n} box{' is' if n == 1 else 'es are'} filled, so at "
+                                  f"least {n} turn{'' if n == 1 else 's'} "
+                                  f"{'was' if n == 1 else 'were'} taken, not {self.turn}")
+            raise AdviceError(f"this card is at least {possible.start} turns into the game "
+                              f"(its 0s may be others' penalties), not {self.turn}")
         if self.turn not in possible:
             most = possible[-1]
             raise AdviceError(f"this card is {most} turn{'' if most == 1 else 's'} into the "
