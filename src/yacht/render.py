@@ -529,6 +529,10 @@ def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
 
     grid = [heads]
     filled = [card_cells(rs, card) for card in cards]
+    # a total with nothing to say for anyone (a bonus by steps out of reach on closed
+    # sections) is left out, not shown as an empty row
+    layout = tuple(r for r in layout
+                   if r.kind == "box" or any(any(values[r.id]) for values in filled))
     for r in layout:
         cells = []
         for p, values in enumerate(filled):

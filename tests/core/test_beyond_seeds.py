@@ -301,6 +301,12 @@ def test_the_next_bonus_step_is_not_offered_once_the_section_is_full() -> None:
     assert card_cells(kismet, full)["bonus_next"] == [""]
     top = card.with_box(0, kismet.index("sixes"), 30)
     assert card_cells(kismet, top)["bonus_next"] == ["max"]
+    # the line game's card leaves the row out when it is blank for everyone
+    from yacht.render import card_table
+
+    assert "Next bonus" in card_table(kismet, ["Ann"], [card])
+    assert "Next bonus" not in card_table(kismet, ["Ann"], [full])
+    assert "Next bonus" in card_table(kismet, ["Ann", "Bob"], [full, top])
 
 
 def test_a_game_with_a_second_kismets_penalty_is_analysed() -> None:
