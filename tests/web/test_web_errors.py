@@ -75,3 +75,54 @@ def test_a_body_the_framework_cannot_parse_is_told_in_the_sites_words(
         assert r.json()["error"] == "the body could not be read: a JSON object is expected"
     # the server goes on
     assert client.get("/api/variants").status_code == 200
+
+
+def test_an_unknown_variant_is_told_alike_wherever_it_is_named(client: TestClient) -> None:
+    """An unknown variant was 400 at ``POST /api/tables`` but 404 at ``/api/scores``,
+    ``POST /api/score`` and ``/api/daily`` (QA s23). The rule (API.md): a path naming
+    what does not exist is 404; a value of a body or a query the API does not take is
+    400; either way in the same words."""
+    seat = [{"kind": "person", "name": "Ann", "here": True}]
+    asked = [("POST", "/api/tables", {"json": {"variant": "nope", "seats": seat}}),
+             ("POST", "/api/score", {"json": {"variant": "nope", "dice": [1, 2, 3, 4, 5]}}),
+             ("GET", "/api/scores", {"params": {"variant": "nope"}}),
+             ("GET", "/api/daily", {"params": {"variant": "nope"}}),
+             ("POST", "/api/daily", {"json": {"variant": "nope", "name": "Ann"}})]
+    lines = set()
+    for method, path, kw in asked:
+        r = client.request(method, path, **kw)
+        assert (r.status_code, r.json()["code"]) == (400, "bad_request"), (path, r.text)
+        lines.add(r.json()["error"])
+    r = client.get("/api/variants/nope/rules")  # (the path names it: no such page)
+    assert (r.status_code, r.json()["code"]) == (404, "not_found"), r.text
+    lines.add(r.json()["error"])
+    assert len(lines) == 1 and next(iter(lines)).startswith("unknown variant 'nope'"), lines
+    # a variant id too long, and options past their bounds: a body's words in a query too
+    long = "x" * 70
+    lines = set()
+    for method, path, kw in [
+            ("POST", "/api/tables", {"json": {"variant": long, "seats": seat}}),
+            ("POST", "/api/score", {"json": {"variant": long, "dice": [1, 2, 3, 4, 5]}}),
+            ("GET", "/api/scores", {"params": {"variant": long}}),
+            ("GET", "/api/daily", {"params": {"variant": long}})]:
+        r = client.request(method, path, **kw)
+        assert r.status_code == 400, (path, r.text)
+        lines.add(r.json()["error"])
+    assert lines == {"variant: a variant id (see /api/variants)"}, lines
+    lines = set()
+    for options in ({"joker": long}, {long: "free"}, {f"k{i}": "v" for i in range(20)}):
+        r = client.post("/api/score", json={"variant": "yahtzee", "options": options,
+                                            "dice": [1, 2, 3, 4, 5]})
+        assert r.status_code == 400, r.text
+        lines.add(r.json()["error"])
+        r = client.get("/api/scores", params={"variant": "yahtzee", **options})
+        assert r.status_code == 400, r.text
+        lines.add(r.json()["error"])
+    assert len(lines) == 1 and next(iter(lines)).startswith("options: "), lines
+    # a malformed game id: the path's is no such game, the query's a bad value
+    assert client.get("/api/games/nope/verify").status_code == 404
+    r = client.get("/api/daily", params={"variant": "yatzy", "game": "nope"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_request", r.text
+    # a query's true-or-false in the site's words, not pydantic's
+    r = client.get("/api/stats", params={"computers": "maybe"})
+    assert r.status_code == 400 and r.json()["error"].startswith("computers: true or false")

@@ -23,12 +23,14 @@ from .analyses import Analyses, AnalysisRefused
 from .errors import WebError
 from .hub import Hub
 from .protocol import (
+    FIELD_HELP,
     MAX_OPTIONS,
     OPTION_LENGTH,
     VARIANT_LENGTH,
     ClaimRequest,
     DailyRequest,
     ErrorBody,
+    ErrorCode,
     MyGamesRequest,
     ScoreQuestion,
     TableRequest,
@@ -66,31 +68,37 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 router = APIRouter(responses=ERRORS)
 
 
-def _ruleset(variant: str, options: dict[str, str]) -> Any:
-    """The ruleset a request names (a path's or a query's variant and options are bounded
-    as a body's are: an error's line never repeats kilobytes of the request)."""
+def _ruleset(variant: str, options: dict[str, str], *, in_path: bool = False) -> Any:
+    """The ruleset a request names. A variant that is not one of ours is ``not_found``
+    (404) when the path names it (``/api/variants/ID/rules``: no such page), and
+    ``bad_request`` (400) when a body or a query does, in the same words (a body's
+    variant is read here too: ``POST /api/score``, ``POST /api/daily``, and in the hub
+    ``POST /api/tables``). A path's or a query's variant and options are bounded as a
+    body's are, in a body's words: an error's line never repeats kilobytes of the
+    request."""
+    code: ErrorCode = "not_found" if in_path else "bad_request"
     if len(variant) > VARIANT_LENGTH:
-        raise WebError(f"unknown variant {variant[:OPTION_LENGTH]!r}... (a variant id has "
-                       f"at most {VARIANT_LENGTH} characters: see /api/variants)", "not_found")
+        raise WebError(f"variant: {FIELD_HELP['variant']}", code)
     if len(options) > MAX_OPTIONS or any(len(k) > OPTION_LENGTH or len(v) > OPTION_LENGTH
                                          for k, v in options.items()):
-        raise WebError(f"options: at most {MAX_OPTIONS}, each a name and a value of at most "
-                       f"{OPTION_LENGTH} characters")
+        raise WebError(f"options: {FIELD_HELP['options']}")
     try:
         return get(variant, options)
     except UnknownVariant as e:
-        raise WebError(str(e), "not_found") from None
+        raise WebError(str(e), code) from None
     except OptionError as e:
         raise WebError(str(e)) from None
 
 
-def _game_id(raw: str) -> str:
+def _game_id(raw: str, *, in_path: bool = True) -> str:
+    """A game id as a path (``not_found``: no such game) or a query (``bad_request``)
+    names it."""
     try:
         gid = parse_game_id(raw)
         if len(gid) != ID_LENGTH:
             raise InputError(f"a game id is {ID_LENGTH} hex digits")
     except InputError as e:
-        raise WebError(str(e), "not_found") from None
+        raise WebError(str(e), "not_found" if in_path else "bad_request") from None
     return gid
 
 
@@ -117,7 +125,7 @@ async def variants() -> list[dict[str, Any]]:
             summary="A variant's rules as data and text (yacht rules --json); options as "
                     "query parameters, e.g. ?joker=free")
 async def rules(variant: str, request: Request) -> Any:
-    return ruleset_json(_ruleset(variant, dict(request.query_params)))
+    return ruleset_json(_ruleset(variant, dict(request.query_params), in_path=True))
 
 
 @router.post("/api/score", summary="What every box scores for some dice (yacht score --json)")
@@ -305,7 +313,7 @@ async def daily(hub: HubDep, variant: str = "yahtzee", date: str | None = None,
     except StoreError as e:
         raise hub.public(e) from None
     if game is not None:
-        gid = _game_id(game)
+        gid = _game_id(game, in_path=False)
         entry = st.place_of(gid)
         out["mine"] = None if entry is None else {
             **entry.to_json(), "share": share_line(st, gid, variant_title(rs))}

@@ -219,8 +219,8 @@ class Hub:
 
         try:
             rs = get(req.variant)
-        except UnknownVariant as e:
-            raise WebError(str(e), "not_found") from None
+        except UnknownVariant as e:  # (a body's value: 400, as POST /api/tables says it)
+            raise WebError(str(e)) from None
         day = today()
         try:
             daily = await self.io_call(self.store.daily, day, rs.id)

@@ -57,7 +57,7 @@ __all__ = ["CLIENT", "ERROR_CODES", "MAX_BODY", "MAX_COLUMNS", "MAX_DICE", "MAX_
            "ProtocolError", "REACTIONS", "React", "Reaction", "ReactionName", "ScoreQuestion",
            "ServerMessage", "TableRequest", "describe", "error_body", "message_id", "read_client",
            "schema", "server_adapter", "validation_line"]
-__all__ += ["MAX_OPTIONS", "OPTION_LENGTH", "VARIANT_LENGTH"]
+__all__ += ["FIELD_HELP", "MAX_OPTIONS", "OPTION_LENGTH", "VARIANT_LENGTH"]
 __all__ += ["ABSENT_AFTER", "Again", "Away", "ClockRequest", "GameSeat", "Leave", "SameDiceView",
             "Series"]
 
@@ -718,7 +718,7 @@ class ProtocolError(Exception):
         self.id = msg_id
 
 
-_FIELD_HELP = {
+FIELD_HELP = {
     "id": "a whole number or a text of at most 32 characters",
     "version": "the snapshot's version, a whole number",
     "position": f"a die's 0-based position (0-{MAX_DICE - 1})",
@@ -735,7 +735,8 @@ _FIELD_HELP = {
     "pause": "true or false (the Next player pause before a computer)",
     "prefs": "an object: dice_mark, pause",
     "variant": "a variant id (see /api/variants)",
-    "options": "an object of text values, e.g. {\"joker\": \"free\"}",
+    "options": f"an object of at most {MAX_OPTIONS} text values (each name and value at "
+               f"most {OPTION_LENGTH} characters), e.g. {{\"joker\": \"free\"}}",
     "seats": f"a list of 1-{MAX_PLAYERS} seats",
     "kind": "person or a computer level (" + ", ".join(PLAYER_LEVELS) + ")",
     "here": "true or false",
@@ -743,6 +744,8 @@ _FIELD_HELP = {
     "command": "a command object, e.g. {\"type\": \"roll\"}",
     "reaction": "one of " + ", ".join(REACTIONS),
     "reactions": "true or false (the table takes reactions)",
+    "assisted": "true or false (the top tens of games played with hints)",
+    "computers": "true or false (the computer players' statistics too)",
 }
 #: ... where a body's field means something else than a message's
 _BODY_HELP = {"dice": f"the dice's values, a list of at most {MAX_DICE} whole numbers"}
@@ -768,10 +771,12 @@ def describe(first: Mapping[str, Any], socket: bool = True) -> str:
     """One of pydantic's errors (``type``, ``loc``, ``msg``) as one line; ``socket``: of a
     WebSocket message (whose location starts with the message's type)."""
     kind, loc = first["type"], tuple(first["loc"])
-    helps = _FIELD_HELP if socket else {**_FIELD_HELP, **_BODY_HELP}
+    helps = FIELD_HELP if socket else {**FIELD_HELP, **_BODY_HELP}
     if kind == "json_invalid":
         return "not JSON"
     parts = _path(loc, socket)
+    if parts[:1] == ["options"]:  # (one line, as a query's options are told: api.py)
+        return f"options: {FIELD_HELP['options']}"
     where = ".".join(parts)
     field = parts[-1] if parts else ""
     if kind in ("union_tag_invalid", "union_tag_not_found"):
@@ -780,7 +785,7 @@ def describe(first: Mapping[str, Any], socket: bool = True) -> str:
             return f"{inner}type: a command is one of {', '.join(COMMAND_TYPES)}"
         if socket and not parts:
             return f"type: a message is one of {', '.join(MESSAGE_TYPES)}"
-        return f"{inner}kind: {_FIELD_HELP['kind']}"
+        return f"{inner}kind: {FIELD_HELP['kind']}"
     if kind == "extra_forbidden":
         if len(loc) >= 3 and loc[-2] == "roll":
             return f"{where}: only the server rolls the dice (a roll takes no other field)"
