@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from yacht.store import Store
+
 from .conftest import new_table
 
 
@@ -126,3 +128,57 @@ def test_an_unknown_variant_is_told_alike_wherever_it_is_named(client: TestClien
     # a query's true-or-false in the site's words, not pydantic's
     r = client.get("/api/stats", params={"computers": "maybe"})
     assert r.status_code == 400 and r.json()["error"].startswith("computers: true or false")
+
+
+def test_a_method_a_path_does_not_take_is_405_with_allow(client: TestClient) -> None:
+    """``DELETE``/``PUT`` were told ``bad_request`` (400's code), and ``Allow`` named only
+    the path's first route (``GET`` at ``/api/tables``, which takes ``POST`` too); ``HEAD``
+    was refused wherever ``GET`` is taken (QA s23). Now: 405 ``method_not_allowed`` in
+    the site's shape, ``Allow`` every method the path takes, and ``HEAD`` answered as
+    its ``GET`` without the body."""
+    from yacht.web.errors import STATUS
+
+    assert STATUS["method_not_allowed"] == 405
+    for method, path, allow in [("DELETE", "/api/tables", "GET, HEAD, POST"),
+                                ("PUT", "/api/tables", "GET, HEAD, POST"),
+                                ("PATCH", "/api/daily", "GET, HEAD, POST"),
+                                ("DELETE", "/api/tables/0123456789ab", "GET, HEAD"),
+                                ("GET", "/api/my/games", "POST"),
+                                ("PUT", "/api/score", "POST"),
+                                ("POST", "/api/variants", "GET, HEAD"),
+                                ("DELETE", "/", "GET, HEAD"),
+                                ("OPTIONS", "/static/favicon.svg", "GET, HEAD")]:
+        r = client.request(method, path)
+        assert r.status_code == 405, (method, path, r.text)
+        assert r.headers["allow"] == allow, (method, path, r.headers)
+        assert r.json() == {"error": f"{method} is not answered here (it takes {allow})",
+                            "code": "method_not_allowed"}, r.text
+    for path in ("/api/variants", "/api/tables", "/", "/static/favicon.svg"):
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == got.status_code == 200, (path, head.status_code)
+        assert head.content == b"" and got.content
+        assert head.headers["content-type"] == got.headers["content-type"]
+    r = client.head("/api/my/games")  # (a POST alone: HEAD is no GET there)
+    assert r.status_code == 405 and r.headers["allow"] == "POST" and r.content == b""
+    assert client.head("/api/nothing").status_code == 404
+
+
+def test_head_is_answered_by_a_real_server(store: Store) -> None:
+    """uvicorn itself sends no body to a HEAD, and takes the answer's length as said."""
+    import http.client
+
+    from yacht.web import make_app
+
+    from .conftest import ThreadServer
+
+    app = make_app(store, allowed_hosts=["127.0.0.1"], new_tables=None)
+    with ThreadServer(app) as server:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("HEAD", "/api/variants")
+        r = conn.getresponse()
+        assert r.status == 200 and r.read() == b"" and int(r.headers["content-length"]) > 0
+        conn.request("DELETE", "/api/tables")  # (the same connection: it is still good)
+        r = conn.getresponse()
+        assert r.status == 405 and r.headers["allow"] == "GET, HEAD, POST"
+        assert b"method_not_allowed" in r.read()
+        conn.close()

@@ -21,12 +21,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from yacht.store import StoreError
 
 from .protocol import ErrorCode, describe, error_body, validation_line
 
-__all__ = ["STATUS", "WebError", "hide", "install_handlers", "public", "redact", "response"]
+__all__ = ["STATUS", "WebError", "allowed_methods", "hide", "install_handlers", "public",
+           "redact", "response"]
 
 log = logging.getLogger("yacht.web")
 
@@ -35,7 +37,7 @@ STATUS: dict[str, int] = {
     "bad_request": 400, "bad_host": 421, "too_large": 413, "not_found": 404,
     "conflict": 409, "not_finished": 409, "not_analysable": 409, "not_started": 409,
     "store": 503, "busy": 503, "server": 500, "flood": 429,
-    "private": 403}
+    "private": 403, "method_not_allowed": 405}
 
 
 #: the databases' locations of this process's servers (told "the database")
@@ -119,6 +121,22 @@ def response(error: WebError) -> JSONResponse:
     return JSONResponse(error_body(str(error), error.code), status_code=error.status)
 
 
+#: the methods a route may take (``HEAD``: wherever ``GET`` is, ``guard.py``)
+_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """The methods the request's path takes, whichever of its routes takes them (the
+    router's 405 names only the first route of the path: ``GET /api/tables`` and ``POST
+    /api/tables`` are two), ``HEAD`` wherever ``GET`` is (``guard.py``)."""
+    found = {method for method in _METHODS
+             if any(route.matches({**request.scope, "type": "http", "method": method})[0]
+                    is Match.FULL for route in request.app.router.routes)}
+    if "GET" in found:
+        found.add("HEAD")
+    return sorted(found)
+
+
 def install_handlers(app: FastAPI, location: str) -> None:
     """Every error of the HTTP API in the one shape (FastAPI's own included);
     ``location``, the store's, is never told."""
@@ -150,13 +168,18 @@ def install_handlers(app: FastAPI, location: str) -> None:
         assert isinstance(exc, HTTPException)
         code: ErrorCode = "not_found" if exc.status_code == 404 else "bad_request"
         text = "no such page" if exc.status_code == 404 else str(exc.detail)
+        headers = getattr(exc, "headers", None)
         if exc.status_code == 405:
-            text = f"{request.method} is not answered here"
+            allowed = allowed_methods(request)
+            method = "HEAD" if request.scope.get("yacht.head") else request.method
+            code = "method_not_allowed"
+            text = f"{method} is not answered here (it takes {', '.join(allowed)})"
+            headers = {**(headers or {}), "Allow": ", ".join(allowed)}
         elif exc.status_code == 400:  # (FastAPI's "There was an error parsing the body":
             # JSON nested too deep for it, a number of thousands of digits)
             text = "the body could not be read: a JSON object is expected"
         return JSONResponse(error_body(text, code), status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+                            headers=headers)
 
     async def fault(request: Request, exc: Exception) -> JSONResponse:
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)

@@ -8,6 +8,9 @@ response, nothing on the WebSocket's messages).
 - **Body.** A request's body is read here, up to :data:`~yacht.web.protocol.MAX_BODY`
   bytes, before any parser sees it: a longer one is answered 413 at once.
 - **Headers.** A strict Content-Security-Policy and its companions on every answer.
+- **HEAD.** A ``HEAD`` request is answered as its ``GET`` would be, without the body
+  (every page and ``GET`` endpoint takes it, as HTTP asks; the routes declare ``GET``
+  alone): the routes see ``GET`` and ``scope["yacht.head"]``.
 """
 
 from __future__ import annotations
@@ -151,9 +154,15 @@ class Guard:
                 return
             receive = _replay(body, receive)
 
+        head = scope.get("method") == "HEAD"
+        if head:  # (a copy: the server's own scope still says HEAD, and sends no body)
+            scope = {**scope, "method": "GET", "yacht.head": True}
+
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", ()), *_HEADERS]
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             await send(message)
 
         await self.app(scope, receive, with_headers)
