@@ -328,3 +328,33 @@ def test_a_page_sees_the_moves_another_process_played_since_the_table_was_loaded
         reply = b.act({"type": "score", "category": box["category"],
                        "column": box["column"]}, s["version"])
         assert reply["type"] == "ack", reply
+
+
+def test_a_join_that_starts_the_game_sends_one_state(client: TestClient) -> None:
+    """Joining the last open seat sent every browser at the table the same state twice,
+    one after the other (QA s23): the game's start marked a state due, the join's
+    await for the new seat's choices let it go out, and the join marked another one
+    after it, with nothing changed between. One state now, carrying the game, then the
+    ``joined``."""
+    t = new_table(client, "yatzy", seats=[
+        {"kind": "person", "name": "Ann", "here": True}, {"kind": "person", "here": False}])
+
+    def until_pong(b: Browser, tag: str) -> list[dict[str, Any]]:
+        b.ws.send_json({"type": "ping", "id": tag})
+        said: list[dict[str, Any]] = []
+        while not said or said[-1].get("id") != tag:
+            said.append(b.recv())
+        return said
+
+    with Browser(client, t["id"], t["token"]) as ann, \
+            Browser(client, t["id"], prefs={"dice_mark": "hold"}) as bob:
+        until_pong(ann, "before")  # (the state that shows Bob watching)
+        bob.ws.send_json({"type": "join", "seat": 1, "name": "Bob", "id": "j"})
+        said = until_pong(bob, "after")
+        assert [m["type"] for m in said] == ["state", "joined", "pong"], said
+        assert said[0]["table"]["phase"] == "game"
+        snap = said[0]["table"]["snapshot"]
+        assert snap["seat"] is not None and snap["dice_mark"] == "hold"  # (its choices)
+        said = until_pong(ann, "after")
+        assert [m["type"] for m in said] == ["state", "pong"], said
+        assert said[0]["table"]["phase"] == "game"

@@ -484,8 +484,12 @@ class Hub:
             conn.token_hash = hash_token(token)
             self.fanout.reseat(live)
             self.cluster.tell_lobby(live)
+            # a game under way: its new seat's choices (a game this join starts takes
+            # every browser's as it starts)
+            await self.set_prefs(live, conn, None, None)
             await self._start_if_ready(live)
-        await self.set_prefs(live, conn, None, None)  # (a game under way: its new seat's)
+        # one state for the join: no await after the game's start marked one due (the
+        # browsers were sent it during the choices' await, then the same state again)
         self.fanout.changed(live)
         if is_card(live.row):  # its player's field now, and everyone's (a seat taken)
             await self.duplicates.greet(live, conn)
