@@ -110,7 +110,7 @@ export class ScoreCards {
     headRow.append(...this.heads);
     const thead = h("thead", {}, headRow);
     if (two) {
-      const sub = h("tr", { class: "col-sub" }, h("td", {}), h("td", {}));
+      const sub = h("tr", { class: "col-sub" }, h("td", { class: "col-key" }), h("td", { class: "col-label" }));
       snap.players.forEach((p, i) => {
         snap.ruleset.columns.forEach((mult, c) => {
           sub.append(h("th", { scope: "col", data: { player: i }, class: "col-num" },

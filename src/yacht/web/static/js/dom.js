@@ -98,3 +98,8 @@ export function plural(n, word, many = `${word}s`) {
 
 export const reducedMotion = () =>
   window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** A screen that only takes touches (it cannot hover, its pointer is a finger: a phone, a
+ * tablet): no keyboard to tell keys to (the table's .keyless). */
+export const touchOnly = () =>
+  Boolean(window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches);

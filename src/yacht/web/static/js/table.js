@@ -2,7 +2,7 @@
 // Everything drawn comes from the server's state (the snapshot); the page holds no
 // rules: what may be done now is snapshot.can, the previews and help come with it.
 
-import { h, fill, isYou, listText, plural, possessive, reducedMotion, setAttr, setText, verb } from "./dom.js";
+import { h, fill, isYou, listText, plural, possessive, reducedMotion, setAttr, setText, touchOnly, verb } from "./dom.js";
 import { getJSON, postJSON, query, rules, variants } from "./api.js";
 import { ScoreCards } from "./card.js";
 import { TableSocket } from "./socket.js";
@@ -197,6 +197,7 @@ export class TableView {
         h("span", { class: "bar-tools" }, this.markBox, this.speedBox, this.soundBtn, this.notifier.button, this.keysBtn, this.rulesBtn)),
       this.banner, this.elsewhere, this.inviteBox, this.body, this.fieldBox);
     this.drawSound();
+    this.drawKeyless(true);
     this.mountAway();
     app.append(this.el);
     document.addEventListener("keydown", this.onKey);
@@ -399,6 +400,7 @@ export class TableView {
   drawLobby(t) {
     this.lobby = t;
     this.snap = null;
+    this.drawKeyless(true);
     document.title = `${t.name}: waiting for players`;
     this.notifier.lobby();
     setText(this.title, t.name);
@@ -520,7 +522,7 @@ export class TableView {
     for (let i = 0; i < n; i += 1) {
       const svg = dieSvg(0);
       const key = i < 9 ? String(i + 1) : "0";
-      const keyLabel = h("span", { class: "die-key", "aria-hidden": "true", data: { key }, text: key });
+      const keyLabel = h("span", { class: "die-key", "aria-hidden": "true", data: { key } }, h("span", { class: "key-letter", text: key }));
       const btn = h("button", { type: "button", class: "die", data: { index: i }, aria: { pressed: "false", keyshortcuts: key },
         onclick: () => this.clickDie(i),
         onkeydown: (e) => this.dieKey(e, i) },
@@ -594,6 +596,7 @@ export class TableView {
     if (snap.dice_entered) chips.push(h("span", { class: "chip chip-warn", text: "dice entered" }));
     if (!snap.seat) chips.push(h("span", { class: "chip", text: "watching" }));
     fill(this.chips, chips);
+    this.drawKeyless(Boolean(snap.seat));
     const computers = snap.players.some((p) => p.kind === "computer");
     this.speedBox.hidden = !computers;
     if (document.activeElement !== this.speedSelect) this.speedSelect.value = snap.speed;
@@ -1128,6 +1131,13 @@ export class TableView {
   }
 
   // --- keys -----------------------------------------------------------------------
+  /** The keys' letters (a card's, the dice's, the bar's Keys) are for a keyboard at a
+   * seat: a watcher's page (`seated` false) and a screen that only takes touches have
+   * none (style.css's .keyless). */
+  drawKeyless(seated) {
+    this.el.classList.toggle("keyless", !seated || touchOnly());
+  }
+
   key(e) {
     if (dialogOpen() || e.defaultPrevented) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
