@@ -201,7 +201,7 @@ def test_the_line_game_reads_the_notation_of_resume_action(tmp_path: Path) -> No
     assert "Roll 1 of 3. Dice: 6 6 6 2 1." in out
     assert "Ann scores Sixes for 30." in out
     turn3 = out[out.index("Ann, turn 3"):]
-    assert "Dice 1 chosen: Enter rolls them, or score a box?" in turn3
+    assert "Die 1 chosen: Enter rolls it, or score a box?" in turn3
     assert "Roll 2 of 3." in turn3
     assert "(letter/id)" not in out and "(a letter or a name)" in out
 
@@ -354,7 +354,21 @@ def test_the_roll_prompt_asks_on_a_line_of_its_own() -> None:
     text = seen("yahtzee", "roll 1,2,3,3,5\nchoose 1\nq\n", [Player("Ann")])
     assert ("Roll 1 of 3. Dice: 1 2 3 3 5.\nRe-roll which dice (e.g. 1 5), or score a box "
             "(a letter or a name)? choose 1\n") in text
-    assert "Dice 1 chosen: Enter rolls them, or score a box? q\n" in text
+    assert "Die 1 chosen: Enter rolls it, or score a box? q\n" in text
+
+
+def test_one_die_to_roll_is_spoken_of_as_one() -> None:
+    """'Dice 5 chosen: Enter rolls them' and 'Roll needs 1 values 1-6 for the dice
+    rolled' for a single die (QA s24)."""
+    text = seen("yahtzee", "roll 5,5,6,6,3\nchoose 5\nroll 9\nroll 4,4\nchoose 1,2\n"
+                "roll 7\nq\n", [Player("Ann")])
+    said = flat(text)
+    assert "Die 5 chosen: Enter rolls it, or score a box?" in said
+    assert "Roll needs 1 value 1-6 for the die rolled, not '9'." in said
+    assert "Roll needs 1 value 1-6 for the die rolled, not '4,4'." in said
+    assert "Dice 1,2 chosen: Enter rolls them, or score a box?" in said
+    assert "Roll needs 2 values 1-6 for the dice rolled, not '7'." in said
+    assert "1 values" not in said and "Dice 5 " not in said
 
 
 def test_a_served_generala_ends_the_game_without_asking_for_a_roll() -> None:

@@ -311,7 +311,9 @@ class PlainGame:
             # (the question on a line of its own: the two together are wider than a line)
             if st.chosen and st.may_reroll():
                 chosen = ",".join(str(i + 1) for i in sorted(st.chosen))
-                prompt = f"{rolls}\nDice {chosen} chosen: Enter rolls them, or score a box?"
+                dice, them = ("Die", "it") if len(st.chosen) == 1 else ("Dice", "them")
+                prompt = (f"{rolls}\n{dice} {chosen} chosen: Enter rolls {them}, or score a "
+                          "box?")
             elif st.may_reroll():
                 prompt = (f"{rolls}\nRe-roll which dice (e.g. 1 5), or score a box (a letter "
                           "or a name)?")

@@ -287,7 +287,9 @@ def parse_command(text: str, state: State) -> list[Command]:
         try:
             values = parse_dice(rest, rs, count=n)
         except InputError:
-            raise ActionError(f"roll needs {n} values 1-{rs.faces} for the dice rolled, "
+            what = "1 value" if n == 1 else f"{n} values"
+            dice = "die" if n == 1 else "dice"
+            raise ActionError(f"roll needs {what} 1-{rs.faces} for the {dice} rolled, "
                               f"not {shown(rest)}") from None
         return [Roll(values)]
     if word == "choose":
