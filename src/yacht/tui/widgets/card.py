@@ -85,9 +85,15 @@ def short_label(label: str) -> str:
 
 
 def card_rows(snap: Mapping[str, Any], style: CardStyle) -> list[Mapping[str, Any]]:
-    """The rows of the card ``style`` draws (a lean card leaves some totals out)."""
+    """The rows of the card ``style`` draws (a lean card leaves some totals out). A total
+    with nothing to say for anyone (a bonus by steps out of reach on closed sections) is
+    left out, not shown as an empty row (as the line game's card)."""
     rows: list[Mapping[str, Any]] = snap["rows"]
-    return [r for r in rows if r["id"] not in LEAN_LEAVES] if style.lean else rows
+    cards = snap.get("cards")
+    return [r for r in rows
+            if not (style.lean and r["id"] in LEAN_LEAVES)
+            and (r["kind"] != "total" or cards is None
+                 or any(any(c["cells"][r["id"]]) for c in cards))]
 
 
 def split_points(snap: Mapping[str, Any], lean: bool = False) -> tuple[int, ...]:

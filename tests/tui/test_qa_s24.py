@@ -1,0 +1,39 @@
+"""What a new player tripped on in the terminal game (QA s24)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tui_helpers import fast_forward, game, run, settle
+
+from yacht.session import Launch, PlayerSpec
+from yacht.session.present import TERMINAL
+from yacht.session.table import LOCAL
+from yacht.tui import YachtApp
+from yacht.tui.screens.end import EndScreen
+from yacht.tui.widgets import ScoreCard
+
+App = Callable[..., YachtApp]
+
+
+@run
+async def test_a_next_bonus_row_blank_for_everyone_is_left_out_of_the_card(
+        new_app: App) -> None:
+    """A finished Kismet card showed a 'Next bonus' row with nothing in it (no step left
+    to reach on a full Basic section), as the line game did before s22."""
+    app = new_app(Launch(variant="kismet", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(pilot)
+        card = screen.query_one("#card", ScoreCard)
+        assert "total-bonus_next" in card._values  # (63→35: the step to reach)
+        fast_forward(screen, leave=0)
+        await pilot.press("enter")  # the results
+        await settle(pilot)
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        snap = end.table.snapshot(LOCAL, TERMINAL)
+        assert snap["cards"][0]["cells"]["bonus_next"] == [""]  # (nothing to say)
+        final = end.query_one("#final-card", ScoreCard)
+        assert "total-upper_bonus" in final._values
+        assert "total-bonus_next" not in final._values
