@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import fast_forward, game, random_players, settle
+from tui_helpers import fast_forward, game, random_players, settle, until
 
 from yacht.session import Config, Launch, PlayerSpec, save_config
 from yacht.tui import YachtApp, make_app
+from yacht.tui.screens.end import EndScreen
+from yacht.tui.screens.topten import TopTenScreen
 
 SIZES = [(80, 24), (120, 40)]
 FIXED = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
@@ -145,9 +147,10 @@ def test_top_ten_page(snap_compare: Any, store: Any) -> None:
         await settle(pilot)
         fast_forward(game(pilot), leave=0)
         game(pilot).go_on()
-        await settle(pilot)
+        await until(pilot, lambda: isinstance(pilot.app.screen, EndScreen)
+                    and pilot.app.screen.query("#result"))
         await pilot.press("t")
-        await settle(pilot)
+        await until(pilot, lambda: isinstance(pilot.app.screen, TopTenScreen))
 
     assert snap_compare(build(store, launch, seed=3), terminal_size=(80, 24),
                         run_before=before)

@@ -49,6 +49,17 @@ async def settle(pilot: Pilot[Any], rounds: int = 400) -> None:
     raise AssertionError("the game did not settle")
 
 
+async def until(pilot: Pilot[Any], ready: Callable[[], object], rounds: int = 400) -> None:
+    """Settle until ``ready()`` holds: a screen pushed from a worker's message comes a
+    round or more after the workers are done (no timing: a bounded count of rounds)."""
+    for _ in range(rounds):
+        await settle(pilot)
+        if ready():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the screen never got ready")
+
+
 def messages(app: Any) -> list[str]:
     """The messages the app shows or showed and has not replaced: read without Textual's
     reaping by the clock (a 2 s message may have run out by the time a loaded machine
