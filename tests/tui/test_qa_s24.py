@@ -37,3 +37,24 @@ async def test_a_next_bonus_row_blank_for_everyone_is_left_out_of_the_card(
         final = end.query_one("#final-card", ScoreCard)
         assert "total-upper_bonus" in final._values
         assert "total-bonus_next" not in final._values
+
+
+@run
+async def test_a_box_named_straight_alone_keeps_its_name_in_a_tight_card(
+        new_app: App) -> None:
+    """Kismet's Straight was 'j Str.' at 60x20 (the shorter names of a tight card), a word
+    a new player has to guess, and no narrower a card: 'Full House Same Color' is wider."""
+    app = new_app(Launch(variant="kismet", players=[PlayerSpec("Ann"), PlayerSpec("Bob"),
+                                                    PlayerSpec("Cyd")]))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        card = game(pilot).query_one("#card", ScoreCard)
+        assert card.style_now.short  # (the tight card)
+        assert card._values["straight"][1].plain == "Straight"
+    app = new_app(Launch(variant="yahtzee", players=[PlayerSpec("Ann"), PlayerSpec("Bob"),
+                                                     PlayerSpec("Cyd")]))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        card = game(pilot).query_one("#card", ScoreCard)
+        if card.style_now.short:  # (the others still lose their "Straight")
+            assert card._values["small_straight"][1].plain == "Small Str."

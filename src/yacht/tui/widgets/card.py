@@ -69,8 +69,9 @@ def scroll_heading(prefix: str, level: str, above: bool, below: bool) -> str:
     return f"{prefix} {part}" if prefix else part
 
 
-#: words a box name may lose in a tight card, in order
-_SHORTER = (("Double ", "Dbl "), ("Straight", "Str."))
+#: words a box name may lose in a tight card, in order (a Straight after another word: a
+#: box named Straight alone, Kismet's, stays whole, not "Str.")
+_SHORTER = (("Double ", "Dbl "), (" Straight", " Str."))
 
 
 def short_label(label: str) -> str:
@@ -78,6 +79,8 @@ def short_label(label: str) -> str:
 
     >>> short_label("Double Small Straight"), short_label("Chance")
     ('Dbl Small Str.', 'Chance')
+    >>> short_label("Straight")
+    'Straight'
     """
     for long, short in _SHORTER:
         label = label.replace(long, short)
