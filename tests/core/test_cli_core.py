@@ -199,3 +199,19 @@ def test_rules_json_gives_every_step_of_the_upper_bonus(capsys: pytest.CaptureFi
     assert code == 0 and bonus["steps"] == [[63, 35], [71, 55], [78, 75]]
     code, out, _ = run(capsys, "rules", "yahtzee", "--json")
     assert json.loads(out)["upper_bonus"]["steps"] == [[63, 35]]
+
+
+def test_a_variant_without_a_command_is_played(capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`yacht kismet` was 'invalid choice: kismet (choose from play, web, ...)', though the
+    help calls play the default command (QA s24): a variant's id or alias is played."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, out, err = run(capsys, "crag", "--plain", "--players", "Ann", "--seed", "1")
+    assert code == 0 and "Traceback" not in err, err
+    assert "Tommy's Crag. Players: Ann." in out
+    code, _, err = run(capsys, "Kismet", "--plain", "--bogus")
+    assert code == 2 and "yacht play: error: unrecognized arguments: --bogus" in err
+    code, _, err = run(capsys, "frobnicate")  # (not a variant: the commands are listed)
+    assert code == 2 and "invalid choice: 'frobnicate'" in err

@@ -67,6 +67,9 @@ def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list:
         args_list = ["play"] if "play" in _command_names(parser) else ["--help"]
+    elif (args_list[0] not in (names := _command_names(parser)) and "play" in names
+          and _is_variant(args_list[0])):
+        args_list = ["play", *args_list]  # `yacht kismet`: play is the default command
     args, extra = parser.parse_known_args(args_list)
     if extra:  # named by the sub-command that was given them, with its own help
         _subparser(parser, getattr(args, "command", None)).error(
@@ -99,3 +102,16 @@ def _command_names(parser: argparse.ArgumentParser) -> set[str]:
         if isinstance(action, argparse._SubParsersAction):
             return set(action.choices)
     return set()
+
+
+def _is_variant(word: str) -> bool:
+    """Whether ``word`` names a variant (its id or an alias, as `yacht play` takes it)."""
+    if word.startswith("-"):
+        return False
+    from yacht.rules import UnknownVariant, get
+
+    try:
+        get(word)
+    except UnknownVariant:
+        return False
+    return True
