@@ -50,6 +50,14 @@ SEEN = """() => {
     column: num && box ? Math.round(num.getBoundingClientRect().left
                                     - box.getBoundingClientRect().left) : 0,
     sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    // the room between a player's name and their "you" tag on the same line (< 0: over it)
+    you: (() => {
+      const you = document.querySelector('.player-head .player-kind.you');
+      if (!you) return null;
+      const name = you.parentElement.querySelector('.player-name').getBoundingClientRect();
+      const tag = you.getBoundingClientRect();
+      return tag.top >= name.bottom ? 99 : Math.round(tag.left - name.right);
+    })(),
   };
 }"""
 
@@ -118,6 +126,7 @@ def test_a_player_at_a_desktop_sees_the_keys_a_watcher_and_a_phone_do_not(
             assert tapped["dice"] == ["Hold", "", "", "", ""], tapped
             assert tapped["label"] == 0 and tapped["sideways"] <= 0, tapped
             assert tapped["column"] == 0, tapped  # (the "2" above its boxes)
+            assert tapped["you"] is not None and tapped["you"] >= 2, tapped  # (not on Ann)
             await screenshot(phone.page, shots, "keys-phone", full=False)
             for t in (tab, watch, phone):
                 t.check()
