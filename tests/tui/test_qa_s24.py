@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tui_helpers import fast_forward, game, run, settle
+from tui_helpers import fast_forward, game, messages, run, settle
 
 from yacht.session import Launch, PlayerSpec
 from yacht.session.present import TERMINAL
@@ -58,3 +58,25 @@ async def test_a_box_named_straight_alone_keeps_its_name_in_a_tight_card(
         card = game(pilot).query_one("#card", ScoreCard)
         if card.style_now.short:  # (the others still lose their "Straight")
             assert card._values["small_straight"][1].plain == "Small Str."
+
+
+@run
+async def test_oops_after_the_next_roll_says_a_roll_came_since_the_last_score(
+        new_app: App) -> None:
+    """Bob's Oops after his first roll said 'No score to take back: nothing has been
+    scored yet' though he had scored the turn before (the roll ends the undo)."""
+    app = new_app(Launch(variant="yahtzee", players=[PlayerSpec("Ann"), PlayerSpec("Bob")]))
+    app.config.next_player_pause = False
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await pilot.press("r", "v")  # Ann: Chance
+        await settle(pilot)
+        await pilot.press("r", "v", "r")  # Bob: Chance; Ann rolls
+        await settle(pilot)
+        assert g.table.view().state.current == 0 and g.table.view().state.dice
+        await pilot.press("o")
+        said = messages(app)[-1]
+        assert said.startswith("Nothing to undo"), said
+        assert "Ann has rolled since the last score" in said, said
+        assert "nothing has been scored yet" not in said

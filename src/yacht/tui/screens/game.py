@@ -408,14 +408,21 @@ def oops_reasons(view: TableView, snap: Mapping[str, Any]) -> tuple[str | None, 
             give = "no dice are chosen to roll again"
     take: str | None = None
     if not can["take_back"]:
-        scored = next((a for a in reversed(st.log) if isinstance(a, Score)), None)
+        at = next((i for i in range(len(st.log) - 1, -1, -1)
+                   if isinstance(st.log[i], Score)), None)
+        scored = None if at is None else st.log[at]
         last = view.last_score
         if view.over or view.finished:
             take = "the game is over (its scores stand)"
-        elif scored is None or last is None:
+        elif not isinstance(scored, Score):
             take = "nothing has been scored yet"
         elif scored.by is not None:
             take = "the computer made the last score"
+        elif last is None:  # (a score was made: it is gone from the undo)
+            take = ("the last score was taken back already"
+                    if any(isinstance(a, TakeBack) for a in st.log[at or 0:])
+                    else f"{verb(st.players[st.current].name, 'has', 'have')} rolled "
+                         "since the last score")
         elif not snap["players"][last.player]["mine"]:
             take = f"the last score is {st.players[last.player].name}'s"
         else:
