@@ -80,3 +80,46 @@ async def test_oops_after_the_next_roll_says_a_roll_came_since_the_last_score(
         assert said.startswith("Nothing to undo"), said
         assert "Ann has rolled since the last score" in said, said
         assert "nothing has been scored yet" not in said
+
+
+@run
+async def test_the_setup_at_60x20_cuts_no_control(new_app: App) -> None:
+    """At 60x20 the setup ran off the right edge: the kinds' and the variant's arrows,
+    '- Player (F4)', the dice setting ('Clicking a die as the') and the checkboxes ('Sound:
+    be', '(as Ancient Yac') were cut. Every control is inside the form, whole; back at
+    80 columns the long words come back."""
+    from textual.containers import VerticalScroll
+    from textual.widgets import Checkbox
+
+    from yacht.session import Config, save_config
+    from yacht.tui.screens.setup import SetupScreen
+
+    save_config(Config(variant="yahtzee",
+                       players=[PlayerSpec("You"), PlayerSpec("Computer", "intermediate")]))
+    app = new_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        for _ in range(6):
+            await pilot.press("f3")  # eight players: the form scrolls
+        await settle(pilot)
+        form = screen.query_one("#setup", VerticalScroll)
+        seen = set()
+        for end in (False, True):  # the top of the form, then its end
+            if end:
+                form.scroll_end(animate=False)
+                await settle(pilot)
+            right = form.scrollable_content_region.right
+            for w in screen.query("Choice, Checkbox, Input, Button, Label"):
+                if not w.display or not w.region:
+                    continue  # (out of view)
+                seen.add(w)
+                assert w.region.right <= right, (w, w.region, right)
+        assert len(seen) >= 30
+        assert screen.query_one("#players-head").region.height == 1
+        for tick in screen.query(Checkbox):
+            assert tick.region.width >= len(str(tick.label)) + 4, tick.label
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert "(time for Oops)" in str(screen.query_one("#computer-pause", Checkbox).label)

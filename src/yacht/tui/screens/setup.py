@@ -43,9 +43,27 @@ def computer_name(i: int, taken: set[str]) -> str:
                 if name.casefold() not in taken)
 
 
+def players_head(narrow: bool) -> str:
+    """The heading of the players (the buttons beside it: shorter in a narrow window)."""
+    return f"Players (1-{MAX_PLAYERS})" + ("" if narrow else ": a name and a kind each")
+
+
 class Tick(Checkbox):
     """A checkbox whose mark is drawn only when it is on (Textual's draws its X either
-    way, in another colour: the same without colour, or to a colour-blind player)."""
+    way, in another colour: the same without colour, or to a colour-blind player).
+    ``short``: its words in a narrow window (a checkbox's label does not wrap)."""
+
+    def __init__(self, label: str, value: bool, *, short: str = "", id: str | None = None,
+                 compact: bool = False) -> None:
+        super().__init__(label, value, id=id, compact=compact)
+        self.long = label
+        self.short = short or label
+
+    def fit(self, narrow: bool) -> None:
+        """The short words in a narrow window, else the whole ones."""
+        words = self.short if narrow else self.long
+        if str(self.label) != words:
+            self.label = words
 
     @property
     def _button(self) -> Content:
@@ -56,6 +74,9 @@ class Tick(Checkbox):
 class SetupScreen(AppScreen):
     """Choose the game; the choices are remembered for the next time."""
 
+    #: below 80 columns the form is narrower: its labels column, the dice setting under
+    #: the speed, a checkbox a line, their shorter words (nothing runs off the right edge)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-roomy")]
     #: on_mount focuses the Start button. (Textual's own first focus went to the first focusable
     #: widget - a scrolling container - and styled all of it again before the first paint.)
     AUTO_FOCUS = ""
@@ -95,29 +116,36 @@ class SetupScreen(AppScreen):
             self.shown_variant = variant
             yield Vertical(*self.option_rows(get(variant)), id="options")
             with Horizontal(classes="row gap", id="player-buttons"):
-                yield Label(f"Players (1-{MAX_PLAYERS}): a name and a kind each",
-                            id="players-head")
+                yield Label(players_head(False), id="players-head")
                 yield Button("+ Player (F3)", id="add", compact=True)
                 yield Button("- Player (F4)", id="remove", compact=True)
             # only the seats in use: a row is built when a player is added (a quick start)
             yield Vertical(*[self.player_row(i) for i in range(self.count)], id="seats")
-            with Horizontal(classes="row gap"):
-                yield Label("Computer speed", classes="field")
-                yield Choice([(k.capitalize(), k) for k in SPEEDS], cfg.speed, id="speed")
+            with Horizontal(classes="row gap", id="speed-row"):
+                with Horizontal(classes="part"):
+                    yield Label("Computer speed", classes="field")
+                    yield Choice([(k.capitalize(), k) for k in SPEEDS], cfg.speed,
+                                 id="speed")
                 # (what a click on a die does: the variant's way, or the player's)
-                yield Label(DICE_MARK_LABEL, id="dice-mark-label")
-                yield Choice(dice_mark_choices(get(variant)), cfg.dice_mark, id="dice-mark")
+                with Horizontal(classes="part"):
+                    yield Label(DICE_MARK_LABEL, id="dice-mark-label")
+                    yield Choice(dice_mark_choices(get(variant)), cfg.dice_mark,
+                                 id="dice-mark")
             with Horizontal(classes="row ticks"):
                 yield Tick("Demo: computers play every seat (F2)", cfg.demo, id="demo",
                            compact=True)
                 yield Tick("Sound: bell on roll and score", cfg.sound, id="sound",
                            compact=True)
             yield Tick("Next player pause between two people (as Ancient Yacht)",
-                       cfg.next_player_pause, id="pause", compact=True)
+                       cfg.next_player_pause, short="Next player pause between two people",
+                       id="pause", compact=True)
             yield Tick("Next player pause after a score, before a computer plays (time "
-                       "for Oops)", cfg.computer_pause, id="computer-pause", compact=True)
+                       "for Oops)", cfg.computer_pause,
+                       short="Next player pause before a computer plays",
+                       id="computer-pause", compact=True)
             yield Tick("Roll at the start of each turn by itself (as Windows Yacht and "
-                       "Yatsee)", cfg.auto_roll, id="auto-roll", compact=True)
+                       "Yatsee)", cfg.auto_roll, short="Roll at the start of each turn by itself",
+                       id="auto-roll", compact=True)
         # under the form, always on the screen: Start has the focus (Enter starts)
         with Horizontal(id="setup-buttons", classes="buttons"):
             yield Button("Start (F5)", id="start", variant="primary", compact=True)
@@ -148,6 +176,11 @@ class SetupScreen(AppScreen):
         self.watch(form, "virtual_size", self.show_more, init=False)
 
     def on_resize(self) -> None:
+        narrow = self.app.size.width < self.HORIZONTAL_BREAKPOINTS[1][0]
+        for tick in self.query(Tick):
+            tick.fit(narrow)
+        for head in self.query("#players-head").results(Label):
+            head.update(players_head(narrow))
         self.call_after_refresh(self.show_more)
 
     def show_more(self) -> None:
