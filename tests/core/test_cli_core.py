@@ -109,7 +109,7 @@ def test_score_says_which_rules_change_the_boxes_in_a_game(
     (["score", "--bogus", "yatzy", "12345"],
      "yacht score: error: unrecognized arguments: --bogus (see `yacht score --help`)"),
     (["--bogus"], "yacht: error: unrecognized arguments: --bogus (see `yacht --help`)"),
-    (["frobnicate"], "invalid choice"),
+    (["frobnicate"], "neither a command nor a variant"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], message: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
@@ -214,4 +214,6 @@ def test_a_variant_without_a_command_is_played(capsys: pytest.CaptureFixture[str
     code, _, err = run(capsys, "Kismet", "--plain", "--bogus")
     assert code == 2 and "yacht play: error: unrecognized arguments: --bogus" in err
     code, _, err = run(capsys, "frobnicate")  # (not a variant: the commands are listed)
-    assert code == 2 and "invalid choice: 'frobnicate'" in err
+    assert code == 2 and err.startswith(
+        "yacht: error: 'frobnicate' is neither a command nor a variant (commands: play, ")
+    assert "`yacht variants` lists the variants" in err and len(err.splitlines()) == 1

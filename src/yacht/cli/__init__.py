@@ -67,8 +67,11 @@ def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list:
         args_list = ["play"] if "play" in _command_names(parser) else ["--help"]
-    elif (args_list[0] not in (names := _command_names(parser)) and "play" in names
-          and _is_variant(args_list[0])):
+    elif not args_list[0].startswith("-") and args_list[0] not in (
+            names := _command_names(parser)):
+        if "play" not in names or not _is_variant(args_list[0]):
+            parser.error(f"{args_list[0]!r} is neither a command nor a variant (commands: "
+                         f"{', '.join(names)}; `yacht variants` lists the variants)")
         args_list = ["play", *args_list]  # `yacht kismet`: play is the default command
     args, extra = parser.parse_known_args(args_list)
     if extra:  # named by the sub-command that was given them, with its own help
@@ -97,11 +100,12 @@ def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.Ar
     return parser
 
 
-def _command_names(parser: argparse.ArgumentParser) -> set[str]:
+def _command_names(parser: argparse.ArgumentParser) -> list[str]:
+    """The sub-commands' names (aliases too), in the help's order."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            return set(action.choices)
-    return set()
+            return list(action.choices)
+    return []
 
 
 def _is_variant(word: str) -> bool:
