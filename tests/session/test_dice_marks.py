@@ -174,8 +174,8 @@ def test_each_seat_sees_the_dice_its_own_way() -> None:
     assert watcher["dice_mark"] == "hold" and bob["dice_mark"] == "reroll"
     assert ann["to_roll"] == bob["to_roll"] == [2, 3, 4]
     assert ann["help"] == watcher["help"] == \
-        "Roll: roll the 3 dice not held - or score: click a box on your card."
-    assert bob["help"] == "Roll: roll the 3 chosen dice - or score: click a box on your card."
+        "Roll: roll the 3 dice not held - or score: choose a box on your card."
+    assert bob["help"] == "Roll: roll the 3 chosen dice - or score: choose a box on your card."
 
 
 def test_a_seat_marks_dice_to_roll_again_until_it_says_otherwise() -> None:

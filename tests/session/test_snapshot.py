@@ -90,7 +90,7 @@ def test_what_the_snapshot_says(store: Any, factory: Any) -> None:
     assert [r["id"] for r in snap["rows"]][-2:] == ["extra", "grand_total"]
     assert snap["rows"][-2]["label"] == "Yahtzee bonus"
     assert "Ann: press r or Enter" in t.snapshot(LOCAL, TERMINAL)["help"]
-    assert "click Roll" in snap["help"]  # the browser's words by default
+    assert "press Roll" in snap["help"]  # the browser's words by default
     t.act(LOCAL, Roll((5, 5, 5, 5, 5)))
     snap = valid(t.snapshot(LOCAL))
     yahtzee = next(p for p in snap["previews"] if p["category"] == "yahtzee")

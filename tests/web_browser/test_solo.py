@@ -354,7 +354,7 @@ def test_a_double_click_on_roll_rolls_once(server: Server) -> None:
 
 
 def test_a_watcher_is_told_who_is_playing_not_the_movers_instructions(server: Server) -> None:
-    """The snapshot's help is the mover's ("click Roll", "roll the 4 dice not held"):
+    """The snapshot's help is the mover's ("press Roll", "roll the 4 dice not held"):
     a page that does not hold the mover's seat says who is playing instead (QA s18 web
     item 5); the mover's page keeps the server's words."""
     async def main() -> None:

@@ -2,7 +2,7 @@
 
 One place for each sentence, so the terminal game, the line game and the
 browser say the same things. Where the words depend on the interface (a key
-in the terminal, a click in the browser) they come from a :class:`Words`.
+in the terminal, a button's name in the browser) they come from a :class:`Words`.
 """
 
 from __future__ import annotations
@@ -99,21 +99,23 @@ TERMINAL = Words(
     hold_no_box="hold dice ({keys}, a, s, or click) and roll the others (r).",
 )
 
+#: the browser's: its buttons' names, and no key or click (the same words on a desktop and
+#: a phone: the page's keys are in its Keys dialog, and a finger taps)
 BROWSER = Words(
     go_on="Go on",
-    roll_first="click Roll to roll the dice",
-    no_box_yet="click the dice to roll again, then Roll.",
-    choose_then="Click the dice to roll again, then Roll",
+    roll_first="press Roll to roll the dice",
+    no_box_yet="choose the dice to roll again, then Roll.",
+    choose_then="Choose the dice to roll again, then Roll",
     roll_chosen="Roll",
-    score="click a box on your card",
-    score_short="click a box",
-    score_now="click a box on your card",
+    score="choose a box on your card",
+    score_short="choose a box",
+    score_now="choose a box on your card",
     column2="",
     none="",
     oops="Oops",
     waiting="Watch, or open the rules",
-    hold_then="Click the dice to hold, then Roll the others",
-    hold_no_box="click the dice to hold, then Roll the others.",
+    hold_then="Choose the dice to hold, then Roll the others",
+    hold_no_box="choose the dice to hold, then Roll the others.",
 )
 
 PLAIN = Words(
