@@ -123,3 +123,42 @@ async def test_the_setup_at_60x20_cuts_no_control(new_app: App) -> None:
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         assert "(time for Oops)" in str(screen.query_one("#computer-pause", Checkbox).label)
+
+
+@run
+async def test_a_hint_for_dice_rolled_again_meanwhile_is_not_shown(new_app: App) -> None:
+    """The advisor took a while to get ready (its tables); Ann rolled again meanwhile, and
+    the hint then said 'Keep 6 6' with no 6 showing: it was for the dice before."""
+    import threading
+
+    from yacht.tui.screens.dialogs import TextDialog
+
+    app = new_app(Launch(variant="yatzy", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        ready = threading.Event()
+        hint = g.table.hint
+
+        def slow_hint(*args: object, **kw: object) -> object:
+            ready.wait(30)  # (the tables being built)
+            return hint(*args, **kw)  # type: ignore[arg-type]
+
+        g.table.hint = slow_hint  # type: ignore[method-assign]
+        await pilot.press("r", "h", "enter")  # the first hint asks first
+        await pilot.pause(0.1)
+        await pilot.press("r")  # every die again, the advisor still busy
+        await pilot.pause(0.1)
+        assert g.table.view().state.rolls == 2
+        ready.set()
+        await settle(pilot)
+        for _ in range(50):
+            await pilot.pause(0.02)
+        assert not isinstance(app.screen, TextDialog)
+        assert any("Press h for a hint on the dice now" in m for m in messages(app))
+        await pilot.press("h")  # asked again: the dice now
+        for _ in range(200):
+            await settle(pilot)
+            if isinstance(app.screen, TextDialog):
+                break
+        assert isinstance(app.screen, TextDialog) and "1. " in app.screen.text

@@ -1309,6 +1309,7 @@ class GameScreen(AppScreen):
         # in the help line (a wait longer than a moment shows there with a progress bar)
         self.put("#helpbar", "Asking the advisor…")
         table = self.table
+        asked = self.hint_position()
 
         def work() -> None:
             try:
@@ -1316,16 +1317,29 @@ class GameScreen(AppScreen):
                 error = None
             except (HintUnavailable, Refused) as e:
                 moves, error = None, str(e)
-            self.app.call_from_thread(self._show_hint, moves, error)
+            self.app.call_from_thread(self._show_hint, moves, error, asked)
 
         self.run_worker(work, thread=True, group="hint")
 
-    def _show_hint(self, moves: Any, error: str | None) -> None:
+    def hint_position(self) -> tuple[Any, ...]:
+        """What a hint is about: whose turn, which, the dice showing and the rolls made."""
+        st = self.table.view().state
+        return st.current, st.turns_taken(st.current), st.dice, st.rolls
+
+    def _show_hint(self, moves: Any, error: str | None,
+                   asked: tuple[Any, ...] | None = None) -> None:
         self._hinting = False
         if self._ended or not self.is_attached:
             return  # the screen went away meanwhile
         if error is not None:
             self.notify(f"No hint: {error}", severity="warning")
+            return
+        if asked is not None and asked != self.hint_position():
+            # rolled or scored while the advisor got ready: its ranking ("Keep 6 6") was
+            # for dice no longer showing
+            self.refresh_all()
+            self.notify("The hint was for the dice before: they changed while the advisor "
+                        "worked. Press h for a hint on the dice now.", timeout=6)
             return
         lines = [f"{i}. {m.text}   (expect {m.expected:.1f}"
                  + (f", -{m.loss:.1f})" if m.loss > 0.005 else ", best)")
