@@ -176,12 +176,19 @@ class SetupScreen(AppScreen):
         self.watch(form, "virtual_size", self.show_more, init=False)
 
     def on_resize(self) -> None:
+        self.fit_width()
+        self.call_after_refresh(self.show_more)
+
+    def on_screen_resume(self) -> None:
+        self.fit_width()  # (the window may have changed under a dialog)
+
+    def fit_width(self) -> None:
+        """The words that fit the window's width."""
         narrow = self.app.size.width < self.HORIZONTAL_BREAKPOINTS[1][0]
         for tick in self.query(Tick):
             tick.fit(narrow)
         for head in self.query("#players-head").results(Label):
             head.update(players_head(narrow))
-        self.call_after_refresh(self.show_more)
 
     def show_more(self) -> None:
         """Say where the rest of the form is when it does not fit the window."""

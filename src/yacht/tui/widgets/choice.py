@@ -14,13 +14,14 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
     from textual.widgets import OptionList
 
 __all__ = ["Choice", "ChoiceList"]
@@ -147,6 +148,8 @@ class ChoiceList(ModalScreen[str | None]):
     def __init__(self, choice: Choice) -> None:
         super().__init__()
         self.choice = choice
+        self._placed = Region()  # (the choice's place the list was put under)
+        self._follow: Timer | None = None
 
     def compose(self) -> ComposeResult:
         from textual.widgets import OptionList
@@ -163,15 +166,23 @@ class ChoiceList(ModalScreen[str | None]):
 
     def on_resize(self) -> None:
         """The window changed while the list was open: over its choice's new place (it
-        stayed where the old layout had it, cut by a narrower window)."""
+        stayed where the old layout had it, cut by a narrower window). The screen under
+        it may move its choices once more after that (the setup's narrow form): the list
+        follows its choice while it is open."""
         self.call_after_refresh(self.place)
+        if self._follow is None:
+            self._follow = self.set_interval(0.1, self.follow)
+
+    def follow(self) -> None:
+        if self.choice.region != self._placed:
+            self.place()
 
     def place(self) -> None:
         """The list under its choice (over it when there is no room below), as wide."""
         from textual.widgets import OptionList
 
         listing: OptionList = self.query_one(OptionList)
-        place = self.choice.region
+        place = self._placed = self.choice.region
         room = max(1, place.width - 4)  # less the border and the padding
         lines = sum(len(Text(label).wrap(self.app.console, room))
                     for label, _ in self.choice.options)
