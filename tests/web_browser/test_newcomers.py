@@ -411,11 +411,13 @@ def test_the_question_mark_shows_the_keys_and_the_rules_are_one_step_further(
                 await screenshot(page, shots, f"rules-{size}", full=False)
                 await page.keyboard.press("Escape")
                 await page.locator("dialog").wait_for(state="detached")
-                # the bar's Rules button: the rules, and the keys one step from them
+                # the bar's Rules button: the rules, and the keys one step from them (a
+                # phone's, that only takes touches: the settings alone)
                 await page.click("#rules-btn")
                 await page.locator("dialog[open] .rules-text").wait_for()
-                await page.get_by_role("button", name="The keys").click()
-                await page.locator("dialog[open] .keys-help").wait_for()
+                await page.get_by_role("button", name="Settings" if phone else "The keys").click()
+                await page.locator("dialog[open] #keys-mark").wait_for(state="attached")
+                assert await page.locator("dialog[open] .keys-help").count() == (0 if phone else 1)
                 await page.keyboard.press("Escape")
                 await page.locator("dialog").wait_for(state="detached")
                 tab.check()

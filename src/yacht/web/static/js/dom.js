@@ -103,3 +103,8 @@ export const reducedMotion = () =>
  * tablet): no keyboard to tell keys to (the table's .keyless). */
 export const touchOnly = () =>
   Boolean(window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches);
+
+/** The one rule for words that tell how to do something: a screen with a keyboard and a
+ * mouse is told its keys and clicks (`keyboard`); one that only takes touches, its taps
+ * and the buttons' names (`touch`), never a key it does not have. */
+export const byDevice = (keyboard, touch) => (touchOnly() ? touch : keyboard);

@@ -3,7 +3,7 @@
 
 import { h, fill, plural } from "./dom.js";
 import { getJSON, postJSON, query, rules, variants } from "./api.js";
-import { DICE_MARKS, SPEEDS, computerPause, diceMark, loadSetup, markWords, saveSetup, setComputerPause, setDiceMark, setToken, setLastName, lastName, myTables, tokenFor } from "./prefs.js";
+import { DICE_MARKS, SPEEDS, aClick, computerPause, diceMark, loadSetup, markLabel, markWords, saveSetup, setComputerPause, setDiceMark, setToken, setLastName, lastName, myTables, tokenFor } from "./prefs.js";
 import { rulesDialog, toast } from "./ui.js";
 import { DailyBox } from "./daily.js";
 
@@ -157,8 +157,8 @@ export class HomeView {
     const markHelp = h("p", { class: "hint-text", id: "dice-mark-help" });
     const sayMark = () => {
       const way = mark.value === "variant" ? this.byId.get(variantSelect.value).dice_mark : mark.value;
-      markHelp.textContent = way === "hold" ? "A click holds the die: Roll rolls the others."
-        : "A click marks the die to roll again: Roll rolls the marked dice.";
+      markHelp.textContent = way === "hold" ? `${aClick()} holds the die: Roll rolls the others.`
+        : `${aClick()} marks the die to roll again: Roll rolls the marked dice.`;
     };
     const mark = h("select", { id: "dice-mark", aria: { describedby: "dice-mark-help" },
       onchange: () => { setDiceMark(mark.value); sayMark(); } },
@@ -260,7 +260,7 @@ export class HomeView {
         h("div", { class: "field" }, h("label", { for: "speed", text: "Computer speed" }), speed),
         h("div", { class: "field" }, h("label", { for: "clock", text: "Turn clock" }), clock)),
       h("div", { class: "field-row" },
-        h("div", { class: "field" }, h("label", { for: "dice-mark", text: "Clicking a die" }), mark, markHelp),
+        h("div", { class: "field" }, h("label", { for: "dice-mark", text: markLabel() }), mark, markHelp),
         h("div", { class: "field check" }, pause,
           h("label", { for: "computer-pause", text: "Pause after my score, before a computer plays (time for Oops)" }))),
       h("div", { class: "field-row" },

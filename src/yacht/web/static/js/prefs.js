@@ -3,6 +3,8 @@
 // seats at each table. A browser that refuses storage still plays (nothing is
 // remembered).
 
+import { byDevice } from "./dom.js";
+
 const PREFIX = "yacht.";
 
 function read(key, fallback) {
@@ -37,6 +39,10 @@ export const setSound = (on) => write("sound", Boolean(on));
 /** What clicking a die (or its key) does: the variant's way, hold it, or mark it to roll
  * again; and its words (the terminal's setup says the same). */
 export const DICE_MARKS = [["variant", "as the variant"], ["hold", "holds it"], ["reroll", "marks it to roll again"]];
+
+/** The setting's name, and what a click (a tap) on a die is called: "A click holds the die". */
+export const markLabel = () => byDevice("Clicking a die", "Tapping a die");
+export const aClick = () => byDevice("A click", "A tap");
 
 /** A value of the setting in words; "variant" with what the variant does, when known
  * ("as the variant (holds it)"). */

@@ -2,14 +2,14 @@
 // Everything drawn comes from the server's state (the snapshot); the page holds no
 // rules: what may be done now is snapshot.can, the previews and help come with it.
 
-import { h, fill, isYou, listText, plural, possessive, reducedMotion, setAttr, setText, touchOnly, verb } from "./dom.js";
+import { byDevice, h, fill, isYou, listText, plural, possessive, reducedMotion, setAttr, setText, touchOnly, verb } from "./dom.js";
 import { getJSON, postJSON, query, rules, variants } from "./api.js";
 import { ScoreCards } from "./card.js";
 import { TableSocket } from "./socket.js";
 import { dieSvg, drawDie, rerollBadge } from "./dice.js";
 import { progressChart } from "./chart.js";
 import { AnalysisView } from "./analysis.js";
-import { DICE_MARKS, SPEEDS, computerPause, diceMark, lastName, markWords, seatPrefs, setComputerPause, setDailyTable, setDiceMark, setLastName, setToken, tokenFor } from "./prefs.js";
+import { DICE_MARKS, SPEEDS, computerPause, diceMark, lastName, markLabel, markWords, seatPrefs, setComputerPause, setDailyTable, setDiceMark, setLastName, setToken, tokenFor } from "./prefs.js";
 import * as sound from "./sound.js";
 import { announce, dialogOpen, openDialog, rulesDialog, shareLink, toast } from "./ui.js";
 import { optionsText, topTenTable } from "./home.js";
@@ -48,7 +48,7 @@ const SELECT_TITLES = {
 };
 
 const REFUSALS = {
-  paused: "Go on first (Enter or r)",
+  get paused() { return byDevice("Go on first (Enter or r)", "Tap Go on first"); },
   computer_turn: "Wait: the computer is playing",
   stale: "The table moved on: look again",
   disconnected: "Not connected: reconnecting…",
@@ -181,7 +181,7 @@ export class TableView {
     this.markSelect = h("select", { id: "mark-select", class: "bar-select", onchange: () => this.setMark(this.markSelect.value) },
       DICE_MARKS.map(([k]) => h("option", { value: k, selected: k === diceMark() }, markWords(k))));
     this.markBox = h("span", { class: "speed-box mark-box", hidden: true },
-      h("label", { for: "mark-select", text: "Clicking a die" }), this.markSelect);
+      h("label", { for: "mark-select", text: markLabel() }), this.markSelect);
     this.rulesBtn = h("button", { type: "button", class: "btn btn-bar", id: "rules-btn", onclick: () => this.showRules() }, "Rules");
     this.notifier = new TurnNotifier(this.id);
     this.keysBtn = h("button", { type: "button", class: "btn btn-bar", id: "keys-btn", aria: { keyshortcuts: "? F1" }, onclick: () => this.showKeys() }, "Keys ?");
@@ -868,8 +868,10 @@ export class TableView {
       if (snap.over) return false;
       if (snap.dice.length && !snap.to_roll.length && snap.can.choose) {
         const keys = snap.dice.length < 10 ? `1-${snap.dice.length}` : "1-9/0";
-        toast(snap.dice_mark === "hold" ? `Every die is held: release one to roll it (${keys}, n, or click it), or score`
-          : `Choose the dice to roll again first (${keys}, a, s, or click them)`, "info");
+        const words = SELECT_WORDS[snap.dice_mark] || SELECT_WORDS.reroll;
+        toast(snap.dice_mark === "hold"
+          ? `Every die is held: release one to roll it (${byDevice(`${keys}, n, or click it`, `tap it, or ${words.none}`)}), or score`
+          : `Choose the dice to roll again first (${byDevice(`${keys}, a, s, or click them`, `tap them, or ${words.all}`)})`, "info");
         return false;
       }
       if (!snap.can.roll && snap.dice.length && !snap.can.choose && snap.can.score) {
@@ -990,7 +992,7 @@ export class TableView {
           h("span", { class: "hint-loss", text: m.loss < 0.005 ? "best" : `−${m.loss.toFixed(1)}` })], play)));
     const note = h("p", { class: "muted", text: `Expected final total with the best move: ${best.toFixed(1)}. Each other move shows what it loses on average.` });
     const assisted = reply.marked ? h("p", { class: "assisted-note", text: "Your score is now marked assisted: it goes to the assisted top ten, apart from the others'." }) : null;
-    const how = h("p", { class: "muted", text: "Press a move (or Tab to it, Enter) to play it: a keep rolls the other dice again." });
+    const how = h("p", { class: "muted", text: `${byDevice("Press a move (or Tab to it, Enter)", "Tap a move")} to play it: a keep rolls the other dice again.` });
     if (win) {
       const top = win.moves[0].chance;
       const toWin = h("ol", { class: "hint-list hint-win", aria: { labelledby: "hint-win-title" } },
@@ -1085,9 +1087,11 @@ export class TableView {
     });
   }
 
-  /** ? and F1 (and the bar's Keys): the keys and the box letters, all in view at once;
-   * the rules are one step further (the dialog's button). */
-  showKeys() {
+  /** ? and F1 (and the bar's Keys): the keys and the box letters, all in view at once,
+   * and this browser's settings; the rules are one step further (the dialog's button). A
+   * page with no keys to tell (`keyless`: a watcher's, a touch-only screen's unless ? or
+   * F1 was `typed` on it) has the settings alone. */
+  showKeys(typed = false) {
     const name = this.snap ? this.snap.ruleset.name : this.lobby ? this.lobby.name : null;
     if (!name) return;
     const letters = this.snap ? this.snap.rows.filter((row) => row.letter) : [];
@@ -1097,17 +1101,19 @@ export class TableView {
     const markChoice = h("select", { id: "keys-mark", onchange: () => this.setMark(markChoice.value) },
       DICE_MARKS.map(([k]) => h("option", { value: k, selected: k === diceMark() }, markWords(k, variantMark))));
     const pause = h("input", { type: "checkbox", id: "keys-pause", checked: computerPause(), onchange: () => this.setPause(pause.checked) });
+    const settings = [
+      h("div", { class: "field" }, h("label", { for: "keys-mark", text: markLabel() }), markChoice),
+      h("div", { class: "field check" }, pause,
+        h("label", { for: "keys-pause", text: "Pause after my score, before a computer plays (time for Oops)" })),
+      h("p", { class: "muted", text: "This browser remembers them (the new game's form has them too)." })];
+    const keyless = this.keyless(typed);
     openDialog({
-      title: "Keys", wide: true, id: "keys-dialog",
-      body: [
+      title: keyless ? "Settings" : "Keys", wide: !keyless, id: "keys-dialog",
+      body: keyless ? settings : [
         h("dl", { class: "keys-help" }, keysHelp(mark).map(([k, what]) => [h("dt", { text: k }), h("dd", { text: what })])),
         letters.length ? h("p", { class: "muted", text: `Box letters: ${letters.map((row) => `${row.letter} ${row.label}`).join(" · ")}` }) : null,
         h("details", { class: "keys-settings" },
-          h("summary", { text: "Settings: clicking a die, the pause before a computer" }),
-          h("div", { class: "field" }, h("label", { for: "keys-mark", text: "Clicking a die" }), markChoice),
-          h("div", { class: "field check" }, pause,
-            h("label", { for: "keys-pause", text: "Pause after my score, before a computer plays (time for Oops)" })),
-          h("p", { class: "muted", text: "This browser remembers them (the new game's form has them too)." })),
+          h("summary", { text: `Settings: ${markLabel().toLowerCase()}, the pause before a computer` }), settings),
       ],
       // (the dialog closes first: the rules' dialog gives the focus back where it was)
       actions: [{ label: `The rules of ${name}`, primary: true, onclick: () => this.showRules() }],
@@ -1121,9 +1127,11 @@ export class TableView {
     if (!ids) return;
     try {
       const r = await rules(ids[0], ids[1]);
+      const keyless = this.keyless();
       const box = rulesDialog(`Rules: ${r.name}`, r.text, [], [
         h("p", { class: "rules-lead" }, h("button", { type: "button", class: "btn btn-small",
-          onclick: () => { box.close(); this.showKeys(); } }, "The keys"), h("span", { class: "muted", text: " ? or F1 at the table" })),
+          onclick: () => { box.close(); this.showKeys(); } }, keyless ? "Settings" : "The keys"),
+        keyless ? null : h("span", { class: "muted", text: " ? or F1 at the table" })),
       ]);
     } catch (e) {
       toast(e.message);
@@ -1131,11 +1139,18 @@ export class TableView {
   }
 
   // --- keys -----------------------------------------------------------------------
-  /** The keys' letters (a card's, the dice's, the bar's Keys) are for a keyboard at a
-   * seat: a watcher's page (`seated` false) and a screen that only takes touches have
-   * none (style.css's .keyless). */
+  /** The keys (a card's letters, the dice's, the bar's Keys, the keys' list) are for a
+   * keyboard at a seat: a watcher's page (`seated` false) and a screen that only takes
+   * touches have none (style.css's .keyless; showKeys shows the settings alone). */
   drawKeyless(seated) {
-    this.el.classList.toggle("keyless", !seated || touchOnly());
+    this.seated = seated;
+    this.el.classList.toggle("keyless", this.keyless());
+  }
+
+  /** No keys to tell this page: a watcher's, or a screen that only takes touches (one a
+   * key was `typed` on has a keyboard after all). */
+  keyless(typed = false) {
+    return !this.seated || (touchOnly() && !typed);
   }
 
   key(e) {
@@ -1147,7 +1162,7 @@ export class TableView {
     if (e.repeat && k !== "Tab") return; // a key held down acts once
     if (k === "?" || k === "F1") {
       e.preventDefault();
-      this.showKeys();
+      this.showKeys(true);
       return;
     }
     if (k === "b" || k === "B") {
@@ -1230,7 +1245,7 @@ export class TableView {
         break;
       }
       case "paused":
-        if (d.pause === "next_player" && snap && snap.seat) announce("Go on (Enter) for the next player's turn, or Oops to take the score back.");
+        if (d.pause === "next_player" && snap && snap.seat) announce(`${byDevice("Go on (Enter)", "Go on")} for the next player's turn, or Oops to take the score back.`);
         break;
       case "game_over":
         sound.play("end");
