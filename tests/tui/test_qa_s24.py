@@ -162,3 +162,34 @@ async def test_a_hint_for_dice_rolled_again_meanwhile_is_not_shown(new_app: App)
             if isinstance(app.screen, TextDialog):
                 break
         assert isinstance(app.screen, TextDialog) and "1. " in app.screen.text
+
+
+@run
+async def test_every_choice_of_the_quit_question_shows_in_a_small_window(
+        new_app: App) -> None:
+    """At 60x20 the quit question showed 'Yes, leave' and 'Yes, and delete this game' but
+    not 'No, keep playing' (cut off by the window's height)."""
+    from textual.widgets import Button
+
+    from yacht.tui.screens.dialogs import ChoiceDialog
+
+    app = new_app(Launch(variant="yahtzee", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")  # (a game with nothing played is left without a question)
+        await settle(pilot)
+        for size in ((80, 24), (60, 20), (60, 19), (45, 14)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            await pilot.press("q")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ChoiceDialog), size
+            frame = dialog.query_one(".dialog").region
+            buttons = list(dialog.query(Button))
+            assert len(buttons) == 3
+            for b in buttons:
+                assert b.region and frame.contains_region(b.region), (size, b, b.region)
+                assert dialog.region.contains_region(b.region)
+            await pilot.press("escape")
+            await settle(pilot)

@@ -57,11 +57,20 @@ class ChoiceDialog(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
+    #: a window under 24 rows gives the question every line it can (no frame padding,
+    #: app.tcss), one under 20 flat buttons: the last choice ("No, keep playing") was cut
+    #: off at 60x20
+    VERTICAL_BREAKPOINTS = [(0, "-tiny"), (20, "-short"), (24, "-tall")]
+
     def __init__(self, title: str, text: str, choices: list[tuple[str, str, bool]],
                  why: dict[str, str] | None = None, **kw: str) -> None:
         """``choices``: (id, label, enabled); keys 1-9 press them in order. ``why``: by
         id, why a choice is not possible (said when its key is pressed)."""
         super().__init__(**kw)
+        # (the size class from the start, as the game screen sets its own)
+        height = self.app.size.height
+        self.add_class([name for least, name in self.VERTICAL_BREAKPOINTS
+                        if height >= least][-1])
         self.title_text = title
         self.text = text
         self.choices = choices
@@ -75,13 +84,18 @@ class ChoiceDialog(ModalScreen[str | None]):
             with Vertical(classes="dialog-buttons"):
                 for n, (cid, label, enabled) in enumerate(self.choices, 1):
                     yield Button(f"{n}  {label}", id=f"choice-{cid}", disabled=not enabled,
-                                 variant="primary" if n == 1 and enabled else "default")
+                                 variant="primary" if n == 1 and enabled else "default",
+                                 compact=self.has_class("-tiny"))
 
     def on_mount(self) -> None:
         for b in self.query(Button):
             if not b.disabled:
                 b.focus()
                 break
+
+    def on_resize(self) -> None:
+        for b in self.query(Button):
+            b.compact = self.has_class("-tiny")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
