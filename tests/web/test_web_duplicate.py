@@ -479,3 +479,18 @@ def test_a_watcher_at_another_process_is_shut_out_when_the_card_starts_here(
             await close(a, b)
 
     asyncio.run(go())
+
+
+def test_joining_a_card_sends_its_field_once(client: TestClient, store: Store) -> None:
+    """The join sent the joining browser its field, and the seat's news sent it the same
+    field again (QA s23): each field a browser is sent differs from the one before."""
+    made = duplicate(client, ANN, BOB, speed="slow")
+    with Player(client, made["id"], made["token"]) as ann:
+        group = ann.field["group"]
+        with Player(client, store.load_group(group).cards[1]) as bob:
+            assert bob.ask("join", seat=0, name="Bob")["type"] == "joined"
+            bob.wait(lambda t: t["phase"] == "game")
+            turn(ann)
+            bob.field_when(lambda m: m["cards"][0]["done"] == 1)
+            assert all(a != b for a, b in zip(bob.fields, bob.fields[1:], strict=False)), \
+                bob.fields

@@ -526,8 +526,9 @@ class Duplicates:
         return view
 
     # --- pushing it -------------------------------------------------------------------
-    def event(self, live: LiveTable, kind: str) -> None:
-        """A card's event: when the field changed, every card's browsers hear of it."""
+    def event(self, live: LiveTable, kind: str, greeted: Connection | None = None) -> None:
+        """A card's event: when the field changed, every card's browsers hear of it
+        (``greeted``, sent the field just now, is left out of a push this starts)."""
         group_id = group_of(live.row)
         if group_id is None or kind not in FIELD_EVENTS:
             return
@@ -540,26 +541,30 @@ class Duplicates:
             self._pushing[group_id] = True
             return
         self._pushing[group_id] = False
-        self.hub.tasks.spawn(self._push_all(group_id), "yacht-field")
+        self.hub.tasks.spawn(self._push_all(group_id, greeted), "yacht-field")
 
-    async def _push_all(self, group_id: str) -> None:
-        """Push until no card scored meanwhile (so the newest field is sent last)."""
+    async def _push_all(self, group_id: str, greeted: Connection | None = None) -> None:
+        """Push until no card scored meanwhile (so the newest field is sent last);
+        ``greeted`` is left out of the first round (a round more: the field changed)."""
         try:
             again = True
             while again:
                 self._pushing[group_id] = False
-                await self.push(group_id)
+                await self.push(group_id, greeted)
+                greeted = None
                 again = self._pushing[group_id]
         finally:
             del self._pushing[group_id]
 
-    async def push(self, group_id: str) -> None:
+    async def push(self, group_id: str, greeted: Connection | None = None) -> None:
         try:
             shared = await self._shared(group_id)
             lives = await self.cards(shared.group)
             by_viewer: dict[int | None, FieldMessage] = {}
             for i, live in enumerate(lives):
                 for conn in list(live.connections):
+                    if conn is greeted:
+                        continue
                     viewer = i if conn.seats else None
                     if viewer not in by_viewer:
                         by_viewer[viewer] = self._cut(shared, viewer)

@@ -493,7 +493,7 @@ class Hub:
         self.fanout.changed(live)
         if is_card(live.row):  # its player's field now, and everyone's (a seat taken)
             await self.duplicates.greet(live, conn)
-            self.duplicates.event(live, "joined")
+            self.duplicates.event(live, "joined", greeted=conn)
         return token
 
     async def start(self, live: LiveTable, conn: Connection) -> None:
