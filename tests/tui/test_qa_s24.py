@@ -193,3 +193,30 @@ async def test_every_choice_of_the_quit_question_shows_in_a_small_window(
                 assert dialog.region.contains_region(b.region)
             await pilot.press("escape")
             await settle(pilot)
+
+
+def test_the_final_card_of_a_45_column_window_shows_its_points() -> None:
+    """At 45x14 the end screen gave the card 15 columns beside the results: the box names
+    cut ('#7 Three of') and not a point to be seen. The results give way down to the
+    folded card's least."""
+    import random
+
+    from yacht.engine import Player, Roll, Score
+    from yacht.rules import get
+    from yacht.session.table import Table
+    from yacht.tui.screens.end import LEFT_FOLDED, end_layout
+    from yacht.tui.widgets.card import card_width
+
+    rs = get("tommys-crag")
+    table = Table.new(rs, [Player("Alexandra Longnamess"), Player("Bob")],
+                      rng=random.Random(3))
+    st = table._game.state
+    while not st.is_terminal():
+        if not st.dice:
+            table.act(LOCAL, Roll())
+        pl = st.placements()[-1]  # (a box: every crag roll has some)
+        table.act(LOCAL, Score(pl.category, pl.column))
+    snap = table.snapshot(LOCAL, TERMINAL)
+    left, style = end_layout(snap, 45, 14, (0,))
+    width, _ = card_width(snap, style, preview=False, marker=False)
+    assert left >= LEFT_FOLDED and left + width + 1 <= 45, (left, width)

@@ -80,8 +80,10 @@ def end_layout(snap: Mapping[str, Any], width: int, height: int,
         for style in some[:2]:
             if need(style) <= width - LEFT_MIN:
                 return done(LEFT_MIN, style)
-    return done(LEFT_MIN, CardStyle(compact=True, numbers=True, short=True,
-                                    players=(order[0],)))
+    # one card, the tightest: the left side gives it room down to the folded card's
+    # least (at 45 columns the card beside 30 showed the box names cut and no points)
+    last = CardStyle(compact=True, numbers=True, short=True, players=(order[0],))
+    return done(max(LEFT_FOLDED, min(LEFT_MIN, width - need(last))), last)
 
 
 class EndScreen(AppScreen):
