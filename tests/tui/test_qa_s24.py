@@ -220,3 +220,20 @@ def test_the_final_card_of_a_45_column_window_shows_its_points() -> None:
     left, style = end_layout(snap, 45, 14, (0,))
     width, _ = card_width(snap, style, preview=False, marker=False)
     assert left >= LEFT_FOLDED and left + width + 1 <= 45, (left, width)
+
+
+@run
+async def test_the_help_line_says_what_n_does_to_held_dice(new_app: App) -> None:
+    """'r or Enter: roll the 3 dice not held - or score: ... n: none.' - none what? With
+    dice held, n lets go of them all (the Oops menu's 'hold none')."""
+    app = new_app(Launch(variant="kismet", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        await pilot.press("r", "1", "2")
+        await settle(pilot)
+        line = str(g.query_one("#helpbar").render())
+        assert "roll the 3 dice not held" in line and line.endswith("n: hold none."), line
+        await pilot.press("n")
+        await settle(pilot)
+        assert not g.table.view().held

@@ -66,6 +66,7 @@ class Words:
     demo_off: str = ""  # how to take the turns back from a demo (a sentence; "" none)
     hold_then: str = ""     # holding: hold dice, then roll the others
     hold_no_box: str = ""   # holding: no box takes the dice yet (after a colon)
+    hold_none: str = ""     # holding: let go of every held die ("": as ``none``)
     # the main button (:func:`main_button`): in a pause before the next player, at the
     # game over pause, once the game is over (and whether it still does something), and
     # while a computer plays ({who_is}: "Max is", "You are")
@@ -97,6 +98,7 @@ TERMINAL = Words(
     button_computer="Computer plays",
     hold_then="Hold dice ({keys} or click; a all, s matched), then r",
     hold_no_box="hold dice ({keys}, a, s, or click) and roll the others (r).",
+    hold_none="n: hold none",
 )
 
 #: the browser's: its buttons' names, and no key or click (the same words on a desktop and
@@ -263,7 +265,8 @@ def help_line(view: TableView, words: Words = TERMINAL, mark: DiceMark = "reroll
         if not free:
             return f"Every die is held: release one to roll it - or score: {words.score}{col_tip}."
         what = "the die not held" if free == 1 else f"the {free} dice not held"
-        none = f" {words.none}." if words.none else ""
+        let_go = words.hold_none or words.none
+        none = f" {let_go}." if let_go else ""
         return f"{words.roll_chosen}: roll {what} - or score: {words.score}{col_tip}.{none}"
     if st.may_reroll():
         if not places:
