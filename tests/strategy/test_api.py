@@ -20,7 +20,7 @@ from yacht.cli import main
 from yacht.engine import IllegalAction, Player, Roll, State
 from yacht.engine.randomplay import random_turn
 from yacht.parsing import turns_possible
-from yacht.rules import Ruleset, Scorecard, all_variants, get
+from yacht.rules import ForcedFirstTurn, Ruleset, Scorecard, all_variants, get
 from yacht.strategy.advisor import (
     AdviceError,
     _possible_values,
@@ -46,6 +46,11 @@ def situations(draw: st.DrawFn) -> Situation:
             else:
                 col.append(draw(st.sampled_from(sorted(_possible_values(rs, i)))))
         boxes.append(tuple(col))
+    for rule in rs.special:  # (Tommy's Yacht: the first turn fills the Yacht box)
+        first = rs.index(rule.category) if isinstance(rule, ForcedFirstTurn) else None
+        if first is not None and any(v is not None for v in boxes[0]) and \
+                boxes[0][first] is None:
+            boxes[0] = boxes[0][:first] + (rule.points,) + boxes[0][first + 1:]
     extra = draw(st.sampled_from([0, 0, 100, 300]))
     card = Scorecard(tuple(boxes), 0)
     if card.complete:

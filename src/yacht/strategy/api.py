@@ -155,6 +155,7 @@ class Situation:
         """Raise :class:`~yacht.strategy.advisor.AdviceError` (one line) if it cannot be."""
         rs = self.ruleset
         _check_card(rs, self.card)
+        _check_first_turn(rs, self.card)
         if self.turn < 0:
             raise AdviceError("the turn number cannot be negative")
         possible = parsing.turns_possible(rs, self.card)
@@ -308,6 +309,22 @@ def _check_card(rs: Ruleset, card: Scorecard) -> None:
                          for col in boxes for i, v in enumerate(col)):
         # (the parser says what is wrong, as it would for the card's text)
         parse_card(rs, card_text(rs, card))
+
+
+def _check_first_turn(rs: Ruleset, card: Scorecard) -> None:
+    """AdviceError for a card no game can fill: boxes filled while the box that every
+    player's first turn must go to (Tommy's Yacht's Yacht) is open."""
+    from yacht.rules import ForcedFirstTurn
+
+    for rule in rs.special:
+        if not isinstance(rule, ForcedFirstTurn) or not card.filled:
+            continue
+        if card.boxes[0][rs.index(rule.category)] is None:
+            raise AdviceError(
+                f"the first turn goes to the {rs.category(rule.category).label} box, so a "
+                f"card with boxes filled has it filled too (e.g. {rule.category}="
+                f"{rule.points}; it holds {rule.points} down to {rule.floor} in steps of "
+                f"{rule.penalty})")
 
 
 # --- options and distributions --------------------------------------------------------
