@@ -4,6 +4,8 @@ terminal and says things in words."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from yacht.cli import main
@@ -41,3 +43,28 @@ def test_a_tommys_yacht_card_filled_before_its_yacht_is_refused(
     out = run(capsys, "advise", "tommys-yacht", "23422 r2 ones=2,yacht=-95", "--top", "1")
     assert "[23422 r2 ones=2,yacht=-95]" in out
     assert "keep" in run(capsys, "advise", "tommys-yacht", "23422 r2", "--top", "1")
+
+
+def test_replay_and_scores_name_the_options_in_words_within_the_width(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before, replay's heading was the ruleset's key, one long word cut where the line
+    ended ('...generala_points=5' over '  0;doble=on)'), and the scores' heading was the
+    key on one line of 89 columns; both say the options as `yacht stats` does."""
+    monkeypatch.setenv("YACHT_DB", str(tmp_path / "g.db"))
+    monkeypatch.setenv("COLUMNS", "80")
+    record = tmp_path / "g.json"
+    run(capsys, "selfplay", "generala", "--players", "2", "--seed", "7", "--out", str(record))
+    out = run(capsys, "replay", str(record))
+    assert out.startswith("Generala. Players: Random 1, Random 2.\n\nTurn 1 - Random 1: ")
+    run(capsys, "selfplay", "yahtzee", "-o", "bonus=off", "-o", "joker=free", "--seed", "7",
+        "--out", str(tmp_path / "y.json"))
+    head = run(capsys, "replay", str(tmp_path / "y.json")).split("\n\n")[0]
+    assert head == ("Yahtzee - Joker rule: free (any open box, joker values once that upper "
+                    "box is\n  filled); Yahtzee bonus: off (no bonus). Players: Random 1.")
+    assert run(capsys, "scores", "generala") == "Generala\n  no scores yet\n"
+    out = run(capsys, "scores", "yahtzee", "-o", "joker=free", "--assisted")
+    assert out.splitlines()[0] == "Yahtzee - Joker rule: free (any open box, joker values " \
+                                  "once that upper box is"
+    assert max(map(len, out.splitlines())) <= 78 and out.endswith(
+        "  filled) - assisted\n  no scores yet\n")

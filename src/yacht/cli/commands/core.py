@@ -115,7 +115,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from yacht.render import card_table
+    from yacht.render import card_table, variant_title
 
     rec = read_record(args.file)
     rs = rec.ruleset
@@ -138,8 +138,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     from yacht.engine import Score, TakeBack
 
-    print("\n".join(textwrap.wrap(f"{rs.name} ({rs.key}) - {', '.join(names)}", text_width(),
-                                   subsequent_indent="  ")))
+    # (the options in words: the ruleset's key is one long word, cut where it fell)
+    print("\n".join(textwrap.wrap(f"{variant_title(rs)}. Players: {', '.join(names)}.",
+                                   text_width(), subsequent_indent="  ",
+                                   break_long_words=False, break_on_hyphens=False)))
     state = rec.new_state()
     for action in rec.actions:
         if isinstance(action, Score):

@@ -115,6 +115,8 @@ def cmd_scores(args: argparse.Namespace) -> int:
     rs = ruleset_from_args(args.variant, args.option) if args.variant else None
 
     def go(store: Store) -> int:
+        import textwrap
+
         from yacht.session.present import entry_note
         from yacht.shapes import score_tables_json
 
@@ -127,8 +129,10 @@ def cmd_scores(args: argparse.Namespace) -> int:
         for i, t in enumerate(out):
             if i:
                 print()
-            title = f"{t['name']} ({t['key']})" + (" - assisted" if t["assisted"] else "")
-            print(title)
+            # (the options in words, as `yacht stats` says them, not the ruleset's key)
+            title = _title(t["key"]) + (" - assisted" if t["assisted"] else "")
+            print("\n".join(textwrap.wrap(title, text_width(), subsequent_indent="  ",
+                                           break_on_hyphens=False)))
             if not t["entries"]:
                 print("  no scores yet")
             for e in t["entries"]:
