@@ -68,3 +68,22 @@ def test_replay_and_scores_name_the_options_in_words_within_the_width(
                                   "once that upper box is"
     assert max(map(len, out.splitlines())) <= 78 and out.endswith(
         "  filled) - assisted\n  no scores yet\n")
+
+
+def test_maxi_yatzy_saved_rolls_are_said_in_the_help_and_the_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A Maxi Yatzy turn may have more than 3 rolls (the rolls saved from earlier turns),
+    written saved=N on the card; before, neither `yacht advise --help` nor the error for
+    'r5' said so ('rolls left must be 0-2 in this turn, not 5', and nothing more)."""
+    assert fail(capsys, "advise", "maxi-yatzy", "123456 r5 ones=1,twos=2") == (
+        "yacht: error: rolls left must be 0-2 in this turn, not 5 (the turn's 3 rolls, plus "
+        "the rolls saved from earlier turns, written saved=N on the card (here 0), less the "
+        "first roll)\n")
+    # (a variant that saves no rolls says nothing of them)
+    assert fail(capsys, "advise", "yatzy", "12345 r5") == (
+        "yacht: error: rolls left must be 0-2 in this turn, not 5\n")
+    with pytest.raises(SystemExit):
+        main(["advise", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "saved=N are the rolls saved from earlier turns" in text
+    assert '"123456 r4 ones=1,chance=20,saved=2"' in text

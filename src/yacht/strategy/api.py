@@ -183,8 +183,13 @@ class Situation:
             raise AdviceError(f"{rs.id} needs {rs.dice} dice with values 1-{rs.faces}")
         most = rs.max_rolls(rs.context(self.card, self.turn, 1))
         if not 0 <= self.rolls_left <= most - 1:
+            pool = ""
+            if any(rule.saves_rolls(rs) for rule in rs.special):
+                pool = (f" (the turn's {rs.rolls} rolls, plus the rolls saved from earlier "
+                        f"turns, written saved=N on the card (here {self.card.saved}), "
+                        "less the first roll)")
             raise AdviceError(f"rolls left must be 0-{most - 1} in this turn, "
-                              f"not {self.rolls_left}")
+                              f"not {self.rolls_left}{pool}")
 
     @classmethod
     def parse(cls, ruleset: Ruleset, text: str) -> Situation:

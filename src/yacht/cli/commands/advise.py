@@ -25,7 +25,9 @@ as --dice/--rolls-left/--turn/--card; `yacht analyse` prints it.
 card notation: comma-separated BOX=POINTS items with the box ids of `yacht rules
 VARIANT`, e.g. --card "ones=3,fours=12,full_house=25,yahtzee=50,extra=100".
 Second column: col2:BOX=POINTS or BOX@2=POINTS. extra=N are points in no box
-(Yahtzee bonuses). Boxes not named are open; no --card means an empty card.
+(Yahtzee bonuses); saved=N are the rolls saved from earlier turns (Maxi Yatzy:
+they add to the turn's 3, e.g. "123456 r4 ones=1,chance=20,saved=2"). Boxes not
+named are open; no --card means an empty card.
 
 Values are solitaire values: the expected final total of this player's card
 (points already on it included) under optimal play from here on, and each
