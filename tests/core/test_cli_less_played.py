@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from yacht.cli import main
+from yacht.engine import Player, Roll
+from yacht.session import LOCAL, open_store_for_games, open_table
 
 
 def fail(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -87,3 +89,22 @@ def test_maxi_yatzy_saved_rolls_are_said_in_the_help_and_the_error(
     text = " ".join(capsys.readouterr().out.split())
     assert "saved=N are the rolls saved from earlier turns" in text
     assert '"123456 r4 ones=1,chance=20,saved=2"' in text
+
+
+def test_replay_takes_a_saved_games_id_as_analyse_and_verify_do(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`yacht replay` is 'the scorecards after each turn of a saved game', and analyse and
+    verify take a saved game's id; before, replay took a file only ("cannot read
+    'ID': No such file or directory")."""
+    db = str(tmp_path / "g.db")
+    store, problem = open_store_for_games(db)
+    assert store is not None, problem
+    table = open_table(store, source="test", variant="yatzy", players=[Player("Ann")])
+    table.act(LOCAL, Roll())
+    gid = table.view().game_id
+    store.close()
+    assert gid is not None
+    out = run(capsys, "replay", gid[:6], "--db", db)
+    assert out.startswith("Yatzy. Players: Ann.\n") and "The game is not finished." in out
+    assert fail(capsys, "replay", "abcdef0", "--db", db) == (
+        f"yacht: error: no game abcdef0 in {db} (and there is no file 'abcdef0')\n")

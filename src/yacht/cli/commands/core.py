@@ -8,14 +8,16 @@ import secrets
 from typing import Any
 
 from yacht.cli.common import (
+    GAMES_DB_HELP,
     CliError,
     add_variant_args,
     emit_json,
+    record_or_game,
     ruleset_from_args,
     text_width,
     whole,
 )
-from yacht.parsing import parse_dice, parse_out_path, printable, read_record
+from yacht.parsing import parse_dice, parse_out_path, printable
 
 ORDER = 10
 SEED_MAX = 2**63 - 1
@@ -38,8 +40,14 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_score)
 
-    p = sub.add_parser("replay", help="the scorecards after each turn of a saved game")
-    p.add_argument("file", help="a game record (JSON)")
+    p = sub.add_parser("replay", help="the scorecards after each turn of a saved game",
+                       description="The scorecards after each turn of a game: a saved game "
+                       "(its id, or a unique start of it, as `yacht resume` and `yacht resume "
+                       "--finished` list them) or a record file (`yacht resume ID --export "
+                       "FILE`, `yacht selfplay --out FILE`).")
+    p.add_argument("game", metavar="GAME_ID|RECORD_FILE",
+                   help="a saved game's id (or a unique start of it), or a record file")
+    p.add_argument("--db", metavar="URL", help=GAMES_DB_HELP)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_replay)
 
@@ -117,7 +125,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from yacht.render import card_table, variant_title
 
-    rec = read_record(args.file)
+    rec = record_or_game(args.game, args.db)
     rs = rec.ruleset
     names = [printable(p.name) for p in rec.players]
     turns = rec.turns()

@@ -283,8 +283,7 @@ def _open_game(store: Store, game_id: str) -> int:
     from yacht.tui import make_app
 
     if store.game_info(game_id).finished:
-        raise CliError(f"game {game_id} is finished (see it with `yacht replay` after "
-                       f"`yacht resume {game_id} --export FILE`)")
+        raise CliError(f"game {game_id} is finished (see it with `yacht replay {game_id}`)")
     app = make_app(Launch(resume=game_id), store=store)
     return int(app.run() or 0)
 
