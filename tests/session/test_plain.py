@@ -159,6 +159,23 @@ def test_messages_name_the_boxes_not_their_ids() -> None:
     assert "three_of_a_kind" not in text and "sixes" not in text
 
 
+@pytest.mark.parametrize(("typed", "said"), [
+    ("Full Houze", "Yahtzee has no box 'Full Houze': Full House (l) is the nearest."),
+    ("score smal straigt", "Yahtzee has no box 'smal straigt': Small Straight (m) is the "
+                           "nearest."),
+    ("large", "Yahtzee has no box 'large': Large Straight (j) is the nearest."),
+    ("thr", "Unknown action 'thr' (accepted: roll"),  # (Threes or 3 of a Kind: not said)
+])
+def test_a_misspelt_box_is_told_the_nearest(typed: str, said: str) -> None:
+    """A misspelt box ('Full Houze') was an unknown action, answered with the notation
+    of `yacht resume --action`: the nearest box is named, with its letter (QA s23)."""
+    table = Table.new(get("yahtzee"), [Player("Ann")], rng=random.Random(1))
+    table.act(LOCAL, Roll())
+    out = io.StringIO()
+    PlainGame(table, io.StringIO(f"{typed}\nq\n"), out).run()
+    assert said in flat(out.getvalue())
+
+
 def test_the_unfinished_games_named_at_the_start_are_told_apart(tmp_path: Path) -> None:
     from yacht.plain import run_plain
     from yacht.session import Launch

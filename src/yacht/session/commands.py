@@ -39,6 +39,7 @@ The notation is what the line game reads and `yacht resume --action` takes
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -57,7 +58,7 @@ from yacht.engine import (
 from yacht.parsing import InputError, parse_dice, parse_positions, shown
 from yacht.rules import DiceMark, Ruleset, counts_of
 
-from .keys import key_for, singlets
+from .keys import category_keys, key_for, singlets
 
 __all__ = ["NOTATION", "ActionError", "Command", "ComputerMove", "GoOn", "ScoreBox", "Select",
            "Toggle", "command_from_json", "command_text", "command_to_json", "dice_to_roll",
@@ -210,6 +211,39 @@ def _category(rs: Ruleset, text: str) -> str | None:
     return None
 
 
+def _near_box(rs: Ruleset, text: str) -> str | None:
+    """The box a misspelt name is nearest to, as the card shows it with its letter
+    (``Full House (l)``); None when none is near enough.
+
+    >>> from yacht.rules import get
+    >>> [_near_box(get("yahtzee"), t) for t in ("Full Houze", "large", "zz", "s")]
+    ['Full House (l)', 'Large Straight (j)', None, None]
+    """
+    if not text.isascii():
+        return None
+    want = text.strip().strip("\"'").lower().replace("-", "_").replace(" ", "_")
+    names = {c.label.lower().replace(" ", "_").replace("-", "_"): c for c in rs.categories}
+    names.update({c.id: c for c in rs.categories})
+    starts = {names[n].id: names[n] for n in names if len(want) >= 3 and n.startswith(want)}
+    found = difflib.get_close_matches(want, list(names), n=1, cutoff=0.75)
+    if len(starts) == 1:
+        cat = next(iter(starts.values()))
+    elif found:
+        cat = names[found[0]]
+    else:
+        return None
+    return f"{cat.label} ({category_keys(rs)[cat.id]})"
+
+
+def _no_box(rs: Ruleset, name: str, otherwise: str) -> ActionError:
+    """A name that is no box of ``rs``: the nearest box when one is near, else
+    ``otherwise``."""
+    near = _near_box(rs, name) if len(name) > 2 else None
+    if near is not None:
+        return ActionError(f"{rs.name} has no box {shown(name)}: {near} is the nearest")
+    return ActionError(otherwise)
+
+
 class _NoColumn(ActionError):
     """A box named with a column the variant does not have."""
 
@@ -257,8 +291,8 @@ def _box(rs: Ruleset, text: str) -> ScoreBox | Score:
     if cid is None:
         cid = _category(rs, name)
     if cid is None:
-        raise ActionError(f"{rs.name} has no box {shown(name)} (boxes: "
-                          f"{', '.join(c.label for c in rs.categories)}; or their letters)")
+        raise _no_box(rs, name, f"{rs.name} has no box {shown(name)} (boxes: "
+                      f"{', '.join(c.label for c in rs.categories)}; or their letters)")
     if column is None:
         return ScoreBox(cid)
     if not 1 <= column <= len(rs.columns):
@@ -319,8 +353,8 @@ def parse_command(text: str, state: State) -> list[Command]:
     except _NoColumn:
         raise  # the box is known: its column is what is wrong
     except ActionError:
-        raise ActionError(f"unknown action {shown(raw)} (accepted: {NOTATION}, or a box's "
-                          "letter)") from None
+        raise _no_box(rs, raw, f"unknown action {shown(raw)} (accepted: {NOTATION}, or a "
+                      "box's letter)") from None
 
 
 def resolve(cmd: Command, state: State) -> list[Action]:
