@@ -279,7 +279,9 @@ def test_turns_possible() -> None:
     assert turns_possible(rs, parse_card(rs, "ones=3,yahtzee=50")) == range(2, 3)
     ty = get("tommys-yahtzee")
     # 100 is a Yahtzee and one repeat, or a scratch and two
-    assert turns_possible(ty, parse_card(ty, "yahtzee=100")) == range(1, 4)
+    assert turns_possible(ty, parse_card(ty, "yahtzee=100")) == range(2, 4)
+    # (before, from 1: a turn for the box's points, not one for each 50 of them)
+    assert turns_possible(ty, parse_card(ty, "ones=3,yahtzee=150")) == range(4, 6)
 
 
 def test_situation() -> None:

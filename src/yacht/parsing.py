@@ -571,18 +571,19 @@ def _repeat_points(rs: Ruleset) -> dict[tuple[int, int], int]:
 
 def turns_possible(rs: Ruleset, card: Scorecard) -> range:
     """The numbers of turns a player can have taken to fill ``card``: the filled boxes,
-    plus one for each repeat a box can hold (a repeat fills no box).
+    plus one for each repeat a box holds (a repeat fills no box): a box of Tommy's
+    Yahtzee holding 150 took 3 turns (50 and two repeats) or 4 (a 0 and three repeats).
 
     >>> from yacht.rules import get
     >>> rs = get("tommys-yahtzee")
     >>> turns_possible(rs, parse_card(rs, "ones=3"))
     range(1, 2)
     >>> turns_possible(rs, parse_card(rs, "ones=3,yahtzee=150"))
-    range(2, 6)
+    range(4, 6)
     >>> turns_possible(get("kismet"), parse_card(get("kismet"), "ones=0,twos=6"))
     range(1, 3)
     """
-    repeats = 0
+    repeats = surely = 0
     if len(card.boxes) != len(rs.columns) or any(len(c) != len(rs.categories)
                                                  for c in card.boxes):
         return range(card.filled, card.filled + 1)  # not this variant's card
@@ -591,7 +592,9 @@ def turns_possible(rs: Ruleset, card: Scorecard) -> range:
         value = card.boxes[col][i]
         if value:
             repeats += value // each
-    least = card.filled
+            # (the box's first points are at most one repeat's: a yacht's 50, or a 0)
+            surely += value // each - 1
+    least = card.filled + surely
     if any(rule.penalty_reason(rs) for rule in rs.special):
         # (Kismet: another player's second Kismet writes a 0 here, no turn taken)
         least -= sum(1 for column in card.boxes for value in column if value == 0)

@@ -108,3 +108,17 @@ def test_replay_takes_a_saved_games_id_as_analyse_and_verify_do(
     assert out.startswith("Yatzy. Players: Ann.\n") and "The game is not finished." in out
     assert fail(capsys, "replay", "abcdef0", "--db", db) == (
         f"yacht: error: no game abcdef0 in {db} (and there is no file 'abcdef0')\n")
+
+
+def test_a_tommys_yahtzee_box_of_repeats_took_a_turn_for_each_50(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """100 in Tommy's Yahtzee's Yahtzee box is a Yahtzee and a repeat (2 turns) or a 0 and
+    two repeats (3 turns); before, advise took it for 1 turn, and so by default."""
+    assert fail(capsys, "advise", "tommys-yahtzee", "66666 r0 t1 yahtzee=100") == (
+        "yacht: error: this card is at least 2 turns into the game (each repeat of a box "
+        "took a turn of its own), not 1\n")
+    out = run(capsys, "advise", "tommys-yahtzee", "66666 r0 yahtzee=100", "--top", "1")
+    assert out.startswith("Tommy's Yahtzee: dice 6 6 6 6 6, 0 roll(s) left, turn 3\n"
+                          "    [66666 r0 yahtzee=100]\n")
+    out = run(capsys, "advise", "tommys-yahtzee", "66666 r0 t3 yahtzee=100", "--top", "1")
+    assert "turn 4" in out and "[66666 r0 t3 yahtzee=100]" in out

@@ -123,7 +123,7 @@ class Situation:
         filled boxes)."""
         card = ruleset.new_card() if card is None else card
         if turn is None:
-            turn = card.filled if isinstance(card, Scorecard) else 0
+            turn = _usual_turn(ruleset, card) if isinstance(card, Scorecard) else 0
         return cls(ruleset, card, dice if isinstance(dice, tuple) else _dice_of(ruleset, dice),
                    rolls_left, turn)
 
@@ -165,8 +165,10 @@ class Situation:
                 raise AdviceError(f"{n} box{' is' if n == 1 else 'es are'} filled, so at "
                                   f"least {n} turn{'' if n == 1 else 's'} "
                                   f"{'was' if n == 1 else 'were'} taken, not {self.turn}")
+            why = ("its 0s may be others' penalties" if n > possible.start else
+                   "each repeat of a box took a turn of its own")
             raise AdviceError(f"this card is at least {possible.start} turns into the game "
-                              f"(its 0s may be others' penalties), not {self.turn}")
+                              f"({why}), not {self.turn}")
         if self.turn not in possible:
             most = possible[-1]
             raise AdviceError(f"this card is {most} turn{'' if most == 1 else 's'} into the "
@@ -217,7 +219,7 @@ class Situation:
         else:
             sep = "" if rs.faces < 10 else ","
             parts = [sep.join(map(str, self.dice)), f"r{self.rolls_left}"]
-        if self.turn != self.card.filled:
+        if self.turn != _usual_turn(rs, self.card):
             parts.append(f"t{self.turn}")
         card = card_text(rs, self.card)
         if card:
@@ -314,6 +316,12 @@ def _check_card(rs: Ruleset, card: Scorecard) -> None:
                          for col in boxes for i, v in enumerate(col)):
         # (the parser says what is wrong, as it would for the card's text)
         parse_card(rs, card_text(rs, card))
+
+
+def _usual_turn(rs: Ruleset, card: Scorecard) -> int:
+    """The turns taken when a situation does not say (no ``tN``): the filled boxes, or
+    the fewest a repeat's points need (Tommy's Yahtzee: 100 in its box took 2 turns)."""
+    return max(card.filled, parsing.turns_possible(rs, card).start)
 
 
 def _check_first_turn(rs: Ruleset, card: Scorecard) -> None:

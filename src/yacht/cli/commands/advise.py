@@ -61,7 +61,8 @@ def register(sub: Any) -> None:
                    help="rolls the turn still allows (default 0: the dice must be scored)")
     p.add_argument("--card", default="", metavar="TEXT", help="the player's card (see below)")
     p.add_argument("--turn", type=whole("turn", 0, 9999), default=None, metavar="N",
-                   help="turns already taken (default: the number of filled boxes)")
+                   help="turns already taken (default: the number of filled boxes; more "
+                        "when a box holds repeats, each of which took a turn)")
     p.add_argument("--top", type=whole("top", 0, 10**6), default=None, metavar="N",
                    help="show only the best N actions")
     p.add_argument("--target", type=whole("target", 0, 100_000), default=None, metavar="N",
