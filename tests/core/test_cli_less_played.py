@@ -122,3 +122,18 @@ def test_a_tommys_yahtzee_box_of_repeats_took_a_turn_for_each_50(
                           "    [66666 r0 yahtzee=100]\n")
     out = run(capsys, "advise", "tommys-yahtzee", "66666 r0 t3 yahtzee=100", "--top", "1")
     assert "turn 4" in out and "[66666 r0 t3 yahtzee=100]" in out
+
+
+def test_a_doble_generala_without_the_generalas_points_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Doble Generala scores only while Generala holds its points: 100 in it with Generala
+    open or scratched is no game's card; before, advise ranked the actions of it."""
+    for card in ("doble_generala=100", "generala=0,doble_generala=100"):
+        assert fail(capsys, "advise", "generala", f"44444 r0 {card}") == (
+            "yacht: error: doble_generala=100 cannot be: Doble Generala scores only while "
+            "Generala holds its points (give generala=50 too, or doble_generala=0)\n")
+    assert "generala=60 too" in fail(capsys, "advise", "generala", "44444 r0 doble_generala=120",
+                                     "-o", "generala_points=60")
+    for card in ("generala=50,doble_generala=100", "doble_generala=0"):
+        assert "expected" in run(capsys, "advise", "generala", f"44444 r0 {card}")
+

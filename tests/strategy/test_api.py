@@ -53,8 +53,8 @@ def situations(draw: st.DrawFn) -> Situation:
             boxes[0] = boxes[0][:first] + (rule.points,) + boxes[0][first + 1:]
     extra = draw(st.sampled_from([0, 0, 100, 300]))
     card = Scorecard(tuple(boxes), 0)
-    if card.complete:
-        card = rs.new_card()
+    if card.complete or any(rule.card_problem(rs, card) for rule in rs.special):
+        card = rs.new_card()   # (a doble generala's 100 without the generala's points)
     if extra:  # extra points only where a filled box earns them (yacht.parsing.parse_card)
         try:
             card = parse_card(rs, f"{card_text(rs, card)},extra={extra}")

@@ -140,6 +140,11 @@ class SpecialRule:
         """
         return None
 
+    def card_problem(self, rs: Ruleset, card: Scorecard) -> str | None:
+        """Why no game under this rule fills boxes as ``card`` does (one line, saying what
+        would do), each box's value being possible on its own; None when one can."""
+        return None
+
 
 def _names(rs: Ruleset, places: list[Placement]) -> str:
     """The boxes of ``places`` by label, in card order: "Ones, Twos or Chance"."""
@@ -269,6 +274,14 @@ class ForcedFirstTurn(SpecialRule):
 
     def changes(self, rs: Ruleset) -> frozenset[str]:
         return frozenset({"rolls", "scoring"})
+
+    def card_problem(self, rs: Ruleset, card: Scorecard) -> str | None:
+        if not card.filled or card.boxes[0][rs.index(self.category)] is not None:
+            return None
+        return (f"the first turn goes to the {rs.category(self.category).label} box, so a "
+                f"card with boxes filled has it filled too (e.g. {self.category}="
+                f"{self.points}; it holds {self.points} down to {self.floor} in steps of "
+                f"{self.penalty})")
 
     def describe(self, rs: Ruleset) -> list[str]:
         label = rs.category(self.category).label
@@ -639,6 +652,21 @@ class NeedsBox(SpecialRule):
             return None
         return (f"{rs.category(self.category).label} scores only once "
                 f"{rs.category(self.needs).label} holds its points: now it takes a 0.")
+
+    def card_problem(self, rs: Ruleset, card: Scorecard) -> str | None:
+        if not any(c.id == self.category for c in rs.categories):
+            return None
+        i, needs = rs.index(self.category), rs.index(self.needs)
+        for col, boxes in enumerate(card.boxes):
+            if (boxes[i] or 0) > 0 and not (boxes[needs] or 0) > 0:
+                where = f"@{col + 1}" if len(card.boxes) > 1 else ""
+                label, needs_label = (rs.category(self.category).label,
+                                      rs.category(self.needs).label)
+                return (f"{self.category}{where}={boxes[i]} cannot be: {label} scores only "
+                        f"while {needs_label} holds its points (give {self.needs}{where}="
+                        f"{max(_scorer_values(rs, self.needs))} too, or "
+                        f"{self.category}{where}=0)")
+        return None
 
     def describe(self, rs: Ruleset) -> list[str]:
         if not any(c.id == self.category for c in rs.categories):

@@ -155,7 +155,9 @@ class Situation:
         """Raise :class:`~yacht.strategy.advisor.AdviceError` (one line) if it cannot be."""
         rs = self.ruleset
         _check_card(rs, self.card)
-        _check_first_turn(rs, self.card)
+        for rule in rs.special:  # (Tommy's Yacht's first turn, Generala's doble)
+            if (problem := rule.card_problem(rs, self.card)) is not None:
+                raise AdviceError(problem)
         if self.turn < 0:
             raise AdviceError("the turn number cannot be negative")
         possible = parsing.turns_possible(rs, self.card)
@@ -322,22 +324,6 @@ def _usual_turn(rs: Ruleset, card: Scorecard) -> int:
     """The turns taken when a situation does not say (no ``tN``): the filled boxes, or
     the fewest a repeat's points need (Tommy's Yahtzee: 100 in its box took 2 turns)."""
     return max(card.filled, parsing.turns_possible(rs, card).start)
-
-
-def _check_first_turn(rs: Ruleset, card: Scorecard) -> None:
-    """AdviceError for a card no game can fill: boxes filled while the box that every
-    player's first turn must go to (Tommy's Yacht's Yacht) is open."""
-    from yacht.rules import ForcedFirstTurn
-
-    for rule in rs.special:
-        if not isinstance(rule, ForcedFirstTurn) or not card.filled:
-            continue
-        if card.boxes[0][rs.index(rule.category)] is None:
-            raise AdviceError(
-                f"the first turn goes to the {rs.category(rule.category).label} box, so a "
-                f"card with boxes filled has it filled too (e.g. {rule.category}="
-                f"{rule.points}; it holds {rule.points} down to {rule.floor} in steps of "
-                f"{rule.penalty})")
 
 
 # --- options and distributions --------------------------------------------------------
