@@ -137,3 +137,18 @@ def test_a_doble_generala_without_the_generalas_points_is_refused(
     for card in ("generala=50,doble_generala=100", "doble_generala=0"):
         assert "expected" in run(capsys, "advise", "generala", f"44444 r0 {card}")
 
+
+def test_advise_takes_its_situation_after_an_option(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """'yacht advise generala --top 1 "44444 r0"': argparse gave the situation (an optional
+    positional) nothing at the variant, and the command was refused ('unrecognized
+    arguments: 44444 r0'); the words are read wherever they stand among the options."""
+    want = run(capsys, "advise", "generala", "44444 r0", "--top", "1", "-o", "doble=on")
+    assert want.startswith("Generala: dice 4 4 4 4 4, 0 roll(s) left, turn 1")
+    for argv in (["advise", "generala", "--top", "1", "44444 r0", "-o", "doble=on"],
+                 ["hint", "generala", "-o", "doble=on", "--top", "1", "44444 r0"],
+                 ["advise", "--top", "1", "-o", "doble=on", "generala", "44444 r0"]):
+        assert run(capsys, *argv) == want
+    # what is still left over is refused, by name
+    assert fail(capsys, "advise", "generala", "--top", "1", "44444 r0", "more") == (
+        "yacht advise: error: unrecognized arguments: more (see `yacht advise --help`)\n")

@@ -74,6 +74,18 @@ def _main(argv: Sequence[str] | None) -> int:
                          f"{', '.join(names)}; `yacht variants` lists the variants)")
         args_list = ["play", *args_list]  # `yacht kismet`: play is the default command
     args, extra = parser.parse_known_args(args_list)
+    command = getattr(args, "command", None)
+    if extra and command is not None and args_list[0] == command:
+        # an optional positional after an option ('yacht advise generala --top 3 "44444
+        # r2"'): argparse gave it nothing at the first positional and left the words over
+        sub = _subparser(parser, command)
+        try:
+            again, extra = sub.parse_known_intermixed_args(
+                args_list[1:], namespace=argparse.Namespace(command=command))
+        except TypeError:  # (a parser the intermixed reading does not take)
+            pass
+        else:
+            args = again
     if extra:  # named by the sub-command that was given them, with its own help
         _subparser(parser, getattr(args, "command", None)).error(
             f"unrecognized arguments: {' '.join(extra)}")
