@@ -152,3 +152,18 @@ def test_advise_takes_its_situation_after_an_option(
     # what is still left over is refused, by name
     assert fail(capsys, "advise", "generala", "--top", "1", "44444 r0", "more") == (
         "yacht advise: error: unrecognized arguments: more (see `yacht advise --help`)\n")
+
+
+def test_advise_json_top_shows_the_best_n_of_both_rankings(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--top N shows the best N actions; the JSON's ranking to reach the target had every
+    action (18 here) beside the best N by score, where the text shows N of each."""
+    import json
+
+    data = json.loads(run(capsys, "advise", "tommys-crag", "661 r1", "--target", "150",
+                          "--top", "2", "--json"))
+    assert len(data["actions"]) == 2 and len(data["to_win"]["options"]) == 2
+    assert data["to_win"]["options"][0]["category"] == "crag"
+    data = json.loads(run(capsys, "advise", "tommys-crag", "661 r1", "--target", "150",
+                          "--json"))
+    assert len(data["actions"]) == len(data["to_win"]["options"]) == 18

@@ -115,11 +115,15 @@ def cmd_advise(args: argparse.Namespace) -> int:
     ranked = list(both.by_score)
     shown = ranked if args.top is None else ranked[:args.top]
     if args.json:
+        to_win = None if both.to_win is None else both.to_win.to_json()
+        if both.to_win is not None and to_win is not None and args.top is not None:
+            # (as the text: the best N of both rankings)
+            to_win["options"] = [o.to_json() for o in both.to_win.options[:args.top]]
         emit_json({"variant": rs.id, "options": dict(rs.option_values), "dice": list(dice),
                    "rolls_left": rolls_left, "turn": turn, "card": card_text(rs, card),
                    "situation": sit.text(), "actions": [r.to_json() for r in shown],
                    "differ": both.differ,
-                   "to_win": None if both.to_win is None else both.to_win.to_json()})
+                   "to_win": to_win})
         return 0
     from yacht.render import situation_lines
 
