@@ -4,6 +4,7 @@ terminal and says things in words."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,19 @@ def test_advise_json_top_shows_the_best_n_of_both_rankings(
     data = json.loads(run(capsys, "advise", "tommys-crag", "661 r1", "--target", "150",
                           "--json"))
     assert len(data["actions"]) == len(data["to_win"]["options"]) == 18
+
+
+def test_stats_of_computers_games_only_says_where_they_are(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new player's first games are often demos (every seat a computer): `yacht stats`
+    said 'No finished games.' with one finished; it says it was the computers'."""
+    db = str(tmp_path / "g.db")
+    monkeypatch.setenv("YACHT_DB", db)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    run(capsys, "play", "tommys-crag", "--demo", "--plain", "--speed", "instant", "--seed",
+        "1", "--players", "Ann,cpu:beginner")
+    assert run(capsys, "stats") == (
+        "No finished games of people. (--computers counts the computer players too)\n")
+    assert run(capsys, "stats", "Zed") == "No finished games for Zed.\n"
+    assert "Ann (computer)" in run(capsys, "stats", "--computers")

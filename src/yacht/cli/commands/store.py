@@ -410,7 +410,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
             return 0
         if not rows:
             who = f" for {printable(args.player)}" if args.player else ""
-            print(f"No finished games{who}.")
+            # (a new player's demo games are the computers': say where they are)
+            theirs = not args.computers and bool(store.stats(args.player, True))
+            print(f"No finished games{' of people' if theirs else ''}{who}."
+                  + (" (--computers counts the computer players too)" if theirs else ""))
             return 0
         import shutil
 
