@@ -184,3 +184,24 @@ def test_stats_of_computers_games_only_says_where_they_are(
         "No finished games of people. (--computers counts the computer players too)\n")
     assert run(capsys, "stats", "Zed") == "No finished games for Zed.\n"
     assert "Ann (computer)" in run(capsys, "stats", "--computers")
+
+
+def test_replay_says_a_served_generala_ended_the_game(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A served Generala wins at once with two players: the replay ended 'Winner: Bob with
+    0' beside Ann's 6, the five of a kind that won never shown (no box was scored)."""
+    import random
+
+    from yacht.engine import Record, Score, State
+    from yacht.rules import get
+
+    s = State(get("generala"), [Player("Ann"), Player("Bob")], rng=random.Random(1))
+    for action in (Roll((3, 3, 1, 2, 5)), Score("threes"), Roll((4, 4, 4, 4, 4))):
+        s.apply(action)
+    assert s.is_terminal() and s.winners() == [1]
+    path = tmp_path / "served.json"
+    Record.from_state(s).save(path)
+    out = run(capsys, "replay", str(path))
+    assert out.endswith(
+        "\nTurn 1 - Bob: 4 4 4 4 4 -> won at once with a served Generala (five of a kind\n"
+        "on the first roll), before the cards were full.\nWinner: Bob with 0\n")

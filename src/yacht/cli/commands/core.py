@@ -168,6 +168,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if isinstance(action, TakeBack):
                 print("(that scoring was taken back)")
     print()
+    if final.ended_by is not None:  # (the totals alone named no winner, or the wrong one)
+        from yacht.render import wrap_text
+
+        who = final.ended_by
+        print(wrap_text(f"Turn {final.turns_taken(who) + 1} - {names[who]}: "
+                        f"{' '.join(map(str, final.dice))} -> won at once with "
+                        f"{rs.end_reason()}, before the cards were full.", text_width()))
     if final.is_terminal():
         win = final.winners()
         res = final.returns()
