@@ -205,3 +205,23 @@ def test_replay_says_a_served_generala_ended_the_game(
     assert out.endswith(
         "\nTurn 1 - Bob: 4 4 4 4 4 -> won at once with a served Generala (five of a kind\n"
         "on the first roll), before the cards were full.\nWinner: Bob with 0\n")
+
+
+def test_a_daily_challenge_takes_no_dice_typed_in(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daily challenge has the same dice for everyone; before, 'roll 6 6 1' in its line
+    game or `yacht resume ID --action "roll 6 6"` entered dice of one's choosing, and the
+    game went first in the day's standings, marked (assisted) only."""
+    monkeypatch.setenv("YACHT_DB", str(tmp_path / "g.db"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("roll 6 6 1\n"))
+    out = run(capsys, "daily", "tommys-crag", "--plain", "--name", "Sam")
+    assert ("Not now: a daily challenge rolls its own dice, the same for everyone: their\n"
+            "values cannot be given (roll without them).") in out
+    game_id = out.split("`yacht resume ")[1].split("`")[0]
+    run(capsys, "resume", game_id, "--action", "roll")
+    run(capsys, "resume", game_id, "--action", "choose 1")
+    assert fail(capsys, "resume", game_id, "--action", "roll 6") == (
+        "yacht: error: 'roll 6' is not allowed now: a daily challenge rolls its own dice, "
+        "the same for everyone: their values cannot be given (roll without them)\n")
+    assert "(dice entered)" not in run(capsys, "resume", game_id, "--show")

@@ -888,6 +888,9 @@ class Table:
             raise Refused("this table rolls the dice itself: their values cannot be given "
                           "(a game with real dice is played with the line game or `yacht "
                           "resume --action`)", "illegal")
+        if self._game.daily is not None:  # (else typed dice topped the day's standings)
+            raise Refused("a daily challenge rolls its own dice, the same for everyone: "
+                          "their values cannot be given (roll without them)", "illegal")
         return Roll(action.result, entered=True)
 
     def _apply(self, action: Action, computer: bool = False, saved: bool = False,
