@@ -225,3 +225,27 @@ def test_a_daily_challenge_takes_no_dice_typed_in(
         "yacht: error: 'roll 6' is not allowed now: a daily challenge rolls its own dice, "
         "the same for everyone: their values cannot be given (roll without them)\n")
     assert "(dice entered)" not in run(capsys, "resume", game_id, "--show")
+
+
+def test_advise_says_on_a_terminal_that_a_table_is_being_built(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Maxi Yatzy's first advice took a minute without a word; on a terminal a line says
+    that a table is being built (once), and nothing is said when it is ready."""
+    import sys
+
+    from yacht.strategy.solver import build, target
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(build, "is_ready", lambda rs, estimate=True: False)
+    main(["advise", "tommys-crag", "661 r1", "--top", "1"])
+    assert capsys.readouterr().err == (
+        "yacht: building the expert's table for Tommy's Crag (once: it is kept in the "
+        "cache)...\n")
+    monkeypatch.setattr(build, "is_ready", lambda rs, estimate=True: True)
+    monkeypatch.setattr(target, "is_ready", lambda rs, t, reach=False: False)
+    main(["advise", "tommys-crag", "661 r1", "--top", "1", "--target", "150"])
+    assert capsys.readouterr().err.startswith(
+        "yacht: building the table for reaching 150 points (once: it is kept in the cache")
+    monkeypatch.setattr(target, "is_ready", lambda rs, t, reach=False: True)
+    main(["advise", "tommys-crag", "661 r1", "--top", "1", "--target", "150"])
+    assert capsys.readouterr().err == ""
