@@ -38,6 +38,7 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
     """A ruleset as data (with its chosen options) and its rules text."""
     from yacht.rules import rules_text
 
+    ids = {c.id for c in rs.categories}
     return {
         "id": rs.id, "name": rs.name, "description": rs.description, "origin": rs.origin,
         "aliases": list(rs.aliases), "dice": rs.dice, "faces": rs.faces, "rolls": rs.rolls,
@@ -50,8 +51,10 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
             "amount": rs.upper_bonus.amount,
             # every step as [smallest upper total, bonus], lowest first (one: the bonus)
             "steps": [list(step) for step in rs.upper_bonus.steps]}),
+        # (not a rule of a box these options leave off the card: Generala's doble=off)
         "special_rules": [{"name": r.name, **{k: v for k, v in vars(r).items()}}
-                          for r in rs.special],
+                          for r in rs.special
+                          if getattr(r, "category", None) in (None, *ids)],
         "options": dict(rs.option_values),
         "text": rules_text(rs),
     }

@@ -249,3 +249,17 @@ def test_advise_says_on_a_terminal_that_a_table_is_being_built(
     monkeypatch.setattr(target, "is_ready", lambda rs, t, reach=False: True)
     main(["advise", "tommys-crag", "661 r1", "--top", "1", "--target", "150"])
     assert capsys.readouterr().err == ""
+
+
+def test_rules_json_has_no_rule_of_a_box_left_off_the_card(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Generala with doble=off has no Doble Generala box; its rules JSON still listed the
+    rule that the box needs Generala's points (the text, rightly, says nothing of it)."""
+    import json
+
+    names = [r["name"] for r in json.loads(run(capsys, "rules", "generala", "-o",
+                                               "doble=off", "--json"))["special_rules"]]
+    assert names == ["served_bonus", "served_win"]
+    names = [r["name"] for r in json.loads(run(capsys, "rules", "generala",
+                                               "--json"))["special_rules"]]
+    assert names == ["served_bonus", "needs_box", "served_win"]
