@@ -214,17 +214,25 @@ def test_a_daily_challenge_takes_no_dice_typed_in(
     game or `yacht resume ID --action "roll 6 6"` entered dice of one's choosing, and the
     game went first in the day's standings, marked (assisted) only."""
     monkeypatch.setenv("YACHT_DB", str(tmp_path / "g.db"))
-    monkeypatch.setattr("sys.stdin", io.StringIO("roll 6 6 1\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("?\nroll 6 6 1\n"))
     out = run(capsys, "daily", "tommys-crag", "--plain", "--name", "Sam")
+    # (its help does not offer what it refuses; a game of one's own does)
+    assert "choose 1,5" in out and "roll 6,6,2" not in out
     assert ("Not now: a daily challenge rolls its own dice, the same for everyone: their\n"
             "values cannot be given (roll without them).") in out
-    game_id = out.split("`yacht resume ")[1].split("`")[0]
+    import re
+
+    found = re.search(r"`yacht resume ([0-9a-f]{12})`", out)
+    assert found is not None
+    game_id = found.group(1)
     run(capsys, "resume", game_id, "--action", "roll")
     run(capsys, "resume", game_id, "--action", "choose 1")
     assert fail(capsys, "resume", game_id, "--action", "roll 6") == (
         "yacht: error: 'roll 6' is not allowed now: a daily challenge rolls its own dice, "
         "the same for everyone: their values cannot be given (roll without them)\n")
     assert "(dice entered)" not in run(capsys, "resume", game_id, "--show")
+    monkeypatch.setattr("sys.stdin", io.StringIO("?\n"))
+    assert "roll 6,6,2" in run(capsys, "play", "tommys-crag", "--plain", "--players", "Sam")
 
 
 def test_advise_says_on_a_terminal_that_a_table_is_being_built(

@@ -8,6 +8,7 @@ asks, prints what happened, and sends the commands.
 from __future__ import annotations
 
 import random
+import re
 import textwrap
 import time
 from typing import Any, TextIO
@@ -359,7 +360,10 @@ class PlainGame:
         if low in ("?", "help"):
             from yacht.rules import rules_text
 
-            self.say(rules_text(rs, ids=False) + "\n" + COMMANDS)
+            commands = COMMANDS
+            if self.table.view().daily is not None:  # (its dice are everyone's: none typed)
+                commands = re.sub(r"  roll 6,6,2 .*\n.*\n", "", commands)
+            self.say(rules_text(rs, ids=False) + "\n" + commands)
             self.say("Box letters: " + ", ".join(
                 f"{k} {rs.category(c).label}" for c, k in self.keys.items()))
             for note in letter_notes(rs):
