@@ -110,6 +110,8 @@ def test_score_says_which_rules_change_the_boxes_in_a_game(
      "yacht score: error: unrecognized arguments: --bogus (see `yacht score --help`)"),
     (["--bogus"], "yacht: error: unrecognized arguments: --bogus (see `yacht --help`)"),
     (["frobnicate"], "neither a command nor a variant"),
+    (["advise", "yatzy", "12345 r2", "--top", "0"],  # (was taken: a heading, no action)
+     "top 0 is out of range (accepted: 1-1000000)"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], message: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:

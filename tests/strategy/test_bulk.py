@@ -310,6 +310,8 @@ def test_export_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
             (["--format", "csv"], "invalid choice: 'csv'"),
             (["--out", str(tmp_path)], "is a folder"),
             (["--out", str(tmp_path / "no" / "x.jsonl")], "cannot write"),
+            # (JSON Lines were written into a file called .csv)
+            (["--out", "x.csv"], "a .csv file is not written here (accepted: JSON Lines"),
             (["-o", "rolls=9"], "rolls")]:
         assert _run(["export", "yatzy", *argv]) == 2
         err = capsys.readouterr().err

@@ -63,7 +63,7 @@ def register(sub: Any) -> None:
     p.add_argument("--turn", type=whole("turn", 0, 9999), default=None, metavar="N",
                    help="turns already taken (default: the number of filled boxes; more "
                         "when a box holds repeats, each of which took a turn)")
-    p.add_argument("--top", type=whole("top", 0, 10**6), default=None, metavar="N",
+    p.add_argument("--top", type=whole("top", 1, 10**6), default=None, metavar="N",
                    help="show only the best N actions")
     p.add_argument("--target", type=whole("target", 0, 100_000), default=None, metavar="N",
                    help="also rank by the best chance of finishing with at least N points")

@@ -30,6 +30,10 @@ situations=N, seed=S, format=FORMAT).
 FORMATS = ("jsonl", "parquet")
 #: the suffixes that name a format (the file's name says what it holds)
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
+#: the suffixes of data formats not written here: such a name would be a file of JSON
+#: Lines that says it is another format
+OTHER_DATA = frozenset({".csv", ".tsv", ".json", ".xlsx", ".xls", ".arrow", ".feather",
+                        ".orc", ".avro", ".h5", ".hdf5", ".pkl", ".pickle"})
 
 
 def register(sub: Any) -> None:
@@ -104,6 +108,10 @@ def out_format(out: str | None, given: str | None) -> str:
     suffix = os.path.splitext(out or "")[1].lower()
     named = SUFFIXES.get(suffix)
     if given is None:
+        if suffix in OTHER_DATA:
+            raise CliError(f"--out {shown(out or '', 60)}: a {suffix} file is not written "
+                           "here (accepted: JSON Lines, .jsonl or .ndjson; Parquet, .parquet "
+                           "or .pq; or name the format with --format)")
         return named or "jsonl"
     if named is not None and named != given:
         words = {"jsonl": "JSON Lines", "parquet": "Parquet"}
