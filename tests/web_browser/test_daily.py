@@ -14,7 +14,16 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from .conftest import Server
-from .play import chromium, new_context, open_tab, play_alone, screenshot, table_id, wait_end
+from .play import (
+    at_the_table,
+    chromium,
+    new_context,
+    open_tab,
+    play_alone,
+    screenshot,
+    table_id,
+    wait_end,
+)
 
 
 async def own_snapshot(page: Page, server: Server) -> dict[str, Any]:
@@ -150,5 +159,41 @@ def test_the_home_page_asks_for_no_day_before_the_first_challenge(server: Server
             assert failed == [], failed
             tab.check()
             await ctx.close()
+
+    asyncio.run(main())
+
+
+def test_a_daily_game_says_what_it_is_while_it_is_played(server: Server) -> None:
+    """QA s25: during a daily game (and after a reload, the tab closed and opened again)
+    nothing on a phone's page said it was the day's challenge (the same dice for everyone):
+    only its end did. Its heading says so from the first roll; another game's does not."""
+
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser, phone=True)
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await page.wait_for_selector("#daily-play")
+            await page.select_option("#daily-variant", "tommys-crag")
+            await page.fill("#daily-name", "Noa")
+            await page.click("#daily-play")
+            await page.wait_for_selector(".game[data-version]")
+            chip = page.locator(".chips .chip", has_text="daily challenge")
+            await chip.wait_for()
+            assert "the same dice for everyone" in (await chip.get_attribute("title") or "")
+            await page.reload()
+            await chip.wait_for()
+            # the heading fits the phone's width
+            wide = await page.evaluate("() => document.documentElement.scrollWidth")
+            assert wide <= 390, wide
+            # a game of one's own is no challenge
+            made = server.post("/api/tables", {"variant": "tommys-crag", "options": {},
+                                               "speed": "instant", "seats": [
+                                                   {"kind": "person", "name": "Noa",
+                                                    "here": True}]})
+            other = await at_the_table(ctx, server, made)
+            assert await other.page.locator(".chips .chip").count() == 0
+            tab.check()
+            other.check()
 
     asyncio.run(main())

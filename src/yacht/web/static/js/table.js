@@ -587,6 +587,8 @@ export class TableView {
     setText(this.title, rs.name);
     const chips = [];
     if (snap.demo) chips.push(h("span", { class: "chip", text: "demo" }));
+    // a daily challenge says so while it is played (not only at its end): the same dice for everyone
+    if (snap.daily) chips.push(h("span", { class: "chip chip-daily", title: `The challenge of ${snap.daily} (UTC): the same dice for everyone`, text: "daily challenge" }));
     if (snap.assisted) {
       const names = (snap.assisted_players || []).map((i) => snap.players[i].mine ? "you" : snap.players[i].name);
       const allMine = names.length && names.every((n) => n === "you");
