@@ -1,6 +1,7 @@
 """Whose game is assisted is each player's own (8a6a74c): at an online table where Ann
 asked the advisor, Ann's page marks her game and shows the list apart at the end; Felix's
-page names Ann as assisted and shows him the top ten itself."""
+page names Ann as assisted and shows him the top ten itself; the new lines are told each
+with its list."""
 
 from __future__ import annotations
 
@@ -63,6 +64,15 @@ def test_only_the_player_who_asked_is_marked(server: Server, shots: Path) -> Non
             await felix.page.wait_for_selector(".end-topten table")
             listed = await felix.page.text_content(".end-topten") or ""
             assert "Felix" in listed and "Ann" not in listed, listed
+            # the live region tells each new line with its list (QA s25: "New in the top
+            # ten: Felix, 80, place 1; Ann, 60, place 1", two first places of one list)
+            said = await felix.page.evaluate(
+                "() => [...document.querySelectorAll('#live p')].map(p => p.textContent)")
+            new = [line for line in said if line.startswith("New in the top ten")]
+            assert len(new) == 2, said
+            assert "Felix" in new[0] and "Ann" not in new[0], new
+            assert new[1].startswith("New in the top ten apart (assisted, or dice entered): "
+                                     "Ann, "), new
             await screenshot(felix.page, shots, "assisted-marks-felix")
             for t in (ann, felix):
                 t.check()

@@ -1400,9 +1400,15 @@ export class TableView {
     try {
       const tables = await getJSON(`/api/scores?${query({ variant: snap.ruleset.id, assisted: apart(snap) ? "true" : "false", ...snap.ruleset.options })}`);
       const entries = tables.length ? tables[0].entries : [];
-      fill(box, entries.length ? topTenTable(entries, snap.new_entries, snap.game_id)
+      // the game's new lines are in two lists (the top ten, and the one apart): each is
+      // told with its list, and only the shown list's lines are marked new in it
+      const fresh = snap.new_entries.filter((e) => Boolean(e.assisted) === apart(snap));
+      fill(box, entries.length ? topTenTable(entries, fresh, snap.game_id)
         : h("p", { class: "muted", text: snap.demo ? "Demo games do not enter the top ten." : "No scores yet." }));
-      if (snap.new_entries.length) announce(`New in the top ten: ${snap.new_entries.map((e) => `${e.name}, ${e.score}, place ${e.rank}`).join("; ")}.`);
+      const lines = (assisted) => snap.new_entries.filter((e) => Boolean(e.assisted) === assisted)
+        .map((e) => `${e.name}, ${e.score}, place ${e.rank}`).join("; ");
+      if (lines(false)) announce(`New in the top ten: ${lines(false)}.`);
+      if (lines(true)) announce(`New in the top ten apart (assisted, or dice entered): ${lines(true)}.`);
     } catch (e) {
       fill(box, h("p", { class: "muted", text: e.message }));
     }
