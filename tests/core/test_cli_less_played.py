@@ -13,22 +13,7 @@ from yacht.cli import main
 from yacht.engine import Player, Roll
 from yacht.session import LOCAL, open_store_for_games, open_table
 
-
-def fail(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """The one line of a refused command (exit 2), with nothing on the output."""
-    try:
-        code = main(list(argv))
-    except SystemExit as e:  # argparse's own refusals
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    assert code == 2 and out == "", (code, out, err)
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-    return err
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    assert main(list(argv)) == 0, capsys.readouterr().err
-    return capsys.readouterr().out
+from .test_cli_input import fail, run
 
 
 def test_a_tommys_yacht_card_filled_before_its_yacht_is_refused(
