@@ -141,3 +141,32 @@ def test_phones_in_both_orientations(server: Server, shots: Path) -> None:
                 await ctx.close()
 
     asyncio.run(main())
+
+
+def test_a_long_name_on_turn_stays_in_its_column_on_a_phone(server: Server) -> None:
+    """QA s25: on a 390 px phone a name of 20 letters, its player on turn, ran under the
+    next player's column (the turn's mark beside it took no room from it: the end of the
+    name hidden). The mark and the name share the column's width."""
+    made = server.post("/api/tables", {"variant": "yahtzee", "speed": "instant", "seats": [
+        {"kind": "person", "name": "B" * 20, "here": True},
+        {"kind": "person", "name": "Ann", "here": True},
+        {"kind": "beginner", "name": "Robo"}]})
+
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await browser.new_context(viewport={"width": 390, "height": 844},
+                                            device_scale_factor=2, is_mobile=True,
+                                            has_touch=True)
+            tab = await open_tab(ctx, server.url("/"))
+            await seat_token(tab.page, server, made)
+            await tab.page.goto(server.url(made["url"]))
+            await wait_game(tab.page)
+            await tab.page.locator(".player-head.is-current .player-name",
+                                   has_text="B" * 20).wait_for()
+            spill = await tab.page.evaluate("""() => [...document.querySelectorAll(
+              '.player-head')].map(th => th.querySelector('.player-name').getBoundingClientRect()
+              .right - th.getBoundingClientRect().right)""")
+            assert all(over <= 0.5 for over in spill), spill
+            tab.check()
+
+    asyncio.run(main())
