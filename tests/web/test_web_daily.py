@@ -254,3 +254,20 @@ def test_the_answer_names_the_first_day_so_the_page_asks_no_day_before_it(
     assert got["first"] == today() == got["date"]
     static = Path(__file__).parents[2] / "src" / "yacht" / "web" / "static" / "js" / "daily.js"
     assert "st.first" in static.read_text("utf-8")
+
+
+def test_options_sent_for_a_daily_game_are_refused_as_a_field_it_does_not_take(
+        client: TestClient) -> None:
+    """QA s25: options sent with a daily game (which is played with its variant's usual
+    options) were refused with what a valid options object is, the one sent being such
+    an object ('options: an object of at most 16 text values ..., e.g. {"joker": "free"}'):
+    the answer says the request takes no options."""
+    r = client.post("/api/daily", json={"variant": "yahtzee", "name": "Eve",
+                                        "options": {"joker": "none"}})
+    assert r.status_code == 400, r.text
+    assert r.json() == {"error": "options: no such field here", "code": "bad_request"}
+    # a table's options out of shape are still told what they take
+    r = client.post("/api/tables", json={"variant": "yahtzee", "options": {"joker": 3},
+                                         "speed": "fast", "seats": [
+                                             {"kind": "person", "name": "Eve", "here": True}]})
+    assert r.status_code == 400 and "at most 16 text values" in r.json()["error"], r.text

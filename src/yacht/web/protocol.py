@@ -775,7 +775,8 @@ def describe(first: Mapping[str, Any], socket: bool = True) -> str:
     if kind == "json_invalid":
         return "not JSON"
     parts = _path(loc, socket)
-    if parts[:1] == ["options"]:  # (one line, as a query's options are told: api.py)
+    # (one line, as a query's options are told: api.py; a body that takes none says so)
+    if parts[:1] == ["options"] and kind != "extra_forbidden":
         return f"options: {FIELD_HELP['options']}"
     where = ".".join(parts)
     field = parts[-1] if parts else ""
