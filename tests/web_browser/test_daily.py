@@ -197,3 +197,38 @@ def test_a_daily_game_says_what_it_is_while_it_is_played(server: Server) -> None
             other.check()
 
     asyncio.run(main())
+
+
+def test_the_days_scores_stand_in_one_column_practice_or_not(server: Server) -> None:
+    """QA s25: each line of the day's standings laid out its own columns, so a practice
+    game's score (its line one mark longer) stood left of the ranked game's. The list is
+    one grid: every score is under the one above it."""
+
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser, phone=True)
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await page.wait_for_selector("#daily-play")
+            await page.select_option("#daily-variant", "tommys-crag")
+            await page.fill("#daily-name", "Ida")
+            await page.click("#daily-play")
+            await play_alone(page, "keyboard", seed=7)
+            await wait_end(page)
+            first = table_id(page)
+            await page.click("#play-again")  # "Again, for practice"
+            await page.wait_for_function("id => !location.pathname.endsWith(id)", arg=first)
+            await play_alone(page, "keyboard", seed=8)
+            await wait_end(page)
+            await page.goto(server.url("/"))
+            await page.select_option("#daily-variant", "tommys-crag")
+            rows = page.locator(".daily-today .daily-standings li", has_text="Ida")
+            await rows.nth(1).wait_for()
+            assert "practice" in (await rows.nth(1).text_content() or "") \
+                or "practice" in (await rows.nth(0).text_content() or "")
+            rights = [await rows.nth(i).locator(".daily-score").evaluate(
+                "e => e.getBoundingClientRect().right") for i in range(2)]
+            assert abs(rights[0] - rights[1]) < 1, rights
+            tab.check()
+
+    asyncio.run(main())

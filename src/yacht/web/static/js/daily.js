@@ -27,8 +27,9 @@ function standingsList(st, mine = "") {
       h("span", { class: "daily-place", text: e.place ? `${e.place}.` : "–" }),
       h("span", { class: "daily-name", text: e.name }),
       h("span", { class: "daily-score", text: String(e.score) }),
-      e.place ? null : h("span", { class: "muted small", text: " practice" }),
-      e.assisted ? h("span", { class: "muted small", text: " assisted" }) : null)));
+      // (every line has both marks' places, empty or not: the scores stand in one column)
+      h("span", { class: "muted small", text: e.place ? "" : " practice" }),
+      h("span", { class: "muted small", text: e.assisted ? " assisted" : "" }))));
 }
 
 const expertLine = (st, when) => st.expert === null ? "" : `The expert on ${when} dice: ${st.expert}.`;
