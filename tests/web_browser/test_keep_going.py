@@ -212,3 +212,27 @@ async def contrast(page: Page, selector: str) -> float:
 
     hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
+
+
+def test_a_short_turn_clock_tells_the_seconds_it_has(server: Server) -> None:
+    """QA s25: at a table of 5 s a turn, the page told its player "Ten seconds left." as
+    each of their turns began (the last ten seconds were the whole turn). It tells the
+    seconds the turn has."""
+    made = server.post("/api/tables", {
+        "variant": "yahtzee", "speed": "instant", "clock": {"kind": "turn", "seconds": CLOCK},
+        "seats": [{"kind": "person", "name": "Ann", "here": True}]})
+
+    async def main() -> None:
+        async with chromium() as browser:
+            tab = await open_tab(await new_context(browser, phone=True), server.url("/"))
+            await seat_token(tab.page, server, made)
+            await tab.page.goto(server.url(made["url"]))
+            await wait_game(tab.page)
+            said = "() => [...document.querySelectorAll('#live p')].map(p => p.textContent)"
+            await tab.page.wait_for_function(
+                f"() => ({said})().some(t => t.endsWith('left.'))")
+            lines = [t for t in await tab.page.evaluate(said) if t.endswith("left.")]
+            assert lines[0] in ("5 seconds left.", "4 seconds left."), lines
+            tab.check()
+
+    asyncio.run(main())

@@ -52,10 +52,13 @@ export class TurnClock {
     setText(this.face, up ? "time is up" : clockText(left));
     this.el.classList.toggle("is-short", !up && left < 10000);
     this.el.classList.toggle("is-up", up);
-    // a screen reader hears the last ten seconds of its own turn once, and the end
+    // a screen reader hears the last ten seconds of its own turn once, and the end (a
+    // turn shorter than that hears the seconds it has: not "Ten seconds left" for five)
     const said = up ? "up" : left < 10000 ? "ten" : null;
     if (this.mine && said && said !== this.said && this.announce) {
-      this.announce(up ? "Your time is up: the computer plays your turn." : "Ten seconds left.");
+      const secs = Math.ceil(left / 1000);
+      this.announce(up ? "Your time is up: the computer plays your turn."
+        : secs >= 10 ? "Ten seconds left." : `${secs} ${secs === 1 ? "second" : "seconds"} left.`);
     }
     this.said = said;
   }
