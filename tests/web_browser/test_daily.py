@@ -232,3 +232,31 @@ def test_the_days_scores_stand_in_one_column_practice_or_not(server: Server) -> 
             tab.check()
 
     asyncio.run(main())
+
+
+def test_a_strangers_browser_at_a_daily_games_link_is_told_it_is_private_once(
+        server: Server) -> None:
+    """QA s25: a daily game's link opened by another browser (it cannot be watched before
+    the day is over) showed the refusal as a toast that went away, under "Connection lost:
+    trying again in 4 s…", the page asking again and again. It says once, in its place,
+    that the game is private, and asks no more."""
+    made = server.post("/api/daily", {"variant": "yatzy", "name": "Quin"})
+
+    async def main() -> None:
+        async with chromium() as browser:
+            ctx = await new_context(browser, phone=True)
+            hellos: list[str] = []
+            tab = await open_tab(ctx, server.url("/"))
+            tab.page.on("websocket", lambda ws: ws.on(
+                "framesent", lambda payload: hellos.append(str(payload))
+                if '"hello"' in str(payload) else None))
+            await tab.page.goto(server.url(made["url"]))
+            notice = tab.page.locator(".notice", has_text="cannot be watched")
+            await notice.wait_for()
+            assert "A private game" in (await notice.text_content() or "")
+            await asyncio.sleep(3)
+            assert len(hellos) == 1, hellos
+            assert await tab.page.locator(".game").count() == 0
+            tab.check()
+
+    asyncio.run(main())

@@ -12,7 +12,7 @@ const ANSWER_WITHIN = 15000;
 export class TableSocket {
   /**
    * handlers: onmessage(msg), onstatus("connecting" | "open" | "waiting", seconds),
-   * onfatal(message) when the table does not exist, prefs() this browser's choices for
+   * onfatal(message, code) when the table does not exist (or is private), prefs() this browser's choices for
    * its seats (sent with every hello); path: another socket than the table's (a
    * duplicate table's field, /ws/d/ID), first: the message type that says it is open
    * (default "state").
@@ -71,9 +71,11 @@ export class TableSocket {
         this.attempt = 0;
         this.opened = true;
       }
-      if (msg.type === "error" && msg.code === "not_found" && msg.id === undefined) {
+      // no such table, or one this browser may not see (a daily game, a card of a duplicate
+      // table): trying again would be refused again
+      if (msg.type === "error" && (msg.code === "not_found" || msg.code === "private") && msg.id === undefined) {
         this.fatal = true;
-        this.handlers.onfatal(msg.message || "There is no such table.");
+        this.handlers.onfatal(msg.message || "There is no such table.", msg.code);
       }
       if (msg.id !== undefined && this.pending.has(msg.id)) {
         const resolve = this.pending.get(msg.id);

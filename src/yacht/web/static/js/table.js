@@ -206,7 +206,7 @@ export class TableView {
       this.socket = new TableSocket(this.id, tokenFor(this.id), {
         onmessage: (msg) => this.message(msg),
         onstatus: (status, seconds) => this.connection(status, seconds),
-        onfatal: (message) => this.fatal(message),
+        onfatal: (message, code) => this.fatal(message, code),
         prefs: seatPrefs,
       });
     });
@@ -260,9 +260,9 @@ export class TableView {
     }
   }
 
-  fatal(message) {
+  fatal(message, code = "not_found") {
     fill(this.body, h("section", { class: "panel notice" },
-      h("h2", { text: "No such table" }), h("p", { text: message }),
+      h("h2", { text: code === "private" ? "A private game" : "No such table" }), h("p", { text: message }),
       h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "Back to the home page"))));
   }
 
@@ -285,7 +285,7 @@ export class TableView {
         else this.drawGame(msg.table.snapshot);
         break;
       case "error":
-        if (msg.id === undefined && msg.code !== "not_found") toast(REFUSALS[msg.code] || msg.message);
+        if (msg.id === undefined && msg.code !== "not_found" && msg.code !== "private") toast(REFUSALS[msg.code] || msg.message);
         break;
       case "reaction":
         if (this.game && this.game.isConnected) showReaction(msg, this.cardsPanel, this.watcherReactions);
