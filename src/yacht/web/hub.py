@@ -590,8 +590,9 @@ class Hub:
                 if gone is None:
                     raise WebError(f"{verb(name, 'is', 'are')} at the table", "conflict")
                 if gone < wait:
-                    raise WebError(f"{name} left {int(gone)} s ago: the seat can be handed "
-                                   f"to the computer after {wait} s", "conflict")
+                    # (away, not "left": a person who never came is away since the start)
+                    raise WebError(f"{name} has been away {int(gone)} s: the seat can be "
+                                   f"handed to the computer after {wait} s away", "conflict")
             votes = set(row.seats[seat].votes)
             if on and row.seats[seat].away:
                 raise WebError(f"the computer plays for {name} already", "conflict")
