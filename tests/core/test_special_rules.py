@@ -320,7 +320,7 @@ def test_the_rules_text_says_where_a_special_rule_changes_play(
     play = " ".join(play.split())
     marks = {"rolls": "rolls in all (but see below).",
              "scoring": "in an open box (but see below);",
-             "end": "(equal totals tie; but see below)."}
+             "end": "(equal totals tie). How the game ends: see below."}
     assert {what for what, mark in marks.items() if mark in play} == changed
     assert play.count("see below") == len(changed)
 

@@ -51,7 +51,10 @@ def rules_text(rs: Ruleset, width: int = 78, ids: bool = True) -> str:
         f"again, up to {rs.rolls} rolls in all{unless('rolls')}. After any roll you may score "
         f"the dice in an open box{unless('scoring')}; after the last roll you must. Every "
         f"box is filled once, so the game lasts {boxes} turns per player, and the highest "
-        f"total wins (equal totals tie{'; but see below' if 'end' in changed else ''}).",
+        f"total wins (equal totals tie)."
+        # (after the whole sentence: a rule below may change the game's length, its winner
+        # or both - a "see below" after the tie read as if it were about ties)
+        f"{' How the game ends: see below.' if 'end' in changed else ''}",
         width,
     )
     out += _wrap(
