@@ -63,6 +63,9 @@ def test_play_again_speaks_to_the_one_asked_and_keeps_the_speed(server: Server,
                 " === 'Waiting for Felix to accept or leave.'")
             lobby = await ann.page.text_content(".lobby") or ""
             assert "computer speed instant" in lobby
+            # no seat is open: the table's link is one to watch, not an invitation
+            label = await ann.page.text_content("label[for=share-link]") or ""
+            assert label == "This table's link: anyone with it can watch", label
             await felix.page.click("#accept-again")
             # the next game: at the speed Ann chose, and its menu says so
             await wait_game(ann.page)

@@ -438,7 +438,9 @@ export class TableView {
       }).catch(() => {});
     }
     const share = shareLink({ id: "share-link", path: `/t/${this.id}`,
-      label: this.card === null ? "Invite: send this link to your friends"
+      // (with no seat open the link can only watch: it is not an invitation to play)
+      label: this.card === null ? (openSeats.length ? "Invite: send this link to your friends"
+        : "This table's link: anyone with it can watch")
         : `This seat's link: send it to ${cardName(this.field, this.card)}` });
     const joinField = openSeats.length ? h("div", { class: mine ? "field hot-seat" : "field" },
       h("label", { for: "join-name", text: mine ? "Someone else at this screen? Their name" : "Your name" }), nameInput) : null;
