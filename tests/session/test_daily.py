@@ -141,7 +141,7 @@ def test_yacht_daily_standings_and_bad_input(tmp_path: Path) -> None:
     assert got["date"] == today() and got["seed"] is None and got["standings"] == []
     assert len(got["commitment"]) == 64 and isinstance(got["expert"], int)
     text = run("crag", "--standings")
-    assert text.returncode == 0 and "The expert on these dice:" in text.stdout
+    assert text.returncode == 0 and "The expert's own game on these dice:" in text.stdout
     assert got["commitment"] in text.stdout  # (the same day's, made once)
     assert all(len(line) <= 78 for line in text.stdout.splitlines()), text.stdout
     for args, says in ((["nope", "--standings"], "unknown variant"),

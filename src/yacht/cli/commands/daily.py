@@ -165,7 +165,7 @@ def standings_text(st: Any, title: str, mine: str | None = None) -> str:
              f"Commitment {st.commitment}",
              f"Seed       {st.seed}" if st.seed else "(its seed is shown once the day is over)"]
     if st.expert is not None:
-        lines.append(f"The expert on these dice: {st.expert}")
+        lines.append(f"The expert's own game on these dice: {st.expert}")
     if not st.entries:
         lines.append("No finished game yet.")
     for e in st.entries:

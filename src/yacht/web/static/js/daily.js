@@ -32,7 +32,8 @@ function standingsList(st, mine = "") {
       h("span", { class: "muted small", text: e.assisted ? " assisted" : "" }))));
 }
 
-const expertLine = (st, when) => st.expert === null ? "" : `The expert on ${when} dice: ${st.expert}.`;
+// (its own game on those dice, beside a score's comment on the expert's average: two numbers)
+const expertLine = (st, when) => st.expert === null ? "" : `The expert's own game on ${when} dice: ${st.expert}.`;
 
 /** The home page's box: play today's challenge of a variant, and how the day goes. */
 export class DailyBox {
