@@ -5,6 +5,7 @@ to the end; the one who stays plays again at the same link."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -232,7 +233,9 @@ def test_a_short_turn_clock_tells_the_seconds_it_has(server: Server) -> None:
             await tab.page.wait_for_function(
                 f"() => ({said})().some(t => t.endsWith('left.'))")
             lines = [t for t in await tab.page.evaluate(said) if t.endswith("left.")]
-            assert lines[0] in ("5 seconds left.", "4 seconds left."), lines
+            # (the seconds the turn still has when the page is there: fewer than 5 on a
+            # loaded machine, never ten)
+            assert re.fullmatch(r"(1 second|[2-5] seconds) left\.", lines[0]), lines
             tab.check()
 
     asyncio.run(main())
