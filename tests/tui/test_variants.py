@@ -90,7 +90,7 @@ async def test_keyboard_turn_mouse_turn_and_the_end(new_app: App, rs: Ruleset) -
 #: screen's code reads the dice, the rolls and the columns apart, so a whole game of
 #: each value of each is what it can get wrong. Their own letters are checked in
 #: tests/session/test_config_keys.py, and a keyboard turn, a mouse turn and the end of
-#: each in test_keyboard_turn_mouse_turn_and_the_end; a whole game took 10-25 s CPU.
+#: each in test_keyboard_turn_mouse_turn_and_the_end; a whole game takes 5-15 s CPU.
 PLAYED_AS = {"windows-yacht": "ancient-yacht", "yatcy": "ancient-yacht",
              "yatsee": "yatzy", "sackson-yacht": "yatzy",
              "ancient-yacht-double": "ancient-yacht-10-double",
@@ -132,34 +132,6 @@ async def keyboard_turn(pilot: Any, rng: Any, keys: dict[str, str]) -> None:
     pl = rng.choice(st.placements())
     key = keys[pl.category]
     await pilot.press(key.upper() if pl.column == 1 else key)
-
-
-@pytest.mark.parametrize("rs", WHOLE_GAMES, ids=lambda r: r.id)
-@run
-@pytest.mark.slow
-async def test_a_whole_game_with_the_keyboard_only(new_app: App, rs: Ruleset) -> None:
-    import random
-
-    app = new_app(Launch(variant=rs.id, players=[PlayerSpec("Ann")]), seed=7)
-    keys = category_keys(rs)
-    rng = random.Random(rs.id)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        st = game(pilot).table._game.state
-        for turn in range(200):
-            if st.is_terminal():
-                break
-            await keyboard_turn(pilot, rng, keys)
-            assert st.turns_taken(0) == turn + 1
-        assert st.is_terminal()
-        assert all(b is not None for col in st.card(0).boxes for b in col)
-        await pilot.press("enter")  # "See results"
-        await settle(pilot)
-        assert isinstance(app.screen, EndScreen)
-        await pilot.press("p")  # play again: a new game of the same variant
-        await settle(pilot)
-        assert game(pilot).table._game.ruleset.id == rs.id
-        assert not game(pilot).table._game.state.log
 
 
 async def oops_by_mouse(pilot: Any, choice: str) -> None:
@@ -227,26 +199,30 @@ WITH_COMPUTER = {"tommys-yacht", "tommys-crag"}
 @pytest.mark.parametrize("rs", WHOLE_GAMES, ids=lambda r: r.id)
 @run
 @pytest.mark.slow
-async def test_a_whole_game_with_the_mouse_only(new_app: App, rs: Ruleset) -> None:
-    """Clicks only (and the wheel when the card does not fit).
+async def test_a_whole_game_by_keyboard_and_mouse_turn_about(new_app: App, rs: Ruleset) -> None:
+    """Every turn by the keyboard alone or by the mouse alone, in turn (clicks, and the
+    wheel when the card does not fit): between them every box of the card, by one or
+    the other, and the end by keys in half the variants, by clicks in the others.
 
-    Most turns score right after the first roll (quick); some choose dice and roll
-    again, some go through the Oops menu. Two variants have a computer player too,
-    so its Next player pause is passed by mouse: Tommy's Yacht (the forced first
-    turn of both) and Tommy's Crag (an Oops during the pause).
+    Some mouse turns choose dice and roll again, one goes through the Oops menu; some
+    keyboard turns roll again too. Two variants have a computer player, so its Next
+    player pause is passed by key and by click: Tommy's Yacht (the forced first turn of
+    both) and Tommy's Crag (an Oops during the pause).
     """
     import random
 
     index = [r.id for r in all_variants()].index(rs.id)
+    by_keys_at_the_end = index % 2 == 0
     players = [PlayerSpec("Ann")]
     if rs.id in WITH_COMPUTER:
         players.append(PlayerSpec("Cpu", "beginner"))
     app = new_app(Launch(variant=rs.id, players=players), seed=8)
+    keys = category_keys(rs)
     rng = random.Random(rs.id)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         st = game(pilot).table._game.state
-        turn = 0
+        turn = pauses = 0
         for _ in range(100):
             await settle(pilot)
             if st.is_terminal():
@@ -255,21 +231,38 @@ async def test_a_whole_game_with_the_mouse_only(new_app: App, rs: Ruleset) -> No
             if g.paused:
                 assert "Next player" in str(g.query_one("#roll", Button).label)
                 steps = len(st.log)
-                await tap(pilot, "#roll")
+                if pauses % 2:
+                    await tap(pilot, "#roll")
+                else:
+                    await pilot.press("enter")
+                pauses += 1
                 await settle(pilot)
                 assert len(st.log) > steps  # the computer played its turn
                 continue
             assert st.current == 0
-            await mouse_turn(pilot, rng, reroll=turn % 4 == 1,
-                             oops=turn == 5 and index % 3 == 0)
+            if turn % 2 == 0:
+                await keyboard_turn(pilot, rng, keys)
+                assert st.turns_taken(0) == turn + 1
+            else:
+                await mouse_turn(pilot, rng, reroll=turn % 4 == 1,
+                                 oops=turn == 5 and index % 3 == 0)
             turn += 1
         assert st.is_terminal()
         assert turn == len(st.card(0).boxes) * len(rs.categories)
         assert all(b is not None for col in st.card(0).boxes for b in col)
         assert game(pilot).paused  # the game-over pause holds until "See results"
-        await tap(pilot, "#roll")  # "See results"
-        await settle(pilot)
-        assert isinstance(app.screen, EndScreen)
-        await tap(pilot, "#new")
-        await settle(pilot)
-        assert isinstance(app.screen, SetupScreen)
+        if by_keys_at_the_end:
+            await pilot.press("enter")  # "See results"
+            await settle(pilot)
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("p")  # play again: a new game of the same variant
+            await settle(pilot)
+            assert game(pilot).table._game.ruleset.id == rs.id
+            assert not game(pilot).table._game.state.log
+        else:
+            await tap(pilot, "#roll")  # "See results"
+            await settle(pilot)
+            assert isinstance(app.screen, EndScreen)
+            await tap(pilot, "#new")
+            await settle(pilot)
+            assert isinstance(app.screen, SetupScreen)
