@@ -12,7 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from yacht.engine import verify
-from yacht.session.daily import today
+from yacht.session.daily import standings, today
 from yacht.store import Store
 
 from .browser import Browser
@@ -271,3 +271,46 @@ def test_options_sent_for_a_daily_game_are_refused_as_a_field_it_does_not_take(
                                          "speed": "fast", "seats": [
                                              {"kind": "person", "name": "Eve", "here": True}]})
     assert r.status_code == 400 and "at most 16 text values" in r.json()["error"], r.text
+
+
+def test_the_experts_total_worked_out_holds_up_no_answer(client: TestClient, store: Store,
+                                                         monkeypatch: Any) -> None:
+    """The expert's total on a day's dice may take minutes the first time (Maxi Yatzy
+    builds its table): GET /api/daily answers without it meanwhile, starts the work once
+    however many ask, and the store's other answers go on; then it is kept."""
+    import threading
+
+    from yacht.session import daily as daily_module
+    from yacht.web import hub as hub_module
+
+    release, started = threading.Event(), []
+    quick = daily_module.expert_total
+
+    def slow_expert(ruleset: Any, seed: bytes) -> int:
+        started.append(ruleset.id)
+        if ruleset.id != "kismet":
+            return quick(ruleset, seed)
+        assert release.wait(60)
+        return 123
+
+    monkeypatch.setattr(daily_module, "expert_total", slow_expert)
+    monkeypatch.setattr(hub_module, "DAILY_EXPERT_WAIT", 0.2)
+    try:
+        for _ in range(3):  # (the old answer waited for the total: 123 after the release)
+            got = client.get("/api/daily?variant=kismet")
+            assert got.status_code == 200, got.text
+            assert got.json()["expert"] is None
+        assert started.count("kismet") == 1
+        # the store answers others meanwhile: the daily of another variant, a table
+        assert client.get("/api/daily?variant=tommys-crag").json()["expert"] is not None
+        assert client.post("/api/tables", json={
+            "variant": "yahtzee", "seats": [{"kind": "person", "name": "Ann"}]}).status_code == 200
+    finally:
+        release.set()
+    for _ in range(200):
+        if client.get("/api/daily?variant=kismet").json()["expert"] == 123:
+            break
+        threading.Event().wait(0.05)
+    assert client.get("/api/daily?variant=kismet").json()["expert"] == 123
+    assert standings(store, "kismet", expert=False).expert == 123  # kept
+    assert started.count("kismet") == 1

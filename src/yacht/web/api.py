@@ -5,7 +5,9 @@ types of :mod:`yacht.web.protocol`; every error is ``{"error", "code"}``."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Annotated, Any
 
 import orjson
@@ -300,13 +302,15 @@ async def daily(hub: HubDep, variant: str = "yahtzee", date: str | None = None,
     rs = _ruleset(variant, {})
     try:
         day = parse_day(date, "date") if date is not None else None
-        st = await hub.io_call(standings, hub.store, rs.id, day)
+        st = await hub.io_call(partial(standings, hub.store, rs.id, day, expert=False))
     except (InputError, DayRefused) as e:
         raise WebError(str(e)) from None
     except NoChallenge as e:
         raise WebError(str(e), "not_found") from None
     except StoreError as e:
         raise hub.public(e) from None
+    if st.expert is None:  # (worked out once, in the background: None meanwhile)
+        st = replace(st, expert=await hub.daily_expert(rs.id, st.day))
     out = st.to_json()
     try:  # the first day asked for may be (the page asks for no day before it)
         out["first"] = await hub.io_call(hub.store.first_daily)

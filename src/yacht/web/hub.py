@@ -84,6 +84,10 @@ DRIVER_RETRY_MOST = 10.0
 
 T = TypeVar("T")
 
+#: how long an answer about a daily challenge waits for its expert's total the first
+#: time it is asked for (a second or so in most variants; longer: answered without it)
+DAILY_EXPERT_WAIT = 2.0
+
 
 class DailyTable(NamedTuple):
     """The table of a daily challenge's game for a browser: its token there; ``resumed``:
@@ -127,6 +131,8 @@ class Hub:
         self.fanout = Fanout(self.lobby.view, private=Duplicates.private)
         self.cluster = Cluster(news or LocalNews(), self, self.tasks)
         self.duplicates = Duplicates(self)  # duplicate tables (duplicate.py)
+        #: the daily challenges whose expert's total is being worked out: (variant, day)
+        self._daily_experts: dict[tuple[str, str], asyncio.Task[int]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -185,6 +191,34 @@ class Hub:
         self.moves.shutdown(wait=True, cancel_futures=True)
         self.io.shutdown(wait=True, cancel_futures=True)
         self.thinking.shutdown(wait=False, cancel_futures=True)
+
+    # --- the daily challenge ------------------------------------------------------
+    async def daily_expert(self, variant: str, day: str) -> int | None:
+        """The expert's total on the dice of ``variant``'s challenge of ``day``, worked out
+        once in the background (with the thinking: a table may be built first, minutes
+        for Maxi Yatzy's) and kept in the store; None while it is being worked out after
+        :data:`DAILY_EXPERT_WAIT` seconds (an answer does not wait for it, nor does the
+        store's other work)."""
+        key = (variant, day)
+        task = self._daily_experts.get(key)
+        if task is None:
+            task = self._daily_experts[key] = self.tasks.spawn(
+                self._work_out_daily_expert(variant, day), "yacht-daily-expert")
+            task.add_done_callback(lambda _t: self._daily_experts.pop(key, None))
+        done, _ = await asyncio.wait([task], timeout=DAILY_EXPERT_WAIT)
+        if not done or task.cancelled() or task.exception() is not None:
+            return None  # (a failure is logged by the tasks; the next asker tries again)
+        return task.result()
+
+    async def _work_out_daily_expert(self, variant: str, day: str) -> int:
+        from yacht.session.daily import challenge, expert_total
+
+        daily = await self.io_call(challenge, self.store, variant, day)
+        if daily.expert is not None:  # (another process has worked it out)
+            return daily.expert
+        total = await self.think_call(expert_total, get(variant), daily.seed)
+        await self.io_call(self.store.set_daily_expert, daily.day, variant, total)
+        return total
 
     # --- the tables ---------------------------------------------------------------
     def find(self, table_id: str) -> LiveTable | None:
