@@ -24,14 +24,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "store"))
 
 from pgcluster import PgCluster, find_pg_bin  # noqa: E402
 
-from .browser import answer  # noqa: E402
+from .socket_page import Page  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -175,59 +175,6 @@ def servers(cluster: tuple[str, Redis], tmp_path: Path) -> Iterator[list[Server]
     finally:
         for s in pair:
             s.stop()
-
-
-class Page:
-    """A browser's socket to one server process."""
-
-    def __init__(self, server: Server, table: str, token: str | None) -> None:
-        self.server = server
-        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{server.port}/ws/{table}",
-                                            open_timeout=10, legacy=True)
-        self.ws.send(json.dumps({"type": "hello", "token": token}))
-        self.table: dict[str, Any] = {}
-        self.next_id = 0
-        self.wait(lambda t: True)
-
-    def recv(self, timeout: float = 20) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(self.ws.recv(timeout))
-        if msg.get("type") == "state":
-            self.table = msg["table"]
-        return msg
-
-    def wait(self, pred: Any, timeout: float = 30) -> dict[str, Any]:
-        end = time.monotonic() + timeout
-        while not (self.table and pred(self.table)):
-            if time.monotonic() > end:
-                raise AssertionError(f"no such state on {self.server.name}: "
-                                     f"{json.dumps(self.table)[:300]}")
-            self.recv(max(0.1, end - time.monotonic()))
-        return self.table
-
-    def send(self, kind: str, **fields: Any) -> int:
-        self.next_id += 1
-        self.ws.send(json.dumps({"type": kind, "id": self.next_id, **fields}))
-        return self.next_id
-
-    def answer(self, msg_id: int, timeout: float = 30) -> dict[str, Any]:
-        end = time.monotonic() + timeout
-        while True:
-            msg = self.recv(max(0.1, end - time.monotonic()))
-            if msg.get("id") == msg_id:
-                return answer(msg)  # (a state with the id: the ack, as the page takes it)
-
-    def act(self, command: dict[str, Any], version: int | None = None) -> dict[str, Any]:
-        if version is None:  # (the newest state seen, as the page sends it)
-            version = self.table.get("snapshot", {}).get("version", 0)
-        return self.answer(self.send("command", command=command, version=version))
-
-    @property
-    def snap(self) -> dict[str, Any]:
-        snap: dict[str, Any] = self.table["snapshot"]
-        return snap
-
-    def close(self) -> None:
-        self.ws.close()
 
 
 def friends_table(server: Server, seats: list[dict[str, Any]] | None = None

@@ -3,6 +3,7 @@ page shows (its buttons, dice and card), with Chromium driven by Playwright."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,6 +14,7 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, Page, ViewportSize, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from ..web.socket_page import play_through
 from .conftest import CHROMIUM, Server
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -243,6 +245,18 @@ async def play_alone(page: Page, how: str, seed: int, limit: int = 600) -> Playe
                 return player
             await after(page, player.seen)  # a computer's turn goes on
     raise AssertionError("the game did not end")
+
+
+async def quickly_to_the_end(page: Page, server: Server, leave: int = 1) -> None:
+    """The game at the table on ``page``, played through its seats' sockets (a roll and
+    the first box a turn) until ``leave`` turns of them are to play: for a test about a
+    game's end, which the page then plays (:func:`play_alone`)."""
+    await wait_game(page)
+    tid = table_id(page)
+    token = await page.evaluate("id => JSON.parse(localStorage.getItem(`yacht.token.${id}`))",
+                                tid)
+    assert token, "this page has no seat at the table"
+    await asyncio.to_thread(play_through, server, tid, [token], leave)
 
 
 async def screenshot(page: Page, folder: Path, name: str, full: bool = True) -> Path:

@@ -18,6 +18,7 @@ from .play import (
     new_context,
     open_tab,
     play_alone,
+    quickly_to_the_end,
     screenshot,
     seat_token,
     wait_end,
@@ -38,7 +39,7 @@ def test_the_other_screens_pass_axe(server: Server, shots: Path, axe_script: Pat
                 await page.wait_for_selector("#start")
                 # the lobby of eight seats, two of them open to friends
                 await page.evaluate("s => localStorage.setItem('yacht.setup', s)", json.dumps({
-                    "variant": "maxi-yatzy", "options": {}, "players": [
+                    "variant": "yatzy", "options": {}, "players": [
                         {"kind": "here", "name": "Ann"}, {"kind": "friend", "name": ""},
                         {"kind": "friend", "name": ""}] + [
                         {"kind": "expert", "name": f"Cpu {i}"} for i in range(1, 6)],
@@ -56,6 +57,7 @@ def test_the_other_screens_pass_axe(server: Server, shots: Path, axe_script: Pat
                               {"kind": "expert", "name": "Max"}]})
                 await seat_token(page, server, made)
                 await page.goto(server.url(made["url"]))
+                await quickly_to_the_end(page, server, leave=2)
                 await play_alone(page, "keyboard", seed=5)
                 await wait_end(page)
                 await page.click("#analysis-btn")
@@ -69,6 +71,7 @@ def test_the_other_screens_pass_axe(server: Server, shots: Path, axe_script: Pat
                 await page.select_option("#daily-variant", "tommys-crag")
                 await page.fill("#daily-name", f"Kim {size}")
                 await page.click("#daily-play")
+                await quickly_to_the_end(page, server, leave=2)
                 await play_alone(page, "mouse", seed=4)
                 await wait_end(page)
                 await page.locator(".end-daily #daily-share").wait_for()

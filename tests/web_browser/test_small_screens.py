@@ -72,7 +72,10 @@ def test_phones_in_both_orientations(server: Server, shots: Path) -> None:
                 page = tab.page
                 await page.wait_for_selector("#start")
                 await page.evaluate("s => localStorage.setItem('yacht.setup', s)", json.dumps({
-                    "variant": "maxi-yatzy", "options": {}, "players": [
+                    # (Yahtzee's two option menus; not Maxi Yatzy: the home page's daily
+                    # box would have the server work out its expert's total, a table build
+                    # of minutes, beside the test)
+                    "variant": "yahtzee", "options": {}, "players": [
                         {"kind": "here", "name": "Ann"}, {"kind": "friend", "name": ""}] + [
                         {"kind": "expert", "name": f"Cpu {i}"} for i in range(1, 7)],
                     "demo": False, "speed": "instant"}))
