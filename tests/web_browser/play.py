@@ -247,16 +247,19 @@ async def play_alone(page: Page, how: str, seed: int, limit: int = 600) -> Playe
     raise AssertionError("the game did not end")
 
 
-async def quickly_to_the_end(page: Page, server: Server, leave: int = 1) -> None:
-    """The game at the table on ``page``, played through its seats' sockets (a roll and
-    the first box a turn) until ``leave`` turns of them are to play: for a test about a
-    game's end, which the page then plays (:func:`play_alone`)."""
-    await wait_game(page)
-    tid = table_id(page)
-    token = await page.evaluate("id => JSON.parse(localStorage.getItem(`yacht.token.${id}`))",
-                                tid)
-    assert token, "this page has no seat at the table"
-    await asyncio.to_thread(play_through, server, tid, [token], leave)
+async def quickly_to_the_end(server: Server, *pages: Page, leave: int = 1) -> None:
+    """The game at the table of ``pages``, played through their seats' sockets (a roll
+    and the first box a turn) until the player on turn has ``leave`` turns to play: for
+    a test about a game's end, which the pages then play (:func:`play_alone`...)."""
+    tid = table_id(pages[0])
+    tokens = []
+    for page in pages:
+        await wait_game(page)
+        token = await page.evaluate(
+            "id => JSON.parse(localStorage.getItem(`yacht.token.${id}`))", tid)
+        assert token, "a page has no seat at the table"
+        tokens.append(token)
+    await asyncio.to_thread(play_through, server, tid, tokens, leave)
 
 
 async def screenshot(page: Page, folder: Path, name: str, full: bool = True) -> Path:

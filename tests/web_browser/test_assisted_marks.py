@@ -14,6 +14,7 @@ from .play import (
     chromium,
     new_context,
     open_tab,
+    quickly_to_the_end,
     screenshot,
     seat_token,
     wait_end,
@@ -50,6 +51,7 @@ def test_only_the_player_who_asked_is_marked(server: Server, shots: Path) -> Non
                 ".some((c) => c.textContent === 'assisted: Ann')")
             chips = await ann.page.locator(".chip").all_text_contents()
             assert "assisted" in chips, chips
+            await quickly_to_the_end(server, ann.page, felix.page, leave=2)
             await play_together(server, tid, [Player(ann.page, "mouse", 5),
                                               Player(felix.page, "keyboard", 6)], [])
             for t in (ann, felix):

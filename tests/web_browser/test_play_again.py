@@ -14,6 +14,7 @@ from .play import (
     chromium,
     new_context,
     open_tab,
+    quickly_to_the_end,
     screenshot,
     seat_token,
     wait_end,
@@ -45,6 +46,7 @@ def test_play_again_speaks_to_the_one_asked_and_keeps_the_speed(server: Server,
                 if server.snapshot(tid)["snapshot"]["speed"] == "instant":
                     break
                 await asyncio.sleep(0.05)
+            await quickly_to_the_end(server, ann.page, felix.page, leave=2)
             await play_together(server, tid, [Player(ann.page, "mouse", 5),
                                               Player(felix.page, "keyboard", 6)], [])
             for t in (ann, felix):
