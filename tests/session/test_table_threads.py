@@ -223,3 +223,23 @@ def test_the_async_driver_stops_when_the_table_closes(store: Any, factory: Any) 
 
     asyncio.run(main())
     assert table.closed
+
+
+def test_stop_ends_the_driver_before_what_is_due(store: Any) -> None:
+    """A driver waits for what is due next (a turn clock of minutes); ``stop`` ends it
+    then and there: a server that stops did not wait out a clock's turn."""
+    table = Table.new(get("tommys-crag"), [Player("Ann"), Player("Bob")], store=store,
+                      rng=random.Random(3), speed="instant", seats=SEATS,
+                      meta={"clock": {"per_turn": 600}})
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        driver = asyncio.create_task(drive_async(table, stop=stop))
+        await asyncio.sleep(0.1)
+        due = table.due()
+        assert due is not None and due.kind == "clock" and not driver.done()
+        stop.set()
+        await asyncio.wait_for(driver, 30)  # (it waited out the 600 s: the test failed)
+
+    asyncio.run(main())
+    assert not table.closed

@@ -1940,6 +1940,11 @@ async def drive_async(table: Table, *, stop: asyncio.Event | None = None,
         loop.call_soon_threadsafe(changed.set)
 
     unsubscribe = table.subscribe(poke)
+    # ``stop`` wakes the wait for what is due too: a turn clock's minutes did not hold
+    # up a server that stops
+    stopping = None if stop is None else loop.create_task(stop.wait())
+    if stopping is not None:
+        stopping.add_done_callback(lambda _t: changed.set())
     try:
         while not (stop is not None and stop.is_set()):
             due = table.due()
@@ -1962,6 +1967,8 @@ async def drive_async(table: Table, *, stop: asyncio.Event | None = None,
             table.step(plan)
     finally:
         unsubscribe()
+        if stopping is not None:
+            stopping.cancel()
 
 
 __all__ += ["ActionError", "Thinking"]
