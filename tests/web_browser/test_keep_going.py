@@ -18,6 +18,7 @@ from .play import (
     chromium,
     new_context,
     open_tab,
+    quickly_to_the_end,
     screenshot,
     seat_token,
     table_id,
@@ -70,8 +71,10 @@ def test_the_clock_plays_for_the_player_who_left_and_the_others_play_again(
             await screenshot(ann.page, shots, "clock-desktop")
             await screenshot(watcher.page, shots, "clock-phone")
 
-            # both play their turns up to the last few, then Bob closes the tab (the
-            # clock then plays those few: each waits out its 5 s)
+            # both play their turns up to the last few (the first through their sockets,
+            # quickly, two on their pages), then Bob closes the tab (the clock then plays
+            # those few: each waits out its 5 s)
+            await quickly_to_the_end(server, ann.page, bob.page, leave=13 - (STAYS - 2))
             players = [Player(ann.page, "mouse", 3), Player(bob.page, "keyboard", 4)]
             for _ in range(3000):
                 if server.snapshot(tid)["snapshot"]["players"][1]["turns_taken"] >= STAYS:
