@@ -251,10 +251,11 @@ async def quickly_to_the_end(server: Server, *pages: Page, leave: int = 1) -> No
     """The game at the table of ``pages``, played through their seats' sockets (a roll
     and the first box a turn) until the player on turn has ``leave`` turns to play: for
     a test about a game's end, which the pages then play (:func:`play_alone`...)."""
-    tid = table_id(pages[0])
-    tokens = []
     for page in pages:
         await wait_game(page)
+    tid = table_id(pages[0])  # (once the game is shown: a page may come from "/")
+    tokens = []
+    for page in pages:
         token = await page.evaluate(
             "id => JSON.parse(localStorage.getItem(`yacht.token.${id}`))", tid)
         assert token, "a page has no seat at the table"
