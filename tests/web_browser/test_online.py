@@ -20,6 +20,7 @@ from .play import (
     chromium,
     new_context,
     open_tab,
+    quickly_to_the_end,
     screenshot,
     seat_token,
     shown,
@@ -213,6 +214,9 @@ def test_the_server_killed_and_started_again_mid_game(own_server: Server) -> Non
             for key in ("dice", "chosen", "scores", "label"):  # (the version starts anew)
                 assert again[key] == before[key], key
             assert "Connected again." in (await ann.page.text_content("#live") or "")
+            # the game goes on to its end: quickly through the sockets, the last turns
+            # on the pages
+            await quickly_to_the_end(server, ann.page, bob.page, leave=2)
             await play_together(server, tid, players, [])
             for t in (ann, bob):
                 await wait_end(t.page)
