@@ -20,6 +20,7 @@ from .play import (
     new_context,
     open_tab,
     play_alone,
+    quickly_to_the_end,
     screenshot,
     table_id,
     wait_end,
@@ -57,6 +58,7 @@ def test_todays_challenge_from_the_home_page_to_the_standings(server: Server,
             await page.locator(".daily-today", has_text="No finished game yet").wait_for()
             await page.fill("#daily-name", "Kim")
             await page.click("#daily-play")
+            await quickly_to_the_end(server, page, leave=2)
             await play_alone(page, "mouse", seed=4)
             await wait_end(page)
             snap = await own_snapshot(page, server)
