@@ -182,3 +182,24 @@ def test_head_is_answered_by_a_real_server(store: Store) -> None:
         assert r.status == 405 and r.headers["allow"] == "GET, HEAD, POST"
         assert b"method_not_allowed" in r.read()
         conn.close()
+
+
+def test_a_sockets_address_asked_by_a_plain_request_is_426(client: TestClient) -> None:
+    """``GET /ws/ID`` (a link followed, a script that forgot the handshake) was 404 "no
+    such page", as if the address did not exist (QA s23). It is 426: the address takes
+    the WebSocket protocol, with ``Upgrade: websocket``; the socket itself still opens."""
+    made = client.post("/api/tables", json={
+        "variant": "tommys-crag", "seats": [{"kind": "person", "name": "Ann", "here": True}]})
+    tid = made.json()["id"]
+    for path in (f"/ws/{tid}", "/ws/0123456789ab", "/ws/d/0123456789ab"):
+        r = client.get(path)
+        assert r.status_code == 426, (path, r.text)
+        assert r.headers["upgrade"] == "websocket"
+        assert r.json()["code"] == "upgrade_required"
+        assert r.json()["error"].startswith("this address is a WebSocket"), r.text
+    r = client.post(f"/ws/{tid}")
+    assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD"
+    assert client.get("/ws/a/b/c").status_code == 404  # (no socket's address)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        ws.send_json({"type": "hello", "token": made.json()["token"]})
+        assert ws.receive_json()["type"] == "welcome"

@@ -18,6 +18,7 @@ from types import EllipsisType
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
+from fastapi.responses import JSONResponse
 
 from yacht.store import Store
 
@@ -34,14 +35,14 @@ from .channel import (
     serve_table,
     watch_transports,
 )
-from .errors import install_handlers
+from .errors import STATUS, install_handlers
 from .guard import CSP, LOCAL_NAMES, Guard
 from .hub import Hub
 from .limits import OpenSockets, PerAddress, configured, configured_sockets
 from .news import News, make_news
 from .pages import router as pages_router
 from .process import collect_garbage, freeze_start_up
-from .protocol import MAX_BODY, MAX_MESSAGE
+from .protocol import MAX_BODY, MAX_MESSAGE, error_body
 from .tasks import Tasks
 
 __all__ = ["CSP", "MAX_MESSAGE", "from_environment", "make_app"]
@@ -139,6 +140,17 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
             yield True
         finally:
             open_sockets.give(address)
+
+    @app.get("/ws/{table_id}", include_in_schema=False)
+    @app.get("/ws/d/{group_id}", include_in_schema=False)
+    async def socket_by_plain_request() -> JSONResponse:
+        """A socket's address asked without the WebSocket handshake (a link followed, a
+        script's GET): what it is, not "no such page"."""
+        return JSONResponse(error_body(
+            "this address is a WebSocket: open it with the WebSocket protocol (the table's "
+            "page at /t/ID does; PROTOCOL.md), not a plain request", "upgrade_required"),
+            status_code=STATUS["upgrade_required"],
+            headers={"Upgrade": "websocket", "Connection": "Upgrade"})
 
     @app.websocket("/ws/d/{group_id}")
     async def group_socket(ws: WebSocket, group_id: str) -> None:

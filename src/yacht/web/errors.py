@@ -37,7 +37,7 @@ STATUS: dict[str, int] = {
     "bad_request": 400, "bad_host": 421, "too_large": 413, "not_found": 404,
     "conflict": 409, "not_finished": 409, "not_analysable": 409, "not_started": 409,
     "store": 503, "busy": 503, "server": 500, "flood": 429,
-    "private": 403, "method_not_allowed": 405}
+    "private": 403, "method_not_allowed": 405, "upgrade_required": 426}
 
 
 #: the databases' locations of this process's servers (told "the database")

@@ -75,7 +75,7 @@ ErrorCode = Literal[
     "bad_request", "bad_host", "too_large", "flood", "illegal", "not_your_turn",
     "computer_turn", "paused", "stale", "conflict", "not_started", "not_finished",
     "not_analysable", "no_hint", "unknown_seat", "closed", "store", "not_found", "busy",
-    "server", "reactions_off", "private", "method_not_allowed"]
+    "server", "reactions_off", "private", "method_not_allowed", "upgrade_required"]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 
 # --- the pieces ---------------------------------------------------------------------
