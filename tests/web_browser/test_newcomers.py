@@ -287,7 +287,12 @@ def test_who_sets_a_demos_pace_and_you_are_playing(server: Server) -> None:
             other = await context(browser, phone=False)
             watcher = await open_tab(other, server.url(f"/t/{tid}"))
             await wait_game(watcher.page)
-            assert await watcher.page.is_disabled("#speed-select")
+            # (the pace in words: a menu greyed out said nothing of why, QA s23)
+            assert await watcher.page.is_hidden("#speed-select")
+            assert await watcher.page.text_content("#speed-text") == "Normal"
+            assert "Only a player at the table" in (
+                await watcher.page.get_attribute("#speed-text", "title") or "")
+            assert await page.is_hidden("#speed-text")
             await watcher.page.keyboard.press("+")
             await watcher.page.wait_for_selector("#toast:not([hidden])")
             assert "pace" in (await watcher.page.text_content("#toast") or "")

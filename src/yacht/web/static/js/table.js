@@ -175,8 +175,11 @@ export class TableView {
     this.soundBtn = h("button", { type: "button", class: "btn btn-bar", id: "sound-btn", onclick: () => this.toggleSound() });
     this.speedSelect = h("select", { id: "speed-select", class: "bar-select", onchange: () => this.setSpeed(this.speedSelect.value) },
       SPEEDS.map((sp) => h("option", { value: sp }, sp[0].toUpperCase() + sp.slice(1))));
+    // (one who may not set the pace reads it: words, not a menu greyed out)
+    this.speedText = h("span", { class: "speed-text", id: "speed-text", hidden: true,
+      title: "Only a player at the table, or whoever started it, sets the computers' pace" });
     this.speedBox = h("span", { class: "speed-box", hidden: true },
-      h("label", { for: "speed-select", text: "Speed" }), this.speedSelect);
+      h("label", { for: "speed-select", text: "Speed" }), this.speedSelect, this.speedText);
     // what a click on a die does (remembered in this browser; the server is told)
     this.markSelect = h("select", { id: "mark-select", class: "bar-select", onchange: () => this.setMark(this.markSelect.value) },
       DICE_MARKS.map(([k]) => h("option", { value: k, selected: k === diceMark() }, markWords(k))));
@@ -604,7 +607,10 @@ export class TableView {
     const computers = snap.players.some((p) => p.kind === "computer");
     this.speedBox.hidden = !computers;
     if (document.activeElement !== this.speedSelect) this.speedSelect.value = snap.speed;
-    this.speedSelect.disabled = !this.mayPace(snap);
+    const mayPace = this.mayPace(snap);
+    this.speedSelect.hidden = !mayPace;
+    this.speedText.hidden = mayPace;
+    setText(this.speedText, snap.speed[0].toUpperCase() + snap.speed.slice(1));
     // a player's own way with the dice (a watcher's clicks do nothing)
     this.markBox.hidden = !snap.seat || snap.over;
     const variantWay = this.markSelect.querySelector('option[value="variant"]');
