@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tui_helpers import fast_forward, game, messages, run, settle
+from tui_helpers import fast_forward, game, messages, run, settle, until
 
 from yacht.session import Launch, PlayerSpec
 from yacht.session.present import TERMINAL
@@ -237,3 +237,31 @@ async def test_the_help_line_says_what_n_does_to_held_dice(new_app: App) -> None
         await pilot.press("n")
         await settle(pilot)
         assert not g.table.view().held
+
+
+@run
+async def test_the_top_ten_names_its_options_and_why_a_game_is_not_in_it(
+        new_app: App) -> None:
+    """After a demo the top ten said "(no scores yet)" as if the game had been lost, and
+    a game with options not the usual ones showed its list under the variant's name
+    alone (QA s23): it names the options, and says a demo's game does not enter."""
+    from yacht.tui.screens.topten import TopTenScreen
+
+    for demo, want in ((False, ""), (True, "does not enter the top ten: a demo game")):
+        app = new_app(Launch(variant="yahtzee", options={"bonus": "off"}, demo=demo,
+                             players=[PlayerSpec("Ann")]))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            if not demo:  # (a demo plays itself to its results)
+                fast_forward(game(pilot), leave=0)
+                await pilot.press("enter")  # the results
+            await until(pilot, lambda: isinstance(app.screen, EndScreen))
+            await pilot.press("t")
+            await settle(pilot)
+            page = app.screen
+            assert isinstance(page, TopTenScreen)
+            head = str(page.query_one("#topten-head").render())
+            assert head == "Top ten of Yahtzee - Yahtzee bonus: off (no bonus)", head
+            note = page.query_one("#topten-note")
+            assert note.display == bool(want)
+            assert want in str(note.render())

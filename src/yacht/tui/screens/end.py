@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, Static
 
+from yacht.render import variant_title
 from yacht.session.comment import end_line, judged
 from yacht.session.present import TERMINAL, new_entry_text, result_text
 from yacht.session.table import LOCAL, Table
@@ -243,8 +244,13 @@ class EndScreen(AppScreen):
 
         view = self.view
         fetch = self.table_top if self.table.has_store else None
+        people = any(not p.is_computer for p in view.state.players)
+        note = ("This game does not enter the top ten: a demo game." if view.demo
+                else "" if people else
+                "This game does not enter the top ten: the computers' games do not.")
         self.app.push_screen(TopTenScreen(view.ruleset.name, fetch, view.apart,
-                                          self.new_entries))
+                                          self.new_entries, kind=variant_title(view.ruleset),
+                                          note=note))
 
     def action_analysis(self) -> None:
         """The game's analysis on a page of its own (worked out once, in a thread)."""

@@ -12,7 +12,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from yacht.engine import DEFAULT_LEVEL, NAME_LENGTH
 from yacht.parsing import InputError, check_names
-from yacht.render import is_you
+from yacht.render import is_you, variant_title
 from yacht.rules import MAX_PLAYERS, Ruleset, all_variants, get
 from yacht.session import KINDS, SPEEDS, Config, PlayerSpec, demo_players
 from yacht.session.config import DICE_MARK_SETTINGS
@@ -318,7 +318,8 @@ class SetupScreen(AppScreen):
         def fetch(assisted: bool) -> list[Any]:
             return list(store.top_ten(rs, assisted))
 
-        self.app.push_screen(TopTenScreen(rs.name, fetch if store is not None else None))
+        self.app.push_screen(TopTenScreen(rs.name, fetch if store is not None else None,
+                                          kind=variant_title(rs)))
 
     def current_ruleset(self) -> Ruleset | None:
         from yacht.rules import OptionError

@@ -53,10 +53,16 @@ class TopTenScreen(Screen[None]):
     ]
 
     def __init__(self, name: str, fetch: Callable[[bool], Sequence[Any]] | None,
-                 assisted: bool = False, new_entries: Sequence[Any] = ()) -> None:
-        """``fetch(assisted)``: the entries (None: there is no store to read)."""
+                 assisted: bool = False, new_entries: Sequence[Any] = (), *,
+                 kind: str | None = None, note: str = "") -> None:
+        """``fetch(assisted)``: the entries (None: there is no store to read); ``kind``:
+        the kind of game in words with its options (:func:`yacht.render.variant_title`),
+        when they are not the variant's usual ones (each kind has its own list);
+        ``note``: why the game just played is not in it (a demo, computers alone)."""
         super().__init__()
         self.game_name = name
+        self.kind = kind if kind is not None and kind != name else None
+        self.note = note
         self.fetch = fetch
         self.assisted = assisted
         self.fresh = {(e.game_id, e.name, e.score, e.rank) for e in new_entries}
@@ -68,6 +74,7 @@ class TopTenScreen(Screen[None]):
             yield Static(id="topten", markup=False)
             yield Static("* a new entry (from this game)", id="topten-new",
                          classes="comment")
+            yield Static(self.note, id="topten-note", classes="comment", markup=False)
             yield Button("Back (Esc)", id="back", variant="primary", compact=True)
         yield KeyBar()
 
@@ -78,6 +85,8 @@ class TopTenScreen(Screen[None]):
     def show_list(self) -> None:
         head = ("Assisted games (the advisor was asked, the computer played a person's "
                 "turns, or dice entered by hand)" if self.assisted else "Top ten")
+        if self.kind is not None:  # (the options' list: not the usual game's)
+            head += f" of {self.kind}"
         self.query_one("#topten-head", Label).update(head)
         fresh = False  # a new entry in the list shown (its mark then explained)
         if self.fetch is None:
@@ -92,6 +101,7 @@ class TopTenScreen(Screen[None]):
                 text = Text(f"The high scores cannot be read: {e}")
         self.query_one("#topten", Static).update(text)
         self.query_one("#topten-new").display = fresh
+        self.query_one("#topten-note").display = bool(self.note)
         # the key bar says where a goes: the other list
         self.query_one(KeyBar).say("assisted", "Top ten" if self.assisted
                                    else "Assisted games")
