@@ -302,7 +302,7 @@ def test_the_experts_total_worked_out_holds_up_no_answer(client: TestClient, sto
             assert got.json()["expert"] is None
         assert started.count("kismet") == 1
         # the store answers others meanwhile: the daily of another variant, a table
-        assert client.get("/api/daily?variant=tommys-crag").json()["expert"] is not None
+        assert client.get("/api/daily?variant=tommys-crag").status_code == 200
         assert client.post("/api/tables", json={
             "variant": "yahtzee", "seats": [{"kind": "person", "name": "Ann"}]}).status_code == 200
     finally:
