@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from yacht.engine import Record
 
 __all__ = ["GAMES_DB_HELP", "CliError", "HelpText", "add_variant_args", "check_db", "emit_json",
-           "parse_dice", "parse_options", "record_or_game", "ruleset_from_args", "text_width",
-           "whole", "wrap_items"]
+           "parse_dice", "parse_options", "record_or_game", "reachable_target",
+           "ruleset_from_args", "text_width", "whole", "wrap_items"]
 
 GAMES_DB_HELP = ("database of saved games: an SQLAlchemy URL or a file path (default: "
                  "$YACHT_DB, else yacht.sqlite3 in the user data directory)")
@@ -117,6 +117,31 @@ def whole(what: str, lo: int | None = 0, hi: int | None = None) -> Callable[[str
 
     convert.__name__ = what  # argparse names the type in some messages
     return convert
+
+
+def reachable_target(rs: Ruleset, target: int) -> int:
+    """``target`` when a game of ``rs`` can reach it; a :class:`CliError` when it is above
+    the highest total the rules allow (every box at its best, the bonus earned, and what
+    the special rules add with perfect dice). Kinds of game without such a limit (a box
+    scored again and again) take any target.
+
+    >>> from yacht.rules import get
+    >>> reachable_target(get("ancient-yacht"), 288)
+    288
+    >>> try:
+    ...     reachable_target(get("ancient-yacht"), 289)
+    ... except CliError as e:
+    ...     print(e)
+    target 289 is more than any game of Ancient Yacht can score (at most 288; accepted: 0-288)
+    """
+    from yacht.render import key_title
+    from yacht.session.comment import best_possible
+
+    best = best_possible(rs)
+    if best is not None and target > best:
+        raise CliError(f"target {target} is more than any game of {key_title(rs.key)} can "
+                       f"score (at most {best}; accepted: 0-{best})")
+    return target
 
 
 def add_variant_args(p: Any, variant: bool = True) -> None:

@@ -248,7 +248,10 @@ class SimulationResult:
                 lines.append(f"  upper bonus  {per}")
         lines.append(f"  yachts       {100 * self.yacht_rate:.1f}% of games had one "
                      f"({self.yachts_per_game:.2f} per game)")
-        if self.target is not None and self.reached is not None:
+        if self.target is not None and self.reached == 0:
+            lines.append(f"  target       {self.target}: no game reached it (the best "
+                         f"scored {self.max})")
+        elif self.target is not None and self.reached is not None:
             half = 1.96 * math.sqrt(max(self.reached * (1 - self.reached), 0.0) / self.games)
             lines.append(f"  target       {self.target}: reached in {100 * self.reached:.2f}% "
                          f"of games (95% interval +-{100 * half:.2f})")

@@ -16,6 +16,7 @@ from yacht.cli.common import (
     HelpText,
     add_variant_args,
     emit_json,
+    reachable_target,
     ruleset_from_args,
     text_width,
     whole,
@@ -125,6 +126,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from yacht.strategy.simulate import SimulationResult, simulate
 
     rs = ruleset_from_args(args.variant, args.option)
+    if args.target is not None:
+        reachable_target(rs, args.target)
     level = args.player.strip().lower()
     if level not in LEVELS:
         raise CliError(f"unknown player level {args.player!r} (accepted: "

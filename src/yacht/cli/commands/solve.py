@@ -9,6 +9,7 @@ from yacht.cli.common import (
     CliError,
     add_variant_args,
     emit_json,
+    reachable_target,
     ruleset_from_args,
     text_width,
     whole,
@@ -170,7 +171,7 @@ def _solve_target(args: argparse.Namespace, rs: Any) -> int:
         check_supported(rs)
     except UnsupportedRuleset as e:
         raise CliError(f"{e}; accepted: {', '.join(_target_variants())}") from None
-    target = int(args.target)
+    target = reachable_target(rs, int(args.target))
     cached = not args.no_cache and is_ready(rs, target)
     if not cached and not args.quiet and not args.json and sys.stderr.isatty():
         print(f"building the target table for {target} points (kept in the cache; about a "
