@@ -108,6 +108,18 @@ def accuracy_text(accuracy: float) -> str:
 ENDED_EARLY = "won at once"
 
 
+def ended_text(rs: Ruleset, winner: str) -> str:
+    """Why a game ended before the cards were full, one sentence: ``winner``'s roll ended
+    it at once and won it (what the analysis and ``yacht replay --json`` say).
+
+    >>> from yacht.rules import get
+    >>> ended_text(get("generala"), "Ann")  # doctest: +ELLIPSIS
+    'The game ended at once: Ann won with a served Generala (...); the cards count as they stood.'
+    """
+    return (f"The game ended at once: {winner} won with {rs.end_reason()}; the cards "
+            "count as they stood.")
+
+
 def entry_note(assisted: bool, dice_entered: bool, ended_early: bool = False) -> str:
     """What follows a top-ten line: why it is listed apart (dice entered by hand says
     more than assisted: such a list holds both), that its game ended at once with this

@@ -91,6 +91,7 @@ from yacht.render import (
     accuracy_text,
     decisions_text,
     dice_text,
+    ended_text,
     loss_text,
     luck_sentence,
     luck_text,
@@ -318,9 +319,7 @@ class Analysis:
         not)."""
         if self.ended_by is None:
             return ""
-        who = self.players[self.ended_by].name
-        return (f"The game ended at once: {who} won with {self.ruleset.end_reason()}; "
-                "the cards count as they stood.")
+        return ended_text(self.ruleset, self.players[self.ended_by].name)
 
     @property
     def win_exact(self) -> bool:

@@ -123,7 +123,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from yacht.render import card_table, variant_title
+    from yacht.render import card_table, ended_text, variant_title
 
     rec = record_or_game(args.game, args.db)
     rs = rec.ruleset
@@ -140,6 +140,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "finished": final.is_terminal(),
             "totals": final.returns(),
             "winners": final.winners() if final.is_terminal() else [],
+            # the player whose roll ended the game at once and won it (a served
+            # Generala), as the analysis says it (null: the game went on)
+            "ended_by": final.ended_by,
+            "ended_text": ("" if final.ended_by is None else
+                           ended_text(rs, rec.players[final.ended_by].name)),
         })
         return 0
     import textwrap
