@@ -43,6 +43,16 @@ def computer_name(i: int, taken: set[str]) -> str:
                 if name.casefold() not in taken)
 
 
+#: the title of the screen (a narrow window adds where the rest of the form is)
+TITLE = " Yacht - a new game"
+#: below this width (a tiny window) the buttons' words are shorter (the form's 41
+#: columns at 45: nothing runs off the right edge)
+TINY = 60
+#: the buttons' words: in a tiny window, and else
+BUTTON_WORDS = {"add": ("+ Player", "+ Player (F3)"), "remove": ("- Player", "- Player (F4)"),
+                "quit": ("Quit (^Q)", "Quit (Ctrl+Q)")}
+
+
 def players_head(narrow: bool) -> str:
     """The heading of the players (the buttons beside it: shorter in a narrow window)."""
     return f"Players (1-{MAX_PLAYERS})" + ("" if narrow else ": a name and a kind each")
@@ -51,17 +61,20 @@ def players_head(narrow: bool) -> str:
 class Tick(Checkbox):
     """A checkbox whose mark is drawn only when it is on (Textual's draws its X either
     way, in another colour: the same without colour, or to a colour-blind player).
-    ``short``: its words in a narrow window (a checkbox's label does not wrap)."""
+    ``short``: its words in a narrow window, ``tiny`` in a tiny one (a checkbox's label
+    does not wrap)."""
 
-    def __init__(self, label: str, value: bool, *, short: str = "", id: str | None = None,
-                 compact: bool = False) -> None:
+    def __init__(self, label: str, value: bool, *, short: str = "", tiny: str = "",
+                 id: str | None = None, compact: bool = False) -> None:
         super().__init__(label, value, id=id, compact=compact)
         self.long = label
         self.short = short or label
+        self.tiny = tiny or self.short
 
-    def fit(self, narrow: bool) -> None:
-        """The short words in a narrow window, else the whole ones."""
-        words = self.short if narrow else self.long
+    def fit(self, narrow: bool, tiny: bool = False) -> None:
+        """The short words in a narrow window, the shortest in a tiny one, else the whole
+        ones."""
+        words = self.tiny if tiny else self.short if narrow else self.long
         if str(self.label) != words:
             self.label = words
 
@@ -95,6 +108,7 @@ class SetupScreen(AppScreen):
         super().__init__()
         self.count = 1
         self.shown_variant: str | None = None
+        self._title = TITLE
 
     def compose(self) -> ComposeResult:
         cfg: Config = self.yacht_app.config
@@ -102,7 +116,7 @@ class SetupScreen(AppScreen):
         ids = [rs.id for rs in variants]
         variant = cfg.variant if cfg.variant in ids else "yahtzee"
         self.count = len(cfg.players)
-        yield Static(" Yacht - a new game", id="title")
+        yield Static(TITLE, id="title", markup=False)
         # compact (no blank line but before the players and before the table's settings):
         # the variant with the most options and up to six players fit 80x24; more say so
         with VerticalScroll(id="setup") as scroll:
@@ -142,9 +156,11 @@ class SetupScreen(AppScreen):
             yield Tick("Next player pause after a score, before a computer plays (time "
                        "for Oops)", cfg.computer_pause,
                        short="Next player pause before a computer plays",
+                       tiny="Next player pause before computers",
                        id="computer-pause", compact=True)
             yield Tick("Roll at the start of each turn by itself (as Windows Yacht and "
                        "Yatsee)", cfg.auto_roll, short="Roll at the start of each turn by itself",
+                       tiny="Roll by itself when a turn starts",
                        id="auto-roll", compact=True)
         # under the form, always on the screen: Start has the focus (Enter starts)
         with Horizontal(id="setup-buttons", classes="buttons"):
@@ -185,21 +201,39 @@ class SetupScreen(AppScreen):
     def fit_width(self) -> None:
         """The words that fit the window's width."""
         narrow = self.app.size.width < self.HORIZONTAL_BREAKPOINTS[1][0]
+        tiny = self.app.size.width < TINY
+        self.set_class(tiny, "-tiny")
         for tick in self.query(Tick):
-            tick.fit(narrow)
+            tick.fit(narrow, tiny)
         for head in self.query("#players-head").results(Label):
             head.update(players_head(narrow))
+        for bid, (short, whole) in BUTTON_WORDS.items():
+            for button in self.query(f"#{bid}").results(Button):
+                words = short if tiny else whole
+                if str(button.label) != words:
+                    button.label = words
+        self.show_more()
 
     def show_more(self) -> None:
-        """Say where the rest of the form is when it does not fit the window."""
+        """Say where the rest of the form is when it does not fit the window: beside the
+        buttons, or in a narrow window (no room left there) in the title."""
+        if not self.query("#more"):
+            return  # (not composed yet)
         form = self.query_one("#setup", VerticalScroll)
         above = form.scroll_y > 0
         below = form.scroll_y < form.max_scroll_y
+        words = ("" if not (above or below)  # (Tab or the mouse's wheel goes there)
+                 else "▲▼ more above, below" if above and below
+                 else "▲ more above" if above else "▼ more below")
+        narrow = self.app.size.width < self.HORIZONTAL_BREAKPOINTS[1][0]
         more = self.query_one("#more", Static)
-        more.display = above or below
-        if above or below:  # (Tab or the mouse's wheel goes there)
-            more.update("▲▼ more above, below" if above and below
-                        else "▲ more above" if above else "▼ more below")
+        more.display = bool(words) and not narrow
+        if more.display:
+            more.update(words)
+        title = f"{TITLE}  {words}" if words and narrow else TITLE
+        if title != self._title:
+            self._title = title
+            self.query_one("#title", Static).update(title)
 
     def show_players(self) -> None:
         for row in self.query(".player"):
