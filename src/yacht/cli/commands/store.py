@@ -117,7 +117,6 @@ def cmd_scores(args: argparse.Namespace) -> int:
     def go(store: Store) -> int:
         import textwrap
 
-        from yacht.session.present import entry_note
         from yacht.shapes import score_tables_json
 
         out = score_tables_json(store, rs, args.assisted)
@@ -126,22 +125,47 @@ def cmd_scores(args: argparse.Namespace) -> int:
             return 0
         if not out:
             print("No high scores yet." + (" (assisted games)" if args.assisted else ""))
+        width = text_width()
         for i, t in enumerate(out):
             if i:
                 print()
             # (the options in words, as `yacht stats` says them, not the ruleset's key)
             title = _title(t["key"]) + (" - assisted" if t["assisted"] else "")
-            print("\n".join(textwrap.wrap(title, text_width(), subsequent_indent="  ",
+            print("\n".join(textwrap.wrap(title, width, subsequent_indent="  ",
                                            break_on_hyphens=False)))
-            if not t["entries"]:
-                print("  no scores yet")
-            for e in t["entries"]:
-                print(f"  {e['rank']:>2}. {printable(e['name']):<20} {e['score']:>5}  "
-                      f"{e['date'][:10]}  game {e['game_id']}"
-                      + entry_note(False, e["dice_entered"], e["ended_early"]))
+            print(_entries_text(t["entries"], width) if t["entries"] else "  no scores yet")
         return 0
 
     return _run(args, go)
+
+
+def _entries_text(entries: list[dict[str, Any]], width: int) -> str:
+    """A top ten's lines: rank, name, score, date and game on a line each where they all
+    fit ``width``; else (a narrow terminal) the date and game go under the name, a
+    line of their own for every entry, and a note that does not fit after them under
+    it.
+
+    >>> e = {"rank": 1, "name": "Maximilian Feathers", "score": 302, "date": "2026-12-06",
+    ...      "game_id": "0e99b22d370e", "dice_entered": False, "ended_early": True}
+    >>> print(_entries_text([e], 40))
+       1. Maximilian Feathers    302
+          2026-12-06  game 0e99b22d370e
+          (won at once)
+    """
+    from yacht.render import wrap_text
+    from yacht.session.present import entry_note
+
+    rows = [(f"  {e['rank']:>2}. {printable(e['name']):<20} {e['score']:>5}",
+             f"{e['date'][:10]}  game {e['game_id']}",
+             entry_note(False, e["dice_entered"], e["ended_early"])) for e in entries]
+    if all(len(f"{head}  {game}{note}") <= width for head, game, note in rows):
+        return "\n".join(f"{head}  {game}{note}" for head, game, note in rows)
+    out: list[str] = []
+    for head, game, note in rows:   # (a note, in brackets, stays whole)
+        under = " " * 6 + game
+        fits = len(under + note) <= width
+        out += [head, under + note] if fits or not note else [head, under, " " * 5 + note]
+    return wrap_text("\n".join(out), width)
 
 
 # --- resume ---------------------------------------------------------------------
