@@ -74,3 +74,25 @@ def test_scores_stay_one_line_an_entry_where_they_fit(
     entries = [line for line in lines if line[:6].strip().rstrip(".").isdigit()]
     assert len(entries) == 4 and all(" game " in line for line in entries)
     assert any(line.endswith(" (won at once)") for line in entries)
+
+
+def test_stats_of_dice_entered_fit_where_the_table_does_not(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht stats` set its table when the head fitted the width: a row's note after it
+    ("dice entered") went 15 columns past the edge of a terminal of 64-78 columns."""
+    db = tmp_path / "games.sqlite3"
+    s = State(get("tommys-crag"), [Player(NAMES[2])], seed=bytes(range(32)))
+    while not s.is_terminal():
+        entered = s.turns_taken(0) == 3
+        s.apply(Roll((6, 6, 1), entered=True) if entered else Roll())
+        s.apply(Score(s.placements()[0].category))
+    with open_store(str(db)) as store:
+        store.finish_game(store.start_game(Record.from_state(s), seed=s.seed), s)
+    for columns in (50, 70, 100):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        assert main(["stats", "--db", str(db)]) == 0
+        out = capsys.readouterr().out
+        assert all(len(line) <= columns - 2 for line in out.splitlines()), out
+        assert f"{NAMES[2]} " in out and "(dice entered)" in out
+        assert ("player" in out) is (columns == 100)   # the table where it fits

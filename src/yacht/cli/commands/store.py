@@ -439,9 +439,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             print(f"No finished games{' of people' if theirs else ''}{who}."
                   + (" (--computers counts the computer players too)" if theirs else ""))
             return 0
-        import shutil
-
-        print(_stats_text(rows, shutil.get_terminal_size().columns))
+        print(_stats_text(rows, text_width()))
         return 0
 
     return _run(args, go)
@@ -472,7 +470,8 @@ def _stats_text(rows: list[Any], width: int) -> str:
     name_w = max(6, *(len(who(r)) for r in rows))
     head = (f"  {'player':<{name_w}} {'games':>5} {'wins':>7} {'avg':>7} {'best':>5} "
             f"{'bonus':>6} {'yachts':>6}")
-    table = len(head) <= width
+    # (a row's note, after its last column, must fit too)
+    table = len(head) + max(len(entry_note(False, r.dice_entered)) for r in rows) <= width
     out: list[str] = []
     for title, group in sorted(((_title(k), g) for k, g in by_key.items()),
                                key=lambda t: t[0]):
