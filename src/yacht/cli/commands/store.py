@@ -439,7 +439,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
             print(f"No finished games{' of people' if theirs else ''}{who}."
                   + (" (--computers counts the computer players too)" if theirs else ""))
             return 0
-        print(_stats_text(rows, text_width()))
+        import shutil
+
+        # (the whole width, down to 20 columns: text_width() stops at 40)
+        print(_stats_text(rows, shutil.get_terminal_size().columns))
         return 0
 
     return _run(args, go)
