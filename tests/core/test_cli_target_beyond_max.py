@@ -52,3 +52,12 @@ def test_a_target_some_games_reached_keeps_its_share(
                  "--seed", "1"]) == 0
     out, _ = capsys.readouterr()
     assert "target       0: reached in 100.00% of games" in out
+
+
+def test_the_advisor_refuses_such_a_target_too(capsys: pytest.CaptureFixture[str]) -> None:
+    # (it built a table for it and ranked every action at a chance of 0.00%)
+    assert main(["advise", "tommys-crag", "135 r1", "--target", "245"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "target 245 is more than any game of Tommy's Crag can score (at most 244; " \
+        "accepted: 0-244)" in err

@@ -9,6 +9,7 @@ from yacht.cli.common import (
     CliError,
     add_variant_args,
     emit_json,
+    reachable_target,
     ruleset_from_args,
     text_width,
     whole,
@@ -102,6 +103,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
             check_supported(rs)
         except UnsupportedRuleset as e:
             raise CliError(f"{e} (--target is accepted for the one-column variants)") from None
+        reachable_target(rs, args.target)
     try:
         sit = Situation.of(rs, card, dice, rolls, turn)
         card, turn, dice, rolls_left = sit.card, sit.turn, sit.dice, sit.rolls_left
