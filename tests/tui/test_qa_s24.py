@@ -255,7 +255,7 @@ async def test_the_top_ten_names_its_options_and_why_a_game_is_not_in_it(
             if not demo:  # (a demo plays itself to its results)
                 fast_forward(game(pilot), leave=0)
                 await pilot.press("enter")  # the results
-            await until(pilot, lambda: isinstance(app.screen, EndScreen))
+            await until(pilot, lambda a=app: isinstance(a.screen, EndScreen))
             await pilot.press("t")
             await settle(pilot)
             page = app.screen
