@@ -8,9 +8,11 @@ the players' list beside it.
 
 from __future__ import annotations
 
+import math
 import re
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -346,6 +348,61 @@ def too_small_text(need: tuple[int, int], size: tuple[int, int], dice: int,
             "once. q quits (the game is saved), ? shows the help.")
 
 
+def time_left_words(seconds: float) -> str:
+    """The time a wait still takes, in round numbers.
+
+    >>> [time_left_words(s) for s in (4, 12, 41)]
+    ['a few seconds left', 'about 15 s left', 'about 45 s left']
+    >>> [time_left_words(s) for s in (58, 75, 170)]
+    ['about a minute left', 'about a minute left', 'about 3 minutes left']
+    """
+    if seconds < 10:
+        return "a few seconds left"
+    if seconds < 55:
+        return f"about {5 * math.ceil(seconds / 5)} s left"
+    if seconds < 90:
+        return "about a minute left"
+    return f"about {max(2, round(seconds / 60))} minutes left"
+
+
+class WaitEstimate:
+    """How far a wait is (a table being built for the advisor or a computer), and how
+    long it still takes, in words a player can trust: the time left is worked out from
+    the average pace since the wait began (not the last steps', which jumped about, the
+    build going faster or slower as it goes), said only once the wait has run
+    :attr:`SETTLE` seconds, in round numbers, and never a little more than it said."""
+
+    #: no guess of the time left before this many seconds (the first steps tell little)
+    SETTLE = 2.0
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.what: str | None = None
+        self.since = 0.0
+        self.first = 0.0  # (how far it was when first seen: a build may start half done)
+        self.said: float | None = None  # (the time left it said last)
+
+    def words(self, what: str, done: int, total: int) -> str:
+        """'34%', then '34% - about 15 s left'; nothing when how far is not known."""
+        now = self.clock()
+        far = done / total if total > 0 else 0.0
+        if what != self.what:  # a new wait
+            self.what, self.since, self.first, self.said = what, now, far, None
+        if total <= 0:
+            return ""
+        percent = f"{100 * done // total}%"
+        elapsed, gone = now - self.since, far - self.first
+        if elapsed < self.SETTLE or gone <= 0 or done >= total:
+            return percent
+        left = elapsed * (1 - far) / gone
+        if self.said is None or left < self.said or left > 1.5 * self.said:
+            self.said = left  # (less, or much more: a little more keeps what it said)
+        return f"{percent} - {time_left_words(self.said)}"
+
+    def reset(self) -> None:
+        self.what = None
+
+
 def no_box_text(rs: Any, keys: Mapping[str, str], ch: str) -> str:
     """What a letter that is no box's key gets: the letter to press where it is the
     original's board name of a box (Tommy's D for Thirteen), else where the letters are.
@@ -527,6 +584,8 @@ class GameScreen(AppScreen):
         self._store_waits = threading.Event()
         self._told_saving = False  # (a key was answered so meanwhile)
         self._toast_kept = False  # the last message is a warning the end keeps
+        #: how far a wait is and the time it still takes (the line under its words)
+        self.wait_estimate = WaitEstimate()
         self.set_layout(*self.choose_layout(self.snap))
 
     @property
@@ -560,10 +619,12 @@ class GameScreen(AppScreen):
                     yield NewsLog(id="log")
             yield ScoreCard(id="card")
         yield Static(id="too-small", markup=False)  # (shown instead of the table)
-        with Horizontal(id="busy"):
-            # the bar first: a message in the corner (a toast) does not cover it
-            yield ProgressBar(id="busy-bar")  # (with the time left: a build can take a minute)
+        with Vertical(id="busy"):
+            # what the wait is for, then how far (a build can take a minute)
             yield Static(id="busy-what", markup=False)
+            with Horizontal(id="busy-line"):
+                yield ProgressBar(id="busy-bar", show_percentage=False, show_eta=False)
+                yield Static(id="busy-far", markup=False)
         yield Static(id="helpbar", markup=False)
         yield KeyBar()
 
@@ -822,8 +883,11 @@ class GameScreen(AppScreen):
         busy.display = thinking is not None
         self.query_one("#helpbar").display = thinking is None
         if thinking is None:
+            self.wait_estimate.reset()
             return
         self.put("#busy-what", f"{thinking.what}…", layout=False)
+        self.put("#busy-far", self.wait_estimate.words(thinking.what, thinking.done,
+                                                       thinking.total), layout=False)
         bar = self.query_one("#busy-bar", ProgressBar)
         if thinking.total > 0:
             bar.update(total=thinking.total, progress=thinking.done)
