@@ -256,3 +256,28 @@ def test_rules_json_has_no_rule_of_a_box_left_off_the_card(
     names = [r["name"] for r in json.loads(run(capsys, "rules", "generala",
                                                "--json"))["special_rules"]]
     assert names == ["served_bonus", "needs_box", "served_win"]
+
+
+def test_the_dailys_standings_say_on_a_terminal_that_a_table_is_being_built(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`yacht daily maxi-yatzy --standings` worked out the expert's total on the day's dice
+    first, the first time building its table: minutes without a word. On a terminal a
+    line says so, as advice does; nothing when the total is known or the table ready."""
+    import sys
+
+    from yacht.strategy.solver import build
+
+    monkeypatch.setenv("YACHT_DB", str(tmp_path / "g.db"))
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(build, "is_ready", lambda rs, estimate=True: False)
+    assert main(["daily", "generala", "--standings"]) == 0
+    said = capsys.readouterr()
+    assert said.err == ("yacht: building the expert's table for Generala (once: it is "
+                        "kept in the cache)...\n")
+    expert = [line for line in said.out.splitlines() if "expert" in line]
+    assert expert and any(ch.isdigit() for ch in expert[0]), said.out  # (then its total)
+    main(["daily", "generala", "--standings"])  # (the total is known now: no line)
+    assert capsys.readouterr().err == ""
+    main(["daily", "yatzy", "--standings", "--json"])  # (JSON: no words on the side)
+    assert capsys.readouterr().err == ""

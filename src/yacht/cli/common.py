@@ -206,3 +206,25 @@ def text_width() -> int:
     """How wide the commands' text may be: the terminal's width less a margin (78 when
     the output is not a terminal, or as ``COLUMNS`` says)."""
     return max(40, shutil.get_terminal_size((80, 24)).columns - 2)
+
+
+def say_building(rs: Any, target: int | None) -> None:
+    """A line on the terminal before the expert's table (or the one for reaching
+    ``target``) is built for a command (once, then kept in the cache): Maxi Yatzy's takes
+    minutes, which were silent."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return
+    from yacht.strategy.solver.build import is_ready
+
+    if not is_ready(rs, estimate=False):
+        print(f"yacht: building the expert's table for {rs.name} (once: it is kept in the "
+              "cache)...", file=sys.stderr, flush=True)
+    elif target is not None:
+        from yacht.strategy.solver.target import is_ready as target_ready
+
+        if not target_ready(rs, target):
+            print(f"yacht: building the table for reaching {target} points (once: it is "
+                  "kept in the cache; about a minute for Yahtzee)...", file=sys.stderr,
+                  flush=True)

@@ -11,6 +11,7 @@ from yacht.cli.common import (
     emit_json,
     reachable_target,
     ruleset_from_args,
+    say_building,
     text_width,
     whole,
 )
@@ -107,7 +108,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     try:
         sit = Situation.of(rs, card, dice, rolls, turn)
         card, turn, dice, rolls_left = sit.card, sit.turn, sit.dice, sit.rolls_left
-        _say_building(rs, args.target)
+        say_building(rs, args.target)
         both = run_interruptible(lambda _stop: hint_card(
             rs, card, turn, dice, rolls_left, target=args.target,
             build=args.target is not None))
@@ -161,24 +162,3 @@ def cmd_advise(args: argparse.Namespace) -> int:
             print(f"  {o.ranked.describe(rs):<{w}}  {100 * o.chance:9.4f}  "
                   f"{100 * o.loss:8.4f}")
     return 0
-
-
-def _say_building(rs: Any, target: int | None) -> None:
-    """A line on the terminal before a table is built for this advice (once, then kept in
-    the cache): Maxi Yatzy's took a minute without a word."""
-    import sys
-
-    if not sys.stderr.isatty():
-        return
-    from yacht.strategy.solver.build import is_ready
-
-    if not is_ready(rs, estimate=False):
-        print(f"yacht: building the expert's table for {rs.name} (once: it is kept in the "
-              "cache)...", file=sys.stderr, flush=True)
-    elif target is not None:
-        from yacht.strategy.solver.target import is_ready as target_ready
-
-        if not target_ready(rs, target):
-            print(f"yacht: building the table for reaching {target} points (once: it is "
-                  "kept in the cache; about a minute for Yahtzee)...", file=sys.stderr,
-                  flush=True)

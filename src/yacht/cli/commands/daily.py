@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from yacht.cli.common import GAMES_DB_HELP, CliError, check_db, emit_json
+from yacht.cli.common import GAMES_DB_HELP, CliError, check_db, emit_json, say_building
 
 ORDER = 3
 
@@ -74,7 +74,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
     from yacht.parsing import parse_ruleset
     from yacht.render import variant_title
     from yacht.session import SessionError
-    from yacht.session.daily import UnderWay, open_daily, ranked_game, standings
+    from yacht.session.daily import UnderWay, open_daily, ranked_game
     from yacht.session.table import Refused
     from yacht.store import StoreError, open_store
 
@@ -91,7 +91,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     try:
         if args.standings:
-            st = standings(store, rs.id, day)
+            st = _standings(store, rs, day, shown=not args.json)
             if args.json:
                 emit_json(st.to_json())
             else:
@@ -120,6 +120,20 @@ def cmd_daily(args: argparse.Namespace) -> int:
     return code
 
 
+def _standings(store: Any, rs: Any, day: str | None, shown: bool = True) -> Any:
+    """The day's standings with the expert's total on its dice. The first time that
+    total is worked out the expert's table may have to be built (Maxi Yatzy's: minutes):
+    a line on the terminal says so, as advice does, rather than a silent wait."""
+    from yacht.session.daily import standings
+
+    st = standings(store, rs.id, day, expert=False)
+    if st.expert is None:
+        if shown:
+            say_building(rs, None)
+        st = standings(store, rs.id, day)
+    return st
+
+
 def _play(game_id: str, args: argparse.Namespace) -> int:
     import os
 
@@ -140,13 +154,14 @@ def _play(game_id: str, args: argparse.Namespace) -> int:
 def _print_result(db: str | None, variant: str, title: str, game_id: str) -> None:
     """After the game: the place, the expert's total and the line to share (or how to
     go on with an unfinished one)."""
-    from yacht.session.daily import share_line, standings
+    from yacht.rules import get
+    from yacht.session.daily import share_line
     from yacht.store import open_store
 
     store = open_store(db)
     try:
         day = store.load_record(game_id).meta.get("daily")
-        st = standings(store, variant, day if isinstance(day, str) else None)
+        st = _standings(store, get(variant), day if isinstance(day, str) else None)
     finally:
         store.close()
     entry = st.place_of(game_id)
