@@ -79,6 +79,10 @@ class Page:
         self.ws.close()
 
 
+#: the errors of a move the table made stale meanwhile (its clock, a computer)
+MOVED_ON = {"stale", "not_your_turn", "computer_turn", "paused"}
+
+
 def play_through(server: Any, table: str, tokens: list[str], leave: int = 1) -> None:
     """Play the seats of ``tokens`` at ``table`` through their sockets, each turn one roll
     and the first box that takes it, until the player on turn has ``leave`` turns to
@@ -112,6 +116,13 @@ def play_through(server: Any, table: str, tokens: list[str], leave: int = 1) -> 
                 box = s["previews"][0]
                 reply = mover.act({"type": "score", "category": box["category"],
                                    "column": box["column"]})
+            if reply["type"] == "error" and reply.get("code") in MOVED_ON:
+                # (the table moved first: a turn's clock ran out...) the newer state
+                if reply.get("code") == "stale":
+                    mover.wait(lambda t, v=before: t["snapshot"]["version"] > v)
+                else:
+                    time.sleep(0.1)
+                continue
             assert reply["type"] == "ack", reply
             for page in pages:  # (each sees the move before the next one is chosen)
                 page.wait(lambda t, v=before: t["snapshot"]["version"] > v)
