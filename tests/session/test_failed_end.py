@@ -52,7 +52,8 @@ def test_a_failed_final_save_leaves_the_game_unfinished(store: Any, factory: Any
     assert "Game over." in text
     assert "Warning: saving failed" in text
     assert "stays unfinished" in text
-    assert f"`yacht resume {gid}` continues it, and the score is entered then" in text
+    assert (f"`yacht play --plain --resume {gid}` continues it, and the score is entered "
+            "then") in text
     assert not store.games[gid].finished
 
 

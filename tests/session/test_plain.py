@@ -65,11 +65,11 @@ def test_end_of_input_saves_and_resume_continues(tmp_path: Path) -> None:
     first = "".join(f"\n{k}\n" for k in CRAG_LETTERS[:5])
     r = play(["crag", "--players", "Ann", "--seed", "2"], first, tmp_path)
     assert r.returncode == 0, r.stderr
-    m = re.search(r"yacht resume (\w+)", r.stdout)
+    m = re.search(r"`yacht play --plain --resume (\w+)` continues it", r.stdout)
     assert m, r.stdout
     # a start without a game named mentions the saved one
     other = play(["--plain"], "", tmp_path)
-    assert f"yacht resume {m.group(1)}" in other.stdout
+    assert f"yacht play --plain --resume {m.group(1)}" in other.stdout
     assert "Unfinished: Tommy's Crag, turn 6 of 13 (Ann " in other.stdout
     rest = "".join(f"\n{k}\n" for k in CRAG_LETTERS[5:])
     r2 = play(["--resume", m.group(1)[:6]], rest, tmp_path)  # a unique start of the id will do
@@ -224,7 +224,7 @@ def test_the_line_game_reads_the_notation_of_resume_action(tmp_path: Path) -> No
 
 
 def test_input_ending_says_what_happened(tmp_path: Path) -> None:
-    from yacht.session.commands import resume_hint
+    from yacht.plain.game import resume_hint
     from yacht.store import open_store
 
     out = flat(line_game(""))  # nothing: not even the first roll
@@ -237,9 +237,9 @@ def test_input_ending_says_what_happened(tmp_path: Path) -> None:
     out = flat(line_game("\nq\n", store=store))
     gid = store.unfinished_games()[0].id
     store.close()
-    # the terminal game's hint, word for word
+    # the line game's own way back (`yacht resume ID` would open the full-screen game)
     assert out.endswith(f"Game saved. {resume_hint(gid)}.")
-    assert resume_hint(gid) == f"`yacht resume {gid}` continues it"
+    assert resume_hint(gid) == f"`yacht play --plain --resume {gid}` continues it"
 
 
 def test_the_line_game_names_the_dice_to_roll_again_in_every_variant() -> None:
@@ -453,7 +453,7 @@ class Interrupting(io.StringIO):
 
 
 def test_ctrl_c_says_whether_the_game_is_saved_and_how_it_goes_on(tmp_path: Path) -> None:
-    from yacht.session.commands import resume_hint
+    from yacht.plain.game import resume_hint
     from yacht.store import open_store
 
     store = open_store(str(tmp_path / "db.sqlite3"))
@@ -497,7 +497,8 @@ def test_the_cli_says_ctrl_c_saved_the_game(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "yacht: interrupted" in err
-    assert re.search(r"Game saved\. `yacht resume \w+` continues it\.", flat(out)), out
+    assert re.search(r"Game saved\. `yacht play --plain --resume \w+` continues it\.",
+                     flat(out)), out
 
 
 def test_maxi_yatzys_capital_o_scores_five_of_a_kind_not_oops() -> None:
@@ -543,3 +544,21 @@ def test_the_second_kismet_penalty_is_told() -> None:
                      [Player("Ann"), Player("Bob")]))
     after = text.split("Ann scores 4 of a Kind for 50.")[1]
     assert "Bob writes 0 in Twos" in after.split("Bob, turn 2")[0], after
+
+
+def test_the_line_game_s_resume_hint_goes_on_in_the_line_game(tmp_path: Path) -> None:
+    """The line game said "`yacht resume ID` continues it": from a pipe that command only
+    shows the game, and in a terminal it opens the full-screen game, not the line game.
+    The command it names now plays on with line prompts, as typed."""
+    r = play(["crag", "--players", "Ann", "--seed", "2"], f"\n{CRAG_LETTERS[0]}\n\n", tmp_path)
+    m = re.search(r"Game saved\. `(yacht [^`]+)` continues it\.", flat(r.stdout))
+    assert m, r.stdout
+    words = m.group(1).split()
+    assert words[:2] == ["yacht", "play"] and "--plain" in words, words
+    env = dict(os.environ, YACHT_DB=str(tmp_path / "db.sqlite3"),
+               YACHT_CONFIG_DIR=str(tmp_path / "cfg"), NO_COLOR="1")
+    again = subprocess.run([sys.executable, "-m", "yacht", *words[1:]],
+                           input=f"{CRAG_LETTERS[1]}\n", capture_output=True, text=True,
+                           env=env, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert "Ann scores " in again.stdout and "Game saved." in again.stdout, again.stdout

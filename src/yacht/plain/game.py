@@ -32,7 +32,7 @@ from yacht.session import (
     open_store_for_games,
     open_table,
 )
-from yacht.session.commands import ActionError, GoOn, parse_command, resume_hint
+from yacht.session.commands import ActionError, GoOn, parse_command
 from yacht.session.comment import end_line, judged
 from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
@@ -49,7 +49,7 @@ from yacht.session.present import (
 )
 from yacht.session.table import LOCAL, Event, Refused, Table
 
-__all__ = ["PlainGame", "run_plain"]
+__all__ = ["PlainGame", "resume_hint", "run_plain"]
 
 #: the line game's text: at most this wide (a screen reader reads it whole either way)
 WIDTH = 78
@@ -76,6 +76,16 @@ click on a die may hold it instead: their setting "Clicking a die").
   ?                 the rules and these commands
   q                 quit (the game is saved)
 """
+
+def resume_hint(game_id: str) -> str:
+    """How a saved game goes on in the line game: `yacht resume ID` would open it full
+    screen in a terminal, and only show it when the input is not one.
+
+    >>> resume_hint("1ab3af1a2d7d")
+    '`yacht play --plain --resume 1ab3af1a2d7d` continues it'
+    """
+    return f"`yacht play --plain --resume {game_id}` continues it"
+
 
 class _Quit(Exception):
     """The game stops here: ``ended`` when the input ended (else the player quit)."""
