@@ -562,3 +562,29 @@ def test_the_line_game_s_resume_hint_goes_on_in_the_line_game(tmp_path: Path) ->
                            env=env, timeout=120)
     assert again.returncode == 0, again.stderr
     assert "Ann scores " in again.stdout and "Game saved." in again.stdout, again.stdout
+
+
+def test_a_yahtzee_bonus_and_the_joker_rule_are_told_apart_from_the_box() -> None:
+    """A second Yahtzee: the box list said 'x Sixes 130' with no word of why Sixes was the
+    only box, and 'Ann scores Sixes for 130' while the card holds Sixes 30 and a Yahtzee
+    bonus of 100."""
+    out = flat(line_game("roll 6,6,6,6,6\ny\nroll 6,6,6,6,6\nx\nq\n"))
+    assert "Boxes: x Sixes 30 + 100. Joker rule: this Yahtzee must go in Sixes (+100 " \
+           "Yahtzee bonus)." in out
+    assert "Ann scores Sixes for 30 and a Yahtzee bonus of 100. Total 180." in out
+    assert "130" not in out
+
+
+def test_a_served_box_and_a_repeat_are_named_in_the_scoring() -> None:
+    """Generala's served Escalera scored 25 with no word of why not 20; Tommy's Yahtzee
+    board taken again read as if it were filled the first time."""
+    table = Table.new(get("generala"), [Player("Ann")], rng=random.Random(5))
+    table.real_dice = True
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("roll 1,2,3,4,5\nescalera\nq\n"), out).run()
+    assert "Ann scores Escalera for 25 (served). Total 25." in flat(out.getvalue())
+    table = Table.new(get("tommys-yahtzee"), [Player("Ann")], rng=random.Random(5))
+    table.real_dice = True
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("roll 6,6,6,6,6\ny\nroll 6,6,6,6,6\ny\nq\n"), out).run()
+    assert "Ann scores Yahtzee again for 50. Total 100." in flat(out.getvalue())

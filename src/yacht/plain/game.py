@@ -11,6 +11,7 @@ import random
 import re
 import textwrap
 import time
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from yacht.engine import TakeBack
@@ -45,6 +46,7 @@ from yacht.session.present import (
     no_box_text,
     possessive,
     result_text,
+    scoring_note,
     verb,
 )
 from yacht.session.table import LOCAL, Event, Refused, Table
@@ -159,9 +161,7 @@ class PlainGame:
             self.say(f"{verb(who, 'keeps', 'keep')} {kept or 'nothing'} and "
                      f"{'roll' if is_you(who) else 'rolls'} again.")
         elif e.kind == "scored":
-            d = e.data
-            self.say(f"{verb(who, 'scores', 'score')} {self.label(d['category'], d['column'])} for "
-                     f"{d['total']}. Total {d['grand']}.")
+            self.say(self.scored(who, e.data))
         elif e.kind == "penalty":  # (the second Kismet: a 0 on another player's card)
             self.say(f"{e.text}.")
         elif e.kind == "took_back":
@@ -194,6 +194,21 @@ class PlainGame:
         lab = rs.category(category).label
         return f"{lab} (column {column + 1})" if len(rs.columns) > 1 else lab
 
+    def scored(self, who: str, d: Mapping[str, Any]) -> str:
+        """A scoring: the box's points, and apart what is no box's (a Yahtzee bonus, as the
+        card shows it) and why a box scored more (served, in Generala)."""
+        rs = self.table.ruleset
+        points, bonus = d.get("points", d["total"]), d.get("bonus", 0)
+        served = " (served)" if d.get("served") else ""
+        text = (f"{verb(who, 'scores', 'score')} {self.label(d['category'], d['column'])} for "
+                f"{points}{served}")
+        if d.get("repeat"):
+            text = text.replace(f" for {points}", f" again for {points}", 1)
+        if bonus:
+            label = next((t for t in (r.extra_label(rs) for r in rs.special) if t), "bonus")
+            text += f" and a {label} of {bonus}"
+        return f"{text}. Total {d['grand']}."
+
     def boxes_line(self) -> str:
         places = self.table.view().state.placements()
         if not places:
@@ -201,9 +216,14 @@ class PlainGame:
         parts = []
         for p in places:
             extra = " again" if p.repeat else ""
+            plus = f" + {p.bonus}" if p.bonus else ""  # (a bonus is no box's: apart)
             parts.append(f"{self.keys[p.category]} {self.label(p.category, p.column)}"
-                         f"{extra} {p.total}")
-        return "\n".join(textwrap.wrap("Boxes: " + "; ".join(parts) + ".", WIDTH))
+                         f"{extra} {p.points}{plus}")
+        # why only some open boxes take these dice, what a bonus is (the joker rule,
+        # Tommy's first turn): the other games say it beside the dice
+        note = scoring_note(self.table.view().state)
+        text = "Boxes: " + "; ".join(parts) + "." + (f" {note}" if note else "")
+        return "\n".join(textwrap.wrap(text, WIDTH))
 
     def card(self) -> str:
         st = self.table.view().state

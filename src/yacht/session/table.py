@@ -973,7 +973,8 @@ class Table:
                 "scored", me, f"{name}: {label}{col} for {total}{served}",
                 category=action.category, column=action.column, label=label,
                 points=pl.points if pl else 0, bonus=pl.bonus if pl else 0, total=total,
-                repeat=bool(pl and pl.repeat), grand=st.totals(me).grand))
+                repeat=bool(pl and pl.repeat), served=bool(pl and pl.served),
+                grand=st.totals(me).grand))
             events += self._penalties(me, cards_before)
             nxt = st.current
             if nxt != me and not st.is_terminal():
