@@ -588,3 +588,23 @@ def test_a_served_box_and_a_repeat_are_named_in_the_scoring() -> None:
     out = io.StringIO()
     PlainGame(table, io.StringIO("roll 6,6,6,6,6\ny\nroll 6,6,6,6,6\ny\nq\n"), out).run()
     assert "Ann scores Yahtzee again for 50. Total 100." in flat(out.getvalue())
+
+
+def test_the_hint_says_what_to_type() -> None:
+    """The hint keeps dice by their faces ('Keep 1 2 and roll the other one' for 2 5 1),
+    and the line game takes the positions of the dice to roll again: typing '1 2' rolled
+    the very dice the hint kept. Each move now says what to type."""
+    table = Table.new(get("tommys-crag"), [Player("Ann")], rng=random.Random(5))
+    table.real_dice = True
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("roll 2,5,1\nh\ny\nq\n"), out).run()
+    text = flat(out.getvalue())
+    assert "Keep 5 and roll the other two, type 1 3 (expect" in text
+    assert "Keep 1 2 and roll the other one, type 2 (expect" in text
+    assert "Roll all three dice again, type a (expect" in text
+    out = io.StringIO()
+    table = Table.new(get("tommys-crag"), [Player("Ann")], rng=random.Random(5))
+    table.real_dice = True
+    PlainGame(table, io.StringIO("roll 6,6,1\nh\ny\nq\n"), out).run()
+    crag = category_keys(get("tommys-crag"))["crag"]
+    assert f"Score Crag for 50, type {crag} (expect" in flat(out.getvalue())

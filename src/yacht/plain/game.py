@@ -33,6 +33,7 @@ from yacht.session import (
     open_store_for_games,
     open_table,
 )
+from yacht.session.advice import Advice
 from yacht.session.commands import ActionError, GoOn, parse_command
 from yacht.session.comment import end_line, judged
 from yacht.session.config import Launch, demo_players, load_config
@@ -193,6 +194,20 @@ class PlainGame:
         rs = self.table.ruleset
         lab = rs.category(category).label
         return f"{lab} (column {column + 1})" if len(rs.columns) > 1 else lab
+
+    def typed(self, move: Advice) -> str:
+        """What to type for an advised move: the advice keeps dice by their faces, and
+        the line game names the dice to roll again by position (", type 2 3")."""
+        rs = self.table.ruleset
+        if move.category is not None:
+            key = self.keys[move.category]
+            return f", type {key} {move.column + 1}" if len(rs.columns) > 1 else \
+                f", type {key}"
+        if not move.reroll:
+            return ""
+        if len(move.reroll) == rs.dice:
+            return ", type a"
+        return ", type " + " ".join(str(p + 1) for p in move.reroll)
 
     def scored(self, who: str, d: Mapping[str, Any]) -> str:
         """A scoring: the box's points, and apart what is no box's (a Yahtzee bonus, as the
@@ -429,11 +444,12 @@ class PlainGame:
                 self.say(f"No hint: {e}.")
                 return True
             for i, m in enumerate(moves, 1):
-                self.say(f"{i}. {m.text} (expect {m.expected:.1f})")
+                self.say(f"{i}. {m.text}{self.typed(m)} (expect {m.expected:.1f})")
             win = getattr(moves, "to_win", None)
             if win is not None and win.differ:
                 best, chance = win.moves[0]
-                self.say(f"{win.title}: {best.text} (chance {100 * chance:.1f}%; {win.how}).")
+                self.say(f"{win.title}: {best.text}{self.typed(best)} (chance "
+                         f"{100 * chance:.1f}%; {win.how}).")
             elif win is not None:  # the same best move, the build under way, or why not
                 self.say(f"{win.line}.")
             marked = getattr(moves, "marked_line", None)  # (a player's first hint only)
