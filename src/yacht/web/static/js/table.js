@@ -153,6 +153,7 @@ export class TableView {
     this.navigate = navigate;
     this.snap = null;
     this.lobby = null;
+    this.joinError = null; // (what is wrong with the name in the lobby's field)
     this.presence = [];
     this.status = "connecting";
     this.rolling = null; // {positions, player} from the last rolled event
@@ -445,8 +446,15 @@ export class TableView {
       label: this.card === null ? (openSeats.length ? "Invite: send this link to your friends"
         : "This table's link: anyone with it can watch")
         : `This seat's link: send it to ${cardName(this.field, this.card)}` });
+    // (a name the server or the page refused: said under the field until it changes)
+    setAttr(nameInput, "aria-invalid", this.joinError ? "true" : null);
+    setAttr(nameInput, "aria-describedby", this.joinError ? "join-name-error" : null);
+    nameInput.oninput = () => {
+      if (this.joinError) this.markJoinName(null);
+    };
     const joinField = openSeats.length ? h("div", { class: mine ? "field hot-seat" : "field" },
-      h("label", { for: "join-name", text: mine ? "Someone else at this screen? Their name" : "Your name" }), nameInput) : null;
+      h("label", { for: "join-name", text: mine ? "Someone else at this screen? Their name" : "Your name" }), nameInput,
+      this.joinError ? h("p", { class: "field-error", id: "join-name-error", text: this.joinError }) : null) : null;
     fill(this.body, h("section", { class: "panel lobby", aria: { labelledby: "lobby-title" } },
       h("h2", { id: "lobby-title", text: again ? `Play again? Game ${t.series.games + 1} at this table` : openSeats.length ? "Waiting for players" : "Starting…" }),
       h("p", { class: "muted", text: `${t.name}${options ? ` (${options})` : ""} · computer speed ${t.speed}${t.clock ? ` · clock ${t.clock}` : ""}` }),
@@ -475,8 +483,7 @@ export class TableView {
   async join(seat) {
     const name = (this.joinName && this.joinName.value || "").trim();
     if (!name) {
-      toast("Give your name first");
-      if (this.joinName) this.joinName.focus();
+      this.markJoinName("Give your name first: 1-20 characters.");
       return;
     }
     const reply = await this.socket.send({ type: "join", seat, name, token: tokenFor(this.id) || undefined });
@@ -486,9 +493,23 @@ export class TableView {
       setLastName(name);
       // (the field is for the next person at this screen: not this one's name again)
       if (this.joinName && this.joinName.value.trim() === name) this.joinName.value = "";
+      if (this.joinError) this.markJoinName(null);
       announce(`You took seat ${this.seatNumber(seat)} as ${name}.`);
+    } else if (reply.type === "error" && /\bname\b/i.test(reply.message || "")) {
+      this.markJoinName(reply.message);
     } else if (reply.type === "error") {
       toast(reply.message);
+    }
+  }
+
+  /** Say under the lobby's name field what is wrong with the name in it, and go there
+   * to put it right (null: the field is fine again). */
+  markJoinName(message) {
+    this.joinError = message;
+    if (this.lobby) this.drawLobby(this.lobby);
+    if (message && this.joinName && this.joinName.isConnected) {
+      this.joinName.focus();
+      this.joinName.select();
     }
   }
 
