@@ -608,3 +608,21 @@ def test_the_hint_says_what_to_type() -> None:
     PlainGame(table, io.StringIO("roll 6,6,1\nh\ny\nq\n"), out).run()
     crag = category_keys(get("tommys-crag"))["crag"]
     assert f"Score Crag for 50, type {crag} (expect" in flat(out.getvalue())
+
+
+def test_a_two_column_box_list_gives_each_box_once_with_its_capital() -> None:
+    """Two columns: the box list named all 24 boxes over ten lines, and column 2's boxes
+    with the lower-case letter ('e Ones (column 2) 2'), which scores column 1. A box open
+    in both columns is now given once with both letters; one open in column 2 alone with
+    its capital."""
+    rs = get("ancient-yacht-double")
+    table = Table.new(rs, [Player("Ann")], rng=random.Random(5))
+    table.real_dice = True
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("roll 1,1,2,3,5\ne\nroll 1,1,2,3,5\nq\n"), out).run()
+    text = flat(out.getvalue())
+    assert "Boxes (a capital letter scores column 2): e/E Ones 2; t/T Twos 2;" in text
+    assert "(column 1) 2;" not in text
+    assert "Ann scores Ones (column 1) for 2." in text
+    after = text[text.index("turn 2"):]
+    assert "E Ones (column 2) 2" in after and "e/E" not in after

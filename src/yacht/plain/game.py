@@ -228,16 +228,30 @@ class PlainGame:
         places = self.table.view().state.placements()
         if not places:
             return f"{no_box_text(self.table.view().state)}: roll again."
+        two = len(self.table.ruleset.columns) > 1
+        first = {p.category: (p.points, p.bonus) for p in places if p.column == 0}
+        both = {p.category for p in places
+                if p.column == 1 and first.get(p.category) == (p.points, p.bonus)}
         parts = []
         for p in places:
             extra = " again" if p.repeat else ""
             plus = f" + {p.bonus}" if p.bonus else ""  # (a bonus is no box's: apart)
-            parts.append(f"{self.keys[p.category]} {self.label(p.category, p.column)}"
-                         f"{extra} {p.points}{plus}")
+            key = self.keys[p.category]
+            if two and p.category in both:
+                # open in both columns, the same dice: once, with both letters (the
+                # capital scores column 2)
+                if p.column == 1:
+                    continue
+                name = f"{key}/{key.upper()} {self.table.ruleset.category(p.category).label}"
+            else:
+                key = key.upper() if two and p.column == 1 else key
+                name = f"{key} {self.label(p.category, p.column)}"
+            parts.append(f"{name}{extra} {p.points}{plus}")
+        head = "Boxes (a capital letter scores column 2): " if two and both else "Boxes: "
         # why only some open boxes take these dice, what a bonus is (the joker rule,
         # Tommy's first turn): the other games say it beside the dice
         note = scoring_note(self.table.view().state)
-        text = "Boxes: " + "; ".join(parts) + "." + (f" {note}" if note else "")
+        text = head + "; ".join(parts) + "." + (f" {note}" if note else "")
         return "\n".join(textwrap.wrap(text, WIDTH))
 
     def card(self) -> str:
