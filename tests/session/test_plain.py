@@ -164,7 +164,7 @@ def test_messages_name_the_boxes_not_their_ids() -> None:
     ("score smal straigt", "Yahtzee has no box 'smal straigt': Small Straight (m) is the "
                            "nearest."),
     ("large", "Yahtzee has no box 'large': Large Straight (j) is the nearest."),
-    ("thr", "Unknown action 'thr' (accepted: roll"),  # (Threes or 3 of a Kind: not said)
+    ("thr", "Unknown action 'thr' (accepted here: the dice"),  # (Threes or 3 of a Kind: not said)
 ])
 def test_a_misspelt_box_is_told_the_nearest(typed: str, said: str) -> None:
     """A misspelt box ('Full Houze') was an unknown action, answered with the notation
@@ -626,3 +626,22 @@ def test_a_two_column_box_list_gives_each_box_once_with_its_capital() -> None:
     assert "Ann scores Ones (column 1) for 2." in text
     after = text[text.index("turn 2"):]
     assert "E Ones (column 2) 2" in after and "e/E" not in after
+
+
+def test_an_unknown_command_is_answered_with_what_the_prompt_takes() -> None:
+    """'xyz' was answered with the notation of `yacht resume --action`: 'roll [VALUES],
+    choose POSITIONS (...), score BOX [COLUMN], give-back, take-back, computer, or a box's
+    letter', three lines naming `computer` (no command of a person's turn) and neither the
+    dice to roll again nor ? for the commands."""
+    table = Table.new(get("yahtzee"), [Player("Ann")], rng=random.Random(1))
+    table.real_dice = True
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("xyz\nroll 1,2,3,4,6\nxyz\n1\n1\nxyz\nq\n"), out).run()
+    text = flat(out.getvalue())
+    assert "Unknown action 'xyz' (accepted here: Enter to roll, or ? for every command)." \
+        in text
+    assert "Unknown action 'xyz' (accepted here: the dice to roll again (e.g. 1 5), a box's " \
+           "letter or name, or ? for every command)." in text
+    assert "Unknown action 'xyz' (accepted here: a box's letter or name, or ? for every " \
+           "command)." in text
+    assert "computer" not in text

@@ -394,8 +394,22 @@ class PlainGame:
             table.act(LOCAL, *commands)
         except (ActionError, Refused) as e:
             text = str(e)
+            if isinstance(e, ActionError) and text.startswith("unknown action "):
+                text = self.unknown(line)  # (not the notation's list: this prompt's)
             self.say(f"Not now: {self.lowered(text)}." if isinstance(e, Refused)
                      else f"{text[0].upper()}{text[1:]}.")
+
+    def unknown(self, line: str) -> str:
+        """A line that is no command: what this prompt takes, in the line game's words
+        (the notation's own list names `computer`, and not ? or the positions)."""
+        st = self.table.view().state
+        if not st.dice:
+            here = "Enter to roll"
+        elif st.may_reroll():
+            here = "the dice to roll again (e.g. 1 5), a box's letter or name"
+        else:
+            here = "a box's letter or name"
+        return f"unknown action {shown(line)} (accepted here: {here}, or ? for every command)"
 
     def lowered(self, text: str) -> str:
         """A message that follows a colon: its first letter lower-case, unless it starts
