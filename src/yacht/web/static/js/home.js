@@ -331,6 +331,10 @@ export class HomeView {
 
   /** A refusal of the server that names a player's name: that player's field, if any. */
   nameRefused(message) {
+    // (the server names the seat: "seat 1: player name '\u200b' has ...", the name
+    // escaped where it would not show, so that it cannot be found by its text)
+    const seat = /^seat (\d+): .*\bname\b/.exec(message);
+    if (seat && Number(seat[1]) <= this.setup.players.length) return Number(seat[1]) - 1;
     const seats = this.seats();
     for (let i = seats.length - 1; i >= 0; i -= 1) {
       if (seats[i].name && message.includes(`'${seats[i].name}'`)) return i;
@@ -359,7 +363,7 @@ export class HomeView {
       this.navigate(made.url);
     } catch (e) {
       const who = this.nameRefused(e.message);
-      if (who >= 0) this.markName(who, `Player ${who + 1}: ${e.message}`);
+      if (who >= 0) this.markName(who, `Player ${who + 1}: ${e.message.replace(/^seat \d+: /, "")}`);
       else toast(e.message);
       button.disabled = false;
     }
