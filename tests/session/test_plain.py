@@ -645,3 +645,23 @@ def test_an_unknown_command_is_answered_with_what_the_prompt_takes() -> None:
     assert "Unknown action 'xyz' (accepted here: a box's letter or name, or ? for every " \
            "command)." in text
     assert "computer" not in text
+
+
+def test_a_quick_build_says_no_time_left_of_0_s() -> None:
+    """The advisor's tables of Tommy's Crag build in a moment, and the line game said
+    '25% done, about 0 s left.' three times; a build says its quarters once it has taken
+    two seconds, and never 0 s."""
+    import time
+
+    table = Table.new(get("tommys-crag"), [Player("Ann")], rng=random.Random(5))
+    out = io.StringIO()
+    game = PlainGame(table, io.StringIO(""), out)
+    game._since = (time.monotonic(), 0)
+    for done in range(1, 101):
+        game.progress(done, 100)
+    assert out.getvalue() == ""
+    game._since = (time.monotonic() - 3, 0)
+    game.progress(50, 100)
+    game.progress(74, 100)
+    game.progress(75, 100)
+    assert out.getvalue() == "50% done, about 3 s left.\n75% done, about 1 s left.\n"

@@ -186,8 +186,11 @@ class PlainGame:
         if not said < quarter < 4:
             return
         self._since = (start, quarter)
-        left = (time.monotonic() - start) * (total - done) / max(done, 1)
-        self.say(f"{25 * quarter}% done, about {left:.0f} s left.")
+        spent = time.monotonic() - start
+        if spent < 2:  # (a quick build: no lines of "about 0 s left")
+            return
+        left = spent * (total - done) / max(done, 1)
+        self.say(f"{25 * quarter}% done, about {max(1, round(left))} s left.")
 
     # --- pieces ---------------------------------------------------------------------
     def label(self, category: str, column: int) -> str:
