@@ -47,7 +47,8 @@ export class DailyBox {
   draw() {
     const select = h("select", { id: "daily-variant", onchange: () => { this.variant = select.value; this.load(); } },
       this.variants.map((v) => h("option", { value: v.id, selected: v.id === this.variant }, v.name)));
-    const name = h("input", { id: "daily-name", type: "text", maxlength: "40", autocomplete: "nickname", value: lastName() || "" });
+    const name = h("input", { id: "daily-name", type: "text", maxlength: "20", autocomplete: "nickname", value: lastName() || "",
+      oninput: () => this.markName(name, null) });
     const play = h("button", { type: "submit", class: "btn btn-primary", id: "daily-play" }, "Play today's challenge");
     const form = h("form", { class: "daily-form", onsubmit: (e) => { e.preventDefault(); this.play(name, play); } },
       h("div", { class: "field" }, h("label", { for: "daily-variant", text: "Variant" }), select),
@@ -107,8 +108,7 @@ export class DailyBox {
   async play(nameInput, button) {
     const name = nameInput.value.trim();
     if (!name) {
-      toast("Give your name for the standings");
-      nameInput.focus();
+      this.markName(nameInput, "Give your name for the standings: 1-20 characters.");
       return;
     }
     button.disabled = true;
@@ -127,9 +127,25 @@ export class DailyBox {
       if (made.resumed) toast(`Going on with ${name}'s game of today`, "info");
       else if (!made.ranked) toast(`Practice: ${name}'s first game of today is the ranked one`, "info");
     } catch (e) {
-      toast(e.message);
+      if (/\bname\b/.test(e.message)) this.markName(nameInput, e.message);
+      else toast(e.message);
       button.disabled = false;
     }
+  }
+
+  /** Say under the name field what is wrong with the name in it, and go there to put
+   * it right (null: the field is fine again). */
+  markName(input, message) {
+    const old = document.getElementById("daily-name-error");
+    if (old) old.remove();
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+    if (!message) return;
+    input.after(h("p", { class: "field-error", id: "daily-name-error", text: message }));
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "daily-name-error");
+    input.focus();
+    input.select();
   }
 }
 
