@@ -117,12 +117,13 @@ def test_the_same_name_again_goes_back_to_its_game_and_another_browser_is_refuse
             await start(page, "lee")
             await page.locator("#toast", has_text="Going on with lee's game").wait_for()
             await page.wait_for_url(f"**/t/{first}")
-            # a stranger's browser, the same name: refused, and the page stays
+            # a stranger's browser, the same name: refused (under the name's field), and
+            # the page stays
             other = await new_context(browser)
             stranger = await open_tab(other, server.url("/"))
             await start(stranger.page, "Lee")
-            await stranger.page.locator("#toast", has_text="one game of the day at a time") \
-                .wait_for()
+            await stranger.page.locator("#daily-name-error",
+                                        has_text="one game of the day at a time").wait_for()
             assert "/t/" not in stranger.page.url
             await play_alone(page, "mouse", seed=5)
             await wait_end(page)
