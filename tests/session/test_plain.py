@@ -665,3 +665,17 @@ def test_a_quick_build_says_no_time_left_of_0_s() -> None:
     game.progress(74, 100)
     game.progress(75, 100)
     assert out.getvalue() == "50% done, about 3 s left.\n75% done, about 1 s left.\n"
+
+
+def test_the_help_says_tommys_board_names_are_not_typed() -> None:
+    """Tommy's help lists his board names beside the boxes ('1 Ones', 'A Odd Straight'),
+    and in the line game 1 rolls die 1 again and A rolls every die: the help says so."""
+    table = Table.new(get("tommys-crag"), [Player("Ann")], rng=random.Random(5))
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("?\nq\n"), out).run()
+    assert "The board names (1-D) are not typed here: a number names dice to roll again " \
+           "and a rolls them all; score a box by its letter or its name." in flat(out.getvalue())
+    table = Table.new(get("yahtzee"), [Player("Ann")], rng=random.Random(5))
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("?\nq\n"), out).run()
+    assert "board names" not in out.getvalue()

@@ -444,6 +444,11 @@ class PlainGame:
                 f"{k} {rs.category(c).label}" for c, k in self.keys.items()))
             for note in letter_notes(rs):
                 self.say(note)
+            boards = [c.board for c in rs.categories if c.board]
+            if boards:  # (Tommy's: "1 Ones" above, and 1 here rolls die 1 again)
+                self.say(f"The board names ({boards[0]}-{boards[-1]}) are not typed here: "
+                         "a number names dice to roll again and a rolls them all; score a "
+                         "box by its letter or its name.")
             return True
         if low == "c":
             self.say(self.card())
