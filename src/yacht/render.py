@@ -21,7 +21,8 @@ from yacht.rules import Placement, Ruleset, Scorecard, Totals
 __all__ = ["COLOUR_MARKS", "CardRow", "ENDED_EARLY", "LEAN_LEAVES", "LOSS", "SERVED_MARK",
            "accuracy_text", "bonus_progress", "box_text", "card_cells", "card_layout",
            "card_table", "colour_marks", "decisions_text", "dice_text", "entry_note", "is_you",
-           "key_title", "loss_text", "luck_sentence", "luck_text", "option_words", "possessive",
+           "key_title", "loss_text", "luck_sentence", "luck_text", "marks_lines", "option_words",
+           "possessive",
            "preview_text", "progress_line", "rolls_split", "rolls_text", "saved_game_text",
            "saved_games",
            "situation_lines", "variant_title", "verb", "wrap_text"]
@@ -434,6 +435,31 @@ SERVED_MARK = "s"
 #: each colour of coloured dice as a mark, so that no one needs the colour to tell them
 #: apart (Kismet: black, red, green)
 COLOUR_MARKS = {"black": "●", "red": "◆", "green": "■"}
+
+
+def marks_lines(rs: Ruleset) -> list[str]:
+    """What the dice's marks and the card's mean, a sentence each ([] for a variant
+    without them): Kismet's colours as shapes, Generala's served boxes (25s).
+
+    >>> from yacht.rules import get
+    >>> marks_lines(get("kismet"))[0][-54:]
+    '● black (1 and 6), ◆ red (2 and 5), ■ green (3 and 4).'
+    >>> marks_lines(get("yahtzee"))
+    []
+    """
+    lines = []
+    if rs.die_colours:
+        faces: dict[str, list[str]] = {}
+        for face, colour in enumerate(rs.die_colours, 1):
+            faces.setdefault(colour, []).append(str(face))
+        lines.append("On the dice each colour has pips of its own shape: " + ", ".join(
+            f"{COLOUR_MARKS.get(c, c[:1].upper())} {c} ({' and '.join(f)})"
+            for c, f in faces.items()) + ".")
+    if any(rule.box_mark(rs, c.id, v) == "served" for rule in rs.special
+           for c in rs.categories for v in rule.box_values(rs, c.id)):
+        lines.append(f"On the card an {SERVED_MARK} after the points (25{SERVED_MARK}) marks "
+                     "a box scored served: with the dice of the turn's first roll.")
+    return lines
 
 
 def colour_marks(rs: Ruleset) -> list[str]:

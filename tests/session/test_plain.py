@@ -679,3 +679,18 @@ def test_the_help_says_tommys_board_names_are_not_typed() -> None:
     out = io.StringIO()
     PlainGame(table, io.StringIO("?\nq\n"), out).run()
     assert "board names" not in out.getvalue()
+
+
+def test_the_help_says_what_the_dice_marks_and_the_served_mark_mean() -> None:
+    """The line game shows Kismet's dice as '3■ 4■ 1●' and a served box on the card as
+    '25s', and its help said what neither mark means (the terminal game's help does)."""
+    table = Table.new(get("kismet"), [Player("Ann")], rng=random.Random(5))
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("?\nq\n"), out).run()
+    assert "On the dice each colour has pips of its own shape: ● black (1 and 6), ◆ red " \
+           "(2 and 5), ■ green (3 and 4)." in flat(out.getvalue())
+    table = Table.new(get("generala"), [Player("Ann")], rng=random.Random(5))
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("?\nq\n"), out).run()
+    assert "On the card an s after the points (25s) marks a box scored served" \
+        in flat(out.getvalue())

@@ -20,6 +20,7 @@ from yacht.render import (
     card_table,
     dice_text,
     is_you,
+    marks_lines,
     rolls_split,
     rolls_text,
     saved_game_text,
@@ -443,6 +444,8 @@ class PlainGame:
             self.say("Box letters: " + ", ".join(
                 f"{k} {rs.category(c).label}" for c, k in self.keys.items()))
             for note in letter_notes(rs):
+                self.say(note)
+            for note in marks_lines(rs):  # (Kismet's ●◆■ beside the dice, Generala's 25s)
                 self.say(note)
             boards = [c.board for c in rs.categories if c.board]
             if boards:  # (Tommy's: "1 Ones" above, and 1 here rolls die 1 again)

@@ -492,20 +492,9 @@ def marks_help(rs: Ruleset) -> str:
     """What the dice's pip shapes and the card's marks mean, in the game's help ("" for a
     variant without them): Kismet's colours are drawn as shapes too, and Generala's
     served boxes carry an "s" (25s); neither was said anywhere in the game."""
-    from yacht.render import COLOUR_MARKS, SERVED_MARK
+    from yacht.render import marks_lines
 
-    lines = []
-    if rs.die_colours:
-        faces: dict[str, list[str]] = {}
-        for face, colour in enumerate(rs.die_colours, 1):
-            faces.setdefault(colour, []).append(str(face))
-        lines.append("On the dice each colour has pips of its own shape: " + ", ".join(
-            f"{COLOUR_MARKS.get(c, c[:1].upper())} {c} ({' and '.join(f)})"
-            for c, f in faces.items()) + ".")
-    if any(rule.box_mark(rs, c.id, v) == "served" for rule in rs.special
-           for c in rs.categories for v in rule.box_values(rs, c.id)):
-        lines.append(f"On the card an {SERVED_MARK} after the points (25{SERVED_MARK}) marks "
-                     "a box scored served: with the dice of the turn's first roll.")
+    lines = marks_lines(rs)
     return "What the marks mean\n" + "\n".join(lines) + "\n\n" if lines else ""
 
 
