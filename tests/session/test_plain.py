@@ -694,3 +694,13 @@ def test_the_help_says_what_the_dice_marks_and_the_served_mark_mean() -> None:
     PlainGame(table, io.StringIO("?\nq\n"), out).run()
     assert "On the card an s after the points (25s) marks a box scored served" \
         in flat(out.getvalue())
+
+
+def test_the_dice_given_back_by_oops_keep_their_colours() -> None:
+    """Kismet: 'Taken back. Ann again, dice: 3 3 4 4 1.' lost the colour marks every
+    other line of the game shows the dice with (3■ 3■ 4■ 4■ 1●)."""
+    table = Table.new(get("kismet"), [Player("Ann")], rng=random.Random(5))
+    table.real_dice = True
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("roll 3,3,4,4,1\nv\no\nq\n"), out).run()
+    assert "Taken back. Ann again, dice: 3■ 3■ 4■ 4■ 1●." in flat(out.getvalue())

@@ -167,7 +167,8 @@ class PlainGame:
         elif e.kind == "penalty":  # (the second Kismet: a 0 on another player's card)
             self.say(f"{e.text}.")
         elif e.kind == "took_back":
-            self.say(f"Taken back. {who} again, dice: {dice_text(self.table.view().state.dice)}.")
+            dice = dice_text(self.table.view().state.dice, self.table.ruleset)
+            self.say(f"Taken back. {who} again, dice: {dice}.")
             self.say(self.boxes_line())
         elif e.kind == "clock":  # a person's time ran out: the computer plays the turn
             self.say(f"{e.text}.")
