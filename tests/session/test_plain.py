@@ -704,3 +704,14 @@ def test_the_dice_given_back_by_oops_keep_their_colours() -> None:
     out = io.StringIO()
     PlainGame(table, io.StringIO("roll 3,3,4,4,1\nv\no\nq\n"), out).run()
     assert "Taken back. Ann again, dice: 3■ 3■ 4■ 4■ 1●." in flat(out.getvalue())
+
+
+def test_o_gives_back_the_chosen_dice_as_oops_does_elsewhere() -> None:
+    """Oops has two parts (RULES.md), and o with dice chosen answered 'Oops is not
+    possible: there is no scoring to take back'; it now gives the dice back (no scoring
+    can be taken back once the turn has rolled) and says so."""
+    out = flat(line_game("\nchoose 1,2\no\no\nq\n"))
+    assert out.count("Dice given back: none is chosen to roll.") == 1
+    assert out.count("Oops is not possible: there is no scoring to take back") == 1
+    after = out[out.index("Dice given back"):]
+    assert "Re-roll which dice" in after.split("Oops is not possible")[0]

@@ -14,7 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from yacht.engine import TakeBack
+from yacht.engine import GiveBack, TakeBack
 from yacht.parsing import shown
 from yacht.render import (
     card_table,
@@ -71,8 +71,9 @@ click on a die may hold it instead: their setting "Clicking a die").
   LETTER or NAME    score the box (letters are shown in the box list); in
                     two-column games add the column: "f 2", or an upper-case
                     letter for column 2
-  give-back         Oops: give back the chosen dice
-  o                 Oops: take back the last scoring (before the next roll)
+  o                 Oops: give back the chosen dice, or take back the last
+                    scoring (until the next roll)
+  give-back         give back the chosen dice (take-back: the last scoring)
   b                 list the boxes with what they would score
   c                 the scorecards
   h                 hint: the advisor's ranking (the game is then marked
@@ -166,6 +167,8 @@ class PlainGame:
             self.say(self.scored(who, e.data))
         elif e.kind == "penalty":  # (the second Kismet: a 0 on another player's card)
             self.say(f"{e.text}.")
+        elif e.kind == "gave_back" and not computer:
+            self.say("Dice given back: none is chosen to roll.")
         elif e.kind == "took_back":
             dice = dice_text(self.table.view().state.dice, self.table.ruleset)
             self.say(f"Taken back. {who} again, dice: {dice}.")
@@ -461,8 +464,11 @@ class PlainGame:
             self.say(self.boxes_line() if table.view().state.dice else "Roll first.")
             return True
         if low == "o":
+            st = table.view().state
             try:
-                table.act(LOCAL, TakeBack())
+                # Oops, both parts: dice chosen to roll are given back (no scoring can be
+                # taken back once the turn has rolled), else the last scoring
+                table.act(LOCAL, GiveBack() if st.dice and st.chosen else TakeBack())
             except Refused as e:
                 self.say(f"Oops is not possible: {e}.")
             return True
