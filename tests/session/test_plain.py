@@ -416,9 +416,17 @@ def test_a_column_the_game_has_not_is_named_not_unknown() -> None:
 
 def test_the_hint_question_takes_only_yes_or_no() -> None:
     text = flat(seen("yahtzee", "roll 6,6,1,2,3\nh\nmaybe\n\ny\nq\n", [Player("Ann")]))
-    assert "Answer y (show the hint) or n (no hint), not 'maybe':" in text
-    assert "Answer y (show the hint) or n (no hint), not '':" in text
+    assert "Answer y (show the hint), n (no hint) or q (quit), not 'maybe':" in text
+    assert "Answer y (show the hint), n (no hint) or q (quit), not '':" in text
     assert "No hint:" not in text and "This game is now marked assisted." in text
+
+
+def test_q_at_the_hint_question_quits() -> None:
+    """q (quit, at every prompt) at the first hint's y/n question was answered 'Answer y
+    (show the hint) or n (no hint), not 'q'': the game quits, saved, unmarked."""
+    text = flat(seen("yahtzee", "roll 6,6,1,2,3\nh\nq\n", [Player("Ann")]))
+    assert "not 'q'" not in text and "assisted." not in text.split("Show the hint?")[1]
+    assert text.endswith("This game was not saved (there is no store).")
 
 
 def test_refusals_keep_the_capitals_of_box_names() -> None:

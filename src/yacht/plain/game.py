@@ -479,8 +479,10 @@ class PlainGame:
                 name = view.state.players[view.state.current].name
                 answer = self.ask(f"{hint_notice(name)} Show the hint? (y/n)").lower()
                 while answer not in ("y", "yes", "n", "no"):
-                    answer = self.ask(f"Answer y (show the hint) or n (no hint), not "
-                                      f"{shown(answer)}:").lower()
+                    if answer in ("q", "quit"):  # (quit works at every question)
+                        raise _Quit
+                    answer = self.ask(f"Answer y (show the hint), n (no hint) or q (quit), "
+                                      f"not {shown(answer)}:").lower()
                 if answer not in ("y", "yes"):
                     self.say("No hint: the game stays as it was.")
                     return True
