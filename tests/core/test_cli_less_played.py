@@ -202,7 +202,7 @@ def test_a_daily_challenge_takes_no_dice_typed_in(
     monkeypatch.setattr("sys.stdin", io.StringIO("?\nroll 6 6 1\n"))
     out = run(capsys, "daily", "tommys-crag", "--plain", "--name", "Sam")
     # (its help does not offer what it refuses; a game of one's own does)
-    assert "choose 1,5" in out and "roll 6,6,2" not in out
+    assert "choose 1,3" in out and "roll 6,6,2" not in out
     assert ("Not now: a daily challenge rolls its own dice, the same for everyone: their\n"
             "values cannot be given (roll without them).") in out
     import re

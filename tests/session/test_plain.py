@@ -369,7 +369,7 @@ def test_every_line_of_the_line_game_fits_78_columns(variant: str) -> None:
 
 def test_the_roll_prompt_asks_on_a_line_of_its_own() -> None:
     text = seen("yahtzee", "roll 1,2,3,3,5\nchoose 1\nq\n", [Player("Ann")])
-    assert ("Roll 1 of 3. Dice: 1 2 3 3 5.\nRe-roll which dice (e.g. 1 5), or score a box "
+    assert ("Roll 1 of 3. Dice: 1 2 3 3 5.\nRe-roll which dice (e.g. 1 3), or score a box "
             "(a letter or a name)? choose 1\n") in text
     assert "Die 1 chosen: Enter rolls it, or score a box? q\n" in text
 
@@ -648,7 +648,7 @@ def test_an_unknown_command_is_answered_with_what_the_prompt_takes() -> None:
     text = flat(out.getvalue())
     assert "Unknown action 'xyz' (accepted here: Enter to roll, or ? for every command)." \
         in text
-    assert "Unknown action 'xyz' (accepted here: the dice to roll again (e.g. 1 5), a box's " \
+    assert "Unknown action 'xyz' (accepted here: the dice to roll again (e.g. 1 3), a box's " \
            "letter or name, or ? for every command)." in text
     assert "Unknown action 'xyz' (accepted here: a box's letter or name, or ? for every " \
            "command)." in text
@@ -723,3 +723,16 @@ def test_o_gives_back_the_chosen_dice_as_oops_does_elsewhere() -> None:
     assert out.count("Oops is not possible: there is no scoring to take back") == 1
     after = out[out.index("Dice given back"):]
     assert "Re-roll which dice" in after.split("Oops is not possible")[0]
+
+
+def test_the_examples_of_dice_to_roll_again_are_dice_of_tommys_crag() -> None:
+    """Tommy's Crag has three dice, and the line game's example was '1 5' ('Re-roll which
+    dice (e.g. 1 5)', '1 5 or 15 roll dice 1 and 5 again'), which answers 'There is no
+    die 5'; the examples name dice 1 and 3, which every variant has."""
+    table = Table.new(get("tommys-crag"), [Player("Ann")], rng=random.Random(5))
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("?\n\n1 3\nq\n"), out).run()
+    text = out.getvalue()
+    assert "1 5" not in text and "1,5" not in text and "15 " not in text
+    assert "Re-roll which dice (e.g. 1 3)" in text and "choose 1,3" in text
+    assert "Roll 2 of 2." in text

@@ -65,8 +65,8 @@ click on a die may hold it instead: their setting "Clicking a die").
                     ones
   roll 6,6,2        real dice: enter what they show (the values of the dice
                     rolled; the game is then marked dice entered)
-  1 5  or  15       roll dice 1 and 5 again (0 is die 10 with ten dice)
-  choose 1,5        choose dice 1 and 5 to roll again (then Enter rolls them)
+  1 3  or  13       roll dice 1 and 3 again (0 is die 10 with ten dice)
+  choose 1,3        choose dice 1 and 3 to roll again (then Enter rolls them)
   a / s             roll all dice again / the unmatched dice (faces showing once)
   LETTER or NAME    score the box (letters are shown in the box list); in
                     two-column games add the column: "f 2", or an upper-case
@@ -383,7 +383,7 @@ class PlainGame:
                 prompt = (f"{rolls}\n{dice} {chosen} chosen: Enter rolls {them}, or score a "
                           "box?")
             elif st.may_reroll():
-                prompt = (f"{rolls}\nRe-roll which dice (e.g. 1 5), or score a box (a letter "
+                prompt = (f"{rolls}\nRe-roll which dice (e.g. 1 3), or score a box (a letter "
                           "or a name)?")
             else:
                 prompt = f"{rolls}\nScore which box (a letter or a name)?"
@@ -414,7 +414,7 @@ class PlainGame:
         if not st.dice:
             here = "Enter to roll"
         elif st.may_reroll():
-            here = "the dice to roll again (e.g. 1 5), a box's letter or name"
+            here = "the dice to roll again (e.g. 1 3), a box's letter or name"
         else:
             here = "a box's letter or name"
         return f"unknown action {shown(line)} (accepted here: {here}, or ? for every command)"
