@@ -391,6 +391,8 @@ def test_one_die_to_roll_is_spoken_of_as_one() -> None:
 def test_a_served_generala_ends_the_game_without_asking_for_a_roll() -> None:
     text = seen("generala", "roll 5,5,5,5,5\n\n", [Player("Pia"), Player("Quin")])
     assert "Pia wins at once with a served Generala" in flat(text)
+    # the winning dice are said (before, no line showed them: the game was over)
+    assert "Pia rolls: 5 5 5 5 5.\n" in text
     assert "roll again" not in text and "No box takes these dice" not in text
 
 

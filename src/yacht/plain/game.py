@@ -154,11 +154,13 @@ class PlainGame:
             if e.data.get("entered") and not self.told_entered:
                 self.told_entered = True
                 self.say("Dice entered by hand: this game is now marked dice entered.")
-            if computer:
+            if computer or self.table.view().state.is_terminal():
+                # (a computer's roll; or one that won at once, followed by the end: the
+                # dice are said, since no prompt shows them)
                 self.say(f"{verb(who, 'rolls', 'roll')}: "
                          f"{dice_text(e.data['dice'], self.table.ruleset)}.")
-            elif not self.table.view().state.is_terminal():  # (a roll that won at once
-                self.say(self.boxes_line())                   # is followed by the end)
+            else:
+                self.say(self.boxes_line())
         elif e.kind == "chosen" and computer:
             kept = " ".join(map(str, e.data["kept"]))
             self.say(f"{verb(who, 'keeps', 'keep')} {kept or 'nothing'} and "
