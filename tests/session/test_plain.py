@@ -738,3 +738,14 @@ def test_the_examples_of_dice_to_roll_again_are_dice_of_tommys_crag() -> None:
     assert "1 5" not in text and "1,5" not in text and "15 " not in text
     assert "Re-roll which dice (e.g. 1 3)" in text and "choose 1,3" in text
     assert "Roll 2 of 2." in text
+
+
+def test_score_without_a_box_gives_an_example_of_the_variant() -> None:
+    """'score' alone said 'Score needs a box, e.g. score chance', and Tommy's Crag has no
+    Chance: 'score chance' then answered that the game has no such box."""
+    table = Table.new(get("tommys-crag"), [Player("Ann")], rng=random.Random(5))
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("\nscore\nq\n"), out).run()
+    key = category_keys(get("tommys-crag"))["thirteen"]
+    assert f"Score needs a box: its name or its letter, e.g. score thirteen or score {key}." \
+        in flat(out.getvalue())

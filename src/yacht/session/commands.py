@@ -340,7 +340,10 @@ def parse_command(text: str, state: State) -> list[Command]:
         return [Choose(_positions(low, rs)), Roll()]
     if word == "score":
         if not rest:
-            raise ActionError("score needs a box, e.g. score chance")
+            # (an example of the variant's own: Tommy's Crag has no Chance)
+            last = rs.categories[-1]
+            raise ActionError(f"score needs a box: its name or its letter, e.g. score "
+                              f"{last.label.lower()} or score {category_keys(rs)[last.id]}")
         return [_box(rs, raw.partition(" ")[2])]
     if low in ("give-back", "give back", "giveback", "give_back"):
         return [GiveBack()]
