@@ -749,3 +749,22 @@ def test_score_without_a_box_gives_an_example_of_the_variant() -> None:
     key = category_keys(get("tommys-crag"))["thirteen"]
     assert f"Score needs a box: its name or its letter, e.g. score thirteen or score {key}." \
         in flat(out.getvalue())
+
+
+def test_a_player_whose_card_is_full_is_said_to_wait() -> None:
+    """Tommy's Yahtzee: a Yahtzee taken again costs a turn, so Bob filled his card a turn
+    before Ann, and the game went on with Ann's turns without a word of Bob's end."""
+    keys = list(category_keys(get("tommys-yahtzee")).values())
+    yahtzee = category_keys(get("tommys-yahtzee"))["yahtzee"]
+    ann = [yahtzee, yahtzee] + [k for k in keys if k != yahtzee]
+    script = ""
+    for i, a in enumerate(ann):
+        script += ("roll 6,6,6,6,6\n" if i < 2 else "roll 1,2,3,4,6\n") + f"{a}\n"
+        if i < len(keys):
+            script += f"roll 1,2,3,4,6\n{keys[i]}\n"
+    text = flat(seen("tommys-yahtzee", script, [Player("Ann"), Player("Bob")]))
+    assert text.count("filled every box") == 1
+    said = text.index("Bob has filled every box; the game goes on for Ann.")
+    last = list(category_keys(get("tommys-yahtzee")))[-1]
+    assert text.index(f"Bob scores {get('tommys-yahtzee').category(last).label}") < said
+    assert "Ann, turn 14" in text[said:] and "Game over." in text

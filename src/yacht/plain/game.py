@@ -167,6 +167,14 @@ class PlainGame:
                      f"{'roll' if is_you(who) else 'rolls'} again.")
         elif e.kind == "scored":
             self.say(self.scored(who, e.data))
+            st = self.table.view().state
+            left = [p.name for i, p in enumerate(st.players) if not st.card(i).complete]
+            if e.player is not None and st.card(e.player).complete and left \
+                    and not st.is_terminal():
+                # (Tommy's Yahtzee's repeats, Kismet's penalties: cards fill unevenly)
+                rest = left[0] if len(left) == 1 else ", ".join(left[:-1]) + " and " + left[-1]
+                self.say(f"{verb(who, 'has', 'have')} filled every box; the game goes on "
+                         f"for {rest}.")
         elif e.kind == "penalty":  # (the second Kismet: a 0 on another player's card)
             self.say(f"{e.text}.")
         elif e.kind == "gave_back" and not computer:
