@@ -768,3 +768,7 @@ def test_a_player_whose_card_is_full_is_said_to_wait() -> None:
     last = list(category_keys(get("tommys-yahtzee")))[-1]
     assert text.index(f"Bob scores {get('tommys-yahtzee').category(last).label}") < said
     assert "Ann, turn 14" in text[said:] and "Game over." in text
+    # an even game's last round says nothing of the kind
+    even = "".join(f"roll 1,2,3,4,6\n{k}\n" * 3 for k in keys)
+    text = flat(seen("tommys-yahtzee", even, [Player("Ann"), Player("Bob"), Player("Cy")]))
+    assert "Game over." in text and "filled every box" not in text

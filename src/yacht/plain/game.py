@@ -168,8 +168,13 @@ class PlainGame:
         elif e.kind == "scored":
             self.say(self.scored(who, e.data))
             st = self.table.view().state
+            boxes = len(st.ruleset.categories) * len(st.ruleset.columns)
             left = [p.name for i, p in enumerate(st.players) if not st.card(i).complete]
-            if e.player is not None and st.card(e.player).complete and left \
+            # (not the last round of an even game: each player after has one box left)
+            uneven = e.player is not None and any(
+                not st.card(i).complete and (i < e.player or boxes - st.card(i).filled > 1)
+                for i in range(len(st.players)))
+            if e.player is not None and st.card(e.player).complete and uneven \
                     and not st.is_terminal():
                 # (Tommy's Yahtzee's repeats, Kismet's penalties: cards fill unevenly)
                 rest = left[0] if len(left) == 1 else ", ".join(left[:-1]) + " and " + left[-1]
