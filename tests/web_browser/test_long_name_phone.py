@@ -1,14 +1,24 @@
 """A player named with one long word ("WWWWWWWWWWWWWWWWWWWW", the 20 characters a name
 may have) at a 320 px phone's table: the line under the dice ("WWW…: press Roll to roll
-the dice"), the seat's line of "At the table" and the end's word to the player ran past
-the screen's edge, and the page scrolled sideways (QA s21); they go on over lines."""
+the dice"), the seat's line of "At the table", the end's word to the player, and to
+another page the roll button's "WWW…'s turn" and the end's heading "WWW… wins with 12."
+ran past the screen's edge, and the page scrolled sideways (QA s21); they go on over
+lines."""
 
 from __future__ import annotations
 
 import asyncio
 
 from .conftest import Server
-from .play import chromium, open_tab, play_alone, quickly_to_the_end, wait_game
+from .play import (
+    chromium,
+    open_tab,
+    play_alone,
+    quickly_to_the_end,
+    seat_token,
+    wait_end,
+    wait_game,
+)
 
 WIDE = """() => document.documentElement.scrollWidth"""
 
@@ -31,5 +41,36 @@ def test_a_long_name_keeps_the_table_in_a_narrow_phone(server: Server) -> None:
             await page.locator(".comments", has_text="W" * 20).wait_for()
             assert await page.evaluate(WIDE) <= 320
             tab.check()
+
+    asyncio.run(main())
+
+
+def test_long_names_keep_a_watcher_s_page_in_a_narrow_phone(server: Server) -> None:
+    made = server.post("/api/tables", {
+        "variant": "tommys-crag", "speed": "fast",
+        "seats": [{"kind": "person", "name": "W" * 20, "here": True},
+                  {"kind": "person", "name": "M" * 20, "here": True}]})
+
+    async def main() -> None:
+        async with chromium() as browser:
+            tabs = []
+            for mine in (True, False):
+                ctx = await browser.new_context(viewport={"width": 320, "height": 568},
+                                                is_mobile=True, has_touch=True)
+                tab = await open_tab(ctx, server.url("/"))
+                if mine:
+                    await seat_token(tab.page, server, made)
+                await tab.page.goto(server.url(made["url"]))
+                await wait_game(tab.page)
+                tabs.append(tab)
+            players, watcher = tabs
+            await watcher.page.locator("#roll", has_text="W" * 20).wait_for()
+            assert await watcher.page.evaluate(WIDE) <= 320
+            await quickly_to_the_end(server, players.page)
+            await play_alone(players.page, "mouse", seed=3)
+            for tab in tabs:
+                await wait_end(tab.page)
+                assert await tab.page.evaluate(WIDE) <= 320
+                tab.check()
 
     asyncio.run(main())
