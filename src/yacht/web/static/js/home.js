@@ -294,7 +294,8 @@ export class HomeView {
       const seat = seats[i];
       if (seat.here && !seat.name) return { i, message: `Player ${i + 1} needs a name (1-20 characters).` };
       if (!seat.name) continue;
-      const key = seat.name.toLowerCase();
+      // (as the server reads a name: inner runs of spaces made one, accents composed)
+      const key = seat.name.replace(/ +/g, " ").normalize("NFC").toLowerCase();
       if (seen.has(key)) {
         const first = seen.get(key);
         return { i, message: `Players ${first + 1} and ${i + 1} are both called ${seats[first].name}: give each their own name.` };
