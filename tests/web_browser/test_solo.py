@@ -137,7 +137,8 @@ def test_games_alone_by_keyboard(server: Server, shots: Path) -> None:
             dialog = page.locator("dialog[open]")
             await dialog.wait_for()
             text = await dialog.text_content() or ""
-            assert "Crag" in text and "Shift+letter" in text
+            assert "Crag" in text and "choose dice 1-3 to roll again" in text
+            assert "Shift+letter" not in text  # (one column)
             await page.keyboard.press("Escape")
             await dialog.wait_for(state="detached")
 

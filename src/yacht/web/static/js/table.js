@@ -19,13 +19,14 @@ import { TurnNotifier, tableManifest } from "./notify.js";
 import { TurnClock, againLobby, drawSeats, readyMark, seriesLine } from "./online.js";
 import { cardName, fieldPanel, invitePanel } from "./field.js";
 
-/** The keys; the first two say what a die's click or key does (`mark`: the seat's way). */
-const keysHelp = (mark) => [
-  ["1-9, 0 or click a die", mark === "hold" ? "hold dice 1-10 (again: let go)" : "choose dice 1-10 to roll again"],
+/** The keys; the first two say what a die's click or key does (`mark`: the seat's way),
+ * for a game of `dice` dice and `columns` columns (the keys of those it has). */
+const keysHelp = (mark, dice = 10, columns = 1) => [
+  [`${dice >= 10 ? "1-9, 0" : `1-${dice}`} or click a die`, mark === "hold" ? `hold dice 1-${dice} (again: let go)` : `choose dice 1-${dice} to roll again`],
   ["a / s / n", mark === "hold" ? "hold all / hold the matched dice (the unmatched roll) / hold none"
     : "all dice / the unmatched dice (a face showing once) / none"],
   ["r or Enter, or Roll", "roll (or go on to the next player)"],
-  ["a box's letter, or click it", "score that box (Shift+letter: column 2)"],
+  ["a box's letter, or click it", columns > 1 ? "score that box (Shift+letter: column 2)" : "score that box"],
   ["Tab, arrows, Space, Enter", "move between the dice, Roll and the card; choose; act"],
   ["o", "Oops: give back my dice / I scored the wrong box"],
   ["h", "hint: the advisor's ranking (the game is marked assisted); a move in it, or Enter on it, plays it"],
@@ -1141,7 +1142,7 @@ export class TableView {
     openDialog({
       title: keyless ? "Settings" : "Keys", wide: !keyless, id: "keys-dialog",
       body: keyless ? settings : [
-        h("dl", { class: "keys-help" }, keysHelp(mark).map(([k, what]) => [h("dt", { text: k }), h("dd", { text: what })])),
+        h("dl", { class: "keys-help" }, keysHelp(mark, this.snap ? this.snap.ruleset.dice : 10, this.snap ? this.snap.ruleset.columns.length : 2).map(([k, what]) => [h("dt", { text: k }), h("dd", { text: what })])),
         letters.length ? h("p", { class: "muted", text: `Box letters: ${letters.map((row) => `${row.letter} ${row.label}`).join(" · ")}` }) : null,
         h("details", { class: "keys-settings" },
           h("summary", { text: `Settings: ${markLabel().toLowerCase()}, the pause before a computer` }), settings),
