@@ -2,8 +2,9 @@
 may have) at a 320 px phone's table: the line under the dice ("WWW…: press Roll to roll
 the dice"), the seat's line of "At the table", the end's word to the player, and to
 another page the roll button's "WWW…'s turn" and the end's heading "WWW… wins with 12."
-ran past the screen's edge, and the page scrolled sideways (QA s21); they go on over
-lines."""
+ran past the screen's edge, and the page scrolled sideways; in the analysis a player's
+lines ("Luck: the dice gave WWW… 16.0 points fewer") ran past the player's box (QA s21).
+They go on over lines."""
 
 from __future__ import annotations
 
@@ -21,6 +22,21 @@ from .play import (
 )
 
 WIDE = """() => document.documentElement.scrollWidth"""
+
+#: the lines of the analysis's players that end past their player's box
+OUT_OF_BOX = """() => {
+  const out = [];
+  for (const box of document.querySelectorAll('.analysis-player')) {
+    const right = box.getBoundingClientRect().right;
+    const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(walk.currentNode);
+      if (range.getBoundingClientRect().right > right + 1) out.push(walk.currentNode.data);
+    }
+  }
+  return out;
+}"""
 
 
 def test_a_long_name_keeps_the_table_in_a_narrow_phone(server: Server) -> None:
@@ -71,6 +87,10 @@ def test_long_names_keep_a_watcher_s_page_in_a_narrow_phone(server: Server) -> N
             for tab in tabs:
                 await wait_end(tab.page)
                 assert await tab.page.evaluate(WIDE) <= 320
+            await players.page.click("#analysis-btn")
+            await players.page.locator(".analysis-player", has_text="Luck").first.wait_for()
+            assert await players.page.evaluate(OUT_OF_BOX) == []
+            for tab in tabs:
                 tab.check()
 
     asyncio.run(main())
