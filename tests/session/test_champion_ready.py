@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from yacht.engine import Player
 from yacht.rules import get
 from yacht.session.table import Event, Table
@@ -43,10 +45,18 @@ def test_the_champion_says_what_it_builds_and_how_far_it_got() -> None:
     assert table.view().thinking is None
 
 
-def test_the_line_game_says_it_too() -> None:
+def test_the_line_game_says_it_too(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
+    import itertools
+    import types
 
     from yacht.plain import PlainGame
+    from yacht.plain import game as plain_game
+
+    # the line game says a build's quarters once it has taken 2 s (a quick one says
+    # nothing more): its clock here moves a second each time it is read
+    ticks = itertools.count(0.0, 1.0)
+    monkeypatch.setattr(plain_game, "time", types.SimpleNamespace(monotonic=lambda: next(ticks)))
 
     rs = get("tommys-crag")
     target = TARGET + 1
@@ -59,5 +69,9 @@ def test_the_line_game_says_it_too() -> None:
     said = f"Champ is getting ready: its table to reach {target} points (built once)..."
     assert said in text
     after = text[text.index(said):]
-    assert "25% done" in after and "75% done" in after and "s left" in after
+    import re
+
+    quarters = re.findall(r"(\d+)% done, about (\d+) s left\.", after)
+    assert quarters and {q for q, _ in quarters} <= {"25", "50", "75"}, after[:300]
+    assert all(int(s) >= 1 for _, s in quarters)  # (never "about 0 s")
     assert "Game over." in after
