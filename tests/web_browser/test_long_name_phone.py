@@ -47,6 +47,7 @@ def test_a_long_name_keeps_the_table_in_a_narrow_phone(server: Server) -> None:
             tab = await open_tab(ctx, server.url("/"))
             page = tab.page
             await page.select_option("#variant", "tommys-crag")
+            await page.select_option("#speed", "instant")  # (the computer's turns at once)
             await page.fill("#p0-name", "W" * 20)
             await page.click("#start")
             await wait_game(page)
