@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.async_api import Page, ViewportSize
 
 from .conftest import Server
@@ -60,88 +61,90 @@ async def check(page: Page, what: str) -> None:
     assert box["cut"] == [] and box["small"] == [] and box["tiny"] == [], (what, box)
 
 
-def test_phones_in_both_orientations(server: Server, shots: Path) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size['width']}x{size['height']}")
+def test_phones_in_both_orientations(server: Server, shots: Path, size: ViewportSize) -> None:
+    # one size a test: the sizes run side by side on the suite's workers
+    name = f"{size['width']}x{size['height']}"
+
     async def main() -> None:
         async with chromium() as browser:
-            for size in SIZES:
-                name = f"{size['width']}x{size['height']}"
-                ctx = await browser.new_context(viewport=size, device_scale_factor=2,
-                                                is_mobile=True, has_touch=True)
-                # the home page's setup of eight: each player's Remove beside their name
-                tab = await open_tab(ctx, server.url("/"))
-                page = tab.page
-                await page.wait_for_selector("#start")
-                await page.evaluate("s => localStorage.setItem('yacht.setup', s)", json.dumps({
-                    # (Yahtzee's two option menus; not Maxi Yatzy: the home page's daily
-                    # box would have the server work out its expert's total, a table build
-                    # of minutes, beside the test)
-                    "variant": "yahtzee", "options": {}, "players": [
-                        {"kind": "here", "name": "Ann"}, {"kind": "friend", "name": ""}] + [
-                        {"kind": "expert", "name": f"Cpu {i}"} for i in range(1, 7)],
-                    "demo": False, "speed": "instant"}))
-                await page.reload()
-                await page.wait_for_selector("#start")
-                await check(page, f"home at {name}")
-                apart = await page.evaluate("""() => [...document.querySelectorAll('.player-row')]
-                  .filter(row => { const n = row.querySelector('.name').getBoundingClientRect();
-                    const x = row.querySelector('.btn-icon').getBoundingClientRect();
-                    return x.top >= n.bottom || x.bottom <= n.top; }).length""")
-                assert apart == 0, (name, apart)
-                await page.close()
+            ctx = await browser.new_context(viewport=size, device_scale_factor=2,
+                                            is_mobile=True, has_touch=True)
+            # the home page's setup of eight: each player's Remove beside their name
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await page.wait_for_selector("#start")
+            await page.evaluate("s => localStorage.setItem('yacht.setup', s)", json.dumps({
+                # (Yahtzee's two option menus; not Maxi Yatzy: the home page's daily
+                # box would have the server work out its expert's total, a table build
+                # of minutes, beside the test)
+                "variant": "yahtzee", "options": {}, "players": [
+                    {"kind": "here", "name": "Ann"}, {"kind": "friend", "name": ""}] + [
+                    {"kind": "expert", "name": f"Cpu {i}"} for i in range(1, 7)],
+                "demo": False, "speed": "instant"}))
+            await page.reload()
+            await page.wait_for_selector("#start")
+            await check(page, f"home at {name}")
+            apart = await page.evaluate("""() => [...document.querySelectorAll('.player-row')]
+              .filter(row => { const n = row.querySelector('.name').getBoundingClientRect();
+                const x = row.querySelector('.btn-icon').getBoundingClientRect();
+                return x.top >= n.bottom || x.bottom <= n.top; }).length""")
+            assert apart == 0, (name, apart)
+            await page.close()
 
-                for variant, players in (("yahtzee", 8), ("ancient-yacht-10-double", 8),
-                                         ("maxi-yatzy", 6)):
-                    made = server.post("/api/tables", {
-                        "variant": variant, "speed": "instant",
-                        "seats": [{"kind": "person", "name": "Ann", "here": True}] + [
-                            {"kind": "beginner", "name": f"Computer {i}"}
-                            for i in range(1, players)]})
-                    tab = await open_tab(ctx, server.url("/"))
-                    page = tab.page
-                    await seat_token(page, server, made)
-                    await page.goto(server.url(made["url"]))
-                    s = await wait_game(page)
-                    await page.tap("#roll")
-                    s = await after(page, s["version"])
-                    await page.locator(".die").nth(1).tap()
-                    await after(page, s["version"])
-                    await check(page, f"{variant} at {name}")
-                    # the player's own column says "you" (the other kinds make way on a
-                    # phone), inside its column
-                    inside = await page.evaluate("""() => {
-                      const you = document.querySelector('.player-head .player-kind.you');
-                      if (!you || !you.getBoundingClientRect().width) return false;
-                      const r = you.getBoundingClientRect();
-                      const c = you.closest('th').getBoundingClientRect();
-                      return r.left >= c.left - 0.5 && r.right <= c.right + 0.5; }""")
-                    assert inside, (variant, name)
-                    await screenshot(page, shots, f"small-{variant}-{name}")
-                    if variant == "yahtzee":  # the hint's moves, a finger's size too
-                        await page.tap("#hint")
-                        await page.tap("#hint-confirm [data-hint=yes]")
-                        await page.wait_for_selector(".hint-list li", timeout=120_000)
-                        await check(page, f"the hint at {name}")
-                        await page.locator("dialog[open] .btn-icon").tap()
-                    tab.check()
-                    await page.close()
-
-                # the end of a game of computers, its running totals and the analysis
+            for variant, players in (("yahtzee", 8), ("ancient-yacht-10-double", 8),
+                                     ("maxi-yatzy", 6)):
                 made = server.post("/api/tables", {
-                    "variant": "tommys-crag", "speed": "instant",
-                    "seats": [{"kind": "beginner", "name": "Bea"},
-                              {"kind": "expert", "name": "Max"}]})
+                    "variant": variant, "speed": "instant",
+                    "seats": [{"kind": "person", "name": "Ann", "here": True}] + [
+                        {"kind": "beginner", "name": f"Computer {i}"}
+                        for i in range(1, players)]})
                 tab = await open_tab(ctx, server.url("/"))
                 page = tab.page
                 await seat_token(page, server, made)
                 await page.goto(server.url(made["url"]))
-                await page.wait_for_selector("#analysis-btn")
-                await page.tap("#analysis-btn")
-                await page.wait_for_selector(".analysis-player")
-                await page.wait_for_selector(".analysis-chart svg >> nth=1")
-                await check(page, f"the end and its analysis at {name}")
-                await screenshot(page, shots, f"small-analysis-{name}")
+                s = await wait_game(page)
+                await page.tap("#roll")
+                s = await after(page, s["version"])
+                await page.locator(".die").nth(1).tap()
+                await after(page, s["version"])
+                await check(page, f"{variant} at {name}")
+                # the player's own column says "you" (the other kinds make way on a
+                # phone), inside its column
+                inside = await page.evaluate("""() => {
+                  const you = document.querySelector('.player-head .player-kind.you');
+                  if (!you || !you.getBoundingClientRect().width) return false;
+                  const r = you.getBoundingClientRect();
+                  const c = you.closest('th').getBoundingClientRect();
+                  return r.left >= c.left - 0.5 && r.right <= c.right + 0.5; }""")
+                assert inside, (variant, name)
+                await screenshot(page, shots, f"small-{variant}-{name}")
+                if variant == "yahtzee":  # the hint's moves, a finger's size too
+                    await page.tap("#hint")
+                    await page.tap("#hint-confirm [data-hint=yes]")
+                    await page.wait_for_selector(".hint-list li", timeout=120_000)
+                    await check(page, f"the hint at {name}")
+                    await page.locator("dialog[open] .btn-icon").tap()
                 tab.check()
-                await ctx.close()
+                await page.close()
+
+            # the end of a game of computers, its running totals and the analysis
+            made = server.post("/api/tables", {
+                "variant": "tommys-crag", "speed": "instant",
+                "seats": [{"kind": "beginner", "name": "Bea"},
+                          {"kind": "expert", "name": "Max"}]})
+            tab = await open_tab(ctx, server.url("/"))
+            page = tab.page
+            await seat_token(page, server, made)
+            await page.goto(server.url(made["url"]))
+            await page.wait_for_selector("#analysis-btn")
+            await page.tap("#analysis-btn")
+            await page.wait_for_selector(".analysis-player")
+            await page.wait_for_selector(".analysis-chart svg >> nth=1")
+            await check(page, f"the end and its analysis at {name}")
+            await screenshot(page, shots, f"small-analysis-{name}")
+            tab.check()
+            await ctx.close()
 
     asyncio.run(main())
 
