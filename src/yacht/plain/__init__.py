@@ -4,6 +4,6 @@ For screen readers, pipes and terminals without a full screen. Like the
 terminal game it is a view of a :class:`~yacht.session.table.Table`.
 """
 
-from .game import PlainGame, run_plain
+from .game import PlainGame, resume_command, run_plain
 
-__all__ = ["PlainGame", "run_plain"]
+__all__ = ["PlainGame", "resume_command", "run_plain"]

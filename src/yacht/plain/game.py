@@ -53,7 +53,7 @@ from yacht.session.present import (
 )
 from yacht.session.table import LOCAL, Event, Refused, Table
 
-__all__ = ["PlainGame", "resume_hint", "run_plain"]
+__all__ = ["PlainGame", "resume_command", "resume_hint", "run_plain"]
 
 #: the line game's text: at most this wide (a screen reader reads it whole either way)
 WIDTH = 78
@@ -82,14 +82,23 @@ click on a die may hold it instead: their setting "Clicking a die").
   q                 quit (the game is saved)
 """
 
+def resume_command(game_id: str) -> str:
+    """The command that goes on with a saved game in the line game: `yacht resume ID`
+    would open it full screen in a terminal, and only show it when the input is not one.
+
+    >>> resume_command("1ab3af1a2d7d")
+    'yacht play --plain --resume 1ab3af1a2d7d'
+    """
+    return f"yacht play --plain --resume {game_id}"
+
+
 def resume_hint(game_id: str) -> str:
-    """How a saved game goes on in the line game: `yacht resume ID` would open it full
-    screen in a terminal, and only show it when the input is not one.
+    """How a saved game goes on, in the line game's words.
 
     >>> resume_hint("1ab3af1a2d7d")
     '`yacht play --plain --resume 1ab3af1a2d7d` continues it'
     """
-    return f"`yacht play --plain --resume {game_id}` continues it"
+    return f"`{resume_command(game_id)}` continues it"
 
 
 class _Quit(Exception):

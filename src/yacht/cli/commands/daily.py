@@ -115,8 +115,9 @@ def cmd_daily(args: argparse.Namespace) -> int:
         store.close()
     if game_id is None:  # (a store that could not save it says so first)
         raise CliError("today's challenge could not be saved")
-    code = _play(game_id, args)
-    _print_result(args.db, rs.id, variant_title(rs), game_id)
+    plain = args.plain or not sys.stdout.isatty() or not sys.stdin.isatty()
+    code = _play(game_id, args, plain)
+    _print_result(args.db, rs.id, variant_title(rs), game_id, plain)
     return code
 
 
@@ -134,7 +135,7 @@ def _standings(store: Any, rs: Any, day: str | None, shown: bool = True) -> Any:
     return st
 
 
-def _play(game_id: str, args: argparse.Namespace) -> int:
+def _play(game_id: str, args: argparse.Namespace, plain: bool) -> int:
     import os
 
     from yacht.session import Launch
@@ -142,7 +143,7 @@ def _play(game_id: str, args: argparse.Namespace) -> int:
     if args.db is not None:  # (the game is where it was made: the games' store is read
         os.environ["YACHT_DB"] = args.db  # from $YACHT_DB by the game's screens)
     launch = Launch(resume=game_id)
-    if args.plain or not sys.stdout.isatty() or not sys.stdin.isatty():
+    if plain:
         from yacht.plain import run_plain
 
         return run_plain(launch, sys.stdin, sys.stdout)
@@ -151,9 +152,11 @@ def _play(game_id: str, args: argparse.Namespace) -> int:
     return int(make_app(launch).run() or 0)
 
 
-def _print_result(db: str | None, variant: str, title: str, game_id: str) -> None:
+def _print_result(db: str | None, variant: str, title: str, game_id: str,
+                  plain: bool = False) -> None:
     """After the game: the place, the expert's total and the line to share (or how to
-    go on with an unfinished one)."""
+    go on with an unfinished one: in the line game when it was played there, as its own
+    quit says)."""
     from yacht.rules import get
     from yacht.session.daily import share_line
     from yacht.store import open_store
@@ -166,7 +169,11 @@ def _print_result(db: str | None, variant: str, title: str, game_id: str) -> Non
         store.close()
     entry = st.place_of(game_id)
     if entry is None:
-        print(f"The challenge is saved: `yacht resume {game_id}` goes on with it today.")
+        if plain:
+            from yacht.plain import resume_command
+        else:
+            from yacht.session.commands import resume_command
+        print(f"The challenge is saved: `{resume_command(game_id)}` goes on with it today.")
         return
     print()
     print(standings_text(st, title, mine=game_id))

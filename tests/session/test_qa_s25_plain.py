@@ -1,0 +1,43 @@
+"""The line game and the commands around it, as a new user meets them (session 25)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+
+def flat(text: str) -> str:
+    """The words, whatever the lines they were wrapped into."""
+    return " ".join(text.split())
+
+
+def yacht(args: list[str], text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, YACHT_DB=str(tmp_path / "db.sqlite3"),
+               YACHT_CONFIG_DIR=str(tmp_path / "cfg"), NO_COLOR="1")
+    return subprocess.run([sys.executable, "-m", "yacht", *args], input=text,
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_a_daily_game_left_in_the_line_game_names_the_line_games_way_back(
+        tmp_path: Path) -> None:
+    """`yacht daily --plain` quit mid-game said "`yacht resume ID` goes on with it today"
+    right under the line game's own "`yacht play --plain --resume ID` continues it": in a
+    terminal the first opens the full-screen game. Both now name the line game's command,
+    and it goes on with the day's game."""
+    r = yacht(["daily", "crag", "--name", "Ann", "--plain"], "\nq\n", tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    out = flat(r.stdout)
+    assert "`yacht resume " not in out, out
+    m = re.search(r"The challenge is saved: `(yacht [^`]+)` goes on with it today\.", out)
+    assert m, out
+    words = m.group(1).split()
+    assert words[:2] == ["yacht", "play"] and "--plain" in words, words
+    gid = words[-1]
+    assert f"Game saved. `{m.group(1)}` continues it." in out
+    again = yacht(words[1:], "\n", tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "Tommy's Crag. Players: Ann." in again.stdout
+    assert f"`yacht play --plain --resume {gid}`" in flat(again.stdout)
