@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GAMES_DB_HELP", "CliError", "HelpText", "add_variant_args", "check_db", "emit_json",
            "parse_dice", "parse_options", "record_or_game", "reachable_target",
-           "ruleset_from_args", "text_width", "whole", "wrap_items"]
+           "ruleset_from_args", "say_building", "text_width", "whole", "wrap_items"]
 
 GAMES_DB_HELP = ("database of saved games: an SQLAlchemy URL or a file path (default: "
                  "$YACHT_DB, else yacht.sqlite3 in the user data directory)")
