@@ -164,7 +164,7 @@ def test_messages_name_the_boxes_not_their_ids() -> None:
     ("score smal straigt", "Yahtzee has no box 'smal straigt': Small Straight (m) is the "
                            "nearest."),
     ("large", "Yahtzee has no box 'large': Large Straight (j) is the nearest."),
-    ("thr", "Unknown action 'thr' (accepted here: the dice"),  # (Threes or 3 of a Kind: not said)
+    ("thr", "Unknown action 'thr'. Accepted here: the dice"),  # (Threes or 3 of a Kind: not said)
 ])
 def test_a_misspelt_box_is_told_the_nearest(typed: str, said: str) -> None:
     """A misspelt box ('Full Houze') was an unknown action, answered with the notation
@@ -648,12 +648,12 @@ def test_an_unknown_command_is_answered_with_what_the_prompt_takes() -> None:
     out = io.StringIO()
     PlainGame(table, io.StringIO("xyz\nroll 1,2,3,4,6\nxyz\n1\n1\nxyz\nq\n"), out).run()
     text = flat(out.getvalue())
-    assert "Unknown action 'xyz' (accepted here: Enter to roll, or ? for every command)." \
+    assert "Unknown action 'xyz'. Accepted here: Enter to roll, or ? for every command." \
         in text
-    assert "Unknown action 'xyz' (accepted here: the dice to roll again (e.g. 1 3), a box's " \
-           "letter or name, or ? for every command)." in text
-    assert "Unknown action 'xyz' (accepted here: a box's letter or name, or ? for every " \
-           "command)." in text
+    assert "Unknown action 'xyz'. Accepted here: the dice to roll again, e.g. 1 3; a box's " \
+           "letter or name; or ? for every command." in text
+    assert "Unknown action 'xyz'. Accepted here: a box's letter or name, or ? for every " \
+           "command." in text
     assert "computer" not in text
 
 

@@ -41,3 +41,28 @@ def test_a_daily_game_left_in_the_line_game_names_the_line_games_way_back(
     assert again.returncode == 0, again.stderr
     assert "Tommy's Crag. Players: Ann." in again.stdout
     assert f"`yacht play --plain --resume {gid}`" in flat(again.stdout)
+
+
+def test_the_line_games_refusals_read_as_sentences_without_nested_brackets() -> None:
+    """'No hint: roll first: the advice is about the dice showing.' (two colons) and
+    'Unknown action 'xyz' (accepted here: the dice to roll again (e.g. 1 3), ...)'
+    (brackets in brackets)."""
+    import io
+    import random
+
+    from yacht.engine import Player
+    from yacht.plain import PlainGame
+    from yacht.rules import get
+    from yacht.session.table import Table
+
+    table = Table.new(get("yahtzee"), [Player("Ann")], rng=random.Random(1))
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("h\n\nxyz\nq\n"), out).run()
+    text = flat(out.getvalue())
+    assert "No hint. Roll first: the advice is about the dice showing." in text, text
+    assert "Unknown action 'xyz'. Accepted here: the dice to roll again, e.g. 1 3; a box's " \
+           "letter or name; or ? for every command." in text
+    for line in out.getvalue().splitlines():
+        assert not re.search(r"\([^)]*\(", line), line
+    for sentence in text.split(". "):
+        assert sentence.count(": ") < 2 or sentence.startswith("Boxes: "), sentence

@@ -436,12 +436,13 @@ class PlainGame:
         (the notation's own list names `computer`, and not ? or the positions)."""
         st = self.table.view().state
         if not st.dice:
-            here = "Enter to roll"
+            here = "Enter to roll,"
         elif st.may_reroll():
-            here = "the dice to roll again (e.g. 1 3), a box's letter or name"
+            here = "the dice to roll again, e.g. 1 3; a box's letter or name;"
         else:
-            here = "a box's letter or name"
-        return f"unknown action {shown(line)} (accepted here: {here}, or ? for every command)"
+            here = "a box's letter or name,"
+        # (one sentence each: the example in brackets inside brackets read badly)
+        return f"unknown action {shown(line)}. Accepted here: {here} or ? for every command"
 
     def lowered(self, text: str) -> str:
         """A message that follows a colon: its first letter lower-case, unless it starts
@@ -513,7 +514,9 @@ class PlainGame:
             try:
                 moves = table.hint(LOCAL)
             except (HintUnavailable, Refused) as e:
-                self.say(f"No hint: {e}.")
+                # (its own sentence: "No hint: roll first: the advice..." had two colons)
+                why = str(e)
+                self.say(f"No hint. {why[:1].upper()}{why[1:]}.")
                 return True
             for i, m in enumerate(moves, 1):
                 self.say(f"{i}. {m.text}{self.typed(m)} (expect {m.expected:.1f})")
