@@ -479,7 +479,12 @@ async def _dispatch(hub: Hub, live: LiveTable, conn: Connection, msg: ClientMess
         await hub.set_speed(live, conn, msg.speed)
         _ack(conn, msg.id)
     elif isinstance(msg, PrefsChange):
-        await hub.set_prefs(live, conn, msg.dice_mark, msg.pause)
+        # (the seat's new way with the dice is a state: answered on it, as a command is)
+        conn.answering = msg.id is not None
+        try:
+            await hub.set_prefs(live, conn, msg.dice_mark, msg.pause)
+        finally:
+            conn.answering = False
         _ack(conn, msg.id)
     elif isinstance(msg, Ping):
         conn.send(_with_id({"type": "pong"}, msg.id))
