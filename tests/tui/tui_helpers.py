@@ -162,8 +162,8 @@ async def click_key(pilot: Pilot[Any], action: str) -> None:
     from yacht.tui.widgets import KeyBar
 
     bar = pilot.app.screen.query_one(KeyBar)
-    i = next(i for i, key in enumerate(bar.keys) if key[2] == action)
-    await tap(pilot, bar, offset=(bar._spans[i][0] + 1, 0))
+    start, _end, _i, line = next(span for span in bar._spans if bar.keys[span[2]][2] == action)
+    await tap(pilot, bar, offset=(start + 1, line))
 
 
 def _mouse(pilot: Pilot[Any], kind: type[events.MouseEvent], x: int, y: int,

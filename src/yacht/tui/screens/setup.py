@@ -169,7 +169,9 @@ class SetupScreen(AppScreen):
             yield Button("Quit (Ctrl+Q)", id="quit", variant="error", compact=True)
             # when the form is longer than the window: where the rest is
             yield Static("", id="more", markup=False)
-        yield KeyBar()
+        # every key on the bar: on two lines when one is not enough (F3 and F4 are said
+        # nowhere else in a narrow window, the buttons' words being short there)
+        yield KeyBar(lines=2)
 
     def player_row(self, i: int) -> Horizontal:
         """Seat ``i``: its number, the name and the kind (person or a computer level)."""

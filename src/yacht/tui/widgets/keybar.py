@@ -1,4 +1,5 @@
-"""The keys of a screen in one line at the bottom; a click on a key does what the key does."""
+"""The keys of a screen in a line at the bottom (or two, where a screen allows it); a click
+on a key does what the key does."""
 
 from __future__ import annotations
 
@@ -55,11 +56,18 @@ class KeyBar(Widget):
 
     hover: reactive[int] = reactive(-1)
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, lines: int = 1) -> None:
         super().__init__(id=id)
+        #: the most lines the bar takes: a second one only when the keys do not fit one
+        #: (a screen whose keys are nowhere else, as the setup's F3, F4 and F6 at 45
+        #: columns; the game's stay on one line: its help lists them all)
+        self.lines = lines
+        if lines > 1:
+            self.styles.height = "auto"
         #: (key as shown, description, action, the node whose binding it is)
         self.keys: list[tuple[str, str, str, Any]] = []
-        self._spans: list[tuple[int, int, int]] = []  # (start, end, the key's index)
+        #: where each key shown is drawn: (start, end, the key's index, its line)
+        self._spans: list[tuple[int, int, int, int]] = []
         #: the words of a key that says something else than its binding now, by action
         self.words: dict[str, str] = {}
         #: the actions whose keys are left out now (they do nothing at this moment)
@@ -73,21 +81,21 @@ class KeyBar(Widget):
                 self.keys.append((self.app.get_key_display(binding),
                                   self.words.get(binding.action, binding.description),
                                   binding.action, node))
-        self.refresh()
+        self.refresh(layout=self.lines > 1)  # (the keys may take another line)
 
     def say(self, action: str, words: str) -> None:
         """The key of ``action`` says ``words`` (what it does now: a key that toggles)."""
         self.words[action] = words
         self.keys = [(key, words if act == action else said, act, node)
                      for key, said, act, node in self.keys]
-        self.refresh()
+        self.refresh(layout=self.lines > 1)  # (the keys may take another line)
 
     def hide(self, actions: frozenset[str]) -> None:
         """Leave out the keys of ``actions`` (none: every key shown), e.g. the keys of a
         person's turn while a computer plays."""
         if actions != self.hidden:
             self.hidden = actions
-            self.refresh()
+            self.refresh(layout=self.lines > 1)
 
     def visible_keys(self) -> list[int]:
         """The keys not hidden now, by index."""
@@ -100,24 +108,48 @@ class KeyBar(Widget):
         return bool(later) and later[0] not in shown
 
     def shown(self, width: int) -> list[int]:
-        """The keys that fit ``width`` cells, by index: all of them (but the hidden ones),
-        else the first (the screen's main key), help and quit kept and the others left
-        out from the right (a "…" then says keys are left out: the help lists them all)."""
+        """The keys that fit ``width`` cells, by index (on the bar's lines, in order)."""
+        return [i for row in self.rows(width) for i in row]
+
+    def rows(self, width: int) -> list[list[int]]:
+        """The keys shown on each line of ``width`` cells, by index: all of them (but the
+        hidden ones), on one line if they fit it, else on up to ``lines`` lines; if they
+        do not fit those either, the first (the screen's main key), help and quit are
+        kept and the others left out from the right (a "…" then says keys are left out:
+        the help lists them all)."""
         sizes = [cell_len(f" {key} {description} ") for key, description, *_ in self.keys]
         shown = self.visible_keys()
         kept = {i for i, (_key, _words, action, _node) in enumerate(self.keys)
                 if i == 0 or "help" in action or "quit" in action}
 
-        def total() -> int:  # the keys, and a "…" after each one followed by a gap
-            gaps = sum(1 for k in shown if self._gap_after(k, shown))
-            return sum(sizes[k] for k in shown) + gaps * len(MORE)
+        def pack(lines: int) -> list[list[int]]:
+            """The keys shown, a line filled before the next (a "…" after each one
+            followed by a gap); the last line takes the rest."""
+            rows: list[list[int]] = [[]]
+            used = 0
+            for k in shown:
+                size = sizes[k] + (len(MORE) if self._gap_after(k, shown) else 0)
+                if rows[-1] and used + size > width and len(rows) < lines:
+                    rows.append([])
+                    used = 0
+                rows[-1].append(k)
+                used += size
+            return rows
+
+        def fits(rows: list[list[int]]) -> bool:
+            return all(sum(sizes[k] for k in row)
+                       + len(MORE) * sum(1 for k in row if self._gap_after(k, shown))
+                       <= width for row in rows)
 
         for i in reversed(shown[:]):
-            if total() <= width:
+            if fits(pack(self.lines)):
                 break
             if i not in kept:
                 shown.remove(i)
-        return shown
+        return pack(self.lines)
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return len(self.rows(width)) if self.lines > 1 else 1
 
     def render(self) -> Text:
         key_style = self.get_component_rich_style("keybar--key")
@@ -125,36 +157,44 @@ class KeyBar(Widget):
         hover_style = self.get_component_rich_style("keybar--hover")
         out = Text(no_wrap=True, overflow="crop", end="")
         self._spans = []
-        shown = self.shown(self.content_size.width)
+        rows = self.rows(self.content_size.width)
+        shown = [i for row in rows for i in row]
         left_out = len(shown) < len(self.visible_keys())
-        for i in shown:
-            key, description, _action, _node = self.keys[i]
-            start = out.cell_len
-            out.append(f" {key} ", key_style)
-            out.append(f"{description} ", text_style)
-            if i == self.hover:
-                out.stylize(hover_style, start, out.cell_len)
-            self._spans.append((start, out.cell_len, i))
-            if left_out and self._gap_after(i, shown):
-                out.append(MORE, text_style)  # (keys left out here)
+        for line, row in enumerate(rows):
+            if line:
+                out.append("\n")
+            column = 0  # (where the line's next key starts)
+            for i in row:
+                key, description, _action, _node = self.keys[i]
+                start = len(out)
+                out.append(f" {key} ", key_style)
+                out.append(f"{description} ", text_style)
+                if i == self.hover:
+                    out.stylize(hover_style, start, len(out))
+                width = cell_len(f" {key} {description} ")
+                self._spans.append((column, column + width, i, line))
+                column += width
+                if left_out and self._gap_after(i, shown):
+                    out.append(MORE, text_style)  # (keys left out here)
+                    column += len(MORE)
         return out
 
-    def key_at(self, x: int) -> int:
-        """The index of the key drawn at column ``x`` (-1 for none)."""
-        for start, end, i in self._spans:
-            if start <= x < end:
+    def key_at(self, x: int, y: int = 0) -> int:
+        """The index of the key drawn at column ``x`` of line ``y`` (-1 for none)."""
+        for start, end, i, line in self._spans:
+            if line == y and start <= x < end:
                 return i
         return -1
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
-        self.hover = self.key_at(event.x)
+        self.hover = self.key_at(event.x, event.y)
 
     def on_leave(self) -> None:
         self.hover = -1
 
     async def on_click(self, event: events.Click) -> None:
         event.stop()
-        i = self.key_at(event.x)
+        i = self.key_at(event.x, event.y)
         if i >= 0:
             _key, _description, action, node = self.keys[i]
             await self.app.run_action(action, node)
