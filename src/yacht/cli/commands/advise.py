@@ -73,6 +73,34 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_advise)
 
 
+def most_from(rs: Any, card: Any) -> int | None:
+    """The highest total a game can still end with from ``card`` (every open box at its
+    best, the bonus when it can still be earned, what the special rules add), as the exact
+    target tables bound it (above it their every chance is 0); None where there is no
+    limit. At most the variant's highest total.
+
+    >>> from yacht.rules import get
+    >>> rs = get("tommys-crag")
+    >>> most_from(rs, rs.new_card()), most_from(rs, rs.new_card().with_box(0, 12, 0))
+    (244, 218)
+    """
+    import numpy as np
+
+    from yacht.session.comment import best_possible
+    from yacht.strategy.solver.target import check_supported, window_arrays
+
+    best = best_possible(rs)
+    if best is None:
+        return None
+    spec = check_supported(rs)
+    mask, aux = spec.state_of(card)
+    far = 1 << 39  # (a target beyond any total: its window starts where the card's end)
+    lo, n = window_arrays(spec, far, np.array([mask], dtype=np.int64),
+                          np.array([aux], dtype=np.int64), reach=True)
+    to_come = far - int(lo[0]) if int(n[0]) > 0 else 0
+    return min(best, int(rs.totals(card).grand) + to_come)
+
+
 def cmd_advise(args: argparse.Namespace) -> int:
     from yacht.cli.interrupt import run_interruptible
     from yacht.parsing import parse_card, parse_dice, parse_situation
@@ -108,6 +136,11 @@ def cmd_advise(args: argparse.Namespace) -> int:
     try:
         sit = Situation.of(rs, card, dice, rolls, turn)
         card, turn, dice, rolls_left = sit.card, sit.turn, sit.dice, sit.rolls_left
+        most = None if args.target is None else most_from(rs, card)
+        if most is not None and args.target > most:
+            # (a target above it was ranked at a chance of 0.00% for every action)
+            raise CliError(f"target {args.target} cannot be reached from this card: its "
+                           f"game ends with at most {most} (accepted: 0-{most})")
         say_building(rs, args.target)
         both = run_interruptible(lambda _stop: hint_card(
             rs, card, turn, dice, rolls_left, target=args.target,
