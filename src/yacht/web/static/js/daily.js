@@ -2,7 +2,7 @@
 // standings, yesterday's result, a button to play today's game - and a daily game's
 // result at its end: the place, the expert's total on the same dice, a line to share.
 
-import { h, fill } from "./dom.js";
+import { h, fill, nameField } from "./dom.js";
 import { getJSON, postJSON, query } from "./api.js";
 import { dailyTable, lastName, setDailyTable, setLastName, setToken, tokenFor } from "./prefs.js";
 import { toast } from "./ui.js";
@@ -47,7 +47,7 @@ export class DailyBox {
   draw() {
     const select = h("select", { id: "daily-variant", onchange: () => { this.variant = select.value; this.load(); } },
       this.variants.map((v) => h("option", { value: v.id, selected: v.id === this.variant }, v.name)));
-    const name = h("input", { id: "daily-name", type: "text", maxlength: "20", autocomplete: "nickname", value: lastName() || "",
+    const name = nameField({ id: "daily-name", autocomplete: "nickname", value: lastName() || "",
       oninput: () => this.markName(name, null) });
     const play = h("button", { type: "submit", class: "btn btn-primary", id: "daily-play" }, "Play today's challenge");
     const form = h("form", { class: "daily-form", onsubmit: (e) => { e.preventDefault(); this.play(name, play); } },

@@ -108,3 +108,34 @@ export const touchOnly = () =>
  * mouse is told its keys and clicks (`keyboard`); one that only takes touches, its taps
  * and the buttons' names (`touch`), never a key it does not have. */
 export const byDevice = (keyboard, touch) => (touchOnly() ? touch : keyboard);
+
+/** The most characters a player's name has: the server's NAME_LENGTH. */
+export const NAME_LENGTH = 20;
+
+/** A name's length as the server counts it: characters (code points) of the name
+ * trimmed, inner runs of spaces made one, composed (NFC). JavaScript's own length counts
+ * UTF-16 units, two for an emoji or any character outside the BMP, and so does an
+ * input's maxlength: the page cut "Ann 🎲" names short that the server takes. */
+export const nameLength = (text) => [...String(text).replace(/ +/g, " ").trim().normalize("NFC")].length;
+
+/** A name field: an <input> that takes at most NAME_LENGTH characters as the server
+ * counts them (nameLength). What is typed or pasted past that is left out, as maxlength
+ * would leave it out, keeping the text after the caret. */
+export function nameField(attrs = {}) {
+  const input = h("input", { type: "text", spellcheck: "false", ...attrs });
+  input.addEventListener("input", () => {
+    if (nameLength(input.value) <= NAME_LENGTH) return;
+    const caret = input.selectionEnd ?? input.value.length;
+    const before = [...input.value.slice(0, caret)];
+    const after = input.value.slice(caret);
+    while (before.length && nameLength(before.join("") + after) > NAME_LENGTH) before.pop();
+    // (never a joiner or a variation selector left alone at the cut: it shows nothing)
+    while (before.length && /^[\u200d\ufe00-\ufe0f]$/.test(before[before.length - 1])) before.pop();
+    let value = before.join("") + after;
+    if (nameLength(value) > NAME_LENGTH) value = [...value].slice(0, NAME_LENGTH).join("");
+    input.value = value;
+    const at = Math.min(before.join("").length, value.length);
+    input.setSelectionRange(at, at);
+  }, { capture: true });
+  return input;
+}

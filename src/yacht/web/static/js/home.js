@@ -1,7 +1,7 @@
 // Home: a new game (remembered), unfinished games, tables to join or watch, the top
 // tens, statistics and every variant's rules.
 
-import { h, fill, plural } from "./dom.js";
+import { h, fill, nameField, plural } from "./dom.js";
 import { getJSON, postJSON, query, rules, variants } from "./api.js";
 import { DICE_MARKS, SPEEDS, aClick, computerPause, diceMark, loadSetup, markLabel, markWords, saveSetup, setComputerPause, setDiceMark, setToken, setLastName, lastName, myTables, tokenFor } from "./prefs.js";
 import { rulesDialog, toast } from "./ui.js";
@@ -210,8 +210,8 @@ export class HomeView {
             document.getElementById(kindId).focus();
           } },
         KINDS.map(([k, label]) => h("option", { value: k, selected: p.kind === k }, label)));
-        const name = h("input", {
-          id: nameId, type: "text", class: "name", maxlength: 20, autocomplete: "off", spellcheck: "false",
+        const name = nameField({
+          id: nameId, class: "name", autocomplete: "off",
           value: p.name, disabled: p.kind === "friend",
           placeholder: p.kind === "friend" ? "their name, when they join" : "name",
           aria: { label: `Player ${i + 1}: name` },

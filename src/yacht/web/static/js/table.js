@@ -2,7 +2,7 @@
 // Everything drawn comes from the server's state (the snapshot); the page holds no
 // rules: what may be done now is snapshot.can, the previews and help come with it.
 
-import { byDevice, h, fill, isYou, listText, plural, possessive, reducedMotion, setAttr, setText, touchOnly, verb } from "./dom.js";
+import { byDevice, h, fill, isYou, listText, nameField, plural, possessive, reducedMotion, setAttr, setText, touchOnly, verb } from "./dom.js";
 import { getJSON, postJSON, query, rules, variants } from "./api.js";
 import { ScoreCards } from "./card.js";
 import { TableSocket } from "./socket.js";
@@ -416,7 +416,7 @@ export class TableView {
     const mine = t.seats.some((s) => s.mine);
     const openSeats = t.seats.map((s, i) => [s, i]).filter(([s]) => s.open);
     const nameInput = this.joinName && this.joinName.isConnected ? this.joinName
-      : h("input", { id: "join-name", type: "text", maxlength: 20, autocomplete: "nickname", value: mine ? "" : lastName(), spellcheck: "false" });
+      : nameField({ id: "join-name", autocomplete: "nickname", value: mine ? "" : lastName() });
     this.joinName = nameInput;
     const connected = this.connectedSeats();
     const again = Boolean(t.series && t.series.games); // the table's next game
