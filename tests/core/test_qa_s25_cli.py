@@ -49,3 +49,48 @@ def test_the_bound_of_a_card_is_never_below_what_a_game_from_it_can_score() -> N
     assert most_from(rs, parse_card(rs, "ones=0,twos=0,threes=0,fours=0")) == 374 - 50 - 50
     assert most_from(rs, parse_card(rs, "yatzy=50,chance=30")) == 374
     assert most_from(get("tommys-yahtzee"), get("tommys-yahtzee").new_card()) is None
+
+
+def _ends(lines: list[str], values: dict[str, str]) -> set[int]:
+    """The terminal cell where each name's value ends, from the line naming it."""
+    from yacht.plain.cells import cell_len
+
+    ends = set()
+    for name, value in values.items():
+        line = next(x for x in lines if name in x)
+        head = line[:line.index(name) + len(name)]
+        rest = line[len(head):]
+        ends.add(cell_len(head) + rest.index(value) + len(value))
+    return ends
+
+
+def test_scores_and_stats_line_up_wide_names() -> None:
+    """`yacht scores` and `yacht stats` padded names by characters: '山田太郎' (8 cells)
+    and 'Zoë 🎲🎲' (7) pushed their rows' figures right of the others'."""
+    from types import SimpleNamespace
+
+    from yacht.cli.commands.store import _entries_text, _stats_text
+
+    entries = [{"rank": i + 1, "name": n, "score": s, "date": "2026-12-06",
+                "game_id": f"{i}" * 12, "dice_entered": False, "ended_early": False}
+               for i, (n, s) in enumerate([("山田太郎", 240), ("Bob", 230), ("Zoë 🎲🎲", 220)])]
+    lines = _entries_text(entries, 78).splitlines()
+    assert len(_ends(lines, {"山田太郎": "240", "Bob": "230", "Zoë 🎲🎲": "220"})) == 1, lines
+    rows = [SimpleNamespace(key="yatzy", name=n, computer=False, games=g, wins=0,
+                            multiplayer_games=0, average=200.0, best=b, upper_bonus_rate=None,
+                            yachts=0, dice_entered=False)
+            for n, g, b in [("山田太郎", 3, 241), ("Bob", 4, 232), ("Zoë 🎲🎲", 5, 223)]]
+    lines = _stats_text(rows, 78).splitlines()
+    assert len(_ends(lines, {"山田太郎": "241", "Bob": "232", "Zoë 🎲🎲": "223"})) == 1, lines
+    assert len(_ends(lines, {"player": "games", "Bob": " 4"})) == 1, lines
+
+
+@pytest.mark.parametrize("name", ["yacht.plain.cells", "yacht.plain.game", "yacht.cli.common",
+                                  "yacht.cli.commands.advise", "yacht.cli.commands.store"])
+def test_the_line_games_and_the_commands_docstring_examples(name: str) -> None:
+    # (tests/test_quality.py runs the examples of the packages below these only)
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted and result.failed == 0

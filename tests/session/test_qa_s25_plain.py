@@ -66,3 +66,58 @@ def test_the_line_games_refusals_read_as_sentences_without_nested_brackets() -> 
         assert not re.search(r"\([^)]*\(", line), line
     for sentence in text.split(". "):
         assert sentence.count(": ") < 2 or sentence.startswith("Boxes: "), sentence
+
+
+def _score_column(lines: list[str], scores: dict[str, int]) -> set[int]:
+    """The terminal cell each name's score ends at, from the lines naming them."""
+    from yacht.plain.cells import cell_len
+
+    ends = set()
+    for name, score in scores.items():
+        line = next(x for x in lines if name in x)
+        head = line[:line.index(name) + len(name)]
+        rest = line[len(head):]
+        ends.add(cell_len(head) + rest.index(str(score)) + len(str(score)))
+    return ends
+
+
+def test_the_line_games_top_ten_lines_up_wide_names(tmp_path: Path) -> None:
+    """'山田太郎' is 4 characters and 8 cells: padded to 20 characters, the name pushed
+    its score 4 cells right of the others'."""
+    import io
+    import random
+
+    from yacht.engine import Player
+    from yacht.plain import PlainGame
+    from yacht.rules import get
+    from yacht.session import category_keys
+    from yacht.session.table import Table
+    from yacht.store import open_store
+
+    rs = get("tommys-crag")
+    script = "".join(f"\n{k}\n" for k in category_keys(rs).values())
+    store = open_store(str(tmp_path / "db.sqlite3"))
+    try:
+        scores = {}
+        for i, name in enumerate(["山田太郎", "Bob", "Zoë 🎲"]):
+            table = Table.new(rs, [Player(name)], store=store, rng=random.Random(i))
+            out = io.StringIO()
+            PlainGame(table, io.StringIO(script), out).run()
+            m = re.search(rf"{name} scored (\d+)\.", out.getvalue())
+            assert m, out.getvalue()
+            scores[name] = int(m.group(1))
+    finally:
+        store.close()
+    top = out.getvalue().split("Top ten")[1].splitlines()
+    assert len(_score_column(top, scores)) == 1, top
+
+
+def test_the_daily_standings_line_up_wide_names() -> None:
+    from yacht.cli.commands.daily import standings_text
+    from yacht.session.daily import Entry, Standings
+
+    st = Standings("2026-12-06", "yatzy", "ab" * 32, None, 250,
+                   (Entry(1, "山田太郎", 240, "g1", False), Entry(2, "Bob", 230, "g2", False),
+                    Entry(None, "Zoë 🎲", 220, "g3", True)))
+    lines = standings_text(st, "Yatzy").splitlines()
+    assert len(_score_column(lines, {"山田太郎": 240, "Bob": 230, "Zoë 🎲": 220})) == 1, lines

@@ -53,6 +53,8 @@ from yacht.session.present import (
 )
 from yacht.session.table import LOCAL, Event, Refused, Table
 
+from .cells import ljust
+
 __all__ = ["PlainGame", "resume_command", "resume_hint", "run_plain"]
 
 #: the line game's text: at most this wide (a screen reader reads it whole either way)
@@ -555,7 +557,7 @@ class PlainGame:
             self.say("Top ten" + game_note(view.assisted, view.dice_entered) + ":")
             for e in top:
                 mark = " *new*" if (e.game_id, e.name, e.score, e.rank) in fresh else ""
-                self.say(f"{e.rank:>3}. {e.name:<20} {e.score:>5}  "
+                self.say(f"{e.rank:>3}. {ljust(e.name, 20)} {e.score:>5}  "
                          f"{e.date.astimezone().strftime('%Y-%m-%d')}"
                          f"{entry_note(False, e.dice_entered, e.ended_early)}{mark}")
 

@@ -183,6 +183,8 @@ def _print_result(db: str | None, variant: str, title: str, game_id: str,
 
 def standings_text(st: Any, title: str, mine: str | None = None) -> str:
     """The day's standings as lines: a header, the expert's total, a line per game."""
+    from yacht.plain.cells import ljust  # (a name's columns: "山田太郎" takes 8)
+
     lines = [f"Daily challenge, {title}, {st.day} (UTC)",   # (a digest a line: 78 columns)
              f"Commitment {st.commitment}",
              f"Seed       {st.seed}" if st.seed else "(its seed is shown once the day is over)"]
@@ -195,6 +197,6 @@ def standings_text(st: Any, title: str, mine: str | None = None) -> str:
         notes = ([] if e.place is not None else ["practice"]) + (["assisted"] if e.assisted
                                                                  else [])
         mark = " <" if e.game_id == mine else ""
-        lines.append(f"{place} {e.name:<20} {e.score:>5}"
+        lines.append(f"{place} {ljust(e.name, 20)} {e.score:>5}"
                      + (f"  ({', '.join(notes)})" if notes else "") + mark)
     return "\n".join(lines)

@@ -152,13 +152,14 @@ def _entries_text(entries: list[dict[str, Any]], width: int) -> str:
           2026-12-06  game 0e99b22d370e
           (won at once)
     """
+    from yacht.plain.cells import cell_len, ljust  # (a name's columns: "山田太郎" takes 8)
     from yacht.render import wrap_text
     from yacht.session.present import entry_note
 
-    rows = [(f"  {e['rank']:>2}. {printable(e['name']):<20} {e['score']:>5}",
+    rows = [(f"  {e['rank']:>2}. {ljust(printable(e['name']), 20)} {e['score']:>5}",
              f"{e['date'][:10]}  game {e['game_id']}",
              entry_note(False, e["dice_entered"], e["ended_early"])) for e in entries]
-    if all(len(f"{head}  {game}{note}") <= width for head, game, note in rows):
+    if all(cell_len(f"{head}  {game}{note}") <= width for head, game, note in rows):
         return "\n".join(f"{head}  {game}{note}" for head, game, note in rows)
     out: list[str] = []
     for head, game, note in rows:   # (a note, in brackets, stays whole)
@@ -461,6 +462,7 @@ def _stats_text(rows: list[Any], width: int) -> str:
     Nothing is cut: names and headings are whole, wrapped when they must be."""
     import textwrap
 
+    from yacht.plain.cells import cell_len, ljust  # (a name's columns: "山田太郎" takes 8)
     from yacht.session.present import entry_note
 
     width = max(20, width)
@@ -470,7 +472,7 @@ def _stats_text(rows: list[Any], width: int) -> str:
     def who(r: Any) -> str:  # (a computer of a person's name is another player)
         return printable(r.name) + (" (computer)" if r.computer else "")
 
-    name_w = max(6, *(len(who(r)) for r in rows))
+    name_w = max(6, *(cell_len(who(r)) for r in rows))
     head = (f"  {'player':<{name_w}} {'games':>5} {'wins':>7} {'avg':>7} {'best':>5} "
             f"{'bonus':>6} {'yachts':>6}")
     # (a row's note, after its last column, must fit too)
@@ -489,7 +491,7 @@ def _stats_text(rows: list[Any], width: int) -> str:
             bonus = f"{r.upper_bonus_rate:.0%}" if r.upper_bonus_rate is not None else "-"
             note = entry_note(False, r.dice_entered)
             if table:
-                out.append(f"  {name:<{name_w}} {r.games:>5} {wins:>7} {r.average:>7.1f} "
+                out.append(f"  {ljust(name, name_w)} {r.games:>5} {wins:>7} {r.average:>7.1f} "
                            f"{r.best:>5} {bonus:>6} {r.yachts:>6}{note}")
                 continue
             facts = [f"{r.games} game{'s' if r.games != 1 else ''}"]
