@@ -349,10 +349,10 @@ def test_action_property(state: State, text: str) -> None:
 
 # --- players and names ---------------------------------------------------------------------
 @pytest.mark.parametrize(("text", "words"), [
-    ("Ann,Ann", "two players are called"), ("Ann,ANN", "two players are called"),
+    ("Ann,Ann", "Two players are called"), ("Ann,ANN", "Two players are called"),
     ("Ann\x1b[2J", "control"), ("Ann\n,Bob", "control"), ("Ann\u200b", "invisible"),
     ("Ann,,Bob", "separated by commas"), ("Ann,", "separated by commas"),
-    ("Max=cpu:expert,max", "two players"), ("cpu:", "unknown computer level"),
+    ("Max=cpu:expert,max", "Two players"), ("cpu:", "unknown computer level"),
     ("cpu:grandmaster", "unknown computer level"), ("Ann=robot", "person or cpu")])
 def test_players_refused(text: str, words: str) -> None:
     with pytest.raises(InputError, match=words) as e:

@@ -698,31 +698,36 @@ def check_name(text: str) -> str:
     >>> check_name("Ann\\x1b[31m")
     Traceback (most recent call last):
     ...
-    yacht.parsing.InputError: player name 'Ann\\x1b[31m' has a control or invisible character ...
+    yacht.parsing.InputError: The name 'Ann[31m' has an invisible character (U+001B, a control ...
     >>> check_name("\\u3164")
     Traceback (most recent call last):
     ...
-    yacht.parsing.InputError: player name '\\u3164' has a control or invisible character (U+3164 ...
+    yacht.parsing.InputError: The name has an invisible character (U+3164 HANGUL FILLER): a name ...
     >>> check_name("Zoe\\u0308"), check_name("  Ann   Lee ")
     ('Zoë', 'Ann Lee')
+
+    Each refusal is one sentence, as every interface shows it (the web under the name's
+    field, the terminal game in its notice, a command after ``yacht: error:``): it starts
+    with a capital, quotes the name as it shows (what shows nothing left out) and names
+    a character that shows nothing by its code and Unicode name, never as an escape.
     """
     import unicodedata
 
     from yacht.engine import NAME_LENGTH
 
     accepted = (f"a name is 1-{NAME_LENGTH} visible characters (letters, digits, "
-                "punctuation, symbols; single spaces)")
+                "punctuation, symbols; single spaces).")
     bad = next((ch for ch in text if (not ch.isprintable() and ch != " ")
                 or ch in _BLANK_CHARS), None)
     if bad is not None:
-        raise InputError(f"player name {_name_shown(text)} has a control or invisible "
-                         f"character ({_char_shown(bad)}): {accepted}")
+        raise InputError(f"The name {_name_shown(text)}has an invisible character "
+                         f"({_char_shown(bad)}): {accepted}")
     name = unicodedata.normalize("NFC", re.sub(" +", " ", text.strip(" ")))
     if not name:
-        raise InputError(f"give a name (1-{NAME_LENGTH} characters)")
+        raise InputError(f"The name is empty: give a name of 1-{NAME_LENGTH} characters.")
     if len(name) > NAME_LENGTH:
-        raise InputError(f"player name {_name_shown(name)} is longer than {NAME_LENGTH} "
-                         f"characters: {accepted}")
+        raise InputError(f"The name {_name_shown(name)}is longer than {NAME_LENGTH} "
+                         f"characters (it has {len(name)}): {accepted}")
     marks = 0
     for i, ch in enumerate(name):
         if not unicodedata.category(ch).startswith("M"):
@@ -730,37 +735,47 @@ def check_name(text: str) -> str:
             continue
         marks += 1
         if i == 0:
-            raise InputError(f"player name {_name_shown(name)} starts with a combining mark "
-                             f"({_char_shown(ch)}): a mark goes after its letter")
+            raise InputError(f"The name {_name_shown(name)}starts with a combining mark "
+                             f"({_char_shown(ch)}): a mark goes after its letter.")
         if marks > NAME_MARKS:
-            raise InputError(f"player name {_name_shown(name)} piles more than {NAME_MARKS} "
+            raise InputError(f"The name {_name_shown(name, 0)}piles more than {NAME_MARKS} "
                              f"accents or other marks on one character: {accepted}")
     return name  # (so something shows: its first character, neither a mark nor a blank)
 
 
 def _char_shown(ch: str) -> str:
-    """A character a message names: ``\\x1b``, ``U+3164 HANGUL FILLER``."""
+    """A character a message names, in words: ``U+3164 HANGUL FILLER``, ``U+001B, a
+    control character`` (never an escape such as ``\\x1b``)."""
     import unicodedata
 
-    if not ch.isprintable():
-        return repr(ch)[1:-1]
-    return f"U+{ord(ch):04X} {unicodedata.name(ch, '')}".rstrip()
+    code = f"U+{ord(ch):04X}"
+    if unicodedata.category(ch) == "Cc":
+        return f"{code}, a control character"
+    return f"{code} {unicodedata.name(ch, '')}".rstrip()
 
 
-def _name_shown(text: str) -> str:
-    """A refused name quoted for its message: whatever would not show (marks, blanks,
-    control characters) escaped, so that the line shows what was typed."""
+def _name_shown(text: str, marks: int = NAME_MARKS) -> str:
+    """A refused name quoted for its message, and a space: what of it shows, without
+    what would not (control, format and blank characters; a mark with no letter under
+    it, or past ``marks`` on one letter), at most 40 characters; "" when nothing shows."""
     import unicodedata
 
-    def one(ch: str) -> str:
-        if ch == " " or (ch.isprintable() and ch not in _BLANK_CHARS
-                         and not unicodedata.category(ch).startswith("M")):
-            return ch
-        if not ch.isprintable():
-            return repr(ch)[1:-1]
-        return f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}"
-
-    return f"'{''.join(map(one, text[:40]))}'" + ("..." if len(text) > 40 else "")
+    out: list[str] = []
+    on = -1  # marks on the last character kept (-1: none kept, a mark has nothing under it)
+    for ch in text:
+        if ch != " " and (not ch.isprintable() or ch in _BLANK_CHARS):
+            continue
+        if unicodedata.category(ch).startswith("M"):
+            if 0 <= on < marks:
+                out.append(ch)
+                on += 1
+            continue
+        out.append(ch)
+        on = 0
+    shown = "".join(out).strip(" ")
+    if not shown:
+        return ""
+    return f"'{shown[:40]}{'...' if len(shown) > 40 else ''}' "
 
 
 #: letters of other scripts drawn like Latin ones (Cyrillic, Greek), and the Latin
@@ -799,7 +814,7 @@ def check_names(names: Iterable[str]) -> list[str]:
     >>> check_names(["Ann", "ann"])
     Traceback (most recent call last):
     ...
-    yacht.parsing.InputError: two players are called 'ann': give each player a different name
+    yacht.parsing.InputError: Two players are called 'ann': give each player a different name.
     """
     out: list[str] = []
     seen: set[str] = set()
@@ -807,8 +822,8 @@ def check_names(names: Iterable[str]) -> list[str]:
         name = check_name(raw)
         key = name.casefold()
         if key in seen:
-            raise InputError(f"two players are called {shown(name)}: give each player a "
-                             "different name")
+            raise InputError(f"Two players are called {shown(name)}: give each player a "
+                             "different name.")
         seen.add(key)
         out.append(name)
     return out

@@ -39,7 +39,7 @@ def test_bad_requests_are_one_line_errors(client: TestClient) -> None:
         "code": "bad_request"}
     r = client.post("/api/tables", json={"variant": "yatzy", "seats": [
         {"kind": "person", "name": "Ann"}, {"kind": "person", "name": "ann"}]})
-    assert r.status_code == 400 and "two players are called" in r.json()["error"]
+    assert r.status_code == 400 and "Two players are called" in r.json()["error"]
     r = client.post("/api/tables", json={"variant": "yatzy", "seats": [{"kind": "wizard"}]})
     assert r.status_code == 400 and "kind: person or a computer level" in r.json()["error"]
     r = client.post("/api/tables", json={"variant": "yatzy", "seats": []})

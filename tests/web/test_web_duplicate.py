@@ -194,7 +194,7 @@ def test_a_card_is_private_until_its_game_is_over(client: TestClient, store: Sto
     ([ANN], "2-"),
     ([ANN, {**ANN, "name": "Bo"}], "one player here"),
     ([BOB, {"kind": "expert"}], "one player here"),
-    ([ANN, {**BOB, "name": "ann"}], "two players are called"),
+    ([ANN, {**BOB, "name": "ann"}], "Two players are called"),
     ([ANN] + [{"kind": "expert"}] * 8, "seats"),
 ])
 def test_a_duplicate_request_a_stranger_might_send(client: TestClient, seats: list[Any],

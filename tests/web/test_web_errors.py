@@ -31,13 +31,14 @@ def test_the_sites_own_addresses_are_told_as_they_are(client: TestClient) -> Non
 
 
 def test_a_names_escapes_are_not_taken_for_a_file_path(client: TestClient) -> None:
-    """A name of right-to-left marks is refused naming the mark; its escapes
+    """A name of right-to-left marks is refused naming the mark (in words: its code and
+    name); its escapes
     (``\\u202e\\u202e...``) were taken for a Windows path and the line said "player name
     'a file'" (found by asking the statistics of such a name)."""
     r = client.get("/api/stats", params={"player": "\u202e" * 30})
     assert r.status_code == 400
     line = r.json()["error"]
-    assert "a file" not in line and "\\u202e" in line, line
+    assert "a file" not in line and "U+202E RIGHT-TO-LEFT OVERRIDE" in line, line
     # a real path is still not told
     from yacht.web.errors import redact
 

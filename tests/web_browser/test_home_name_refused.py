@@ -29,7 +29,7 @@ def test_a_name_the_server_refuses_is_said_under_its_field(server: Server) -> No
                 await page.click("#start")
                 await page.wait_for_selector("#p1-error")
                 said = await page.evaluate(SAID)
-                assert said["error"].startswith("Player 2: player name"), said
+                assert said["error"].startswith("Player 2: The name 'Bo' "), said
                 assert words in said["error"] and "seat" not in said["error"], said
                 assert said["focused"] == "p1-name" and not said["toast"], said
                 assert page.url == server.url("/")

@@ -49,13 +49,14 @@ def check_unlike(name: str, others: Iterable[str], where: str = "at the table") 
         if name_key(other) == key:
             same = name.casefold() == other.casefold()
             raise WebError(f"{verb(name, 'is', 'are')} {where} already: choose another "
-                           "name" if same else f"{name} looks like {other}, who is {where} "
-                           "already: choose a name the others can tell apart", "conflict")
+                           "name." if same else f"{name} looks like {other}, who is {where} "
+                           "already: choose a name the others can tell apart.", "conflict")
 
 
 def clean_name(raw: str, seat: int | None = None) -> str:
     """A player's name as typed (the checks every interface makes; WebError otherwise,
-    naming the seat when there is one)."""
+    naming the seat when there is one: "seat 2: The name ...", the page's "Player 2: The
+    name ..." under that player's field)."""
     try:
         return check_name(raw)
     except InputError as e:
@@ -97,7 +98,7 @@ class Lobby:
         for i, seat in enumerate(req.seats):
             if isinstance(seat, PersonSeat):
                 if seat.here and seat.name is None:
-                    raise WebError(f"seat {i + 1}: give the name of the player here")
+                    raise WebError(f"seat {i + 1}: Give the name of the player here.")
                 name = clean_name(seat.name, i) if seat.name is not None else None
                 rows.append(SeatRow(name, "person", None, mine if seat.here else None))
             else:
@@ -108,10 +109,10 @@ class Lobby:
                     other = next(r.name for r in rows[:-1] if r.name is not None
                                  and name_key(r.name) == name_key(name))
                     raise WebError(
-                        f"two players are called {name}: give each their own name"
+                        f"Two players are called {name}: give each their own name."
                         if other.casefold() == name.casefold() else
                         f"seat {i + 1}: {name} looks like {other}: give each player a name "
-                        "the others can tell apart")
+                        "the others can tell apart.")
                 names.add(name_key(name))
         return rows
 

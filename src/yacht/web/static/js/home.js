@@ -332,8 +332,8 @@ export class HomeView {
 
   /** A refusal of the server that names a player's name: that player's field, if any. */
   nameRefused(message) {
-    // (the server names the seat: "seat 1: player name '\u200b' has ...", the name
-    // escaped where it would not show, so that it cannot be found by its text)
+    // (the server names the seat: "seat 1: The name 'Bo' has an invisible character
+    // (U+200B ZERO WIDTH SPACE)...", the name as it shows, not as typed)
     const seat = /^seat (\d+): .*\bname\b/.exec(message);
     if (seat && Number(seat[1]) <= this.setup.players.length) return Number(seat[1]) - 1;
     const seats = this.seats();
