@@ -50,3 +50,37 @@ async def test_the_setup_at_45_columns_shows_every_key_on_two_lines(new_app: App
         bar = app.screen.query_one(KeyBar)
         assert bar.region.height == 1 and bar.region.bottom == 24
         assert "f6 Top ten" in screen_text(app)[-1]
+
+
+def test_a_long_name_in_the_news_is_cut_before_the_news_is() -> None:
+    """The log beside the players showed a message of a player with a long name as the
+    name alone ('漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢…'): the name is cut, the news kept."""
+    from yacht.tui.widgets.newslog import news_lines
+
+    wide = "漢" * 20
+    assert news_lines([f"{wide}: Chance for 12"], 31, 1, [wide, "Dan"]) == [
+        "漢漢漢漢漢漢漢…: Chance for 12"]
+    # (a name cut only when the message does not fit; another message as before)
+    assert news_lines([f"{wide}: Chance for 12"], 31, 2, [wide]) == [
+        "漢" * 15, "漢漢漢漢漢: Chance for 12"]
+    assert news_lines(["Dan keeps 4 5 3 and more"], 10, 1, [wide]) == ["Dan keeps…"]
+
+
+@run
+async def test_the_game_screen_logs_a_wide_name_s_score_with_its_points(new_app: App) -> None:
+    from yacht.session import Launch, PlayerSpec
+
+    wide = "漢" * 20
+    app = new_app(Launch(variant="yatzy", players=[
+        PlayerSpec(wide), PlayerSpec("字" * 20, "expert"), PlayerSpec("😀" * 20),
+        PlayerSpec("Dan", "expert")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("v")  # (Chance)
+        await settle(pilot)
+        log = app.screen.query_one("#log")
+        lines = screen_text(app)[log.region.y:log.region.bottom]
+        assert log.region.height == 2, lines  # (a blank line, one of news)
+        assert any("…: Chance for" in line[:log.region.right] for line in lines), lines

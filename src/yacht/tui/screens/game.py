@@ -974,7 +974,8 @@ class GameScreen(AppScreen):
         if players.display:
             hidden = card.shown if len(card.shown) < len(snap["players"]) else None
             players.show(snap, hidden)
-        self.query_one("#log", NewsLog).show(view.news[-4:])
+        self.query_one("#log", NewsLog).show(view.news[-4:],
+                                             [str(p["name"]) for p in snap["players"]])
         self.put("#helpbar", self.help_text())
         self.show_busy(view)
 
