@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import inspect
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -94,3 +98,17 @@ def test_the_line_games_and_the_commands_docstring_examples(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted and result.failed == 0
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args", [["variants", "--json"],
+                                  ["play", "crag", "--players", "Ann", "--plain"]])
+def test_output_to_a_full_disk_is_one_line_not_a_traceback(args: list[str],
+                                                           tmp_path: Path) -> None:
+    env = dict(os.environ, YACHT_DB=str(tmp_path / "db.sqlite3"))
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "yacht", *args], stdout=full,
+                           stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           env=env, timeout=60)
+    assert r.returncode == 1, r.stderr
+    assert r.stderr == "yacht: error: writing failed: No space left on device\n", r.stderr

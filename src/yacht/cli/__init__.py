@@ -8,6 +8,7 @@ exit status. Input problems raise :class:`CliError`: one line, exit 2.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import pkgutil
 import sys
@@ -102,6 +103,37 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as e:  # a full disk: one line, no traceback
+        if e.errno not in _WRITE_ERRORS:
+            raise
+        _settle_stdout()
+        where = f" {printable(str(e.filename))}" if e.filename else ""
+        print(f"yacht: error: writing{where} failed: {e.strerror or e}", file=sys.stderr)
+        return 1
+
+
+#: what writing the output, a record or a table can fail with: no room, a file too big
+_WRITE_ERRORS = frozenset(getattr(errno, n) for n in ("ENOSPC", "EDQUOT", "EFBIG", "EIO")
+                          if hasattr(errno, n))
+
+
+def _settle_stdout() -> None:
+    """Standard output flushed; when it cannot take what is left in it (a full disk), it
+    is pointed at the null device, so that the interpreter's last flush does not fail
+    again with a traceback."""
+    try:
+        sys.stdout.flush()
+        return
+    except OSError:
+        pass
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # (no descriptor of its own: a stream in a test)
+        pass
 
 
 def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser:
