@@ -200,7 +200,8 @@ export class AnalysisView {
     // coloured dice (Kismet) as the table draws them: each colour with a shape of its own,
     // and in words with its mark (the server's dice_text)
     const colours = a.die_colours || [];
-    const dice = h("span", { class: "costly-dice", role: "img", aria: { label: `Dice ${d.dice_text}` } },
+    // (ten dice on a phone: two rows of five, as the table shows them, not nine and one)
+    const dice = h("span", { class: ["costly-dice", d.dice.length > 6 ? "costly-dice-many" : ""], role: "img", aria: { label: `Dice ${d.dice_text}` } },
       d.dice.map((v) => dieSvg(v, colours[v - 1] || "")));
     return h("li", { class: "costly-item" },
       h("p", { class: "costly-when" }, h("strong", { text: `Turn ${d.turn}` }), ` · ${moment}`),
