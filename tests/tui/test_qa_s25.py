@@ -84,3 +84,51 @@ async def test_the_game_screen_logs_a_wide_name_s_score_with_its_points(new_app:
         lines = screen_text(app)[log.region.y:log.region.bottom]
         assert log.region.height == 2, lines  # (a blank line, one of news)
         assert any("…: Chance for" in line[:log.region.right] for line in lines), lines
+
+
+class Waiting:
+    """An analysis that is still working out the chances of winning (it never ends)."""
+
+    @staticmethod
+    def job() -> Any:
+        import time
+
+        from yacht.tui.screens.analysis import AnalysisJob, Progress
+
+        class Job(AnalysisJob):
+            def start(self) -> None:
+                self.started = time.monotonic() - 9
+
+        job = Job(None)  # type: ignore[arg-type]
+        job.progress = Progress("Working out the chances of winning (the rest is below)",
+                                3, 40)
+        return job
+
+
+@run
+async def test_the_analysis_wait_says_its_words_whole_in_a_narrow_window(new_app: App
+                                                                          ) -> None:
+    """At 45 columns the words beside the analysis' progress bar were cut to 'Working
+    out the / chances of' (two lines of 17 cells): they go under the bar, whole, when
+    they do not fit beside it; at 80 columns they stay beside it."""
+    from yacht.tui.screens.analysis import AnalysisScreen
+
+    app = new_app()
+    async with app.run_test(size=(45, 14)) as pilot:
+        await settle(pilot)
+        page = AnalysisScreen("Yatzy", Waiting.job())
+        await app.push_screen(page)
+        await pilot.pause()
+        await pilot.pause()
+        said = " ".join(line.strip() for line in screen_text(app)[1:6])
+        assert "Working out the chances of winning (the rest is below)… (9 s)" in said, said
+        what = page.query_one("#analysis-what")
+        assert what.region.right <= 45 and what.region.y > page.query_one(
+            "#analysis-bar").region.y
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        wait = page.query_one("#analysis-wait")
+        assert wait.region.height == 2 and what.region.y == wait.region.y
+        said = " ".join(line.strip() for line in screen_text(app)[1:3])
+        assert "chances of winning (the rest is below)… (9 s)" in said, said

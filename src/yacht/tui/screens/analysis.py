@@ -26,7 +26,7 @@ from textual.widgets import ProgressBar, Static
 
 from yacht.render import LOSS, accuracy_text, dice_text, loss_text, luck_text
 
-from ..widgets.cells import cell_len, ljust
+from ..widgets.cells import cell_len, ljust, wrap_cells
 from ..widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
@@ -363,9 +363,13 @@ class AnalysisScreen(Screen[None]):
             wait.display = True
             p = job.progress
             took = time.monotonic() - (job.started or time.monotonic())
-            self.query_one("#analysis-what", Static).update(
-                f"{p.what}… ({took:.0f} s)" if took >= 2 else f"{p.what}…")
+            words = f"{p.what}… ({took:.0f} s)" if took >= 2 else f"{p.what}…"
+            self.query_one("#analysis-what", Static).update(words)
             bar = self.query_one("#analysis-bar", ProgressBar)
+            # the words beside the bar in its two lines, else under it (at 45 columns
+            # they were cut to 'Working out the / chances of')
+            beside = self.app.size.width - 3 - (bar.outer_size.width or 26)
+            wait.set_class(len(wrap_cells(words, max(1, beside))) > 2, "-stacked")
             if p.total > 0:
                 bar.update(total=p.total, progress=p.done)
             else:
@@ -390,8 +394,7 @@ class AnalysisScreen(Screen[None]):
             text.update(words)
 
     def on_resize(self) -> None:
-        if self.job.result is not None:
-            self.call_after_refresh(self.show)
+        self.call_after_refresh(self.show)  # (the wait's words may go beside the bar or under it)
 
     def action_scroll(self, lines: int) -> None:
         body = self.query_one("#analysis-body", VerticalScroll)
