@@ -203,11 +203,11 @@ def test_a_daily_challenge_takes_no_dice_typed_in(
     out = run(capsys, "daily", "tommys-crag", "--plain", "--name", "Sam")
     # (its help does not offer what it refuses; a game of one's own does)
     assert "choose 1,3" in out and "roll 6,6,2" not in out
-    assert ("Not now: a daily challenge rolls its own dice, the same for everyone: their\n"
+    assert ("Not now. A daily challenge rolls its own dice, the same for everyone: their\n"
             "values cannot be given (roll without them).") in out
     import re
 
-    found = re.search(r"`yacht resume ([0-9a-f]{12})`", out)
+    found = re.search(r"`yacht play --plain --resume ([0-9a-f]{12})`", out)
     assert found is not None
     game_id = found.group(1)
     run(capsys, "resume", game_id, "--action", "roll")

@@ -121,3 +121,22 @@ def test_the_daily_standings_line_up_wide_names() -> None:
                     Entry(None, "Zoë 🎲", 220, "g3", True)))
     lines = standings_text(st, "Yatzy").splitlines()
     assert len(_score_column(lines, {"山田太郎": 240, "Bob": 230, "Zoë 🎲": 220})) == 1, lines
+
+
+def test_a_refusal_with_a_colon_of_its_own_is_not_run_on_after_another() -> None:
+    """'Not now: roll first: there are no dice to score.' (a box typed before the roll)."""
+    import io
+    import random
+
+    from yacht.engine import Player
+    from yacht.plain import PlainGame
+    from yacht.rules import get
+    from yacht.session.table import Table
+
+    table = Table.new(get("yahtzee"), [Player("Ann")], rng=random.Random(1))
+    out = io.StringIO()
+    PlainGame(table, io.StringIO("chance\n\n\n\nq\n"), out).run()
+    text = flat(out.getvalue())
+    assert "Not now. Roll first: there are no dice to score." in text, text
+    # (a refusal without a colon of its own stays one sentence)
+    assert "Not now: choose at least one die to roll again, or score." in text, text

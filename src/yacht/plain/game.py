@@ -363,7 +363,7 @@ class PlainGame:
         try:
             self.table.reload()
         except SessionError as e:
-            self.say(f"It cannot be reloaded: {e}.")
+            self.say(self.because("It cannot be reloaded", str(e)))
             raise _Quit from None
         st = self.table.view().state
         self.say(f"Reloaded: {self.table.ruleset.name}, {st.players[st.current].name} on turn "
@@ -430,7 +430,7 @@ class PlainGame:
             text = str(e)
             if isinstance(e, ActionError) and text.startswith("unknown action "):
                 text = self.unknown(line)  # (not the notation's list: this prompt's)
-            self.say(f"Not now: {self.lowered(text)}." if isinstance(e, Refused)
+            self.say(self.because("Not now", text) if isinstance(e, Refused)
                      else f"{text[0].upper()}{text[1:]}.")
 
     def unknown(self, line: str) -> str:
@@ -445,6 +445,14 @@ class PlainGame:
             here = "a box's letter or name,"
         # (one sentence each: the example in brackets inside brackets read badly)
         return f"unknown action {shown(line)}. Accepted here: {here} or ? for every command"
+
+    def because(self, lead: str, why: str) -> str:
+        """``lead`` and why, one sentence ("Not now: choose at least one die to roll
+        again"), or two when the why has a colon of its own ("Not now. Roll first: there
+        are no dice to score.", not "Not now: roll first: there are...")."""
+        if ": " in re.sub(r"\([^()]*\)", "", why):  # (one in brackets is apart)
+            return f"{lead}. {why[:1].upper()}{why[1:]}."
+        return f"{lead}: {self.lowered(why)}."
 
     def lowered(self, text: str) -> str:
         """A message that follows a colon: its first letter lower-case, unless it starts
@@ -497,7 +505,7 @@ class PlainGame:
                 # taken back once the turn has rolled), else the last scoring
                 table.act(LOCAL, GiveBack() if st.dice and st.chosen else TakeBack())
             except Refused as e:
-                self.say(f"Oops is not possible: {e}.")
+                self.say(self.because("Oops is not possible", str(e)))
             return True
         if low == "h":
             view = table.view()
@@ -516,9 +524,7 @@ class PlainGame:
             try:
                 moves = table.hint(LOCAL)
             except (HintUnavailable, Refused) as e:
-                # (its own sentence: "No hint: roll first: the advice..." had two colons)
-                why = str(e)
-                self.say(f"No hint. {why[:1].upper()}{why[1:]}.")
+                self.say(self.because("No hint", str(e)))
                 return True
             for i, m in enumerate(moves, 1):
                 self.say(f"{i}. {m.text}{self.typed(m)} (expect {m.expected:.1f})")
