@@ -77,9 +77,11 @@ def test_scores_and_stats_line_up_wide_names() -> None:
 
     entries = [{"rank": i + 1, "name": n, "score": s, "date": "2026-12-06",
                 "game_id": f"{i}" * 12, "dice_entered": False, "ended_early": False}
-               for i, (n, s) in enumerate([("山田太郎", 240), ("Bob", 230), ("Zoë 🎲🎲", 220)])]
+               for i, (n, s) in enumerate([("山田太郎", 240), ("Bob", 230), ("Zoë 🎲🎲", 220),
+                                           ("山田" * 10, 210)])]
     lines = _entries_text(entries, 78).splitlines()
-    assert len(_ends(lines, {"山田太郎": "240", "Bob": "230", "Zoë 🎲🎲": "220"})) == 1, lines
+    assert len(_ends(lines, {"山田太郎": "240", "Bob": "230", "Zoë 🎲🎲": "220",
+                             "山田" * 10: "210"})) == 1, lines
     rows = [SimpleNamespace(key="yatzy", name=n, computer=False, games=g, wins=0,
                             multiplayer_games=0, average=200.0, best=b, upper_bonus_rate=None,
                             yachts=0, dice_entered=False)

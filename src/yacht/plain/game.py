@@ -53,7 +53,7 @@ from yacht.session.present import (
 )
 from yacht.session.table import LOCAL, Event, Refused, Table
 
-from .cells import ljust
+from .cells import cell_len, ljust
 
 __all__ = ["PlainGame", "resume_command", "resume_hint", "run_plain"]
 
@@ -561,9 +561,11 @@ class PlainGame:
         if top:
             fresh = {(e.game_id, e.name, e.score, e.rank) for e in entries}
             self.say("Top ten" + game_note(view.assisted, view.dice_entered) + ":")
+            # (a name of 20 wide letters takes 40 cells: the column is as wide as the widest)
+            name_w = max(20, *(cell_len(e.name) for e in top))
             for e in top:
                 mark = " *new*" if (e.game_id, e.name, e.score, e.rank) in fresh else ""
-                self.say(f"{e.rank:>3}. {ljust(e.name, 20)} {e.score:>5}  "
+                self.say(f"{e.rank:>3}. {ljust(e.name, name_w)} {e.score:>5}  "
                          f"{e.date.astimezone().strftime('%Y-%m-%d')}"
                          f"{entry_note(False, e.dice_entered, e.ended_early)}{mark}")
 

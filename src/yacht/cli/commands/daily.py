@@ -183,7 +183,7 @@ def _print_result(db: str | None, variant: str, title: str, game_id: str,
 
 def standings_text(st: Any, title: str, mine: str | None = None) -> str:
     """The day's standings as lines: a header, the expert's total, a line per game."""
-    from yacht.plain.cells import ljust  # (a name's columns: "山田太郎" takes 8)
+    from yacht.plain.cells import cell_len, ljust  # (a name's columns: "山田太郎" takes 8)
 
     lines = [f"Daily challenge, {title}, {st.day} (UTC)",   # (a digest a line: 78 columns)
              f"Commitment {st.commitment}",
@@ -192,11 +192,12 @@ def standings_text(st: Any, title: str, mine: str | None = None) -> str:
         lines.append(f"The expert's own game on these dice: {st.expert}")
     if not st.entries:
         lines.append("No finished game yet.")
+    name_w = max([20] + [cell_len(e.name) for e in st.entries])
     for e in st.entries:
         place = f"{e.place:>3}." if e.place is not None else "   -"
         notes = ([] if e.place is not None else ["practice"]) + (["assisted"] if e.assisted
                                                                  else [])
         mark = " <" if e.game_id == mine else ""
-        lines.append(f"{place} {ljust(e.name, 20)} {e.score:>5}"
+        lines.append(f"{place} {ljust(e.name, name_w)} {e.score:>5}"
                      + (f"  ({', '.join(notes)})" if notes else "") + mark)
     return "\n".join(lines)

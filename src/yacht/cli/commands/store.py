@@ -156,7 +156,8 @@ def _entries_text(entries: list[dict[str, Any]], width: int) -> str:
     from yacht.render import wrap_text
     from yacht.session.present import entry_note
 
-    rows = [(f"  {e['rank']:>2}. {ljust(printable(e['name']), 20)} {e['score']:>5}",
+    name_w = max([20] + [cell_len(printable(e["name"])) for e in entries])
+    rows = [(f"  {e['rank']:>2}. {ljust(printable(e['name']), name_w)} {e['score']:>5}",
              f"{e['date'][:10]}  game {e['game_id']}",
              entry_note(False, e["dice_entered"], e["ended_early"])) for e in entries]
     if all(cell_len(f"{head}  {game}{note}") <= width for head, game, note in rows):
