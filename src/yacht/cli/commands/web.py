@@ -21,6 +21,9 @@ PING_EVERY = 25.0
 WS_PROTOCOL = "yacht.web.keepalive:QuietPings"
 #: yacht.web.protocol.MAX_MESSAGE (likewise)
 MAX_MESSAGE = 4096
+#: how long the start waits for Redis to answer (seconds): a host that drops the packets
+#: is one line after this long, not a server that runs without its news
+REDIS_WAIT = 5.0
 
 
 def register(sub: Any) -> None:
@@ -93,6 +96,46 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def check_redis(url: str, what: str = "--redis", wait: float | None = None) -> None:
+    """Redis answers at ``url`` (else CliError: one line naming it without its password,
+    why, and ``what`` set it). A server started on a Redis it cannot reach (a mistyped
+    host or port, a database number Redis does not have, a password it refuses) ran
+    on, saying only "redis: lost", with its computer players and clocks waiting for
+    ever; once running, a Redis that goes away is waited for (the README)."""
+    import redis
+
+    timeout = REDIS_WAIT if wait is None else wait
+    client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout,
+                                  retry_on_timeout=False)
+    try:
+        client.ping()
+    except (redis.RedisError, OSError, ValueError) as e:
+        why = " ".join(str(e).split()).rstrip(".") or type(e).__name__
+        # (Redis answered, and refused: a database it does not have, a password)
+        refused = isinstance(e, (redis.ResponseError, redis.AuthenticationError))
+        hint = f"check {what}" if refused else f"is it running there? check {what}"
+        raise CliError(f"cannot use Redis at {_without_password(url)}: {why} ({hint})"
+                       ) from None
+    finally:
+        client.close()
+
+
+def _without_password(url: str) -> str:
+    """``url`` as it may be shown: a password in it is ***.
+
+    >>> _without_password("redis://:secret@cache:6379/0"), _without_password("redis://h/1")
+    ('redis://:***@cache:6379/0', 'redis://h/1')
+    """
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{user}:***@{host}").geturl()
+
+
 def cmd_web(args: argparse.Namespace) -> int:
     import os
 
@@ -106,9 +149,11 @@ def cmd_web(args: argparse.Namespace) -> int:
     # a URL the Redis client cannot read is one line, before the server says more
     if args.redis is not None:
         redis_url: str | None = parse_redis_url(args.redis, "--redis")
+        redis_from = "--redis"
     else:
         env = os.environ.get("YACHT_REDIS") or None
         redis_url = parse_redis_url(env, "YACHT_REDIS") if env else None
+        redis_from = "YACHT_REDIS"
     flush = args.flush or os.environ.get("YACHT_FLUSH") or "each"
     if flush not in FLUSH:
         raise CliError(f"YACHT_FLUSH={flush!r} is not a flush (accepted: {', '.join(FLUSH)})")
@@ -121,6 +166,8 @@ def cmd_web(args: argparse.Namespace) -> int:
     except StoreError as e:
         raise CliError(str(e)) from None
     try:
+        if redis_url:
+            check_redis(redis_url, redis_from)
         # a port in use is one line, before the server says more
         with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -1,0 +1,128 @@
+"""`yacht web` for many players, as an operator starts it (QA s25): a Redis the server
+cannot use is one line and exit 2 before anything serves, not a server that runs on
+with its computer players and clocks waiting for a Redis that never comes."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yacht.cli import main
+
+
+@pytest.fixture
+def busy_port() -> Iterator[str]:
+    """A port already taken: the old code went on to it (one line of its own, exit 2)
+    instead of serving for ever without Redis."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        yield str(busy.getsockname()[1])
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class FakeRedis:
+    """A loopback server that answers every command with ``reply`` (None: never)."""
+
+    def __init__(self, reply: bytes | None) -> None:
+        self.reply = reply
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.port = int(self.sock.getsockname()[1])
+        self.conns: list[socket.socket] = []
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.conns.append(conn)
+            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+
+    def _answer(self, conn: socket.socket) -> None:
+        try:
+            while conn.recv(4096):
+                if self.reply is not None:
+                    conn.sendall(self.reply)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        self.sock.close()
+        for c in self.conns:
+            c.close()
+
+
+def refused(capsys: pytest.CaptureFixture[str], tmp_path: Path, port: str,
+            *redis: str) -> str:
+    assert main(["web", *redis, "--port", port, "--db", str(tmp_path / "w.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_a_redis_that_is_not_there_is_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, busy_port: str) -> None:
+    url = f"redis://127.0.0.1:{closed_port()}/0"
+    err = refused(capsys, tmp_path, busy_port, "--redis", url)
+    assert err.startswith(f"yacht: error: cannot use Redis at {url}: ")
+    assert "refused" in err and "is it running there? check --redis" in err
+
+
+def test_a_redis_from_the_environment_is_named_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, busy_port: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YACHT_REDIS", f"redis://127.0.0.1:{closed_port()}")
+    err = refused(capsys, tmp_path, busy_port)
+    assert "cannot use Redis at redis://127.0.0.1:" in err and "check YACHT_REDIS" in err
+
+
+def test_a_redis_that_refuses_says_why_without_the_password(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, busy_port: str) -> None:
+    fake = FakeRedis(b"-WRONGPASS invalid username-password pair or user is disabled.\r\n")
+    try:
+        err = refused(capsys, tmp_path, busy_port, "--redis",
+                      f"redis://:s3cret@127.0.0.1:{fake.port}/3")
+    finally:
+        fake.close()
+    assert f"cannot use Redis at redis://:***@127.0.0.1:{fake.port}/3: " in err
+    assert "invalid username-password pair" in err and "(check --redis)" in err
+    assert "s3cret" not in err
+
+
+def test_a_database_number_redis_does_not_have(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, busy_port: str) -> None:
+    fake = FakeRedis(b"-ERR DB index is out of range\r\n")
+    try:
+        err = refused(capsys, tmp_path, busy_port, "--redis",
+                      f"redis://127.0.0.1:{fake.port}/99")
+    finally:
+        fake.close()
+    assert "DB index is out of range (check --redis)" in err
+
+
+def test_a_redis_that_never_answers_is_waited_for_a_while(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, busy_port: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from yacht.cli.commands import web
+
+    monkeypatch.setattr(web, "REDIS_WAIT", 0.3)
+    fake = FakeRedis(None)
+    try:
+        err = refused(capsys, tmp_path, busy_port, "--redis", f"redis://127.0.0.1:{fake.port}")
+    finally:
+        fake.close()
+    assert "cannot use Redis at" in err and "Timeout" in err
