@@ -113,9 +113,11 @@ export function openDialog({ title, body = [], actions = [], onclose, wide = fal
 /**
  * The rules' text (`yacht rules`: wrapped at a fixed width) as blocks: its prose wraps to
  * the screen (the lines a sentence was wrapped on are joined again; a line that would
- * have fitted on the one before starts a line of its own), its indented tables (the
- * boxes, the options) stay as they are, scrolling sideways inside their box on a small
- * screen. Text only, never markup.
+ * have fitted on the one before starts a line of its own), its indented tables stay as
+ * they are, scrolling sideways inside their box on a small screen - except a table of
+ * terms (the boxes: a name, then its words wrapped in a column of their own), which
+ * becomes a list whose words wrap to the screen: on a phone the column of words was
+ * off the screen, three letters of each line showing (QA s25). Text only, never markup.
  */
 export function rulesBlocks(text) {
   const lines = String(text).replace(/\s+$/, "").split("\n");
@@ -158,7 +160,49 @@ export function rulesBlocks(text) {
     }
     prev = line;
   }
+  for (const pre of groups.flatMap((g) => [...g.querySelectorAll("pre.rules-table")])) asTerms(pre);
   return h("div", { class: "rules-text" }, groups);
+}
+
+/** A table of terms in `pre` as a list (headings, then each term with its words), in
+ * its place; a table of any other shape stays. Its rows: "    Ones    scores the sum...",
+ * its words going on under their column, a heading less indented with no column. */
+function asTerms(pre) {
+  const lines = pre.textContent.split("\n");
+  let column = -1, indent = -1;
+  const items = []; // {head} or {term, words}
+  for (const line of lines) {
+    const at = line.length - line.trimStart().length;
+    const row = /^( +)(\S(?:.*?\S)?)( {2,})(\S.*)$/.exec(line);
+    if (row && (column < 0 || row[1].length + row[2].length + row[3].length === column)
+        && (indent < 0 || at === indent)) {
+      column = row[1].length + row[2].length + row[3].length;
+      indent = at;
+      items.push({ term: row[2], words: row[4] });
+    } else if (column >= 0 && at === column && items.length && items[items.length - 1].term) {
+      items[items.length - 1].words += ` ${line.trim()}`;
+    } else if (!/\S {2,}\S/.test(line) && (indent < 0 || at < indent)) {
+      items.push({ head: line.trim() });
+    } else {
+      return; // (not a table of terms: as it is)
+    }
+  }
+  if (items.filter((i) => i.term).length < 2) return;
+  const out = h("div", { class: "rules-terms" });
+  let list = null;
+  for (const item of items) {
+    if (item.head !== undefined) {
+      out.append(h("p", { class: "rules-terms-head", text: item.head }));
+      list = null;
+      continue;
+    }
+    if (!list) {
+      list = h("dl", {});
+      out.append(list);
+    }
+    list.append(h("div", { class: "rules-term" }, h("dt", { text: item.term }), h("dd", { text: item.words })));
+  }
+  pre.replaceWith(out);
 }
 
 /** The rules of a variant in a dialog; `extra` after them, `lead` before them. */
