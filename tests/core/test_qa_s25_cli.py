@@ -114,3 +114,41 @@ def test_output_to_a_full_disk_is_one_line_not_a_traceback(args: list[str],
                            env=env, timeout=60)
     assert r.returncode == 1, r.stderr
     assert r.stderr == "yacht: error: writing failed: No space left on device\n", r.stderr
+
+
+def test_a_blank_action_is_refused_not_taken_for_a_roll(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht resume ID --action ""` was the line game's Enter: at the start of a turn it
+    rolled the dice and saved the roll."""
+    import io
+    import random
+
+    from yacht.engine import Player
+    from yacht.plain import PlainGame
+    from yacht.rules import get
+    from yacht.session.table import Table
+    from yacht.store import open_store
+
+    db = str(tmp_path / "db.sqlite3")
+    monkeypatch.setenv("YACHT_DB", db)
+    store = open_store(db)
+    try:
+        table = Table.new(get("tommys-crag"), [Player("Ann")], store=store,
+                          rng=random.Random(1))
+        PlainGame(table, io.StringIO("\nk\nq\n"), io.StringIO()).run()  # one turn played
+        game_id = store.unfinished_games()[0].id
+        before = len(store.load_record(game_id).actions)
+    finally:
+        store.close()
+    capsys.readouterr()
+    for blank in ("", "  "):
+        assert main(["resume", game_id, "--action", blank]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("yacht: error: --action is "), err
+        assert "give one action, e.g. --action roll" in err and err.count("\n") == 1
+    store = open_store(db, readonly=True)
+    try:
+        assert len(store.load_record(game_id).actions) == before
+    finally:
+        store.close()

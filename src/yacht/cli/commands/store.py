@@ -20,7 +20,7 @@ from yacht.cli.common import (
     text_width,
     wrap_items,
 )
-from yacht.parsing import parse_game_id, parse_out_path, printable
+from yacht.parsing import blank, parse_game_id, parse_out_path, printable
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -185,6 +185,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if args.finished and args.id is not None:
         raise CliError("--finished lists the finished games: give it without a game ID "
                        "(`yacht resume --finished`)")
+    if args.action is not None and (said := blank(args.action)):
+        # (it was taken for Enter, the line game's roll: 'yacht resume ID --action ""'
+        # rolled the dice, or said "'' is not allowed now")
+        raise CliError(f"--action is {said}: give one action, e.g. --action roll (the "
+                       "actions: `yacht resume --help`)")
     prefix = parse_game_id(args.id) if args.id is not None else None
     export = parse_out_path(args.export, "--export") if args.export is not None else None
     web = _web_base(args.web) if args.web is not None else None
