@@ -87,11 +87,17 @@ def _open(args: argparse.Namespace, readonly: bool) -> Store:
     a read-only file or folder and create nothing)."""
     from yacht.store import StoreError, open_store
 
+    from .web import upgrade_note
+
     check_db(args.db)
     try:
-        return open_store(args.db, readonly=readonly)
+        store = open_store(args.db, readonly=readonly)
     except StoreError as e:
         raise CliError(str(e)) from None
+    note = upgrade_note(store)
+    if note:  # (on stderr: --json's output stays JSON)
+        print(note, file=sys.stderr, flush=True)
+    return store
 
 
 def _run(args: argparse.Namespace, fn: Any, readonly: bool = True) -> int:

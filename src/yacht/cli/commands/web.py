@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yacht.cli.common import CliError, check_db
+
+if TYPE_CHECKING:
+    from yacht.store import Store
 
 ORDER = 2
 
@@ -96,6 +99,16 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def upgrade_note(store: Store) -> str | None:
+    """The line that says ``store`` was just upgraded for this version and where the
+    file as it was is kept (None: it was not). The copy was made without a word before,
+    so that nobody knew a database had been upgraded, nor where its old file was."""
+    if not store.backup:
+        return None
+    return (f"yacht: {store.location} is upgraded for this version of yacht; the file as "
+            f"it was is kept as {store.backup}")
+
+
 def check_redis(url: str, what: str = "--redis", wait: float | None = None) -> None:
     """Redis answers at ``url`` (else CliError: one line naming it without its password,
     why, and ``what`` set it). A server started on a Redis it cannot reach (a mistyped
@@ -165,6 +178,9 @@ def cmd_web(args: argparse.Namespace) -> int:
         store = open_store(args.db)
     except StoreError as e:
         raise CliError(str(e)) from None
+    note = upgrade_note(store)
+    if note:
+        print(note, flush=True)
     try:
         if redis_url:
             check_redis(redis_url, redis_from)

@@ -1,0 +1,53 @@
+"""An older SQLite database upgraded by a command that writes (QA s25): the upgrade and
+the copy kept of the file as it was are said, in one line, where before the copy was
+made without a word."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+from store_helpers import OLD_GAME, database_at
+
+from yacht.cli import main
+
+
+def test_resume_action_says_the_database_was_upgraded_and_where_the_copy_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "old.db"
+    database_at(str(path), "yacht_0001", OLD_GAME)
+    assert main(["resume", "abcdef", "--action", "roll", "--db", str(path), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["applied"]  # (--json's output stays JSON: the note is on stderr)
+    copy = tmp_path / "old.db.bak-yacht_0001"
+    assert copy.is_file()
+    assert err == (f"yacht: {path} is upgraded for this version of yacht; the file as it "
+                   f"was is kept as {copy}\n")
+    # said once: the next write finds the database upgraded already
+    assert main(["resume", "abcdef", "--action", "choose 1", "--db", str(path)]) == 0
+    assert "upgraded" not in capsys.readouterr().err
+
+
+def test_web_says_the_database_was_upgraded(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "old.db"
+    database_at(str(path), "yacht_0001", OLD_GAME)
+    with socket.socket() as busy:  # (the server does not start: its port is taken)
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        assert main(["web", "--port", port, "--db", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert f"yacht: {path} is upgraded for this version of yacht; the file as it was is " \
+           f"kept as {tmp_path / 'old.db.bak-yacht_0001'}" in out
+    assert "cannot listen" in err
+
+
+def test_a_current_database_says_nothing_of_upgrades(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "new.db"
+    assert main(["resume", "--db", str(path)]) == 0  # (made, not upgraded)
+    assert main(["resume", "abc", "--delete", "--db", str(path)]) == 2
+    assert "upgraded" not in capsys.readouterr().err
