@@ -317,7 +317,11 @@ class SetupScreen(AppScreen):
             if not self.query(f"#player-{i}"):  # a seat removed before keeps its name
                 await self.query_one("#seats").mount(self.player_row(i))
             self.show_players()
-            self.query_one(f"#name-{i}", Input).focus()
+            name = self.query_one(f"#name-{i}", Input)
+            name.focus()
+            # in view once the new row is laid out (the focus alone scrolled before that:
+            # at 45x14 the name typed next went to a field below the window)
+            self.call_after_refresh(name.scroll_visible, animate=False)
 
     def action_remove_player(self) -> None:
         if self.count > 1:
