@@ -115,7 +115,7 @@ export const NAME_LENGTH = 20;
 /** A name's length as the server counts it: characters (code points) of the name
  * trimmed, inner runs of spaces made one, composed (NFC). JavaScript's own length counts
  * UTF-16 units, two for an emoji or any character outside the BMP, and so does an
- * input's maxlength: the page cut "Ann 🎲" names short that the server takes. */
+ * input's maxlength (which cut short names with emoji that the server takes). */
 export const nameLength = (text) => [...String(text).replace(/ +/g, " ").trim().normalize("NFC")].length;
 
 /** A name field: an <input> that takes at most NAME_LENGTH characters as the server
