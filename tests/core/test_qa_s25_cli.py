@@ -152,3 +152,32 @@ def test_a_blank_action_is_refused_not_taken_for_a_roll(
         assert len(store.load_record(game_id).actions) == before
     finally:
         store.close()
+
+
+def test_the_lists_wrap_wide_names_in_cells(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht resume` wrapped its players' column by characters: two names of 20 wide
+    letters made lines of 95 cells in a terminal of 80 (and `yacht stats`, narrow, too)."""
+    import argparse
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from yacht.cli.commands.store import _list_games, _stats_text
+    from yacht.plain.cells import cell_len
+
+    monkeypatch.setenv("COLUMNS", "80")
+    names = ["山田太郎" * 5, "花子" * 10, "Bob"]
+    game = SimpleNamespace(id="31fdefac186e", key="tommys-crag", turn=1, turns=13,
+                           last_played=datetime(2026, 12, 6, 23, 48),
+                           players=[SimpleNamespace(name=n, is_computer=False) for n in names])
+    store = SimpleNamespace(unfinished_games=lambda: [game])
+    assert _list_games(store, argparse.Namespace(finished=False, json=False)) == 0  # type: ignore[arg-type]
+    out = capsys.readouterr().out
+    assert all(cell_len(line) <= 78 for line in out.splitlines()), out
+    assert "".join(out.split()).count("山田太郎" * 5) == 1  # (every name, whole)
+    rows = [SimpleNamespace(key="yatzy", name=n, computer=False, games=3, wins=0,
+                            multiplayer_games=0, average=200.0, best=241,
+                            upper_bonus_rate=None, yachts=0, dice_entered=False)
+            for n in names]
+    text = _stats_text(rows, 30)
+    assert all(cell_len(line) <= 30 for line in text.splitlines()), text

@@ -6,9 +6,9 @@ with it; the measure is rich's, as the terminal game's (``yacht.tui.widgets.cell
 
 from __future__ import annotations
 
-from rich.cells import cell_len
+from rich.cells import cell_len, chop_cells
 
-__all__ = ["cell_len", "ljust", "rjust"]
+__all__ = ["cell_len", "ljust", "rjust", "wrap"]
 
 
 def ljust(text: str, width: int) -> str:
@@ -27,3 +27,38 @@ def rjust(text: str, width: int) -> str:
     ('  山田|', True)
     """
     return " " * max(0, width - cell_len(text)) + text
+
+
+def wrap(text: str, width: int, initial_indent: str = "",
+         subsequent_indent: str = "") -> list[str]:
+    """``text`` in lines of at most ``width`` cells (indents included), broken at blanks;
+    a word wider than a line is cut in pieces (``textwrap.wrap`` counts characters: a
+    line of wide letters took twice its room).
+
+    >>> wrap("山田太郎 花子 Bob", 10)
+    ['山田太郎', '花子 Bob']
+    >>> wrap("山田太郎山田太郎, Bob", 10, "  ", "    ")
+    ['  山田太郎', '    山田太', '    郎,', '    Bob']
+    """
+    lines: list[str] = []
+    line = initial_indent
+    empty = True  # (nothing but the indent on the line so far)
+    for word in text.split():
+        sep = "" if empty else " "
+        if cell_len(line + sep + word) <= width:
+            line, empty = line + sep + word, False
+            continue
+        if not empty:
+            lines.append(line)
+            line, empty = subsequent_indent, True
+        room = max(1, width - cell_len(line))
+        while cell_len(word) > room:  # (a word wider than a line: cut)
+            head = chop_cells(word, room)[0]
+            lines.append(line + head)
+            word = word[len(head):]
+            line = subsequent_indent
+            room = max(1, width - cell_len(line))
+        line, empty = line + word, False
+    if not empty:
+        lines.append(line)
+    return lines

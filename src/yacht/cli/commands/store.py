@@ -335,6 +335,8 @@ def _list_games(store: Store, args: argparse.Namespace) -> int:
         return 0
     import textwrap
 
+    from yacht.plain.cells import wrap
+
     width = text_width()
     # the kind of game in words ("Kismet", not every option's value of its key): a long
     # one (its options) goes on under itself, as the players do, so every column stays
@@ -350,7 +352,7 @@ def _list_games(store: Store, args: argparse.Namespace) -> int:
         when = g.last_played.strftime("%Y-%m-%d %H:%M")
         turn = f"{g.turn}/{g.turns}"
         left = textwrap.wrap(title, title_w, break_on_hyphens=False) or [""]
-        right = textwrap.wrap(names, names_w, break_on_hyphens=False) or [""]
+        right = wrap(names, names_w) or [""]  # (in cells: "山田太郎" takes 8)
         for i in range(max(len(left), len(right))):
             head = (g.id, turn, when) if i == 0 else ("", "", "")
             title_line = left[i] if i < len(left) else ""
@@ -474,7 +476,7 @@ def _stats_text(rows: list[Any], width: int) -> str:
     Nothing is cut: names and headings are whole, wrapped when they must be."""
     import textwrap
 
-    from yacht.plain.cells import cell_len, ljust  # (a name's columns: "山田太郎" takes 8)
+    from yacht.plain.cells import cell_len, ljust, wrap  # (in cells: "山田太郎" takes 8)
     from yacht.session.present import entry_note
 
     width = max(20, width)
@@ -513,7 +515,6 @@ def _stats_text(rows: list[Any], width: int) -> str:
             if r.upper_bonus_rate is not None:
                 facts.append(f"bonus {bonus}")
             facts.append(f"{r.yachts} yacht{'s' if r.yachts != 1 else ''}")
-            out += textwrap.wrap(f"{name}{note}: " + ", ".join(facts), width,
-                                 initial_indent="  ",
-                                 subsequent_indent="    ", break_long_words=True)
+            out += wrap(f"{name}{note}: " + ", ".join(facts), width, initial_indent="  ",
+                        subsequent_indent="    ")
     return "\n".join(out)
