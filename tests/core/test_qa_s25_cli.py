@@ -181,3 +181,22 @@ def test_the_lists_wrap_wide_names_in_cells(monkeypatch: pytest.MonkeyPatch,
             for n in names]
     text = _stats_text(rows, 30)
     assert all(cell_len(line) <= 30 for line in text.splitlines()), text
+
+
+@pytest.mark.parametrize(("argv", "best"), [
+    (["play", "crag", "--players", "Ann=cpu:champion", "--target", "245", "--plain"], 244),
+    # (no variant: the setup's, Yahtzee in a fresh setup)
+    (["play", "--players", "Ann=cpu:champion", "--target", "1576", "--plain"], 1575),
+])
+def test_play_refuses_a_target_no_game_can_reach(
+        argv: list[str], best: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht play --target 5000` let the champion play a whole game towards a total no
+    game reaches (every chance 0), as simulate, solve and advise refuse it."""
+    monkeypatch.setenv("YACHT_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("YACHT_DB", str(tmp_path / "db.sqlite3"))
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert f"target {argv[-2]} is more than any game of" in err
+    assert f"(at most {best}; accepted: 0-{best})" in err

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from yacht.cli.common import CliError, add_variant_args, whole
+from yacht.cli.common import CliError, add_variant_args, reachable_target, whole
 
 ORDER = 1
 
@@ -116,6 +116,19 @@ def saved_game_to_play(prefix: str, variant: str | None, options: dict[str, str]
     return game_id
 
 
+def _ruleset_to_play(launch: Any) -> Any:
+    """The variant a new game of ``launch`` is played in: the one given, else the setup's
+    (with the setup's options for it)."""
+    from yacht.rules import get
+
+    if launch.variant is not None:
+        return get(launch.variant, launch.options)
+    from yacht.session import load_config
+
+    config = load_config()
+    return get(config.variant, config.options.get(config.variant, {}))
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     launch = launch_from_args(args)
     target = getattr(args, "target", None)
@@ -132,6 +145,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             len(seats) == 1 and seats[0].kind == "champion"):
         raise CliError(f"--target {target} is for a cpu:champion playing alone (it plays to "
                        "reach that score): give --players NAME=cpu:champion")
+    if target is not None and launch.resume is None:
+        # (a target above the highest total was played towards silently: every chance 0)
+        reachable_target(_ruleset_to_play(launch), target)
     if launch.resume is not None:  # (a finished game is said before a screen opens)
         launch.resume = saved_game_to_play(launch.resume, args.variant, launch.options)
     factory = strategy_factory(target)
