@@ -30,7 +30,15 @@ def test_the_score_is_compared_with_the_experts_average() -> None:
     assert free is not None and round(free.score, 1) == 245.9
     # a variant too big to solve exactly: the strategy's average, said as such
     big = score_comment(get("ancient-yacht-10-double"), 1000)
-    assert "expert's average of about 11" in big, big
+    assert "expert's average (about 11" in big, big
+    # its difference as round as that figure: never "942.3 below ... about 1185"
+    average = expert_expected(get("ancient-yacht-10-double"))
+    assert average is not None and not average.exact
+    low = score_comment(get("ancient-yacht-10-double"), 243)
+    assert f"243 is about {round(average.score) - 243} below the expert's average " \
+        f"(about {average.score:.0f})." in low, low
+    near = score_comment(get("ancient-yacht-10-double"), round(average.score))
+    assert f"is near the expert's average (about {average.score:.0f})." in near, near
 
 
 def test_the_players_earlier_games() -> None:

@@ -160,15 +160,21 @@ def _expert_text(rs: Ruleset, score: int) -> tuple[float, str] | None:
     e = expert_expected(rs)
     if e is None or e.score <= 0:
         return None
-    about = "" if e.exact else "about "
-    figure = f"{e.score:.1f}" if e.exact else f"{e.score:.0f}"
     diff = score - e.score
-    if abs(diff) < 0.05:
-        said = f"{score} is the expert's average ({about}{figure})."
-    else:
-        where = "above" if diff > 0 else "below"
-        said = (f"{score} is {abs(diff):.1f} {where} the expert's average of "
-                f"{about}{figure}.")
+    where = "above" if diff > 0 else "below"
+    if e.exact:
+        figure = f"{e.score:.1f}"
+        if abs(diff) < 0.05:
+            said = f"{score} is the expert's average ({figure})."
+        else:
+            said = f"{score} is {abs(diff):.1f} {where} the expert's average of {figure}."
+    else:  # an average over sampled games: its difference as round as the figure
+        figure = f"{e.score:.0f}"
+        if abs(diff) < 0.5:
+            said = f"{score} is near the expert's average (about {figure})."
+        else:
+            said = (f"{score} is about {abs(diff):.0f} {where} the expert's average "
+                    f"(about {figure}).")
     return score / e.score, said
 
 
