@@ -65,3 +65,23 @@ def test_a_whole_game_in_tmux(tmp_path: Path) -> None:
         assert rc.read_text().strip() == "0"
     finally:
         tmux("kill-session", "-t", session)
+
+
+def test_a_player_added_at_45x14_is_drawn_in_the_terminal(tmp_path: Path) -> None:
+    """F3 at 45x14 gave the new player's name field the focus below the window; scrolled
+    there, the terminal kept the form's old rows with the field drawn over one of them
+    ('YahPlayer 3     on - +100 per extra'). The rows of the players are drawn (QA s25)."""
+    session = f"yacht-add-{tmp_path.name}"[:50]
+    cmd = (f"env HOME={tmp_path} YACHT_DB={tmp_path / 'db.sqlite3'} "
+           f"YACHT_CONFIG_DIR={tmp_path / 'cfg'} TERM=xterm-256color {YACHT}; sleep 30")
+    tmux("new-session", "-d", "-s", session, "-x", "45", "-y", "14", cmd)
+    try:
+        screen = wait_for(session, "f6 Top ten")  # (the key bar's second line)
+        assert "f3 + Player" in screen
+        tmux("send-keys", "-t", session, "F3")
+        screen = wait_for(session, "3. Player 3")
+        assert "Players (1-8)" in screen and "2. Computer" in screen, screen
+        tmux("send-keys", "-t", session, "-l", "Zed")
+        wait_for(session, "3. Zed")  # (not 'YahZed': over the rows of before)
+    finally:
+        tmux("kill-session", "-t", session)

@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from yacht.engine import DEFAULT_LEVEL, NAME_LENGTH
@@ -321,7 +322,15 @@ class SetupScreen(AppScreen):
             name.focus()
             # in view once the new row is laid out (the focus alone scrolled before that:
             # at 45x14 the name typed next went to a field below the window)
-            self.call_after_refresh(name.scroll_visible, animate=False)
+            self.call_after_refresh(self.bring_into_view, name)
+
+    def bring_into_view(self, widget: Widget) -> None:
+        """Scroll the form to ``widget`` and draw it again: in a terminal (tmux) the form
+        scrolled there this way stayed drawn as it was but for the new row's name field,
+        over the rows that had been there."""
+        form = self.query_one("#setup", VerticalScroll)
+        form.scroll_to_widget(widget, animate=False)
+        self.call_after_refresh(form.refresh)
 
     def action_remove_player(self) -> None:
         if self.count > 1:
