@@ -200,3 +200,37 @@ def test_play_refuses_a_target_no_game_can_reach(
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert f"target {argv[-2]} is more than any game of" in err
     assert f"(at most {best}; accepted: 0-{best})" in err
+
+
+def test_a_game_shown_for_want_of_a_terminal_says_how_it_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht resume ID` from a pipe shows the game and stopped there: nothing said that
+    the line game plays it on."""
+    import io
+    import random
+
+    from yacht.engine import Player
+    from yacht.plain import PlainGame
+    from yacht.rules import get
+    from yacht.session.table import Table
+    from yacht.store import open_store
+
+    db = str(tmp_path / "db.sqlite3")
+    monkeypatch.setenv("YACHT_DB", db)
+    store = open_store(db)
+    try:
+        table = Table.new(get("tommys-crag"), [Player("Ann")], store=store,
+                          rng=random.Random(1))
+        PlainGame(table, io.StringIO("\nq\n"), io.StringIO()).run()
+        game_id = store.unfinished_games()[0].id
+    finally:
+        store.close()
+    capsys.readouterr()
+    assert main(["resume", game_id]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.endswith(f"`yacht play --plain --resume {game_id}` plays it on with line "
+                        f"prompts; in a terminal `yacht resume {game_id}` opens it full "
+                        "screen."), out
+    assert main(["resume", game_id, "--show"]) == 0  # (asked to show it: shown, no more)
+    assert "plays it on" not in capsys.readouterr().out

@@ -233,7 +233,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             return 0
         if opens:
             return _open_game(store, game_id)
-        print(_show_game(store, game_id))
+        print(_show_game(store, game_id, way_on=not args.show))
         return 0
 
     return _run(args, go, readonly=not writes)
@@ -378,8 +378,9 @@ def _game_json(store: Store, game_id: str, table: Table | None = None) -> dict[s
     return {"game": info.to_json(), "table": table.snapshot(LOCAL, PLAIN)}
 
 
-def _show_game(store: Store, game_id: str) -> str:
-    """The game as text: who plays what, scorecards, dice, rolls left, legal actions."""
+def _show_game(store: Store, game_id: str, way_on: bool = False) -> str:
+    """The game as text: who plays what, scorecards, dice, rolls left, legal actions;
+    ``way_on``: and how it goes on (it was shown for want of a terminal to open it in)."""
     from yacht.render import card_table, dice_text, wrap_text
     from yacht.session.commands import legal_texts
     from yacht.session.present import game_note
@@ -416,6 +417,12 @@ def _show_game(store: Store, game_id: str) -> str:
         lines.append("Dice: not rolled yet")
     lines.append(f"Rolls left: {state.rolls_left}")
     lines.append(wrap_items("Actions:", legal_texts(state), width))
+    if way_on:  # (a pipe only shows the game: where it is played on, said)
+        from yacht.plain import resume_command
+
+        lines += ["", wrap_text(f"`{resume_command(info.id)}` plays it on with line prompts; "
+                                f"in a terminal `yacht resume {info.id}` opens it full "
+                                "screen.", width)]
     return "\n".join(lines)
 
 
