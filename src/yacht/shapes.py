@@ -34,8 +34,10 @@ def variants_json() -> list[dict[str, Any]]:
     } for rs in all_variants()]
 
 
-def ruleset_json(rs: Ruleset) -> dict[str, Any]:
-    """A ruleset as data (with its chosen options) and its rules text."""
+def ruleset_json(rs: Ruleset, commands: bool = True) -> dict[str, Any]:
+    """A ruleset as data (with its chosen options) and its rules text (``commands``: with the
+    commands' box ids and option syntax, as ``yacht rules`` prints it; the web's page
+    reads it without them, its boxes' ids being in the data)."""
     from yacht.rules import rules_text
 
     ids = {c.id for c in rs.categories}
@@ -56,7 +58,7 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
                           for r in rs.special
                           if getattr(r, "category", None) in (None, *ids)],
         "options": dict(rs.option_values),
-        "text": rules_text(rs),
+        "text": rules_text(rs, ids=commands),
     }
 
 

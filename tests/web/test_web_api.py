@@ -20,8 +20,15 @@ def cli_json(capsys: object, *argv: str) -> object:
 
 def test_the_api_answers_as_the_command_line_does(client: TestClient, capsys: object) -> None:
     assert client.get("/api/variants").json() == cli_json(capsys, "variants")
-    assert client.get("/api/variants/yahtzee/rules?joker=free").json() == cli_json(
-        capsys, "rules", "yahtzee", "-o", "joker=free")
+    page = client.get("/api/variants/yahtzee/rules?joker=free").json()
+    cli = cli_json(capsys, "rules", "yahtzee", "-o", "joker=free")
+    assert isinstance(cli, dict)
+    # the same but its text: the page's has none of the commands' words (a box's id, how
+    # an option is given), which the command's has
+    assert {**page, "text": ""} == {**cli, "text": ""}
+    assert "[full_house]" in cli["text"] and "--option KEY=VALUE" in cli["text"]
+    assert "[full_house]" not in page["text"] and "--option" not in page["text"]
+    assert "Full House" in page["text"] and "Options:" in page["text"]
     r = client.post("/api/score", json={"variant": "yatzy", "dice": [6, 6, 6, 2, 3]})
     assert r.json() == cli_json(capsys, "score", "yatzy", "66623")
 

@@ -39,7 +39,7 @@ def test_the_boxes_words_wrap_to_a_phone(server: Server) -> None:
             full = next(t for t in terms if t["term"] == "Double Full House")
             assert full["words"] == ("exactly four of one face, three of a second, two of a "
                                      "third and one of a fourth (no more of any face): "
-                                     "scores the sum of all the dice [double_full_house]")
+                                     "scores the sum of all the dice")
             heads = await page.locator("dialog[open] .rules-terms-head").all_text_contents()
             assert heads == ["Upper section", "Lower section"], heads
             # the options' table stays a table (scrolling sideways if it must)

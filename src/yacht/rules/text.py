@@ -20,8 +20,10 @@ def _wrap(text: str, width: int, indent: str = "", hang: str = "") -> list[str]:
 
 
 def rules_text(rs: Ruleset, width: int = 78, ids: bool = True) -> str:
-    """The rules of ``rs`` (with its chosen options) as plain text; ``ids``: each box's
-    id (what the commands take) after its description.
+    """The rules of ``rs`` (with its chosen options) as plain text; ``ids``: the
+    commands' own words, each box's id (what ``--action`` takes) after its description
+    and how an option is given (``--option KEY=VALUE``); without them for a game's own
+    screens, where the options are chosen in its setup.
 
     >>> from yacht.rules import get
     >>> print(rules_text(get("tommys-crag")).splitlines()[0])
@@ -113,7 +115,7 @@ def rules_text(rs: Ruleset, width: int = 78, ids: bool = True) -> str:
         out += _wrap(note, width)
     if rs.options:
         out.append("")
-        out.append("Options (--option KEY=VALUE):")
+        out.append("Options (--option KEY=VALUE):" if ids else "Options:")
         values = rs.option_values
         for o in rs.options:
             out += _wrap(f"{o.id}: {o.help}", width, "  ")

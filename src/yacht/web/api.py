@@ -124,10 +124,12 @@ async def variants() -> list[dict[str, Any]]:
 
 
 @router.get("/api/variants/{variant}/rules",
-            summary="A variant's rules as data and text (yacht rules --json); options as "
-                    "query parameters, e.g. ?joker=free")
+            summary="A variant's rules as data and text (yacht rules --json, its text for "
+                    "the page: without the commands' box ids and option syntax); options "
+                    "as query parameters, e.g. ?joker=free")
 async def rules(variant: str, request: Request) -> Any:
-    return ruleset_json(_ruleset(variant, dict(request.query_params), in_path=True))
+    return ruleset_json(_ruleset(variant, dict(request.query_params), in_path=True),
+                        commands=False)
 
 
 @router.post("/api/score", summary="What every box scores for some dice (yacht score --json)")
