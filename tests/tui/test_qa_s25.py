@@ -10,6 +10,7 @@ from tui_helpers import click_key, run, settle, until
 
 from yacht.tui import YachtApp
 from yacht.tui.widgets import KeyBar
+from yacht.tui.widgets.cells import cell_len
 
 App = Callable[..., YachtApp]
 
@@ -159,3 +160,19 @@ async def test_a_player_added_at_45x14_shows_the_name_field_that_has_the_focus(
         await pilot.press("Z", "e", "d")
         await settle(pilot)
         assert any("3. Zed" in line for line in screen_text(app)), screen_text(app)
+
+
+def test_the_players_list_says_how_to_see_the_other_cards_in_its_width() -> None:
+    """At 45x14 the end screen's list of players (15 columns) said '(< > the' and no
+    more: '(< > the others)' was wrapped in a line of its own height. Its words fit the
+    list's width."""
+    from yacht.tui.widgets.standings import standing_lines
+
+    snap = {"players": [{"name": n, "total": 10} for n in ("Ann", "Bob", "Cleo")],
+            "current": 0, "over": True, "winners": [0]}
+    for width in (8, 12, 15, 16, 40):
+        lines = [line.plain for line in standing_lines(snap, width, shown=[0])]
+        assert all(cell_len(line) <= width for line in lines), (width, lines)
+        assert lines[-1].startswith("(< >") or width < 12, lines
+    assert standing_lines(snap, 15, shown=[0])[-1].plain == "(< > others)"
+    assert standing_lines(snap, 40, shown=[0])[-1].plain == "(< > shows 2, 3)"

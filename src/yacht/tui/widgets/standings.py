@@ -80,9 +80,11 @@ def standing_lines(snap: Mapping[str, Any], width: int,
     hint: list[Text] = []
     if shown is not None:
         others = [str(i + 1) for i in range(len(snap["players"])) if i not in shown]
-        words = f"(< > shows {', '.join(others)})"
-        hint.append(Text(words if cell_len(words) <= width else "(< > the others)",
-                         style="dim"))
+        # (the first words that fit: a line wider than the list was wrapped, its end
+        # hidden under the next widget - '(< > the' at 45x14)
+        said = [f"(< > shows {', '.join(others)})", "(< > the others)", "(< > others)"]
+        words = next((w for w in said if cell_len(w) <= width), cut(said[-1], width))
+        hint.append(Text(words, style="dim"))
     chosen = whole
     if room is not None and sum(map(len, whole)) + len(hint) > room:
         chosen = list(single)
