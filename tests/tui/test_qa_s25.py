@@ -176,3 +176,28 @@ def test_the_players_list_says_how_to_see_the_other_cards_in_its_width() -> None
         assert lines[-1].startswith("(< >") or width < 12, lines
     assert standing_lines(snap, 15, shown=[0])[-1].plain == "(< > others)"
     assert standing_lines(snap, 40, shown=[0])[-1].plain == "(< > shows 2, 3)"
+
+
+@run
+async def test_the_end_screen_s_title_says_game_over_at_45_columns(new_app: App) -> None:
+    """At 45x14 the end of a two-column game was titled 'Ancient Yacht Challenge, two
+    columns - game' ('over' cut off); the title drops what comes after the name's comma
+    when it must, as the table's does, and has it back in a wider window."""
+    from tui_helpers import game, play_out
+
+    from yacht.session import Launch, PlayerSpec
+    from yacht.tui.screens.end import EndScreen
+
+    app = new_app(Launch(variant="ancient-yacht-10-double",
+                         players=[PlayerSpec("Ann"), PlayerSpec("Bob", "expert")]))
+    async with app.run_test(size=(45, 14)) as pilot:
+        await settle(pilot)
+        play_out(game(pilot))
+        await until(pilot, lambda: isinstance(app.screen, EndScreen))
+        await pilot.pause()
+        assert screen_text(app)[0].rstrip() == " Ancient Yacht Challenge - game over"
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        await pilot.pause()
+        assert screen_text(app)[0].rstrip() == (
+            " Ancient Yacht Challenge, two columns - game over")

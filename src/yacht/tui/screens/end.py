@@ -22,6 +22,7 @@ from yacht.session.table import LOCAL, Table
 
 from ..widgets import KeyBar, ScoreCard, Standings
 from ..widgets.card import CardStyle, card_width, split_points
+from ..widgets.cells import cell_len
 from .base import AppScreen
 
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ class EndScreen(AppScreen):
     def compose(self) -> ComposeResult:
         view = self.view
         st = view.state
-        yield Static(f" {view.ruleset.name} - game over", id="title", markup=False)
+        yield Static(self.title_words(self.app.size.width), id="title", markup=False)
         with Horizontal(id="end-body"):
             with VerticalScroll(id="end-left") as left:
                 left.can_focus = False  # the buttons take the focus; no Tab stop unseen
@@ -151,6 +152,16 @@ class EndScreen(AppScreen):
             card.can_focus = False  # a card to read: nothing to choose on it
             yield card
         yield KeyBar()
+
+    def title_words(self, width: int) -> str:
+        """The title in ``width`` cells: the variant's name before its comma when the
+        whole one does not fit (at 45 columns 'Ancient Yacht Challenge, two columns -
+        game' lost 'over'), as the table's title does."""
+        name = self.view.ruleset.name
+        title = f" {name} - game over"
+        if cell_len(title) > width and "," in name:
+            title = f" {name.split(',')[0]} - game over"
+        return title
 
     def comment(self, i: int) -> str:
         """Player ``i``'s end line: against the expert's average, their earlier games and,
@@ -192,6 +203,7 @@ class EndScreen(AppScreen):
             self.call_after_refresh(self.draw)
             return
         width, height = self.app.size
+        self.query_one("#title", Static).update(self.title_words(width))
         first = self.first if self.looking is None else (self.looking, *self.first)
         left, style = end_layout(self.snap, width, height, first)
         self.query_one("#end-left").styles.width = left
