@@ -15,10 +15,17 @@ later than before. Browsers that only listen (a watcher, the seat not on turn) a
 pinged as they were. A browser that sends but stops reading is not a keepalive matter:
 its sends not taken are ended by ``channel.watch_transports``.
 
+It also closes a text frame that is not UTF-8 (1007, as the protocol asks) with one
+line in the log: uvicorn's own protocol logged a traceback at the error level for it,
+so any stranger could fill the server's log with tracebacks of their own bytes (a
+client's mistake is never logged with a traceback: ``PROTOCOL.md``).
+
 ``yacht web`` serves with it (``ws=WS_PROTOCOL``).
 """
 
 from __future__ import annotations
+
+import logging
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -31,9 +38,12 @@ WS_PROTOCOL = "yacht.web.keepalive:QuietPings"
 #: a timer may fire this much before its time (seconds): then the ping is sent
 EARLY = 0.01
 
+log = logging.getLogger("yacht.web")
+
 
 class QuietPings(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O WebSocket protocol, pinging only browsers that went quiet."""
+    """uvicorn's sans-I/O WebSocket protocol, pinging only browsers that went quiet (and
+    closing a text frame that is not UTF-8 without a traceback)."""
 
     heard_at = 0.0  # the loop's time when the browser last sent anything
 
@@ -50,3 +60,16 @@ class QuietPings(WebSocketsSansIOProtocol):
                                                        self.send_keepalive_ping)
                 return
         super().send_keepalive_ping()
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            try:  # (a frame is at most a few KB: checked in a microsecond)
+                b"".join(self.frames).decode()
+            except UnicodeDecodeError:
+                self.frames = []
+                log.info("a browser sent a text frame that is not UTF-8: its socket is "
+                         "closed (1007)")
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+        super().send_receive_event_to_app()
