@@ -201,3 +201,21 @@ async def test_the_end_screen_s_title_says_game_over_at_45_columns(new_app: App)
         await pilot.pause()
         assert screen_text(app)[0].rstrip() == (
             " Ancient Yacht Challenge, two columns - game over")
+
+
+@run
+async def test_the_table_s_title_cuts_a_wide_name_not_the_turn(new_app: App) -> None:
+    """At 45 columns the title of a player named with 20 wide letters was '▶ 漢漢…漢 -':
+    the turn cut off. The name is cut ('…'), the turn said; 80 columns show it whole."""
+    from yacht.session import Launch, PlayerSpec
+
+    wide = "漢" * 20
+    app = new_app(Launch(variant="yatzy", players=[PlayerSpec(wide), PlayerSpec("Bob")]))
+    async with app.run_test(size=(45, 14)) as pilot:
+        await settle(pilot)
+        title = screen_text(app)[0]
+        assert title.startswith(" ▶ 漢漢") and "… - turn 1" in title, title
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        await pilot.pause()
+        assert screen_text(app)[0].startswith(f" ▶ {wide} - turn 1   Yatzy")

@@ -900,8 +900,11 @@ class GameScreen(AppScreen):
         if any(p.is_computer for p in st.players) or view.taken_over:
             bits.append(f"speed {self.yacht_app.config.speed}")
         level = f" ({me.level})" if me.is_computer else ""
-        who = ("Game over" if over
-               else f"▶ {me.name}{level} - turn {st.turns_taken(st.current) + 1}")
+        turn = f"{level} - turn {st.turns_taken(st.current) + 1}"
+        # (a name too wide for the line is cut, not the turn: 20 wide letters at 45
+        # columns left '▶ 漢漢…漢 -')
+        name = cut(me.name, max(4, self.app.size.width - 3 - cell_len(turn)))
+        who = "Game over" if over else f"▶ {name}{turn}"
         clock = clock_line(snap["clock"], [p.name for p in st.players]) if not over else ""
         if clock:  # (a game with a turn clock: an online table's, resumed here)
             who = f"{who} · {clock}"
