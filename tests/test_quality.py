@@ -14,9 +14,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
-# Modules whose `>>>` examples are run (pure modules; UI modules have none that run alone).
-DOCTEST_PACKAGES = ["yacht.rules", "yacht.engine", "yacht.strategy", "yacht.store",
-                    "yacht.session", "yacht.render", "yacht.web"]
+# Modules whose `>>>` examples are run (every one but the terminal game's, whose
+# examples need a running app).
+DOCTEST_PACKAGES = ["yacht.cells", "yacht.rules", "yacht.engine", "yacht.parsing",
+                    "yacht.strategy", "yacht.store", "yacht.session", "yacht.render",
+                    "yacht.shapes", "yacht.web", "yacht.plain", "yacht.cli"]
 
 
 def _modules() -> list[str]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from yacht.cells import cell_len, ljust, rjust
 from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
 __all__ = ["COLOUR_MARKS", "CardRow", "ENDED_EARLY", "LEAN_LEAVES", "LOSS", "SERVED_MARK",
@@ -553,17 +554,21 @@ def card_table(rs: Ruleset, names: Sequence[str], cards: Sequence[Scorecard],
     >>> [line for line in wide.splitlines() if line.startswith("Box")]
     ['Box                Ann    Bob', 'Box                 Cy']
     """
+    from rich.cells import set_cell_size
+
+    # (widths in terminal cells: "山田太郎" is 4 characters and 8 cells)
     ncol = len(rs.columns)
     layout = card_layout(rs)
-    label_w = max([len(r.label) for r in layout] + [14])
+    label_w = max([cell_len(r.label) for r in layout] + [14])
     heads: list[str] = []
     for name in names:
         for col in range(ncol):
-            heads.append(name if ncol == 1 else f"{name[:8]} {col + 1}")
-    cell_w = max([6] + [len(h) for h in heads])
+            short = name if cell_len(name) <= 8 else set_cell_size(name, 8).rstrip()
+            heads.append(name if ncol == 1 else f"{short} {col + 1}")
+    cell_w = max([6] + [cell_len(h) for h in heads])
 
     def row(label: str, cells: Sequence[str]) -> str:
-        return f"{label:<{label_w}} " + " ".join(f"{c:>{cell_w}}" for c in cells)
+        return ljust(label, label_w) + " " + " ".join(rjust(c, cell_w) for c in cells)
 
     grid = [heads]
     filled = [card_cells(rs, card) for card in cards]

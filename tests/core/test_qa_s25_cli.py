@@ -57,7 +57,7 @@ def test_the_bound_of_a_card_is_never_below_what_a_game_from_it_can_score() -> N
 
 def _ends(lines: list[str], values: dict[str, str]) -> set[int]:
     """The terminal cell where each name's value ends, from the line naming it."""
-    from yacht.plain.cells import cell_len
+    from yacht.cells import cell_len
 
     ends = set()
     for name, value in values.items():
@@ -89,17 +89,6 @@ def test_scores_and_stats_line_up_wide_names() -> None:
     lines = _stats_text(rows, 78).splitlines()
     assert len(_ends(lines, {"山田太郎": "241", "Bob": "232", "Zoë 🎲🎲": "223"})) == 1, lines
     assert len(_ends(lines, {"player": "games", "Bob": " 4"})) == 1, lines
-
-
-@pytest.mark.parametrize("name", ["yacht.plain.cells", "yacht.plain.game", "yacht.cli.common",
-                                  "yacht.cli.commands.advise", "yacht.cli.commands.store"])
-def test_the_line_games_and_the_commands_docstring_examples(name: str) -> None:
-    # (tests/test_quality.py runs the examples of the packages below these only)
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted and result.failed == 0
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
@@ -162,8 +151,8 @@ def test_the_lists_wrap_wide_names_in_cells(monkeypatch: pytest.MonkeyPatch,
     from datetime import datetime
     from types import SimpleNamespace
 
+    from yacht.cells import cell_len
     from yacht.cli.commands.store import _list_games, _stats_text
-    from yacht.plain.cells import cell_len
 
     monkeypatch.setenv("COLUMNS", "80")
     names = ["山田太郎" * 5, "花子" * 10, "Bob"]

@@ -70,7 +70,7 @@ def test_the_line_games_refusals_read_as_sentences_without_nested_brackets() -> 
 
 def _score_column(lines: list[str], scores: dict[str, int]) -> set[int]:
     """The terminal cell each name's score ends at, from the lines naming them."""
-    from yacht.plain.cells import cell_len
+    from yacht.cells import cell_len
 
     ends = set()
     for name, score in scores.items():
@@ -143,3 +143,25 @@ def test_a_refusal_with_a_colon_of_its_own_is_not_run_on_after_another() -> None
     assert "Not now. Roll first: there are no dice to score." in text, text
     # (a refusal without a colon of its own stays one sentence)
     assert "Not now: choose at least one die to roll again, or score." in text, text
+
+
+def test_the_line_games_card_lines_up_wide_names() -> None:
+    """The card's columns were as wide as a name's characters: '山田太郎' (8 cells) stood 2
+    cells right of its column and pushed the next name's header 4 further."""
+    import io
+    import random
+
+    from yacht.cells import cell_len
+    from yacht.engine import Player
+    from yacht.plain import PlainGame
+    from yacht.rules import get
+    from yacht.session.table import Table
+
+    for variant in ("yatzy", "ancient-yacht-double"):
+        table = Table.new(get(variant), [Player("山田太郎"), Player("Zoë 🎲"), Player("Bob")],
+                          rng=random.Random(1))
+        out = io.StringIO()
+        PlainGame(table, io.StringIO("c\nq\n"), out).run()
+        lines = ("Box " + out.getvalue().split("Box ", 1)[1]).splitlines()
+        head, ones = lines[0], next(x for x in lines if x.startswith("Ones "))
+        assert cell_len(head) == cell_len(ones), lines[:2]

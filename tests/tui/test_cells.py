@@ -103,7 +103,7 @@ def test_the_analysis_table_keeps_its_columns_with_a_wide_name() -> None:
 def test_the_modules_examples() -> None:
     import doctest
 
-    import yacht.tui.widgets.cells as cells
+    import yacht.cells as cells
     import yacht.tui.widgets.newslog as newslog
     import yacht.tui.widgets.standings as standings
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, TextIO
 
+from yacht.cells import cell_len, ljust
 from yacht.engine import GiveBack, TakeBack
 from yacht.parsing import shown
 from yacht.render import (
@@ -52,8 +53,6 @@ from yacht.session.present import (
     verb,
 )
 from yacht.session.table import LOCAL, Event, Refused, Table
-
-from .cells import cell_len, ljust
 
 __all__ = ["PlainGame", "resume_command", "resume_hint", "run_plain"]
 

@@ -183,7 +183,7 @@ def _print_result(db: str | None, variant: str, title: str, game_id: str,
 
 def standings_text(st: Any, title: str, mine: str | None = None) -> str:
     """The day's standings as lines: a header, the expert's total, a line per game."""
-    from yacht.plain.cells import cell_len, ljust  # (a name's columns: "山田太郎" takes 8)
+    from yacht.cells import cell_len, ljust  # (a name's columns: "山田太郎" takes 8)
 
     lines = [f"Daily challenge, {title}, {st.day} (UTC)",   # (a digest a line: 78 columns)
              f"Commitment {st.commitment}",

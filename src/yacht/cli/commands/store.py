@@ -158,7 +158,7 @@ def _entries_text(entries: list[dict[str, Any]], width: int) -> str:
           2026-12-06  game 0e99b22d370e
           (won at once)
     """
-    from yacht.plain.cells import cell_len, ljust  # (a name's columns: "山田太郎" takes 8)
+    from yacht.cells import cell_len, ljust  # (a name's columns: "山田太郎" takes 8)
     from yacht.render import wrap_text
     from yacht.session.present import entry_note
 
@@ -335,7 +335,7 @@ def _list_games(store: Store, args: argparse.Namespace) -> int:
         return 0
     import textwrap
 
-    from yacht.plain.cells import wrap
+    from yacht.cells import wrap
 
     width = text_width()
     # the kind of game in words ("Kismet", not every option's value of its key): a long
@@ -483,7 +483,7 @@ def _stats_text(rows: list[Any], width: int) -> str:
     Nothing is cut: names and headings are whole, wrapped when they must be."""
     import textwrap
 
-    from yacht.plain.cells import cell_len, ljust, wrap  # (in cells: "山田太郎" takes 8)
+    from yacht.cells import cell_len, ljust, wrap  # (in cells: "山田太郎" takes 8)
     from yacht.session.present import entry_note
 
     width = max(20, width)
