@@ -219,3 +219,41 @@ async def test_the_table_s_title_cuts_a_wide_name_not_the_turn(new_app: App) -> 
         await settle(pilot)
         await pilot.pause()
         assert screen_text(app)[0].startswith(f" ▶ {wide} - turn 1   Yatzy")
+
+
+@run
+async def test_a_saved_game_s_line_wraps_under_itself_in_the_list(new_app: App,
+                                                                  store: Any) -> None:
+    """The list of unfinished games wrapped a long line at the list's left edge, where
+    the ids are: 'Yahtzee, turn 1 of 13: You 16, Computer' and '0' under the ids, as if
+    it were another entry. The lines after the first are indented, at 80 and 45
+    columns."""
+    import random
+
+    from textual.widgets import OptionList
+
+    from yacht.engine import Player, Roll
+    from yacht.rules import get
+    from yacht.session import ScoreBox
+    from yacht.session.table import LOCAL, Table
+    from yacht.tui.screens.resume import ResumeScreen
+
+    names = ["Bartholomew-Maximili", "Cleopatra-Ann-Marie", "Alexandros-Kostas", "Ann"]
+    t = Table.new(get("yatzy"), [Player(n) for n in names], store=store,
+                  rng=random.Random(1))
+    t.act(LOCAL, Roll(), ScoreBox("chance"))
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ResumeScreen))
+        for size in ((80, 24), (45, 14)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            await pilot.pause()
+            listing = app.screen.query_one(OptionList)
+            lines = str(listing.get_option_at_index(0).prompt).split("\n")
+            room = listing.scrollable_content_region.width - 2
+            assert len(lines) > 1 and lines[0].startswith(str(t.view().game_id)), lines
+            assert all(line.startswith("  ") and not line[2:3].isspace()
+                       for line in lines[1:]), lines
+            assert all(cell_len(line) <= room for line in lines), (room, lines)
+            assert "Bartholomew-Maximili" in "\n".join(lines)  # (a name kept whole)

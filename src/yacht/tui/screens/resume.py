@@ -12,11 +12,29 @@ from textual.widgets.option_list import Option
 
 from yacht.render import saved_game_text
 
+from ..widgets.cells import wrap_cells
 from ..widgets.keybar import KeyBar
 from .base import AppScreen
 from .dialogs import ChoiceDialog
 
-__all__ = ["ResumeScreen"]
+__all__ = ["ResumeScreen", "hanging"]
+
+
+def hanging(text: str, width: int) -> str:
+    """``text`` in lines of ``width`` cells, the lines after the first indented by two
+    (a saved game's line wrapped at the list's left edge read as a new entry: its
+    players' points ran on under the ids, 'Computer' / '0').
+
+    >>> print(hanging("1ab3af1a2d7d  2026-12-02 01:29  Yahtzee, turn 3 of 13: Ann 37, "
+    ...               "Bob 52", 40))
+    1ab3af1a2d7d  2026-12-02 01:29  Yahtzee,
+      turn 3 of 13: Ann 37, Bob 52
+    """
+    first, *rest = [line.rstrip() for line in wrap_cells(text, max(4, width))]
+    if not rest:
+        return first
+    more = wrap_cells(text[len(first):].lstrip(), max(2, width - 2))
+    return "\n".join([first, *("  " + line.rstrip() for line in more)])
 
 
 class ResumeScreen(AppScreen):
@@ -50,6 +68,20 @@ class ResumeScreen(AppScreen):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+        self.call_after_refresh(self.fit_games)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_games)
+
+    def fit_games(self) -> None:
+        """Each saved game's line wrapped to the list's width with a hanging indent."""
+        games = self.query_one("#games", OptionList)
+        padding = games.get_component_styles("option-list--option").padding.width
+        width = games.scrollable_content_region.width - padding
+        if width <= 0:
+            return
+        for g, totals in self.games:
+            games.replace_option_prompt(g.id, hanging(saved_game_text(g, totals), width))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         app = self.yacht_app
