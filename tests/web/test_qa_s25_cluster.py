@@ -8,6 +8,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -126,3 +127,83 @@ def test_a_redis_that_never_answers_is_waited_for_a_while(
     finally:
         fake.close()
     assert "cannot use Redis at" in err and "Timeout" in err
+
+
+# --- Redis away: the browsers of a table that plays by itself hear why it stands still --
+
+class _News:
+    """Redis news as the cluster sees it: heard or not (``ok``), a lease held or not."""
+
+    shared = True
+
+    def __init__(self) -> None:
+        self.ok = False
+        self.held = False
+
+    async def lease(self, table_id: str) -> bool:
+        return self.held
+
+
+class _Table:
+    def sync(self) -> None:
+        pass
+
+
+class _Live:
+    """A table of this process with a computer player, not driven here."""
+
+    id = "t1"
+    table = _Table()
+    playing = True
+    needs_driver = True
+    driver = None
+    connections: set[object] = set()
+
+
+class _Site:
+    def __init__(self) -> None:
+        self.warnings: list[str] = []
+
+    def warning_heard(self, live: Any, text: str) -> None:
+        self.warnings.append(text)
+
+    async def io_call(self, fn: Any, *args: Any) -> Any:
+        return None
+
+    def drive(self, live: Any) -> None:
+        live.driver = object()  # (driven here from now on)
+
+    async def stop_driving(self, live: Any) -> None:
+        live.driver = None
+
+
+def test_a_table_no_process_may_drive_says_why_once_an_outage() -> None:
+    import asyncio
+
+    from yacht.web.cluster import Cluster
+    from yacht.web.tasks import Tasks
+
+    news, site, live = _News(), _Site(), _Live()
+    cluster = Cluster(news, site, Tasks("test"))  # type: ignore[arg-type]
+
+    async def keep_up(times: int = 3) -> None:
+        for _ in range(times):  # (the lease is tried every 2 s while the table plays)
+            await cluster.lease(live)  # type: ignore[arg-type]
+
+    asyncio.run(keep_up())  # no browser at the table yet: no one to tell
+    assert site.warnings == []
+    live.connections = {object()}
+    asyncio.run(keep_up())  # Redis away: no lease, and the browsers are told, once
+    assert len(site.warnings) == 1, "the table stood still without a word"
+    said = site.warnings[0]
+    assert "(Redis)" in said and "computer players" in said
+    assert "people's moves go on" in said
+    news.ok = news.held = True  # back: driven here again, nothing said
+    asyncio.run(keep_up())
+    assert live.driver is not None and site.warnings == [said]
+    news.ok = news.held = False  # away again: the driver stops, and it is said again
+    asyncio.run(keep_up())
+    assert live.driver is None and site.warnings == [said, said]
+    news.ok = True  # heard again, another process drives: nothing to say
+    asyncio.run(keep_up())
+    assert site.warnings == [said, said]

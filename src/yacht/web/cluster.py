@@ -52,6 +52,10 @@ NEWS_KINDS = frozenset({"rolled", "chosen", "gave_back", "scored", "took_back", 
 NEWS_ACTIONS = 16
 #: a warning heard from another process is shown cut to this many characters
 WARNING_CHARS = 500
+#: what the browsers of a table that plays by itself are told when no process may drive
+#: it (Redis away: no lease can be held)
+NEWS_AWAY = ("The servers cannot reach one another just now (Redis): computer players, "
+             "turn clocks and stand-ins wait until they can; people's moves go on")
 
 
 class Site(Protocol):
@@ -78,6 +82,9 @@ class Cluster:
         self.news = news
         self.site = site
         self.tasks = tasks
+        #: the tables whose browsers were told that no one drives them (Redis away), once
+        #: an outage
+        self.told_away: set[str] = set()
 
     @property
     def shared(self) -> bool:
@@ -109,6 +116,7 @@ class Cluster:
 
     async def forget(self, live: LiveTable) -> None:
         await self.news.unfollow(live.id)
+        self.told_away.discard(live.id)
         await self.news.release(live.id)
 
     def attached(self, live: LiveTable, table: Table) -> None:
@@ -396,6 +404,13 @@ class Cluster:
             self.site.drive(live)
         elif not held and live.driver is not None:
             await self.site.stop_driving(live)
+        if held or getattr(self.news, "ok", True):
+            self.told_away.discard(live.id)
+        elif live.id not in self.told_away and live.connections:
+            # (no process drives the table: its computers stood still with no word why;
+            # a table no browser shows is told when one comes, at the next renewal)
+            self.told_away.add(live.id)
+            self.site.warning_heard(live, NEWS_AWAY)
 
 
 def _news_position(body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
