@@ -51,3 +51,23 @@ def test_a_current_database_says_nothing_of_upgrades(
     assert main(["resume", "--db", str(path)]) == 0  # (made, not upgraded)
     assert main(["resume", "abc", "--delete", "--db", str(path)]) == 2
     assert "upgraded" not in capsys.readouterr().err
+
+
+def test_the_readme_counts_a_server_process_s_database_connections() -> None:
+    """Each `yacht web` process on PostgreSQL keeps its engine's pool and its event
+    loop's own connection (store/onloop.py): the README said 20, the pool alone, so a
+    `max_connections` sized by it ran out with every process busy."""
+    import re
+
+    from yacht.store import opening
+
+    engine = opening.make_engine(opening.resolve("postgresql+psycopg://u@127.0.0.1:1/x"))
+    try:
+        pool = engine.pool
+        most = pool.size() + pool._max_overflow + 1  # type: ignore[attr-defined]
+    finally:
+        engine.dispose()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    said = re.search(r"process keeps up to (\d+) database connections", readme)
+    assert said is not None and int(said.group(1)) == most
+    assert f"`max_connections`\nabove {most} times the number of processes" in readme
