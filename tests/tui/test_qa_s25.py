@@ -257,3 +257,30 @@ async def test_a_saved_game_s_line_wraps_under_itself_in_the_list(new_app: App,
                        for line in lines[1:]), lines
             assert all(cell_len(line) <= room for line in lines), (room, lines)
             assert "Bartholomew-Maximili" in "\n".join(lines)  # (a name kept whole)
+
+
+@run
+async def test_the_top_ten_and_analysis_titles_fit_45_columns(new_app: App) -> None:
+    """At 45 columns the top ten of a two-column game was titled 'Top ten - Ancient
+    Yacht Challenge, two colum' (the analysis 'Analysis - Ancient Yacht Challenge, two
+    colu'); the name's part after its comma goes first, back in a wider window."""
+    from yacht.tui.screens.analysis import AnalysisScreen
+    from yacht.tui.screens.topten import TopTenScreen
+
+    name = "Ancient Yacht Challenge, two columns"
+    app = new_app()
+    async with app.run_test(size=(45, 14)) as pilot:
+        await settle(pilot)
+        await app.push_screen(TopTenScreen(name, None))
+        await pilot.pause()
+        assert screen_text(app)[0].rstrip() == " Top ten - Ancient Yacht Challenge"
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert screen_text(app)[0].rstrip() == f" Top ten - {name}"
+        app.pop_screen()
+        await pilot.resize_terminal(45, 14)
+        await pilot.pause()
+        await app.push_screen(AnalysisScreen(name, Waiting.job()))
+        await pilot.pause()
+        assert screen_text(app)[0].rstrip() == " Analysis - Ancient Yacht Challenge"

@@ -28,6 +28,7 @@ from yacht.render import LOSS, accuracy_text, dice_text, loss_text, luck_text
 
 from ..widgets.cells import cell_len, ljust, wrap_cells
 from ..widgets.keybar import KeyBar
+from .base import page_title
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -319,7 +320,8 @@ class AnalysisScreen(Screen[None]):
         self._ticking: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(f" Analysis - {self.game_name}", id="title", markup=False)
+        yield Static(page_title("Analysis - ", self.game_name, self.app.size.width),
+                     id="title", markup=False)
         with Horizontal(id="analysis-wait"):
             yield ProgressBar(id="analysis-bar", show_eta=False)
             yield Static(id="analysis-what", markup=False)
@@ -394,6 +396,8 @@ class AnalysisScreen(Screen[None]):
             text.update(words)
 
     def on_resize(self) -> None:
+        self.query_one("#title", Static).update(
+            page_title("Analysis - ", self.game_name, self.app.size.width))
         self.call_after_refresh(self.show)  # (the wait's words may go beside the bar or under it)
 
     def action_scroll(self, lines: int) -> None:

@@ -17,6 +17,7 @@ from yacht.session.present import entry_note
 
 from ..widgets.cells import cell_len, ljust
 from ..widgets.keybar import KeyBar
+from .base import page_title
 
 __all__ = ["TopTenScreen", "top_ten_text"]
 
@@ -68,7 +69,8 @@ class TopTenScreen(Screen[None]):
         self.fresh = {(e.game_id, e.name, e.score, e.rank) for e in new_entries}
 
     def compose(self) -> ComposeResult:
-        yield Static(f" Top ten - {self.game_name}", id="title", markup=False)
+        yield Static(page_title("Top ten - ", self.game_name, self.app.size.width),
+                     id="title", markup=False)
         with Vertical(id="topten-page"):
             yield Label("", id="topten-head", classes="section")
             yield Static(id="topten", markup=False)
@@ -77,6 +79,10 @@ class TopTenScreen(Screen[None]):
             yield Static(self.note, id="topten-note", classes="comment", markup=False)
             yield Button("Back (Esc)", id="back", variant="primary", compact=True)
         yield KeyBar()
+
+    def on_resize(self) -> None:
+        self.query_one("#title", Static).update(
+            page_title("Top ten - ", self.game_name, self.app.size.width))
 
     def on_mount(self) -> None:
         self.show_list()
