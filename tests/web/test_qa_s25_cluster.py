@@ -104,6 +104,18 @@ def test_a_redis_that_refuses_says_why_without_the_password(
     assert "s3cret" not in err
 
 
+def test_a_redis_that_wants_a_password_says_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, busy_port: str) -> None:
+    fake = FakeRedis(b"-NOAUTH HELLO must be called with the client already authenticated, "
+                     b"otherwise the HELLO AUTH <user> <pass> option can be used\r\n")
+    try:
+        err = refused(capsys, tmp_path, busy_port, "--redis", f"redis://127.0.0.1:{fake.port}")
+    finally:
+        fake.close()
+    assert "it asks for a password (in the URL: redis://:PASSWORD@HOST:PORT/DB" in err
+    assert "HELLO" not in err
+
+
 def test_a_database_number_redis_does_not_have(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, busy_port: str) -> None:
     fake = FakeRedis(b"-ERR DB index is out of range\r\n")

@@ -124,6 +124,10 @@ def check_redis(url: str, what: str = "--redis", wait: float | None = None) -> N
         client.ping()
     except (redis.RedisError, OSError, ValueError) as e:
         why = " ".join(str(e).split()).rstrip(".") or type(e).__name__
+        if isinstance(e, redis.AuthenticationError) and "@" not in url:
+            # (else Redis's own words, about HELLO or AUTH, which the URL never said)
+            why = ("it asks for a password (in the URL: redis://:PASSWORD@HOST:PORT/DB, or "
+                   "redis://USER:PASSWORD@... for a user of its own)")
         # (Redis answered, and refused: a database it does not have, a password)
         refused = isinstance(e, (redis.ResponseError, redis.AuthenticationError))
         hint = f"check {what}" if refused else f"is it running there? check {what}"
