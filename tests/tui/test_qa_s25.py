@@ -284,3 +284,26 @@ async def test_the_top_ten_and_analysis_titles_fit_45_columns(new_app: App) -> N
         await app.push_screen(AnalysisScreen(name, Waiting.job()))
         await pilot.pause()
         assert screen_text(app)[0].rstrip() == " Analysis - Ancient Yacht Challenge"
+
+
+def test_the_top_ten_cuts_long_names_to_the_width_of_a_narrow_window() -> None:
+    """At 45 columns a top ten with a name of 20 wide letters broke each line in three
+    ('1*' / the name / '66  2026-12-07') and its heading in two: a name is cut to the
+    page's width (whole where it fits)."""
+    from datetime import UTC, datetime
+    from types import SimpleNamespace
+
+    from yacht.tui.screens.topten import top_ten_text
+
+    wide = "漢" * 20
+    entries = [SimpleNamespace(game_id="g1", name=wide, score=66, rank=1,
+                               date=datetime(2026, 12, 7, tzinfo=UTC),
+                               dice_entered=False, ended_early=False),
+               SimpleNamespace(game_id="g2", name="Bob", score=37, rank=2,
+                               date=datetime(2026, 12, 7, tzinfo=UTC),
+                               dice_entered=False, ended_early=False)]
+    lines = top_ten_text(entries, width=41).plain.split("\n")
+    assert len(lines) == 3 and all(cell_len(line) <= 41 for line in lines), lines
+    assert "漢…" in lines[1] and lines[1].rstrip().endswith("66  2026-12-07"), lines
+    whole = top_ten_text(entries, width=76).plain.split("\n")
+    assert wide in whole[1] and all(cell_len(line) <= 76 for line in whole)

@@ -15,25 +15,30 @@ from textual.widgets import Button, Label, Static
 
 from yacht.session.present import entry_note
 
-from ..widgets.cells import cell_len, ljust
+from ..widgets.cells import cell_len, cut, ljust
 from ..widgets.keybar import KeyBar
 from .base import page_title
 
 __all__ = ["TopTenScreen", "top_ten_text"]
 
 
-def top_ten_text(entries: Sequence[Any], fresh: set[tuple[Any, ...]] | None = None) -> Text:
-    """The entries as a table of text: rank, name (whole), score, date; the new ones
-    marked with ``*`` (and set apart in reverse)."""
+def top_ten_text(entries: Sequence[Any], fresh: set[tuple[Any, ...]] | None = None,
+                 width: int | None = None) -> Text:
+    """The entries as a table of text: rank, name (whole, or cut to fit ``width`` cells:
+    at 45 columns a name of 20 wide letters broke every line in three), score, date;
+    the new ones marked with ``*`` (and set apart in reverse)."""
     if not entries:
         return Text("(no scores yet)")
     fresh = fresh or set()
     name_w = max(4, *(cell_len(e.name) for e in entries))  # (an emoji takes two cells)
+    if width is not None:  # (the rank, score and date: 24 cells with their gaps)
+        name_w = max(4, min(name_w, width - 24))
     out = Text()
     out.append(f"{'#':>3}  {'Name':<{name_w}}  {'Score':>5}  Date\n", style="bold")
     for e in entries:
         new = (e.game_id, e.name, e.score, e.rank) in fresh
-        line = (f"{e.rank:>2}{'*' if new else ' '}  {ljust(e.name, name_w)}  {e.score:>5}  "
+        line = (f"{e.rank:>2}{'*' if new else ' '}  {ljust(cut(e.name, name_w), name_w)}  "
+                f"{e.score:>5}  "
                 f"{e.date.astimezone().strftime('%Y-%m-%d')}"
                 f"{entry_note(False, e.dice_entered, e.ended_early)}")
         out.append(line + "\n", style="bold reverse" if new else "")
@@ -83,6 +88,7 @@ class TopTenScreen(Screen[None]):
     def on_resize(self) -> None:
         self.query_one("#title", Static).update(
             page_title("Top ten - ", self.game_name, self.app.size.width))
+        self.show_list()  # (its names cut to the width, or whole again)
 
     def on_mount(self) -> None:
         self.show_list()
@@ -100,7 +106,8 @@ class TopTenScreen(Screen[None]):
         else:
             try:
                 entries = list(self.fetch(self.assisted))
-                text = top_ten_text(entries, self.fresh)
+                # (the page's padding: two columns each side)
+                text = top_ten_text(entries, self.fresh, self.app.size.width - 4)
                 fresh = any((e.game_id, e.name, e.score, e.rank) in self.fresh
                             for e in entries)
             except Exception as e:  # the store's one line
