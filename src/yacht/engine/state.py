@@ -462,7 +462,7 @@ class State:
         why = self.ruleset.stop_reason(self.context(),
                                        counts_of(self._p.dice, self.ruleset.faces))
         return "no roll left in this turn" if why is None else \
-            f"{why}: this turn's rolling stops here"
+            f"{why}, so this turn's rolling stops here"
 
     def _roll_refused(self) -> str | None:
         """Why a Roll is not allowed now, or None when it is."""
@@ -472,7 +472,9 @@ class State:
         if p.dice and not self.may_reroll():
             return f"{self._no_reroll()}: score the dice in an open box"
         if p.dice and not p.chosen:
-            return "choose at least one die to roll again, or score"
+            # (only what can be done: Tommy's Yacht's first turn scores only a match)
+            return "choose at least one die to roll again" + (
+                ", or score" if self.placements() else "")
         return None
 
     def _check_values(self, result: tuple[int, ...]) -> None:
@@ -513,7 +515,7 @@ class State:
             if not p.dice:
                 raise IllegalAction("roll first: there are no dice to choose")
             if not self.may_reroll():
-                raise IllegalAction(f"{self._no_reroll()}: dice cannot be chosen")
+                raise IllegalAction(f"{self._no_reroll()}: score the dice in an open box")
             bad = [d for d in action.dice if not 0 <= d < rs.dice]
             if bad:
                 raise IllegalAction(_no_such("die", "dice", "position", "positions",
@@ -560,7 +562,13 @@ class State:
             why = rs.no_box_reason(self.context(), counts_of(self._p.dice, rs.faces))
             raise IllegalAction(f"{why or 'these dice cannot be scored yet'}: roll again")
         names = [c.label for c in rs.categories if c.id in allowed]  # in the card's order
-        raise IllegalAction(f"{rs.category(action.category).label} cannot be scored now "
+        label = rs.category(action.category).label
+        points = self.card(self.current).boxes[action.column][rs.index(action.category)]
+        if points is not None:  # (filled: not a rule's refusal of an open box)
+            where = f" in column {action.column + 1}" if len(rs.columns) > 1 else ""
+            raise IllegalAction(f"{label} is filled already{where} ({points}): score an open "
+                                f"box (open to these dice: {', '.join(names)})")
+        raise IllegalAction(f"{label} cannot be scored now "
                             f"(open to these dice: {', '.join(names)})")
 
     def apply(self, action: Action) -> None:

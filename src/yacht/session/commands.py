@@ -317,7 +317,12 @@ def parse_command(text: str, state: State) -> list[Command]:
     if word == "roll":
         n = len(state.to_roll())
         if n == 0:
-            raise ActionError("no dice are chosen to roll: choose some first (e.g. choose 1,3)")
+            try:  # (no roll left, or a rule stops the rolling: the rules' reason)
+                state.check(Roll())
+            except IllegalAction as e:
+                if not state.may_reroll() or state.is_terminal():
+                    raise ActionError(str(e)) from None
+            raise ActionError("no dice are chosen to roll: choose some first, e.g. choose 1,3")
         try:
             values = parse_dice(rest, rs, count=n)
         except InputError:
@@ -356,8 +361,9 @@ def parse_command(text: str, state: State) -> list[Command]:
     except _NoColumn:
         raise  # the box is known: its column is what is wrong
     except ActionError:
-        raise _no_box(rs, raw, f"unknown action {shown(raw)} (accepted: {NOTATION}, or a "
-                      "box's letter)") from None
+        # (two sentences: NOTATION's example in brackets inside brackets read badly)
+        raise _no_box(rs, raw, f"unknown action {shown(raw)}. Accepted: {NOTATION}, or a "
+                      "box's letter") from None
 
 
 def resolve(cmd: Command, state: State) -> list[Action]:
@@ -531,8 +537,8 @@ def resolve_marked(cmd: Command, state: State, held: frozenset[int] | None,
         want = dice_to_roll(state, held, mark)
         if not want:
             if mark == "hold":
-                raise IllegalAction("every die is held: release one to roll it again, or "
-                                    "score")
+                raise IllegalAction("every die is held: release one to roll it again"
+                                    + (", or score" if state.placements() else ""))
             return [cmd], None  # the engine's reason (choose at least one die)
         everything = frozenset(range(len(state.dice)))
         kept = everything - frozenset(want) if mark == "hold" else None
@@ -544,7 +550,7 @@ def resolve_marked(cmd: Command, state: State, held: frozenset[int] | None,
             why = state.ruleset.stop_reason(state.context(),
                                             counts_of(state.dice, state.ruleset.faces))
             raise IllegalAction(("no roll left in this turn" if why is None else
-                                 f"{why}: this turn's rolling stops here")
+                                 f"{why}, so this turn's rolling stops here")
                                 + ": dice cannot be held")
         now = held_dice(state, held)
         everything = frozenset(range(len(state.dice)))
