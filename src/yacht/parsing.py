@@ -68,8 +68,9 @@ if TYPE_CHECKING:
     from yacht.engine import Record
 
 __all__ = [
-    "InputError", "SituationText", "check_name", "check_names", "name_key", "parse_card",
-    "parse_day", "parse_dice", "parse_game_id", "parse_in_path", "parse_options", "parse_out_path",
+    "InputError", "SituationText", "check_name", "check_names", "for_option", "name_key",
+    "parse_card", "parse_day", "parse_dice", "parse_game_id", "parse_in_path", "parse_options",
+    "parse_out_path",
     "parse_players", "parse_positions", "parse_redis_url", "parse_ruleset", "parse_situation",
     "parse_table_id", "parse_whole", "printable", "read_json", "read_record", "shown",
     "turns_possible",
@@ -87,6 +88,37 @@ _BLANKS = " \t"
 class InputError(YachtError, ValueError):
     """Input that is not one of the accepted forms: one line saying what is wrong and what
     is accepted."""
+
+    #: a refusal written as a sentence (:func:`_sentence`): its problem and what to do
+    parts: tuple[str, str] | None = None
+
+
+def _sentence(problem: str, then: str) -> InputError:
+    """A refusal in one sentence, as every interface shows it alone (``The name is empty:
+    give a name of 1-20 characters.``); its two parts kept for :func:`for_option`."""
+    error = InputError(f"{problem}: {then}")
+    error.parts = (problem, then)
+    return error
+
+
+def for_option(option: str, error: Exception) -> str:
+    """A refusal said after the option it refuses, in one line that reads on: a sentence's
+    problem follows the option's colon with a small letter and ends in a full stop, and
+    what to do is a sentence of its own (not a colon after the option's colon).
+
+    >>> for_option("--name", _sentence("The name is empty", "give a name of 1-20."))
+    '--name: the name is empty. Give a name of 1-20.'
+    >>> for_option("--web", ValueError("not a URL (accepted: https://HOST)"))
+    '--web: not a URL (accepted: https://HOST)'
+    """
+    parts = getattr(error, "parts", None)
+    if not isinstance(error, InputError) or parts is None:
+        return f"{option}: {error}"
+    problem, then = parts
+    if problem[1:2].islower():  # (a capital word: "The", not a name in capitals or U+...)
+        problem = problem[:1].lower() + problem[1:]
+    then = then[:1].upper() + then[1:]
+    return f"{option}: {problem}. {then}" + ("" if then.endswith((".", "?", "!")) else ".")
 
 
 # --- showing what was typed -------------------------------------------------------------
@@ -253,7 +285,8 @@ def parse_positions(text: str, rs: Ruleset) -> tuple[int, ...]:
     yacht.parsing.InputError: die 1 is named twice (name each die once, e.g. 1,3)
     """
     ten = rs.dice >= 10
-    accepted = f"1-{rs.dice}" + (" (0 is die 10)" if ten else "")
+    # (no brackets of its own: it goes inside the messages')
+    accepted = f"1-{rs.dice}" + (", or 0 for die 10" if ten else "")
     parts = _items(text, "positions", "1,3" if ten else "1,3 or 13", not ten)
     if not parts:
         raise InputError(f"give the dice by position: {accepted}, e.g. 1,3")
@@ -720,14 +753,14 @@ def check_name(text: str) -> str:
     bad = next((ch for ch in text if (not ch.isprintable() and ch != " ")
                 or ch in _BLANK_CHARS), None)
     if bad is not None:
-        raise InputError(f"The name {_name_shown(text)}has an invisible character "
-                         f"({_char_shown(bad)}): {accepted}")
+        raise _sentence(f"The name {_name_shown(text)}has an invisible character "
+                        f"({_char_shown(bad)})", accepted)
     name = unicodedata.normalize("NFC", re.sub(" +", " ", text.strip(" ")))
     if not name:
-        raise InputError(f"The name is empty: give a name of 1-{NAME_LENGTH} characters.")
+        raise _sentence("The name is empty", f"give a name of 1-{NAME_LENGTH} characters.")
     if len(name) > NAME_LENGTH:
-        raise InputError(f"The name {_name_shown(name)}is longer than {NAME_LENGTH} "
-                         f"characters (it has {len(name)}): {accepted}")
+        raise _sentence(f"The name {_name_shown(name)}is longer than {NAME_LENGTH} "
+                        f"characters (it has {len(name)})", accepted)
     marks = 0
     for i, ch in enumerate(name):
         if not unicodedata.category(ch).startswith("M"):
@@ -735,11 +768,11 @@ def check_name(text: str) -> str:
             continue
         marks += 1
         if i == 0:
-            raise InputError(f"The name {_name_shown(name)}starts with a combining mark "
-                             f"({_char_shown(ch)}): a mark goes after its letter.")
+            raise _sentence(f"The name {_name_shown(name)}starts with a combining mark "
+                            f"({_char_shown(ch)})", "a mark goes after its letter.")
         if marks > NAME_MARKS:
-            raise InputError(f"The name {_name_shown(name, 0)}piles more than {NAME_MARKS} "
-                             f"accents or other marks on one character: {accepted}")
+            raise _sentence(f"The name {_name_shown(name, 0)}piles more than {NAME_MARKS} "
+                            "accents or other marks on one character", accepted)
     return name  # (so something shows: its first character, neither a mark nor a blank)
 
 
@@ -822,8 +855,8 @@ def check_names(names: Iterable[str]) -> list[str]:
         name = check_name(raw)
         key = name.casefold()
         if key in seen:
-            raise InputError(f"Two players are called {shown(name)}: give each player a "
-                             "different name.")
+            raise _sentence(f"Two players are called {shown(name)}",
+                            "give each player a different name.")
         seen.add(key)
         out.append(name)
     return out

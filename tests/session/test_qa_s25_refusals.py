@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 
 from yacht.engine import Choose, IllegalAction, Player, Roll, Score, State
+from yacht.parsing import InputError, check_name, check_names, parse_positions
 from yacht.plain.game import PlainGame
 from yacht.rules import get
 from yacht.session import LOCAL, Refused, ScoreBox, Table
@@ -95,6 +97,49 @@ def test_the_unknown_action_list_has_no_brackets_inside_brackets() -> None:
     said = str(e.value)
     assert said.startswith("unknown action 'xyzzy'. Accepted: roll [VALUES], choose "), said
     assert "choose 1,3" in said and not nested(said), said
+
+
+def test_a_ten_dice_position_refusal_has_no_brackets_inside_brackets() -> None:
+    """'(accepted: positions 1-10 (0 is die 10))'."""
+    rs = get("ancient-yacht-10")
+    for text in ("x", "11", "-1", ""):
+        with pytest.raises(InputError) as e:
+            parse_positions(text, rs)
+        said = str(e.value)
+        assert "0 for die 10" in said and not nested(said), said
+
+
+@pytest.mark.parametrize("name", ["", "A" * 25, "Ann\x1b[31m", "\u0301Ann",
+                                  "Zoe\u0308\u0308\u0308\u0308\u0308"])
+def test_an_options_name_refusal_reads_as_sentences(name: str) -> None:
+    """`yacht daily --name ''` said '--name: The name is empty: give a name...': after
+    the option's colon the problem goes on in small letters and what to do is a
+    sentence of its own."""
+    from yacht.parsing import for_option
+
+    with pytest.raises(InputError) as e:
+        check_name(name)
+    alone = str(e.value)
+    assert alone[0].isupper() and alone.endswith(".")  # (alone it stays one sentence)
+    said = for_option("--name", e.value)
+    assert said.startswith("--name: the name ") and said.endswith("."), said
+    body = re.sub(r"\([^()]*\)", "", said.removeprefix("--name: "))
+    assert ":" not in body, said
+    first, then = said.removeprefix("--name: ").split(". ", 1)
+    assert then[0].isupper(), said
+    if not name:
+        assert said == "--name: the name is empty. Give a name of 1-20 characters."
+
+
+def test_two_players_of_one_name_after_an_option() -> None:
+    from yacht.parsing import for_option
+
+    with pytest.raises(InputError) as e:
+        check_names(["Ann", "ann"])
+    assert for_option("--players", e.value) == \
+        "--players: two players are called 'ann'. Give each player a different name."
+    # a refusal that is no sentence of two parts is said as it is
+    assert for_option("--web", ValueError("not a URL")) == "--web: not a URL"
 
 
 def test_tommys_yacht_first_turn_offers_no_scoring_it_does_not_allow() -> None:
