@@ -19,6 +19,17 @@ import { TurnNotifier, tableManifest } from "./notify.js";
 import { TurnClock, againLobby, drawSeats, readyMark, seriesLine } from "./online.js";
 import { cardName, fieldPanel, invitePanel } from "./field.js";
 
+/** Why there is no hint, as the line game and the terminal game say it: one sentence
+ * ("No hint: the advisor is not available in this installation."), or two when the
+ * reason has a colon of its own ("No hint. Roll first: the advice is about the dice
+ * showing.", not two colons in a row; a colon in brackets is apart). */
+export const noHintText = (why) => {
+  const text = String(why ?? "").trim().replace(/\.$/, "");
+  if (!text) return "No hint.";
+  if (text.replace(/\([^()]*\)/g, "").includes(": ")) return `No hint. ${text[0].toUpperCase()}${text.slice(1)}.`;
+  return `No hint: ${text}.`;
+};
+
 /** The keys; the first two say what a die's click or key does (`mark`: the seat's way),
  * for a game of `dice` dice and `columns` columns (the keys of those it has). */
 const keysHelp = (mark, dice = 10, columns = 1) => [
@@ -1011,7 +1022,7 @@ export class TableView {
     const reply = await this.socket.send({ type: "hint" }, 300000); // a first hint may build tables
     if (this.hintBox !== box) return;
     if (reply.type !== "hint") {
-      fill(body, h("p", { text: `No hint: ${reply.message}` }));
+      fill(body, h("p", { text: noHintText(reply.message) }));
       return;
     }
     const moves = reply.moves || [];
