@@ -15,7 +15,7 @@ from yacht.parsing import InputError, check_name, check_names, parse_positions
 from yacht.plain.game import PlainGame
 from yacht.rules import get
 from yacht.session import LOCAL, Refused, ScoreBox, Table
-from yacht.session.commands import ActionError, parse_command, resolve_marked
+from yacht.session.commands import ActionError, Select, Toggle, parse_command, resolve_marked
 
 
 def nested(text: str) -> bool:
@@ -63,6 +63,10 @@ def test_asking_to_roll_with_no_roll_left_says_so_and_what_can_be_done() -> None
     assert said == "no roll left in this turn: score the dice in an open box"
     assert refusal(s, Choose((0, 2))) == said
     assert refusal(s, Roll()) == said
+    for hold in (Toggle(0), Select("all")):  # a seat whose clicks hold dice
+        with pytest.raises(IllegalAction) as e:
+            resolve_marked(hold, s, None, "hold")
+        assert str(e.value) == said
     # with rolls left and nothing chosen the old answer stands (choose first)
     fresh = State(get("yatzy"), [Player("Ann")], rng=random.Random(1))
     fresh.apply(Roll((1, 2, 3, 4, 6)))

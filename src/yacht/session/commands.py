@@ -546,12 +546,12 @@ def resolve_marked(cmd: Command, state: State, held: frozenset[int] | None,
     if mark == "hold" and isinstance(cmd, Toggle | Select | GiveBack):
         if not state.dice:
             raise IllegalAction("roll first: there are no dice to hold")
-        if not state.may_reroll():
+        if not state.may_reroll():  # (the engine's words for a roll or a choice then)
             why = state.ruleset.stop_reason(state.context(),
                                             counts_of(state.dice, state.ruleset.faces))
             raise IllegalAction(("no roll left in this turn" if why is None else
                                  f"{why}, so this turn's rolling stops here")
-                                + ": dice cannot be held")
+                                + ": score the dice in an open box")
         now = held_dice(state, held)
         everything = frozenset(range(len(state.dice)))
         if isinstance(cmd, GiveBack):
