@@ -223,3 +223,17 @@ def test_a_game_shown_for_want_of_a_terminal_says_how_it_goes_on(
                         "screen."), out
     assert main(["resume", game_id, "--show"]) == 0  # (asked to show it: shown, no more)
     assert "plays it on" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name, said", [
+    ("", "--name: the name is empty. Give a name of 1-20 characters."),
+    ("Bo\u200b", "--name: the name 'Bo' has an invisible character (U+200B ZERO WIDTH SPACE)."),
+])
+def test_a_daily_name_refused_reads_on_after_its_option(
+        name: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """'yacht daily --name ""' said '--name: The name is empty: give a name ...': a
+    capital and a second colon after the option's."""
+    assert main(["daily", "tommys-crag", "--plain", "--name", name]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert said in err, err

@@ -58,12 +58,12 @@ def _day(text: str | None) -> str | None:
 
 def _name(given: str | None) -> str:
     if given is not None:  # (the one check of a player's name, as play --players has it)
-        from yacht.parsing import InputError, check_name
+        from yacht.parsing import InputError, check_name, for_option
 
         try:
             return check_name(given)
         except InputError as e:
-            raise CliError(f"--name: {e}") from None
+            raise CliError(for_option("--name", e)) from None
     from yacht.session import load_config
 
     people = [p.name for p in load_config().players if p.kind == "person"]
