@@ -165,3 +165,30 @@ def test_the_line_games_card_lines_up_wide_names() -> None:
         lines = ("Box " + out.getvalue().split("Box ", 1)[1]).splitlines()
         head, ones = lines[0], next(x for x in lines if x.startswith("Ones "))
         assert cell_len(head) == cell_len(ones), lines[:2]
+
+
+def test_the_prompts_offer_a_box_only_where_one_takes_the_dice() -> None:
+    """In Tommy's Yacht's first turn nothing is scored until all five dice match, yet the
+    prompts asked 'Re-roll which dice (e.g. 1 3), or score a box ...?' and 'Dice 1,3
+    chosen: Enter rolls them, or score a box?'."""
+    import io
+    import random
+
+    from yacht.engine import Player
+    from yacht.plain import PlainGame
+    from yacht.rules import get
+    from yacht.session.table import Table
+
+    def prompts(variant: str) -> str:
+        table = Table.new(get(variant), [Player("Ann")], rng=random.Random(4))
+        out = io.StringIO()
+        PlainGame(table, io.StringIO("\nchoose 1,2\nq\n"), out).run()
+        return out.getvalue()
+
+    first = prompts("tommys-yacht")
+    assert "Re-roll which dice (e.g. 1 3)?" in first, first
+    assert "chosen: Enter rolls them." in first, first
+    assert "or score a box" not in first, first
+    other = prompts("yatzy")
+    assert "Re-roll which dice (e.g. 1 3), or score a box (a letter or a name)?" in other
+    assert "chosen: Enter rolls them, or score a box?" in other, other

@@ -402,14 +402,17 @@ class PlainGame:
             rolls = (f"Roll {st.rolls} of {st.max_rolls}{left}. "
                      f"Dice: {dice_text(st.dice, st.ruleset)}.")
             # (the question on a line of its own: the two together are wider than a line)
+            # (", or score" only where a box takes the dice: not in Tommy's Yacht's first
+            # turn before they match)
+            scorable = bool(st.placements())
             if st.chosen and st.may_reroll():
                 chosen = ",".join(str(i + 1) for i in sorted(st.chosen))
                 dice, them = ("Die", "it") if len(st.chosen) == 1 else ("Dice", "them")
-                prompt = (f"{rolls}\n{dice} {chosen} chosen: Enter rolls {them}, or score a "
-                          "box?")
+                prompt = (f"{rolls}\n{dice} {chosen} chosen: Enter rolls {them}"
+                          + (", or score a box?" if scorable else "."))
             elif st.may_reroll():
-                prompt = (f"{rolls}\nRe-roll which dice (e.g. 1 3), or score a box (a letter "
-                          "or a name)?")
+                prompt = (f"{rolls}\nRe-roll which dice (e.g. 1 3)"
+                          + (", or score a box (a letter or a name)?" if scorable else "?"))
             else:
                 prompt = f"{rolls}\nScore which box (a letter or a name)?"
         # a game with a turn clock (an online table's, resumed here): whose time, how much
