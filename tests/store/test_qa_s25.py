@@ -71,3 +71,17 @@ def test_the_readme_counts_a_server_process_s_database_connections() -> None:
     said = re.search(r"process keeps up to (\d+) database connections", readme)
     assert said is not None and int(said.group(1)) == most
     assert f"`max_connections`\nabove {most} times the number of processes" in readme
+
+
+def test_a_postgresql_driver_that_is_not_installed_names_the_one_that_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("psycopg2") is not None:
+        pytest.skip("psycopg2 is installed here: the URL would reach for the server")
+    url = "postgresql+psycopg2://yacht@127.0.0.1:1/yacht"
+    assert main(["scores", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"yacht: error: cannot use {url}: its driver is not installed (No module "
+                   "named 'psycopg2'); yacht reaches PostgreSQL through psycopg: "
+                   "postgresql+psycopg://USER@HOST/DB\n")

@@ -299,7 +299,13 @@ def make_engine(target: Target) -> Engine:
         kwargs["pool_pre_ping"] = False
     try:
         engine = create_engine(target.url, **kwargs)
-    except (ArgumentError, ImportError, SQLAlchemyError) as e:
+    except ImportError as e:
+        # (a driver of another package named in the URL: psycopg2, asyncpg...)
+        hint = ("; yacht reaches PostgreSQL through psycopg: postgresql+psycopg://USER@HOST/DB"
+                if target.url.get_backend_name() == "postgresql" else "")
+        raise StoreError(f"cannot use {target.location}: its driver is not installed "
+                         f"({e}){hint}") from None
+    except (ArgumentError, SQLAlchemyError) as e:
         raise StoreError(f"cannot use {target.location}: {e}") from None
     if target.sqlite:
         _sqlite_events(engine, wal=target.path is not None)
