@@ -312,3 +312,28 @@ def test_the_top_ten_cuts_long_names_to_the_width_of_a_narrow_window() -> None:
     assert "漢…" in lines[1] and lines[1].rstrip().endswith("66  2026-12-07"), lines
     whole = top_ten_text(entries, width=76).plain.split("\n")
     assert wide in whole[1] and all(cell_len(line) <= 76 for line in whole)
+
+
+@run
+async def test_the_results_are_a_key_away_in_a_window_too_small_for_the_table(
+        new_app: App) -> None:
+    """A 10-dice game over at 45x14 (its table needs 52x15) said 'Terminal too small'
+    and refused Enter ('The table is not shown: make the window bigger first'), though
+    the results fit the window: Enter (or r) shows them, and the screen says so."""
+    from tui_helpers import game, play_out
+
+    from yacht.session import Launch, PlayerSpec
+    from yacht.tui.screens.end import EndScreen
+
+    app = new_app(Launch(variant="ancient-yacht-10-double", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        play_out(game(pilot))
+        await settle(pilot)
+        await pilot.resize_terminal(45, 14)
+        await settle(pilot)
+        await pilot.pause()
+        said = " ".join(line.strip() for line in screen_text(app))
+        assert "Terminal too small" in said and "Enter shows the results" in said, said
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, EndScreen))

@@ -336,16 +336,21 @@ def fit_help(text: str, width: int, lines: int = 2) -> str:
 
 
 def too_small_text(need: tuple[int, int], size: tuple[int, int], dice: int,
-                   players: int) -> str:
-    """What a terminal too small for the table shows instead of it.
+                   players: int, over: bool = False) -> str:
+    """What a terminal too small for the table shows instead of it (``over``: the game is
+    over, its results a key away: they fit any window).
 
     >>> too_small_text((52, 18), (50, 12), 10, 8)[:60]
     'Terminal too small: need 52x18 for 10 dice and 8 players (no'
+    >>> too_small_text((52, 15), (45, 14), 10, 1, over=True)[-50:]
+    'Enter shows the results, q quits, ? shows the help.'
     """
     who = f" and {players} players" if players > 1 else ""
+    keys = ("Enter shows the results, q quits, ? shows the help." if over
+            else "q quits (the game is saved), ? shows the help.")
     return (f"Terminal too small: need {need[0]}x{need[1]} for {dice} dice{who} (now "
             f"{size[0]}x{size[1]}).\n\nMake the window bigger: the table comes back at "
-            "once. q quits (the game is saved), ? shows the help.")
+            f"once. {keys}")
 
 
 def time_left_words(seconds: float) -> str:
@@ -999,7 +1004,8 @@ class GameScreen(AppScreen):
         small = width < need[0] or height < need[1]
         if small:
             self.put("#too-small", too_small_text(
-                need, (width, height), self.table.ruleset.dice, len(snap["players"])))
+                need, (width, height), self.table.ruleset.dice, len(snap["players"]),
+                over=bool(snap["over"])))
         if small != self.too_small:
             self.set_class(small, "-too-small")
             for selector in ("#table", "#helpbar"):
@@ -1230,9 +1236,13 @@ class GameScreen(AppScreen):
             event.prevent_default()
             return
         if self.too_small and key not in self.HARMLESS:
-            # (the dice and the card are not shown: a key would play blind)
+            # (the dice and the card are not shown: a key would play blind; at the game's
+            # end Enter or r goes to the results, which fit any window)
             event.stop()
             event.prevent_default()
+            if key in ("enter", "r") and self.table.view().over:
+                self.action_roll()
+                return
             self.notify("The table is not shown: make the window bigger first",
                         severity="warning", timeout=3)
             return
