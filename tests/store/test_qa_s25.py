@@ -85,3 +85,45 @@ def test_a_postgresql_driver_that_is_not_installed_names_the_one_that_is(
     assert err == (f"yacht: error: cannot use {url}: its driver is not installed (No module "
                    "named 'psycopg2'); yacht reaches PostgreSQL through psycopg: "
                    "postgresql+psycopg://USER@HOST/DB\n")
+
+
+def test_a_saved_game_is_handed_to_a_browser_on_every_backend(
+        db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`yacht resume ID --web` keeps the table's host as "claim:" and a SHA-256 (70
+    characters): PostgreSQL refused it in the column of 64 ("value too long for type
+    character varying(64)"), SQLite did not look."""
+    from store_helpers import play_into
+
+    from yacht.engine import Player, State
+    from yacht.rules import get
+    from yacht.store import open_store
+
+    with open_store(db_url) as store:
+        state = State(get("yatzy"), [Player("Ann"), Player("Bob")])
+        gid = play_into(store, state)
+    assert main(["resume", gid, "--web", "--db", db_url, "--json"]) == 0
+    handed = json.loads(capsys.readouterr().out)
+    assert handed["game"] == gid and "#claim=" in handed["url"]
+    with open_store(db_url) as store:
+        row = store.table_of_game(gid)
+        assert row is not None and row.id == handed["table"]
+        assert row.host is not None and row.host.startswith("claim:") and len(row.host) == 70
+
+
+def test_an_older_database_with_tables_is_upgraded_for_the_claims(db_url: str) -> None:
+    """A database of yacht_0011 (its tables' hosts in 64 characters) takes a claim once
+    upgraded; and down again, a claim that no longer fits is dropped, not refused."""
+    from store_helpers import downgrade_to, play_into
+
+    from yacht.engine import Player, State
+    from yacht.rules import get
+    from yacht.store import open_store
+
+    with open_store(db_url) as store:
+        gid = play_into(store, State(get("yatzy"), [Player("Ann")]))
+    assert main(["resume", gid, "--web", "--db", db_url]) == 0
+    assert downgrade_to(db_url, "yacht_0011",
+                        "SELECT count(*) FROM web_tables WHERE host IS NULL") == [1]
+    with open_store(db_url) as store:  # (upgraded again on opening)
+        assert store.table_of_game(gid) is not None
+    assert main(["resume", gid, "--web", "--db", db_url]) == 0

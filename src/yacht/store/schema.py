@@ -24,7 +24,7 @@ __all__ = ["HEAD", "REVISIONS", "actions", "dailies", "decision_losses", "games"
 #: Every schema revision this version knows, oldest first; the last is the newest.
 REVISIONS = ("yacht_0001", "yacht_0002", "yacht_0003", "yacht_0004", "yacht_0005",
              "yacht_0006", "yacht_0007", "yacht_0008", "yacht_0009", "yacht_0010",
-             "yacht_0011")
+             "yacht_0011", "yacht_0012")
 HEAD = REVISIONS[-1]
 
 metadata = MetaData()
@@ -115,7 +115,9 @@ web_tables = Table(
     Column("created", DateTime, nullable=False),
     Column("updated", DateTime, nullable=False),
     Column("closed", DateTime, nullable=True),
-    Column("host", String(64), nullable=True),        # the maker's hashed token
+    # the maker's hashed token, or "claim:" and the hash of a `yacht resume --web` link's
+    # key (70 characters: yacht_0012 widened it from 64, which PostgreSQL enforced)
+    Column("host", String(80), nullable=True),
     Column("settings", Text, nullable=True),          # JSON object: the table's own settings
                                                       # (reactions, clock, absence) and series
 )
