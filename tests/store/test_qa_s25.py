@@ -127,3 +127,13 @@ def test_an_older_database_with_tables_is_upgraded_for_the_claims(db_url: str) -
     with open_store(db_url) as store:  # (upgraded again on opening)
         assert store.table_of_game(gid) is not None
     assert main(["resume", gid, "--web", "--db", db_url]) == 0
+
+
+def test_a_refused_postgresql_connection_says_why_without_the_severity(
+        pg_server: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """PostgreSQL's 'FATAL:  ' (two spaces) stood in the line before its reason."""
+    url = pg_server.rsplit("/", 1)[0] + "/no_such_db_qa"
+    assert main(["scores", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("yacht: error: cannot connect to postgresql+psycopg://"), err
+    assert err.endswith('/no_such_db_qa: database "no_such_db_qa" does not exist\n'), err

@@ -94,11 +94,16 @@ def _why_not_connected(line: str) -> str:
     'No such file or directory'
     >>> _why_not_connected('connection to server at "db" (10.0.0.7), port 5432 failed: '
     ...                    'FATAL:  password authentication failed for user "yacht"')
-    'FATAL:  password authentication failed for user "yacht"'
+    'password authentication failed for user "yacht"'
     >>> _why_not_connected("connection timeout expired")
     'connection timeout expired'
     """
-    return _SERVER_AT.sub("", line).strip() or line
+    # (PostgreSQL's severity, "FATAL:  ", says nothing the line does not: the start failed)
+    return _SEVERITY.sub("", _SERVER_AT.sub("", line).strip()) or line
+
+
+#: the severity PostgreSQL puts before its reason for refusing a connection
+_SEVERITY = re.compile(r"^(?:FATAL|ERROR):\s+")
 
 
 #: free space under which an SQLite "disk I/O error" is taken for a full disk
