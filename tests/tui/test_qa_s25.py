@@ -337,3 +337,33 @@ async def test_the_results_are_a_key_away_in_a_window_too_small_for_the_table(
         assert "Terminal too small" in said and "Enter shows the results" in said, said
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, EndScreen))
+
+
+@run
+async def test_f3_with_eight_players_and_f4_with_one_say_why_nothing_changes(
+        new_app: App) -> None:
+    """F3 with eight players and F4 with one did nothing and said nothing (the key bar
+    offers both whatever the count): each says why."""
+    from tui_helpers import messages
+
+    from yacht.session import Config, PlayerSpec, save_config
+    from yacht.tui.screens.setup import SetupScreen
+
+    save_config(Config(variant="yatzy", players=[PlayerSpec("Ann")]))
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, SetupScreen) and screen.count == 1
+        await pilot.press("f4")
+        await settle(pilot)
+        assert screen.count == 1
+        assert any("needs a player" in m for m in messages(app)), messages(app)
+        for _ in range(7):
+            await pilot.press("f3")
+            await settle(pilot)
+        assert screen.count == 8
+        await pilot.press("f3")
+        await settle(pilot)
+        assert screen.count == 8
+        assert any("8 players at most" in m for m in messages(app)), messages(app)

@@ -312,17 +312,20 @@ class SetupScreen(AppScreen):
         self.action_start()
 
     async def action_add_player(self) -> None:
-        if self.count < MAX_PLAYERS:
-            self.count += 1
-            i = self.count - 1
-            if not self.query(f"#player-{i}"):  # a seat removed before keeps its name
-                await self.query_one("#seats").mount(self.player_row(i))
-            self.show_players()
-            name = self.query_one(f"#name-{i}", Input)
-            name.focus()
-            # in view once the new row is laid out (the focus alone scrolled before that:
-            # at 45x14 the name typed next went to a field below the window)
-            self.call_after_refresh(self.bring_into_view, name)
+        if self.count >= MAX_PLAYERS:  # (F3 did nothing, and said nothing)
+            self.notify(f"A game has {MAX_PLAYERS} players at most", severity="warning",
+                        timeout=3)
+            return
+        self.count += 1
+        i = self.count - 1
+        if not self.query(f"#player-{i}"):  # a seat removed before keeps its name
+            await self.query_one("#seats").mount(self.player_row(i))
+        self.show_players()
+        name = self.query_one(f"#name-{i}", Input)
+        name.focus()
+        # in view once the new row is laid out (the focus alone scrolled before that:
+        # at 45x14 the name typed next went to a field below the window)
+        self.call_after_refresh(self.bring_into_view, name)
 
     def bring_into_view(self, widget: Widget) -> None:
         """Scroll the form to ``widget`` and draw it again: in a terminal (tmux) the form
@@ -333,9 +336,12 @@ class SetupScreen(AppScreen):
         self.call_after_refresh(form.refresh)
 
     def action_remove_player(self) -> None:
-        if self.count > 1:
-            self.count -= 1
-            self.show_players()
+        if self.count <= 1:  # (F4 did nothing, and said nothing)
+            self.notify("A game needs a player: this one stays (change its name or kind)",
+                        severity="warning", timeout=3)
+            return
+        self.count -= 1
+        self.show_players()
 
     def action_toggle_demo(self) -> None:
         sw = self.query_one("#demo", Checkbox)
