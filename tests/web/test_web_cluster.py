@@ -19,6 +19,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,8 @@ class Redis:
         self.exe = exe
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="yacht-redis-")
+        # (its folder goes with it: every run left one behind, 250 in /tmp after a day)
+        weakref.finalize(self, shutil.rmtree, self.dir, True)
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
