@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from yacht.store import Store
 
+from .browser import Browser
 from .conftest import ThreadServer, random_players
 
 
@@ -48,3 +51,52 @@ def test_a_text_frame_not_utf8_is_closed_without_a_traceback(
     assert [r.getMessage() for r in caplog.records
             if r.exc_info or r.levelno >= logging.ERROR] == []
     assert any("not UTF-8" in r.getMessage() for r in caplog.records)
+
+
+def test_a_finished_card_keeps_its_seed_while_another_card_is_played(
+        client: TestClient, store: Store) -> None:
+    """Every card of a duplicate table plays on one seed. A card finished first showed
+    that seed (its snapshot's ``dice_seed``, and ``GET /api/games/ID/verify``) while a
+    friend's card was still played on it: every die still to come of theirs, in every
+    position, could be worked out and told them. The seed is shown once the field's end
+    is there (every card taken is full)."""
+    from yacht.engine.dice import commitment_of
+
+    from .test_web_duplicate import ANN, BOB, Player, duplicate, turn
+
+    made = duplicate(client, ANN, BOB)
+    with Player(client, made["id"], made["token"]) as ann:
+        group = ann.field["group"]
+        length = ann.field["length"]
+        cards = store.load_group(group).cards
+        with Player(client, cards[1]) as bob:
+            assert bob.ask("join", seat=0, name="Bob")["type"] == "joined"
+            turn(bob)
+            for _ in range(length):
+                turn(ann)
+            snap = _to_the_end(ann)
+            assert "seed" not in snap["dice_seed"], snap["dice_seed"]
+            r = client.get(f"/api/games/{snap['game_id']}/verify")
+            assert r.status_code == 403 and r.json()["code"] == "private"
+            assert "seed" not in json.dumps(client.get(f"/api/groups/{group}").json())
+            for _ in range(length - 1):
+                turn(bob)
+            _to_the_end(bob)
+            bob.field_when(lambda m: m["end"] is not None)
+            # ... then it is shown, to both, and checked
+            shown = ann.wait(lambda t: "seed" in t["snapshot"]["dice_seed"])
+            seed = shown["snapshot"]["dice_seed"]["seed"]
+            assert commitment_of(bytes.fromhex(seed)) == snap["dice_seed"]["commitment"]
+            bob.wait(lambda t: t["snapshot"]["dice_seed"].get("seed") == seed)
+            r = client.get(f"/api/games/{snap['game_id']}/verify")
+            assert r.status_code == 200 and r.json()["ok"] and r.json()["seed"] == seed
+
+
+def _to_the_end(page: Browser) -> dict[str, Any]:
+    """A card whose last box is scored, past its pauses: its snapshot."""
+    while (s := page.snap)["pause"] is not None or not s["over"]:
+        if s["pause"] is not None:
+            assert page.act({"type": "go_on"})["type"] == "ack"
+        else:
+            page.recv()
+    return page.snap

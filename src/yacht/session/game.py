@@ -176,6 +176,9 @@ class Session:
         #: "failed" (a store that can: ``Store.telling_waits``). Not for a strict
         #: session: a server's moves wait as they are (its players see it)
         self.on_store_wait: Callable[[str], None] | None = None
+        #: the seed stays secret though the game is finished: other games on the same
+        #: seed are still played (a duplicate table's card; the server says so)
+        self.seed_withheld = False
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -342,12 +345,13 @@ class Session:
     def dice_seed(self) -> Commitment | None:
         """The commitment to the game's seed (None: a generator's dice), with the seed
         once the game is finished (recorded: no take-back can follow) - a daily
-        challenge's once its day is over too."""
+        challenge's once its day is over too, a :attr:`seed_withheld` one's once that is
+        lifted."""
         from yacht.engine.dice import seed_kept
 
         public = self.state.commitment
         seed = self.state.seed
-        if public is None or seed is None or not self.finished \
+        if public is None or seed is None or not self.finished or self.seed_withheld \
                 or seed_kept(self.daily, _utc_day()):  # (a daily challenge's: the day's)
             return public
         return public.revealed(seed)

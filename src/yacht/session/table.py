@@ -1237,6 +1237,15 @@ class Table:
         """Leave the pause (the next player's turn, or the results)."""
         return self.act(seat, GoOn(), version=version)
 
+    def withhold_seed(self, on: bool) -> bool:
+        """Keep the finished game's seed out of its snapshots (``on``), or show it again:
+        other games on the same seed are still played (a duplicate table's cards).
+        Whether it changed."""
+        with self._lock:
+            changed = self._game.seed_withheld != on
+            self._game.seed_withheld = on
+            return changed
+
     # --- computer players ---------------------------------------------------------
     def set_speed(self, speed: str) -> None:
         if speed not in SPEEDS:

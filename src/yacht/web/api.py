@@ -230,6 +230,11 @@ async def game_verify(game_id: str, hub: HubDep) -> dict[str, Any]:
         raise WebError("the dice are checked once the game is finished (its seed is secret "
                        "until then)", "not_finished")
     record = await _check_day_over(hub, gid)
+    group_id = record.meta.get("duplicate")
+    if isinstance(group_id, str) and not await hub.duplicates.seed_shown(group_id):
+        raise WebError("a duplicate table's game is checked once every card of its table is "
+                       "finished: its seed tells the dice still to come of the others",
+                       "private")
     verdict = await hub.io_call(verify, record)
     proof = record.dice_seed
     return {**verdict.to_json(), "game": gid,

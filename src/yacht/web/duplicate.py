@@ -560,6 +560,8 @@ class Duplicates:
         try:
             shared = await self._shared(group_id)
             lives = await self.cards(shared.group)
+            if shared.end is not None:
+                self._show_seeds(lives)
             by_viewer: dict[int | None, FieldMessage] = {}
             for i, live in enumerate(lives):
                 for conn in list(live.connections):
@@ -577,6 +579,33 @@ class Duplicates:
                     conn.send(by_viewer[None])
         except WebError as e:
             log.warning("duplicate table %s: %s", group_id, e)
+
+    # --- the seed: every card's, secret until the field's end -----------------------------
+    async def show_seed(self, live: LiveTable) -> None:
+        """A card loaded: its seed is shown once its game is finished if the field's end
+        is there (every card taken is full; till then the seed would tell a player still
+        playing every die to come: ``hub._attach`` withholds it)."""
+        group_id = group_of(live.row)
+        if group_id is None:
+            return
+        try:
+            shared = await self._shared(group_id)
+        except WebError as e:
+            log.warning("duplicate table %s: %s", group_id, e)
+            return
+        if shared.end is not None:
+            self._show_seeds([live])
+
+    def _show_seeds(self, lives: list[LiveTable]) -> None:
+        for live in lives:
+            table = live.table
+            if table is not None and table.withhold_seed(False):
+                self.hub.fanout.changed(live)
+
+    async def seed_shown(self, group_id: str) -> bool:
+        """Whether a card's seed may be shown (``GET /api/games/ID/verify``): the field's
+        end is there."""
+        return (await self._shared(group_id)).end is not None
 
     async def greet(self, live: LiveTable, conn: Connection) -> None:
         """A browser came to a card: its field, at once."""

@@ -436,6 +436,9 @@ class Hub:
         live.attach(table)
         for conn in live.connections:  # (nothing plays yet: the table is free)
             self._seat_prefs(table, conn)
+        if is_card(live.row):  # its seed is the other cards' too: kept until they are done
+            table.withhold_seed(True)
+            self.tasks.spawn(self.duplicates.show_seed(live), "yacht-seed")
         self._stand_ins(live, table)
         self._look_around(live)
         self.cluster.attached(live, table)
