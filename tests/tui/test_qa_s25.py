@@ -367,3 +367,22 @@ async def test_f3_with_eight_players_and_f4_with_one_say_why_nothing_changes(
         await settle(pilot)
         assert screen.count == 8
         assert any("8 players at most" in m for m in messages(app)), messages(app)
+
+
+@run
+async def test_a_refusal_is_said_as_a_sentence(new_app: App) -> None:
+    """'a' before the first roll said 'roll first: there are no dice to hold' (the
+    table's words, made to follow 'Not now: '), a message starting in lower case; it
+    starts with a capital, a name at its start kept as typed."""
+    from tui_helpers import messages
+
+    from yacht.session import Launch, PlayerSpec
+
+    app = new_app(Launch(variant="yatzy", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        said = messages(app)
+        assert said and all(m[:1].isupper() for m in said), said
+        assert any(m.startswith("Roll first: there are no dice") for m in said), said

@@ -12,7 +12,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -351,6 +351,21 @@ def too_small_text(need: tuple[int, int], size: tuple[int, int], dice: int,
     return (f"Terminal too small: need {need[0]}x{need[1]} for {dice} dice{who} (now "
             f"{size[0]}x{size[1]}).\n\nMake the window bigger: the table comes back at "
             f"once. {keys}")
+
+
+def as_sentence(text: str, names: Sequence[str]) -> str:
+    """A refusal as a message of its own: a capital first (the table's words are made to
+    follow 'Not now: ' in the line game; alone they read 'roll first: there are no dice
+    to hold'), unless it begins with a player's name, kept as typed.
+
+    >>> as_sentence("roll first: there are no dice to hold", ["ann"])
+    'Roll first: there are no dice to hold'
+    >>> as_sentence("ann has rolled since the last score", ["ann"])
+    'ann has rolled since the last score'
+    """
+    if any(name and text.startswith(name) for name in names):
+        return text
+    return text[:1].upper() + text[1:]
 
 
 def time_left_words(seconds: float) -> str:
@@ -1113,8 +1128,8 @@ class GameScreen(AppScreen):
                     self.show_results()  # (the game had gone on: its results)
                 return False
             e = refused
-            said = REFUSALS.get(e.code, str(e))
             st = self.table.view().state
+            said = REFUSALS.get(e.code) or as_sentence(str(e), [p.name for p in st.players])
             if (e.code == "illegal" and st.dice and not st.may_reroll() and st.rolls_left > 0
                     and any(isinstance(c, (Roll, Toggle, Select)) for c in commands)):
                 # (the engine says "no roll left", but a rule stopped the rolling: say it)
