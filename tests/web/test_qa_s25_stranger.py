@@ -100,3 +100,36 @@ def _to_the_end(page: Browser) -> dict[str, Any]:
         else:
             page.recv()
     return page.snap
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    ({"clock": {"kind": "weekly"}}, "clock.kind: none, turn or bank (the table's clock)"),
+    ({"clock": {"kind": "turn", "seconds": 1}},
+     "clock: a turn clock gives 5-600 seconds a turn, not 1"),
+    ({"clock": {"kind": "turn", "seconds": "5"}}, "clock.seconds: a whole number of seconds"),
+    ({"clock": {"kind": "bank", "minutes": 0}}, "clock: a bank gives each player 1-60 minutes"),
+    ({"clock": "turn"}, "clock: a JSON object is expected"),
+    ({"absent_after": 5}, "absent_after: a whole number of seconds, 30-3600"),
+    ({"absent_after": "60"}, "absent_after: a whole number of seconds, 30-3600"),
+])
+def test_a_new_tables_clock_and_absence_are_told_in_the_sites_words(
+        client: TestClient, extra: dict[str, Any], says: str) -> None:
+    """A clock's kind was refused as 'person or a computer level (...)' (a seat's help),
+    a clock out of its limits as 'clock: Value error, ...', and absent_after and a
+    clock's numbers in the validator's own words ('Input should be ...')."""
+    r = client.post("/api/tables", json={"variant": "yatzy", "seats": [
+        {"kind": "person", "name": "Ann", "here": True}], **extra})
+    assert r.status_code == 400 and r.json()["code"] == "bad_request"
+    said = r.json()["error"]
+    assert said.startswith(says), said
+    assert "Value error" not in said and "Input should" not in said and "level" not in said
+
+
+@pytest.mark.parametrize("body", [b"[1]", b"null", b'"x"', b"5"])
+def test_a_body_not_an_object_is_called_the_body(client: TestClient, body: bytes) -> None:
+    """It was 'the message: ...', the word of a socket's message."""
+    for path in ("/api/tables", "/api/score", "/api/my/games", "/api/daily"):
+        r = client.post(path, content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 400, path
+        assert r.json() == {"error": "the body: a JSON object is expected",
+                            "code": "bad_request"}, path

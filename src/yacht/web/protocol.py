@@ -748,7 +748,17 @@ FIELD_HELP = {
     "computers": "true or false (the computer players' statistics too)",
 }
 #: ... where a body's field means something else than a message's
-_BODY_HELP = {"dice": f"the dice's values, a list of at most {MAX_DICE} whole numbers"}
+_BODY_HELP = {"dice": f"the dice's values, a list of at most {MAX_DICE} whole numbers",
+              "absent_after": "a whole number of seconds, 30-3600 (how long a person's "
+                              "browser is gone before the others may hand their seat to "
+                              "the computer)",
+              "clock": "an object: kind (none, turn or bank), seconds, minutes"}
+#: ... a field of an object inside a body (its name and the object's)
+_INNER_HELP = {("clock", "kind"): "none, turn or bank (the table's clock)",
+               ("clock", "seconds"): f"a whole number of seconds, 0-{MAX_TURN} (a turn "
+                                     "clock's turn: 5 at least)",
+               ("clock", "minutes"): f"a whole number of minutes, 0-{MAX_BANK_MINUTES} "
+                                     "(a bank's: 1 at least)"}
 #: ... where a field of a body takes one of a few words (a table's ``dice``)
 _WORDS_HELP = {"dice": "own or duplicate (the same dice for everyone, all at once)"}
 _TAGS = frozenset(COMMAND_TYPES) | frozenset(PLAYER_LEVELS) | {"person"}
@@ -794,8 +804,13 @@ def describe(first: Mapping[str, Any], socket: bool = True) -> str:
     if kind == "missing":
         return f"{where or 'the body'}: missing ({helps.get(field, 'required')})"
     if kind in ("model_attributes_type", "model_type", "dict_type"):
-        return f"{where or 'the message'}: a JSON object is expected"
+        return f"{where or ('the message' if socket else 'the body')}: a JSON object is expected"
+    if kind == "value_error":  # (a check of the type's own, in its own words)
+        said = first.get("ctx", {}).get("error")
+        return f"{where}: {said}" if where and said is not None else \
+            str(said if said is not None else first["msg"])
     help_ = _WORDS_HELP.get(field) if kind == "literal_error" and not socket else None
+    help_ = help_ or (None if socket else _INNER_HELP.get(tuple(parts[-2:])))  # type: ignore[arg-type]
     help_ = help_ or helps.get(field)
     if help_ is None and parts and parts[-1].isdigit() and len(parts) > 1:
         help_ = helps.get(parts[-2])
