@@ -133,3 +133,23 @@ def test_a_body_not_an_object_is_called_the_body(client: TestClient, body: bytes
         assert r.status_code == 400, path
         assert r.json() == {"error": "the body: a JSON object is expected",
                             "code": "bad_request"}, path
+
+
+def test_the_pace_is_set_in_the_lobby_by_a_seated_player_or_the_host(
+        client: TestClient) -> None:
+    """In the lobby a `speed` was refused to everyone, the host too, with 'only a player
+    at the table (or its host) sets the pace'; it is the table's pace, and its game
+    starts at it. A watcher is still refused."""
+    made = client.post("/api/tables", json={"variant": "yatzy", "speed": "slow", "seats": [
+        {"kind": "person", "name": "Ann", "here": True}, {"kind": "person", "here": False},
+        {"kind": "expert"}]}).json()
+    with Browser(client, made["id"], made["token"]) as ann, \
+            Browser(client, made["id"]) as stranger:
+        assert ann.table["phase"] == "lobby"
+        said = stranger.ask("speed", speed="instant")
+        assert said["type"] == "error" and said["code"] == "not_your_turn"
+        assert ann.ask("speed", speed="fast")["type"] == "ack"
+        stranger.wait(lambda t: t["speed"] == "fast")
+        assert client.get(f"/api/tables/{made['id']}").json()["speed"] == "fast"
+        assert ann.ask("start")["type"] == "ack"
+        assert ann.wait(lambda t: t["phase"] == "game")["snapshot"]["speed"] == "fast"

@@ -836,9 +836,18 @@ class Hub:
 
     async def set_speed(self, live: LiveTable, conn: Connection, speed: Speed) -> None:
         table = live.table
-        if table is None or not (conn.seats or live.is_host(conn)):
+        if not (conn.seats or live.is_host(conn)):
             raise WebError("only a player at the table (or its host) sets the pace",
                            "not_your_turn")
+        if table is None:  # (the lobby: the game starts at it)
+            async with live.lock:
+                if live.table is None and live.row.speed != speed:
+                    await self._update_lobby(live, speed=speed)
+                    self.fanout.changed(live)
+                    return
+            table = live.table
+            if table is None:
+                return
         table.set_speed(speed)
         async with live.lock:  # kept in the row: the next game, or one taken up after a
             if live.row.speed == speed:  # restart, goes on at this pace
