@@ -103,3 +103,69 @@ def test_every_way_uvicorn_makes_a_worker_makes_ours() -> None:
     assert making == {"init_processes", "restart_all", "keep_subprocess_alive",
                       "handle_ttin"}
     assert all(name in Supervisor.__dict__ for name in making)
+
+
+def test_the_workers_stop_when_their_supervisor_is_killed(redis: Redis, tmp_path: Path) -> None:
+    """A supervisor killed (SIGKILL, out of memory) left its workers serving on the port,
+    with nothing to stop them or make new ones (QA s25); each now stops as if told to."""
+    port = free_port()
+    env = dict(os.environ, HOME=str(tmp_path / "home"), YACHT_CACHE_DIR=str(tmp_path / "c"),
+               YACHT_CONFIG_DIR=str(tmp_path / "cfg"), YACHT_DB=str(tmp_path / "w.sqlite3"))
+    log = tmp_path / "server.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "yacht", "web", "--host", "127.0.0.1", "--port", str(port),
+             "--workers", "2", "--redis", redis.url, "--log-level", "info"],
+            env=env, stdout=out, stderr=out)
+
+    def workers() -> list[int]:  # the supervisor's children serving (not its resource tracker)
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                pid, rest = stat.read_text().split(" ", 1)
+                cmd = (stat.parent / "cmdline").read_bytes()
+            except OSError:
+                continue
+            fields = rest.rsplit(")", 1)[1].split()
+            if b"spawn_main" in cmd and fields[0] != "Z" and int(fields[1]) == server.pid:
+                found.append(int(pid))
+        return found
+
+    def alive(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    serving: list[int] = []
+    try:
+        deadline = time.monotonic() + 90
+        seen: set[str] = set()
+        while len(seen) < 2:
+            assert server.poll() is None, log.read_text()[-3000:]
+            assert time.monotonic() < deadline, (seen, log.read_text()[-3000:])
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
+                                            timeout=2) as r:
+                    seen.add(json.loads(r.read())["process"])
+            except OSError:
+                time.sleep(0.1)
+        serving = workers()
+        assert len(serving) == 2, serving
+        server.kill()
+        server.wait(10)
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in serving) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in serving), log.read_text()[-3000:]
+        text = log.read_text()
+        assert text.count(f"The supervisor (process {server.pid}) is gone") == 2, text[-3000:]
+        with pytest.raises(OSError):  # nothing answers on the port
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+    finally:
+        for pid in serving:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)

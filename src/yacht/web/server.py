@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 import socket
+import time
 from typing import Any
 
 import uvicorn
@@ -59,13 +62,43 @@ class Server(uvicorn.Server):
 
 
 class Worker(Process):
-    """One worker process of :class:`Supervisor`: it runs :class:`Server`."""
+    """One worker process of :class:`Supervisor`: it runs :class:`Server`, and stops as
+    if told to (its browsers told to reconnect) when its supervisor is gone: a supervisor
+    killed (SIGKILL, out of memory) left its workers serving on the port, with nothing
+    left to stop them or to make new ones."""
 
     @property
     def server(self) -> uvicorn.Server:
         if self._server is None:
             self._server = Server(config=self.config)
         return self._server
+
+    _supervisor = 0  # (in the worker: its supervisor's process id)
+
+    def target(self, sockets: list[socket.socket] | None = None) -> None:  # pragma: no cover
+        # (in the worker: the supervisor's end of the health pipe came with this object;
+        # closed here, the pipe ends when the supervisor does)
+        self.parent_conn.close()
+        self._supervisor = os.getppid()
+        super().target(sockets)
+
+    def always_pong(self) -> None:  # pragma: no cover (the worker's health thread)
+        try:
+            while True:
+                self.pong()
+        except (EOFError, OSError):
+            pass
+        # the pipe ended: the supervisor stops this worker (a SIGTERM comes with it), or
+        # it is gone (this worker is then another process's child)
+        for _ in range(100):
+            if self.server.should_exit:
+                return
+            if os.getppid() != self._supervisor:
+                logger.warning("The supervisor (process %d) is gone: this worker stops.",
+                               self._supervisor)
+                self.server.handle_exit(signal.SIGTERM, None)
+                return
+            time.sleep(0.05)
 
 
 class Supervisor(Multiprocess):
