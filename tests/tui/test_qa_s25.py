@@ -386,3 +386,29 @@ async def test_a_refusal_is_said_as_a_sentence(new_app: App) -> None:
         said = messages(app)
         assert said and all(m[:1].isupper() for m in said), said
         assert any(m.startswith("Roll first: there are no dice") for m in said), said
+
+
+@run
+async def test_hint_and_demo_at_the_game_s_end_say_the_game_is_over(new_app: App) -> None:
+    """At the game-over pause h said 'A hint is for your own turn' (no turn was left)
+    and F2 did nothing and said nothing, both keys still in the bar: each says the game
+    is over."""
+    from tui_helpers import game, messages, play_out
+
+    from yacht.session import Launch, PlayerSpec
+
+    app = new_app(Launch(variant="tommys-crag", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        play_out(game(pilot))
+        await settle(pilot)
+        assert game(pilot).table.view().over
+        await pilot.press("h")
+        await settle(pilot)
+        assert any(m.startswith("The game is over: no turn") for m in messages(app)), \
+            messages(app)
+        app.clear_notifications()
+        await pilot.press("f2")
+        await settle(pilot)
+        assert any(m.startswith("The game is over: the demo") for m in messages(app)), \
+            messages(app)

@@ -1357,7 +1357,11 @@ class GameScreen(AppScreen):
 
     def action_hint(self) -> None:
         view = self.table.view()
-        if view.pause is not None or view.over or view.computer_turn:
+        if view.over:  # (it said 'A hint is for your own turn' when no turn was left)
+            self.notify("The game is over: no turn is left to hint at", severity="warning",
+                        timeout=3)
+            return
+        if view.pause is not None or view.computer_turn:
             self.notify("A hint is for your own turn", severity="warning", timeout=3)
             return
         if not view.state.dice:
@@ -1503,7 +1507,9 @@ class GameScreen(AppScreen):
     def action_demo(self) -> None:
         """Tommy's F2: the computer plays every seat, or gives the people their turns back."""
         view = self.table.view()
-        if view.over:
+        if view.over:  # (F2 did nothing, and said nothing)
+            self.notify("The game is over: the demo has nothing left to play (Enter or r: "
+                        "the results)", timeout=3)
             return
         if all(p.is_computer for p in self.table.players):
             self.notify("Every seat is a computer player: the demo plays on", timeout=3)
