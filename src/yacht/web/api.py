@@ -107,11 +107,7 @@ def _game_id(raw: str, *, in_path: bool = True) -> str:
 @router.get("/healthz", summary="Whether the server, its database and Redis answer")
 async def healthz(hub: HubDep) -> JSONResponse:
     store: Store = hub.store
-    db_ok, db = True, "ok"
-    try:
-        await hub.io_call(store.score_tables)
-    except StoreError as e:
-        db_ok, db = False, str(hub.public(e))
+    db_ok, db = await hub.store_health()
     news_ok, news = await hub.news.healthy()
     body = {"ok": db_ok and news_ok, "store": db, "database": store.dialect, "news": news,
             **hub.status(), "process": hub.news.me or "single"}

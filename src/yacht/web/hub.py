@@ -88,6 +88,10 @@ T = TypeVar("T")
 #: time it is asked for (a second or so in most variants; longer: answered without it)
 DAILY_EXPERT_WAIT = 2.0
 
+#: how long /healthz waits for the database's answer: a database that hangs (a frozen
+#: server, a lost host) held it past a load balancer's patience, with no answer at all
+HEALTH_WAIT = 3.0
+
 
 class DailyTable(NamedTuple):
     """The table of a daily challenge's game for a browser: its token there; ``resumed``:
@@ -133,6 +137,9 @@ class Hub:
         self.duplicates = Duplicates(self)  # duplicate tables (duplicate.py)
         #: the daily challenges whose expert's total is being worked out: (variant, day)
         self._daily_experts: dict[tuple[str, str], asyncio.Task[int]] = {}
+        #: the database's health check under way (one at a time: a hung database holds
+        #: one store thread, not one a request)
+        self._health: asyncio.Future[Any] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -371,6 +378,23 @@ class Hub:
             await self.move_call(table.sync)
         except Exception:  # (never a reason to refuse a browser: a move finds it out)
             log.exception("table %s: taking up the stored game", live.id)
+
+    async def store_health(self, wait: float | None = None) -> tuple[bool, str]:
+        """Whether the store answers a read within ``wait`` seconds (default
+        :data:`HEALTH_WAIT`), and what to say: "ok", the store's error as a browser may
+        read it, or that it has not answered. A check still waiting for a hung database
+        is waited on again, not started anew."""
+        if self._health is None or self._health.done():
+            self._health = self.loop.run_in_executor(self.io, self.store.score_tables)
+        try:
+            await asyncio.wait_for(asyncio.shield(self._health),
+                                   HEALTH_WAIT if wait is None else wait)
+        except TimeoutError:
+            return False, (f"the database has not answered in "
+                           f"{HEALTH_WAIT if wait is None else wait:g} s")
+        except StoreError as e:
+            return False, str(self.public(e))
+        return True, "ok"
 
     def public(self, error: StoreError) -> WebError:
         """A store error as a browser may read it (no file path, no URL)."""
