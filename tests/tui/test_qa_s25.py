@@ -412,3 +412,24 @@ async def test_hint_and_demo_at_the_game_s_end_say_the_game_is_over(new_app: App
         await settle(pilot)
         assert any(m.startswith("The game is over: the demo") for m in messages(app)), \
             messages(app)
+
+
+@run
+async def test_no_hint_is_said_as_the_line_game_says_it(new_app: App) -> None:
+    """'No hint: roll first: the advice is about the dice showing' (two colons): the
+    terminal game says why there is no hint in the line game's sentence (one function,
+    session.present.no_hint_text), a reason with a colon of its own after 'No hint.'."""
+    from tui_helpers import game, messages
+
+    from yacht.session import Launch, PlayerSpec
+
+    app = new_app(Launch(variant="yatzy", players=[PlayerSpec("Ann")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        g = game(pilot)
+        g._show_hint(None, "roll first: the advice is about the dice showing")
+        g._show_hint(None, "the advisor is not available in this installation")
+        await pilot.pause()
+        said = messages(app)
+        assert "No hint. Roll first: the advice is about the dice showing." in said, said
+        assert "No hint: the advisor is not available in this installation." in said, said

@@ -42,11 +42,13 @@ from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
 from yacht.session.keys import key_for, letter_notes
 from yacht.session.present import (
+    because,
     clock_line,
     entry_note,
     game_note,
     hint_notice,
     no_box_text,
+    no_hint_text,
     possessive,
     result_text,
     scoring_note,
@@ -449,22 +451,18 @@ class PlainGame:
         return f"unknown action {shown(line)}. Accepted here: {here} or ? for every command"
 
     def because(self, lead: str, why: str) -> str:
-        """``lead`` and why, one sentence ("Not now: choose at least one die to roll
-        again"), or two when the why has a colon of its own ("Not now. Roll first: there
-        are no dice to score.", not "Not now: roll first: there are...")."""
-        if ": " in re.sub(r"\([^()]*\)", "", why):  # (one in brackets is apart)
-            return f"{lead}. {why[:1].upper()}{why[1:]}."
-        return f"{lead}: {self.lowered(why)}."
+        """``lead`` and why, one sentence or two (session.present.because), a box's
+        label or a player's name at the why's start kept as written."""
+        return because(lead, why, self.names())
 
-    def lowered(self, text: str) -> str:
-        """A message that follows a colon: its first letter lower-case, unless it starts
-        with a name (a box's label, a player's: "Full House cannot be scored now")."""
-        names = [c.label for c in self.table.ruleset.categories]
-        names += [p.name for p in self.table.players]
-        if any(text.startswith(n) and text[len(n):len(n) + 1] in ("", " ", ":", ",", "'")
-               for n in names):
-            return text
-        return text[:1].lower() + text[1:]
+    def names(self) -> list[str]:
+        """The boxes' labels and the players' names: kept as written after a colon."""
+        return [c.label for c in self.table.ruleset.categories] + [
+            p.name for p in self.table.players]
+
+    def no_hint(self, why: str) -> str:
+        """Why there is no hint (session.present.no_hint_text, the terminal game's too)."""
+        return no_hint_text(why, self.names())
 
     def common(self, line: str) -> bool:
         """Commands that work at any prompt; True when ``line`` was one."""
@@ -526,7 +524,7 @@ class PlainGame:
             try:
                 moves = table.hint(LOCAL)
             except (HintUnavailable, Refused) as e:
-                self.say(self.because("No hint", str(e)))
+                self.say(self.no_hint(str(e)))
                 return True
             for i, m in enumerate(moves, 1):
                 self.say(f"{i}. {m.text}{self.typed(m)} (expect {m.expected:.1f})")

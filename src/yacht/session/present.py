@@ -7,7 +7,8 @@ in the terminal, a button's name in the browser) they come from a :class:`Words`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,7 @@ __all__ = ["BROWSER", "DICE_MARK_LABEL", "DICE_MARK_WORDS", "PLAIN", "TERMINAL",
            "dice_mark_words", "entry_note", "game_note", "help_line", "hint_notice",
            "main_button", "marks", "new_entry_text", "no_roll_text", "own_score_open", "possessive",
            "result_text", "scored_text", "scoring_note", "verb"]
-__all__ += ["clock_line"]
+__all__ += ["because", "clock_line", "no_hint_text"]
 
 #: the setting of what clicking a die (or its key) does, as every interface offers it:
 #: its values (``Config.dice_mark``, the browser's) and their words
@@ -365,6 +366,43 @@ def hint_notice(name: str) -> str:
     """
     return (f"A hint marks the game assisted: {possessive(name)} score goes to the list "
             "apart from the top ten.")
+
+
+def because(lead: str, why: str, names: Sequence[str] = ()) -> str:
+    """``lead`` and why, one sentence ("Not now: choose at least one die to roll
+    again."), or two when the why has a colon of its own ("Not now. Roll first: there
+    are no dice to score.", not two colons in a row; a colon in brackets is apart).
+    After a colon the why begins in lower case unless it begins with one of ``names``
+    (a box's label, a player's name), kept as written.
+
+    >>> because("No hint", "roll first: the advice is about the dice showing.")
+    'No hint. Roll first: the advice is about the dice showing.'
+    >>> because("No hint", "A hint is for your own turn")
+    'No hint: a hint is for your own turn.'
+    >>> because("Not now", "Full House cannot be scored now", ["Full House"])
+    'Not now: Full House cannot be scored now.'
+    """
+    why = why.strip().removesuffix(".")
+    if not why:
+        return f"{lead}."
+    if ": " in re.sub(r"\([^()]*\)", "", why):  # (one in brackets is apart)
+        return f"{lead}. {why[:1].upper()}{why[1:]}."
+    if not any(n and why.startswith(n) and why[len(n):len(n) + 1] in ("", " ", ":", ",", "'")
+               for n in names):
+        why = why[:1].lower() + why[1:]
+    return f"{lead}: {why}."
+
+
+def no_hint_text(why: str, names: Sequence[str] = ()) -> str:
+    """Why there is no hint, as every interface says it (the browser's ``noHintText``
+    is its copy in table.js): see :func:`because`.
+
+    >>> no_hint_text("roll first: the advice is about the dice showing")
+    'No hint. Roll first: the advice is about the dice showing.'
+    >>> no_hint_text("the advisor is not available in this installation")
+    'No hint: the advisor is not available in this installation.'
+    """
+    return because("No hint", why, names)
 
 
 def result_text(state: State) -> str:

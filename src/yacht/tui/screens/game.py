@@ -45,6 +45,7 @@ from yacht.session.present import (
     help_line,
     hint_notice,
     marks,
+    no_hint_text,
     no_roll_text,
     possessive,
 )
@@ -1418,7 +1419,9 @@ class GameScreen(AppScreen):
         if self._ended or not self.is_attached:
             return  # the screen went away meanwhile
         if error is not None:
-            self.notify(f"No hint: {error}", severity="warning")
+            # (the line game's sentence: "No hint: roll first: ..." had two colons)
+            names = [p.name for p in self.table.view().state.players]
+            self.notify(no_hint_text(error, names), severity="warning")
             return
         if asked is not None and asked != self.hint_position():
             # rolled or scored while the advisor got ready: its ranking ("Keep 6 6") was
