@@ -3,6 +3,7 @@ mark, the table at the game's end, a computer named "You"."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from textual.widgets import Input, Static
@@ -20,7 +21,9 @@ App = Callable[..., YachtApp]
 
 @run
 async def test_a_filled_box_is_said_to_be_filled(new_app: App) -> None:
-    """e on a filled Ones said 'Ones cannot be scored now (open to these dice: ...)'."""
+    """e on a filled Ones said 'Ones cannot be scored now (open to these dice: ...)'; it
+    says the box is filled, in the table's words (the screen's own copy left out the
+    boxes open to the dice: 'score an open box', which?)."""
     app = new_app(Launch(variant="yahtzee", players=[PlayerSpec("Ann")]))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -30,13 +33,17 @@ async def test_a_filled_box_is_said_to_be_filled(new_app: App) -> None:
         ones = st.card(0).boxes[0][0]
         assert ones is not None
         await pilot.press("r", "e")
-        assert messages(app)[-1] == f"Ones is filled already ({ones}): score an open box"
+        said = messages(app)[-1]
+        assert said.startswith(f"Ones is filled already ({ones}): score an open box (open "
+                               "to these dice: "), said
+        assert said.endswith(")") and "Chance" in said, said
         assert st.turns_taken(0) == 1 and st.dice  # nothing scored, the turn goes on
     app = new_app(Launch(variant="ancient-yacht-double", players=[PlayerSpec("Ann")]))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("r", "E", "r", "E")
-        assert messages(app)[-1].startswith("Ones is filled already in column 2 (")
+        assert re.fullmatch(r"Ones is filled already in column 2 \(\d+\); it is open in "
+                            "column 1", messages(app)[-1]), messages(app)
 
 
 @run

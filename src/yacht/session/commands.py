@@ -404,8 +404,14 @@ def resolve(cmd: Command, state: State) -> list[Action]:
         if here and len(rs.columns) > 1 and all(p.column != cmd.column for p in here):
             label = rs.category(cmd.category).label
             cols = " or ".join(str(p.column + 1) for p in here)
-            raise IllegalAction(f"{label} is not open in column {cmd.column + 1}; "
-                                f"it is in column {cols}")
+            boxes = state.card(state.current).boxes
+            points = (boxes[cmd.column][rs.index(cmd.category)]
+                      if 0 <= cmd.column < len(boxes) else None)
+            # (filled: said as the rules say it of a box with one column, with its points)
+            taken = "not open" if points is None else "filled already"
+            raise IllegalAction(f"{label} is {taken} in column {cmd.column + 1}"
+                                + ("" if points is None else f" ({points})")
+                                + f"; it is open in column {cols}")
         return [Score(cmd.category, cmd.column)]
     if isinstance(cmd, Score) and len(rs.columns) > 1:
         return resolve(ScoreBox(cmd.category, cmd.column), state)

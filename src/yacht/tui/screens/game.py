@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from yacht.rules import Ruleset
 
 __all__ = ["GameScreen", "KEYS", "KEYS_HELP", "OLD_KEYS_HELP", "TOMMYS_KEYS_HELP",
-           "choose_layout", "filled_box_text", "fit_help", "marks_help", "needed_size",
+           "choose_layout", "fit_help", "marks_help", "needed_size",
            "no_box_text", "old_keys_help", "oops_reasons", "too_small_text"]
 
 #: the keys and what they do (in the help a key's words go on under its words)
@@ -441,26 +441,6 @@ def no_box_text(rs: Any, keys: Mapping[str, str], ch: str) -> str:
                 f"{keys[board.id]} here (the underlined letter)")
     return (f"{ch}: no box has this letter (each box's letter is underlined at the left "
             "of the card; ? shows the keys)")
-
-
-def filled_box_text(view: TableView, category: str, column: int | None) -> str | None:
-    """What a person's choice of a box that is filled already gets (None: another box, or
-    one that takes the dice again: Tommy's Yahtzee's repeat)."""
-    st = view.state
-    rs = st.ruleset
-    if not st.dice or view.over or view.pause is not None or view.computer_turn:
-        return None
-    col = column or 0
-    try:
-        points = st.card(st.current).boxes[col][rs.index(category)]
-    except (IndexError, KeyError):
-        return None
-    if points is None or any(p.category == category and p.column == col
-                             for p in st.placements()):
-        return None
-    where = f" in column {col + 1}" if len(rs.columns) > 1 else ""
-    return f"{rs.category(category).label} is filled already{where} ({points}): score an " \
-           "open box"
 
 
 def oops_reasons(view: TableView, snap: Mapping[str, Any]) -> tuple[str | None, str | None]:
@@ -1177,10 +1157,8 @@ class GameScreen(AppScreen):
         self.send(Select("none"))
 
     def score(self, category: str, column: int | None) -> None:
-        filled = filled_box_text(self.table.view(), category, column)
-        if filled is not None:  # (the table's refusal named the boxes open instead)
-            self.notify(filled, severity="warning", timeout=4)
-            return
+        # (a filled box: the table's refusal says so, its points and the boxes open to
+        # the dice; this screen's own copy of it said less)
         self.send(ScoreBox(category, column))
 
     def on_dice_row_toggle(self, message: DiceRow.Toggle) -> None:
