@@ -263,7 +263,7 @@ def test_every_analysis_text_shows_coloured_dice_with_their_marks_and_the_accura
     rs = get("kismet")
     keep = Ranked("keep", 290.0, 3.5, keep=(2, 5), reroll=(1, 3, 4))
     best = Ranked("keep", 293.5, 0.0, keep=(1, 1), reroll=(2, 3, 4))
-    assert keep.describe(rs) == "keep 2◆ 5◆, roll 3"
+    assert keep.describe(rs) == "keep 2◆ 5◆, roll the other three"
     decision = DecisionAnalysis(0, 1, 1, "11254 r2", (1, 1, 2, 5, 4), 2, "",
                                 Move.of(keep, rs), Move.of(best, rs))
     player = PlayerAnalysis(0, "Ann", "person", None, True, 280, 280.0, 315.18, 31.5, 40, 9,
@@ -274,7 +274,10 @@ def test_every_analysis_text_shows_coloured_dice_with_their_marks_and_the_accura
     assert f"Turn 1, dice {dice}, 2 rolls left" in terminal
     assert f"turn 1, dice {dice}: 11254 r2" in command
     for text in (terminal, command):
-        assert "played: keep 2◆ 5◆, roll 3" in text and "expert: keep 1● 1●, roll 3" in text
+        # ('keep 2◆ 5◆, roll 3' read as 'roll the 3' where a die showed 3)
+        flat = " ".join(text.split())  # (a line may wrap in it)
+        assert "played: keep 2◆ 5◆, roll the other three" in flat
+        assert "expert: keep 1● 1●, roll the other three" in flat
         assert "90.0%" in text  # 100 x (315.18 - 31.5) / 315.18
     shown = a.to_json()
     assert shown["die_colours"] == ["black", "red", "green", "green", "red", "black"]
@@ -284,7 +287,10 @@ def test_every_analysis_text_shows_coloured_dice_with_their_marks_and_the_accura
                                            "accuracy": "90.0%"}
     # plain dice stay plain
     plain = get("yatzy")
-    assert keep.describe(plain) == "keep 2 5, roll 3"
+    assert keep.describe(plain) == "keep 2 5, roll the other three"
+    assert Ranked("keep", 1.0, 0.0, reroll=(0, 1, 2, 3, 4)).describe(plain) == \
+        "keep nothing, roll all five"
+    assert shown["decisions"][0]["played"]["text"] == "keep 2◆ 5◆, roll the other three"
 
 
 @run

@@ -19,6 +19,23 @@ from .base import Decision
 __all__ = ["Option", "Ranked"]
 
 
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten")
+
+
+def keep_words(kept: str, rolled: int) -> str:
+    """A keep as the analysis says it: the dice kept (as shown) and how many are rolled,
+    in words ("keep 6 6, roll 3" read as "roll the 3" where a die showed 3).
+
+    >>> keep_words("6 6", 3), keep_words("", 5), keep_words("2 3 4 5 6", 0)
+    ('keep 6 6, roll the other three', 'keep nothing, roll all five', 'keep 2 3 4 5 6')
+    """
+    many = _NUMBERS[rolled] if rolled < len(_NUMBERS) else str(rolled)
+    if not kept:
+        return f"keep nothing, roll all {many}"
+    return f"keep {kept}, roll the other {many}" if rolled else f"keep {kept}"
+
+
 @dataclass(frozen=True, slots=True)
 class Ranked:
     """One legal action with its expected final total and its loss against the best.
@@ -48,8 +65,8 @@ class Ranked:
 
     def describe(self, rs: Ruleset) -> str:
         if self.kind == "keep":
-            kept = dice_text(self.keep, rs) or "nothing"  # coloured dice with their marks
-            return f"keep {kept}, roll {len(self.reroll)}"
+            kept = dice_text(self.keep, rs)  # coloured dice with their marks
+            return keep_words(kept, len(self.reroll))
         assert self.category is not None
         label = rs.category(self.category).label
         col = f" (column {self.column + 1})" if len(rs.columns) > 1 else ""
@@ -60,10 +77,10 @@ class Ranked:
         one-line reprs.
 
         >>> Ranked("keep", 140.0, 0.0, keep=(5, 5), reroll=(2,)).brief()
-        'keep 5 5, roll 1'
+        'keep 5 5, roll the other one'
         """
         if self.kind == "keep":
-            return f"keep {' '.join(map(str, self.keep)) or 'nothing'}, roll {len(self.reroll)}"
+            return keep_words(" ".join(map(str, self.keep)), len(self.reroll))
         col = f" (column {self.column + 1})" if self.column else ""
         return f"score {self.category}{col} for {self.points}"
 
