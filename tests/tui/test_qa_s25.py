@@ -433,3 +433,32 @@ async def test_no_hint_is_said_as_the_line_game_says_it(new_app: App) -> None:
         said = messages(app)
         assert "No hint. Roll first: the advice is about the dice showing." in said, said
         assert "No hint: the advisor is not available in this installation." in said, said
+
+
+@run
+async def test_an_older_database_upgraded_as_the_game_opens_it_is_said(isolated: Any) -> None:
+    """An older SQLite file was upgraded and copied aside (FILE.bak-REVISION) without a
+    word in the terminal game (`yacht web` and `yacht resume` said so): a notice says it
+    (session.opening.upgrade_note, the line game's words)."""
+    import sys
+    from pathlib import Path
+
+    from tui_helpers import messages
+
+    from yacht.session import Launch, PlayerSpec
+    from yacht.tui import make_app
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "store"))
+    from store_helpers import OLD_GAME, database_at
+
+    path = isolated / "db.sqlite3"  # (the fixture's $YACHT_DB)
+    database_at(str(path), "yacht_0001", OLD_GAME)
+    app = make_app(Launch(variant="yatzy", players=[PlayerSpec("Ann")]))
+    app.config.sound = False
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.store_ready)
+        await settle(pilot)
+        assert app.store is not None, app.store_problem
+        note = (f"{path} is upgraded for this version of yacht; the file as it was is kept "
+                f"as {path}.bak-yacht_0001")
+        assert note in messages(app), messages(app)

@@ -34,6 +34,7 @@ from yacht.session import (
     category_keys,
     open_store_for_games,
     open_table,
+    upgrade_note,
 )
 from yacht.session.advice import Advice
 from yacht.session.commands import ActionError, GoOn, parse_command
@@ -595,6 +596,9 @@ def run_plain(launch: Launch, inp: TextIO, out: TextIO, *, store: StoreLike | No
         opened = store is not None
         if problem and not launch.resume:  # (a game to resume cannot go on: its error says why)
             out.write(f"Warning: {problem}\n")
+        note = upgrade_note(store)  # (an older file: upgraded, a copy kept; said)
+        if note:
+            out.write(f"Note: {note}\n")
     # (without a seed to replay, the dice come from the game's own secret seed)
     rng = random.Random(launch.seed) if launch.seed is not None else None
     try:

@@ -38,7 +38,7 @@ from .game import (
     players_from_specs,
 )
 from .keys import RESERVED, category_keys, key_for, singlets
-from .opening import open_store_for_games, open_table, unfinished_game
+from .opening import open_store_for_games, open_table, unfinished_game, upgrade_note
 from .table import LOCAL, Event, Refused, Seat, Table, TableView
 
 __all__ = [
@@ -81,4 +81,5 @@ __all__ = [
     "score_comment",
     "singlets",
     "unfinished_game",
+    "upgrade_note",
 ]

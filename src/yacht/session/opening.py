@@ -25,7 +25,7 @@ from .game import SessionError, StoreLike, StrategyFactory
 from .table import Seat, Table
 
 __all__ = ["NOT_SAVED", "no_store_to_resume", "open_store_for_games", "open_table",
-           "unfinished_game"]
+           "unfinished_game", "upgrade_note"]
 
 
 #: how the line of :func:`open_store_for_games` begins (the reason follows)
@@ -34,7 +34,8 @@ NOT_SAVED = "games are not saved: "
 
 def open_store_for_games(url: str | None = None) -> tuple[StoreLike | None, str | None]:
     """The store games are saved in (``url``; default ``$YACHT_DB`` or the user's file),
-    or None and the one line that says games are not saved, and why."""
+    or None and the one line that says games are not saved, and why. A store upgraded
+    for this version as it was opened has the line that says so: :func:`upgrade_note`."""
     try:
         from yacht.store import open_store
 
@@ -42,6 +43,26 @@ def open_store_for_games(url: str | None = None) -> tuple[StoreLike | None, str 
     except Exception as e:  # StoreError, or no store package: play without saving
         return None, f"{NOT_SAVED}{e}"
     return store, None
+
+
+def upgrade_note(store: Any) -> str | None:
+    """The line that says ``store`` was just upgraded for this version of yacht and where
+    its file as it was is kept (None: it was not upgraded, or it is not a store that
+    says). Every command and game that opens a store to write says it: the copy was made
+    without a word before, so nobody knew the database was upgraded, nor where its old
+    file was.
+
+    >>> class Old:
+    ...     location, backup = "/d/g.db", "/d/g.db.bak-yacht_0001"
+    >>> print(upgrade_note(Old()))  # doctest: +NORMALIZE_WHITESPACE
+    /d/g.db is upgraded for this version of yacht; the file as it was is kept as
+    /d/g.db.bak-yacht_0001
+    """
+    backup = getattr(store, "backup", None)
+    if not backup:
+        return None
+    return (f"{store.location} is upgraded for this version of yacht; the file as it was "
+            f"is kept as {backup}")
 
 
 def no_store_to_resume(game_id: str, problem: str | None) -> str:

@@ -21,6 +21,7 @@ from yacht.session import (
     open_store_for_games,
     open_table,
     save_config,
+    upgrade_note,
 )
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
 from yacht.session.table import Table
@@ -53,6 +54,7 @@ class YachtApp(App[int]):
         if self.launch.sound is not None:
             self.config.sound = self.launch.sound
         self.store_problem: str | None = None
+        self.store_note: str | None = None  # (an older file upgraded as it was opened)
         self.offered = False  # saved games were offered already
         self.gc_paused = False  # make_app() paused the cycle collector until the first paint
 
@@ -100,6 +102,7 @@ class YachtApp(App[int]):
 
     def _open_store_in_thread(self) -> None:
         store, problem = open_store_for_games()
+        note = upgrade_note(store)
         # the saved games to offer are read here too (each one played back for its points;
         # a problem is told from the app's thread, which reads them again)
         games = None
@@ -108,12 +111,13 @@ class YachtApp(App[int]):
                 games = self.unfinished(store)
             except Exception:
                 games = None
-        self.call_from_thread(self._store_opened, store, problem, games)
+        self.call_from_thread(self._store_opened, store, problem, games, note)
 
     def _store_opened(self, store: StoreLike | None, problem: str | None,
-                      games: list[Any] | None) -> None:
+                      games: list[Any] | None, note: str | None = None) -> None:
         self.store = store
         self.store_problem = problem
+        self.store_note = note
         self.store_ready = True
         self.after_store(games)
 
@@ -124,6 +128,8 @@ class YachtApp(App[int]):
 
         if self.store_problem:
             self.notify(self.store_problem, severity="warning", timeout=8, markup=False)
+        if self.store_note:  # (said once: the next opening finds the file upgraded)
+            self.notify(self.store_note, timeout=10, markup=False)
         if self.store is not None:
             for table in self.tables:
                 table.attach_store(self.store)

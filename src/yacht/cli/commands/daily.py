@@ -78,6 +78,8 @@ def cmd_daily(args: argparse.Namespace) -> int:
     from yacht.session.table import Refused
     from yacht.store import StoreError, open_store
 
+    from .web import upgrade_note
+
     rs = parse_ruleset(args.variant, None)
     day = _day(args.date)
     if day is not None and not args.standings:
@@ -89,6 +91,9 @@ def cmd_daily(args: argparse.Namespace) -> int:
         store = open_store(args.db)
     except StoreError as e:
         raise CliError(str(e)) from None
+    note = upgrade_note(store)  # (the game opens it again, upgraded: said here, once)
+    if note:  # (on stderr with --json: its output stays JSON)
+        print(note, file=sys.stderr if args.json else sys.stdout, flush=True)
     try:
         if args.standings:
             st = _standings(store, rs, day, shown=not args.json)

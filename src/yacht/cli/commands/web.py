@@ -100,13 +100,13 @@ def _port(text: str) -> int:
 
 
 def upgrade_note(store: Store) -> str | None:
-    """The line that says ``store`` was just upgraded for this version and where the
-    file as it was is kept (None: it was not). The copy was made without a word before,
-    so that nobody knew a database had been upgraded, nor where its old file was."""
-    if not store.backup:
-        return None
-    return (f"yacht: {store.location} is upgraded for this version of yacht; the file as "
-            f"it was is kept as {store.backup}")
+    """The line a command says when ``store`` was just upgraded for this version, and
+    where the file as it was is kept (None: it was not): session.opening.upgrade_note's,
+    the games' too, after ``yacht: ``."""
+    from yacht.session.opening import upgrade_note as note
+
+    said = note(store)
+    return f"yacht: {said}" if said else None
 
 
 def check_redis(url: str, what: str = "--redis", wait: float | None = None) -> None:
