@@ -134,7 +134,7 @@ class Move:
     box: str | None = None
     column: int = 0
     points: int = 0
-    text: str = ""             # "keep 3 3, roll 3" / "score Chance for 22"
+    text: str = ""             # "keep 3 3, roll the other three" / "score Chance for 22"
 
     @classmethod
     def of(cls, r: Ranked, rs: Ruleset) -> Move:
