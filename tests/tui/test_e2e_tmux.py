@@ -70,9 +70,11 @@ def test_a_whole_game_in_tmux(tmp_path: Path) -> None:
 def test_a_player_added_at_45x14_is_drawn_in_the_terminal(tmp_path: Path) -> None:
     """F3 at 45x14 gave the new player's name field the focus below the window; scrolled
     there, the terminal kept the form's old rows with the field drawn over one of them
-    ('YahPlayer 3     on - +100 per extra'). The rows of the players are drawn (QA s25)."""
+    ('YahPlayer 3     on - +100 per extra'). The rows of the players are drawn (QA s25).
+    COLUMNS and LINES of another size in the environment (as some shells export them)
+    drew the window as 80x24: its top scrolled away, the key bar's second line cut."""
     session = f"yacht-add-{tmp_path.name}"[:50]
-    cmd = (f"env HOME={tmp_path} YACHT_DB={tmp_path / 'db.sqlite3'} "
+    cmd = (f"env HOME={tmp_path} YACHT_DB={tmp_path / 'db.sqlite3'} COLUMNS=80 LINES=24 "
            f"YACHT_CONFIG_DIR={tmp_path / 'cfg'} TERM=xterm-256color {YACHT}; sleep 30")
     tmux("new-session", "-d", "-s", session, "-x", "45", "-y", "14", cmd)
     try:

@@ -261,6 +261,18 @@ class YachtApp(App[int]):
         if problem:
             self.notify(problem, severity="warning", markup=False)
 
+    def run(self, *args: Any, **kwargs: Any) -> int | None:
+        """The game in this terminal, as large as the terminal is: ``COLUMNS`` and
+        ``LINES`` in the environment (exported by some shells, or left by whatever
+        started the game) made rich take them over the terminal's own size, so a
+        window of 45x14 was drawn as 80x24, its top scrolled away and its key bar
+        cut (QA s25: a real terminal, tmux, with LINES=24)."""
+        import os
+
+        for name in ("COLUMNS", "LINES"):
+            os.environ.pop(name, None)
+        return super().run(*args, **kwargs)
+
     def notify(self, message: str, *, title: str = "",
                severity: SeverityLevel = "information", timeout: float | None = None,
                markup: bool = True) -> None:
