@@ -168,12 +168,15 @@ def cmd_advise(args: argparse.Namespace) -> int:
                                     f"{rolls_left} roll(s) left, turn {turn + 1}  ",
                                     f"[{sit.text()}]", text_width())))
     w = max(len(r.describe(rs)) for r in shown) if shown else 10
+    width = text_width()
     print(f"  {'action':<{w}}  {'expected':>9}  {'loss':>8}")
     for r in shown:
-        extra = ""
-        if r.kind == "keep":
-            extra = f"   (roll dice {','.join(str(p + 1) for p in r.reroll)})"
-        print(f"  {r.describe(rs):<{w}}  {r.expected:9.4f}  {r.loss:8.4f}{extra}")
+        line = f"  {r.describe(rs):<{w}}  {r.expected:9.4f}  {r.loss:8.4f}"
+        if r.kind == "keep" and len(r.reroll) < rs.dice:  # (the positions to type; "roll
+            # all five" needs none), beside the row where they fit, else under it
+            extra = f"(roll dice {','.join(str(p + 1) for p in r.reroll)})"
+            line += f"   {extra}" if len(line) + 3 + len(extra) <= width else f"\n    {extra}"
+        print(line)
     win = both.to_win
     if win is None:
         return 0
