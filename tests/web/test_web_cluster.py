@@ -294,7 +294,13 @@ def test_a_driver_killed_mid_turn_is_taken_over(servers: list[Server]) -> None:
     victim, survivor = (one, watchers[1]) if driving[0] else (two, watchers[0])
     (watchers[0] if victim is one else watchers[1]).wait(
         lambda t: bool(t["snapshot"]["dice"]) and t["snapshot"]["turn"] > 2)
+    at_kill = survivor.snap["version"]
     victim.kill()
+    # the survivor takes the table over and plays on; then the host hurries it to the
+    # end (the rest at the fast pace took most of this test's minute)
+    survivor.wait(lambda t: t["snapshot"]["version"] >= at_kill + 3, timeout=60)
+    host = Page(survivor.server, table, token)
+    assert host.answer(host.send("speed", speed="instant"))["type"] in ("ack", "state")
     end = survivor.wait(lambda t: t["snapshot"]["over"], timeout=120)["snapshot"]
     assert [p["turns_taken"] for p in end["players"]] == [13, 13]
     # the record: every action once, in order, a game that replays
@@ -306,6 +312,7 @@ def test_a_driver_killed_mid_turn_is_taken_over(servers: list[Server]) -> None:
     state = Record(record.variant, record.options, record.players, record.actions).final_state()
     assert state.is_terminal() and state.returns() == [p["total"] for p in end["players"]]
     survivor.close()
+    host.close()
 
 
 def test_redis_stopped_and_back(servers: list[Server], cluster: tuple[str, Redis]) -> None:
