@@ -202,10 +202,12 @@ async def test_the_games_end_waits_for_the_database_without_freezing(
             # loaded CI run showed the latter alone; either says the game waits)
             await told_waiting(pilot, also=SAVING_TEXT)
             assert app.screen is screen and screen.saving
-        for _ in range(200):
+        # (the store retries with a growing wait: after a long lock on a loaded run its
+        # next try may come several seconds after the lock is gone; a fresh-clone run
+        # failed at 10 s here)
+        deadline = time.monotonic() + 40
+        while not isinstance(app.screen, EndScreen) and time.monotonic() < deadline:
             await pilot.pause(0.05)
-            if isinstance(app.screen, EndScreen):
-                break
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
         assert store.game_info(gid).finished is not None
