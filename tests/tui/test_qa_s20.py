@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tui_helpers import game, messages, run, settle
+from tui_helpers import game, messages, run, settle, until
 
 from yacht.engine import Roll
 from yacht.session import Launch, PlayerSpec, category_keys
@@ -40,6 +40,9 @@ async def test_a_persons_keys_leave_the_bar_while_a_computer_plays(new_app: App)
         screen.table.set_speed("instant")
         await settle(pilot)
         assert not screen.table.view().computer_turn
+        # (the bar follows the screen's next update: a loaded fresh-clone run read it a
+        # round before that)
+        await until(pilot, lambda: " r Roll " in bar(app))
         shown = bar(app)
         assert " r Roll " in shown and " o Oops " in shown and " h Hint " in shown
 
