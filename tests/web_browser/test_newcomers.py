@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -245,9 +246,14 @@ def test_the_recent_moves_are_shown_again_after_a_server_restart(own_server: Ser
 
 # --- item 11: a demo's pace, and "You" ---------------------------------------------------
 async def speed_of(page: Page, server: Server, tid: str, want: str) -> None:
+    """The menu shows the pace at once; the server has it when its answer is in (the
+    page does not wait for it), so the server is asked until it agrees, 10 s at most."""
     await page.wait_for_function(
         "s => document.querySelector('#speed-select').value === s", arg=want)
-    assert server.snapshot(tid)["snapshot"]["speed"] == want
+    deadline = time.monotonic() + 10
+    while (speed := server.snapshot(tid)["snapshot"]["speed"]) != want:
+        assert time.monotonic() < deadline, f"the server's pace is {speed}, not {want}"
+        await asyncio.sleep(0.05)
 
 
 def test_who_sets_a_demos_pace_and_you_are_playing(server: Server) -> None:
