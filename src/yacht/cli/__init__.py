@@ -90,10 +90,22 @@ def _main(argv: Sequence[str] | None) -> int:
     if extra:  # named by the sub-command that was given them, with its own help
         _subparser(parser, getattr(args, "command", None)).error(
             f"unrecognized arguments: {' '.join(extra)}")
+    from yacht.session.opening import carry_options
+
+    # (a command printed for the user to type next finds the same games: `yacht daily
+    # --db FILE` said "`yacht resume ID` goes on with it", which looked in another file)
+    carry_options({"--db": getattr(args, "db", None)}, {"--db": _commands_taking(parser, "--db")})
     func: Any = getattr(args, "func", None)
     if func is None:
         parser.print_help()
         return 0
+    try:
+        return _run(func, args)
+    finally:  # (the run's own: a caller's next run, in this process, carries its own)
+        carry_options({}, {})
+
+
+def _run(func: Any, args: argparse.Namespace) -> int:
     from yacht.parsing import InputError, printable
 
     try:
@@ -142,6 +154,15 @@ def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.Ar
             sub: argparse.ArgumentParser = action.choices[name]
             return sub
     return parser
+
+
+def _commands_taking(parser: argparse.ArgumentParser, option: str) -> list[str]:
+    """The sub-commands (and their aliases) that take ``option``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return [name for name, sub in action.choices.items()
+                    if option in sub._option_string_actions]
+    return []
 
 
 def _command_names(parser: argparse.ArgumentParser) -> list[str]:

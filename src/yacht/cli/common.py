@@ -164,9 +164,11 @@ def record_or_game(text: str, db: str | None) -> Record:
     from yacht.parsing import blank, parse_game_id, read_record
 
     if (said := blank(text)) and not Path(text or ".").is_file():
+        from yacht.session.opening import command_line
+
         raise CliError(f"the game is {said}: give a saved game's id (or the start of one, "
-                       "e.g. 3f2a; `yacht resume --finished` lists them) or a game record "
-                       "file")
+                       f"e.g. 3f2a; `{command_line('resume', '--finished')}` lists them) or "
+                       "a game record file")
     try:
         is_file = Path(text).is_file() if text and "\x00" not in text else False
     except OSError:  # a name too long, a loop of links: reading it says so

@@ -42,6 +42,7 @@ from yacht.session.comment import end_line, judged
 from yacht.session.config import Launch, demo_players, load_config
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
 from yacht.session.keys import key_for, letter_notes
+from yacht.session.opening import command_line
 from yacht.session.present import (
     because,
     clock_line,
@@ -93,7 +94,7 @@ def resume_command(game_id: str) -> str:
     >>> resume_command("1ab3af1a2d7d")
     'yacht play --plain --resume 1ab3af1a2d7d'
     """
-    return f"yacht play --plain --resume {game_id}"
+    return command_line("play", "--plain", "--resume", game_id)
 
 
 def resume_hint(game_id: str) -> str:

@@ -24,8 +24,50 @@ from yacht.engine import Player
 from .game import SessionError, StoreLike, StrategyFactory
 from .table import Seat, Table
 
-__all__ = ["NOT_SAVED", "no_store_to_resume", "open_store_for_games", "open_table",
-           "unfinished_game", "upgrade_note"]
+__all__ = ["NOT_SAVED", "carry_options", "command_line", "no_store_to_resume",
+           "open_store_for_games", "open_table", "unfinished_game", "upgrade_note"]
+
+
+#: the options of this run of `yacht` that a command it prints must carry too, each with
+#: its value and the sub-commands that take it (set by the command line: carry_options)
+_CARRIED: dict[str, tuple[str, frozenset[str]]] = {}
+
+
+def carry_options(given: Mapping[str, str | None], takes: Mapping[str, Iterable[str]]) -> None:
+    """Remember the options of this run (``given``: an option and its value, None when it
+    was not given) that every command printed for the user to type next must carry,
+    each to the sub-commands that take it (``takes``): a game of ``yacht daily --db
+    FILE`` is found again only in FILE. Called once a run, it forgets the run before."""
+    _CARRIED.clear()
+    for option, value in given.items():
+        if value is not None and value.strip():
+            _CARRIED[option] = (value, frozenset(takes.get(option, ())))
+
+
+def command_line(*words: str) -> str:
+    """The `yacht` command of ``words`` as the user types it next: with the options of
+    this run it needs to find the same things (:func:`carry_options`: ``--db``), each
+    word quoted for the shell where it must be. Every command a game or a command
+    prints for the user to type is made here.
+
+    >>> command_line("resume", "1ab3af1a2d7d")
+    'yacht resume 1ab3af1a2d7d'
+    >>> carry_options({"--db": "my games.db"}, {"--db": ["resume", "play"]})
+    >>> command_line("play", "--plain", "--resume", "1ab3af1a2d7d")
+    "yacht play --plain --resume 1ab3af1a2d7d --db 'my games.db'"
+    >>> command_line("rules", "yatzy")  # (it takes no --db)
+    'yacht rules yatzy'
+    >>> carry_options({"--db": None}, {})
+    >>> command_line("resume", "ab12", "--show")
+    'yacht resume ab12 --show'
+    """
+    import shlex
+
+    parts = ["yacht", *words]
+    for option, (value, commands) in _CARRIED.items():
+        if words and words[0] in commands and option not in words:
+            parts += [option, value]
+    return " ".join(shlex.quote(p) for p in parts)
 
 
 #: how the line of :func:`open_store_for_games` begins (the reason follows)
@@ -80,7 +122,7 @@ def no_store_to_resume(game_id: str, problem: str | None) -> str:
         return "there is no store to resume from"
     reason = problem.removeprefix(NOT_SAVED).split("; commands that only read")[0]
     return (f"game {game_id} cannot be played on: {reason}; make it writable to play on "
-            f"(`yacht resume {game_id} --show` shows the game as it is)")
+            f"(`{command_line('resume', game_id, '--show')}` shows the game as it is)")
 
 
 def open_table(store: StoreLike | None, *, source: str, resume: str | None = None,
@@ -131,5 +173,5 @@ def unfinished_game(store: StoreLike, game_id: str) -> str:
     except Exception as e:  # the store's errors are one-line messages
         raise SessionError(str(e)) from None
     if finished is not None:
-        raise SessionError(f"game {full} is finished (see `yacht scores`)")
+        raise SessionError(f"game {full} is finished (see `{command_line('scores')}`)")
     return full

@@ -174,11 +174,16 @@ def _print_result(db: str | None, variant: str, title: str, game_id: str,
         store.close()
     entry = st.place_of(game_id)
     if entry is None:
+        from yacht.session.opening import command_line
+
+        # (with the --db it was played in: without it the default database was looked in)
         if plain:
             from yacht.plain import resume_command
+
+            command = resume_command(game_id)
         else:
-            from yacht.session.commands import resume_command
-        print(f"The challenge is saved: `{resume_command(game_id)}` goes on with it today.")
+            command = command_line("resume", game_id)
+        print(f"The challenge is saved: `{command}` goes on with it today.")
         return
     print()
     print(standings_text(st, title, mine=game_id))

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
-from yacht.cli.common import CliError, add_variant_args, reachable_target, whole
+from yacht.cli.common import (
+    GAMES_DB_HELP,
+    CliError,
+    add_variant_args,
+    check_db,
+    reachable_target,
+    whole,
+)
 
 ORDER = 1
 
@@ -42,6 +50,7 @@ def register(sub: Any) -> None:
     p.add_argument("--target", type=whole("target", 0, 100_000), default=None, metavar="N",
                    help="the score a cpu:champion plays to reach when alone (default: one "
                         "more than its best in the top ten, else the expert's expected score)")
+    p.add_argument("--db", metavar="URL", help=GAMES_DB_HELP)
     p.set_defaults(func=cmd_play)
 
 
@@ -130,6 +139,11 @@ def _ruleset_to_play(launch: Any) -> Any:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    check_db(args.db)
+    if args.db is not None:  # (the games read the store from $YACHT_DB, as with yacht
+        # daily --db: a game of daily --db FILE goes on with `yacht play --plain --resume
+        # ID --db FILE`, the line game's words for it)
+        os.environ["YACHT_DB"] = args.db
     launch = launch_from_args(args)
     target = getattr(args, "target", None)
     seats = launch.players

@@ -21,6 +21,7 @@ from yacht.cli.common import (
     wrap_items,
 )
 from yacht.parsing import blank, parse_game_id, parse_out_path, printable
+from yacht.session.opening import command_line
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -182,7 +183,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
              if v is not None]
     if args.id is None and given:
         raise CliError("--action, --delete, --export and --web need a game ID (see "
-                       "`yacht resume`)")
+                       f"`{command_line('resume')}`)")
     if len(given) > 1:
         raise CliError("give only one of --action, --delete, --export, --web")
     if args.show and given:  # (each of them does something else than show the game)
@@ -190,7 +191,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
                        "--delete, --export or --web")
     if args.finished and args.id is not None:
         raise CliError("--finished lists the finished games: give it without a game ID "
-                       "(`yacht resume --finished`)")
+                       f"(`{command_line('resume', '--finished')}`)")
     if args.action is not None and (said := blank(args.action)):
         # (it was taken for Enter, the line game's roll: 'yacht resume ID --action ""'
         # rolled the dice, or said "'' is not allowed now")
@@ -284,7 +285,7 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
     from yacht.session.table import LOCAL, Refused
 
     if store.game_info(game_id).finished is not None:
-        raise CliError(f"game {game_id} is finished (see `yacht scores`)")
+        raise CliError(f"game {game_id} is finished (see `{command_line('scores')}`)")
     table = _table(store, game_id)
 
     def waiting(event: Any) -> None:  # (else it waited up to 20 minutes without a word)
@@ -320,7 +321,8 @@ def _open_game(store: Store, game_id: str) -> int:
     from yacht.tui import make_app
 
     if store.game_info(game_id).finished:
-        raise CliError(f"game {game_id} is finished (see it with `yacht replay {game_id}`)")
+        raise CliError(f"game {game_id} is finished (see it with "
+                       f"`{command_line('replay', game_id)}`)")
     app = make_app(Launch(resume=game_id), store=store)
     return int(app.run() or 0)
 
@@ -361,7 +363,8 @@ def _list_games(store: Store, args: argparse.Namespace) -> int:
                   f"{names_line}".rstrip())
     if not args.finished:
         print()
-        print(textwrap.fill("`yacht resume ID` continues a game (a unique start of the id "
+        print(textwrap.fill(f"`{command_line('resume', 'ID')}` continues a game (a unique "
+                            "start of the id "
                             "is enough); --show prints it, --action roll plays one action "
                             "(* = computer).", width, break_on_hyphens=False))
     return 0
@@ -421,7 +424,8 @@ def _show_game(store: Store, game_id: str, way_on: bool = False) -> str:
         from yacht.plain import resume_command
 
         lines += ["", wrap_text(f"`{resume_command(info.id)}` plays it on with line prompts; "
-                                f"in a terminal `yacht resume {info.id}` opens it full "
+                                f"in a terminal `{command_line('resume', info.id)}` opens "
+                                "it full "
                                 "screen.", width)]
     return "\n".join(lines)
 
@@ -436,7 +440,8 @@ def _export(store: Store, game_id: str, path: Path, args: argparse.Namespace) ->
     if args.json:
         emit_json({"id": game_id, "file": str(path)})
     else:
-        print(f"Game {game_id} written to {name} (`yacht replay {name}`).")
+        again = printable(command_line("replay", str(path)))  # (a path with blanks: quoted)
+        print(f"Game {game_id} written to {name} (`{again}`).")
     return 0
 
 
