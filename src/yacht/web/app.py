@@ -38,7 +38,14 @@ from .channel import (
 from .errors import STATUS, install_handlers
 from .guard import CSP, LOCAL_NAMES, Guard
 from .hub import Hub
-from .limits import OpenSockets, PerAddress, configured, configured_sockets
+from .limits import (
+    AddressRate,
+    OpenSockets,
+    PerAddress,
+    configured,
+    configured_messages,
+    configured_sockets,
+)
 from .news import News, make_news
 from .pages import router as pages_router
 from .process import collect_garbage, freeze_start_up
@@ -59,7 +66,8 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
              watch_every: float = WATCH_EVERY, max_body: int = MAX_BODY,
              seeds: Callable[[], bytes] | None = None,
              new_tables: tuple[int, float] | None | EllipsisType = ...,
-             sockets: int | None | EllipsisType = ...) -> FastAPI:
+             sockets: int | None | EllipsisType = ...,
+             messages: tuple[float, int] | None | EllipsisType = ...) -> FastAPI:
     """The server for ``store`` (closed with the server only if ``close_store``).
 
     ``news``: how this process hears of the others (Redis) when there are several;
@@ -75,10 +83,15 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
     tables an address may make, in so many seconds (None: no limit; default: as
     ``$YACHT_NEW_TABLES`` says, :func:`~yacht.web.limits.configured`); ``sockets``: the
     WebSockets an address may hold open (None: no limit; default: as ``$YACHT_SOCKETS``
-    says, :func:`~yacht.web.limits.configured_sockets`)."""
+    says, :func:`~yacht.web.limits.configured_sockets`); ``messages``: the messages all
+    the WebSockets of an address may send a second, and at once (None: no limit;
+    default: as ``$YACHT_MESSAGES`` says, else so many times ``rate`` and ``burst``,
+    :func:`~yacht.web.limits.configured_messages`)."""
     hub = Hub(store, strategy_factory=strategy_factory, news=news, seeds=seeds)
     analyses = Analyses()
-    limits = Limits(rate, burst, hello_within, send_within)
+    budget = configured_messages(rate, burst) if messages is ... else messages
+    limits = Limits(rate, burst, hello_within, send_within,
+                    AddressRate(*budget) if budget is not None else None)
     background = Tasks("server")
 
     @contextlib.asynccontextmanager

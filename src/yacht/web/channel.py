@@ -4,7 +4,11 @@
   longer one closes the connection, 1009; a binary one, 1003), read by
   :func:`~yacht.web.protocol.read_client` and nothing else; at most ``rate`` a second
   after a burst (past that, every message waiting for an answer is told ``flood``, and
-  a connection that keeps flooding is closed, 1008). The first message is a hello.
+  a connection that keeps flooding is closed, 1008), and within its address's budget,
+  shared by all the sockets of the address (``limits.AddressRate``: the same answers
+  past it). The first message is a hello; it is counted in the address's budget too (a
+  socket opened afresh is no way round it), and past it the socket is told ``flood``
+  and closed, 1013 (try again later).
   One message at a time: a browser's commands are applied in the order it sent them.
 - **Out.** The connection's outbox in order; a state is made when it is sent (the
   newest then). A browser that stops reading is dropped: a send it does not take
@@ -31,6 +35,7 @@ from yacht.store import StoreError
 from .errors import WebError
 from .fanout import CLOSE_PRIVATE
 from .hub import Hub
+from .limits import AddressRate, address_key
 from .live import Close, Connection, LiveTable, StateDue
 from .protocol import (
     MAX_MESSAGE,
@@ -57,8 +62,8 @@ from .protocol import (
 )
 from .tasks import Tasks
 
-__all__ = ["BURST", "RATE", "Limits", "TokenBucket", "serve_group", "serve_table",
-           "watch_transports"]
+__all__ = ["BURST", "RATE", "Limits", "TokenBucket", "client_address", "serve_group",
+           "serve_table", "watch_transports"]
 
 log = logging.getLogger("yacht.web")
 
@@ -83,6 +88,8 @@ class Limits:
     burst: int = BURST
     hello_within: float = HELLO_WITHIN
     send_within: float = SEND_WITHIN
+    #: the budget every address's sockets share (one for the server: None, no limit)
+    messages: AddressRate | None = None
 
 
 class TokenBucket:
@@ -163,7 +170,8 @@ async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) ->
         await _say_and_close(ws, _error(e.code, str(e)), 4404, e.code)
         return
     hello = await _hello(ws, limits)
-    if hello is None:
+    address = client_address(ws)
+    if hello is None or not await _hello_counted(ws, limits, address):
         return
     try:  # (a player's own card of a duplicate table: its seat only)
         hub.duplicates.check_watch(live, hello.token)
@@ -173,6 +181,7 @@ async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) ->
     await hub.catch_up(live)  # (the terminal game may have played on meanwhile)
     conn = hub.connect(live, hello.token)
     conn.transport = ws.scope.get("yacht.transport")
+    conn.address = address
     if hello.prefs is not None:
         try:
             await hub.set_prefs(live, conn, hello.prefs.dice_mark, hello.prefs.pause)
@@ -180,7 +189,8 @@ async def serve_table(ws: WebSocket, table_id: str, hub: Hub, limits: Limits) ->
             log.exception("table %s: a browser's choices", live.id)
     tasks = Tasks(f"table {live.id}: a connection")
     sender = tasks.spawn(_send_loop(ws, hub, live, conn, limits), "yacht-send")
-    receiver = tasks.spawn(_receive_loop(ws, hub, live, conn, limits, tasks), "yacht-receive")
+    receiver = tasks.spawn(_receive_loop(ws, hub, live, conn, limits, tasks, address),
+                           "yacht-receive")
     try:
         await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
         hub.disconnect(live, conn)  # (it no longer counts at the table)
@@ -209,13 +219,14 @@ async def serve_group(ws: WebSocket, group_id: str, hub: Hub, limits: Limits) ->
     except (InputError, WebError) as e:
         await _say_and_close(ws, _error("not_found", str(e)), 4404, "not_found")
         return
-    if await _hello(ws, limits) is None:
+    address = client_address(ws)
+    if await _hello(ws, limits) is None or not await _hello_counted(ws, limits, address):
         return
     conn = Connection(None)
     conn.transport = ws.scope.get("yacht.transport")
     tasks = Tasks(f"duplicate table {group_id}: a watcher")
     sender = tasks.spawn(_send_loop(ws, hub, None, conn, limits), "yacht-send")
-    receiver = tasks.spawn(_watch_loop(ws, conn, limits), "yacht-receive")
+    receiver = tasks.spawn(_watch_loop(ws, conn, limits, address), "yacht-receive")
     hub.duplicates.watch(group_id, conn)
     try:
         await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
@@ -245,26 +256,51 @@ async def _next_frame(ws: WebSocket, conn: Connection) -> str | None:
     return text
 
 
+def client_address(ws: WebSocket) -> str:
+    """Whose budget a socket's messages spend (``limits.address_key``): its address as
+    the server sees it (behind a proxy ``yacht web --proxy`` names, the browser's), as
+    the sockets an address holds are counted (``app.py``)."""
+    return address_key(ws.client.host if ws.client is not None else "?")
+
+
+async def _hello_counted(ws: WebSocket, limits: Limits, address: str) -> bool:
+    """The hello just read, counted in its address's budget; past it the socket is told
+    ``flood`` and closed, 1013 (False)."""
+    if limits.messages is None or limits.messages.take(address):
+        return True
+    await _say_and_close(ws, _error("flood", "too many messages from this address: at most "
+                                             f"{limits.messages.rate:g} a second; try again "
+                                             "in a moment"), 1013, "flood")
+    return False
+
+
 class _Flood:
-    """A connection's rate (every socket's alike): past it, every message waiting for an
-    answer is told ``flood`` and not done, and a connection that keeps flooding
+    """A connection's rate (every socket's alike), and its address's budget (all its
+    sockets': ``limits.AddressRate``): past either, every message waiting for an answer
+    is told ``flood`` and not done, and a connection that keeps flooding
     (:data:`FLOOD_CLOSE` messages refused) is closed, 1008."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, address: str) -> None:
         self.bucket = TokenBucket(limits.burst, limits.rate)
+        self.messages, self.address = limits.messages, address
         self.refused = 0
 
     def let_in(self, conn: Connection, text: str) -> bool:
-        """Whether the message is within the rate (False: refused, or the connection is
+        """Whether the message is within the rates (False: refused, or the connection is
         closing: :attr:`closed`)."""
-        if self.bucket.take():
+        mine = self.bucket.take()
+        if mine and (self.messages is None or self.messages.take(self.address)):
             return True
         self.refused += 1
         # every refused message that waits for an answer gets one
         msg_id = _quiet_id(text)
         if msg_id is not None or self.refused == 1:
-            conn.send(_error("flood", f"too many messages: at most {self.bucket.rate:g} a "
-                                      "second", msg_id))
+            if mine and self.messages is not None:
+                said = f"too many messages from this address: at most {self.messages.rate:g} " \
+                       "a second"
+            else:
+                said = f"too many messages: at most {self.bucket.rate:g} a second"
+            conn.send(_error("flood", said, msg_id))
         if self.closed:
             conn.close(1008, "flood")
         return False
@@ -274,10 +310,10 @@ class _Flood:
         return self.refused >= FLOOD_CLOSE
 
 
-async def _watch_loop(ws: WebSocket, conn: Connection, limits: Limits) -> None:
+async def _watch_loop(ws: WebSocket, conn: Connection, limits: Limits, address: str) -> None:
     """A field watcher's messages: pings (anything else is answered ``bad_request``),
     within the rate of a table's socket."""
-    flood = _Flood(limits)
+    flood = _Flood(limits, address)
     while True:
         text = await _next_frame(ws, conn)
         if text is None:
@@ -415,9 +451,9 @@ async def _send_one(ws: WebSocket, hub: Hub, live: LiveTable | None, conn: Conne
 
 
 async def _receive_loop(ws: WebSocket, hub: Hub, live: LiveTable, conn: Connection,
-                        limits: Limits, tasks: Tasks) -> None:
+                        limits: Limits, tasks: Tasks, address: str) -> None:
     """Read and answer messages until the browser leaves or the connection is closed."""
-    flood = _Flood(limits)
+    flood = _Flood(limits, address)
     while True:
         text = await _next_frame(ws, conn)
         if text is None:

@@ -4,7 +4,11 @@ nothing is made. Without it a stranger could fill the public list of tables (and
 store) with hundreds of empty lobbies a second. And how many WebSockets one address may
 hold open at once: :data:`SOCKETS` on each server process (:class:`OpenSockets`); past
 that a new socket's handshake is refused. Without it one stranger could open sockets
-until the process has no file left to open, and no one else could connect. The address
+until the process has no file left to open, and no one else could connect. And how many
+messages all the WebSockets of one address may send: :class:`AddressRate`, a budget the
+address's sockets share (each socket has its own rate too, ``channel.py``); without it
+200 sockets at a connection's 20 a second each were 4,000 messages a second from one
+stranger, and a socket opened afresh starts with a full budget of its own. The address
 is the client's as the server sees it: behind a proxy, the browser's address the proxy
 passes on when ``yacht web --proxy`` names it (a proxy on the same machine is believed
 by default), else the proxy's own.
@@ -18,8 +22,9 @@ import time
 from .errors import WebError
 from .reactions import Window
 
-__all__ = ["ENV", "SOCKETS", "SOCKETS_ENV", "TABLES", "TABLES_WINDOW", "OpenSockets",
-           "PerAddress", "configured", "configured_sockets"]
+__all__ = ["ENV", "MESSAGES_BURST", "MESSAGES_ENV", "MESSAGES_TIMES", "SOCKETS", "SOCKETS_ENV",
+           "TABLES", "TABLES_WINDOW", "AddressRate", "OpenSockets", "PerAddress", "address_key",
+           "configured", "configured_messages", "configured_sockets"]
 
 #: new tables an address may make in a window of this many seconds (each process)
 TABLES, TABLES_WINDOW = 30, 600.0
@@ -32,6 +37,18 @@ ENV = "YACHT_NEW_TABLES"
 SOCKETS = 200
 #: the environment's word on it: a number, 0 or ``none``: no limit
 SOCKETS_ENV = "YACHT_SOCKETS"
+
+#: the messages all the sockets of an address may send a second, and at once, as so many
+#: times a connection's (``channel.RATE``, ``channel.BURST``): 60 a second after a burst
+#: of 240. A person's page sends at most 15 a second (``socket.js``: a key held down) and
+#: a player at play one or two; a family's pages behind one router, a few of them on
+#: their turn at once, stay far below it; and the burst lets every socket the address may
+#: hold (:data:`SOCKETS`) say its hello at once (a server restarted: all reconnect)
+MESSAGES_TIMES = (3, 6)
+#: the environment's word on it: messages an address may send a second (a burst of
+#: :data:`MESSAGES_BURST` seconds' worth), 0 or ``none``: no limit
+MESSAGES_ENV = "YACHT_MESSAGES"
+MESSAGES_BURST = 4
 
 #: addresses remembered at most before the quiet ones are forgotten
 _ADDRESSES = 10_000
@@ -125,3 +142,85 @@ def configured_sockets() -> int | None:
           f"sockets (accepted: a whole number, 0 or none: no limit): {SOCKETS} is used",
           file=sys.stderr)
     return SOCKETS
+
+
+def address_key(host: str) -> str:
+    """Whose budget a client's address spends: an IPv4 address its own (an IPv4 address
+    an IPv6 socket carries too, ``::ffff:a.b.c.d``), an IPv6 address its /64 network (a
+    home or a machine is handed a whole /64: one stranger holds billions of addresses of
+    it), anything else as it is (a test client's name).
+
+    >>> address_key("192.0.2.7"), address_key("::ffff:192.0.2.7")
+    ('192.0.2.7', '192.0.2.7')
+    >>> address_key("2001:db8:1:2:aaaa::1"), address_key("testclient")
+    ('2001:db8:1:2::/64', 'testclient')
+    """
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class AddressRate:
+    """A token bucket per address (:func:`address_key`), shared by all its sockets:
+    ``rate`` messages a second after a burst of ``burst``. An address whose bucket is
+    full again is forgotten (a full bucket is what a new address gets: nothing is lost),
+    so the addresses kept are those that sent in the last ``burst / rate`` seconds."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[str, tuple[float, float]] = {}   # address: (tokens, when)
+        self.swept: float | None = None   # when the full buckets were last forgotten
+        #: how often the full buckets are forgotten (seconds)
+        self.sweep_every = max(1.0, min(60.0, burst / rate if rate > 0 else 60.0))
+
+    def take(self, address: str, now: float | None = None) -> bool:
+        """One message of ``address`` (False: its budget is spent; nothing is counted)."""
+        now = time.monotonic() if now is None else now
+        if self.swept is None:
+            self.swept = now
+        elif now - self.swept >= self.sweep_every:
+            self.sweep(now)
+        tokens, at = self.buckets.get(address, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + max(0.0, now - at) * self.rate)
+        if tokens < 1:
+            self.buckets[address] = (tokens, now)
+            return False
+        self.buckets[address] = (tokens - 1, now)
+        return True
+
+    def sweep(self, now: float) -> None:
+        """Forget the addresses whose buckets are full again."""
+        self.swept = now
+        full = [a for a, (tokens, at) in self.buckets.items()
+                if tokens + (now - at) * self.rate >= self.burst]
+        for address in full:
+            del self.buckets[address]
+
+
+def configured_messages(rate: float, burst: int) -> tuple[float, int] | None:
+    """The messages an address's sockets may send a second, and at once, as
+    :data:`MESSAGES_ENV` says (None: no limit; unset: :data:`MESSAGES_TIMES` a
+    connection's ``rate`` and ``burst``). A value that is not a number is said in one
+    line on the log's stream, and the default used."""
+    default = rate * MESSAGES_TIMES[0], burst * MESSAGES_TIMES[1]
+    raw = os.environ.get(MESSAGES_ENV, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("0", "none"):
+        return None
+    if raw.isascii() and raw.isdigit():
+        return float(raw), int(raw) * MESSAGES_BURST
+    import sys
+
+    print(f"yacht: warning: {MESSAGES_ENV}={os.environ[MESSAGES_ENV]!r} is not a number of "
+          f"messages a second (accepted: a whole number, 0 or none: no limit): "
+          f"{default[0]:g} is used", file=sys.stderr)
+    return default

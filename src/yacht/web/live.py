@@ -26,7 +26,7 @@ from yacht.store.core import TableRow
 from .protocol import EventView, ServerMessage
 
 if TYPE_CHECKING:
-    from .reactions import Window
+    from .reactions import Budget
 
 __all__ = ["EVENTS_KEPT", "Close", "Connection", "Heard", "LiveTable", "Phase", "StateDue",
            "ToTell"]
@@ -74,6 +74,7 @@ class Connection:
     events: list[EventView] = field(default_factory=list)  # go with the next state
     leaving: bool = False  # told to reconnect, or being dropped: nothing more is queued
     transport: Any = None  # the server's socket, where it can be had (to drop a stuck one)
+    address: str = "?"  # whose budgets it spends (``limits.address_key``)
     closing_seen: bool = False  # the socket was closing when last looked at
     #: the task sending to the socket, when the message being sent began (monotonic; 0:
     #: none is), and whether the watchdog ended it (``channel.watch_transports``)
@@ -84,8 +85,6 @@ class Connection:
     #: and the Next player pause before a computer
     dice_mark: str | None = None
     pause: bool | None = None
-    #: the reactions this browser sent lately (``reactions.py``: its limit)
-    reacted: Window | None = None
 
     @property
     def watcher(self) -> bool:
@@ -188,8 +187,8 @@ class LiveTable:
     # with other processes (cluster.py): what to tell them, what was heard from them
     to_tell: ToTell = field(default_factory=ToTell)
     heard: Heard = field(default_factory=Heard)
-    #: the reactions this process showed lately (``reactions.py``: the table's limit)
-    reacted: Window | None = None
+    #: the reactions this process showed lately (``reactions.py``: the table's budget)
+    reacted: Budget | None = None
     #: each person's seat whose browser is not here: since when (monotonic)
     absent: dict[int, float] = field(default_factory=dict)
     #: the seats held by browsers at the site's other processes, by process (their news)

@@ -4,12 +4,15 @@ moment beside the name.
 
 They are not game actions: nothing is stored, the table gets no new version, and a
 refused one changes nothing. A table may turn them off when it is made (its row's
-``settings``). Each browser may send :data:`PER_BROWSER` of them in a window of
-:data:`WINDOW` seconds, and a table takes :data:`PER_TABLE` in that window on each
-server process (many watchers' sockets are no way round the first limit); past either,
-the sender is answered ``flood`` and no one else hears of it. Another process's
-reactions come as news (``cluster.py``) and are checked again there: a known reaction,
-seats of that table (their names are the row's, never the news's).
+``settings``). The budget is fair, so that no one silences the players: each sender may
+send :data:`PER_SENDER` of them in a window of :data:`WINDOW` seconds - a seated player
+as their seat (every tab of it alike), a watcher as their address (``limits.address_key``:
+a socket opened afresh, or many, is no way round it) - and all the watchers together
+:data:`WATCHERS` (a watcher never takes a player's share: a table's reactions are at
+most its seats' share and the watchers'). Past any of these, on each server process, the
+sender is answered ``flood`` and no one else hears of it. Another process's reactions
+come as news (``cluster.py``) and are checked again there: a known reaction, seats of
+that table (their names are the row's, never the news's).
 """
 
 from __future__ import annotations
@@ -25,11 +28,17 @@ from .errors import WebError
 from .live import Connection, LiveTable
 from .protocol import REACTIONS, Reaction, ReactionName, TableRequest
 
-__all__ = ["PER_BROWSER", "PER_TABLE", "WINDOW", "Window", "accept", "heard", "on",
-           "settings_of"]
+__all__ = ["PER_BROWSER", "PER_SENDER", "WATCHERS", "WINDOW", "Budget", "Window", "accept",
+           "heard", "on", "settings_of"]
 
-#: a browser's reactions in a window, the table's (on one process), the window (seconds)
-PER_BROWSER, PER_TABLE, WINDOW = 3, 12, 10.0
+#: a sender's reactions in a window (a seat's, a watcher address's), all the watchers'
+#: together (on one process), the window (seconds): a table of 8 seats hears at most
+#: 8 x 3 + 6 in a window, and a crowd of watchers no more than 6
+PER_SENDER, WATCHERS, WINDOW = 3, 6, 10.0
+#: (the former name of a sender's limit)
+PER_BROWSER = PER_SENDER
+#: senders remembered at most at a table before the quiet ones are forgotten
+_SENDERS = 1_000
 
 
 class Window:
@@ -46,6 +55,43 @@ class Window:
 
     def take(self, now: float) -> None:
         self.times.append(now)
+
+
+class Budget:
+    """A table's reactions lately (on this process): each seat's, each watcher
+    address's, and all the watchers'."""
+
+    def __init__(self) -> None:
+        self.seats: dict[int, Window] = {}
+        self.watchers: dict[str, Window] = {}
+        self.all_watchers = Window(WATCHERS)
+
+    def _window(self, windows: dict[Any, Window], key: Any, now: float) -> Window:
+        window = windows.get(key)
+        if window is None:
+            if len(windows) >= _SENDERS:   # (forget the senders gone quiet)
+                for quiet in [k for k, w in windows.items() if w.free(now) and not w.times]:
+                    del windows[quiet]
+            window = windows[key] = Window(PER_SENDER)
+        return window
+
+    def take(self, seats: frozenset[int], address: str, now: float) -> None:
+        """Count one reaction of a browser holding ``seats`` (none: a watcher at
+        ``address``), or raise WebError ``flood`` (counting nothing)."""
+        if seats:
+            mine = [self._window(self.seats, i, now) for i in sorted(seats)]
+        else:
+            mine = [self._window(self.watchers, address, now)]
+        if not all(w.free(now) for w in mine):
+            raise WebError(f"at most {PER_SENDER} reactions in {WINDOW:g} seconds: wait a "
+                           "moment", "flood")
+        if not seats:
+            if not self.all_watchers.free(now):
+                raise WebError(f"the watchers' reactions are at most {WATCHERS} in "
+                               f"{WINDOW:g} seconds together: wait a moment", "flood")
+            self.all_watchers.take(now)
+        for w in mine:
+            w.take(now)
 
 
 def on(row: TableRow) -> bool:
@@ -72,18 +118,9 @@ def accept(live: LiveTable, conn: Connection, reaction: ReactionName,
     if live.table is None:
         raise WebError("reactions come once the game has started", "not_started")
     now = time.monotonic() if now is None else now
-    if conn.reacted is None:
-        conn.reacted = Window(PER_BROWSER)
     if live.reacted is None:
-        live.reacted = Window(PER_TABLE)
-    if not conn.reacted.free(now):
-        raise WebError(f"at most {PER_BROWSER} reactions in {WINDOW:g} seconds: wait a "
-                       "moment", "flood")
-    if not live.reacted.free(now):
-        raise WebError(f"the table takes at most {PER_TABLE} reactions in {WINDOW:g} "
-                       "seconds: wait a moment", "flood")
-    conn.reacted.take(now)
-    live.reacted.take(now)
+        live.reacted = Budget()
+    live.reacted.take(conn.seats, conn.address, now)
     return _message(live.row, sorted(conn.seats), reaction)
 
 
