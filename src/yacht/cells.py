@@ -7,6 +7,8 @@ the measure is rich's, as Textual's.
 
 from __future__ import annotations
 
+import re
+
 from rich.cells import cell_len, chop_cells, set_cell_size
 
 __all__ = ["cell_len", "cut", "ljust", "rjust", "wrap", "wrap_cells"]
@@ -44,21 +46,31 @@ def cut(text: str, width: int) -> str:
 
 
 def wrap(text: str, width: int, initial_indent: str = "",
-         subsequent_indent: str = "") -> list[str]:
+         subsequent_indent: str = "", keep_blanks: bool = False) -> list[str]:
     """``text`` in lines of at most ``width`` cells (indents included), broken at blanks
-    (runs of blanks are one); a word wider than a line is cut in pieces
-    (``textwrap.wrap`` counts characters: a line of wide letters took twice its room).
+    (runs of blanks are one; with ``keep_blanks`` the blanks before its first word and
+    between words on a line are kept as they are, as a help text's columns need); a word
+    wider than a line is cut in pieces (``textwrap.wrap`` counts characters: a line of
+    wide letters took twice its room).
 
     >>> wrap("山田太郎 花子 Bob", 10)
     ['山田太郎', '花子 Bob']
     >>> wrap("山田太郎山田太郎, Bob", 10, "  ", "    ")
     ['  山田太郎', '    山田太', '    郎,', '    Bob']
+    >>> wrap("  山田   roll the dice", 13, subsequent_indent="       ", keep_blanks=True)
+    ['  山田   roll', '       the', '       dice']
     """
+    if keep_blanks:
+        body = text.lstrip(" ")
+        initial_indent += text[:len(text) - len(body)]
+        pieces = [(" " * len(gap), word) for gap, word in re.findall(r"(\s*)(\S+)", body)]
+    else:
+        pieces = [(" ", word) for word in text.split()]
     lines: list[str] = []
     line = initial_indent
     empty = True  # (nothing but the indent on the line so far)
-    for word in text.split():
-        sep = "" if empty else " "
+    for gap, word in pieces:
+        sep = "" if empty else gap
         if cell_len(line + sep + word) <= width:
             line, empty = line + sep + word, False
             continue

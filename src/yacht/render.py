@@ -10,13 +10,12 @@ rows from the table snapshot.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from yacht.cells import cell_len, ljust, rjust
+from yacht.cells import cell_len, ljust, rjust, wrap
 from yacht.rules import Placement, Ruleset, Scorecard, Totals
 
 __all__ = ["COLOUR_MARKS", "CardRow", "ENDED_EARLY", "LEAN_LEAVES", "LOSS", "SERVED_MARK",
@@ -309,18 +308,25 @@ def wrap_text(text: str, width: int) -> str:
     1. Keep 6 6 and roll
        again   (expect
        240.1)
+    >>> print(wrap_text("山田太郎 scored 32 in Chance and 50 in Yahtzee", 24))
+    山田太郎 scored 32 in
+    Chance and 50 in Yahtzee
+    >>> print(wrap_text("  山田太郎   roll the dice, or go on", 30))
+      山田太郎   roll the dice, or
+                 go on
+
+    Its width is in the cells of a terminal (:mod:`yacht.cells`): a wide letter takes two.
     """
     out: list[str] = []
     for line in text.split("\n"):
-        if len(line) <= width:
+        if cell_len(line) <= width:
             out.append(line)
             continue
         found = _HANG.match(line)
-        hang = found.end() if found else 0
+        hang = cell_len(found.group()) if found else 0
         if hang > width // 2:  # a first column too wide to hang under: under the indent
             hang = len(line) - len(line.lstrip(" "))
-        out += textwrap.wrap(line, width, subsequent_indent=" " * hang,
-                             break_on_hyphens=False) or [""]
+        out += wrap(line, width, subsequent_indent=" " * hang, keep_blanks=True) or [""]
     return "\n".join(out)
 
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import random
 import re
-import textwrap
 import time
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from yacht.cells import cell_len, ljust
+from yacht.cells import cell_len, ljust, wrap
 from yacht.engine import GiveBack, TakeBack
 from yacht.parsing import shown
 from yacht.render import (
@@ -289,7 +288,7 @@ class PlainGame:
         # Tommy's first turn): the other games say it beside the dice
         note = scoring_note(self.table.view().state)
         text = head + "; ".join(parts) + "." + (f" {note}" if note else "")
-        return "\n".join(textwrap.wrap(text, WIDTH))
+        return "\n".join(wrap(text, WIDTH))  # (in cells, as every line here)
 
     def card(self) -> str:
         st = self.table.view().state

@@ -147,14 +147,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
                            ended_text(rs, rec.players[final.ended_by].name)),
         })
         return 0
-    import textwrap
-
+    from yacht.cells import wrap
     from yacht.engine import Score, TakeBack
 
-    # (the options in words: the ruleset's key is one long word, cut where it fell)
-    print("\n".join(textwrap.wrap(f"{variant_title(rs)}. Players: {', '.join(names)}.",
-                                   text_width(), subsequent_indent="  ",
-                                   break_long_words=False, break_on_hyphens=False)))
+    # (the options in words: the ruleset's key is one long word, cut where it fell; the
+    # width in cells: "山田太郎" takes 8)
+    print("\n".join(wrap(f"{variant_title(rs)}. Players: {', '.join(names)}.", text_width(),
+                          subsequent_indent="  ")))
     state = rec.new_state()
     for action in rec.actions:
         if isinstance(action, Score):

@@ -363,10 +363,9 @@ def _list_games(store: Store, args: argparse.Namespace) -> int:
                   f"{names_line}".rstrip())
     if not args.finished:
         print()
-        print(textwrap.fill(f"`{command_line('resume', 'ID')}` continues a game (a unique "
-                            "start of the id "
-                            "is enough); --show prints it, --action roll plays one action "
-                            "(* = computer).", width, break_on_hyphens=False))
+        print("\n".join(wrap(f"`{command_line('resume', 'ID')}` continues a game (a unique "
+                              "start of the id is enough); --show prints it, --action roll "
+                              "plays one action (* = computer).", width)))
     return 0
 
 
