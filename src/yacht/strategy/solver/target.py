@@ -117,6 +117,29 @@ def _box_max(spec: Spec) -> I64:
     return out
 
 
+def _yacht_gain(spec: Spec) -> I64:
+    """What a further yacht adds to the best of each box, its bonus included, once the
+    bonus box holds points: ``max(0, Y + bonus - best)``, ``Y`` the most a yacht scores
+    there under the joker rules (forced: the joker value in a lower box, the upper box of
+    its face being filled first; free: the joker value or the dice's own points; none:
+    the dice's own points). 0 for the bonus box itself (its first yacht is its best)."""
+    mx = _box_max(spec)
+    out = np.zeros(spec.nbox, dtype=np.int64)
+    if spec.ybonus <= 0 or spec.ybox < 0:
+        return out
+    yachts = spec.score[:, spec.dice.is_yacht].astype(np.int64)
+    y = yachts.max(axis=1) if yachts.shape[1] else np.zeros(spec.nbox, dtype=np.int64)
+    jok = spec.joker_pts.astype(np.int64)
+    if spec.jmode == 1:
+        y = np.where(~spec.box_upper & (jok >= 0), jok, y)
+    elif spec.jmode == 2:
+        y = np.maximum(y, jok)
+    gain: I64 = np.maximum(0, np.maximum(y, 0) * spec.box_mult.astype(np.int64)
+                           + spec.ybonus - mx).astype(np.int64)
+    gain[spec.ybox] = 0
+    return gain
+
+
 def _states(spec: Spec) -> tuple[I64, I64]:
     """Every reachable card state (mask, aux)."""
     plan = build_plan(spec)
@@ -166,7 +189,10 @@ def window_arrays(spec: Spec, target: int, sm: I64, sa: I64, least: I64 | None =
         smax = filled
     if spec.ybonus > 0:
         yopen = ((sm >> spec.ybox) & 1) == 0
-        R = R + np.where((flag == 1) | yopen, spec.ybonus * (spec.nbox - nfilled), 0)
+        # a further yacht in each open box (not the bonus box: while it is open, the
+        # first yacht goes there for its 50, and only the ones after it earn the bonus)
+        more = (~bits * _yacht_gain(spec)).sum(axis=1)
+        R = R + np.where((flag == 1) | yopen, more, 0)
         smax = smax + np.where(flag == 1, spec.ybonus * np.maximum(0, nfilled - 1), 0)
     if spec.rep_pts.any():  # repeats: no limit to the points, while a box is open
         full = sm == (1 << spec.nbox) - 1
@@ -436,7 +462,12 @@ _KEY_LOCKS: dict[tuple[str, int, bool], threading.Lock] = {}
 
 
 def _fingerprint(spec: Spec, target: int) -> str:
-    return f"{spec.fingerprint()}:target={target}"
+    fp = f"{spec.fingerprint()}:target={target}"
+    if spec.ybonus > 0:
+        # (the windows of a bonus for further yachts changed: an older table of the same
+        # rules is stored in other windows, so it is not taken for this one)
+        fp += ":yacht-windows=2"
+    return fp
 
 
 def memory_table(ruleset: Ruleset, target: int, reach: bool = False) -> TargetTable | None:
