@@ -75,6 +75,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
     from yacht.render import variant_title
     from yacht.session import SessionError
     from yacht.session.daily import UnderWay, open_daily, ranked_game
+    from yacht.session.opening import upgrade_note as game_note
     from yacht.session.table import Refused
     from yacht.store import StoreError, open_store
 
@@ -92,7 +93,8 @@ def cmd_daily(args: argparse.Namespace) -> int:
     except StoreError as e:
         raise CliError(str(e)) from None
     note = upgrade_note(store)  # (the game opens it again, upgraded: said here, once)
-    if note:  # (on stderr with --json: its output stays JSON)
+    plain = args.plain or not sys.stdout.isatty() or not sys.stdin.isatty()
+    if note and (args.standings or plain):  # (on stderr with --json: its output stays JSON)
         print(note, file=sys.stderr if args.json else sys.stdout, flush=True)
     try:
         if args.standings:
@@ -120,8 +122,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
         store.close()
     if game_id is None:  # (a store that could not save it says so first)
         raise CliError("today's challenge could not be saved")
-    plain = args.plain or not sys.stdout.isatty() or not sys.stdin.isatty()
-    code = _play(game_id, args, plain)
+    code = _play(game_id, args, plain, None if plain or not note else game_note(store))
     _print_result(args.db, rs.id, variant_title(rs), game_id, plain)
     return code
 
@@ -140,7 +141,12 @@ def _standings(store: Any, rs: Any, day: str | None, shown: bool = True) -> Any:
     return st
 
 
-def _play(game_id: str, args: argparse.Namespace, plain: bool) -> int:
+def _play(game_id: str, args: argparse.Namespace, plain: bool,
+          upgraded: str | None = None) -> int:
+    """The day's game, in the line game or the terminal game; ``upgraded``: the store was
+    upgraded as it was opened (session.opening.upgrade_note's line): the terminal game
+    says it, as it does when it upgrades the store itself (a line printed before the game
+    took the screen was not seen)."""
     import os
 
     from yacht.session import Launch
@@ -154,7 +160,22 @@ def _play(game_id: str, args: argparse.Namespace, plain: bool) -> int:
         return run_plain(launch, sys.stdin, sys.stdout)
     from yacht.tui import make_app
 
-    return int(make_app(launch).run() or 0)
+    if upgraded is None:
+        return int(make_app(launch).run() or 0)
+    from yacht.store import StoreError, open_store
+
+    # (the store given, as yacht resume gives it: the game does not open it again, and
+    # says the note the first opening left)
+    try:
+        store = open_store(args.db)
+    except StoreError as e:
+        raise CliError(str(e)) from None
+    try:
+        app = make_app(launch, store=store)
+        app.store_note = upgraded
+        return int(app.run() or 0)
+    finally:
+        store.close()
 
 
 def _print_result(db: str | None, variant: str, title: str, game_id: str,

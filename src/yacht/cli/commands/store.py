@@ -83,9 +83,10 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_stats)
 
 
-def _open(args: argparse.Namespace, readonly: bool) -> Store:
+def _open(args: argparse.Namespace, readonly: bool, say_note: bool = True) -> Store:
     """The store of ``--db``; ``readonly`` for commands that only read (they then work on
-    a read-only file or folder and create nothing)."""
+    a read-only file or folder and create nothing). ``say_note``: a store upgraded as it
+    was opened is said on stderr (else the terminal game says it: _open_game)."""
     from yacht.store import StoreError, open_store
 
     from .web import upgrade_note
@@ -95,22 +96,30 @@ def _open(args: argparse.Namespace, readonly: bool) -> Store:
         store = open_store(args.db, readonly=readonly)
     except StoreError as e:
         raise CliError(str(e)) from None
-    note = upgrade_note(store)
+    note = upgrade_note(store) if say_note else None
     if note:  # (on stderr: --json's output stays JSON)
         print(note, file=sys.stderr, flush=True)
     return store
 
 
-def _run(args: argparse.Namespace, fn: Any, readonly: bool = True) -> int:
+def _run(args: argparse.Namespace, fn: Any, readonly: bool = True,
+         say_note: bool = True) -> int:
     from yacht.session import SessionError
     from yacht.session.commands import ActionError
     from yacht.store import StoreError
 
-    store = _open(args, readonly)
+    from .web import upgrade_note
+
+    store = _open(args, readonly, say_note)
     try:
-        return int(fn(store))
-    except (StoreError, ActionError, SessionError) as e:
-        raise CliError(str(e)) from None
+        try:
+            return int(fn(store))
+        except (StoreError, ActionError, SessionError) as e:
+            raise CliError(str(e)) from None
+    except CliError:
+        if not say_note and (note := upgrade_note(store)):  # (no game took the screen to
+            print(note, file=sys.stderr, flush=True)         # say it)
+        raise
     finally:
         store.close()
 
@@ -237,7 +246,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
         print(_show_game(store, game_id, way_on=not args.show))
         return 0
 
-    return _run(args, go, readonly=not writes)
+    # (the terminal game says an upgrade itself: a line printed before it took the screen
+    # was not seen)
+    return _run(args, go, readonly=not writes, say_note=not opens)
 
 
 def _web_base(text: str) -> str:
@@ -317,13 +328,15 @@ def _act(store: Store, game_id: str, args: argparse.Namespace) -> int:
 
 def _open_game(store: Store, game_id: str) -> int:
     """Continue the game in the terminal game (the store stays the one given)."""
-    from yacht.session import Launch
+    from yacht.session import Launch, upgrade_note
     from yacht.tui import make_app
 
+    note = upgrade_note(store)
     if store.game_info(game_id).finished:
         raise CliError(f"game {game_id} is finished (see it with "
                        f"`{command_line('replay', game_id)}`)")
     app = make_app(Launch(resume=game_id), store=store)
+    app.store_note = note  # (a notice in the game, as yacht play has it)
     return int(app.run() or 0)
 
 
