@@ -1,7 +1,8 @@
 // Reactions (PROTOCOL.md): a fixed few, sent to everyone at the table and shown a
 // moment beside the sender's name (a watcher's beside "At the table"). Never text.
-// The server keeps the limits (3 a browser in 10 s); the bar waits them out too, so a
-// player sees why a button does nothing instead of being told off.
+// The server keeps the limits (3 a seat, or a watcher's address, in 10 s; 6 for all the
+// watchers together); the bar waits out its own, so a player sees why a button does
+// nothing instead of being told off.
 
 import { h, listText, reducedMotion } from "./dom.js";
 import { announce, toast } from "./ui.js";

@@ -201,16 +201,20 @@ export class TableView {
     this.rulesBtn = h("button", { type: "button", class: "btn btn-bar", id: "rules-btn", onclick: () => this.showRules() }, "Rules");
     this.notifier = new TurnNotifier(this.id);
     this.keysBtn = h("button", { type: "button", class: "btn btn-bar", id: "keys-btn", aria: { keyshortcuts: "? F1" }, onclick: () => this.showKeys() }, "Keys ?");
+    // a phone held sideways has little height: its bar is one row, the tools behind
+    // this button (style.css: it shows only there; elsewhere the tools are always out)
+    this.toolsBtn = h("button", { type: "button", class: "btn btn-bar tools-btn", id: "tools-btn",
+      aria: { expanded: "false", controls: "bar-tools" }, onclick: () => this.toggleTools() }, "Menu");
     this.banner = h("div", { class: "conn-banner", role: "status", hidden: true });
     this.elsewhere = h("div", { class: "conn-banner elsewhere-banner", role: "status", hidden: true });
     this.body = h("div", { class: "table-body" });
     this.fieldBox = h("div", { class: "field-box", hidden: true }); // a duplicate table's field
     this.inviteBox = h("div", { class: "invite-box", hidden: true }); // ...and its open seats' links
     fill(this.el,
-      h("header", { class: "table-bar" },
+      this.bar = h("header", { class: "table-bar" },
         h("a", { href: "/", class: "btn btn-bar home-link", onclick: (e) => { e.preventDefault(); this.navigate("/"); } }, "← Home"),
-        this.title, this.chips,
-        h("span", { class: "bar-tools" }, this.markBox, this.speedBox, this.soundBtn, this.notifier.button, this.keysBtn, this.rulesBtn)),
+        this.title, this.chips, this.toolsBtn,
+        h("span", { class: "bar-tools", id: "bar-tools" }, this.markBox, this.speedBox, this.soundBtn, this.notifier.button, this.keysBtn, this.rulesBtn)),
       this.banner, this.elsewhere, this.inviteBox, this.body, this.fieldBox);
     this.drawSound();
     this.drawKeyless(true);
@@ -226,6 +230,13 @@ export class TableView {
         prefs: seatPrefs,
       });
     });
+  }
+
+  /** The bar's Menu (a short screen's): its tools out, or away again. */
+  toggleTools() {
+    const open = this.toolsBtn.getAttribute("aria-expanded") !== "true";
+    this.toolsBtn.setAttribute("aria-expanded", String(open));
+    this.bar.classList.toggle("tools-open", open);
   }
 
   /** A one-time link (`yacht resume ID --web`: /t/ID#claim=KEY): its key is traded for
