@@ -543,7 +543,7 @@ def reach_table(ruleset: Ruleset, *, cache: bool = True, progress: Progress | No
     card can hold, so that ``Q(state, T - n)`` is that chance for ``n`` up to ``T`` less
     the least total the state can have (above: read as 0, a chance that only matters
     for final totals past :data:`REACH_CAP`). :meth:`TargetTable.reach_pmf` reads it.
-    Yahtzee: about 75 million chances, 300 MB.
+    Yahtzee: about 155 million chances, 590 MiB (benchmarks/README.md).
 
     >>> from yacht.rules import get
     >>> rt = reach_table(get("tommys-crag"))
