@@ -97,3 +97,22 @@ def test_a_finished_game_s_refusal_names_scores_of_its_database(
     assert main(["resume", gid, "--db", db, "--action", "roll"]) == 2
     err = capsys.readouterr().err
     assert f"(see `yacht scores --db '{db}'`)" in err, err
+
+
+def test_yacht_play_plays_in_the_database_named(tmp_path: Path) -> None:
+    """`yacht play --db FILE` (the way on a game of `yacht daily --db FILE` prints) saves
+    there; a database named that cannot be opened is refused, not played unsaved."""
+    db = str(tmp_path / "my games.db")
+    r = yacht(["play", "yatzy", "--players", "Ann", "--plain", "--db", db], "\nq\n", tmp_path)
+    assert r.returncode == 0, r.stderr
+    m = re.search(r"Game saved\. `(yacht [^`]+)` continues it\.", flat(r.stdout))
+    assert m and shlex.split(m.group(1))[-2:] == ["--db", db], r.stdout
+    listed = yacht(["resume", "--db", db], "", tmp_path)
+    assert "Ann" in listed.stdout, listed.stdout
+    assert not (tmp_path / "default.sqlite3").exists()
+
+    missing = str(tmp_path / "no such folder" / "g.db")
+    r = yacht(["play", "yatzy", "--plain", "--db", missing], "\nq\n", tmp_path)
+    assert r.returncode == 2 and r.stdout == "", r.stdout
+    assert r.stderr == (f"yacht: error: cannot create {missing}: the directory "
+                        f"{tmp_path / 'no such folder'} does not exist\n"), r.stderr

@@ -80,6 +80,17 @@ def test_yacht_resume_s_terminal_game_says_the_database_was_upgraded(
     assert "upgraded" not in out + err
 
 
+def test_yacht_play_db_s_terminal_game_says_the_database_was_upgraded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], terminal: type[FakeApp],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    in_a_terminal(monkeypatch)
+    path = tmp_path / "old.db"
+    database_at(str(path), "yacht_0001", OLD_GAME)
+    assert main(["play", "--resume", "abcdef", "--db", str(path)]) == 0
+    assert terminal.runs == [{"resume": "abcdef123456", "note": said(path), "store": True}]
+    assert "upgraded" not in "".join(capsys.readouterr())
+
+
 def test_a_refusal_with_no_game_to_show_says_the_upgrade_itself(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], terminal: type[FakeApp],
         monkeypatch: pytest.MonkeyPatch) -> None:

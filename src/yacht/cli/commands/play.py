@@ -165,16 +165,44 @@ def cmd_play(args: argparse.Namespace) -> int:
     if launch.resume is not None:  # (a finished game is said before a screen opens)
         launch.resume = saved_game_to_play(launch.resume, args.variant, launch.options)
     factory = strategy_factory(target)
-    if args.plain or not sys.stdout.isatty() or not sys.stdin.isatty():
-        from yacht.plain import run_plain
-        from yacht.session import SessionError
+    kw: dict[str, Any] = {"strategy_factory": factory} if factory is not None else {}
+    store, note = _named_store(args.db)
+    if store is not None:
+        kw["store"] = store
+    try:
+        if args.plain or not sys.stdout.isatty() or not sys.stdin.isatty():
+            from yacht.plain import run_plain
+            from yacht.session import SessionError
 
-        try:
-            return run_plain(launch, sys.stdin, sys.stdout, strategy_factory=factory)
-        except SessionError as e:
-            raise CliError(str(e)) from None
-    from yacht.tui import make_app
+            if note:  # (the line game's words, had it opened the store itself)
+                print(f"Note: {note}", flush=True)
+            try:
+                return run_plain(launch, sys.stdin, sys.stdout, **kw)
+            except SessionError as e:
+                raise CliError(str(e)) from None
+        from yacht.tui import make_app
 
-    app = make_app(launch, strategy_factory=factory) if factory is not None else make_app(launch)
-    result = app.run()
-    return int(result or 0)
+        app = make_app(launch, **kw)
+        if note:  # (a notice in the game, as when it opens the store itself)
+            app.store_note = note
+        return int(app.run() or 0)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _named_store(db: str | None) -> tuple[Any, str | None]:
+    """The store of ``--db`` and the line that says it was upgraded as it was opened (None,
+    None without --db: the game opens the usual one, or plays unsaved when it cannot).
+    A database named that cannot be opened is an error: the game was played unsaved,
+    under a warning, in a database other than the one asked for."""
+    if db is None:
+        return None, None
+    from yacht.session import upgrade_note
+    from yacht.store import StoreError, open_store
+
+    try:
+        store = open_store(db)
+    except StoreError as e:
+        raise CliError(str(e)) from None
+    return store, upgrade_note(store)
