@@ -116,3 +116,4 @@ def test_yacht_play_plays_in_the_database_named(tmp_path: Path) -> None:
     assert r.returncode == 2 and r.stdout == "", r.stdout
     assert r.stderr == (f"yacht: error: cannot create {missing}: the directory "
                         f"{tmp_path / 'no such folder'} does not exist\n"), r.stderr
+

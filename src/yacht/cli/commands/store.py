@@ -459,10 +459,13 @@ def _export(store: Store, game_id: str, path: Path, args: argparse.Namespace) ->
 
 # --- stats ----------------------------------------------------------------------
 def cmd_stats(args: argparse.Namespace) -> int:
-    from yacht.parsing import check_name
+    from yacht.parsing import InputError, check_name, for_option
 
-    if args.player is not None:
-        args.player = check_name(args.player)
+    if args.player is not None:  # (said after what it refuses, as daily's --name is)
+        try:
+            args.player = check_name(args.player)
+        except InputError as e:
+            raise CliError(for_option("player", e)) from None
 
     def go(store: Store) -> int:
         rows = store.stats(args.player, include_computers=args.computers)
