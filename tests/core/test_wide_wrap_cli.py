@@ -71,3 +71,5 @@ def test_replay_s_heading_fits_the_width_in_cells(
     heading = out.split("\n\n")[0].splitlines()
     assert heading[0].startswith("Yatzy. Players:"), out
     assert all(cell_len(line) <= 48 for line in heading[:3]), out
+    turn = [line for line in out.splitlines() if line.startswith("Turn 1 - ")]
+    assert turn and cell_len(turn[0]) <= 48, out  # (the turn's line too)

@@ -149,6 +149,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     from yacht.cells import wrap
     from yacht.engine import Score, TakeBack
+    from yacht.render import wrap_text
 
     # (the options in words: the ruleset's key is one long word, cut where it fell; the
     # width in cells: "山田太郎" takes 8)
@@ -163,8 +164,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             assert pl is not None  # the record replayed: the placement was allowed
             col = f" (column {action.column + 1})" if len(rs.columns) > 1 else ""
             print()
-            print(f"Turn {state.turns_taken(me)} - {names[me]}: {' '.join(map(str, dice))} "
-                  f"-> {rs.category(action.category).label}{col} for {pl.total}")
+            print(wrap_text(f"Turn {state.turns_taken(me)} - {names[me]}: "  # (in cells)
+                            f"{' '.join(map(str, dice))} -> "
+                            f"{rs.category(action.category).label}{col} for {pl.total}",
+                            text_width()))
             print(card_table(rs, names, [state.card(i) for i in range(len(names))],
                              width=text_width()))
         else:
@@ -173,8 +176,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 print("(that scoring was taken back)")
     print()
     if final.ended_by is not None:  # (the totals alone named no winner, or the wrong one)
-        from yacht.render import wrap_text
-
         who = final.ended_by
         print(wrap_text(f"Turn {final.turns_taken(who) + 1} - {names[who]}: "
                         f"{' '.join(map(str, final.dice))} -> won at once with "
