@@ -529,9 +529,10 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         # (every simulated player comes from 127.0.0.1: no limit on the new tables or the
-        # open sockets of an address)
+        # open sockets and messages of an address)
         env = dict(os.environ, YACHT_CACHE_DIR=f"{tmp}/cache", YACHT_CONFIG_DIR=f"{tmp}/cfg",
-                   YACHT_NEW_TABLES="0", YACHT_SOCKETS="0")
+                   YACHT_NEW_TABLES="0", YACHT_SOCKETS="0",
+                   YACHT_MESSAGES="0")
         cmd = [sys.executable, "-m", "yacht", "web", "--port", str(port), "--log-level",
                "warning", "--log-format", "text", "--flush", args.flush]
         try:

@@ -28,15 +28,13 @@ from .errors import WebError
 from .live import Connection, LiveTable
 from .protocol import REACTIONS, Reaction, ReactionName, TableRequest
 
-__all__ = ["PER_BROWSER", "PER_SENDER", "WATCHERS", "WINDOW", "Budget", "Window", "accept",
+__all__ = ["PER_SENDER", "WATCHERS", "WINDOW", "Budget", "Window", "accept",
            "heard", "on", "settings_of"]
 
 #: a sender's reactions in a window (a seat's, a watcher address's), all the watchers'
 #: together (on one process), the window (seconds): a table of 8 seats hears at most
 #: 8 x 3 + 6 in a window, and a crowd of watchers no more than 6
 PER_SENDER, WATCHERS, WINDOW = 3, 6, 10.0
-#: (the former name of a sender's limit)
-PER_BROWSER = PER_SENDER
 #: senders remembered at most at a table before the quiet ones are forgotten
 _SENDERS = 1_000
 
