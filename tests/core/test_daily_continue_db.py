@@ -117,3 +117,19 @@ def test_yacht_play_plays_in_the_database_named(tmp_path: Path) -> None:
     assert r.stderr == (f"yacht: error: cannot create {missing}: the directory "
                         f"{tmp_path / 'no such folder'} does not exist\n"), r.stderr
 
+
+
+def test_a_game_handed_to_a_browser_names_yacht_web_of_its_database(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The link is kept in the database: `yacht web` of another one does not know it."""
+    from yacht.cli import main
+    from yacht.engine import Player, Record, State
+    from yacht.rules import get
+    from yacht.store import open_store
+
+    db = str(tmp_path / "my games.db")
+    with open_store(db) as store:
+        gid = store.start_game(Record.from_state(State(get("yatzy"), [Player("Ann")])))
+    assert main(["resume", gid, "--web", "--db", db]) == 0
+    out = flat(capsys.readouterr().out)
+    assert f"(with `yacht web --db {shlex.quote(db)}` running on that address)" in out, out

@@ -273,9 +273,10 @@ def _hand_to_browser(store: Store, game_id: str, base: str, args: argparse.Names
     if args.json:
         emit_json({"game": game_id, "table": row.id, "url": url})
         return 0
-    print(f"Open this link in your browser to go on with game {game_id} there (with `yacht "
-          f"web` running on that address). It works once: the first browser that opens it "
-          f"takes the game's seats.\n{url}")
+    # (`yacht web` of the same database: the link is kept in it)
+    print(f"Open this link in your browser to go on with game {game_id} there (with "
+          f"`{command_line('web')}` running on that address). It works once: the first "
+          f"browser that opens it takes the game's seats.\n{url}")
     return 0
 
 
