@@ -78,8 +78,8 @@ def test_a_player_added_at_45x14_is_drawn_in_the_terminal(tmp_path: Path) -> Non
            f"YACHT_CONFIG_DIR={tmp_path / 'cfg'} TERM=xterm-256color {YACHT}; sleep 30")
     tmux("new-session", "-d", "-s", session, "-x", "45", "-y", "14", cmd)
     try:
-        screen = wait_for(session, "f6 Top ten")  # (the key bar's second line)
-        assert "f3 + Player" in screen
+        screen = wait_for(session, "F6 Top ten")  # (the key bar's second line)
+        assert "F3 + Player" in screen
         tmux("send-keys", "-t", session, "F3")
         screen = wait_for(session, "3. Player 3")
         assert "Players (1-8)" in screen and "2. Computer" in screen, screen

@@ -120,7 +120,7 @@ async def test_the_key_bar_shows_the_keys_and_a_click_presses_one(new_app: App) 
         await settle(pilot)
         setup = app.screen
         bar = setup.query_one(KeyBar)
-        assert str(bar.render()).startswith(" f5 Start  f2 Demo  f3 + Player ")
+        assert str(bar.render()).startswith(" F5 Start  F2 Demo  F3 + Player ")
         await pilot.hover(KeyBar, offset=(bar._spans[2][0] + 1, 0))
         assert bar.hover == 2  # the key under the pointer is set apart
         await pilot.hover("#title")
@@ -134,7 +134,7 @@ async def test_the_key_bar_shows_the_keys_and_a_click_presses_one(new_app: App) 
         bar = g.query_one(KeyBar)
         # every key of the game, the speed keys and the demo too, in 80 columns
         assert str(bar.render()).strip() == ("r Roll  o Oops  h Hint  b Bell  +/- Speed  "
-                                             "f2 Demo  ? Help  esc Setup  q Quit")
+                                             "F2 Demo  ? Help  Esc Setup  q Quit")
         assert bar._spans[-1][1] <= 80
         await pilot.click("#roll")  # the focus moves about: the same bar, not rebuilt
         await pilot.click("#die-0")

@@ -37,8 +37,8 @@ async def test_the_setup_at_45_columns_shows_every_key_on_two_lines(new_app: App
         bar = app.screen.query_one(KeyBar)
         assert bar.region.height == 2 and bar.region.bottom == 14
         bottom = "\n".join(screen_text(app)[-2:])
-        for words in ("f5 Start", "f2 Demo", "f3 + Player", "f4 - Player", "f1 Rules",
-                      "f6 Top ten"):
+        for words in ("F5 Start", "F2 Demo", "F3 + Player", "F4 - Player", "F1 Rules",
+                      "F6 Top ten"):
             assert words in bottom, bottom
         assert "…" not in bottom
         assert all(line.rstrip() == line.rstrip()[:45] for line in screen_text(app))
@@ -51,7 +51,7 @@ async def test_the_setup_at_45_columns_shows_every_key_on_two_lines(new_app: App
         await pilot.pause()
         bar = app.screen.query_one(KeyBar)
         assert bar.region.height == 1 and bar.region.bottom == 24
-        assert "f6 Top ten" in screen_text(app)[-1]
+        assert "F6 Top ten" in screen_text(app)[-1]
 
 
 def test_a_long_name_in_the_news_is_cut_before_the_news_is() -> None:

@@ -119,4 +119,4 @@ async def test_the_key_bar_keeps_help_and_quit_and_says_keys_are_left_out(
         assert "…" in screen_text(app)[-1]
         await pilot.resize_terminal(120, 30)
         await settle(pilot)
-        assert "…" not in screen_text(app)[-1] and "esc Setup" in screen_text(app)[-1]
+        assert "…" not in screen_text(app)[-1] and "Esc Setup" in screen_text(app)[-1]

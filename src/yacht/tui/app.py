@@ -8,6 +8,7 @@ from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
+from textual.keys import format_key
 from textual.notifications import SeverityLevel
 
 from yacht.session import (
@@ -26,7 +27,33 @@ from yacht.session import (
 from yacht.session.game import StoreLike, StrategyFactory, players_from_specs
 from yacht.session.table import Table
 
-__all__ = ["Launch", "YachtApp"]
+__all__ = ["Launch", "YachtApp", "key_display"]
+
+#: keys whose names are shown in words of our own (as the help and the buttons say them)
+KEY_NAMES = {"escape": "Esc", "enter": "Enter", "tab": "Tab", "space": "Space",
+             "backspace": "Backspace", "delete": "Del", "insert": "Ins", "home": "Home",
+             "end": "End", "pageup": "PgUp", "pagedown": "PgDn"}
+
+
+def key_display(key: str) -> str:
+    """A key as every key bar shows it, in the words of the help and the buttons: function
+    keys as F5, Esc, Ctrl+Q, a letter as the letter typed.
+
+    >>> [key_display(k) for k in ("f5", "escape", "ctrl+q", "r", "question_mark", "plus")]
+    ['F5', 'Esc', 'Ctrl+Q', 'r', '?', '+']
+    >>> key_display("shift+f12"), key_display("pagedown")
+    ('Shift+F12', 'PgDn')
+    """
+    *modifiers, name = key.split("+") if key != "+" else [key]
+    if name in KEY_NAMES:
+        shown = KEY_NAMES[name]
+    elif len(name) in (2, 3) and name[0] == "f" and name[1:].isdigit():
+        shown = name.upper()
+    else:
+        shown = format_key(name)
+        if modifiers and len(shown) == 1:
+            shown = shown.upper()  # (Ctrl+Q, as the setup's button says it)
+    return "".join(f"{m.capitalize()}+" for m in modifiers) + shown
 
 
 class YachtApp(App[int]):
@@ -57,6 +84,12 @@ class YachtApp(App[int]):
         self.store_note: str | None = None  # (an older file upgraded as it was opened)
         self.offered = False  # saved games were offered already
         self.gc_paused = False  # make_app() paused the cycle collector until the first paint
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Every key bar's keys in one style (Textual's own showed 'f5' and 'esc', the
+        help and the buttons say 'F5' and 'Esc'); a binding's own ``key_display`` (as
+        '+/-') is kept."""
+        return binding.key_display or key_display(binding.key)
 
     # --- start ------------------------------------------------------------------
     def on_mount(self) -> None:

@@ -102,7 +102,7 @@ class SetupScreen(AppScreen):
         Binding("f4", "remove_player", "- Player"),
         Binding("f1", "help", "Rules"),
         Binding("f6", "top_ten", "Top ten"),
-        Binding("ctrl+q", "app.quit", "Quit", key_display="^q"),
+        Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
     def __init__(self) -> None:
