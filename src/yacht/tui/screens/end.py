@@ -151,7 +151,9 @@ class EndScreen(AppScreen):
             card = ScoreCard(id="final-card")
             card.can_focus = False  # a card to read: nothing to choose on it
             yield card
-        yield KeyBar()
+        # (a second line where one is not enough: at 45 columns t Top ten and a Analysis
+        # were left out behind a '…', their buttons scrolled away, and no help lists them)
+        yield KeyBar(lines=2)
 
     def title_words(self, width: int) -> str:
         """The title in ``width`` cells: the variant's name before its comma when the

@@ -770,19 +770,45 @@ class GameScreen(AppScreen):
         self.refresh_all()
 
     @staticmethod
-    def keys_left_out(view: TableView, snap: Mapping[str, Any]) -> frozenset[str]:
-        """The keys the bar leaves out now: a person's (roll, hint, and Oops unless a
-        score may still be taken back) while a computer plays (they would only say to
-        wait), and the computers' speed in a game without computers (unless the demo
-        plays every seat)."""
+    def keys_left_out(view: TableView, snap: Mapping[str, Any],
+                      too_small: bool = False) -> frozenset[str]:
+        """The keys the bar leaves out now, the ones that would only say why not: a
+        person's (roll, hint, and Oops unless a score may still be taken back) while a
+        computer plays; the hint and Oops (the same unless) in a pause and at the game's
+        end, and the demo there; roll once the turn has no roll left; the computers' speed
+        in a game without computers (unless the demo plays every seat); and what plays
+        while the terminal is too small for the table (r goes on to the results at the
+        game's end all the same)."""
         out: set[str] = set()
-        if view.computer_turn and view.pause is None and not view.over:
-            out |= {"roll", "hint"}
-            if not (snap["can"]["take_back"] or snap["can"]["give_back"]):
+        over = view.over
+        undo = snap["can"]["take_back"] or snap["can"]["give_back"]
+        if view.pause is not None or over:
+            out.add("hint")
+            if not undo:
                 out.add("oops")
+            if over:
+                out.add("demo")
+        elif view.computer_turn:
+            out |= {"roll", "hint"}
+            if not undo:
+                out.add("oops")
+        elif view.state.dice and not view.state.may_reroll():
+            out.add("roll")  # (the Roll button says "Score a box")
+        if too_small:
+            out |= {"hint", "oops"}
+            if not over:
+                out.add("roll")
         if not any(p.is_computer for p in view.state.players) and not view.taken_over:
             out.add("faster")
         return frozenset(out)
+
+    @staticmethod
+    def roll_words(view: TableView, snap: Mapping[str, Any]) -> str:
+        """What r does now, in the key bar: roll, or in a pause and at the game's end what
+        the main button says (Next player, See results)."""
+        if view.pause is not None or view.over:
+            return str(snap["button"]["label"])
+        return "Roll"
 
     @property
     def saving(self) -> bool:
@@ -927,8 +953,11 @@ class GameScreen(AppScreen):
             bits.pop()
             title = f" {who}   {' · '.join(bits)}"
         self.put("#title", title, layout=False)
-        self.query_one(KeyBar).hide(self.keys_left_out(view, snap))
-        if self.show_too_small(snap):
+        cramped = self.show_too_small(snap)
+        bar = self.query_one(KeyBar)
+        bar.hide(self.keys_left_out(view, snap, cramped))
+        bar.say("roll", self.roll_words(view, snap))
+        if cramped:
             return
         self.set_layout(*self.choose_layout(snap))
         small = self.layout_name in ("small", "narrow")

@@ -84,7 +84,10 @@ class KeyBar(Widget):
         self.refresh(layout=self.lines > 1)  # (the keys may take another line)
 
     def say(self, action: str, words: str) -> None:
-        """The key of ``action`` says ``words`` (what it does now: a key that toggles)."""
+        """The key of ``action`` says ``words`` (what it does now: a key that toggles, or
+        does another thing in a pause)."""
+        if self.words.get(action) == words:
+            return
         self.words[action] = words
         self.keys = [(key, words if act == action else said, act, node)
                      for key, said, act, node in self.keys]
