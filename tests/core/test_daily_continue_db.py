@@ -133,3 +133,25 @@ def test_a_game_handed_to_a_browser_names_yacht_web_of_its_database(
     assert main(["resume", gid, "--web", "--db", db]) == 0
     out = flat(capsys.readouterr().out)
     assert f"(with `yacht web --db {shlex.quote(db)}` running on that address)" in out, out
+
+
+def test_an_exported_record_s_replay_is_quoted_and_works(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'(`yacht replay /tmp/my dir/game.json`)' read as two words in a shell; the
+    record's replay needs no --db."""
+    from yacht.cli import main
+    from yacht.engine import Player, Record, State
+    from yacht.rules import get
+    from yacht.store import open_store
+
+    db = str(tmp_path / "games.db")
+    with open_store(db) as store:
+        gid = store.start_game(Record.from_state(State(get("yatzy"), [Player("Ann")])))
+    (tmp_path / "my dir").mkdir()
+    path = tmp_path / "my dir" / "game.json"
+    assert main(["resume", gid, "--db", db, "--export", str(path)]) == 0
+    out = capsys.readouterr().out
+    m = re.search(r"\(`(yacht replay [^`]+)`\)", out)
+    assert m and m.group(1) == f"yacht replay '{path}'", out
+    assert main(shlex.split(m.group(1))[1:]) == 0
+    assert "Yatzy. Players: Ann." in capsys.readouterr().out

@@ -44,11 +44,12 @@ def carry_options(given: Mapping[str, str | None], takes: Mapping[str, Iterable[
             _CARRIED[option] = (value, frozenset(takes.get(option, ())))
 
 
-def command_line(*words: str) -> str:
+def command_line(*words: str, carry: bool = True) -> str:
     """The `yacht` command of ``words`` as the user types it next: with the options of
-    this run it needs to find the same things (:func:`carry_options`: ``--db``), each
-    word quoted for the shell where it must be. Every command a game or a command
-    prints for the user to type is made here.
+    this run it needs to find the same things (:func:`carry_options`: ``--db``; none
+    with ``carry`` False, for a command that does not look in them: a record file's
+    replay), each word quoted for the shell where it must be. Every command a game or a
+    command prints for the user to type is made here.
 
     >>> command_line("resume", "1ab3af1a2d7d")
     'yacht resume 1ab3af1a2d7d'
@@ -64,7 +65,7 @@ def command_line(*words: str) -> str:
     import shlex
 
     parts = ["yacht", *words]
-    for option, (value, commands) in _CARRIED.items():
+    for option, (value, commands) in _CARRIED.items() if carry else ():
         if words and words[0] in commands and option not in words:
             parts += [option, value]
     return " ".join(shlex.quote(p) for p in parts)

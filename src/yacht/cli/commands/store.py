@@ -453,7 +453,8 @@ def _export(store: Store, game_id: str, path: Path, args: argparse.Namespace) ->
     if args.json:
         emit_json({"id": game_id, "file": str(path)})
     else:
-        again = printable(command_line("replay", str(path)))  # (a path with blanks: quoted)
+        # (a path with blanks quoted; a file's replay needs no --db)
+        again = printable(command_line("replay", str(path), carry=False))
         print(f"Game {game_id} written to {name} (`{again}`).")
     return 0
 
