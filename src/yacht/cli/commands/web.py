@@ -40,6 +40,7 @@ def register(sub: Any) -> None:
                         "0.0.0.0 for every network)")
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
     p.add_argument("--allowed-host", metavar="NAME", action="append", default=[],
+                   type=_allowed_host,
                    help="a name browsers reach the server by, as in the address they open "
                         "(again for more; '*' for any). Default: the address it listens on, "
                         "localhost, and with --host 0.0.0.0 this machine's names and "
@@ -91,6 +92,27 @@ def _proxy(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not an address or network (accepted: e.g. 10.0.0.5, "
             "10.0.0.0/8, fd00::/8)") from None
+
+
+def _allowed_host(text: str) -> str:
+    """A name (or address) of --allowed-host as a browser's Host header gives it, or '*';
+    an empty one (it was left out silently) or a URL (never a Host: no browser reached the
+    server by it, and every request was refused) is one line."""
+    import ipaddress
+
+    from yacht.web.guard import host_name
+
+    name = text.strip()
+    if name == "*" or host_name(name):
+        return name
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a host name (accepted: a name or address browsers open the "
+            "server by, without http:// or a path, e.g. yacht.example.org, 192.168.1.5; "
+            "'*' for any)") from None
+    return name
 
 
 def _port(text: str) -> int:
