@@ -103,6 +103,18 @@ def test_a_refusal_with_no_game_to_show_says_the_upgrade_itself(
     assert terminal.runs == []
 
 
+def test_a_daily_refused_before_its_game_says_the_upgrade_itself(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], terminal: type[FakeApp],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    in_a_terminal(monkeypatch)
+    path = tmp_path / "old.db"
+    database_at(str(path), "yacht_0001", OLD_GAME)
+    assert main(["daily", "tommys-crag", "--name", "x" * 21, "--db", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith(f"yacht: {said(path)}\nyacht: error: --name: "), err
+    assert out == "" and terminal.runs == []
+
+
 def test_the_terminal_game_given_the_note_shows_it(tmp_path: Path) -> None:
     """The terminal game itself (not a stand-in) shows the note it is given with the store
     (yacht resume's and yacht daily's way) as a notice."""

@@ -73,10 +73,7 @@ def _name(given: str | None) -> str:
 def cmd_daily(args: argparse.Namespace) -> int:
     from yacht.parsing import parse_ruleset
     from yacht.render import variant_title
-    from yacht.session import SessionError
-    from yacht.session.daily import UnderWay, open_daily, ranked_game
     from yacht.session.opening import upgrade_note as game_note
-    from yacht.session.table import Refused
     from yacht.store import StoreError, open_store
 
     from .web import upgrade_note
@@ -94,8 +91,31 @@ def cmd_daily(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     note = upgrade_note(store)  # (the game opens it again, upgraded: said here, once)
     plain = args.plain or not sys.stdout.isatty() or not sys.stdin.isatty()
-    if note and (args.standings or plain):  # (on stderr with --json: its output stays JSON)
+    said = bool(note) and (args.standings or plain)  # (else the terminal game says it)
+    if said:  # (on stderr with --json: its output stays JSON)
         print(note, file=sys.stderr if args.json else sys.stdout, flush=True)
+    try:
+        game_id = _open_today(store, rs, day, args)
+    except CliError:
+        if note and not said:  # (no game to say it: said with the refusal)
+            print(note, file=sys.stderr, flush=True)
+        raise
+    if game_id is None:  # (--standings: printed)
+        return 0
+    code = _play(game_id, args, plain, None if plain or not note else game_note(store))
+    _print_result(args.db, rs.id, variant_title(rs), game_id, plain)
+    return code
+
+
+def _open_today(store: Any, rs: Any, day: str | None, args: argparse.Namespace) -> str | None:
+    """--standings printed (None), or the id of today's game of ``rs`` to play: a new one,
+    or the one under way of the same name (said)."""
+    from yacht.render import variant_title
+    from yacht.session import SessionError
+    from yacht.session.daily import UnderWay, open_daily, ranked_game
+    from yacht.session.table import Refused
+    from yacht.store import StoreError
+
     try:
         if args.standings:
             st = _standings(store, rs, day, shown=not args.json)
@@ -103,7 +123,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
                 emit_json(st.to_json())
             else:
                 print(standings_text(st, variant_title(rs)))
-            return 0
+            return None
         name = _name(args.name)
         try:
             game_id = open_daily(store, rs.id, name, source="cli").game_id
@@ -122,9 +142,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
         store.close()
     if game_id is None:  # (a store that could not save it says so first)
         raise CliError("today's challenge could not be saved")
-    code = _play(game_id, args, plain, None if plain or not note else game_note(store))
-    _print_result(args.db, rs.id, variant_title(rs), game_id, plain)
-    return code
+    return str(game_id)
 
 
 def _standings(store: Any, rs: Any, day: str | None, shown: bool = True) -> Any:
