@@ -24,15 +24,17 @@ from yacht.tui.screens.game import GameScreen
 App = Callable[..., YachtApp]
 
 #: the game's own keys (see KEYS_HELP and the screens' bindings)
-KEYMAP = ["r", "a", "s", "n", "o", "h", "b", "plus", "minus", "question_mark", "f1",
-          "escape", "q", "p", "enter", "space", "tab", "shift+tab", "left", "right", "up",
-          "down", "f2", "f3", "f4", "f5", *"1234567890"]
-JUNK = [*"cdgijklmtuvwxyzECGKLMQRXYZ", "exclamation_mark", "at", "number_sign",
-        "comma", "full_stop", "slash", "backslash", "semicolon", "apostrophe",
-        "equals_sign", "underscore", "asterisk", "left_square_bracket", "home", "end",
-        "pageup", "pagedown", "delete", "backspace", "insert", "ctrl+a", "ctrl+e", "ctrl+k",
-        "ctrl+s", "ctrl+z", "ctrl+x", "ctrl+v", "ctrl+l", "ctrl+r", "ctrl+up", "f6", "f7",
-        "f8", "f9", "f10", "f11", "f12", "shift+up", "shift+left", "alt+x"]
+KEYMAP: list[str] = [
+    "r", "a", "s", "n", "o", "h", "b", "plus", "minus", "question_mark", "f1", "escape", "q",
+    "p", "enter", "space", "tab", "shift+tab", "left", "right", "up", "down", "f2", "f3", "f4",
+    "f5", *"1234567890"]
+JUNK: list[str] = [
+    *"cdgijklmtuvwxyzECGKLMQRXYZ", "exclamation_mark", "at", "number_sign", "comma",
+    "full_stop", "slash", "backslash", "semicolon", "apostrophe", "equals_sign", "underscore",
+    "asterisk", "left_square_bracket", "home", "end", "pageup", "pagedown", "delete",
+    "backspace", "insert", "ctrl+a", "ctrl+e", "ctrl+k", "ctrl+s", "ctrl+z", "ctrl+x", "ctrl+v",
+    "ctrl+l", "ctrl+r", "ctrl+up", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "shift+up",
+    "shift+left", "alt+x"]
 #: rare: they end the app (checked to end it cleanly)
 ENDING = ["ctrl+c", "ctrl+q"]
 
@@ -51,10 +53,12 @@ def pick_key(rng: random.Random, rs: Ruleset) -> str:
 
 
 def check_consistent(app: YachtApp, store: Any) -> None:
-    """The game on screen replays from its record (and from the store when saved)."""
-    session = getattr(app.screen, "session", None)
-    if session is None:
+    """The game on screen replays from its record (and from the store when saved): the
+    game's table, on the game's screen or the end's."""
+    table = getattr(app.screen, "table", None)
+    if table is None:
         return
+    session = table._game
     st = session.state
     for state in [Record.from_state(st).final_state()] + (
             [store.load_record(session.game_id).final_state()]
@@ -65,6 +69,14 @@ def check_consistent(app: YachtApp, store: Any) -> None:
         assert (state.current, state.dice, state.chosen, state.rolls) == \
             (st.current, st.dice, st.chosen, st.rolls)
         assert state.is_terminal() == st.is_terminal()
+
+
+def forwardable(screen: GameScreen) -> bool:
+    """The person's game may be played on through the table (see fast_forward): not over,
+    not in a pause, and not a demo (a click or a key may start one: the computer then
+    plays every seat and the table refuses the person's moves)."""
+    return (screen.app.screen is screen and not screen.table._game.is_over()
+            and not screen.paused and not screen.table.view().taken_over)
 
 
 def launch_for(rs: Ruleset, rng: random.Random) -> Launch | None:
@@ -84,10 +96,10 @@ async def fuzz_keys(pilot: Pilot[Any], app: YachtApp, store: Any, rs: Ruleset,
     while pressed < budget:
         screen = app.screen
         if (isinstance(screen, GameScreen) and rng.random() < 0.03
-                and len(screen.table._game.players) == 1 and not screen.table._game.is_over()
-                and not screen.paused):
+                and len(screen.table._game.players) == 1):
             await settle(pilot)
-            fast_forward(screen, leave=rng.choice((1, 2)))  # to the end game quickly
+            if forwardable(screen):
+                fast_forward(screen, leave=rng.choice((1, 2)))  # to the end game quickly
         key = pick_key(rng, rs)
         await pilot.press(key)
         pressed += 1
@@ -131,9 +143,10 @@ async def test_random_clicks_never_crash(new_app: App, store: Any, variant: str)
         await settle(pilot)
         for n in range(50):
             screen = app.screen
-            if (isinstance(screen, GameScreen) and rng.random() < 0.03
-                    and not screen.table._game.is_over() and not screen.paused):
-                fast_forward(screen, leave=1)
+            if isinstance(screen, GameScreen) and rng.random() < 0.03:
+                await settle(pilot)
+                if forwardable(screen):
+                    fast_forward(screen, leave=1)
             await pilot.click(offset=(rng.randrange(size[0]), rng.randrange(size[1])))
             if not app.is_running:
                 break
