@@ -316,6 +316,13 @@ def wrap_text(text: str, width: int) -> str:
                  go on
 
     Its width is in the cells of a terminal (:mod:`yacht.cells`): a wide letter takes two.
+    A command in backquotes is not broken where it fits a line: copied from two lines, a
+    path in quotes would hold a line break.
+
+    >>> print(wrap_text("Game saved. `yacht resume 1ab3 --db 'my games.db'` continues it.", 40))
+    Game saved.
+    `yacht resume 1ab3 --db 'my games.db'`
+    continues it.
     """
     out: list[str] = []
     for line in text.split("\n"):
@@ -326,8 +333,26 @@ def wrap_text(text: str, width: int) -> str:
         hang = cell_len(found.group()) if found else 0
         if hang > width // 2:  # a first column too wide to hang under: under the indent
             hang = len(line) - len(line.lstrip(" "))
-        out += wrap(line, width, subsequent_indent=" " * hang, keep_blanks=True) or [""]
+        glued = _glued(line, width - hang)
+        out += [piece.replace(_GLUE, " ") for piece in
+                wrap(glued, width, subsequent_indent=" " * hang, keep_blanks=True)] or [""]
     return "\n".join(out)
+
+
+#: a command in backquotes, and what holds its words together while a line is wrapped
+_COMMAND = re.compile(r"`[^`\n]+`")
+_GLUE = "\ue000"  # (a private character: one cell, no blank)
+
+
+def _glued(line: str, room: int) -> str:
+    """``line`` with each command in it as one word where it fits in ``room`` cells (a
+    longer one as it is: broken at its blanks rather than cut)."""
+
+    def glue(found: re.Match[str]) -> str:
+        command = found.group()
+        return command.replace(" ", _GLUE) if cell_len(command) <= room else command
+
+    return _COMMAND.sub(glue, line)
 
 
 def situation_lines(head: str, situation: str, width: int) -> list[str]:

@@ -73,3 +73,14 @@ def test_replay_s_heading_fits_the_width_in_cells(
     assert all(cell_len(line) <= 48 for line in heading[:3]), out
     turn = [line for line in out.splitlines() if line.startswith("Turn 1 - ")]
     assert turn and cell_len(turn[0]) <= 48, out  # (the turn's line too)
+
+
+@pytest.mark.parametrize("width", [64, 70, 78])
+def test_a_command_to_type_is_not_broken_where_it_fits_a_line(width: int) -> None:
+    """A command with a quoted path (command_line quotes a path with blanks) broken at
+    its blank was copied from two lines with a line break in the path."""
+    command = "yacht play --plain --resume 1ab3af1a2d7d --db 'my games.db'"
+    out = wrap_text(f"Game saved. `{command}` continues it, and the score is entered "
+                    "then.", width)
+    assert any(f"`{command}`" in line for line in out.splitlines()), out
+    assert all(cell_len(line) <= width for line in out.splitlines()), out
