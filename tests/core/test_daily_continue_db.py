@@ -155,3 +155,17 @@ def test_an_exported_record_s_replay_is_quoted_and_works(
     assert m and m.group(1) == f"yacht replay '{path}'", out
     assert main(shlex.split(m.group(1))[1:]) == 0
     assert "Yatzy. Players: Ann." in capsys.readouterr().out
+
+
+def test_daily_s_last_lines_fit_the_width_with_the_command_whole(tmp_path: Path) -> None:
+    """'The challenge is saved: `...` goes on with it today.' was printed whole (91
+    columns with --db: the terminal cut it mid-word); it is wrapped, the command on one
+    line."""
+    r = yacht(["daily", "crag", "--name", "山田太郎", "--plain", "--db", "my g.db"], "\nq\n",
+              tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("The challenge is"))
+    assert all(len(line) <= 78 for line in lines[start:]), r.stdout
+    assert any(re.search(r"`yacht play --plain --resume \w+ --db 'my g.db'`", line)
+               for line in lines[start:]), r.stdout

@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from yacht.cli.common import GAMES_DB_HELP, CliError, check_db, emit_json, say_building
+from yacht.cli.common import (
+    GAMES_DB_HELP,
+    CliError,
+    check_db,
+    emit_json,
+    say_building,
+    text_width,
+)
 
 ORDER = 3
 
@@ -110,7 +117,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
 def _open_today(store: Any, rs: Any, day: str | None, args: argparse.Namespace) -> str | None:
     """--standings printed (None), or the id of today's game of ``rs`` to play: a new one,
     or the one under way of the same name (said)."""
-    from yacht.render import variant_title
+    from yacht.render import variant_title, wrap_text
     from yacht.session import SessionError
     from yacht.session.daily import UnderWay, open_daily, ranked_game
     from yacht.session.table import Refused
@@ -129,11 +136,11 @@ def _open_today(store: Any, rs: Any, day: str | None, args: argparse.Namespace) 
             game_id = open_daily(store, rs.id, name, source="cli").game_id
         except UnderWay as e:  # (this machine's: the same person's, going on with it)
             game_id = e.game_id
-            print(f"{name}'s game of today's challenge is under way: going on with it "
-                  f"(game {game_id}).")
+            print(wrap_text(f"{name}'s game of today's challenge is under way: going on "
+                            f"with it (game {game_id}).", text_width()))
         if game_id is not None and ranked_game(store, rs.id, name) != game_id:
-            print(f"Practice: {name} started today's ranked game already (a name's first "
-                  "game of the day is the ranked one).")
+            print(wrap_text(f"Practice: {name} started today's ranked game already (a "
+                            "name's first game of the day is the ranked one).", text_width()))
     except Refused as e:
         raise CliError(f"today's challenge cannot be saved: {e}") from None
     except (SessionError, StoreError) as e:
@@ -213,6 +220,7 @@ def _print_result(db: str | None, variant: str, title: str, game_id: str,
         store.close()
     entry = st.place_of(game_id)
     if entry is None:
+        from yacht.render import wrap_text
         from yacht.session.opening import command_line
 
         # (with the --db it was played in: without it the default database was looked in)
@@ -222,7 +230,10 @@ def _print_result(db: str | None, variant: str, title: str, game_id: str,
             command = resume_command(game_id)
         else:
             command = command_line("resume", game_id)
-        print(f"The challenge is saved: `{command}` goes on with it today.")
+        # (wrapped in cells, the command kept whole where it fits: it was cut mid-word
+        # by the terminal)
+        print(wrap_text(f"The challenge is saved: `{command}` goes on with it today.",
+                        text_width()))
         return
     print()
     print(standings_text(st, title, mine=game_id))
