@@ -136,8 +136,8 @@ def _open_today(store: Any, rs: Any, day: str | None, args: argparse.Namespace) 
             game_id = open_daily(store, rs.id, name, source="cli").game_id
         except UnderWay as e:  # (this machine's: the same person's, going on with it)
             game_id = e.game_id
-            print(wrap_text(f"{name}'s game of today's challenge is under way: going on "
-                            f"with it (game {game_id}).", text_width()))
+            print(f"{name}'s game of today's challenge is under way: going on with it "
+                  f"(game {game_id}).")
         if game_id is not None and ranked_game(store, rs.id, name) != game_id:
             print(wrap_text(f"Practice: {name} started today's ranked game already (a "
                             "name's first game of the day is the ranked one).", text_width()))
