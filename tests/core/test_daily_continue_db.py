@@ -169,3 +169,21 @@ def test_daily_s_last_lines_fit_the_width_with_the_command_whole(tmp_path: Path)
     assert all(len(line) <= 78 for line in lines[start:]), r.stdout
     assert any(re.search(r"`yacht play --plain --resume \w+ --db 'my g.db'`", line)
                for line in lines[start:]), r.stdout
+
+
+def test_the_terminal_games_goodbye_carries_the_database(tmp_path: Path) -> None:
+    """The terminal game's last line and its Leave dialog name the resume command and the
+    game to start with the run's --db (they said `yacht resume ID` and "start yacht",
+    which look in the default database)."""
+    from yacht.session.commands import resume_command, resume_hint, start_command
+    from yacht.session.opening import carry_options
+
+    db = str(tmp_path / "a b.db")
+    carry_options({"--db": db}, {"--db": ["resume", "play"]})
+    try:
+        assert resume_command("ab12") == f"yacht resume ab12 --db {shlex.quote(db)}"
+        assert resume_hint("ab12") == f"`yacht resume ab12 --db {shlex.quote(db)}` continues it"
+        assert start_command() == f"yacht play --db {shlex.quote(db)}"
+    finally:
+        carry_options({}, {})
+    assert resume_command("ab12") == "yacht resume ab12"

@@ -64,7 +64,7 @@ __all__ = ["NOTATION", "ActionError", "Command", "ComputerMove", "GoOn", "ScoreB
            "Toggle", "command_from_json", "command_text", "command_to_json", "dice_to_roll",
            "held_dice", "held_in_log", "hold_action", "legal_texts", "own_score_open",
            "parse_command", "resolve", "resolve_marked",
-           "resume_command", "resume_hint"]
+           "resume_command", "resume_hint", "start_command"]
 
 NOTATION = ("roll [VALUES], choose POSITIONS (e.g. choose 1,3), score BOX [COLUMN], "
             "give-back, take-back, computer")
@@ -77,7 +77,21 @@ def resume_command(game_id: str) -> str:
     >>> resume_command("1ab3af1a2d7d")
     'yacht resume 1ab3af1a2d7d'
     """
-    return f"yacht resume {game_id}"
+    from .opening import command_line  # (opening imports the table, which imports this)
+
+    return command_line("resume", game_id)
+
+
+def start_command() -> str:
+    """The command that starts the game and offers the unfinished games (in the database
+    of this run).
+
+    >>> start_command()
+    'yacht play'
+    """
+    from .opening import command_line
+
+    return command_line("play")
 
 
 def resume_hint(game_id: str) -> str:

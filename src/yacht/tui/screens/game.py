@@ -37,6 +37,7 @@ from yacht.session.commands import (
     Toggle,
     resume_command,
     resume_hint,
+    start_command,
 )
 from yacht.session.keys import COMMAND_KEYS, letter_notes
 from yacht.session.present import (
@@ -1574,7 +1575,7 @@ class GameScreen(AppScreen):
         command = resume_command(str(view.game_id))
         if saved:
             text = f"The game is saved. To go on with it later:\n\n    {command}\n\n" \
-                   "(or start yacht: it offers unfinished games)"
+                   f"(or start {start_command()}: it offers unfinished games)"
         elif view.elsewhere is not None:
             text = (f"What was played here is not saved: the game went on elsewhere. "
                     f"To go on with it from there:\n\n    {command}")
@@ -1634,8 +1635,8 @@ class GameScreen(AppScreen):
             return (f"What was played here is not saved: the game went on elsewhere. "
                     f"{resume_hint(gid)} (from there).")
         if view.saved:
-            return (f"The game is saved. {resume_hint(gid)} (or start yacht: it "
-                    "offers unfinished games).")
+            return (f"The game is saved. {resume_hint(gid)} (or start {start_command()}: "
+                    "it offers unfinished games).")
         if self._partly_saved(view):
             return ("The game is not saved: saving failed (the moves after that are lost). "
                     f"{resume_hint(gid)} from where saving failed.")
