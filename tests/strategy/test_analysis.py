@@ -476,3 +476,24 @@ def test_a_strategys_own_start_value_is_told_apart_from_its_average_in_play(
     monkeypatch.setattr(expected, "expert_expected",
                         lambda rs: expected.Expected(a.expected_start + 0.5, False))
     assert strategy.start_note == ""  # (within a point: the same figure)
+
+
+def test_text_of_wide_names_fits_its_width_in_cells() -> None:
+    """Names of wide letters line up in the table and wrap in cells (the text counted
+    characters: "山田太郎..." lines ran to 80-86 cells in 78)."""
+    from yacht.cells import cell_len
+
+    rs = get("tommys-crag")
+    names = ["山田太郎山田太郎山田太", "Ann"]  # (22 cells: the table takes 78)
+    s = State(rs, [Player(n, "computer", "random") for n in names], rng=random.Random(4))
+    players = [RandomStrategy(rs, 4), RandomStrategy(rs, 5)]
+    while not s.is_terminal():
+        play_turn(s, players[s.current])
+    lines = analyse(Record.from_state(s), win_games=0).text(78).splitlines()
+    wide = [line for line in lines if cell_len(line) > 78 and not line.startswith("  turn")]
+    assert not wide, wide
+    head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("player"))
+    table = lines[head:head + 3]  # (the columns end where the heading's do, in cells)
+    assert [cell_len(line) for line in table] == [78] * 3, table
+    assert names[0] in table[1] and "Ann" in table[2]
+    assert any(line.startswith(f"21 of {names[0]}'s") for line in lines)

@@ -80,11 +80,11 @@ True
 from __future__ import annotations
 
 import math
-import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from yacht.cells import cell_len, ljust, wrap
 from yacht.engine import Record, Roll, Score, State, TakeBack
 from yacht.render import (
     LOSS,
@@ -785,22 +785,22 @@ def _text(a: Analysis, width: int) -> str:
     lines = [f"Analysis of a game of {variant_title(a.ruleset)}"
              + ("" if a.finished else " (not finished)")]
     note = f" ({a.start_note})" if a.start_note else ""
-    lines += textwrap.wrap(f"Reference: {a.reference}; expected score from the start "
-                           f"{a.expected_start:.2f}{note}.", width)
+    lines += wrap(f"Reference: {a.reference}; expected score from the start "
+                  f"{a.expected_start:.2f}{note}.", width)
     if a.ended_by is not None:
-        lines += textwrap.wrap(a.ended_text, width)
+        lines += wrap(a.ended_text, width)
     if a.dice_entered:
-        lines += textwrap.wrap("Dice entered: some dice were entered by hand (real dice); "
-                               "this program cannot vouch for them, nor for the luck they "
-                               "made.", width)
+        lines += wrap("Dice entered: some dice were entered by hand (real dice); "
+                      "this program cannot vouch for them, nor for the luck they made.",
+                      width)
     lines.append("")
     keep: set[int] = set()  # lines never wrapped
-    name_w = max(4, *(len(p.name) for p in a.players))
+    name_w = max(4, *(cell_len(p.name) for p in a.players))  # (in cells: 山田 is 4)
     lines.append(f"{'':2}{'player':<{name_w}}  {'score':>6} {LOSS.lower():>7} {'luck':>8} "
                  f"{'accuracy':>9} {'decisions':>9} {'mistakes':>8}")
     for p in a.players:
         score = f"{p.score}" if p.finished else f"{p.score}*"
-        lines.append(f"{_MARKS[p.index % 8]:<2}{p.name:<{name_w}}  {score:>6} {p.loss:>7.2f} "
+        lines.append(f"{_MARKS[p.index % 8]:<2}{ljust(p.name, name_w)}  {score:>6} {p.loss:>7.2f} "
                      f"{p.luck:>+8.2f} {accuracy_text(p.accuracy):>9} {p.decisions:>9} "
                      f"{p.mistakes:>8}")
     if not a.finished:
@@ -835,9 +835,9 @@ def _text(a: Analysis, width: int) -> str:
         lines += chart
     out: list[str] = []
     for i, line in enumerate(lines):
-        if len(line) <= width or i in keep:
+        if cell_len(line) <= width or i in keep:
             out.append(line)
         else:  # wrapped, its next lines indented under it
             indent = " " * (len(line) - len(line.lstrip()) + 2)
-            out += textwrap.wrap(line, width, subsequent_indent=indent)
+            out += wrap(line, width, subsequent_indent=indent, keep_blanks=True)
     return "\n".join(out)
