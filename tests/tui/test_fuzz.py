@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import fast_forward, run, settle
+from tui_helpers import fast_forward, quick_waits, run, settle
 
 from yacht.engine import Record
 from yacht.rules import Ruleset, all_variants
@@ -22,6 +22,12 @@ from yacht.tui import YachtApp
 from yacht.tui.screens.game import GameScreen
 
 App = Callable[..., YachtApp]
+
+
+@pytest.fixture(autouse=True)
+def _quick_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    quick_waits(monkeypatch)
+
 
 #: the game's own keys (see KEYS_HELP and the screens' bindings)
 KEYMAP: list[str] = [

@@ -18,6 +18,7 @@ from tui_helpers import (
     holding,
     marked,
     mouse_box,
+    quick_waits,
     run,
     settle,
     tap,
@@ -32,6 +33,11 @@ from yacht.tui.screens.game import GameScreen
 from yacht.tui.screens.setup import SetupScreen
 
 App = Callable[..., YachtApp]
+
+
+@pytest.fixture(autouse=True)
+def _quick_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    quick_waits(monkeypatch)
 
 
 def first_open(screen: Any) -> tuple[str, int]:
@@ -59,14 +65,15 @@ async def test_keyboard_turn_mouse_turn_and_the_end(new_app: App, rs: Ruleset) -
         cat, col = first_open(g)
         await pilot.press(keys[cat] if col == 0 else keys[cat].upper())
         assert st.turns_taken(0) == 1
-        # mouse only: the Roll button, a die, the Roll button, a box
-        await pilot.click("#roll")
+        # mouse only: the Roll button, a die, the Roll button, a box (the button's clicks
+        # wait for it to take clicks again: it ignores them for 0.2 s after a press)
+        await tap(pilot, "#roll")
         assert st.dice
         if st.may_reroll() and st.placements():
             await pilot.click("#die-0")
             assert marked(g) == {0}  # held, or marked to roll again: the variant's way
             rolls = st.rolls
-            await pilot.click("#roll")
+            await tap(pilot, "#roll")
             assert st.rolls == rolls + 1
         cat, col = first_open(g)
         await click_box(pilot, cat, col)
@@ -77,7 +84,7 @@ async def test_keyboard_turn_mouse_turn_and_the_end(new_app: App, rs: Ruleset) -
         cat, col = first_open(g)
         await pilot.press(keys[cat] if col == 0 else keys[cat].upper())
         assert st.is_terminal()
-        await pilot.click("#roll")  # "See results"
+        await tap(pilot, "#roll")  # "See results"
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
 

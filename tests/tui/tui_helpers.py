@@ -9,6 +9,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from textual import events
+from textual._context import active_app
 from textual.pilot import Pilot
 
 from yacht.engine import State
@@ -47,6 +48,63 @@ async def settle(pilot: Pilot[Any], rounds: int = 400) -> None:
             return
         await pilot.pause(0.01)
     raise AssertionError("the game did not settle")
+
+
+def _pending(app: Any) -> bool:
+    """Something is queued or under way in the app: a message or callback for the app, a
+    screen or a widget of the screen on top that has not been handled (each handles its
+    own queue in turn: one that is not waiting on its empty queue is handling one), or
+    a callback for after the screen's next refresh."""
+    try:
+        screen = app.screen
+    except Exception:  # (no screen yet, or the app is closing)
+        return True
+    if screen._callbacks:
+        return True
+    for pump in (app, *app.screen_stack, *screen.walk_children(with_self=False)):
+        queue = pump._message_queue
+        if queue.values or pump._next_callbacks or pump._pending_message is not None:
+            return True
+        if pump._running and not pump._closed and not queue.ready_event._waiters:
+            return True  # (handling a message, or its idle work after one)
+    return False
+
+
+async def drained(min_sleep: float = 0.0, max_sleep: float = 1.0, rounds: int = 2000) -> None:
+    """Textual's wait after each key and pause, on a condition instead of the CPU clock.
+
+    Textual waits until the process has used next to no CPU for 20 ms (twice after each
+    key): most of a keyboard game's time here. This waits until the app and every widget
+    of its screen have handled all that was queued for them and wait on their empty
+    queues, seen twice in a row: a bounded count of rounds, as Textual's wait is bounded
+    by a second (an animation that queues refreshes while it runs does not hold it).
+    """
+    try:
+        app = active_app.get()
+    except LookupError:
+        await asyncio.sleep(0)
+        return
+    quiet = 0
+    for _ in range(rounds):
+        await asyncio.sleep(0)
+        if not app.is_running:
+            return  # (it ended: nothing more comes)
+        if _pending(app):
+            quiet = 0
+            await asyncio.sleep(0.0005)
+            continue
+        quiet += 1
+        if quiet == 2:
+            return
+
+
+def quick_waits(monkeypatch: Any) -> None:
+    """The pilot's keys, clicks and pauses wait with :func:`drained` (for this test)."""
+    import textual.app
+    import textual.pilot
+
+    monkeypatch.setattr(textual.app, "wait_for_idle", drained)
+    monkeypatch.setattr(textual.pilot, "wait_for_idle", drained)
 
 
 async def until(pilot: Pilot[Any], ready: Callable[[], object], rounds: int = 400) -> None:
