@@ -28,6 +28,16 @@ def screen_text(app: Any) -> list[str]:
     return ["".join(seg.text for seg in strip) for strip in strips]
 
 
+async def shown_while_paced(pilot: Any, ready: Callable[[], object]) -> None:
+    """Until ``ready()`` holds, while a computer's paced steps go on (``settle`` waits for
+    them to end): a bounded count of rounds."""
+    for _ in range(400):
+        await pilot.pause(0.01)
+        if ready():
+            return
+    raise AssertionError("the screen never got ready")
+
+
 def with_computers(n: int = 8) -> Launch:
     return Launch(variant="yatzy", players=[PlayerSpec("Ann")]
                   + [PlayerSpec(f"Cpu{i}", "expert") for i in range(1, n)])
@@ -168,3 +178,29 @@ async def test_the_end_screen_at_45_columns_shows_every_key(new_app: App) -> Non
         await pilot.resize_terminal(80, 24)
         await until(pilot, lambda: app.screen.query_one(KeyBar).region.height == 1)
         assert "a Analysis" in screen_text(app)[-1]
+
+
+@run
+async def test_f2_says_it_stops_the_demo_and_is_left_out_where_every_seat_is_a_computer(
+        new_app: App) -> None:
+    """During the demo F2 gives the people their seats back: the bar says 'Stop demo' (it
+    said 'Demo'); a table of computers only has no F2 (it only said the demo plays on)."""
+    app = new_app(Launch(variant="yatzy", players=[PlayerSpec("Ann"),
+                                                   PlayerSpec("Cpu", "expert")]),
+                  speed="slow")  # (the demo's steps wait: it is still on when the bar is read)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(pilot)
+        await until(pilot, lambda: " F2 Demo " in bar(app))
+        await pilot.press("f2")
+        await shown_while_paced(pilot, lambda: screen.table.view().taken_over
+                                and " F2 Stop demo " in bar(app))
+        await pilot.press("f2")
+        await shown_while_paced(pilot, lambda: not screen.table.view().taken_over
+                                and " F2 Demo " in bar(app))
+    app = new_app(Launch(variant="yatzy", players=[PlayerSpec("Cpu1", "expert"),
+                                                   PlayerSpec("Cpu2", "expert")]),
+                  speed="slow")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shown_while_paced(pilot, lambda: " +/- Speed " in bar(app))
+        assert " F2 " not in bar(app), bar(app)

@@ -776,10 +776,10 @@ class GameScreen(AppScreen):
         """The keys the bar leaves out now, the ones that would only say why not: a
         person's (roll, hint, and Oops unless a score may still be taken back) while a
         computer plays; the hint and Oops (the same unless) in a pause and at the game's
-        end, and the demo there; roll once the turn has no roll left; the computers' speed
-        in a game without computers (unless the demo plays every seat); and what plays
-        while the terminal is too small for the table (r goes on to the results at the
-        game's end all the same)."""
+        end, and the demo there; roll once the turn has no roll left; the computers'
+        speed in a game without computers (unless the demo plays every seat); the demo
+        where every seat is a computer's; and what plays while the terminal is too small
+        for the table (r goes on to the results at the game's end all the same)."""
         out: set[str] = set()
         over = view.over
         undo = snap["can"]["take_back"] or snap["can"]["give_back"]
@@ -801,6 +801,8 @@ class GameScreen(AppScreen):
                 out.add("roll")
         if not any(p.is_computer for p in view.state.players) and not view.taken_over:
             out.add("faster")
+        if all(p.is_computer for p in view.state.players):
+            out.add("demo")  # (it only said the demo plays on: every seat is a computer's)
         return frozenset(out)
 
     @staticmethod
@@ -958,6 +960,7 @@ class GameScreen(AppScreen):
         bar = self.query_one(KeyBar)
         bar.hide(self.keys_left_out(view, snap, cramped))
         bar.say("roll", self.roll_words(view, snap))
+        bar.say("demo", "Stop demo" if view.taken_over else "Demo")  # (F2 gives seats back)
         if cramped:
             return
         self.set_layout(*self.choose_layout(snap))
