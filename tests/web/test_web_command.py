@@ -159,6 +159,11 @@ def test_the_limits_count_the_browsers_behind_a_proxy_named(tmp_path: Path) -> N
         assert _new_table(port, "203.0.113.5") == 200
         assert _new_table(port, "203.0.113.6") == 200    # another browser: its own limit
         assert _new_table(port, "203.0.113.5") == 429    # the first one's is used up
+        # an IPv6 /64 is one address (one home or machine holds all of it), as for the
+        # messages' budget: its limit is not had again from the next address of it
+        assert _new_table(port, "2001:db8:1:2::5") == 200
+        assert _new_table(port, "2001:db8:1:2::6") == 429
+        assert _new_table(port, "2001:db8:1:3::5") == 200
     finally:
         server.kill()
         server.wait(10)

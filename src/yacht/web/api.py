@@ -24,6 +24,7 @@ from yacht.store import Store, StoreError
 from .analyses import Analyses, AnalysisRefused
 from .errors import WebError
 from .hub import Hub
+from .limits import address_key
 from .protocol import (
     FIELD_HELP,
     MAX_OPTIONS,
@@ -249,7 +250,9 @@ async def tables(hub: HubDep) -> list[dict[str, Any]]:
 
 
 def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
+    """Whose limit of new tables a request spends (an IPv6 address's /64 as one, as the
+    sockets and messages of an address: ``limits.address_key``)."""
+    return address_key(request.client.host if request.client is not None else "?")
 
 
 @router.post("/api/tables", summary="A new table; the token of this browser's seats "

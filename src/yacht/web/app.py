@@ -31,6 +31,7 @@ from .channel import (
     SEND_WITHIN,
     WATCH_EVERY,
     Limits,
+    client_address,
     serve_group,
     serve_table,
     watch_transports,
@@ -143,8 +144,9 @@ def make_app(store: Store, *, strategy_factory: Any = None, unload_after: float 
 
     @contextlib.asynccontextmanager
     async def counted(ws: WebSocket) -> AsyncIterator[bool]:
-        """The socket counted against its address's limit (False: refused, closed)."""
-        address = ws.client.host if ws.client is not None else "?"
+        """The socket counted against its address's limit (False: refused, closed): an
+        IPv6 address's /64 as one, as its messages' budget (``limits.address_key``)."""
+        address = client_address(ws)
         if not open_sockets.take(address):
             await ws.close(code=1013)  # (before its accept: the handshake is refused)
             yield False
