@@ -48,8 +48,8 @@ def command_line(*words: str, carry: bool = True) -> str:
     """The `yacht` command of ``words`` as the user types it next: with the options of
     this run it needs to find the same things (:func:`carry_options`: ``--db``; none
     with ``carry`` False, for a command that does not look in them: a record file's
-    replay), each word quoted for the shell where it must be. The commands and the line
-    game make every command they print for the user to type here.
+    replay), each word quoted for the shell where it must be. The commands, the line
+    game and the terminal game make every command they print for the user to type here.
 
     >>> command_line("resume", "1ab3af1a2d7d")
     'yacht resume 1ab3af1a2d7d'
