@@ -8,8 +8,9 @@ single tests at narrower places still.
 The test files that hold a ``slow`` test run first, each file whole (its fixtures are
 made once), then the browser's files (each test seconds of waiting on a page), then the
 rest: a long test started last would keep one core busy while the others wait.
-xdist's ``auto`` is two workers more than the cores: many tests wait on servers,
-sockets and subprocesses, and the extra workers keep the cores busy meanwhile.
+xdist's ``auto`` is three workers more than the cores: many tests wait on servers,
+sockets and subprocesses (the browser's files alone keep two cores busy half their
+time), and the extra workers keep the cores busy meanwhile.
 """
 
 from __future__ import annotations
