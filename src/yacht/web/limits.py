@@ -82,22 +82,32 @@ class PerAddress:
 
 
 
+def _env_number(name: str, what: str, default: float) -> int | None:
+    """The whole number the environment's ``name`` gives (None: 0 or ``none``, no limit;
+    -1: unset, the default). A value that is not a number is said in one line on the
+    log's stream (``what``: what it counts; ``default``: what is used), and the default
+    used."""
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return -1
+    if raw in ("0", "none"):
+        return None
+    if raw.isascii() and raw.isdigit():
+        return int(raw)
+    import sys
+
+    print(f"yacht: warning: {name}={os.environ[name]!r} is not a number of {what} "
+          f"(accepted: a whole number, 0 or none: no limit): {default:g} is used",
+          file=sys.stderr)
+    return -1
+
+
 def configured() -> tuple[int, float] | None:
     """The new tables an address may make, and in how many seconds, as :data:`ENV` says
     (None: no limit; unset: :data:`TABLES` in :data:`TABLES_WINDOW`). A value that is not
     a number is said in one line on the log's stream, and the default used."""
-    raw = os.environ.get(ENV, "").strip().lower()
-    if not raw:
-        return TABLES, TABLES_WINDOW
-    if raw in ("0", "none"):
-        return None
-    if raw.isascii() and raw.isdigit():
-        return int(raw), TABLES_WINDOW
-    import sys
-
-    print(f"yacht: warning: {ENV}={os.environ[ENV]!r} is not a number of tables (accepted: "
-          f"a whole number, 0 or none: no limit): {TABLES} is used", file=sys.stderr)
-    return TABLES, TABLES_WINDOW
+    n = _env_number(ENV, "tables", TABLES)
+    return None if n is None else (TABLES if n < 0 else n, TABLES_WINDOW)
 
 
 class OpenSockets:
@@ -129,19 +139,8 @@ def configured_sockets() -> int | None:
     """The sockets an address may hold open, as :data:`SOCKETS_ENV` says (None: no limit;
     unset: :data:`SOCKETS`). A value that is not a number is said in one line on the
     log's stream, and the default used."""
-    raw = os.environ.get(SOCKETS_ENV, "").strip().lower()
-    if not raw:
-        return SOCKETS
-    if raw in ("0", "none"):
-        return None
-    if raw.isascii() and raw.isdigit():
-        return int(raw)
-    import sys
-
-    print(f"yacht: warning: {SOCKETS_ENV}={os.environ[SOCKETS_ENV]!r} is not a number of "
-          f"sockets (accepted: a whole number, 0 or none: no limit): {SOCKETS} is used",
-          file=sys.stderr)
-    return SOCKETS
+    n = _env_number(SOCKETS_ENV, "sockets", SOCKETS)
+    return None if n is None else SOCKETS if n < 0 else n
 
 
 def address_key(host: str) -> str:
@@ -211,16 +210,5 @@ def configured_messages(rate: float, burst: int) -> tuple[float, int] | None:
     connection's ``rate`` and ``burst``). A value that is not a number is said in one
     line on the log's stream, and the default used."""
     default = rate * MESSAGES_TIMES[0], burst * MESSAGES_TIMES[1]
-    raw = os.environ.get(MESSAGES_ENV, "").strip().lower()
-    if not raw:
-        return default
-    if raw in ("0", "none"):
-        return None
-    if raw.isascii() and raw.isdigit():
-        return float(raw), int(raw) * MESSAGES_BURST
-    import sys
-
-    print(f"yacht: warning: {MESSAGES_ENV}={os.environ[MESSAGES_ENV]!r} is not a number of "
-          f"messages a second (accepted: a whole number, 0 or none: no limit): "
-          f"{default[0]:g} is used", file=sys.stderr)
-    return default
+    n = _env_number(MESSAGES_ENV, "messages a second", default[0])
+    return None if n is None else default if n < 0 else (float(n), n * MESSAGES_BURST)
